@@ -1,0 +1,152 @@
+import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react'
+import { cn } from '#app/utils/misc.ts'
+import { Input, Label, Select, Textarea } from './input.tsx'
+
+export type ListOfErrors = Array<string | null | undefined> | null | undefined
+
+export function ErrorList({ id, errors }: { id?: string; errors?: ListOfErrors }) {
+	const messages = errors?.filter(Boolean)
+	if (!messages?.length) return null
+	return (
+		<ul id={id} className="mt-1 space-y-0.5">
+			{messages.map((message) => (
+				<li key={message} className="text-sm text-red-700">
+					{message}
+				</li>
+			))}
+		</ul>
+	)
+}
+
+type FieldShellProps = {
+	label: ReactNode
+	errors?: ListOfErrors
+	help?: ReactNode
+	className?: string
+}
+
+function useFieldIds(explicitId?: string) {
+	const fallback = useId()
+	const id = explicitId ?? fallback
+	return { id, errorId: `${id}-error`, helpId: `${id}-help` }
+}
+
+function describedBy(hasErrors: boolean, hasHelp: boolean, errorId: string, helpId: string) {
+	return [hasErrors ? errorId : null, hasHelp ? helpId : null].filter(Boolean).join(' ') || undefined
+}
+
+/** Label, input, help text and errors, wired for screen readers. */
+export function Field({
+	label,
+	errors,
+	help,
+	className,
+	inputProps,
+}: FieldShellProps & { inputProps: InputHTMLAttributes<HTMLInputElement> }) {
+	const { id, errorId, helpId } = useFieldIds(inputProps.id)
+	const hasErrors = Boolean(errors?.filter(Boolean).length)
+	return (
+		<div className={cn('space-y-1', className)}>
+			<Label htmlFor={id}>{label}</Label>
+			<Input
+				{...inputProps}
+				id={id}
+				aria-invalid={hasErrors || undefined}
+				aria-describedby={describedBy(hasErrors, Boolean(help), errorId, helpId)}
+			/>
+			{help ? (
+				<p id={helpId} className="text-xs text-slate-600">
+					{help}
+				</p>
+			) : null}
+			<ErrorList id={errorId} errors={errors} />
+		</div>
+	)
+}
+
+export function TextareaField({
+	label,
+	errors,
+	help,
+	className,
+	textareaProps,
+}: FieldShellProps & { textareaProps: TextareaHTMLAttributes<HTMLTextAreaElement> }) {
+	const { id, errorId, helpId } = useFieldIds(textareaProps.id)
+	const hasErrors = Boolean(errors?.filter(Boolean).length)
+	return (
+		<div className={cn('space-y-1', className)}>
+			<Label htmlFor={id}>{label}</Label>
+			<Textarea
+				{...textareaProps}
+				id={id}
+				aria-invalid={hasErrors || undefined}
+				aria-describedby={describedBy(hasErrors, Boolean(help), errorId, helpId)}
+			/>
+			{help ? (
+				<p id={helpId} className="text-xs text-slate-600">
+					{help}
+				</p>
+			) : null}
+			<ErrorList id={errorId} errors={errors} />
+		</div>
+	)
+}
+
+export function SelectField({
+	label,
+	errors,
+	help,
+	className,
+	selectProps,
+	children,
+}: FieldShellProps & { selectProps: SelectHTMLAttributes<HTMLSelectElement>; children: ReactNode }) {
+	const { id, errorId, helpId } = useFieldIds(selectProps.id)
+	const hasErrors = Boolean(errors?.filter(Boolean).length)
+	return (
+		<div className={cn('space-y-1', className)}>
+			<Label htmlFor={id}>{label}</Label>
+			<Select
+				{...selectProps}
+				id={id}
+				aria-invalid={hasErrors || undefined}
+				aria-describedby={describedBy(hasErrors, Boolean(help), errorId, helpId)}
+			>
+				{children}
+			</Select>
+			{help ? (
+				<p id={helpId} className="text-xs text-slate-600">
+					{help}
+				</p>
+			) : null}
+			<ErrorList id={errorId} errors={errors} />
+		</div>
+	)
+}
+
+export function CheckboxField({
+	label,
+	errors,
+	className,
+	inputProps,
+}: Omit<FieldShellProps, 'help'> & { inputProps: InputHTMLAttributes<HTMLInputElement> }) {
+	const { id, errorId } = useFieldIds(inputProps.id)
+	const hasErrors = Boolean(errors?.filter(Boolean).length)
+	return (
+		<div className={className}>
+			<div className="flex items-start gap-2">
+				<input
+					type="checkbox"
+					{...inputProps}
+					id={id}
+					aria-invalid={hasErrors || undefined}
+					aria-describedby={hasErrors ? errorId : undefined}
+					className="mt-1 size-4 rounded border-slate-400 text-brand-700 focus:ring-brand-600"
+				/>
+				<label htmlFor={id} className="text-sm text-slate-800">
+					{label}
+				</label>
+			</div>
+			<ErrorList id={errorId} errors={errors} />
+		</div>
+	)
+}

@@ -1,0 +1,88 @@
+import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from 'react-router'
+import type { Route } from './+types/root'
+import stylesheet from './app.css?url'
+import { GeneralErrorBoundary } from './components/error-boundary.tsx'
+import { Toaster } from './components/ui/toast.tsx'
+import { getEnv } from './utils/env.server.ts'
+import { getSessionUser } from './utils/session.server.ts'
+import { getToast } from './utils/toast.server.ts'
+
+export const links: Route.LinksFunction = () => [
+	{ rel: 'stylesheet', href: stylesheet },
+	{ rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
+]
+
+export async function loader({ request }: Route.LoaderArgs) {
+	const [user, { toast, headers }] = await Promise.all([getSessionUser(request), getToast(request)])
+	const env = getEnv()
+	return data(
+		{
+			user: user
+				? {
+						id: user.id,
+						name: user.name,
+						email: user.email,
+						role: user.role,
+						isAdmin: user.isAdmin,
+						emailConfirmed: user.emailConfirmed,
+					}
+				: null,
+			toast,
+			contactEmail: env.CONTACT_EMAIL,
+		},
+		{ headers: headers ?? undefined },
+	)
+}
+
+export type RootLoaderData = Awaited<ReturnType<typeof loader>>['data']
+
+/** The signed-in user as the root loader saw it, or null. */
+export function useOptionalUser() {
+	return useRouteLoaderData<typeof loader>('root')?.user ?? null
+}
+
+export function useContactEmail() {
+	return useRouteLoaderData<typeof loader>('root')?.contactEmail ?? ''
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+	return (
+		<html lang="en">
+			<head>
+				<meta charSet="utf-8" />
+				<meta name="viewport" content="width=device-width, initial-scale=1" />
+				<meta name="theme-color" content="#1b5e46" />
+				<Meta />
+				<Links />
+			</head>
+			<body className="min-h-screen">
+				<a
+					href="#main"
+					className="sr-only focus:not-sr-only focus:fixed focus:left-2 focus:top-2 focus:z-[70] focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:shadow"
+				>
+					Skip to content
+				</a>
+				{children}
+				<ScrollRestoration />
+				<Scripts />
+			</body>
+		</html>
+	)
+}
+
+export default function App({ loaderData }: Route.ComponentProps) {
+	return (
+		<>
+			<Outlet />
+			<Toaster toast={loaderData.toast} />
+		</>
+	)
+}
+
+export function ErrorBoundary() {
+	return (
+		<main id="main" className="mx-auto max-w-2xl px-4 py-16">
+			<GeneralErrorBoundary />
+		</main>
+	)
+}

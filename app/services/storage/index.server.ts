@@ -1,0 +1,46 @@
+import path from 'node:path'
+import type { Env } from '#app/utils/env.server.ts'
+import { LocalFileStorage } from './local.server.ts'
+import { S3FileStorage } from './s3.server.ts'
+import type { FileStorage } from './storage.ts'
+
+export type { FileStorage } from './storage.ts'
+
+let storage: FileStorage | undefined
+let origin: string | undefined
+
+/** Chooses the adapter once at start-up: S3 when S3_BUCKET is set, the local directory otherwise. */
+export function createStorage(env: Env): FileStorage {
+	if (env.S3_BUCKET) {
+		return new S3FileStorage({
+			bucket: env.S3_BUCKET,
+			endpoint: env.S3_ENDPOINT,
+			region: env.S3_REGION,
+			accessKeyId: env.S3_ACCESS_KEY_ID!,
+			secretAccessKey: env.S3_SECRET_ACCESS_KEY!,
+			forcePathStyle: env.S3_FORCE_PATH_STYLE,
+		})
+	}
+	return new LocalFileStorage(path.resolve(env.DATA_DIR, 'files'))
+}
+
+export async function initStorage(env: Env) {
+	storage = createStorage(env)
+	origin = env.S3_BUCKET
+		? env.S3_ENDPOINT
+			? new URL(env.S3_ENDPOINT).origin
+			: `https://${env.S3_BUCKET}.s3.${env.S3_REGION}.amazonaws.com`
+		: undefined
+	await storage.check()
+	return storage
+}
+
+export function getStorage(): FileStorage {
+	if (!storage) throw new Error('Storage is not initialised yet (call initStorage at start-up).')
+	return storage
+}
+
+/** The origin that presigned file URLs point at, for the Content-Security-Policy; none for local files. */
+export function storageOrigin() {
+	return origin
+}

@@ -1,0 +1,149 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { PGlite } from '@electric-sql/pglite'
+import { Kysely, PGliteDialect, PostgresDialect, type LogEvent } from 'kysely'
+import { Migrator } from 'kysely/migration'
+import pg from 'pg'
+import { migrations } from '#db/migrations/index.ts'
+import type { Database } from '#db/types.ts'
+
+const DATE_OID = 1082
+const INT8_OID = 20
+
+/** Reads `date` as 'YYYY-MM-DD' (no time-zone shift) and `bigint` counts as numbers. */
+pg.types.setTypeParser(DATE_OID, (value) => value)
+pg.types.setTypeParser(INT8_OID, (value) => Number(value))
+
+export type DatabaseHandle = {
+	db: Kysely<Database>
+	kind: 'postgres' | 'pglite'
+	/** Subscribes to a PostgreSQL NOTIFY channel; returns the unsubscribe function. */
+	listen: (channel: string, onPayload: (payload: string) => void) => Promise<() => Promise<void>>
+	close: () => Promise<void>
+}
+
+export type DatabaseOptions = {
+	databaseUrl?: string
+	dataDir: string
+	poolMax?: number
+	onQuery?: (event: LogEvent) => void
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+	const log = options.onQuery
+	if (options.databaseUrl) {
+		const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolMax ?? 10 })
+		// An idle client that loses its server (restart, failover) must not crash the process.
+		pool.on('error', (error) => console.error('[db] idle client error', error.message))
+		const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log })
+		return {
+			db,
+			kind: 'postgres',
+			listen: (channel, onPayload) => listenWithPool(options.databaseUrl!, channel, onPayload),
+			close: () => db.destroy(),
+		}
+	}
+
+	// 'memory://' keeps the database in memory (tests); anything else is a directory on disk.
+	const directory = options.dataDir === 'memory://' ? 'memory://' : path.resolve(options.dataDir, 'db')
+	if (directory !== 'memory://') fs.mkdirSync(directory, { recursive: true })
+	const pglite = await PGlite.create(directory, {
+		parsers: { [DATE_OID]: (value: string) => value, [INT8_OID]: (value: string) => Number(value) },
+	})
+	const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }), log })
+	return {
+		db,
+		kind: 'pglite',
+		listen: async (channel, onPayload) => {
+			const unsubscribe = await pglite.listen(channel, onPayload)
+			return async () => unsubscribe()
+		},
+		close: async () => {
+			if (!pglite.closed) await pglite.close()
+		},
+	}
+}
+
+/** One dedicated connection per subscription, re-established when the server goes away. */
+async function listenWithPool(url: string, channel: string, onPayload: (payload: string) => void) {
+	let client: pg.Client | undefined
+	let stopped = false
+	let retry: NodeJS.Timeout | undefined
+	const connect = async () => {
+		const next = new pg.Client({ connectionString: url })
+		next.on('notification', (message) => {
+			if (message.channel === channel) onPayload(message.payload ?? '')
+		})
+		next.on('error', () => scheduleReconnect())
+		next.on('end', () => scheduleReconnect())
+		await next.connect()
+		await next.query(`LISTEN ${pg.escapeIdentifier(channel)}`)
+		client = next
+	}
+	const scheduleReconnect = () => {
+		if (stopped || retry) return
+		client = undefined
+		retry = setTimeout(() => {
+			retry = undefined
+			connect().catch(() => scheduleReconnect())
+		}, 1000)
+	}
+	await connect()
+	return async () => {
+		stopped = true
+		if (retry) clearTimeout(retry)
+		await client?.end().catch(() => {})
+	}
+}
+
+export async function migrateToLatest(db: Kysely<Database>) {
+	const migrator = new Migrator({
+		db,
+		provider: { getMigrations: async () => migrations },
+	})
+	const { error, results } = await migrator.migrateToLatest()
+	for (const result of results ?? []) {
+		if (result.status === 'Error') console.error(`[db] migration ${result.migrationName} failed`)
+	}
+	if (error) throw error
+	return results ?? []
+}
+
+type Registry = { handle?: DatabaseHandle; opening?: Promise<DatabaseHandle> }
+
+/** One handle per process, kept on globalThis so dev reloads reuse it. */
+const registry: Registry = ((globalThis as { __appDatabase?: Registry }).__appDatabase ??= {})
+
+export async function initDatabase(options: DatabaseOptions) {
+	if (registry.handle) return registry.handle
+	registry.opening ??= (async () => {
+		const handle = await openDatabase(options)
+		await migrateToLatest(handle.db)
+		registry.handle = handle
+		return handle
+	})()
+	return registry.opening
+}
+
+/** Lets a test run app code (loaders, actions) against its own database. */
+export function setDatabaseHandle(handle: DatabaseHandle | undefined) {
+	registry.handle = handle
+	registry.opening = handle ? Promise.resolve(handle) : undefined
+}
+
+export function getDatabaseHandle(): DatabaseHandle {
+	if (!registry.handle) throw new Error('The database is not initialised yet (call initDatabase at start-up).')
+	return registry.handle
+}
+
+/** The application's Kysely instance. */
+export function getDb(): Kysely<Database> {
+	return getDatabaseHandle().db
+}
+
+export async function closeDatabase() {
+	const handle = registry.handle
+	registry.handle = undefined
+	registry.opening = undefined
+	await handle?.close()
+}

@@ -1,0 +1,45 @@
+/** Helpers shared by server and browser code. */
+
+export function formatCents(cents: number) {
+	if (cents === 0) return 'FREE'
+	return new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(cents / 100)
+}
+
+export function initials(name: string | null | undefined) {
+	const trimmed = name?.trim()
+	if (!trimmed) return 'UN'
+	return trimmed.slice(0, 2).toUpperCase()
+}
+
+export function formatFileSize(bytes: number) {
+	if (bytes < 1024) return `${bytes} bytes`
+	if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`
+	if (bytes < 1024 * 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MB`
+	return `${(bytes / (1024 * 1024 * 1024)).toFixed(1)} GB`
+}
+
+/** Formats a 'YYYY-MM-DD' date without shifting it through the local time zone. */
+export function formatDateOnly(value: string | null | undefined, fallback = 'Not set') {
+	if (!value) return fallback
+	const [year, month, day] = value.split('-').map(Number)
+	if (!year || !month || !day) return fallback
+	return new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' }).format(
+		new Date(Date.UTC(year, month - 1, day)),
+	)
+}
+
+export function formatDate(value: Date | string) {
+	return new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' }).format(new Date(value))
+}
+
+/** Accepts only same-site absolute paths, so a redirect can never leave the site. */
+export function safeRedirectPath(target: FormDataEntryValue | string | null | undefined, fallback = '/') {
+	if (typeof target !== 'string' || !target.startsWith('/') || target.startsWith('//') || target.startsWith('/\\')) {
+		return fallback
+	}
+	return target
+}
+
+export function cn(...classes: Array<string | false | null | undefined>) {
+	return classes.filter(Boolean).join(' ')
+}

@@ -1,0 +1,10 @@
+import type { Migration } from 'kysely/migration'
+import * as initialSchema from './2026-11-21-0001-initial-schema.ts'
+
+/**
+ * Every migration, in order. Listed explicitly so the same list works in the
+ * Vite server bundle and in scripts run directly by Node.
+ */
+export const migrations: Record<string, Migration> = {
+	'2026-11-21-0001-initial-schema': initialSchema,
+}

@@ -1,0 +1,263 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely'
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>
+type CreatedAt = ColumnType<Date, Date | string | undefined, never>
+/** `date` columns are read as 'YYYY-MM-DD' strings (the drivers are configured so). */
+type DateOnly = string
+
+export type Role = 'student' | 'instructor' | 'admin'
+export type EnrollmentStatus = 'active' | 'pending' | 'inactive' | 'completed'
+export type MaterialCategory = 'material' | 'recording'
+export type MaterialType = 'video' | 'document'
+export type PaymentStatus = 'pending' | 'paid' | 'expired' | 'needs_refund' | 'refunded'
+
+export interface UsersTable {
+	id: Generated<string>
+	email: string
+	password_hash: string
+	email_confirmed_at: Date | null
+	created_at: CreatedAt
+	updated_at: Timestamp
+}
+
+export interface ProfilesTable {
+	id: string
+	name: string
+	role: ColumnType<Role | null, Role | null | undefined, Role | null>
+	created_at: CreatedAt
+	updated_at: Timestamp
+}
+
+export interface SessionsTable {
+	id: string
+	user_id: string
+	created_at: CreatedAt
+	last_seen_at: Timestamp
+	expires_at: Date
+	user_agent: string | null
+	ip: string | null
+}
+
+export interface AuthTokensTable {
+	id: Generated<string>
+	user_id: string
+	purpose: 'confirm_email' | 'reset_password'
+	token_hash: string
+	expires_at: Date
+	used_at: Date | null
+	created_at: CreatedAt
+}
+
+export interface CoursesTable {
+	id: Generated<number>
+	title: string
+	description: Generated<string>
+	start_date: DateOnly | null
+	end_date: DateOnly | null
+	capacity: Generated<number>
+	registration_fee: Generated<number>
+	created_at: CreatedAt
+	updated_at: Timestamp
+}
+
+export interface EnrollmentsTable {
+	id: Generated<number>
+	user_id: string
+	course_id: number
+	status: Generated<EnrollmentStatus>
+	enrollment_date: Timestamp
+	created_at: CreatedAt
+	updated_at: Timestamp
+}
+
+export interface SeatHoldsTable {
+	id: Generated<string>
+	course_id: number
+	user_id: string
+	checkout_session_id: string | null
+	expires_at: Date
+	created_at: CreatedAt
+}
+
+export interface RegistrationDraftsTable {
+	id: Generated<string>
+	name: string
+	email: string
+	password_hash: string
+	course_id: number | null
+	has_agreed_to_terms: Generated<boolean>
+	user_id: string | null
+	created_at: CreatedAt
+	updated_at: Timestamp
+	expires_at: Date
+}
+
+export interface RegistrationPaymentsTable {
+	id: Generated<number>
+	checkout_session_id: string
+	provider: 'stripe' | 'test'
+	user_id: string | null
+	course_id: number | null
+	course_title: string
+	customer_email: string
+	amount_cents: number
+	currency: Generated<string>
+	status: Generated<PaymentStatus>
+	enrollment_id: number | null
+	created_at: CreatedAt
+	updated_at: Timestamp
+	fulfilled_at: Date | null
+}
+
+export interface CourseMaterialsTable {
+	id: Generated<number>
+	course_id: number
+	week_number: number
+	topic: string
+	zoom_link: string | null
+	created_at: CreatedAt
+	updated_at: Timestamp
+}
+
+export interface MaterialItemsTable {
+	id: Generated<number>
+	material_id: number
+	title: string
+	type: MaterialType
+	category: MaterialCategory
+	file_url: string | null
+	storage_key: string | null
+	mime_type: string | null
+	size_bytes: number | null
+	created_at: CreatedAt
+	updated_at: Timestamp
+}
+
+export interface ContactSubmissionsTable {
+	id: Generated<number>
+	kind: Generated<'contact' | 'waitlist'>
+	name: string
+	email: string
+	phone: string | null
+	message: string
+	program: string | null
+	read: Generated<boolean>
+	created_at: CreatedAt
+}
+
+export interface MessagesTable {
+	id: Generated<number>
+	sender_id: string
+	receiver_id: string | null
+	content: Generated<string>
+	is_announcement: Generated<boolean>
+	read: Generated<boolean>
+	created_at: CreatedAt
+}
+
+export interface MessageAttachmentsTable {
+	id: Generated<number>
+	message_id: number
+	name: string
+	type: string
+	size_bytes: number
+	storage_key: string
+	created_at: CreatedAt
+}
+
+export interface SiteSettingsTable {
+	key: string
+	value: ColumnType<unknown, string, string>
+	updated_at: Timestamp
+	updated_by: string | null
+}
+
+export interface AssignmentsTable {
+	id: Generated<number>
+	course_id: number
+	week_id: number | null
+	title: string
+	instructions: Generated<string>
+	due_at: Date | null
+	created_by: string | null
+	created_at: CreatedAt
+	updated_at: Timestamp
+}
+
+export interface AssignmentSubmissionsTable {
+	id: Generated<number>
+	assignment_id: number
+	student_id: string
+	body: string | null
+	file_name: string | null
+	file_type: string | null
+	file_size: number | null
+	storage_key: string | null
+	status: Generated<'submitted' | 'graded'>
+	grade: string | null
+	feedback: string | null
+	submitted_at: Timestamp
+	graded_at: Date | null
+	graded_by: string | null
+}
+
+export interface RateLimitBucketsTable {
+	key: string
+	hits: number
+	reset_at: Date
+}
+
+export interface EmailOutboxTable {
+	id: Generated<number>
+	to_address: string
+	subject: string
+	text_body: string
+	html_body: string | null
+	status: Generated<'pending' | 'sent' | 'failed'>
+	attempts: Generated<number>
+	last_error: string | null
+	next_attempt_at: Timestamp
+	created_at: CreatedAt
+	sent_at: Date | null
+}
+
+export interface AuditLogTable {
+	id: Generated<number>
+	actor_id: string | null
+	action: string
+	entity: string
+	entity_id: string | null
+	details: ColumnType<unknown, string | undefined, never>
+	created_at: CreatedAt
+}
+
+export interface Database {
+	users: UsersTable
+	profiles: ProfilesTable
+	sessions: SessionsTable
+	auth_tokens: AuthTokensTable
+	courses: CoursesTable
+	enrollments: EnrollmentsTable
+	seat_holds: SeatHoldsTable
+	registration_drafts: RegistrationDraftsTable
+	registration_payments: RegistrationPaymentsTable
+	course_materials: CourseMaterialsTable
+	material_items: MaterialItemsTable
+	contact_submissions: ContactSubmissionsTable
+	messages: MessagesTable
+	message_attachments: MessageAttachmentsTable
+	site_settings: SiteSettingsTable
+	assignments: AssignmentsTable
+	assignment_submissions: AssignmentSubmissionsTable
+	rate_limit_buckets: RateLimitBucketsTable
+	email_outbox: EmailOutboxTable
+	audit_log: AuditLogTable
+}
+
+export type Course = Selectable<CoursesTable>
+export type NewCourse = Insertable<CoursesTable>
+export type CourseUpdate = Updateable<CoursesTable>
+export type Profile = Selectable<ProfilesTable>
+export type User = Selectable<UsersTable>
+export type Enrollment = Selectable<EnrollmentsTable>
+export type ContactSubmission = Selectable<ContactSubmissionsTable>

@@ -1,0 +1,112 @@
+/**
+ * The HTTP server: Express in front of the React Router request handler, with
+ * compression, immutable caching of built assets, forgery checks, security
+ * headers, a structured request log and graceful shutdown.
+ * `node scripts/server.ts` serves ./build; `--dev` serves the sources through Vite.
+ */
+import path from 'node:path'
+import { createRequestHandler } from '@react-router/express'
+import compression from 'compression'
+import express from 'express'
+import type { ServerBuild } from 'react-router'
+import { getEnv } from '#app/utils/env.server.ts'
+import { baseSecurityHeaders, isCrossSiteRequest } from '#app/utils/security.server.ts'
+
+type AppEntryModule = ServerBuild['entry']['module'] & {
+	startup: () => Promise<void>
+	shutdown: () => Promise<void>
+}
+
+const isDev = process.argv.includes('--dev')
+if (isDev) process.env.NODE_ENV ??= 'development'
+const env = getEnv()
+const BUILD_PATH = path.resolve('build/server/index.js')
+/** Requests that carry their own proof of origin (a signature), not a browser cookie. */
+const FORGERY_EXEMPT_PATHS = new Set(['/webhooks/stripe'])
+
+const app = express()
+app.disable('x-powered-by')
+app.set('trust proxy', env.TRUST_PROXY)
+
+const securityHeaders = baseSecurityHeaders({ isProduction: env.NODE_ENV === 'production', secure: env.secureCookies })
+app.use((req, res, next) => {
+	const started = performance.now()
+	res.set(securityHeaders)
+	// Downstream code reads the client address from this header; never trust a client's copy.
+	req.headers['x-client-ip'] = req.ip ?? ''
+	res.on('finish', () => {
+		if (env.LOG_LEVEL === 'silent' || (env.LOG_LEVEL !== 'debug' && req.path.startsWith('/assets/'))) return
+		console.log(
+			JSON.stringify({
+				time: new Date().toISOString(),
+				level: res.statusCode >= 500 ? 'error' : 'info',
+				method: req.method,
+				path: req.path,
+				status: res.statusCode,
+				ms: Math.round(performance.now() - started),
+				ip: req.ip,
+			}),
+		)
+	})
+	next()
+})
+
+const allowedOrigins = [env.APP_URL]
+app.use((req, res, next) => {
+	if (FORGERY_EXEMPT_PATHS.has(req.path)) return next()
+	const headers = { get: (name: string) => req.get(name) ?? null }
+	const ownOrigin = `${req.protocol}://${req.get('host')}`
+	if (isCrossSiteRequest(req.method, headers, [...allowedOrigins, ownOrigin])) {
+		res.status(403).type('text/plain').send('Cross-site request refused.')
+		return
+	}
+	next()
+})
+
+// Server-sent events must not be buffered by compression.
+app.use(compression({ filter: (req, res) => !req.path.startsWith('/events') && compression.filter(req, res) }))
+
+let entry: AppEntryModule
+if (isDev) {
+	const vite = await import('vite')
+	const viteServer = await vite.createServer({ server: { middlewareMode: true } })
+	app.use(viteServer.middlewares)
+	const loadBuild = () => viteServer.ssrLoadModule('virtual:react-router/server-build') as Promise<ServerBuild>
+	entry = (await loadBuild()).entry.module as AppEntryModule
+	await entry.startup()
+	app.use(createRequestHandler({ build: loadBuild, mode: 'development' }))
+} else {
+	const build = (await import(BUILD_PATH)) as ServerBuild
+	entry = build.entry.module as AppEntryModule
+	await entry.startup()
+	app.use('/assets', express.static('build/client/assets', { immutable: true, maxAge: '1y' }))
+	app.use(express.static('build/client', { maxAge: '1h' }))
+	app.use(createRequestHandler({ build, mode: env.NODE_ENV }))
+}
+
+const server = app.listen(env.PORT, env.HOST, () => {
+	const address = server.address()
+	const port = typeof address === 'object' && address ? address.port : env.PORT
+	console.log(`Server listening on http://localhost:${port} (${env.NODE_ENV})`)
+})
+server.keepAliveTimeout = 65_000
+
+let shuttingDown = false
+async function shutdown(signal: string) {
+	if (shuttingDown) return
+	shuttingDown = true
+	console.log(`${signal} received: finishing in-flight requests`)
+	const forceExit = setTimeout(() => {
+		console.error('Shutdown timed out; exiting')
+		process.exit(1)
+	}, 15_000)
+	forceExit.unref()
+	server.close(async () => {
+		await entry.shutdown().catch((error: unknown) => console.error('Shutdown error', error))
+		process.exit(0)
+	})
+	// Idle keep-alive sockets would hold close() open; long-lived streams are ended by the app.
+	server.closeIdleConnections()
+}
+process.on('SIGTERM', () => void shutdown('SIGTERM'))
+process.on('SIGINT', () => void shutdown('SIGINT'))

@@ -1,0 +1,69 @@
+/**
+ * The whole test suite, in the order that fails fastest: types, unit and
+ * integration tests (Vitest, real PostgreSQL and PGlite), then a production
+ * build driven end to end by Playwright with JavaScript on and off.
+ * Ends with one line 'N passed, N failed'.
+ */
+import { spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+
+const bin = (name: string) => path.resolve('node_modules/.bin', name)
+const reportDir = fs.mkdtempSync(path.join(os.tmpdir(), 'test-reports-'))
+const vitestReport = path.join(reportDir, 'vitest.json')
+const playwrightReport = path.join(reportDir, 'playwright.json')
+const only = process.argv.slice(2)
+
+function run(label: string, command: string, args: string[], env: NodeJS.ProcessEnv = {}) {
+	console.log(`\n▶ ${label}`)
+	const started = Date.now()
+	const result = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env } })
+	console.log(`◀ ${label}: ${result.status === 0 ? 'ok' : 'FAILED'} (${((Date.now() - started) / 1000).toFixed(0)} s)`)
+	return result.status === 0
+}
+
+const wanted = (step: string) => only.length === 0 || only.includes(step)
+const failures: string[] = []
+
+if (wanted('typecheck')) {
+	if (!run('typecheck', bin('react-router'), ['typegen']) || !run('tsc', bin('tsc'), ['--noEmit'])) failures.push('typecheck')
+}
+if (wanted('unit')) {
+	if (!run('vitest', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`])) {
+		failures.push('vitest')
+	}
+}
+if (wanted('e2e')) {
+	const built = run('build', bin('react-router'), ['build'])
+	if (!built) failures.push('build')
+	else if (
+		!run('playwright', bin('playwright'), ['test', '-c', 'tests/playwright.config.ts', '--reporter=list,json'], {
+			PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightReport,
+		})
+	) {
+		failures.push('playwright')
+	}
+}
+
+type Counts = { passed: number; failed: number; skipped: number }
+const counts: Counts = { passed: 0, failed: 0, skipped: 0 }
+
+if (fs.existsSync(vitestReport)) {
+	const report = JSON.parse(fs.readFileSync(vitestReport, 'utf8'))
+	counts.passed += report.numPassedTests ?? 0
+	counts.failed += report.numFailedTests ?? 0
+	counts.skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0)
+}
+if (fs.existsSync(playwrightReport)) {
+	const stats = JSON.parse(fs.readFileSync(playwrightReport, 'utf8')).stats ?? {}
+	counts.passed += (stats.expected ?? 0) + (stats.flaky ?? 0)
+	counts.failed += stats.unexpected ?? 0
+	counts.skipped += stats.skipped ?? 0
+}
+fs.rmSync(reportDir, { recursive: true, force: true })
+
+if (failures.length > 0) console.log(`\nFailed steps: ${failures.join(', ')}`)
+if (failures.length > 0 && counts.failed === 0) counts.failed = 1
+console.log(`\n${counts.passed} passed, ${counts.failed} failed${counts.skipped ? `, ${counts.skipped} skipped` : ''}`)
+process.exit(failures.length > 0 ? 1 : 0)

@@ -1,0 +1,55 @@
+import { expect, test } from '../support/e2e.ts'
+
+test('the health check answers and security headers are set', async ({ request }) => {
+	const response = await request.get('/healthz')
+	expect(response.status()).toBe(200)
+	expect(await response.json()).toEqual({ status: 'ok' })
+	expect(response.headers()['x-content-type-options']).toBe('nosniff')
+})
+
+test('a document carries a nonce-based Content-Security-Policy', async ({ request }) => {
+	const response = await request.get('/about')
+	const csp = response.headers()['content-security-policy'] ?? ''
+	expect(csp).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+'/)
+	expect(csp).toContain("object-src 'none'")
+	expect(csp).toContain("base-uri 'none'")
+	expect(csp).toContain("frame-ancestors 'self'")
+})
+
+test('an unknown route shows the 404 page', async ({ page }) => {
+	const response = await page.goto('/no-such-page')
+	expect(response?.status()).toBe(404)
+	await expect(page.getByRole('heading', { name: 'Oops! Page not found' })).toBeVisible()
+	await page.getByRole('link', { name: /home/i }).first().click()
+	await expect(page).toHaveURL(/\/$/)
+})
+
+test('a cross-site form post is refused', async ({ request }) => {
+	const response = await request.post('/contact', {
+		headers: { Origin: 'https://evil.example', 'Sec-Fetch-Site': 'cross-site' },
+		form: { name: 'Mallory', email: 'm@example.com', message: 'hi' },
+	})
+	expect(response.status()).toBe(403)
+})
+
+test('a signed-in visitor sees Dashboard and Logout; logging out signs them out', async ({ page, createUser, signIn }) => {
+	const user = await createUser({ name: 'Header Tester' })
+	await signIn(user)
+	await page.goto('/about')
+	const header = page.getByRole('banner')
+	await page.setViewportSize({ width: 1280, height: 800 })
+	await expect(header.getByRole('link', { name: 'Dashboard' })).toBeVisible()
+	await header.getByRole('button', { name: 'Logout' }).click()
+	await expect(page.getByText('Logged out successfully')).toBeVisible()
+	await expect(header.getByRole('link', { name: 'Log in' })).toBeVisible()
+})
+
+test('the mobile menu opens without JavaScript', async ({ page }) => {
+	await page.setViewportSize({ width: 390, height: 800 })
+	await page.goto('/about')
+	await page.getByLabel('Menu').click()
+	const mobileNav = page.getByRole('navigation', { name: 'Mobile' })
+	await expect(mobileNav.getByRole('link', { name: 'Contact' })).toBeVisible()
+	await mobileNav.getByRole('link', { name: 'Contact' }).click()
+	await expect(page).toHaveURL(/\/contact$/)
+})

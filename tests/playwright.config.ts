@@ -1,0 +1,54 @@
+import { randomBytes } from 'node:crypto'
+import path from 'node:path'
+import { defineConfig } from '@playwright/test'
+
+/** Chosen once in the main process; workers inherit it through the environment. */
+process.env.E2E_DATABASE_NAME ??= `app_e2e_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`
+process.env.E2E_PORT ??= String(3900 + Math.floor(Math.random() * 90))
+process.env.E2E_SESSION_SECRET ??= 'e2e-session-secret'
+
+const port = Number(process.env.E2E_PORT)
+const root = path.resolve(import.meta.dirname, '..')
+
+export default defineConfig({
+	testDir: './e2e',
+	outputDir: '../test-results',
+	fullyParallel: true,
+	forbidOnly: Boolean(process.env.CI),
+	retries: 0,
+	workers: 2,
+	timeout: 30_000,
+	expect: { timeout: 7_000 },
+	reporter: process.env.CI ? [['list']] : [['list']],
+	globalTeardown: './support/e2e-global-teardown.ts',
+	use: {
+		baseURL: `http://localhost:${port}`,
+		trace: 'retain-on-failure',
+		screenshot: 'only-on-failure',
+		launchOptions: {
+			executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+			args: [
+				'--no-sandbox',
+				'--disable-gpu',
+				'--disable-quic',
+				'--disable-background-networking',
+				'--disable-component-update',
+				'--disable-sync',
+				'--no-first-run',
+			],
+		},
+	},
+	projects: [
+		{ name: 'js-enabled', use: { javaScriptEnabled: true } },
+		{ name: 'js-disabled', use: { javaScriptEnabled: false } },
+	],
+	webServer: {
+		command: `"${process.execPath}" tests/support/e2e-server.ts`,
+		cwd: root,
+		url: `http://localhost:${port}/healthz`,
+		timeout: 120_000,
+		reuseExistingServer: false,
+		stdout: 'ignore',
+		stderr: 'pipe',
+	},
+})

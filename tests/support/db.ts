@@ -1,0 +1,52 @@
+import { afterAll, beforeAll, inject } from 'vitest'
+import type { Kysely } from 'kysely'
+import type { Database } from '#db/types.ts'
+import { openDatabase, setDatabaseHandle, type DatabaseHandle, migrateToLatest } from '#app/utils/db.server.ts'
+import { createDatabase, databaseUrl, dropDatabase, randomDatabaseName } from './postgres.ts'
+
+export type TestDatabase = { handle: DatabaseHandle; db: Kysely<Database>; url: string; name: string }
+
+/** A fresh, migrated PostgreSQL database of this test file's own; dropped afterwards. */
+export async function createTestDatabase(): Promise<TestDatabase & { drop: () => Promise<void> }> {
+	const name = randomDatabaseName('app_test')
+	await createDatabase(name, inject('templateDatabase'))
+	const url = databaseUrl(name)
+	const handle = await openDatabase({ databaseUrl: url, dataDir: 'unused' })
+	return {
+		handle,
+		db: handle.db,
+		url,
+		name,
+		drop: async () => {
+			await handle.close()
+			await dropDatabase(name)
+		},
+	}
+}
+
+/** An in-memory PGlite database, migrated: the embedded default. */
+export async function createPgliteDatabase() {
+	const handle = await openDatabase({ dataDir: 'memory://' })
+	await migrateToLatest(handle.db)
+	return { handle, db: handle.db, drop: () => handle.close() }
+}
+
+/**
+ * Gives the file its own database and makes it the app's database, so
+ * loaders and actions called directly use it.
+ */
+export function useTestDatabase() {
+	const holder = {} as TestDatabase
+	let drop: (() => Promise<void>) | undefined
+	beforeAll(async () => {
+		const created = await createTestDatabase()
+		Object.assign(holder, created)
+		drop = created.drop
+		setDatabaseHandle(created.handle)
+	})
+	afterAll(async () => {
+		setDatabaseHandle(undefined)
+		await drop?.()
+	})
+	return holder
+}

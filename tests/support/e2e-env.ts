@@ -1,0 +1,21 @@
+import path from 'node:path'
+import os from 'node:os'
+import { databaseUrl } from './postgres.ts'
+
+/** The environment of the production server the end-to-end tests drive. */
+export function e2eServerEnv() {
+	const name = process.env.E2E_DATABASE_NAME
+	if (!name) throw new Error('E2E_DATABASE_NAME is not set (tests/playwright.config.ts sets it).')
+	return {
+		NODE_ENV: 'production',
+		ALLOW_EMBEDDED_DEFAULTS: 'true',
+		PORT: process.env.E2E_PORT ?? '3900',
+		HOST: '127.0.0.1',
+		APP_URL: `http://localhost:${process.env.E2E_PORT ?? '3900'}`,
+		DATABASE_URL: databaseUrl(name),
+		DATA_DIR: path.join(os.tmpdir(), name),
+		SESSION_SECRET: process.env.E2E_SESSION_SECRET ?? 'e2e-session-secret',
+		ADMIN_EMAILS: 'designated-admin@example.com',
+		LOG_LEVEL: 'warn',
+	}
+}

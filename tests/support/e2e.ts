@@ -1,0 +1,122 @@
+import AxeBuilder from '@axe-core/playwright'
+import { test as base, expect, type Page } from '@playwright/test'
+import type { Kysely } from 'kysely'
+import type { Database, Role } from '#db/types.ts'
+import { e2eServerEnv } from './e2e-env.ts'
+
+// The fixtures sign session cookies and open the database exactly as the server does.
+Object.assign(process.env, e2eServerEnv())
+
+const { openDatabase } = await import('#app/utils/db.server.ts')
+const { createSession } = await import('#app/utils/session.server.ts')
+const { hashPassword } = await import('#app/utils/password.server.ts')
+
+const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']
+
+export type TestUser = { id: string; email: string; name: string; password: string; role: Role }
+
+type WorkerFixtures = { db: Kysely<Database> }
+type TestFixtures = {
+	/** Runs axe on the page as it is now; every test also checks each loaded page and its final page. */
+	checkA11y: (page?: Page) => Promise<void>
+	createUser: (options?: Partial<Omit<TestUser, 'id'>> & { confirmed?: boolean }) => Promise<TestUser>
+	/** Signs the browser context in as the user by setting a real session cookie. */
+	signIn: (user: TestUser) => Promise<void>
+}
+
+async function axeViolations(page: Page) {
+	const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze()
+	return results.violations.map((violation) => ({
+		url: page.url(),
+		id: violation.id,
+		help: violation.help,
+		targets: violation.nodes.map((node) => node.target.join(' ')).slice(0, 5),
+	}))
+}
+
+let counter = 0
+function uniqueEmail(prefix = 'user') {
+	counter += 1
+	return `${prefix}-${Date.now().toString(36)}-${process.pid}-${counter}@example.com`
+}
+
+export const test = base.extend<TestFixtures, WorkerFixtures>({
+	db: [
+		async ({}, use) => {
+			const handle = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: 'unused', poolMax: 2 })
+			await use(handle.db)
+			await handle.close()
+		},
+		{ scope: 'worker' },
+	],
+
+	page: async ({ page }, use) => {
+		const consoleErrors: string[] = []
+		const pageErrors: string[] = []
+		const pendingChecks: Array<Promise<unknown>> = []
+		const violations: Array<Awaited<ReturnType<typeof axeViolations>>[number]> = []
+		page.on('console', (message) => {
+			if (message.type() === 'error') consoleErrors.push(message.text())
+		})
+		page.on('pageerror', (error) => pageErrors.push(error.message))
+		page.on('load', () => {
+			pendingChecks.push(
+				axeViolations(page)
+					.then((found) => violations.push(...found))
+					// The test may already have navigated on; the final-page check covers where it ends.
+					.catch(() => undefined),
+			)
+		})
+		await use(page)
+		await Promise.all(pendingChecks)
+		if (!page.isClosed()) violations.push(...(await axeViolations(page)))
+		expect(violations, 'accessibility violations (axe)').toEqual([])
+		expect(pageErrors, 'uncaught page errors').toEqual([])
+		expect(consoleErrors, 'console errors (including CSP violations)').toEqual([])
+	},
+
+	checkA11y: async ({ page }, use) => {
+		await use(async (target = page) => {
+			expect(await axeViolations(target)).toEqual([])
+		})
+	},
+
+	createUser: async ({ db }, use) => {
+		await use(async (options = {}) => {
+			const email = (options.email ?? uniqueEmail(options.role ?? 'student')).toLowerCase()
+			const password = options.password ?? 'correct-horse-battery'
+			const name = options.name ?? 'Test Student'
+			const role = options.role ?? 'student'
+			const user = await db
+				.insertInto('users')
+				.values({
+					email,
+					password_hash: await hashPassword(password),
+					email_confirmed_at: options.confirmed === false ? null : new Date(),
+				})
+				.returning('id')
+				.executeTakeFirstOrThrow()
+			await db.insertInto('profiles').values({ id: user.id, name, role }).execute()
+			return { id: user.id, email, name, password, role }
+		})
+	},
+
+	signIn: async ({ db, context, baseURL }, use) => {
+		await use(async (user) => {
+			const { setCookie } = await createSession(db, user.id)
+			const [pair] = setCookie.split(';')
+			const separator = pair!.indexOf('=')
+			await context.addCookies([
+				{
+					name: pair!.slice(0, separator),
+					value: pair!.slice(separator + 1),
+					url: baseURL!,
+					httpOnly: true,
+					sameSite: 'Lax',
+				},
+			])
+		})
+	},
+})
+
+export { expect }

@@ -1,0 +1,25 @@
+import type { TestProject } from 'vitest/node'
+import { migrateToLatest, openDatabase } from '#app/utils/db.server.ts'
+import { createDatabase, databaseUrl, dropDatabase, randomDatabaseName } from './postgres.ts'
+
+declare module 'vitest' {
+	export interface ProvidedContext {
+		templateDatabase: string
+	}
+}
+
+/**
+ * Migrates one template database per run; each test file then copies it into
+ * a database of its own (CREATE DATABASE … TEMPLATE), so files never share data.
+ */
+export default async function setup(project: TestProject) {
+	const template = randomDatabaseName('app_test_template')
+	await createDatabase(template)
+	const handle = await openDatabase({ databaseUrl: databaseUrl(template), dataDir: 'unused' })
+	await migrateToLatest(handle.db)
+	await handle.close()
+	project.provide('templateDatabase', template)
+	return async () => {
+		await dropDatabase(template)
+	}
+}
