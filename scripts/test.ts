@@ -34,9 +34,22 @@ if (wanted('unit')) {
 		failures.push('vitest')
 	}
 }
+/** The browser tests use Debian's Chromium (Playwright's own download cannot be reached here). */
+function ensureChromium() {
+	const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+	if (fs.existsSync(chromium)) return true
+	if (process.getuid?.() !== 0) {
+		console.error(`Chromium not found at ${chromium}: install it (apt-get install -y chromium) or set CHROMIUM_PATH.`)
+		return false
+	}
+	const env = { DEBIAN_FRONTEND: 'noninteractive' }
+	return run('apt-get update', 'apt-get', ['update', '-qq'], env) && run('install chromium', 'apt-get', ['install', '-y', '-qq', 'chromium'], env)
+}
+
 if (wanted('e2e')) {
 	const built = run('build', bin('react-router'), ['build'])
 	if (!built) failures.push('build')
+	else if (!ensureChromium()) failures.push('chromium')
 	else if (
 		!run('playwright', bin('playwright'), ['test', '-c', 'tests/playwright.config.ts', '--reporter=list,json'], {
 			PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightReport,
