@@ -17,7 +17,7 @@ export type TestUser = { id: string; email: string; name: string; password: stri
 
 type WorkerFixtures = { db: Kysely<Database> }
 type TestFixtures = {
-	/** Runs axe on the page as it is now; every test also checks each loaded page and its final page. */
+	/** Runs axe on the page as it is now (JavaScript-enabled pages); every test also checks each document it loaded. */
 	checkA11y: (page?: Page) => Promise<void>
 	createUser: (options?: Partial<Omit<TestUser, 'id'>> & { confirmed?: boolean }) => Promise<TestUser>
 	/** Signs the browser context in as the user by setting a real session cookie. */
@@ -50,26 +50,50 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 		{ scope: 'worker' },
 	],
 
-	page: async ({ page }, use) => {
+	page: async ({ page, browser, javaScriptEnabled }, use) => {
 		const consoleErrors: string[] = []
 		const pageErrors: string[] = []
-		const pendingChecks: Array<Promise<unknown>> = []
-		const violations: Array<Awaited<ReturnType<typeof axeViolations>>[number]> = []
+		const failedDocuments = new Set<string>()
+		/** Every document the test loaded (GET or the answer to a form post), as the server sent it. */
+		const documents: Array<{ url: string; html: Promise<string> }> = []
+		page.on('response', (response) => {
+			const request = response.request()
+			if (request.frame() !== page.mainFrame() || request.resourceType() !== 'document') return
+			if (response.status() >= 400) failedDocuments.add(response.url())
+			const type = response.headers()['content-type'] ?? ''
+			if (type.startsWith('text/html')) documents.push({ url: response.url(), html: response.text().catch(() => '') })
+		})
 		page.on('console', (message) => {
-			if (message.type() === 'error') consoleErrors.push(message.text())
+			// A page answered with 4xx on purpose (a 404 page, a form with errors) is not a failure.
+			if (message.type() !== 'error' || failedDocuments.has(message.location().url)) return
+			consoleErrors.push(message.text())
 		})
 		page.on('pageerror', (error) => pageErrors.push(error.message))
-		page.on('load', () => {
-			pendingChecks.push(
-				axeViolations(page)
-					.then((found) => violations.push(...found))
-					// The test may already have navigated on; the final-page check covers where it ends.
-					.catch(() => undefined),
-			)
-		})
 		await use(page)
-		await Promise.all(pendingChecks)
-		if (!page.isClosed()) violations.push(...(await axeViolations(page)))
+
+		const violations: Awaited<ReturnType<typeof axeViolations>> = []
+		if (javaScriptEnabled && !page.isClosed()) violations.push(...(await axeViolations(page)))
+		// axe runs inside the page, so each document is checked again in a JavaScript-enabled page of
+		// its own, as the server sent it and with the app's scripts blocked: what a browser without
+		// JavaScript shows.
+		const checked = new Set<string>()
+		const checker = documents.length > 0 ? await browser.newContext({ javaScriptEnabled: true }) : null
+		for (const document of documents) {
+			const html = await document.html
+			if (!html || checked.has(html)) continue
+			checked.add(html)
+			const checkPage = await checker!.newPage()
+			await checkPage.route('**/*', (route) => {
+				const request = route.request()
+				if (request.resourceType() === 'script') return route.abort()
+				if (request.isNavigationRequest()) return route.fulfill({ status: 200, contentType: 'text/html', body: html })
+				return route.continue()
+			})
+			await checkPage.goto(document.url)
+			violations.push(...(await axeViolations(checkPage)))
+			await checkPage.close()
+		}
+		await checker?.close()
 		expect(violations, 'accessibility violations (axe)').toEqual([])
 		expect(pageErrors, 'uncaught page errors').toEqual([])
 		expect(consoleErrors, 'console errors (including CSP violations)').toEqual([])

@@ -15,6 +15,14 @@ export function createMailTransport(env: Env): MailTransport {
 }
 
 /**
+ * The /dev/mailbox page shows every queued mail (reset links included) to anyone, so it
+ * exists only while mail stays in the outbox, and in production only on explicit opt-in.
+ */
+export function isMailboxAvailable(env: Env) {
+	return !env.SMTP_URL && (env.NODE_ENV !== 'production' || env.ALLOW_EMBEDDED_DEFAULTS)
+}
+
+/**
  * Mail is written to the outbox in the caller's transaction and delivered
  * afterwards by the worker, so a mail is sent if and only if its change committed.
  */

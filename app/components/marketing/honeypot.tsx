@@ -1,0 +1,21 @@
+/**
+ * A spam trap (DECISIONS.md 21): a text field that people never see or reach,
+ * so only a bot fills it in. Kept off-screen rather than display:none, which
+ * some bots skip; aria-hidden and tabIndex -1 keep it from keyboard and
+ * screen-reader users.
+ */
+export const HONEYPOT_FIELD = 'website'
+
+export function HoneypotField() {
+	return (
+		<div aria-hidden="true" className="absolute -left-[9999px] h-px w-px overflow-hidden">
+			<label htmlFor={`${HONEYPOT_FIELD}-trap`}>Leave this field empty</label>
+			<input id={`${HONEYPOT_FIELD}-trap`} type="text" name={HONEYPOT_FIELD} tabIndex={-1} autoComplete="off" defaultValue="" />
+		</div>
+	)
+}
+
+export function isHoneypotFilled(formData: FormData) {
+	const value = formData.get(HONEYPOT_FIELD)
+	return typeof value === 'string' && value.trim() !== ''
+}

@@ -1,0 +1,100 @@
+import { sql, type ExpressionBuilder, type Kysely, type Selectable } from 'kysely'
+import type { CoursesTable, Database, EnrollmentStatus } from '#db/types.ts'
+
+/** Enrollment states that occupy a seat (DECISIONS.md 11); 'inactive' frees it. */
+export const SEAT_TAKING_STATUSES = ['active', 'pending', 'completed'] as const satisfies readonly EnrollmentStatus[]
+
+/** At this many spots left or fewer (but more than none) a course is ALMOST FULL. */
+export const ALMOST_FULL_THRESHOLD = 2
+
+export type AvailabilityTone = 'green' | 'orange' | 'red'
+
+export type Availability = {
+	taken: number
+	spotsLeft: number
+	isFull: boolean
+	isAlmostFull: boolean
+	tone: AvailabilityTone
+}
+
+export type CourseWithAvailability = Availability & {
+	id: number
+	title: string
+	description: string
+	/** 'YYYY-MM-DD' or null. */
+	startDate: string | null
+	/** 'YYYY-MM-DD' or null. */
+	endDate: string | null
+	capacity: number
+	/** In cents; 0 is a free course. */
+	registrationFee: number
+	/** ISO timestamp. */
+	createdAt: string
+	/** ISO timestamp. */
+	updatedAt: string
+}
+
+export function availabilityOf({ capacity, taken }: { capacity: number; taken: number }): Availability {
+	const spotsLeft = Math.max(0, capacity - taken)
+	const isFull = spotsLeft === 0
+	const isAlmostFull = !isFull && spotsLeft <= ALMOST_FULL_THRESHOLD
+	return {
+		taken,
+		spotsLeft,
+		isFull,
+		isAlmostFull,
+		tone: isFull ? 'red' : isAlmostFull ? 'orange' : 'green',
+	}
+}
+
+/**
+ * The seats taken in the `courses` row of the surrounding query: enrollments
+ * that hold a seat plus seat holds that have not expired. Every capacity
+ * reading and check goes through this one expression.
+ */
+export function takenSeatsExpression(eb: ExpressionBuilder<Database, 'courses'>) {
+	const enrolled = eb
+		.selectFrom('enrollments')
+		.select((sub) => sub.fn.countAll<number>().as('count'))
+		.whereRef('enrollments.course_id', '=', 'courses.id')
+		.where('enrollments.status', 'in', SEAT_TAKING_STATUSES)
+	const held = eb
+		.selectFrom('seat_holds')
+		.select((sub) => sub.fn.countAll<number>().as('count'))
+		.whereRef('seat_holds.course_id', '=', 'courses.id')
+		.where('seat_holds.expires_at', '>', sql<Date>`now()`)
+	return eb.cast<number>(eb(enrolled, '+', held), 'integer')
+}
+
+function coursesWithTakenSeats(db: Kysely<Database>) {
+	return db.selectFrom('courses').selectAll('courses').select((eb) => takenSeatsExpression(eb).as('taken'))
+}
+
+function toCourseWithAvailability(row: Selectable<CoursesTable> & { taken: number }): CourseWithAvailability {
+	return {
+		id: row.id,
+		title: row.title,
+		description: row.description,
+		startDate: row.start_date,
+		endDate: row.end_date,
+		capacity: row.capacity,
+		registrationFee: row.registration_fee,
+		createdAt: new Date(row.created_at).toISOString(),
+		updatedAt: new Date(row.updated_at).toISOString(),
+		...availabilityOf({ capacity: row.capacity, taken: Number(row.taken) }),
+	}
+}
+
+/** Every course, newest first, with its availability, in a single query. */
+export async function listCoursesWithAvailability(db: Kysely<Database>) {
+	const rows = await coursesWithTakenSeats(db)
+		.orderBy('courses.created_at', 'desc')
+		.orderBy('courses.id', 'desc')
+		.execute()
+	return rows.map(toCourseWithAvailability)
+}
+
+export async function getCourseWithAvailability(db: Kysely<Database>, id: number) {
+	const row = await coursesWithTakenSeats(db).where('courses.id', '=', id).executeTakeFirst()
+	return row ? toCourseWithAvailability(row) : null
+}

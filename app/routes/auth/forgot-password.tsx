@@ -1,0 +1,106 @@
+import { getFormProps, getInputProps, useForm } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { data, Form, Link, useNavigation } from 'react-router'
+import { z } from 'zod'
+import type { Route } from './+types/forgot-password'
+import { AuthCard } from '#app/components/auth/auth-card.tsx'
+import { Alert } from '#app/components/ui/alert.tsx'
+import { Button, ButtonLink } from '#app/components/ui/button.tsx'
+import { Field } from '#app/components/ui/field.tsx'
+import { sendPasswordResetEmail } from '#app/models/account-emails.server.ts'
+import { findUserByEmail, normalizeEmail } from '#app/models/users.server.ts'
+import { getDb } from '#app/utils/db.server.ts'
+import { hitRateLimit, RATE_LIMITS } from '#app/utils/rate-limit.server.ts'
+import { redirectWithToast } from '#app/utils/toast.server.ts'
+
+const ForgotPasswordSchema = z.object({
+	email: z.email({ error: 'Please enter a valid email address' }).max(254),
+})
+
+export async function loader({ request }: Route.LoaderArgs) {
+	const url = new URL(request.url)
+	return { sent: url.searchParams.get('sent') === '1' }
+}
+
+export async function action({ request }: Route.ActionArgs) {
+	const formData = await request.formData()
+	const submission = parseWithZod(formData, { schema: ForgotPasswordSchema })
+	if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+	const db = getDb()
+	const email = normalizeEmail(submission.value.email)
+	const limit = await hitRateLimit(db, `account-mail:reset:${email}`, RATE_LIMITS.accountMail)
+	if (!limit.allowed) {
+		return data(
+			{ result: submission.reply({ formErrors: ['Too many password reset requests. Please wait a few minutes before trying again.'] }) },
+			{ status: 429, headers: { 'Retry-After': String(limit.retryAfterSeconds) } },
+		)
+	}
+	// The answer is the same whether or not the account exists, so the form cannot be used to find accounts.
+	const user = await findUserByEmail(db, email)
+	if (user) await db.transaction().execute((trx) => sendPasswordResetEmail(trx, { id: user.id, email: user.email, name: user.name }))
+	return redirectWithToast('/forgot-password?sent=1', { type: 'success', title: 'Password reset email sent' })
+}
+
+export default function ForgotPasswordPage({ loaderData, actionData }: Route.ComponentProps) {
+	const navigation = useNavigation()
+	const busy = navigation.state === 'submitting'
+	const [form, fields] = useForm({
+		lastResult: actionData?.result,
+		constraint: getZodConstraint(ForgotPasswordSchema),
+		onValidate: ({ formData }) => parseWithZod(formData, { schema: ForgotPasswordSchema }),
+		shouldRevalidate: 'onBlur',
+	})
+
+	if (loaderData.sent) {
+		return (
+			<AuthCard title="Check your email">
+				<Alert tone="success" title="Password reset email sent">
+					If an account exists for that address, we have sent it a link to reset your password. The link expires in 1
+					hour.
+				</Alert>
+				<div className="text-sm text-slate-700">
+					<p className="font-semibold">Didn't get the email?</p>
+					<ul className="mt-2 list-disc space-y-1 pl-5">
+						<li>Check your spam or junk folder.</li>
+						<li>Make sure you entered the address you registered with.</li>
+						<li>Wait a few minutes: emails can take a little while to arrive.</li>
+					</ul>
+				</div>
+				<ButtonLink to="/forgot-password" variant="outline" className="w-full">
+					Try a different email address
+				</ButtonLink>
+				<p className="text-center text-sm">
+					<Link to="/login" className="font-semibold text-brand-700 hover:underline">
+						Back to login
+					</Link>
+				</p>
+			</AuthCard>
+		)
+	}
+
+	return (
+		<AuthCard title="Forgot your password?" subtitle="Enter your email address and we'll send you a link to reset your password.">
+			{form.errors?.length ? <Alert tone="error">{form.errors[0]}</Alert> : null}
+			<Form method="post" {...getFormProps(form)} className="space-y-4">
+				<Field
+					label="Email"
+					inputProps={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'email', autoFocus: true }}
+					errors={fields.email.errors}
+				/>
+				<Button type="submit" className="w-full" disabled={busy}>
+					{busy ? 'Sending...' : 'Send reset link'}
+				</Button>
+			</Form>
+			<p className="text-center text-sm">
+				<Link to="/login" className="font-semibold text-brand-700 hover:underline">
+					Back to login
+				</Link>
+			</p>
+		</AuthCard>
+	)
+}
+
+export const meta: Route.MetaFunction = () => [
+	{ title: 'Forgot password | Real Estate Mentorship' },
+	{ name: 'description', content: 'Request a link to reset your password.' },
+]

@@ -1,0 +1,153 @@
+import { getFormProps, getInputProps, useForm } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { useState } from 'react'
+import { data, Form, Link, redirect, useNavigation, useSearchParams } from 'react-router'
+import { z } from 'zod'
+import { useHydrated } from 'remix-utils/use-hydrated'
+import type { Route } from './+types/login'
+import { AuthCard } from '#app/components/auth/auth-card.tsx'
+import { PasswordField } from '#app/components/password-field.tsx'
+import { Alert } from '#app/components/ui/alert.tsx'
+import { Button } from '#app/components/ui/button.tsx'
+import { Field } from '#app/components/ui/field.tsx'
+import { EmailSchema, MAX_PASSWORD_LENGTH } from '#app/utils/user-validation.ts'
+import { authenticator, getUser, LoginError, startSession } from '#app/utils/auth.server.ts'
+import { safeRedirectPath } from '#app/utils/misc.ts'
+import { redirectWithToast } from '#app/utils/toast.server.ts'
+
+export const LoginSchema = z.object({
+	email: EmailSchema,
+	password: z.string({ error: 'Password is required' }).max(MAX_PASSWORD_LENGTH),
+	redirectTo: z.string().optional(),
+})
+
+/** Messages a redirect may ask the login page to show; arbitrary text is never taken from the URL. */
+const NOTICES = {
+	'password-updated': 'Password updated successfully. Please log in with your new password.',
+	'email-confirmed': 'Your email address is confirmed. You can log in now.',
+	'confirmation-sent': 'If that account is waiting for confirmation, we have sent a new confirmation link. Please check your inbox.',
+} as const
+
+export async function loader({ request }: Route.LoaderArgs) {
+	const url = new URL(request.url)
+	const redirectTo = safeRedirectPath(url.searchParams.get('redirectTo'), '/dashboard')
+	if (await getUser(request)) throw redirect(redirectTo)
+	const notice = url.searchParams.get('notice')
+	return {
+		notice: notice && notice in NOTICES ? NOTICES[notice as keyof typeof NOTICES] : null,
+		fromProtectedPage: url.searchParams.has('redirectTo'),
+	}
+}
+
+export async function action({ request }: Route.ActionArgs) {
+	const formData = await request.clone().formData()
+	const submission = parseWithZod(formData, { schema: LoginSchema })
+	if (submission.status !== 'success') {
+		return data({ result: submission.reply({ hideFields: ['password'] }), unconfirmedEmail: null }, { status: 400 })
+	}
+	try {
+		const { userId } = await authenticator.authenticate('password', request)
+		const headers = new Headers({ 'Set-Cookie': await startSession(request, userId) })
+		return redirectWithToast(
+			safeRedirectPath(submission.value.redirectTo, '/dashboard'),
+			{ type: 'success', title: 'Login Successful', description: 'Welcome back! Redirecting to dashboard...' },
+			{ headers },
+		)
+	} catch (error) {
+		if (!(error instanceof LoginError)) throw error
+		return data(
+			{
+				result: submission.reply({ formErrors: [error.message], hideFields: ['password'] }),
+				unconfirmedEmail: error.code === 'email-not-confirmed' ? submission.value.email : null,
+			},
+			{ status: error.code === 'rate-limited' ? 429 : 400 },
+		)
+	}
+}
+
+export default function LoginPage({ loaderData, actionData }: Route.ComponentProps) {
+	const [searchParams] = useSearchParams()
+	const navigation = useNavigation()
+	const busy = navigation.state === 'submitting' && navigation.formAction?.startsWith('/login') === true
+	const [password, setPassword] = useState('')
+	const hydrated = useHydrated()
+	const [form, fields] = useForm({
+		lastResult: actionData?.result,
+		constraint: getZodConstraint(LoginSchema),
+		onValidate: ({ formData }) => parseWithZod(formData, { schema: LoginSchema }),
+		shouldRevalidate: 'onBlur',
+	})
+	const unconfirmedEmail = actionData?.unconfirmedEmail
+	const formError = form.errors?.[0]
+
+	return (
+		<AuthCard title="Welcome Back" subtitle="Log in to your student dashboard.">
+			{loaderData.notice ? <Alert tone="success">{loaderData.notice}</Alert> : null}
+			{loaderData.fromProtectedPage ? (
+				<Alert tone="warning">You need to be logged in to access that page. Please login first.</Alert>
+			) : null}
+			<Alert tone="info" title="New to the program?">
+				<Link to="/register" className="font-semibold underline">
+					Register for an account
+				</Link>{' '}
+				first. You need to confirm your email address before you can log in.
+			</Alert>
+
+			{unconfirmedEmail ? (
+				<Alert tone="warning">
+					<p>{formError}</p>
+					<Form method="post" action="/resend-confirmation" className="mt-2">
+						<input type="hidden" name="email" value={unconfirmedEmail} />
+						<button type="submit" className="font-semibold underline">
+							Resend confirmation email
+						</button>
+					</Form>
+				</Alert>
+			) : formError ? (
+				<Alert tone="error">{formError || 'Failed to log in'}</Alert>
+			) : null}
+
+			<Form
+				method="post"
+				{...getFormProps(form)}
+				className="space-y-4"
+			>
+				<input type="hidden" name="redirectTo" value={searchParams.get('redirectTo') ?? ''} />
+				<Field
+					label="Email"
+					inputProps={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'email', autoFocus: true }}
+					errors={fields.email.errors}
+				/>
+				<PasswordField
+					label="Password"
+					inputProps={{
+						...getInputProps(fields.password, { type: 'password' }),
+						name: fields.password.name,
+						autoComplete: 'current-password',
+						onChange: (event) => setPassword(event.currentTarget.value),
+					}}
+					errors={fields.password.errors}
+				/>
+				<div className="flex justify-end">
+					<Link to="/forgot-password" className="text-sm font-medium text-brand-700 hover:underline">
+						Forgot password?
+					</Link>
+				</div>
+				<Button type="submit" className="w-full" disabled={busy || (hydrated && password.length === 0)}>
+					{busy ? 'Logging in...' : 'Log in'}
+				</Button>
+			</Form>
+			<p className="text-center text-sm text-slate-600">
+				Don't have an account?{' '}
+				<Link to="/register" className="font-semibold text-brand-700 hover:underline">
+					Register
+				</Link>
+			</p>
+		</AuthCard>
+	)
+}
+
+export const meta: Route.MetaFunction = () => [
+	{ title: 'Log in | Real Estate Mentorship' },
+	{ name: 'description', content: 'Log in to your Real Estate Mentorship student dashboard.' },
+]

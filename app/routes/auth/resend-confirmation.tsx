@@ -1,0 +1,78 @@
+import { data, Form, redirect } from 'react-router'
+import { z } from 'zod'
+import type { Route } from './+types/resend-confirmation'
+import { AuthCard } from '#app/components/auth/auth-card.tsx'
+import { Alert } from '#app/components/ui/alert.tsx'
+import { Button } from '#app/components/ui/button.tsx'
+import { Field } from '#app/components/ui/field.tsx'
+import { sendConfirmationEmail } from '#app/models/account-emails.server.ts'
+import { findUserByEmail, normalizeEmail } from '#app/models/users.server.ts'
+import { getUser } from '#app/utils/auth.server.ts'
+import { getDb } from '#app/utils/db.server.ts'
+import { hitRateLimit, RATE_LIMITS } from '#app/utils/rate-limit.server.ts'
+import { redirectWithToast } from '#app/utils/toast.server.ts'
+
+const ResendSchema = z.object({ email: z.email().max(254).optional() })
+
+export async function loader({ request }: Route.LoaderArgs) {
+	const user = await getUser(request)
+	if (user?.emailConfirmed) throw redirect('/dashboard')
+	return { signedInEmail: user?.email ?? null }
+}
+
+/**
+ * Sends a new confirmation link: to the signed-in user, or to the address
+ * given (answering the same whether or not it has an account).
+ */
+export async function action({ request }: Route.ActionArgs) {
+	const parsed = ResendSchema.safeParse(Object.fromEntries(await request.formData()))
+	const sessionUser = await getUser(request)
+	const email = sessionUser?.email ?? (parsed.success ? parsed.data.email : undefined)
+	if (!email) return data({ error: 'Please enter a valid email address' }, { status: 400 })
+	const db = getDb()
+	const address = normalizeEmail(email)
+	const limit = await hitRateLimit(db, `account-mail:confirm:${address}`, RATE_LIMITS.accountMail)
+	if (!limit.allowed) {
+		return data(
+			{ error: 'Too many confirmation emails requested. Please wait an hour before trying again.' },
+			{ status: 429, headers: { 'Retry-After': String(limit.retryAfterSeconds) } },
+		)
+	}
+	const user = await findUserByEmail(db, address)
+	if (user && !user.email_confirmed_at) {
+		await db.transaction().execute((trx) => sendConfirmationEmail(trx, { id: user.id, email: user.email, name: user.name ?? '' }))
+	}
+	if (sessionUser) {
+		return redirectWithToast('/dashboard', {
+			type: 'success',
+			title: 'Confirmation email sent',
+			description: `We sent a new link to ${sessionUser.email}.`,
+		})
+	}
+	return redirect('/login?notice=confirmation-sent')
+}
+
+export default function ResendConfirmationPage({ loaderData, actionData }: Route.ComponentProps) {
+	return (
+		<AuthCard title="Resend confirmation email" subtitle="We'll send a new confirmation link to your email address.">
+			{actionData?.error ? <Alert tone="error">{actionData.error}</Alert> : null}
+			<Form method="post" className="space-y-4">
+				{loaderData.signedInEmail ? (
+					<p className="text-sm text-slate-700">
+						The link goes to <strong>{loaderData.signedInEmail}</strong>.
+					</p>
+				) : (
+					<Field label="Email" inputProps={{ name: 'email', type: 'email', required: true, autoComplete: 'email' }} />
+				)}
+				<Button type="submit" className="w-full">
+					Resend confirmation email
+				</Button>
+			</Form>
+		</AuthCard>
+	)
+}
+
+export const meta: Route.MetaFunction = () => [
+	{ title: 'Resend confirmation | Real Estate Mentorship' },
+	{ name: 'description', content: 'Request a new email confirmation link.' },
+]

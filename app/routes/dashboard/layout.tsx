@@ -1,0 +1,149 @@
+import { Form, Link, NavLink, Outlet, useLocation } from 'react-router'
+import type { Route } from './+types/layout'
+import { Badge } from '#app/components/ui/badge.tsx'
+import { requireUser } from '#app/utils/auth.server.ts'
+import { cn, initials } from '#app/utils/misc.ts'
+
+/** Every request under /dashboard (loaders and actions alike) needs a signed-in user. */
+export const middleware: Route.MiddlewareFunction[] = [
+	async ({ request }, next) => {
+		await requireUser(request)
+		return next()
+	},
+]
+
+export async function loader({ request }: Route.LoaderArgs) {
+	const user = await requireUser(request)
+	return {
+		user: { name: user.name, email: user.email, isAdmin: user.isAdmin, emailConfirmed: user.emailConfirmed },
+	}
+}
+
+type MenuItem = { to: string; label: string; end?: boolean }
+
+const studentMenu: MenuItem[] = [
+	{ to: '/dashboard', label: 'Dashboard', end: true },
+	{ to: '/dashboard/courses', label: 'My Courses' },
+	{ to: '/dashboard/messages', label: 'Messages' },
+	{ to: '/dashboard/community', label: 'Community' },
+	{ to: '/dashboard/settings', label: 'Settings' },
+]
+
+const adminMenu: MenuItem[] = [
+	{ to: '/dashboard/admin/courses', label: 'Manage Courses' },
+	{ to: '/dashboard/admin/uploads', label: 'Upload Materials' },
+	{ to: '/dashboard/admin/enrollments', label: 'Manage Enrollments' },
+	{ to: '/dashboard/admin/users', label: 'Manage Users' },
+	{ to: '/dashboard/admin/messages', label: 'Student Communications' },
+	{ to: '/dashboard/admin/grades', label: 'Grade Assignments' },
+	{ to: '/dashboard/admin/audit-log', label: 'Audit Log' },
+]
+
+function MenuLinks({ items }: { items: MenuItem[] }) {
+	return (
+		<ul className="space-y-1">
+			{items.map((item) => (
+				<li key={item.to}>
+					<NavLink
+						to={item.to}
+						end={item.end}
+						className={({ isActive }) =>
+							cn(
+								'block rounded-md px-3 py-2 text-sm font-medium',
+								isActive ? 'bg-brand-700 text-white' : 'text-slate-700 hover:bg-slate-100 hover:text-ink',
+							)
+						}
+					>
+						{item.label}
+					</NavLink>
+				</li>
+			))}
+		</ul>
+	)
+}
+
+function Menu({ isAdmin }: { isAdmin: boolean }) {
+	return (
+		<div className="space-y-6">
+			<MenuLinks items={studentMenu} />
+			{isAdmin ? (
+				<div>
+					<p className="px-3 pb-2 text-xs font-semibold tracking-wide text-slate-600 uppercase">Administrator</p>
+					<MenuLinks items={adminMenu} />
+				</div>
+			) : null}
+		</div>
+	)
+}
+
+export default function DashboardLayout({ loaderData }: Route.ComponentProps) {
+	const { user } = loaderData
+	const location = useLocation()
+	return (
+		<div className="min-h-screen bg-slate-50">
+			<header className="sticky top-0 z-40 border-b border-slate-200 bg-white">
+				<div className="flex h-16 items-center justify-between gap-3 px-4">
+					<div className="flex items-center gap-2">
+						<details key={location.key} className="relative lg:hidden">
+							<summary
+								className="flex size-10 cursor-pointer items-center justify-center rounded-md hover:bg-slate-100"
+								aria-label="Dashboard menu"
+							>
+								<svg aria-hidden="true" viewBox="0 0 24 24" className="size-6" fill="none" stroke="currentColor" strokeWidth="2">
+									<path d="M4 6h16M4 12h16M4 18h16" />
+								</svg>
+							</summary>
+							<nav aria-label="Dashboard (mobile)" className="absolute left-0 mt-2 w-64 rounded-lg border border-slate-200 bg-white p-3 shadow-lg">
+								<Menu isAdmin={user.isAdmin} />
+							</nav>
+						</details>
+						<Link to="/" className="flex items-center gap-2 font-bold text-brand-800">
+							<img src="/favicon.svg" alt="" width={28} height={28} />
+							<span className="hidden sm:inline">Real Estate Mentorship</span>
+						</Link>
+					</div>
+					<div className="flex items-center gap-3">
+						<span
+							aria-hidden="true"
+							className="flex size-9 items-center justify-center rounded-full bg-brand-700 text-sm font-bold text-white"
+						>
+							{initials(user.name)}
+						</span>
+						<div className="hidden text-right sm:block">
+							<p className="text-sm font-semibold text-ink">{user.name || 'Student'}</p>
+							{user.isAdmin ? <p className="text-xs text-slate-600">Administrator</p> : null}
+						</div>
+						{user.isAdmin ? <Badge tone="brand">Admin</Badge> : null}
+						<Form method="post" action="/logout">
+							<button type="submit" className="rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100">
+								Log Out
+							</button>
+						</Form>
+					</div>
+				</div>
+			</header>
+			<div className="mx-auto flex max-w-7xl gap-6 px-4 py-6">
+				<aside className="hidden w-60 shrink-0 lg:block">
+					<nav aria-label="Dashboard" className="sticky top-22 rounded-xl border border-slate-200 bg-white p-3">
+						<Menu isAdmin={user.isAdmin} />
+					</nav>
+				</aside>
+				<main id="main" className="min-w-0 flex-1 space-y-6">
+					{user.emailConfirmed ? null : (
+						<div role="status" className="flex flex-wrap items-center justify-between gap-3 rounded-lg border border-amber-300 bg-amber-50 p-4 text-sm text-amber-900">
+							<p>
+								Please confirm your email address: we sent a link to <strong>{user.email}</strong>.
+							</p>
+							<Form method="post" action="/resend-confirmation">
+								<button type="submit" className="font-semibold underline">
+									Resend confirmation email
+								</button>
+							</Form>
+						</div>
+					)}
+					<Outlet />
+				</main>
+			</div>
+		</div>
+	)
+}

@@ -1,0 +1,189 @@
+import { getFormProps, getInputProps, useForm } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { useState } from 'react'
+import { data, Form, useNavigation } from 'react-router'
+import { useHydrated } from 'remix-utils/use-hydrated'
+import { z } from 'zod'
+import type { Route } from './+types/settings'
+import { PasswordField } from '#app/components/password-field.tsx'
+import { Alert } from '#app/components/ui/alert.tsx'
+import { Button } from '#app/components/ui/button.tsx'
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
+import { Field } from '#app/components/ui/field.tsx'
+import { checkPassword, setPassword, updateProfileName } from '#app/models/users.server.ts'
+import { MAX_PASSWORD_LENGTH, NameSchema } from '#app/utils/user-validation.ts'
+import { requireUser } from '#app/utils/auth.server.ts'
+import { getDb } from '#app/utils/db.server.ts'
+import { redirectWithToast } from '#app/utils/toast.server.ts'
+
+const ProfileSchema = z.object({
+	intent: z.literal('update-profile'),
+	name: NameSchema,
+})
+
+const PasswordSchema = z
+	.object({
+		intent: z.literal('change-password'),
+		currentPassword: z.string({ error: 'Current password is required' }).max(MAX_PASSWORD_LENGTH),
+		newPassword: z
+			.string({ error: 'Password must be at least 8 characters long.' })
+			.min(8, 'Password must be at least 8 characters long.')
+			.max(MAX_PASSWORD_LENGTH, 'Password is too long.'),
+		confirmPassword: z.string({ error: 'New password and confirmation do not match.' }),
+	})
+	.refine((value) => value.newPassword === value.confirmPassword, {
+		message: 'New password and confirmation do not match.',
+		path: ['confirmPassword'],
+	})
+
+const SettingsSchema = z.discriminatedUnion('intent', [ProfileSchema, PasswordSchema])
+
+export async function loader({ request }: Route.LoaderArgs) {
+	const user = await requireUser(request)
+	return { name: user.name, email: user.email }
+}
+
+export async function action({ request }: Route.ActionArgs) {
+	const user = await requireUser(request)
+	const formData = await request.formData()
+	const submission = parseWithZod(formData, { schema: SettingsSchema })
+	const intent = formData.get('intent')
+	const hideFields = ['currentPassword', 'newPassword', 'confirmPassword']
+	if (submission.status !== 'success') {
+		return data({ intent, result: submission.reply({ hideFields }) }, { status: 400 })
+	}
+	const db = getDb()
+	if (submission.value.intent === 'update-profile') {
+		await updateProfileName(db, user.id, submission.value.name)
+		return redirectWithToast('/dashboard/settings', { type: 'success', title: 'Profile updated successfully' })
+	}
+	if (!(await checkPassword(db, user.id, submission.value.currentPassword))) {
+		return data(
+			{ intent, result: submission.reply({ fieldErrors: { currentPassword: ['Current password is incorrect'] }, hideFields }) },
+			{ status: 400 },
+		)
+	}
+	// Every other session of this account ends; this browser stays signed in.
+	await setPassword(db, user.id, submission.value.newPassword, user.sessionId)
+	return redirectWithToast('/dashboard/settings', {
+		type: 'success',
+		title: 'Password changed successfully',
+		description: 'You have been signed out everywhere else.',
+	})
+}
+
+export default function SettingsPage({ loaderData, actionData }: Route.ComponentProps) {
+	const navigation = useNavigation()
+	const hydrated = useHydrated()
+	const busyIntent = navigation.state === 'submitting' ? navigation.formData?.get('intent') : null
+	const [profileForm, profileFields] = useForm({
+		id: 'profile',
+		lastResult: actionData?.intent === 'update-profile' ? actionData.result : undefined,
+		constraint: getZodConstraint(ProfileSchema),
+		onValidate: ({ formData }) => parseWithZod(formData, { schema: ProfileSchema }),
+		defaultValue: { name: loaderData.name },
+		shouldRevalidate: 'onBlur',
+	})
+	const [passwordForm, passwordFields] = useForm({
+		id: 'password',
+		lastResult: actionData?.intent === 'change-password' ? actionData.result : undefined,
+		constraint: getZodConstraint(PasswordSchema),
+		onValidate: ({ formData }) => parseWithZod(formData, { schema: PasswordSchema }),
+		shouldRevalidate: 'onBlur',
+	})
+	const [passwords, setPasswords] = useState({ currentPassword: '', newPassword: '', confirmPassword: '' })
+	const passwordsFilled = Object.values(passwords).every((value) => value.length > 0)
+	const profileFailed = actionData?.intent === 'update-profile'
+	const passwordFailed = actionData?.intent === 'change-password'
+
+	return (
+		<>
+			<h1 className="text-2xl font-bold text-ink">Settings</h1>
+			<Card>
+				<CardHeader>
+					<CardTitle>Profile Information</CardTitle>
+					<CardDescription>Update the name other students and your instructor see.</CardDescription>
+				</CardHeader>
+				<CardContent>
+					{profileFailed ? <Alert tone="error" title="Update Failed" className="mb-4">Please correct the highlighted field.</Alert> : null}
+					<Form method="post" {...getFormProps(profileForm)} className="max-w-md space-y-4">
+						<input type="hidden" name="intent" value="update-profile" />
+						<Field
+							label="Display Name"
+							inputProps={{ ...getInputProps(profileFields.name, { type: 'text' }), autoComplete: 'name' }}
+							errors={profileFields.name.errors}
+						/>
+						<Field
+							label="Email"
+							inputProps={{ type: 'email', value: loaderData.email, readOnly: true, name: undefined }}
+							help="Email cannot be changed"
+						/>
+						<Button type="submit" disabled={busyIntent === 'update-profile'}>
+							{busyIntent === 'update-profile' ? 'Saving...' : 'Save Changes'}
+						</Button>
+					</Form>
+				</CardContent>
+			</Card>
+			<Card>
+				<CardHeader>
+					<CardTitle>Change Password</CardTitle>
+					<CardDescription>Changing your password signs you out on every other device.</CardDescription>
+				</CardHeader>
+				<CardContent>
+					{passwordFailed ? (
+						<Alert tone="error" title="Password Change Failed" className="mb-4">
+							{passwordForm.errors?.[0] ?? 'Please correct the highlighted fields.'}
+						</Alert>
+					) : null}
+					<Form
+						method="post"
+						{...getFormProps(passwordForm)}
+						className="max-w-md space-y-4"
+						onChange={(event) => {
+							const form = event.currentTarget
+							setPasswords({
+								currentPassword: (form.elements.namedItem('currentPassword') as HTMLInputElement).value,
+								newPassword: (form.elements.namedItem('newPassword') as HTMLInputElement).value,
+								confirmPassword: (form.elements.namedItem('confirmPassword') as HTMLInputElement).value,
+							})
+						}}
+					>
+						<input type="hidden" name="intent" value="change-password" />
+						<PasswordField
+							label="Current Password"
+							inputProps={{
+								...getInputProps(passwordFields.currentPassword, { type: 'password' }),
+								name: passwordFields.currentPassword.name,
+								autoComplete: 'current-password',
+							}}
+							errors={passwordFields.currentPassword.errors}
+						/>
+						<PasswordField
+							label="New Password"
+							inputProps={{
+								...getInputProps(passwordFields.newPassword, { type: 'password' }),
+								name: passwordFields.newPassword.name,
+								autoComplete: 'new-password',
+							}}
+							errors={passwordFields.newPassword.errors}
+						/>
+						<PasswordField
+							label="Confirm New Password"
+							inputProps={{
+								...getInputProps(passwordFields.confirmPassword, { type: 'password' }),
+								name: passwordFields.confirmPassword.name,
+								autoComplete: 'new-password',
+							}}
+							errors={passwordFields.confirmPassword.errors}
+						/>
+						<Button type="submit" disabled={busyIntent === 'change-password' || (hydrated && !passwordsFilled)}>
+							{busyIntent === 'change-password' ? 'Updating...' : 'Update Password'}
+						</Button>
+					</Form>
+				</CardContent>
+			</Card>
+		</>
+	)
+}
+
+export const meta: Route.MetaFunction = () => [{ title: 'Settings | Real Estate Mentorship' }]

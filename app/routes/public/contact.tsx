@@ -1,0 +1,231 @@
+import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, Form, useNavigation, useSearchParams } from 'react-router'
+import { z } from 'zod'
+import type { Route } from './+types/contact'
+import { HoneypotField, isHoneypotFilled } from '#app/components/marketing/honeypot.tsx'
+import { Icon } from '#app/components/marketing/icons.tsx'
+import { pageMeta } from '#app/components/marketing/meta.ts'
+import { PageHero } from '#app/components/marketing/page-hero.tsx'
+import { Alert } from '#app/components/ui/alert.tsx'
+import { Button, ButtonLink, buttonClasses } from '#app/components/ui/button.tsx'
+import { Field, TextareaField } from '#app/components/ui/field.tsx'
+import { createContactSubmission } from '#app/models/contact.server.ts'
+import { useContactEmail } from '#app/root.tsx'
+import { getDb } from '#app/utils/db.server.ts'
+import { redirectWithToast } from '#app/utils/toast.server.ts'
+
+/** The limits match the check constraints of contact_submissions. */
+const ContactSchema = z.object({
+	name: z
+		.string({ error: 'Name is required' })
+		.trim()
+		.min(1, 'Name is required')
+		.max(200, 'Name must be at most 200 characters'),
+	email: z
+		.string({ error: 'Email is required' })
+		.trim()
+		.pipe(z.email('Please enter a valid email address').max(254, 'Email must be at most 254 characters')),
+	phone: z.string().trim().max(50, 'Phone number must be at most 50 characters').optional(),
+	message: z
+		.string({ error: 'Message is required' })
+		.trim()
+		.min(1, 'Message is required')
+		.max(10000, 'Message must be at most 10,000 characters'),
+})
+
+const SENT_URL = '/contact?sent=1'
+const sentToast = {
+	type: 'success',
+	title: 'Message sent',
+	description: "Thank you for reaching out. We'll get back to you soon.",
+} as const
+
+export async function action({ request }: Route.ActionArgs) {
+	const formData = await request.formData()
+	// A bot gets the same answer as a person, so it cannot tell it was caught.
+	if (isHoneypotFilled(formData)) return redirectWithToast(SENT_URL, sentToast)
+
+	const submission = parseWithZod(formData, { schema: ContactSchema })
+	if (submission.status !== 'success') {
+		return data({ result: submission.reply(), deliveryFailed: false }, { status: 400 })
+	}
+	try {
+		await createContactSubmission(getDb(), submission.value)
+	} catch (error) {
+		console.error('[contact] could not store a submission', error instanceof Error ? error.message : error)
+		return data({ result: submission.reply(), deliveryFailed: true }, { status: 503 })
+	}
+	return redirectWithToast(SENT_URL, sentToast)
+}
+
+const officeHours = [
+	{ days: 'Mon-Fri', hours: '9 AM-6 PM' },
+	{ days: 'Sat', hours: '10 AM-4 PM' },
+	{ days: 'Sun', hours: 'Closed' },
+]
+
+export default function Contact({ actionData }: Route.ComponentProps) {
+	const email = useContactEmail()
+	const [searchParams] = useSearchParams()
+	const sent = searchParams.get('sent') === '1'
+
+	return (
+		<>
+			<PageHero
+				eyebrow="Contact"
+				title="Get in Touch"
+				description="Questions about the program, enrolment or your account? Send us a message and we'll get back to you within one business day."
+			/>
+			<div className="mx-auto grid max-w-6xl gap-8 px-4 py-12 sm:py-16 lg:grid-cols-[1fr_22rem]">
+				<section
+					aria-labelledby="contact-form-title"
+					className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8"
+				>
+					{sent ? (
+						<SentMessage email={email} />
+					) : (
+						<ContactForm email={email} lastResult={actionData?.result} deliveryFailed={actionData?.deliveryFailed ?? false} />
+					)}
+				</section>
+
+				<aside className="space-y-6">
+					<div className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
+						<div className="flex items-center gap-3">
+							<span className="flex size-10 items-center justify-center rounded-lg bg-brand-50 text-brand-700 ring-1 ring-brand-100">
+								<Icon name="mail" />
+							</span>
+							<h2 className="font-semibold text-ink">Email Us</h2>
+						</div>
+						<p className="mt-3 text-sm text-slate-600">Prefer your own mail app? Write to us directly.</p>
+						<a href={`mailto:${email}`} className="mt-2 inline-block font-medium break-all text-brand-700 underline underline-offset-2">
+							{email}
+						</a>
+					</div>
+					<div className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
+						<div className="flex items-center gap-3">
+							<span className="flex size-10 items-center justify-center rounded-lg bg-brand-50 text-brand-700 ring-1 ring-brand-100">
+								<Icon name="clock" />
+							</span>
+							<h2 className="font-semibold text-ink">Office Hours</h2>
+						</div>
+						<dl className="mt-4 divide-y divide-slate-100 text-sm">
+							{officeHours.map((row) => (
+								<div key={row.days} className="flex justify-between py-2">
+									<dt className="text-slate-600">{row.days}</dt>
+									<dd className="font-medium text-ink">{row.hours}</dd>
+								</div>
+							))}
+						</dl>
+					</div>
+					<div className="rounded-2xl bg-brand-800 p-6 text-white shadow-sm">
+						<h2 className="font-semibold">Looking for a quick answer?</h2>
+						<p className="mt-2 text-sm text-brand-100">Many common questions are already answered in our FAQ.</p>
+						<ButtonLink to="/faq" variant="secondary" size="sm" className="mt-4">
+							Read the FAQ
+						</ButtonLink>
+					</div>
+				</aside>
+			</div>
+		</>
+	)
+}
+
+function ContactForm({
+	email,
+	lastResult,
+	deliveryFailed,
+}: {
+	email: string
+	lastResult: SubmissionResult<string[]> | undefined
+	deliveryFailed: boolean
+}) {
+	const navigation = useNavigation()
+	const isSending = navigation.state === 'submitting' && navigation.formAction === '/contact'
+	const [form, fields] = useForm({
+		id: 'contact',
+		lastResult,
+		shouldValidate: 'onBlur',
+		shouldRevalidate: 'onInput',
+		onValidate: ({ formData }) => parseWithZod(formData, { schema: ContactSchema }),
+	})
+
+	return (
+		<>
+			<h2 id="contact-form-title" className="text-xl font-semibold text-ink">
+				Send us a message
+			</h2>
+			<p className="mt-1 text-sm text-slate-600">Fields marked with an asterisk (*) are required.</p>
+			{deliveryFailed ? (
+				<Alert tone="error" className="mt-6">
+					Something went wrong. Please try sending your message directly to{' '}
+					<a href={`mailto:${email}`} className="font-semibold underline">
+						{email}
+					</a>
+				</Alert>
+			) : null}
+			<Form method="post" action="/contact" {...getFormProps(form)} className="relative mt-6 space-y-5">
+				<HoneypotField />
+				<div className="grid gap-5 sm:grid-cols-2">
+					<Field
+						label="Name *"
+						errors={fields.name.errors}
+						inputProps={{ ...getInputProps(fields.name, { type: 'text' }), maxLength: 200, autoComplete: 'name' }}
+					/>
+					<Field
+						label="Email *"
+						errors={fields.email.errors}
+						inputProps={{ ...getInputProps(fields.email, { type: 'email' }), maxLength: 254, autoComplete: 'email' }}
+					/>
+				</div>
+				<Field
+					label="Phone (optional)"
+					errors={fields.phone.errors}
+					inputProps={{ ...getInputProps(fields.phone, { type: 'tel' }), maxLength: 50, autoComplete: 'tel' }}
+				/>
+				<TextareaField
+					label="Message *"
+					errors={fields.message.errors}
+					textareaProps={{ ...getTextareaProps(fields.message), maxLength: 10000, rows: 6 }}
+				/>
+				<Button type="submit" size="lg" disabled={isSending} className="w-full sm:w-auto">
+					{isSending ? 'Sending...' : 'Send Message'}
+				</Button>
+			</Form>
+		</>
+	)
+}
+
+function SentMessage({ email }: { email: string }) {
+	return (
+		<div className="py-6 text-center">
+			<span className="mx-auto flex size-14 items-center justify-center rounded-full bg-green-100 text-green-700">
+				<Icon name="check" className="size-7" strokeWidth={2.5} />
+			</span>
+			<h2 id="contact-form-title" className="mt-4 text-2xl font-semibold text-ink">
+				Thank you! Your message has been sent.
+			</h2>
+			<p className="mx-auto mt-2 max-w-md text-slate-600">
+				We'll get back to you within one business day. If you would rather use your own e-mail, you can also write to
+				us at{' '}
+				<a href={`mailto:${email}`} className="font-medium text-brand-700 underline underline-offset-2">
+					{email}
+				</a>
+				.
+			</p>
+			<div className="mt-6 flex flex-col justify-center gap-3 sm:flex-row">
+				<a href={`mailto:${email}`} className={buttonClasses({ variant: 'outline' })}>
+					<Icon name="mail" className="size-4" />
+					Open your email app
+				</a>
+				<ButtonLink to="/contact">Send another message</ButtonLink>
+			</div>
+		</div>
+	)
+}
+
+export const meta: Route.MetaFunction = () =>
+	pageMeta(
+		'Contact Us',
+		'Questions about our real-estate mentorship? Send us a message or e-mail us. Office hours Mon-Fri 9 AM-6 PM, Sat 10 AM-4 PM.',
+	)

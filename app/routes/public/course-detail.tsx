@@ -1,0 +1,204 @@
+import { data, isRouteErrorResponse, Link, useRouteError, useSearchParams } from 'react-router'
+import { z } from 'zod'
+import type { Route } from './+types/course-detail'
+import { AvailabilityBadge, CoursePrice, SpotsLeft } from '#app/components/course-availability.tsx'
+import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { ButtonLink } from '#app/components/ui/button.tsx'
+import { RouteDialog } from '#app/components/ui/dialog.tsx'
+import { useOptionalUser } from '#app/root.tsx'
+import { getCourseWithAvailability } from '#app/models/courses.server.ts'
+import { getDb } from '#app/utils/db.server.ts'
+import { formatDateOnly } from '#app/utils/misc.ts'
+
+/** Course ids are PostgreSQL integers; anything else cannot name a course. */
+const CourseIdSchema = z.coerce.number().int().positive().max(2_147_483_647)
+
+const learningTopics = [
+	'Business formation: set up the right structure for your investments',
+	'Raising capital: fund deals with private money and lenders',
+	'Building your team: agents, contractors, lenders and property managers',
+	'Deal analysis and ARV: run the numbers and estimate after-repair value',
+	'Making the right offer: negotiate with confidence',
+	'Finding potential tenants: screen and place reliable renters',
+]
+
+export async function loader({ params }: Route.LoaderArgs) {
+	const id = CourseIdSchema.safeParse(params.id)
+	const course = id.success ? await getCourseWithAvailability(getDb(), id.data) : null
+	if (!course) throw data('Course Not Found', { status: 404 })
+	return { course }
+}
+
+export default function CourseDetailPage({ loaderData }: Route.ComponentProps) {
+	const { course } = loaderData
+	const user = useOptionalUser()
+	const [searchParams] = useSearchParams()
+	const coursePath = `/courses/${course.id}`
+	const ctaLabel = course.isFull ? 'Join Waitlist' : 'Secure Your Spot Now'
+	const ctaTarget = !user
+		? `${coursePath}?dialog=auth`
+		: course.isFull
+			? `${coursePath}?dialog=waitlist`
+			: `${coursePath}/enroll`
+	const showAuthDialog = !user && searchParams.get('dialog') === 'auth'
+
+	return (
+		<div className="mx-auto max-w-6xl px-4 py-8 sm:py-12">
+			<Link to="/courses" className="text-sm font-medium text-brand-700 underline-offset-4 hover:underline">
+				<span aria-hidden="true">←</span> All programs
+			</Link>
+			<div className="mt-4 grid gap-8 lg:grid-cols-[minmax(0,1fr)_22rem] lg:items-start">
+				<article className="space-y-8">
+					<header className="space-y-3">
+						<div className="flex flex-wrap items-center gap-3">
+							<h1 className="text-3xl font-bold tracking-tight text-ink sm:text-4xl">{course.title}</h1>
+							<AvailabilityBadge availability={course} />
+						</div>
+					</header>
+					<img
+						src="/images/course-mentorship.svg"
+						alt="Illustration of a rental house beside a rising value chart"
+						width={800}
+						height={450}
+						className="aspect-video w-full rounded-2xl border border-slate-200 object-cover"
+					/>
+					<section aria-labelledby="overview-heading">
+						<h2 id="overview-heading" className="text-2xl font-semibold text-ink">
+							Overview
+						</h2>
+						<p className="mt-3 whitespace-pre-line text-slate-700">{course.description}</p>
+					</section>
+					<section aria-labelledby="learn-heading">
+						<h2 id="learn-heading" className="text-2xl font-semibold text-ink">
+							What You'll Learn
+						</h2>
+						<ul className="mt-4 grid gap-3 sm:grid-cols-2">
+							{learningTopics.map((topic) => (
+								<li key={topic} className="flex gap-3 rounded-lg border border-slate-200 bg-white p-4 text-sm text-slate-700">
+									<span aria-hidden="true" className="font-bold text-brand-700">
+										✓
+									</span>
+									<span>{topic}</span>
+								</li>
+							))}
+						</ul>
+					</section>
+					<section aria-labelledby="structure-heading">
+						<h2 id="structure-heading" className="text-2xl font-semibold text-ink">
+							Program Structure
+						</h2>
+						<dl className="mt-4 grid gap-4 sm:grid-cols-3">
+							<StructureItem term="Duration" value="3 months" />
+							<StructureItem term="Sessions" value="Weekly one-hour online sessions" />
+							<StructureItem
+								term="Group size"
+								value={`Maximum ${course.capacity} ${course.capacity === 1 ? 'participant' : 'participants'}`}
+							/>
+						</dl>
+					</section>
+				</article>
+
+				<section aria-labelledby="enroll-heading" className="lg:sticky lg:top-24">
+					<div className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
+						<h2 id="enroll-heading" className="text-sm font-semibold tracking-wide text-slate-600 uppercase">
+							Program fee
+						</h2>
+						<p className="mt-1">
+							<CoursePrice cents={course.registrationFee} className="text-3xl" />
+						</p>
+						<dl className="mt-5 space-y-3 text-sm">
+							<div className="flex justify-between gap-4">
+								<dt className="text-slate-600">Start date</dt>
+								<dd className="font-medium text-ink">{formatDateOnly(course.startDate, 'To be announced')}</dd>
+							</div>
+							<div className="flex justify-between gap-4">
+								<dt className="text-slate-600">Location</dt>
+								<dd className="font-medium text-ink">Online (Zoom)</dd>
+							</div>
+							<div className="flex justify-between gap-4">
+								<dt className="text-slate-600">Spots left</dt>
+								<dd>
+									<SpotsLeft availability={course} />
+								</dd>
+							</div>
+						</dl>
+						<ButtonLink
+							to={ctaTarget}
+							preventScrollReset={!user}
+							size="lg"
+							variant={course.isFull ? 'secondary' : 'primary'}
+							className="mt-6 w-full"
+						>
+							{ctaLabel}
+						</ButtonLink>
+					</div>
+				</section>
+			</div>
+
+			{showAuthDialog ? (
+				<RouteDialog
+					title="Authentication Required"
+					description="Please register or log in to secure your spot"
+					closeTo={coursePath}
+					size="sm"
+				>
+					<div className="flex flex-col gap-3 sm:flex-row">
+						<ButtonLink to="/register" className="flex-1">
+							Register
+						</ButtonLink>
+						<ButtonLink
+							to={`/login?redirectTo=${encodeURIComponent(coursePath)}`}
+							variant="outline"
+							className="flex-1"
+						>
+							Log in
+						</ButtonLink>
+					</div>
+				</RouteDialog>
+			) : null}
+		</div>
+	)
+}
+
+function StructureItem({ term, value }: { term: string; value: string }) {
+	return (
+		<div className="rounded-lg border border-slate-200 bg-white p-4">
+			<dt className="text-sm text-slate-600">{term}</dt>
+			<dd className="mt-1 font-semibold text-ink">{value}</dd>
+		</div>
+	)
+}
+
+export const meta: Route.MetaFunction = ({ loaderData }) => {
+	const course = loaderData?.course
+	if (!course) {
+		return [
+			{ title: 'Course Not Found | Real Estate Mentorship' },
+			{ name: 'description', content: 'This course does not exist. Browse our programs instead.' },
+		]
+	}
+	const summary = course.description.trim().slice(0, 155) || `${course.title}: an online real estate mentorship program.`
+	return [{ title: `${course.title} | Real Estate Mentorship` }, { name: 'description', content: summary }]
+}
+
+export function ErrorBoundary() {
+	const error = useRouteError()
+	if (isRouteErrorResponse(error) && error.status === 404) {
+		return (
+			<div className="mx-auto max-w-2xl px-4 py-16">
+				<div className="rounded-xl border border-slate-200 bg-white p-8 text-center shadow-sm">
+					<h1 className="text-2xl font-bold text-ink">Course Not Found</h1>
+					<p className="mt-3 text-slate-700">The course you are looking for does not exist or is no longer offered.</p>
+					<ButtonLink to="/courses" className="mt-6">
+						View all programs
+					</ButtonLink>
+				</div>
+			</div>
+		)
+	}
+	return (
+		<div className="mx-auto max-w-2xl px-4 py-16">
+			<GeneralErrorBoundary />
+		</div>
+	)
+}

@@ -1,0 +1,155 @@
+import type { ReactNode } from 'react'
+import { data, Form } from 'react-router'
+import { sql } from 'kysely'
+import type { Route } from './+types/mailbox'
+import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { Badge, type BadgeTone } from '#app/components/ui/badge.tsx'
+import { Button, ButtonLink } from '#app/components/ui/button.tsx'
+import { Card, CardContent, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
+import { EmptyState } from '#app/components/ui/empty-state.tsx'
+import { Field } from '#app/components/ui/field.tsx'
+import { isMailboxAvailable } from '#app/services/mail/index.server.ts'
+import { getDb } from '#app/utils/db.server.ts'
+import { getEnv } from '#app/utils/env.server.ts'
+
+const PAGE_SIZE = 100
+
+export async function loader({ request }: Route.LoaderArgs) {
+	if (!isMailboxAvailable(getEnv())) throw data(null, { status: 404 })
+	const to = new URL(request.url).searchParams.get('to')?.trim() || null
+	let query = getDb()
+		.selectFrom('email_outbox')
+		.select(['id', 'to_address', 'subject', 'text_body', 'status', 'attempts', 'last_error', 'created_at', 'sent_at'])
+		.orderBy('created_at', 'desc')
+		.orderBy('id', 'desc')
+		.limit(PAGE_SIZE)
+	if (to) query = query.where(sql<string>`lower(to_address)`, '=', to.toLowerCase())
+	return data({ mails: await query.execute(), to }, { headers: { 'Cache-Control': 'no-store' } })
+}
+
+type Mail = Route.ComponentProps['loaderData']['mails'][number]
+
+const statusTones: Record<Mail['status'], BadgeTone> = { pending: 'yellow', sent: 'green', failed: 'red' }
+
+export default function Mailbox({ loaderData }: Route.ComponentProps) {
+	const { mails, to } = loaderData
+	return (
+		<main id="main" className="mx-auto w-full max-w-4xl px-4 py-8 sm:py-12">
+			<h1 className="text-2xl font-bold text-ink sm:text-3xl">Mailbox</h1>
+			<p className="mt-2 text-slate-600">
+				Development mailbox: the newest {PAGE_SIZE} e-mails the app has queued. No SMTP server is configured, so
+				nothing here has left the server.
+			</p>
+			<Form method="get" action="/dev/mailbox" className="mt-6 flex flex-col gap-3 sm:flex-row sm:items-end">
+				<Field
+					label="Recipient"
+					className="flex-1"
+					inputProps={{ name: 'to', type: 'email', defaultValue: to ?? '', autoComplete: 'off' }}
+				/>
+				<div className="flex gap-2">
+					<Button type="submit">Filter</Button>
+					{to ? (
+						<ButtonLink to="/dev/mailbox" variant="outline">
+							Show all
+						</ButtonLink>
+					) : null}
+				</div>
+			</Form>
+			{mails.length === 0 ? (
+				<EmptyState
+					className="mt-6"
+					title="No e-mails yet"
+					description={to ? `Nothing has been sent to ${to}.` : 'E-mails the app sends will appear here.'}
+				/>
+			) : (
+				<ol className="mt-6 space-y-4">
+					{mails.map((mail) => (
+						<li key={mail.id}>
+							<MailCard mail={mail} />
+						</li>
+					))}
+				</ol>
+			)}
+		</main>
+	)
+}
+
+function MailCard({ mail }: { mail: Mail }) {
+	return (
+		<Card>
+			<CardHeader>
+				<div className="flex flex-wrap items-start justify-between gap-2">
+					<CardTitle className="break-words">{mail.subject}</CardTitle>
+					<Badge tone={statusTones[mail.status]}>{mail.status}</Badge>
+				</div>
+				<dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 text-sm text-slate-700">
+					<dt className="font-medium">To</dt>
+					<dd className="break-all">{mail.to_address}</dd>
+					<dt className="font-medium">Created</dt>
+					<dd>
+						<Timestamp value={mail.created_at} />
+					</dd>
+					{mail.sent_at ? (
+						<>
+							<dt className="font-medium">Delivered</dt>
+							<dd>
+								<Timestamp value={mail.sent_at} />
+							</dd>
+						</>
+					) : null}
+					{mail.last_error ? (
+						<>
+							<dt className="font-medium">Last error</dt>
+							<dd className="break-words">
+								{mail.last_error} ({mail.attempts} {mail.attempts === 1 ? 'attempt' : 'attempts'})
+							</dd>
+						</>
+					) : null}
+				</dl>
+			</CardHeader>
+			<CardContent>
+				<div className="whitespace-pre-wrap break-words rounded-md bg-slate-50 p-3 font-mono text-sm text-ink">
+					{linkify(mail.text_body)}
+				</div>
+			</CardContent>
+		</Card>
+	)
+}
+
+/** Rendered in UTC so the server's and the browser's text agree. */
+function Timestamp({ value }: { value: Date }) {
+	const date = new Date(value)
+	const text = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'medium', timeZone: 'UTC' }).format(date)
+	return <time dateTime={date.toISOString()}>{text} UTC</time>
+}
+
+const urlPattern = /\bhttps?:\/\/[^\s<>"']+/g
+
+/** Turns http(s) URLs in plain text into links; everything stays a React text node, never HTML. */
+function linkify(text: string) {
+	const nodes: ReactNode[] = []
+	let position = 0
+	for (const match of text.matchAll(urlPattern)) {
+		// Punctuation that ends a sentence is not part of the link.
+		const url = match[0].replace(/[.,;:!?)\]]+$/, '')
+		if (match.index > position) nodes.push(text.slice(position, match.index))
+		nodes.push(
+			<a key={match.index} href={url} className="break-all text-brand-700 underline hover:text-brand-800">
+				{url}
+			</a>,
+		)
+		position = match.index + url.length
+	}
+	nodes.push(text.slice(position))
+	return nodes
+}
+
+export const meta: Route.MetaFunction = () => [{ title: 'Mailbox (development) | Real Estate Mentorship' }, { name: 'robots', content: 'noindex' }]
+
+export function ErrorBoundary() {
+	return (
+		<main id="main" className="mx-auto max-w-2xl px-4 py-16">
+			<GeneralErrorBoundary />
+		</main>
+	)
+}

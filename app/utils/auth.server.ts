@@ -1,0 +1,112 @@
+import { redirect } from 'react-router'
+import { Authenticator } from 'remix-auth'
+import { FormStrategy } from 'remix-auth-form'
+import { getDb } from './db.server.ts'
+import { clientAddress, hitRateLimit, isRateLimited, RATE_LIMITS, resetRateLimit } from './rate-limit.server.ts'
+import { createSession, getSessionUser, type SessionUser } from './session.server.ts'
+import { redirectWithToast } from './toast.server.ts'
+import { normalizeEmail, verifyLogin } from '#app/models/users.server.ts'
+
+export class LoginError extends Error {
+	readonly code: 'invalid-credentials' | 'email-not-confirmed' | 'rate-limited'
+	constructor(code: LoginError['code'], message: string) {
+		super(message)
+		this.code = code
+	}
+}
+
+export const LOGIN_MESSAGES = {
+	'invalid-credentials': 'Invalid email or password',
+	'email-not-confirmed':
+		'Your email address has not been confirmed yet. Please check your inbox and click the confirmation link before logging in.',
+	'rate-limited': 'Too many failed login attempts. Please wait 15 minutes before trying again.',
+} as const
+
+const loginKeys = (email: string, ip: string) => ({ account: `login:account:${normalizeEmail(email)}`, address: `login:ip:${ip}` })
+
+/**
+ * Password login. After 5 failures in 15 minutes for an account or a client
+ * address, even the right password is refused until the window ends.
+ */
+export const authenticator = new Authenticator<{ userId: string }>()
+authenticator.use(
+	new FormStrategy(async ({ form, request }) => {
+		const email = String(form.get('email') ?? '')
+		const password = String(form.get('password') ?? '')
+		const db = getDb()
+		const keys = loginKeys(email, clientAddress(request))
+		const [account, address] = await Promise.all([
+			isRateLimited(db, keys.account, RATE_LIMITS.loginFailures),
+			isRateLimited(db, keys.address, RATE_LIMITS.loginFailures),
+		])
+		if (account.limited || address.limited) throw new LoginError('rate-limited', LOGIN_MESSAGES['rate-limited'])
+		const result = await verifyLogin(db, email, password)
+		if (!result.ok) {
+			if (result.reason === 'invalid-credentials') {
+				await Promise.all([
+					hitRateLimit(db, keys.account, RATE_LIMITS.loginFailures),
+					hitRateLimit(db, keys.address, RATE_LIMITS.loginFailures),
+				])
+			}
+			throw new LoginError(result.reason, LOGIN_MESSAGES[result.reason])
+		}
+		await resetRateLimit(db, keys.account)
+		return { userId: result.userId }
+	}),
+	'password',
+)
+
+/** Starts a new session (a new id every login) and returns its Set-Cookie header. */
+export async function startSession(request: Request, userId: string) {
+	const { setCookie } = await createSession(getDb(), userId, {
+		userAgent: request.headers.get('user-agent'),
+		ip: clientAddress(request),
+	})
+	return setCookie
+}
+
+/** The one lookup per request, however many loaders ask. */
+const userByRequest = new WeakMap<Request, Promise<SessionUser | null>>()
+
+export function getUser(request: Request) {
+	let pending = userByRequest.get(request)
+	if (!pending) {
+		pending = getSessionUser(request)
+		userByRequest.set(request, pending)
+	}
+	return pending
+}
+
+/** The message a visitor sees when a protected page sends them to log in. */
+export function loginRequiredMessage(pathname: string) {
+	if (pathname === '/dashboard/admin/messages') return 'You must be logged in to access this page'
+	if (pathname === '/dashboard/messages') return 'You must be logged in to access messages'
+	if (pathname === '/dashboard') return 'Please login to access the dashboard'
+	return 'Please log in to access this page'
+}
+
+export async function requireUser(request: Request): Promise<SessionUser> {
+	const user = await getUser(request)
+	if (user) return user
+	const url = new URL(request.url)
+	const origin = request.method === 'GET' ? `${url.pathname}${url.search}` : url.pathname
+	const target = `/login?redirectTo=${encodeURIComponent(origin)}`
+	throw await redirectWithToast(target, { type: 'error', title: loginRequiredMessage(url.pathname) })
+}
+
+export async function requireAdmin(request: Request): Promise<SessionUser> {
+	const user = await requireUser(request)
+	if (user.isAdmin) return user
+	const { pathname } = new URL(request.url)
+	const title =
+		pathname === '/dashboard/admin/messages'
+			? "You don't have permission to access this page"
+			: "You don't have permission to access this area"
+	throw await redirectWithToast('/dashboard', { type: 'error', title })
+}
+
+/** For pages only a signed-out visitor needs (login, register): a signed-in one goes on. */
+export async function redirectIfSignedIn(request: Request, to: string) {
+	const user = await getUser(request)
+	if (user) throw redirect(to)
+}

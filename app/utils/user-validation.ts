@@ -1,0 +1,18 @@
+import { z } from 'zod'
+
+/** Shared by server and browser: the rules of a name, an e-mail and a password. */
+export const MIN_PASSWORD_LENGTH = 8
+/** Long enough for any passphrase, short enough that hashing cannot be used to exhaust the server. */
+export const MAX_PASSWORD_LENGTH = 200
+
+export const NameSchema = z
+	.string({ error: 'Name must be at least 2 characters' })
+	.trim()
+	.min(2, 'Name must be at least 2 characters')
+	.max(200, 'Name must be at most 200 characters')
+
+export const EmailSchema = z
+	.string({ error: 'Please enter a valid email address' })
+	.trim()
+	.max(254, 'Please enter a valid email address')
+	.pipe(z.email({ error: 'Please enter a valid email address' }))

@@ -1,0 +1,704 @@
+/**
+ * Demo data for a first look at the app: accounts of every role, a free, a paid and a
+ * full course, weekly materials of every viewer kind (PDF, image, video, YouTube link,
+ * office files) stored through the FileStorage, messages, assignments and contact
+ * submissions. Runs only on a database without users, so it never touches real data.
+ */
+import { sql, type Kysely, type Transaction } from 'kysely'
+import { attachmentKey, materialKey, submissionKey } from '#app/services/storage/keys.ts'
+import type { FileStorage } from '#app/services/storage/storage.ts'
+import { hashPassword } from '#app/utils/password.server.ts'
+import type { Database, MaterialCategory, MaterialType, NewCourse, Role } from '#db/types.ts'
+import { sampleBudgetXlsx, sampleChartPng, sampleClassRecording, sampleDocx, samplePdf } from './sample-files.ts'
+
+export const DEMO_PASSWORD = 'demo-password-123'
+
+export const DEMO_ACCOUNTS = {
+	admin: { name: 'Alex Admin', email: 'admin@example.com', role: 'admin' },
+	instructor: { name: 'Ivy Instructor', email: 'instructor@example.com', role: 'instructor' },
+	sam: { name: 'Sam Student', email: 'sam@example.com', role: 'student' },
+	sofia: { name: 'Sofia Student', email: 'sofia@example.com', role: 'student' },
+	omar: { name: 'Omar Student', email: 'omar@example.com', role: 'student' },
+} as const satisfies Record<string, { name: string; email: string; role: Role }>
+
+type AccountName = keyof typeof DEMO_ACCOUNTS
+
+const PDF = 'application/pdf'
+const PNG = 'image/png'
+const MP4 = 'video/mp4'
+const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'
+const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
+
+type StoredFile = { fileName: string; contentType: string; bytes: Uint8Array }
+type ItemSeed =
+	| { title: string; category: MaterialCategory; type: MaterialType; file: StoredFile }
+	| { title: string; youtubeUrl: string }
+type WeekSeed = { week: number; topic: string; zoomLink: string | null; items: ItemSeed[] }
+
+export async function hasUsers(db: Kysely<Database>) {
+	return Boolean(await db.selectFrom('users').select('id').limit(1).executeTakeFirst())
+}
+
+/** Whether the demo logins exist, so a start-up banner can offer them. */
+export async function hasDemoAccounts(db: Kysely<Database>) {
+	const admin = await db.selectFrom('users').select('id').where('email', '=', DEMO_ACCOUNTS.admin.email).executeTakeFirst()
+	return Boolean(admin)
+}
+
+/**
+ * Seeds the demo data when the database has no users; otherwise does nothing.
+ * Rows are written in one transaction; if it fails, the files it stored are removed again.
+ */
+export async function seedDemoData(db: Kysely<Database>, storage: FileStorage, today = new Date()) {
+	if (await hasUsers(db)) return { seeded: false }
+	const files = await makeSampleFiles()
+	const passwordHash = await hashPassword(DEMO_PASSWORD)
+	const storedKeys: string[] = []
+	const store = async (key: string, file: StoredFile) => {
+		storedKeys.push(key)
+		const { size } = await storage.put(key, file.bytes, { contentType: file.contentType })
+		return size
+	}
+	try {
+		const seeded = await db.transaction().execute(async (trx) => {
+			// A second seed started at the same moment waits here, then finds the users and stops.
+			await sql`LOCK TABLE users IN SHARE ROW EXCLUSIVE MODE`.execute(trx)
+			if (await hasUsers(trx)) return false
+			await insertDemoData(trx, { files, passwordHash, today, store })
+			return true
+		})
+		return { seeded }
+	} catch (error) {
+		await storage.deleteMany(storedKeys).catch(() => {})
+		throw error
+	}
+}
+
+type SampleFiles = Awaited<ReturnType<typeof makeSampleFiles>>
+
+async function makeSampleFiles() {
+	const recording = await sampleClassRecording()
+	return {
+		dealAnalysisGuide: {
+			fileName: 'deal-analysis-guide.pdf',
+			contentType: PDF,
+			bytes: await samplePdf(dealAnalysisGuide),
+		},
+		investorRoadmap: {
+			fileName: 'first-rental-roadmap.pdf',
+			contentType: PDF,
+			bytes: await samplePdf(investorRoadmap),
+		},
+		rentComparables: {
+			fileName: 'rent-comparables.png',
+			contentType: PNG,
+			bytes: sampleChartPng([1350, 1425, 1290, 1510, 1475, 1390]),
+		},
+		marketRents: {
+			fileName: 'median-rent-by-neighborhood.png',
+			contentType: PNG,
+			bytes: sampleChartPng([1180, 1320, 1540, 1260, 1710], { bar: [37, 99, 235] }),
+		},
+		rehabBudget: {
+			fileName: 'rehab-budget-template.xlsx',
+			contentType: XLSX,
+			bytes: sampleBudgetXlsx('Rehab Budget', rehabBudgetLines),
+		},
+		tenantChecklist: {
+			fileName: 'tenant-screening-checklist.docx',
+			contentType: DOCX,
+			bytes: sampleDocx(tenantScreeningChecklist),
+		},
+		offerChecklist: {
+			fileName: 'first-offer-checklist.docx',
+			contentType: DOCX,
+			bytes: sampleDocx(firstOfferChecklist),
+		},
+		weekOneRecording: { fileName: 'week-1-class-recording.mp4', contentType: MP4, bytes: recording },
+		weekTwoRecording: { fileName: 'week-2-class-recording.mp4', contentType: MP4, bytes: recording },
+		sofiaBudget: {
+			fileName: 'sofia-rehab-budget.xlsx',
+			contentType: XLSX,
+			bytes: sampleBudgetXlsx('Oak Street Rehab', sofiaBudgetLines),
+		},
+	} satisfies Record<string, StoredFile>
+}
+
+type SeedContext = {
+	files: SampleFiles
+	passwordHash: string
+	today: Date
+	store: (key: string, file: StoredFile) => Promise<number>
+}
+
+async function insertDemoData(trx: Transaction<Database>, context: SeedContext) {
+	const { files, today } = context
+	const day = (offset: number) => new Date(today.getTime() + offset * 86_400_000)
+	const date = (offset: number) => day(offset).toISOString().slice(0, 10)
+
+	const users = await insertAccounts(trx, context.passwordHash, day(-60))
+
+	const freeCourse = await insertCourse(trx, {
+		title: 'Real Estate Investing Foundations',
+		description:
+			'A free four-week introduction for first-time investors: why rentals build wealth, how to read a local market, ' +
+			'the numbers behind a good deal and how to make your first offer with confidence. One live online session a week.',
+		start_date: date(-14),
+		end_date: date(13),
+		capacity: 30,
+		registration_fee: 0,
+	})
+	const paidCourse = await insertCourse(trx, {
+		title: 'BRRRR Mentorship: 8-Week Small-Group Program',
+		description:
+			'An 8-week small-group mentorship on the buy, rehab, rent, refinance, repeat method. Analyse real deals, plan and ' +
+			'budget a rehab, screen tenants and prepare a cash-out refinance, with weekly one-hour online sessions and ' +
+			'feedback on your own property.',
+		start_date: date(-14),
+		end_date: date(41),
+		capacity: 10,
+		registration_fee: 250_000,
+	})
+	const fullCourse = await insertCourse(trx, {
+		title: 'Rental Property Cash Flow Intensive',
+		description:
+			'A hands-on intensive for investors who already own a rental: raise rents to market, cut operating costs, plan ' +
+			'capital expenses and build a management system that keeps your units full. Limited to two participants.',
+		start_date: date(21),
+		end_date: date(48),
+		capacity: 2,
+		registration_fee: 150_000,
+	})
+
+	const enroll = async (account: AccountName, courseId: number, daysAgo: number) => {
+		const when = day(-daysAgo)
+		const row = await trx
+			.insertInto('enrollments')
+			.values({
+				user_id: users[account],
+				course_id: courseId,
+				status: 'active',
+				enrollment_date: when,
+				created_at: when,
+				updated_at: when,
+			})
+			.returning('id')
+			.executeTakeFirstOrThrow()
+		return row.id
+	}
+	const recordPayment = async (account: AccountName, course: CourseRow, enrollmentId: number, daysAgo: number) => {
+		const when = day(-daysAgo)
+		await trx
+			.insertInto('registration_payments')
+			.values({
+				checkout_session_id: `cs_test_demo_${account}_${course.id}`,
+				provider: 'test',
+				user_id: users[account],
+				course_id: course.id,
+				course_title: course.title,
+				customer_email: DEMO_ACCOUNTS[account].email,
+				amount_cents: course.registration_fee,
+				status: 'paid',
+				enrollment_id: enrollmentId,
+				created_at: when,
+				updated_at: when,
+				fulfilled_at: when,
+			})
+			.execute()
+	}
+	await enroll('sam', freeCourse.id, 20)
+	await recordPayment('sam', paidCourse, await enroll('sam', paidCourse.id, 25), 25)
+	await recordPayment('sofia', paidCourse, await enroll('sofia', paidCourse.id, 22), 22)
+	await recordPayment('sofia', fullCourse, await enroll('sofia', fullCourse.id, 10), 10)
+	await recordPayment('omar', fullCourse, await enroll('omar', fullCourse.id, 8), 8)
+
+	const zoom = (meetingId: string) => `https://zoom.us/j/${meetingId}`
+	const paidWeeks = await insertWeeks(trx, context, paidCourse.id, [
+		{
+			week: 1,
+			topic: 'Analysing Deals: ARV, the 70% Rule and Cash Flow',
+			zoomLink: null,
+			items: [
+				{ title: 'Deal Analysis Guide', category: 'material', type: 'document', file: files.dealAnalysisGuide },
+				{ title: 'Rent Comparables Chart', category: 'material', type: 'document', file: files.rentComparables },
+				{ title: 'Week 1 Class Recording', category: 'recording', type: 'video', file: files.weekOneRecording },
+			],
+		},
+		{
+			week: 2,
+			topic: 'Planning the Rehab: Scope of Work and Budget',
+			zoomLink: null,
+			items: [
+				{ title: 'Rehab Budget Template', category: 'material', type: 'document', file: files.rehabBudget },
+				{ title: 'YouTube: Walking a Rehab Property', youtubeUrl: 'https://www.youtube.com/watch?v=YE7VzlLtp-4' },
+			],
+		},
+		{
+			week: 3,
+			topic: 'Renting It Out: Tenant Screening and Leases',
+			zoomLink: zoom('84512096733'),
+			items: [{ title: 'Tenant Screening Checklist', category: 'material', type: 'document', file: files.tenantChecklist }],
+		},
+	])
+	await insertWeeks(trx, context, freeCourse.id, [
+		{
+			week: 1,
+			topic: 'Why Rentals Build Wealth',
+			zoomLink: null,
+			items: [
+				{ title: 'Your First Rental: A Roadmap', category: 'material', type: 'document', file: files.investorRoadmap },
+				{ title: 'YouTube: Foundations Kick-off Replay', youtubeUrl: 'https://www.youtube.com/watch?v=aqz-KE-bpKQ' },
+			],
+		},
+		{
+			week: 2,
+			topic: 'Reading a Local Market: Rents, Jobs and Neighbourhoods',
+			zoomLink: null,
+			items: [
+				{ title: 'Median Rent by Neighbourhood', category: 'material', type: 'document', file: files.marketRents },
+				{ title: 'Week 2 Class Recording', category: 'recording', type: 'video', file: files.weekTwoRecording },
+			],
+		},
+		{
+			week: 3,
+			topic: 'Making Your First Offer',
+			zoomLink: zoom('81937465021'),
+			items: [{ title: 'First Offer Checklist', category: 'material', type: 'document', file: files.offerChecklist }],
+		},
+	])
+
+	await insertMessages(trx, context, users, day)
+	await insertAssignments(trx, context, users, paidCourse.id, paidWeeks, day)
+	await insertContactSubmissions(trx, fullCourse.title, day)
+}
+
+async function insertAccounts(trx: Transaction<Database>, passwordHash: string, createdAt: Date) {
+	const ids = {} as Record<AccountName, string>
+	let order = 0
+	for (const [key, account] of Object.entries(DEMO_ACCOUNTS) as Array<[AccountName, (typeof DEMO_ACCOUNTS)[AccountName]]>) {
+		// A minute apart, so "newest first" lists have a stable order.
+		const when = new Date(createdAt.getTime() + order++ * 60_000)
+		const user = await trx
+			.insertInto('users')
+			.values({
+				email: account.email,
+				password_hash: passwordHash,
+				email_confirmed_at: when,
+				created_at: when,
+				updated_at: when,
+			})
+			.returning('id')
+			.executeTakeFirstOrThrow()
+		await trx
+			.insertInto('profiles')
+			.values({ id: user.id, name: account.name, role: account.role, created_at: when, updated_at: when })
+			.execute()
+		ids[key] = user.id
+	}
+	return ids
+}
+
+type CourseRow = { id: number; title: string; registration_fee: number }
+
+async function insertCourse(
+	trx: Transaction<Database>,
+	course: Pick<NewCourse, 'title' | 'description' | 'start_date' | 'end_date' | 'capacity' | 'registration_fee'>,
+): Promise<CourseRow> {
+	return trx.insertInto('courses').values(course).returning(['id', 'title', 'registration_fee']).executeTakeFirstOrThrow()
+}
+
+/** Inserts the weeks and their items, storing each file under its week's key; returns week ids by number. */
+async function insertWeeks(trx: Transaction<Database>, context: SeedContext, courseId: number, weeks: WeekSeed[]) {
+	const ids = new Map<number, number>()
+	for (const week of weeks) {
+		const { id: weekId } = await trx
+			.insertInto('course_materials')
+			.values({ course_id: courseId, week_number: week.week, topic: week.topic, zoom_link: week.zoomLink })
+			.returning('id')
+			.executeTakeFirstOrThrow()
+		ids.set(week.week, weekId)
+		for (const item of week.items) {
+			if ('youtubeUrl' in item) {
+				await trx
+					.insertInto('material_items')
+					.values({
+						material_id: weekId,
+						title: item.title,
+						type: 'video',
+						category: 'recording',
+						file_url: item.youtubeUrl,
+					})
+					.execute()
+				continue
+			}
+			const key = materialKey(courseId, weekId, item.category, item.file.fileName)
+			const size = await context.store(key, item.file)
+			await trx
+				.insertInto('material_items')
+				.values({
+					material_id: weekId,
+					title: item.title,
+					type: item.type,
+					category: item.category,
+					storage_key: key,
+					mime_type: item.file.contentType,
+					size_bytes: size,
+				})
+				.execute()
+		}
+	}
+	return ids
+}
+
+async function insertMessages(
+	trx: Transaction<Database>,
+	context: SeedContext,
+	users: Record<AccountName, string>,
+	day: (offset: number) => Date,
+) {
+	const at = (daysAgo: number, hour: number) => {
+		const when = day(-daysAgo)
+		when.setUTCHours(hour, 0, 0, 0)
+		return when
+	}
+	const direct = [
+		{
+			from: 'sam',
+			to: 'instructor',
+			at: at(6, 14),
+			read: true,
+			content:
+				'Hi Ivy, I ran the duplex on Maple Street through the deal analysis guide. ARV comes out around $310k. ' +
+				'Does a $45k rehab budget sound realistic for a new kitchen and two bathrooms?',
+		},
+		{
+			from: 'instructor',
+			to: 'sam',
+			at: at(6, 17),
+			read: true,
+			content:
+				'Good work, Sam. $45k is reasonable if the roof and HVAC are sound. Get a contractor walkthrough before ' +
+				'you make the offer and bring the bids to Thursday’s session. The rent comps chart from class is attached.',
+			attachment: context.files.rentComparables,
+		},
+		{ from: 'sam', to: 'instructor', at: at(5, 9), read: true, content: 'Will do, thanks! I should have two bids by Thursday.' },
+		{
+			from: 'instructor',
+			to: 'sam',
+			at: at(1, 16),
+			read: false,
+			content: 'Reminder: please upload your tenant screening plan before Friday so we can review it together in week 3.',
+		},
+		{
+			from: 'admin',
+			to: 'sam',
+			at: at(24, 10),
+			read: true,
+			content: 'Hi Sam, your registration for the BRRRR Mentorship is confirmed. Your receipt is in your inbox.',
+		},
+		{
+			from: 'sam',
+			to: 'admin',
+			at: at(24, 12),
+			read: false,
+			content: 'Thanks Alex! Could you send an invoice made out to Maple Street Holdings LLC?',
+		},
+		{
+			from: 'admin',
+			to: 'sam',
+			at: at(2, 11),
+			read: false,
+			content: 'Done: the invoice for Maple Street Holdings LLC is on its way to your e-mail.',
+		},
+		{
+			from: 'sofia',
+			to: 'instructor',
+			at: at(3, 19),
+			read: false,
+			content: 'Hi Ivy, I submitted my rehab budget. Should I include a contingency line, or is that already in the 10% buffer?',
+		},
+	] as const satisfies Array<{
+		from: AccountName
+		to: AccountName
+		at: Date
+		read: boolean
+		content: string
+		attachment?: StoredFile
+	}>
+	for (const message of direct) {
+		const row = await trx
+			.insertInto('messages')
+			.values({
+				sender_id: users[message.from],
+				receiver_id: users[message.to],
+				content: message.content,
+				read: message.read,
+				created_at: message.at,
+			})
+			.returning('id')
+			.executeTakeFirstOrThrow()
+		if ('attachment' in message) {
+			const key = attachmentKey(users[message.from], message.attachment.fileName)
+			const size = await context.store(key, message.attachment)
+			await trx
+				.insertInto('message_attachments')
+				.values({
+					message_id: row.id,
+					name: message.attachment.fileName,
+					type: message.attachment.contentType,
+					size_bytes: size,
+					storage_key: key,
+				})
+				.execute()
+		}
+	}
+	await trx
+		.insertInto('messages')
+		.values({
+			sender_id: users.admin,
+			receiver_id: null,
+			is_announcement: true,
+			created_at: at(14, 8),
+			content:
+				'Welcome: Welcome to the new cohort! Week 1 materials are in your dashboard and our first live session ' +
+				'is on Thursday at 7 PM Eastern. Bring one property you are curious about and we will analyse it together.',
+		})
+		.execute()
+}
+
+async function insertAssignments(
+	trx: Transaction<Database>,
+	context: SeedContext,
+	users: Record<AccountName, string>,
+	courseId: number,
+	weeks: Map<number, number>,
+	day: (offset: number) => Date,
+) {
+	const assignment = async (week: number, title: string, instructions: string, dueInDays: number) => {
+		const row = await trx
+			.insertInto('assignments')
+			.values({
+				course_id: courseId,
+				week_id: weeks.get(week) ?? null,
+				title,
+				instructions,
+				due_at: day(dueInDays),
+				created_by: users.instructor,
+			})
+			.returning('id')
+			.executeTakeFirstOrThrow()
+		return row.id
+	}
+	const dealAnalysis = await assignment(
+		1,
+		'Deal Analysis Worksheet',
+		'Pick a property listed in your market and complete the deal analysis: purchase price, ARV from three comparables, ' +
+			'rehab estimate, maximum allowable offer under the 70% rule and the monthly cash flow after the refinance.',
+		-7,
+	)
+	const rehabBudget = await assignment(
+		2,
+		'Rehab Budget',
+		'Using the rehab budget template, build a line-item budget for your property with a contingency of at least 10%.',
+		-1,
+	)
+	const tenantScreening = await assignment(
+		3,
+		'Tenant Screening Plan',
+		'Write your tenant screening criteria (income, credit, rental history, references) and the steps from inquiry to signed lease.',
+		4,
+	)
+
+	await trx
+		.insertInto('assignment_submissions')
+		.values({
+			assignment_id: dealAnalysis,
+			student_id: users.sam,
+			body:
+				'Maple Street duplex: purchase $182,000, ARV $310,000 (three comps within half a mile), rehab $45,000. ' +
+				'Maximum allowable offer at 70%: $172,000, so I will offer $170,000. Rent $1,450 per unit; cash flow after the refinance about $410 a month.',
+			status: 'graded',
+			grade: 'A',
+			feedback: 'Thorough comps and a disciplined offer. Add vacancy and capital expenses (5% each) to the cash-flow line next time.',
+			submitted_at: day(-8),
+			graded_at: day(-5),
+			graded_by: users.instructor,
+		})
+		.execute()
+	const budgetKey = submissionKey(rehabBudget, users.sofia, context.files.sofiaBudget.fileName)
+	const budgetSize = await context.store(budgetKey, context.files.sofiaBudget)
+	await trx
+		.insertInto('assignment_submissions')
+		.values({
+			assignment_id: rehabBudget,
+			student_id: users.sofia,
+			body: 'My budget for the Oak Street single-family is attached; the contingency is 10% of hard costs.',
+			file_name: context.files.sofiaBudget.fileName,
+			file_type: context.files.sofiaBudget.contentType,
+			file_size: budgetSize,
+			storage_key: budgetKey,
+			submitted_at: day(-3),
+		})
+		.execute()
+	await trx
+		.insertInto('assignment_submissions')
+		.values({
+			assignment_id: tenantScreening,
+			student_id: users.sam,
+			body:
+				'Criteria: income at least three times the rent, credit score 620 or higher, no evictions in five years, two landlord references. ' +
+				'Steps: pre-screening call, showing, online application with fee, background and credit check, reference calls, lease signing.',
+			submitted_at: day(-1),
+		})
+		.execute()
+}
+
+async function insertContactSubmissions(trx: Transaction<Database>, waitlistProgram: string, day: (offset: number) => Date) {
+	await trx
+		.insertInto('contact_submissions')
+		.values([
+			{
+				kind: 'contact',
+				name: 'Dana Whitfield',
+				email: 'dana.whitfield@example.com',
+				phone: '(404) 555-0142',
+				message: 'Do you accept students who invest out of state? I live in Atlanta but want to buy in Ohio.',
+				read: true,
+				created_at: day(-9),
+			},
+			{
+				kind: 'contact',
+				name: 'Marcus Lee',
+				email: 'marcus.lee@example.com',
+				phone: null,
+				message: 'Is there a payment plan for the mentorship, or does the fee have to be paid in full before the start?',
+				created_at: day(-2),
+			},
+			{
+				kind: 'waitlist',
+				name: 'Priya Patel',
+				email: 'priya.patel@example.com',
+				phone: '(678) 555-0199',
+				program: waitlistProgram,
+				message: `Waitlist request for: ${waitlistProgram}\nI own two rentals and would love a spot in the next cohort.`,
+				created_at: day(-4),
+			},
+		])
+		.execute()
+}
+
+const dealAnalysisGuide = {
+	title: 'Deal Analysis Guide',
+	subtitle: 'BRRRR Mentorship - Week 1',
+	sections: [
+		{
+			heading: '1. Start from the after-repair value',
+			paragraphs: [
+				'The after-repair value (ARV) is what the property will be worth once the rehab is finished. Find three sold comparables within half a mile, sold in the last six months, with the same bedroom and bathroom count and a similar size. Adjust for differences such as a garage or a finished basement, and use the middle of the range rather than the best sale.',
+				'Write down why each comparable was chosen. When the lender orders an appraisal for the refinance, the appraiser will look for the same evidence.',
+			],
+		},
+		{
+			heading: '2. The 70% rule',
+			paragraphs: [
+				'The maximum allowable offer is 70% of the ARV minus the rehab estimate. For a house worth $310,000 after a $45,000 rehab: 0.70 x 310,000 - 45,000 = $172,000. The remaining 30% covers holding costs, closing costs on both ends and your margin of safety.',
+				'The rule is a screen, not a promise. In markets with low rehab costs or high appreciation some investors use 75%; in slow markets 65% is safer.',
+			],
+		},
+		{
+			heading: '3. Estimate the rehab',
+			paragraphs: [
+				'Walk the property with a contractor before you make an offer. Price the big items first (roof, HVAC, plumbing, electrical, foundation), then kitchens and bathrooms, then cosmetics. Add a contingency of at least 10% of hard costs.',
+			],
+		},
+		{
+			heading: '4. Cash flow after the refinance',
+			paragraphs: [
+				'Monthly cash flow is rent minus the new mortgage payment, taxes, insurance, vacancy (5%), repairs (5%), capital expenses (5%) and management (8-10%). A BRRRR deal works when the refinance returns most of your cash and the property still cash flows afterwards.',
+				'Run the numbers at today’s interest rates and again one percentage point higher. If the deal only works at the lower rate, walk away.',
+			],
+		},
+		{
+			heading: '5. Before next week',
+			paragraphs: [
+				'Complete the Deal Analysis Worksheet assignment for one property in your market and bring your comparables to the live session.',
+			],
+		},
+	],
+}
+
+const investorRoadmap = {
+	title: 'Your First Rental: A Roadmap',
+	subtitle: 'Real Estate Investing Foundations - Week 1',
+	sections: [
+		{
+			heading: 'Why rentals build wealth',
+			paragraphs: [
+				'A rental pays you four ways: monthly cash flow, the loan paid down by your tenant, appreciation over time and tax benefits such as depreciation. None of them needs to be large on its own; together, held for years, they compound.',
+			],
+		},
+		{
+			heading: 'The path to your first property',
+			paragraphs: [
+				'1. Set your goal: how much monthly cash flow, by when. 2. Check your finances: credit, savings for a down payment and six months of reserves. 3. Choose one market you can learn deeply. 4. Talk to two lenders and get pre-approved. 5. Analyse twenty deals before you offer on one. 6. Build your team: agent, lender, inspector, contractor and insurance agent.',
+			],
+		},
+		{
+			heading: 'Common first-time mistakes',
+			paragraphs: [
+				'Underestimating repairs and vacancy, buying in a market you have never visited, skipping the inspection and treating the property as a hobby rather than a business. Each of them is avoidable with a checklist and a second opinion.',
+			],
+		},
+	],
+}
+
+const rehabBudgetLines = [
+	{ item: 'Roof repair and gutters', estimated: 6500, actual: 6200 },
+	{ item: 'Kitchen: cabinets, counters, appliances', estimated: 14000, actual: 15350 },
+	{ item: 'Two bathrooms', estimated: 11000, actual: 10400 },
+	{ item: 'Flooring (LVP, 1,100 sq ft)', estimated: 5500, actual: 5650 },
+	{ item: 'Interior paint', estimated: 3200, actual: 3000 },
+	{ item: 'Electrical updates', estimated: 2400, actual: 2900 },
+	{ item: 'Contingency (10%)', estimated: 4260, actual: 0 },
+]
+
+const sofiaBudgetLines = [
+	{ item: 'HVAC replacement', estimated: 7800, actual: 0 },
+	{ item: 'Kitchen refresh', estimated: 9500, actual: 0 },
+	{ item: 'Bathroom', estimated: 6200, actual: 0 },
+	{ item: 'Flooring and paint', estimated: 6800, actual: 0 },
+	{ item: 'Contingency (10%)', estimated: 3030, actual: 0 },
+]
+
+const tenantScreeningChecklist = {
+	title: 'Tenant Screening Checklist',
+	paragraphs: [
+		'Apply the same written criteria to every applicant, in the order they applied, and keep a record of each decision. Fair-housing rules forbid decisions based on protected characteristics.',
+		'Minimum criteria: gross monthly income of at least three times the rent, credit score of 620 or higher, no evictions in the past five years and positive references from the two most recent landlords.',
+	],
+	checklist: [
+		'Pre-screening phone call: move-in date, household size, pets, income',
+		'Showing in person or by video',
+		'Written application with consent to a background and credit check',
+		'Verify income: two recent pay stubs or an offer letter',
+		'Call the two most recent landlords',
+		'Decision in writing within three business days',
+		'Sign the lease and collect the deposit and first month’s rent',
+	],
+}
+
+const firstOfferChecklist = {
+	title: 'First Offer Checklist',
+	paragraphs: [
+		'Use this list before every offer. An offer you cannot back with numbers is a guess; an offer with inspection and financing contingencies protects your earnest money while you confirm them.',
+	],
+	checklist: [
+		'Three sold comparables within half a mile and six months',
+		'Rehab estimate from a contractor walkthrough',
+		'Maximum allowable offer calculated and written down',
+		'Pre-approval letter from your lender',
+		'Inspection contingency of at least 10 days',
+		'Financing and appraisal contingencies',
+		'Earnest money amount agreed with your agent',
+	],
+}

@@ -1,0 +1,104 @@
+import { randomUUID } from 'node:crypto'
+import type { Kysely } from 'kysely'
+import type { Database, NewCourse } from '#db/types.ts'
+import { expect, test } from '../support/e2e.ts'
+
+async function createCourse(db: Kysely<Database>, values: Partial<NewCourse> = {}) {
+	return db
+		.insertInto('courses')
+		.values({ title: `E2E Course ${randomUUID().slice(0, 8)}`, description: 'A course made by a test.', ...values })
+		.returning(['id', 'title'])
+		.executeTakeFirstOrThrow()
+}
+
+async function fillSeats(db: Kysely<Database>, courseId: number, count: number) {
+	for (let i = 0; i < count; i++) {
+		const user = await db
+			.insertInto('users')
+			.values({ email: `seat-${randomUUID()}@example.com`, password_hash: 'unused' })
+			.returning('id')
+			.executeTakeFirstOrThrow()
+		await db
+			.insertInto('enrollments')
+			.values({ user_id: user.id, course_id: courseId, enrollment_date: new Date() })
+			.execute()
+	}
+}
+
+test('Our Programs lists a course with its price, start date and spots left', async ({ page, db }) => {
+	const course = await createCourse(db, { capacity: 3, registration_fee: 125000, start_date: '2031-03-10' })
+	await fillSeats(db, course.id, 1)
+
+	await page.goto('/courses')
+	await expect(page).toHaveTitle(/Our Programs/)
+	await expect(page.getByRole('heading', { level: 1, name: 'Our Programs' })).toBeVisible()
+	const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: course.title }) })
+	await expect(card.getByText('$1,250.00')).toBeVisible()
+	await expect(card.getByText('Mar 10, 2031')).toBeVisible()
+	await expect(card.getByText('2 spots left')).toBeVisible()
+	await expect(card.getByText('ALMOST FULL')).toBeVisible()
+
+	await card.getByRole('link', { name: /View Details/ }).click()
+	await expect(page).toHaveURL(new RegExp(`/courses/${course.id}$`))
+	await expect(page.getByRole('heading', { level: 1, name: course.title })).toBeVisible()
+})
+
+test('a full free course shows FREE and FULL, and its detail page offers the waitlist', async ({ page, db }) => {
+	const course = await createCourse(db, { capacity: 1, registration_fee: 0 })
+	await fillSeats(db, course.id, 1)
+
+	await page.goto('/courses')
+	const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: course.title }) })
+	await expect(card.getByText('FREE')).toBeVisible()
+	await expect(card.getByText('FULL', { exact: true })).toBeVisible()
+	await expect(card.getByText('Course is full')).toBeVisible()
+
+	await page.goto(`/courses/${course.id}`)
+	await expect(page.getByRole('link', { name: 'Join Waitlist' })).toBeVisible()
+})
+
+test('the course page shows its blocks and asks a visitor to sign in', async ({ page, db }) => {
+	const course = await createCourse(db, { capacity: 8, registration_fee: 250000, description: 'Learn to buy and rent.' })
+
+	await page.goto(`/courses/${course.id}`)
+	await expect(page.getByRole('heading', { level: 1, name: course.title })).toBeVisible()
+	await expect(page.getByText('Learn to buy and rent.')).toBeVisible()
+	await expect(page.getByRole('heading', { name: "What You'll Learn" })).toBeVisible()
+	await expect(page.getByText('3 months')).toBeVisible()
+	await expect(page.getByText('Maximum 8 participants')).toBeVisible()
+	await expect(page.getByText('Online (Zoom)')).toBeVisible()
+	await expect(page.getByText('8 spots left')).toBeVisible()
+	await expect(page.getByText('$2,500.00')).toBeVisible()
+
+	await page.getByRole('link', { name: 'Secure Your Spot Now' }).click()
+	const dialog = page.getByRole('dialog', { name: 'Authentication Required' })
+	await expect(dialog).toBeVisible()
+	await expect(dialog.getByText('Please register or log in to secure your spot')).toBeVisible()
+	await expect(dialog.getByRole('link', { name: 'Register' })).toHaveAttribute('href', '/register')
+	await expect(dialog.getByRole('link', { name: 'Log in' })).toHaveAttribute(
+		'href',
+		`/login?redirectTo=${encodeURIComponent(`/courses/${course.id}`)}`,
+	)
+	await dialog.getByRole('link', { name: 'Close' }).click()
+	await expect(dialog).toBeHidden()
+})
+
+test('a signed-in student is sent on to enrol', async ({ page, db, createUser, signIn }) => {
+	const course = await createCourse(db)
+	await signIn(await createUser())
+	await page.goto(`/courses/${course.id}`)
+	await expect(page.getByRole('link', { name: 'Secure Your Spot Now' })).toHaveAttribute(
+		'href',
+		`/courses/${course.id}/enroll`,
+	)
+})
+
+test('an unknown or invalid course id answers 404 with a way back', async ({ page }) => {
+	for (const id of ['abc', '2000000000']) {
+		const response = await page.goto(`/courses/${id}`)
+		expect(response?.status()).toBe(404)
+		await expect(page.getByRole('heading', { name: 'Course Not Found' })).toBeVisible()
+	}
+	await page.getByRole('link', { name: 'View all programs' }).click()
+	await expect(page).toHaveURL(/\/courses$/)
+})

@@ -1,0 +1,232 @@
+import { randomUUID } from 'node:crypto'
+import { Kysely, PostgresDialect, type LogEvent } from 'kysely'
+import pg from 'pg'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import {
+	availabilityOf,
+	getCourseWithAvailability,
+	listCoursesWithAvailability,
+} from '#app/models/courses.server.ts'
+import { loader as courseDetailLoader } from '#app/routes/public/course-detail.tsx'
+import type { Database, EnrollmentStatus, NewCourse } from '#db/types.ts'
+import { createPgliteDatabase, useTestDatabase } from '#tests/support/db.ts'
+
+const t = useTestDatabase()
+let pglite: Awaited<ReturnType<typeof createPgliteDatabase>> | undefined
+
+beforeAll(async () => {
+	pglite = await createPgliteDatabase()
+})
+afterAll(async () => {
+	await pglite?.drop()
+})
+
+const MINUTE = 60_000
+
+async function createCourse(db: Kysely<Database>, values: Partial<NewCourse> = {}) {
+	return db
+		.insertInto('courses')
+		.values({ title: `Course ${randomUUID().slice(0, 8)}`, ...values })
+		.returning(['id', 'capacity'])
+		.executeTakeFirstOrThrow()
+}
+
+async function createUser(db: Kysely<Database>) {
+	const user = await db
+		.insertInto('users')
+		.values({ email: `${randomUUID()}@example.com`, password_hash: 'not-a-real-hash' })
+		.returning('id')
+		.executeTakeFirstOrThrow()
+	return user.id
+}
+
+async function enroll(db: Kysely<Database>, courseId: number, status: EnrollmentStatus) {
+	await db
+		.insertInto('enrollments')
+		.values({ user_id: await createUser(db), course_id: courseId, status, enrollment_date: new Date() })
+		.execute()
+}
+
+async function hold(db: Kysely<Database>, courseId: number, expiresInMs: number) {
+	await db
+		.insertInto('seat_holds')
+		.values({ user_id: await createUser(db), course_id: courseId, expires_at: new Date(Date.now() + expiresInMs) })
+		.execute()
+}
+
+describe('availabilityOf', () => {
+	test('is green with plenty of spots', () => {
+		expect(availabilityOf({ capacity: 10, taken: 7 })).toEqual({
+			taken: 7,
+			spotsLeft: 3,
+			isFull: false,
+			isAlmostFull: false,
+			tone: 'green',
+		})
+	})
+
+	test('is ALMOST FULL and orange at 2 and at 1 spot left', () => {
+		expect(availabilityOf({ capacity: 10, taken: 8 })).toMatchObject({ spotsLeft: 2, isAlmostFull: true, tone: 'orange' })
+		expect(availabilityOf({ capacity: 10, taken: 9 })).toMatchObject({ spotsLeft: 1, isAlmostFull: true, tone: 'orange' })
+	})
+
+	test('is FULL and red at capacity, not almost full', () => {
+		expect(availabilityOf({ capacity: 10, taken: 10 })).toMatchObject({
+			spotsLeft: 0,
+			isFull: true,
+			isAlmostFull: false,
+			tone: 'red',
+		})
+	})
+
+	test('floors spots left at 0 when over capacity', () => {
+		expect(availabilityOf({ capacity: 3, taken: 5 })).toMatchObject({ taken: 5, spotsLeft: 0, isFull: true })
+	})
+})
+
+describe.each([
+	['PostgreSQL', () => t.db],
+	['PGlite', () => pglite!.db],
+])('course availability on %s', (_name, getDb) => {
+	test('counts active, pending and completed enrollments but not inactive ones', async () => {
+		const db = getDb()
+		const course = await createCourse(db, { capacity: 10 })
+		for (const status of ['active', 'pending', 'completed', 'inactive', 'inactive'] as const) {
+			await enroll(db, course.id, status)
+		}
+		expect(await getCourseWithAvailability(db, course.id)).toMatchObject({ taken: 3, spotsLeft: 7, isFull: false })
+	})
+
+	test('counts live seat holds and ignores expired ones', async () => {
+		const db = getDb()
+		const course = await createCourse(db, { capacity: 5 })
+		await enroll(db, course.id, 'active')
+		await hold(db, course.id, 30 * MINUTE)
+		await hold(db, course.id, 5 * MINUTE)
+		await hold(db, course.id, -1 * MINUTE)
+		expect(await getCourseWithAvailability(db, course.id)).toMatchObject({
+			taken: 3,
+			spotsLeft: 2,
+			isAlmostFull: true,
+			tone: 'orange',
+		})
+	})
+
+	test('floors spots left at 0 when over capacity', async () => {
+		const db = getDb()
+		const course = await createCourse(db, { capacity: 1 })
+		await enroll(db, course.id, 'active')
+		await enroll(db, course.id, 'completed')
+		await hold(db, course.id, 10 * MINUTE)
+		expect(await getCourseWithAvailability(db, course.id)).toMatchObject({
+			taken: 3,
+			spotsLeft: 0,
+			isFull: true,
+			tone: 'red',
+		})
+	})
+
+	test('returns plain serialisable fields', async () => {
+		const db = getDb()
+		const course = await createCourse(db, {
+			title: 'Serialisable',
+			description: 'About it',
+			start_date: '2027-01-15',
+			end_date: '2027-04-15',
+			capacity: 12,
+			registration_fee: 250000,
+		})
+		const found = await getCourseWithAvailability(db, course.id)
+		expect(found).toEqual({
+			id: course.id,
+			title: 'Serialisable',
+			description: 'About it',
+			startDate: '2027-01-15',
+			endDate: '2027-04-15',
+			capacity: 12,
+			registrationFee: 250000,
+			createdAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T.+Z$/),
+			updatedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T.+Z$/),
+			taken: 0,
+			spotsLeft: 12,
+			isFull: false,
+			isAlmostFull: false,
+			tone: 'green',
+		})
+		expect(JSON.parse(JSON.stringify(found))).toEqual(found)
+	})
+
+	test('returns null for a missing course', async () => {
+		expect(await getCourseWithAvailability(getDb(), 2_000_000_000)).toBeNull()
+	})
+
+	test('lists courses newest first, each with its own availability', async () => {
+		const db = getDb()
+		const older = await createCourse(db, { capacity: 2, created_at: new Date(Date.now() - 2 * MINUTE) })
+		const newer = await createCourse(db, { capacity: 4, created_at: new Date(Date.now() + MINUTE) })
+		await enroll(db, older.id, 'active')
+		await enroll(db, older.id, 'pending')
+		await hold(db, newer.id, 10 * MINUTE)
+
+		const courses = await listCoursesWithAvailability(db)
+		const ids = courses.map((course) => course.id)
+		expect(ids[0]).toBe(newer.id)
+		expect(ids.indexOf(newer.id)).toBeLessThan(ids.indexOf(older.id))
+		expect(courses.find((course) => course.id === older.id)).toMatchObject({ taken: 2, isFull: true })
+		expect(courses.find((course) => course.id === newer.id)).toMatchObject({ taken: 1, spotsLeft: 3 })
+	})
+})
+
+describe('listCoursesWithAvailability query count', () => {
+	test('issues exactly one SQL statement whatever the number of courses', async () => {
+		const statements: string[] = []
+		const counted = new Kysely<Database>({
+			dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: t.url, max: 1 }) }),
+			log: (event: LogEvent) => {
+				statements.push(event.query.sql)
+			},
+		})
+		try {
+			await createCourse(t.db)
+			await listCoursesWithAvailability(counted)
+			expect(statements).toHaveLength(1)
+
+			for (let i = 0; i < 5; i++) {
+				const course = await createCourse(t.db)
+				await enroll(t.db, course.id, 'active')
+				await hold(t.db, course.id, 10 * MINUTE)
+			}
+			statements.length = 0
+			const courses = await listCoursesWithAvailability(counted)
+			expect(courses.length).toBeGreaterThanOrEqual(6)
+			expect(statements).toHaveLength(1)
+		} finally {
+			await counted.destroy()
+		}
+	})
+})
+
+describe('course detail loader', () => {
+	function load(id: string) {
+		return courseDetailLoader({
+			request: new Request(`http://localhost/courses/${id}`),
+			params: { id },
+			context: {},
+		} as Parameters<typeof courseDetailLoader>[0])
+	}
+
+	test.each(['abc', '0', '-1', '1.5', '99999999999'])('answers 404 for the invalid id %s', async (id) => {
+		await expect(load(id)).rejects.toMatchObject({ init: { status: 404 } })
+	})
+
+	test('answers 404 for a missing course', async () => {
+		await expect(load('2000000000')).rejects.toMatchObject({ init: { status: 404 } })
+	})
+
+	test('returns the course with its availability', async () => {
+		const course = await createCourse(t.db, { title: 'Loader course', capacity: 3 })
+		await enroll(t.db, course.id, 'active')
+		const result = await load(String(course.id))
+		expect(result.course).toMatchObject({ id: course.id, title: 'Loader course', taken: 1, spotsLeft: 2 })
+	})
+})

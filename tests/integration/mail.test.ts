@@ -1,0 +1,245 @@
+import { setTimeout as sleep } from 'node:timers/promises'
+import { sql, type Kysely } from 'kysely'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest'
+import { loader as mailboxLoader } from '#app/routes/resources/mailbox.tsx'
+import { enqueueMail, isMailboxAvailable } from '#app/services/mail/index.server.ts'
+import type { MailTransport, OutgoingMail } from '#app/services/mail/mail.ts'
+import { MailboxTransport } from '#app/services/mail/mailbox.server.ts'
+import { deliverPendingMail, MAX_ATTEMPTS, retryDelaySeconds } from '#app/services/mail/outbox.server.ts'
+import { SmtpTransport } from '#app/services/mail/smtp.server.ts'
+import { parseEnv, resetEnvCache } from '#app/utils/env.server.ts'
+import type { Database } from '#db/types.ts'
+import { createPgliteDatabase, useTestDatabase } from '#tests/support/db.ts'
+import { startSmtpServer, type TestSmtpServer } from '#tests/support/smtp-server.ts'
+
+const t = useTestDatabase()
+const FROM = 'Real Estate Mentorship <no-reply@example.com>'
+let smtp: TestSmtpServer
+
+beforeAll(async () => {
+	smtp = await startSmtpServer()
+})
+
+afterAll(async () => {
+	await smtp?.stop()
+})
+
+beforeEach(async () => {
+	await t.db.deleteFrom('email_outbox').execute()
+	smtp.messages.length = 0
+})
+
+function outboxRow(db: Kysely<Database>, id: number) {
+	return db.selectFrom('email_outbox').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
+}
+
+const welcome: OutgoingMail = {
+	to: 'student@example.com',
+	subject: 'Confirm your email',
+	text: 'Welcome! Confirm your address: http://localhost:3000/confirm?token=abc123',
+}
+
+/** A transport that records what it was asked to send, optionally slowly or failing. */
+function recordingTransport({ delayMs = 0, error }: { delayMs?: number; error?: string } = {}) {
+	const sent: string[] = []
+	const transport: MailTransport = {
+		kind: 'smtp',
+		async send(mail) {
+			await sleep(delayMs)
+			if (error) throw new Error(error)
+			sent.push(mail.subject)
+		},
+		async check() {},
+	}
+	return { transport, sent }
+}
+
+describe('delivery over SMTP', () => {
+	test('a queued mail reaches the SMTP server and its row is marked sent', async () => {
+		const id = await enqueueMail(t.db, { ...welcome, html: '<p>Welcome!</p>' })
+		expect(await outboxRow(t.db, id)).toMatchObject({ status: 'pending', attempts: 0, sent_at: null })
+
+		const transport = new SmtpTransport(smtp.url)
+		await transport.check()
+		expect(await deliverPendingMail(t.db, transport, FROM)).toEqual({ sent: 1, retried: 0, failed: 0 })
+
+		expect(await outboxRow(t.db, id)).toMatchObject({ status: 'sent', attempts: 1, last_error: null, sent_at: expect.any(Date) })
+		expect(smtp.messages).toHaveLength(1)
+		const [message] = smtp.messages
+		expect(message).toMatchObject({ from: 'no-reply@example.com', to: ['student@example.com'], subject: 'Confirm your email' })
+		expect(message!.raw).toContain('http://localhost:3000/confirm?token=abc123')
+		expect(message!.raw).toContain('<p>Welcome!</p>')
+
+		expect(await deliverPendingMail(t.db, transport, FROM)).toEqual({ sent: 0, retried: 0, failed: 0 })
+		expect(smtp.messages).toHaveLength(1)
+	})
+
+	test('while the SMTP server is down the mail stays pending, and goes out once it is back', async () => {
+		const transport = new SmtpTransport(smtp.url)
+		await smtp.stop()
+		try {
+			await expect(transport.check()).rejects.toThrow()
+			const id = await enqueueMail(t.db, welcome)
+			const before = Date.now()
+
+			expect(await deliverPendingMail(t.db, transport, FROM)).toEqual({ sent: 0, retried: 1, failed: 0 })
+			const row = await outboxRow(t.db, id)
+			expect(row).toMatchObject({ status: 'pending', attempts: 1, sent_at: null })
+			expect(row.last_error).toBeTruthy()
+			expect(row.next_attempt_at.getTime()).toBeGreaterThan(before + (retryDelaySeconds(1) - 5) * 1000)
+
+			// Not due yet: nothing is tried again.
+			expect(await deliverPendingMail(t.db, transport, FROM)).toEqual({ sent: 0, retried: 0, failed: 0 })
+			expect((await outboxRow(t.db, id)).attempts).toBe(1)
+		} finally {
+			await smtp.start()
+		}
+
+		// Time passes: the retry is due.
+		await t.db.updateTable('email_outbox').set({ next_attempt_at: sql<Date>`now()` }).execute()
+		expect(await deliverPendingMail(t.db, transport, FROM)).toEqual({ sent: 1, retried: 0, failed: 0 })
+		const [row] = await t.db.selectFrom('email_outbox').selectAll().execute()
+		expect(row).toMatchObject({ status: 'sent', attempts: 2, last_error: null })
+		expect(smtp.messages.map((message) => message.subject)).toEqual(['Confirm your email'])
+	})
+})
+
+describe('the outbox', () => {
+	test('backs off exponentially', () => {
+		expect([1, 2, 3, 4, 7].map(retryDelaySeconds)).toEqual([60, 120, 240, 480, 3840])
+	})
+
+	test(`marks a mail failed after ${MAX_ATTEMPTS} attempts`, async () => {
+		const consoleError = vi.spyOn(console, 'error').mockImplementation(() => {})
+		const id = await enqueueMail(t.db, welcome)
+		await t.db.updateTable('email_outbox').set({ attempts: MAX_ATTEMPTS - 1 }).where('id', '=', id).execute()
+		const { transport } = recordingTransport({ error: 'mailbox unavailable' })
+
+		expect(await deliverPendingMail(t.db, transport, FROM)).toEqual({ sent: 0, retried: 0, failed: 1 })
+		expect(await outboxRow(t.db, id)).toMatchObject({ status: 'failed', attempts: MAX_ATTEMPTS, last_error: 'mailbox unavailable' })
+		expect(consoleError).toHaveBeenCalledOnce()
+
+		await t.db.updateTable('email_outbox').set({ next_attempt_at: sql<Date>`now()` }).execute()
+		expect(await deliverPendingMail(t.db, transport, FROM)).toEqual({ sent: 0, retried: 0, failed: 0 })
+	})
+
+	test('sends due mails oldest first, at most a batch per run', async () => {
+		for (const subject of ['one', 'two', 'three']) await enqueueMail(t.db, { ...welcome, subject })
+		const { transport, sent } = recordingTransport()
+		expect(await deliverPendingMail(t.db, transport, FROM, { batchSize: 2 })).toEqual({ sent: 2, retried: 0, failed: 0 })
+		expect(sent).toEqual(['one', 'two'])
+		expect(await deliverPendingMail(t.db, transport, FROM, { batchSize: 2 })).toEqual({ sent: 1, retried: 0, failed: 0 })
+		expect(sent).toEqual(['one', 'two', 'three'])
+	})
+
+	test('concurrent workers never send the same mail twice', async () => {
+		const subjects = Array.from({ length: 12 }, (_, index) => `mail ${index}`)
+		for (const subject of subjects) await enqueueMail(t.db, { ...welcome, subject })
+		const { transport, sent } = recordingTransport({ delayMs: 15 })
+
+		const results = await Promise.all([1, 2, 3].map(() => deliverPendingMail(t.db, transport, FROM)))
+
+		expect(results.reduce((total, counts) => total + counts.sent, 0)).toBe(subjects.length)
+		expect(results.filter((counts) => counts.sent > 0).length).toBeGreaterThan(1)
+		expect([...sent].sort()).toEqual([...subjects].sort())
+		const statuses = await t.db.selectFrom('email_outbox').select('status').distinct().execute()
+		expect(statuses).toEqual([{ status: 'sent' }])
+	})
+
+	test('the mailbox transport marks mails sent without sending anything', async () => {
+		const id = await enqueueMail(t.db, welcome)
+		const transport = new MailboxTransport()
+		await transport.check()
+		expect(await deliverPendingMail(t.db, transport, FROM)).toEqual({ sent: 1, retried: 0, failed: 0 })
+		expect(await outboxRow(t.db, id)).toMatchObject({ status: 'sent', sent_at: expect.any(Date) })
+		expect(smtp.messages).toEqual([])
+	})
+
+	test('works on PGlite, the embedded database', async () => {
+		const pglite = await createPgliteDatabase()
+		try {
+			const first = await enqueueMail(pglite.db, welcome)
+			const second = await enqueueMail(pglite.db, { ...welcome, subject: 'Second' })
+			expect(await deliverPendingMail(pglite.db, new SmtpTransport(smtp.url), FROM)).toEqual({
+				sent: 2,
+				retried: 0,
+				failed: 0,
+			})
+			expect((await outboxRow(pglite.db, first)).status).toBe('sent')
+			expect((await outboxRow(pglite.db, second)).status).toBe('sent')
+			expect(smtp.messages.map((message) => message.subject)).toEqual(['Confirm your email', 'Second'])
+		} finally {
+			await pglite.drop()
+		}
+	})
+})
+
+describe('the /dev/mailbox page', () => {
+	const savedEnv = { ...process.env }
+
+	afterEach(() => {
+		process.env = { ...savedEnv }
+		resetEnvCache()
+	})
+
+	function setEnv(values: Record<string, string | undefined>) {
+		for (const [name, value] of Object.entries(values)) {
+			if (value === undefined) delete process.env[name]
+			else process.env[name] = value
+		}
+		resetEnvCache()
+	}
+
+	async function loadMailbox(query = '') {
+		const request = new Request(`http://localhost/dev/mailbox${query}`)
+		return mailboxLoader({ request, params: {}, context: {} } as Parameters<typeof mailboxLoader>[0])
+	}
+
+	test('lists the outbox newest first, optionally for one recipient', async () => {
+		setEnv({ SMTP_URL: undefined })
+		await enqueueMail(t.db, { ...welcome, to: 'ada@example.com', subject: 'First' })
+		await enqueueMail(t.db, { ...welcome, to: 'bob@example.com', subject: 'Second' })
+		await enqueueMail(t.db, { ...welcome, to: 'Ada@Example.com', subject: 'Third' })
+
+		const all = await loadMailbox()
+		expect(all.data.to).toBeNull()
+		expect(all.data.mails.map((mail) => mail.subject)).toEqual(['Third', 'Second', 'First'])
+		expect(all.data.mails[0]).toMatchObject({ to_address: 'Ada@Example.com', status: 'pending', text_body: welcome.text })
+
+		const ada = await loadMailbox('?to=ada%40example.com')
+		expect(ada.data.to).toBe('ada@example.com')
+		expect(ada.data.mails.map((mail) => mail.subject)).toEqual(['Third', 'First'])
+	})
+
+	test('is a 404 when mail goes out over SMTP', async () => {
+		setEnv({ SMTP_URL: smtp.url })
+		await expect(loadMailbox()).rejects.toMatchObject({ init: { status: 404 } })
+	})
+
+	test('is a 404 in production unless the operator opted in to the embedded defaults', async () => {
+		const production = {
+			NODE_ENV: 'production',
+			APP_URL: 'https://courses.example',
+			DATABASE_URL: 'postgres://db.example/app',
+			SESSION_SECRET: 'secret',
+			S3_BUCKET: 'files',
+			S3_ACCESS_KEY_ID: 'key',
+			S3_SECRET_ACCESS_KEY: 'secret',
+			STRIPE_SECRET_KEY: 'sk_test_x',
+			STRIPE_WEBHOOK_SECRET: 'whsec_x',
+			SMTP_URL: smtp.url,
+			ALLOW_EMBEDDED_DEFAULTS: undefined,
+		}
+		setEnv(production)
+		await expect(loadMailbox()).rejects.toMatchObject({ init: { status: 404 } })
+
+		// Without opt-in production cannot even start without SMTP_URL, but the rule stands on its own.
+		const env = parseEnv({ ...production, NODE_ENV: 'test', SMTP_URL: undefined })
+		expect(isMailboxAvailable({ ...env, NODE_ENV: 'production', ALLOW_EMBEDDED_DEFAULTS: false })).toBe(false)
+		expect(isMailboxAvailable({ ...env, NODE_ENV: 'production', ALLOW_EMBEDDED_DEFAULTS: true })).toBe(true)
+		expect(isMailboxAvailable({ ...env, NODE_ENV: 'development', ALLOW_EMBEDDED_DEFAULTS: false })).toBe(true)
+
+		setEnv({ ...production, SMTP_URL: undefined, ALLOW_EMBEDDED_DEFAULTS: 'true' })
+		expect((await loadMailbox()).data.mails).toEqual([])
+	})
+})

@@ -1,0 +1,198 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { unzipSync } from 'fflate'
+import { sql, type Kysely } from 'kysely'
+import { PDFDocument } from 'pdf-lib'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { LocalFileStorage } from '#app/services/storage/local.server.ts'
+import { verifyPassword } from '#app/utils/password.server.ts'
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemoData } from '#db/seed/demo.ts'
+import type { Database } from '#db/types.ts'
+import { createPgliteDatabase, useTestDatabase } from '#tests/support/db.ts'
+
+const t = useTestDatabase()
+let storageDir: string
+let storage: LocalFileStorage
+
+beforeAll(async () => {
+	storageDir = await mkdtemp(path.join(tmpdir(), 'seed-test-'))
+	storage = new LocalFileStorage(storageDir)
+})
+afterAll(async () => {
+	await rm(storageDir, { recursive: true, force: true })
+})
+
+async function countRows(db: Kysely<Database>, table: keyof Database) {
+	const result = await sql<{ count: number }>`SELECT count(*)::int AS count FROM ${sql.table(table)}`.execute(db)
+	return result.rows[0]!.count
+}
+
+async function listKeys() {
+	const keys: string[] = []
+	for await (const object of storage.list('')) keys.push(object.key)
+	return keys
+}
+
+async function readAll(key: string) {
+	const object = await storage.get(key)
+	if (!object) throw new Error(`missing ${key}`)
+	const chunks: Buffer[] = []
+	for await (const chunk of object.body) chunks.push(chunk as Buffer)
+	return new Uint8Array(Buffer.concat(chunks))
+}
+
+describe('seedDemoData', () => {
+	test('fills an empty database with accounts, courses, materials and activity', async () => {
+		expect(await seedDemoData(t.db, storage)).toEqual({ seeded: true })
+
+		const roles = await sql<{ role: string; count: number }>`
+			SELECT role, count(*)::int AS count FROM profiles GROUP BY role`.execute(t.db)
+		expect(Object.fromEntries(roles.rows.map((row) => [row.role, row.count]))).toEqual({ admin: 1, instructor: 1, student: 3 })
+		const users = await t.db.selectFrom('users').select(['email', 'password_hash', 'email_confirmed_at']).execute()
+		const demoEmails = Object.values(DEMO_ACCOUNTS).map((account) => account.email)
+		expect(users.map((user) => user.email).sort()).toEqual(demoEmails.sort())
+		expect(users.every((user) => user.email_confirmed_at !== null)).toBe(true)
+		expect(await verifyPassword(users[0]!.password_hash, DEMO_PASSWORD)).toBe(true)
+
+		const courses = await sql<{ title: string; capacity: number; registration_fee: number; taken: number }>`
+			SELECT c.title, c.capacity, c.registration_fee,
+				count(e.id) FILTER (WHERE e.status IN ('active', 'pending', 'completed'))::int AS taken
+			FROM courses c LEFT JOIN enrollments e ON e.course_id = c.id
+			GROUP BY c.id ORDER BY c.id`.execute(t.db)
+		expect(courses.rows.map(({ capacity, registration_fee, taken }) => ({ capacity, registration_fee, taken }))).toEqual([
+			{ capacity: 30, registration_fee: 0, taken: 1 },
+			{ capacity: 10, registration_fee: 250_000, taken: 2 },
+			{ capacity: 2, registration_fee: 150_000, taken: 2 },
+		])
+		expect(courses.rows.filter((course) => course.taken >= course.capacity)).toHaveLength(1)
+
+		const samCourses = await t.db
+			.selectFrom('enrollments')
+			.innerJoin('users', 'users.id', 'enrollments.user_id')
+			.innerJoin('courses', 'courses.id', 'enrollments.course_id')
+			.where('users.email', '=', DEMO_ACCOUNTS.sam.email)
+			.where('enrollments.status', '=', 'active')
+			.select('courses.registration_fee')
+			.orderBy('courses.registration_fee')
+			.execute()
+		expect(samCourses.map((course) => course.registration_fee)).toEqual([0, 250_000])
+
+		const weeks = await sql<{ weeks: number; zoom: number }>`
+			SELECT count(*)::int AS weeks, count(zoom_link)::int AS zoom FROM course_materials GROUP BY course_id`.execute(t.db)
+		expect(weeks.rows).toHaveLength(2)
+		for (const course of weeks.rows) {
+			expect(course.weeks).toBeGreaterThanOrEqual(3)
+			expect(course.zoom).toBeGreaterThan(0)
+			expect(course.zoom).toBeLessThan(course.weeks)
+		}
+
+		const items = await t.db.selectFrom('material_items').selectAll().execute()
+		const youtube = items.filter((item) => item.file_url !== null)
+		expect(youtube.length).toBeGreaterThan(0)
+		for (const item of youtube) {
+			expect(item).toMatchObject({ type: 'video', category: 'recording', storage_key: null })
+			expect(item.title).toMatch(/^YouTube: /)
+			expect(item.file_url).toMatch(/^https:\/\/www\.youtube\.com\/watch\?v=/)
+		}
+		const stored = items.filter((item) => item.storage_key !== null)
+		const kinds = new Set(stored.map((item) => `${item.category}/${item.type}/${item.mime_type}`))
+		expect([...kinds].sort()).toEqual([
+			'material/document/application/pdf',
+			'material/document/application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+			'material/document/application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+			'material/document/image/png',
+			'recording/video/video/mp4',
+		])
+		for (const item of stored) {
+			expect(item.storage_key).toMatch(/^courses\/\d+\/weeks\/\d+\/(material|recording)\/[0-9a-f-]{36}-/)
+			const stat = await storage.stat(item.storage_key!)
+			expect(stat?.size).toBe(item.size_bytes)
+			expect(stat?.contentType).toBe(item.mime_type)
+		}
+
+		const messages = await t.db.selectFrom('messages').selectAll().execute()
+		const announcements = messages.filter((message) => message.is_announcement)
+		expect(announcements).toHaveLength(1)
+		expect(announcements[0]).toMatchObject({ receiver_id: null })
+		expect(announcements[0]!.content).toMatch(/^Welcome: /)
+		expect(messages.filter((message) => !message.is_announcement && !message.read).length).toBeGreaterThan(0)
+		const attachments = await t.db.selectFrom('message_attachments').selectAll().execute()
+		for (const attachment of attachments) {
+			expect((await storage.stat(attachment.storage_key))?.size).toBe(attachment.size_bytes)
+		}
+
+		const submissions = await t.db
+			.selectFrom('assignment_submissions')
+			.innerJoin('assignments', 'assignments.id', 'assignment_submissions.assignment_id')
+			.select(['assignments.title', 'status', 'grade', 'feedback', 'storage_key', 'file_size'])
+			.orderBy('assignments.id')
+			.execute()
+		expect(submissions.map(({ title, status }) => [title, status])).toEqual([
+			['Deal Analysis Worksheet', 'graded'],
+			['Rehab Budget', 'submitted'],
+			['Tenant Screening Plan', 'submitted'],
+		])
+		expect(submissions[0]).toMatchObject({ grade: 'A' })
+		for (const submission of submissions.filter((row) => row.storage_key)) {
+			expect((await storage.stat(submission.storage_key!))?.size).toBe(submission.file_size)
+		}
+
+		const waitlist = await t.db.selectFrom('contact_submissions').selectAll().where('kind', '=', 'waitlist').execute()
+		expect(waitlist).toHaveLength(1)
+		expect(waitlist[0]!.message.startsWith(`Waitlist request for: ${waitlist[0]!.program}\n`)).toBe(true)
+	})
+
+	test('stores files that open as what they claim to be', async () => {
+		const items = await t.db
+			.selectFrom('material_items')
+			.select(['storage_key', 'mime_type'])
+			.where('storage_key', 'is not', null)
+			.execute()
+		const first = (mime: string) => readAll(items.find((item) => item.mime_type === mime)!.storage_key!)
+
+		const pdf = await PDFDocument.load(await first('application/pdf'))
+		expect(pdf.getPageCount()).toBeGreaterThanOrEqual(1)
+
+		const png = Buffer.from(await first('image/png'))
+		expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))
+		expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([640, 360])
+
+		for (const [mime, part] of [
+			['application/vnd.openxmlformats-officedocument.wordprocessingml.document', 'word/document.xml'],
+			['application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'xl/worksheets/sheet1.xml'],
+		] as const) {
+			const entries = unzipSync(await first(mime))
+			expect(Object.keys(entries)[0]).toBe('[Content_Types].xml')
+			expect(entries[part]).toBeDefined()
+		}
+
+		const video = Buffer.from(await first('video/mp4'))
+		expect(video.subarray(4, 8).toString('ascii')).toBe('ftyp')
+
+		const object = await storage.get(items[0]!.storage_key!, { start: 0, end: 3 })
+		expect(object?.range).toEqual({ start: 0, end: 3 })
+		object?.body.destroy()
+	})
+
+	test('seeds nothing the second time', async () => {
+		const itemsBefore = await countRows(t.db, 'material_items')
+		const filesBefore = await listKeys()
+		expect(await seedDemoData(t.db, storage)).toEqual({ seeded: false })
+		expect(await countRows(t.db, 'material_items')).toBe(itemsBefore)
+		expect(await countRows(t.db, 'users')).toBe(5)
+		expect(await listKeys()).toEqual(filesBefore)
+	})
+
+	test('works on the embedded PGlite database as well', async () => {
+		const pglite = await createPgliteDatabase()
+		const dir = await mkdtemp(path.join(tmpdir(), 'seed-pglite-'))
+		try {
+			expect(await seedDemoData(pglite.db, new LocalFileStorage(dir))).toEqual({ seeded: true })
+			expect(await countRows(pglite.db, 'users')).toBe(5)
+		} finally {
+			await pglite.drop()
+			await rm(dir, { recursive: true, force: true })
+		}
+	})
+})
