@@ -80,10 +80,10 @@ test('the contact form stores a submission and shows the sent state', async ({ p
 		await expect(page.getByText(text, { exact: true })).toBeVisible()
 	}
 	const email = `visitor-${randomUUID()}@example.com`
-	await page.getByLabel('Name').fill('Casey Visitor')
-	await page.getByLabel('Email').fill(email)
-	await page.getByLabel('Phone (optional)').fill('404-555-0123')
-	await page.getByLabel('Message').fill('Is the program a good fit for a complete beginner?')
+	await page.getByRole('textbox', { name: /^Name/ }).fill('Casey Visitor')
+	await page.getByRole('textbox', { name: /^Email/ }).fill(email)
+	await page.getByRole('textbox', { name: 'Phone (optional)' }).fill('404-555-0123')
+	await page.getByRole('textbox', { name: /^Message/ }).fill('Is the program a good fit for a complete beginner?')
 	await page.getByRole('button', { name: 'Send Message' }).click()
 
 	await expect(page.getByRole('heading', { name: 'Thank you! Your message has been sent.' })).toBeVisible()
@@ -147,7 +147,7 @@ test('the community search and filters narrow the members', async ({ page }) => 
 
 test('the community tabs, profile, discussion and event actions answer', async ({ page }) => {
 	await page.goto('/community')
-	await page.getByRole('link', { name: 'View Profile: Aisha Patel' }).click()
+	await page.getByRole('link', { name: 'View Profile of Aisha Patel' }).click()
 	const profile = page.getByRole('dialog', { name: 'Aisha Patel' })
 	await expect(profile).toBeVisible()
 	await profile.getByRole('button', { name: 'Connect with Aisha Patel' }).click()
@@ -166,7 +166,7 @@ test('the community tabs, profile, discussion and event actions answer', async (
 
 	await page.getByRole('navigation', { name: 'Community sections' }).getByRole('link', { name: /Events/ }).click()
 	await expect(page.getByRole('heading', { level: 2, name: 'Upcoming Events' })).toBeVisible()
-	await page.getByRole('button', { name: 'Register to Attend: Atlanta Investor Meetup' }).click()
+	await page.getByRole('button', { name: 'Register to Attend Atlanta Investor Meetup' }).click()
 	await expect(page.locator('[data-toast]')).toContainText('Atlanta Investor Meetup')
 	await expect(page.getByRole('heading', { name: 'What Our Members Say' })).toBeVisible()
 	await expect(page.getByRole('heading', { name: 'Join Our Investor Community' })).toBeVisible()

@@ -407,7 +407,7 @@ function MembersPanel({ members, hrefWith }: { members: CommunityMember[]; hrefW
 										size="sm"
 										className="flex-1"
 									>
-										View Profile<span className="sr-only">: {member.name}</span>
+										View Profile<span className="sr-only"> of {member.name}</span>
 									</ButtonLink>
 									<ConnectButton member={member} className="flex-1" />
 								</div>
@@ -513,7 +513,7 @@ function EventsPanel({ events }: { events: CommunityEvent[] }) {
 								<input type="hidden" name="intent" value="register-event" />
 								<input type="hidden" name="eventId" value={event.id} />
 								<Button type="submit" className="w-full">
-									Register to Attend<span className="sr-only">: {event.title}</span>
+									Register to Attend<span className="sr-only"> {event.title}</span>
 								</Button>
 							</Form>
 						</li>

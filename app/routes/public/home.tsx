@@ -156,14 +156,14 @@ export default function Home({ loaderData }: Route.ComponentProps) {
 						/>
 						<dl className="mt-8 grid gap-4 sm:grid-cols-2">
 							{programDetails.map((detail) => (
-								<div key={detail.label} className="flex items-start gap-4 rounded-xl bg-slate-50 p-4 ring-1 ring-slate-200">
-									<span className="flex size-10 items-center justify-center rounded-lg bg-brand-700 text-white">
-										<Icon name={detail.icon} />
-									</span>
-									<div>
-										<dt className="text-sm text-slate-600">{detail.label}</dt>
-										<dd className="text-lg font-semibold text-ink">{detail.value}</dd>
-									</div>
+								<div key={detail.label} className="relative rounded-xl bg-slate-50 p-4 pl-18 ring-1 ring-slate-200">
+									<dt className="text-sm text-slate-600">
+										<span className="absolute top-1/2 left-4 flex size-10 -translate-y-1/2 items-center justify-center rounded-lg bg-brand-700 text-white">
+											<Icon name={detail.icon} />
+										</span>
+										{detail.label}
+									</dt>
+									<dd className="text-lg font-semibold text-ink">{detail.value}</dd>
 								</div>
 							))}
 						</dl>
