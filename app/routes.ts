@@ -11,19 +11,58 @@ export default [
 		route('community', 'routes/public/community.tsx'),
 		route('courses', 'routes/public/courses.tsx'),
 		route('courses/:id', 'routes/public/course-detail.tsx'),
+
+		// Accounts
 		route('login', 'routes/auth/login.tsx'),
 		route('forgot-password', 'routes/auth/forgot-password.tsx'),
 		route('reset-password', 'routes/auth/reset-password.tsx'),
 		route('confirm-email', 'routes/auth/confirm-email.tsx'),
 		route('resend-confirmation', 'routes/auth/resend-confirmation.tsx'),
+
+		// Enrolment
+		route('register', 'routes/register/register.tsx'),
+		route('waitlist', 'routes/register/waitlist.tsx'),
+		route('courses/:id/enroll', 'routes/register/enroll.tsx'),
+		route('test-checkout/:sessionId', 'routes/register/test-checkout.tsx'),
+		route('registration-complete', 'routes/register/registration-complete.tsx'),
+
 		route('*', 'routes/public/not-found.tsx'),
 	]),
 	route('dashboard', 'routes/dashboard/layout.tsx', [
 		index('routes/dashboard/index.tsx'),
+		route('courses', 'routes/dashboard/courses.tsx'),
+		route('materials/:itemId', 'routes/dashboard/material-viewer.tsx'),
+		route('assignments/:assignmentId', 'routes/dashboard/assignment.tsx'),
+		route('messages', 'routes/dashboard/messages.tsx'),
+		route('community', 'routes/dashboard/community.tsx'),
 		route('settings', 'routes/dashboard/settings.tsx'),
-		...prefix('admin', [layout('routes/admin/layout.tsx', [])]),
+		...prefix('admin', [
+			layout('routes/admin/layout.tsx', [
+				route('courses', 'routes/admin/courses.tsx', [
+					route(':courseId/edit', 'routes/admin/course-edit.tsx'),
+					route(':courseId/delete', 'routes/admin/course-delete.tsx'),
+				]),
+				route('courses/:courseId/materials', 'routes/admin/course-materials.tsx', [
+					route(':weekId/edit', 'routes/admin/week-edit.tsx'),
+				]),
+				route('users', 'routes/admin/users.tsx'),
+				route('enrollments', 'routes/admin/enrollments.tsx'),
+				route('messages', 'routes/admin/messages.tsx'),
+				route('uploads', 'routes/admin/uploads.tsx'),
+				route('grades', 'routes/admin/grades.tsx'),
+				route('orphaned-materials', 'routes/admin/orphaned-materials.tsx'),
+				route('audit-log', 'routes/admin/audit-log.tsx'),
+			]),
+		]),
 	]),
+
+	// Resources: no UI of their own
 	route('logout', 'routes/auth/logout.ts'),
+	route('files/materials/:itemId', 'routes/resources/material-file.ts'),
+	route('files/attachments/:attachmentId', 'routes/resources/attachment-file.ts'),
+	route('files/submissions/:submissionId', 'routes/resources/submission-file.ts'),
+	route('events', 'routes/resources/events.ts'),
+	route('webhooks/stripe', 'routes/resources/stripe-webhook.ts'),
 	route('healthz', 'routes/resources/healthz.ts'),
 	route('dev/mailbox', 'routes/resources/mailbox.tsx'),
 ] satisfies RouteConfig

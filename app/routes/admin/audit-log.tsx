@@ -1,0 +1,10 @@
+import { data, Outlet } from 'react-router'
+
+/** PLACEHOLDER: replaced by the issue that builds this route. */
+export async function loader() {
+	throw data('Not built yet', { status: 501 })
+}
+
+export default function Placeholder() {
+	return <Outlet />
+}
