@@ -35,6 +35,11 @@ export async function initStorage(env: Env) {
 	return storage
 }
 
+/** Lets a test run app code against a store of its own. */
+export function setStorage(next: FileStorage | undefined) {
+	storage = next
+}
+
 export function getStorage(): FileStorage {
 	if (!storage) throw new Error('Storage is not initialised yet (call initStorage at start-up).')
 	return storage
