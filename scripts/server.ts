@@ -20,7 +20,8 @@ type AppEntryModule = ServerBuild['entry']['module'] & {
 const isDev = process.argv.includes('--dev')
 if (isDev) process.env.NODE_ENV ??= 'development'
 const env = getEnv()
-const BUILD_PATH = path.resolve('build/server/index.js')
+const BUILD_DIR = path.resolve(process.env.BUILD_DIR ?? 'build')
+const BUILD_PATH = path.join(BUILD_DIR, 'server/index.js')
 /** Requests that carry their own proof of origin (a signature), not a browser cookie. */
 const FORGERY_EXEMPT_PATHS = new Set(['/webhooks/stripe'])
 
@@ -79,8 +80,8 @@ if (isDev) {
 	const build = (await import(BUILD_PATH)) as ServerBuild
 	entry = build.entry.module as AppEntryModule
 	await entry.startup()
-	app.use('/assets', express.static('build/client/assets', { immutable: true, maxAge: '1y' }))
-	app.use(express.static('build/client', { maxAge: '1h' }))
+	app.use('/assets', express.static(path.join(BUILD_DIR, 'client/assets'), { immutable: true, maxAge: '1y' }))
+	app.use(express.static(path.join(BUILD_DIR, 'client'), { maxAge: '1h' }))
 	app.use(createRequestHandler({ build, mode: env.NODE_ENV }))
 }
 

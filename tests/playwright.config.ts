@@ -12,7 +12,7 @@ const root = path.resolve(import.meta.dirname, '..')
 
 export default defineConfig({
 	testDir: './e2e',
-	outputDir: '../test-results',
+	outputDir: process.env.E2E_OUTPUT_DIR ?? '../test-results',
 	fullyParallel: true,
 	forbidOnly: Boolean(process.env.CI),
 	retries: 0,

@@ -87,13 +87,9 @@ export async function action({ request }: Route.ActionArgs) {
 	if (submission.status !== 'success') {
 		return data({ result: submission.reply() }, { status: 400 })
 	}
-	const back = new URL(request.url)
-	back.searchParams.delete('dialog')
-	back.searchParams.delete('member')
 	const value = submission.value
 	if (value.intent === 'discuss') {
-		back.searchParams.set('tab', 'discussions')
-		return redirectWithToast(`${back.pathname}${back.search}`, {
+		return redirectWithToast(pageUrl(request, { tab: 'discussions' }), {
 			type: 'success',
 			title: 'Discussion submitted',
 			description: 'Thanks for sharing! Discussions appear once the investor community launches.',
@@ -101,18 +97,35 @@ export async function action({ request }: Route.ActionArgs) {
 	}
 	if (value.intent === 'connect') {
 		const member = COMMUNITY_MEMBERS.find((item) => item.id === value.memberId)!
-		return redirectWithToast(`${back.pathname}${back.search}`, {
+		return redirectWithToast(pageUrl(request), {
 			type: 'info',
 			title: 'Coming soon',
 			description: `Connecting with ${member.name} will be possible once the investor community launches.`,
 		})
 	}
 	const event = COMMUNITY_EVENTS.find((item) => item.id === value.eventId)!
-	return redirectWithToast(`${back.pathname}${back.search}`, {
+	return redirectWithToast(pageUrl(request), {
 		type: 'info',
 		title: 'Coming soon',
 		description: `Registration for ${event.title} opens once the investor community launches.`,
 	})
+}
+
+/**
+ * Where an action sends the visitor back to: the page with its search, filters
+ * and tab, dialog closed. Built from the known parameters only, because a
+ * client-side submission arrives at /community.data with routing parameters.
+ */
+function pageUrl(request: Request, changes: { tab?: Tab } = {}) {
+	const current = new URL(request.url).searchParams
+	const next = new URLSearchParams()
+	for (const key of ['q', 'location', 'specialty', 'experience', 'tab']) {
+		const value = current.get(key)
+		if (value) next.set(key, value)
+	}
+	if (changes.tab) next.set('tab', changes.tab)
+	const search = next.toString()
+	return search ? `/community?${search}` : '/community'
 }
 
 /** A link to this page with some query parameters changed (null drops one). */
