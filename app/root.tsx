@@ -1,3 +1,4 @@
+import { useEffect } from 'react'
 import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from 'react-router'
 import type { Route } from './+types/root'
 import stylesheet from './app.css?url'
@@ -71,6 +72,10 @@ export function Layout({ children }: { children: React.ReactNode }) {
 }
 
 export default function App({ loaderData }: Route.ComponentProps) {
+	// Marks the page as interactive: styles and tests can tell the enhanced page from the plain one.
+	useEffect(() => {
+		document.documentElement.dataset.hydrated = 'true'
+	}, [])
 	return (
 		<>
 			<Outlet />

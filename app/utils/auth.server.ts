@@ -85,10 +85,24 @@ export function loginRequiredMessage(pathname: string) {
 	return 'Please log in to access this page'
 }
 
+/**
+ * The URL the visitor sees. A client-side navigation or submission reaches
+ * loaders and actions as `/path.data?_routes=…`; strip that back to `/path`.
+ */
+export function pageUrl(request: Request) {
+	const url = new URL(request.url)
+	if (url.pathname.endsWith('.data')) {
+		url.pathname = url.pathname === '/_root.data' ? '/' : url.pathname.slice(0, -'.data'.length)
+		url.searchParams.delete('_routes')
+		url.searchParams.delete('index')
+	}
+	return url
+}
+
 export async function requireUser(request: Request): Promise<SessionUser> {
 	const user = await getUser(request)
 	if (user) return user
-	const url = new URL(request.url)
+	const url = pageUrl(request)
 	const origin = request.method === 'GET' ? `${url.pathname}${url.search}` : url.pathname
 	const target = `/login?redirectTo=${encodeURIComponent(origin)}`
 	throw await redirectWithToast(target, { type: 'error', title: loginRequiredMessage(url.pathname) })
@@ -97,7 +111,7 @@ export async function requireUser(request: Request): Promise<SessionUser> {
 export async function requireAdmin(request: Request): Promise<SessionUser> {
 	const user = await requireUser(request)
 	if (user.isAdmin) return user
-	const { pathname } = new URL(request.url)
+	const { pathname } = pageUrl(request)
 	const title =
 		pathname === '/dashboard/admin/messages'
 			? "You don't have permission to access this page"

@@ -53,22 +53,34 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 	page: async ({ page, browser, javaScriptEnabled }, use) => {
 		const consoleErrors: string[] = []
 		const pageErrors: string[] = []
-		const failedDocuments = new Set<string>()
+		const expectedFailures = new Set<string>()
 		/** Every document the test loaded (GET or the answer to a form post), as the server sent it. */
 		const documents: Array<{ url: string; html: Promise<string> }> = []
 		page.on('response', (response) => {
 			const request = response.request()
+			const status = response.status()
+			// 4xx answers to pages and to the router's data requests are the app speaking (validation, 404, 429).
+			if (status >= 400 && status < 500 && ['document', 'fetch'].includes(request.resourceType())) {
+				expectedFailures.add(response.url())
+			}
 			if (request.frame() !== page.mainFrame() || request.resourceType() !== 'document') return
-			if (response.status() >= 400) failedDocuments.add(response.url())
 			const type = response.headers()['content-type'] ?? ''
 			if (type.startsWith('text/html')) documents.push({ url: response.url(), html: response.text().catch(() => '') })
 		})
 		page.on('console', (message) => {
-			// A page answered with 4xx on purpose (a 404 page, a form with errors) is not a failure.
-			if (message.type() !== 'error' || failedDocuments.has(message.location().url)) return
+			if (message.type() !== 'error' || expectedFailures.has(message.location().url)) return
 			consoleErrors.push(message.text())
 		})
 		page.on('pageerror', (error) => pageErrors.push(error.message))
+		if (javaScriptEnabled) {
+			// A test acts on a page once React has hydrated it, as a person would once it responds.
+			const goto = page.goto.bind(page)
+			page.goto = async (url, options) => {
+				const response = await goto(url, options)
+				await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true')
+				return response
+			}
+		}
 		await use(page)
 
 		const violations: Awaited<ReturnType<typeof axeViolations>> = []

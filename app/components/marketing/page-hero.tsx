@@ -17,7 +17,7 @@ export function PageHero({
 		<section className="relative overflow-hidden bg-brand-900 text-white">
 			<div
 				aria-hidden="true"
-				className="absolute inset-0 bg-[radial-gradient(circle_at_85%_20%,rgba(251,191,36,0.18),transparent_45%),radial-gradient(circle_at_10%_90%,rgba(47,143,107,0.45),transparent_50%)]"
+				className="absolute inset-0 bg-[radial-gradient(circle_at_85%_20%,rgba(251,191,36,0.08),transparent_40%),radial-gradient(circle_at_10%_90%,rgba(47,143,107,0.45),transparent_50%)]"
 			/>
 			<div className="relative mx-auto max-w-6xl px-4 py-14 sm:py-20">
 				{eyebrow ? <p className="text-sm font-semibold tracking-wide text-amber-300 uppercase">{eyebrow}</p> : null}

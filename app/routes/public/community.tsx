@@ -23,6 +23,7 @@ import {
 } from '#app/components/marketing/community-data.ts'
 import { Icon, type IconName } from '#app/components/marketing/icons.tsx'
 import { pageMeta } from '#app/components/marketing/meta.ts'
+import { OnDarkButtonLink } from '#app/components/marketing/on-dark-button-link.tsx'
 import { PageHero, SectionHeading } from '#app/components/marketing/page-hero.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
@@ -158,7 +159,7 @@ export default function Community({ loaderData, actionData }: Route.ComponentPro
 				description="Connect with fellow real estate investors, trade deal insights and learn from people who have been where you are."
 			/>
 
-			<section aria-label="Community at a glance" className="mx-auto -mt-8 max-w-6xl px-4">
+			<section aria-label="Community at a glance" className="relative mx-auto -mt-10 max-w-6xl px-4">
 				<ul className="grid grid-cols-2 gap-4 lg:grid-cols-4">
 					{COMMUNITY_STATS.map((stat, index) => (
 						<li key={stat.label} className="rounded-2xl border border-slate-200 bg-white p-5 shadow-md">
@@ -200,7 +201,7 @@ export default function Community({ loaderData, actionData }: Route.ComponentPro
 						</Button>
 					</Form>
 					<div className="flex gap-2">
-						<ButtonLink to={hrefWith({ dialog: 'filters', member: null })} preventScrollReset variant="outline" className="flex-1">
+						<ButtonLink to={hrefWith({ dialog: 'filters', member: null })} preventScrollReset variant="outline" className="flex-1 whitespace-nowrap">
 							<Icon name="filter" className="size-4" />
 							Filters
 							{activeFilterCount ? (
@@ -210,7 +211,7 @@ export default function Community({ loaderData, actionData }: Route.ComponentPro
 								</span>
 							) : null}
 						</ButtonLink>
-						<ButtonLink to={hrefWith({ dialog: 'discuss', member: null })} preventScrollReset className="flex-1">
+						<ButtonLink to={hrefWith({ dialog: 'discuss', member: null })} preventScrollReset className="flex-1 whitespace-nowrap">
 							<Icon name="plus" className="size-4" />
 							Start Discussion
 						</ButtonLink>
@@ -289,14 +290,9 @@ export default function Community({ loaderData, actionData }: Route.ComponentPro
 							<ButtonLink to="/register" variant="secondary" size="lg">
 								Get Started
 							</ButtonLink>
-							<ButtonLink
-								to="/contact"
-								variant="outline"
-								size="lg"
-								className="border-white/40 bg-transparent text-white hover:bg-white/10"
-							>
+							<OnDarkButtonLink to="/contact">
 								Email Us
-							</ButtonLink>
+							</OnDarkButtonLink>
 						</div>
 					</div>
 					<img src="/images/community-network.svg" alt="" width={480} height={320} className="w-full rounded-2xl" />

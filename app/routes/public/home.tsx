@@ -2,6 +2,7 @@ import type { Route } from './+types/home'
 import { Icon, type IconName } from '#app/components/marketing/icons.tsx'
 import { pageMeta } from '#app/components/marketing/meta.ts'
 import { LimitedTimeOfferCard } from '#app/components/marketing/offer-card.tsx'
+import { OnDarkButtonLink } from '#app/components/marketing/on-dark-button-link.tsx'
 import { SectionHeading } from '#app/components/marketing/page-hero.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
@@ -66,7 +67,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
 			<section className="relative overflow-hidden bg-brand-900 text-white">
 				<div
 					aria-hidden="true"
-					className="absolute inset-0 bg-[radial-gradient(circle_at_80%_10%,rgba(251,191,36,0.2),transparent_40%),radial-gradient(circle_at_0%_100%,rgba(47,143,107,0.55),transparent_55%)]"
+					className="absolute inset-0 bg-[radial-gradient(circle_at_85%_0%,rgba(251,191,36,0.1),transparent_35%),radial-gradient(circle_at_0%_100%,rgba(47,143,107,0.5),transparent_55%)]"
 				/>
 				<div
 					className={
@@ -92,15 +93,10 @@ export default function Home({ loaderData }: Route.ComponentProps) {
 								Get Started
 								<Icon name="arrowRight" className="size-4" />
 							</ButtonLink>
-							<ButtonLink
-								to="/contact"
-								variant="outline"
-								size="lg"
-								className="border-white/40 bg-transparent text-white hover:bg-white/10"
-							>
+							<OnDarkButtonLink to="/contact">
 								<Icon name="mail" className="size-4" />
 								Email Us
-							</ButtonLink>
+							</OnDarkButtonLink>
 						</div>
 						<dl className="mt-10 grid max-w-md grid-cols-3 gap-4 border-t border-white/15 pt-6">
 							<div>
@@ -228,7 +224,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
 				<div className="relative mx-auto max-w-6xl overflow-hidden rounded-3xl bg-brand-800 px-6 py-14 text-center text-white shadow-xl sm:px-12">
 					<div
 						aria-hidden="true"
-						className="absolute inset-0 bg-[radial-gradient(circle_at_50%_0%,rgba(251,191,36,0.25),transparent_55%)]"
+						className="absolute inset-0 bg-[radial-gradient(circle_at_50%_0%,rgba(47,143,107,0.6),transparent_60%)]"
 					/>
 					<div className="relative">
 						<h2 id="cta-title" className="text-3xl font-bold tracking-tight text-balance sm:text-4xl">
@@ -242,14 +238,9 @@ export default function Home({ loaderData }: Route.ComponentProps) {
 							<ButtonLink to="/register" variant="secondary" size="lg">
 								Get Started
 							</ButtonLink>
-							<ButtonLink
-								to="/contact"
-								variant="outline"
-								size="lg"
-								className="border-white/40 bg-transparent text-white hover:bg-white/10"
-							>
+							<OnDarkButtonLink to="/contact">
 								Email Us
-							</ButtonLink>
+							</OnDarkButtonLink>
 						</div>
 					</div>
 				</div>

@@ -42,6 +42,8 @@ export default function Mailbox({ loaderData }: Route.ComponentProps) {
 			</p>
 			<Form method="get" action="/dev/mailbox" className="mt-6 flex flex-col gap-3 sm:flex-row sm:items-end">
 				<Field
+					// Remounts on client-side navigation so the box shows the filter in the URL.
+					key={to ?? ''}
 					label="Recipient"
 					className="flex-1"
 					inputProps={{ name: 'to', type: 'email', defaultValue: to ?? '', autoComplete: 'off' }}

@@ -3,6 +3,7 @@ import {
 	assertValidKey,
 	assertValidPrefix,
 	attachmentKey,
+	contentDisposition,
 	InvalidStorageKeyError,
 	materialKey,
 	parseMaterialKey,
@@ -117,5 +118,18 @@ describe('resolveRange', () => {
 		expect(() => resolveRange({ start: 4, end: 3 }, 10)).toThrow(RangeError)
 		expect(() => resolveRange({ start: -1 }, 10)).toThrow(RangeError)
 		expect(() => resolveRange({ start: 0 }, 0)).toThrow(RangeError)
+	})
+})
+
+describe('contentDisposition', () => {
+	test('adds an encoded filename* only when the name is not plain ASCII', () => {
+		expect(contentDisposition('inline')).toBe('inline')
+		expect(contentDisposition('attachment', 'notes.pdf')).toBe('attachment; filename="notes.pdf"')
+		expect(contentDisposition('attachment', 'Résumé (1).pdf')).toBe(
+			`attachment; filename="R_sum_ (1).pdf"; filename*=UTF-8''R%C3%A9sum%C3%A9%20%281%29.pdf`,
+		)
+		expect(contentDisposition('inline', 'say "hi".txt')).toBe(
+			`inline; filename="say _hi_.txt"; filename*=UTF-8''say%20%22hi%22.txt`,
+		)
 	})
 })

@@ -96,3 +96,17 @@ export function assertRangeShape(range: { start: number; end?: number }) {
 		throw new RangeError(`Invalid byte range: ${start}-${end ?? ''}`)
 	}
 }
+
+/**
+ * A Content-Disposition value (RFC 6266): an ASCII `filename` fallback
+ * plus `filename*` in UTF-8 when the name needs it. For presigned URLs and for routes that
+ * stream files themselves.
+ */
+export function contentDisposition(disposition: 'inline' | 'attachment', fileName?: string) {
+	if (!fileName) return disposition
+	const fallback = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_')
+	const header = `${disposition}; filename="${fallback}"`
+	if (fallback === fileName) return header
+	const encoded = encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+	return `${header}; filename*=UTF-8''${encoded}`
+}

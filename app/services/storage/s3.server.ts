@@ -16,7 +16,7 @@ import {
 	UploadPartCommand,
 } from '@aws-sdk/client-s3'
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner'
-import { assertRangeShape, assertValidKey, assertValidPrefix } from './keys.ts'
+import { assertRangeShape, assertValidKey, assertValidPrefix, contentDisposition } from './keys.ts'
 import type { FileStorage, ObjectStream, PresignOptions, StoredObject } from './storage.ts'
 
 export type S3StorageOptions = {
@@ -270,16 +270,6 @@ async function* chunksOf(stream: Readable, size: number): AsyncGenerator<Uint8Ar
 		}
 	}
 	if (pendingBytes > 0) yield Buffer.concat(pending, pendingBytes)
-}
-
-/** RFC 6266: an ASCII `filename` fallback plus `filename*` in UTF-8 when the name needs it. */
-export function contentDisposition(disposition: 'inline' | 'attachment', fileName?: string) {
-	if (!fileName) return disposition
-	const fallback = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_')
-	const header = `${disposition}; filename="${fallback}"`
-	if (fallback === fileName) return header
-	const encoded = encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
-	return `${header}; filename*=UTF-8''${encoded}`
 }
 
 function isNotFound(error: unknown) {
