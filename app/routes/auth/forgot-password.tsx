@@ -48,7 +48,7 @@ export default function ForgotPasswordPage({ loaderData, actionData }: Route.Com
 		lastResult: actionData?.result,
 		constraint: getZodConstraint(ForgotPasswordSchema),
 		onValidate: ({ formData }) => parseWithZod(formData, { schema: ForgotPasswordSchema }),
-		shouldRevalidate: 'onBlur',
+		shouldRevalidate: 'onInput',
 	})
 
 	if (loaderData.sent) {

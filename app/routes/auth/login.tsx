@@ -75,7 +75,7 @@ export default function LoginPage({ loaderData, actionData }: Route.ComponentPro
 		lastResult: actionData?.result,
 		constraint: getZodConstraint(LoginSchema),
 		onValidate: ({ formData }) => parseWithZod(formData, { schema: LoginSchema }),
-		shouldRevalidate: 'onBlur',
+		shouldRevalidate: 'onInput',
 	})
 	const unconfirmedEmail = actionData?.unconfirmedEmail
 	const formError = form.errors?.[0]

@@ -65,7 +65,7 @@ export default function ResetPasswordPage({ loaderData, actionData }: Route.Comp
 		lastResult: actionData?.result,
 		constraint: getZodConstraint(ResetPasswordSchema),
 		onValidate: ({ formData }) => parseWithZod(formData, { schema: ResetPasswordSchema }),
-		shouldRevalidate: 'onBlur',
+		shouldRevalidate: 'onInput',
 	})
 
 	if (loaderData.status === 'invalid') {

@@ -82,14 +82,14 @@ export default function SettingsPage({ loaderData, actionData }: Route.Component
 		constraint: getZodConstraint(ProfileSchema),
 		onValidate: ({ formData }) => parseWithZod(formData, { schema: ProfileSchema }),
 		defaultValue: { name: loaderData.name },
-		shouldRevalidate: 'onBlur',
+		shouldRevalidate: 'onInput',
 	})
 	const [passwordForm, passwordFields] = useForm({
 		id: 'password',
 		lastResult: actionData?.intent === 'change-password' ? actionData.result : undefined,
 		constraint: getZodConstraint(PasswordSchema),
 		onValidate: ({ formData }) => parseWithZod(formData, { schema: PasswordSchema }),
-		shouldRevalidate: 'onBlur',
+		shouldRevalidate: 'onInput',
 	})
 	const [passwords, setPasswords] = useState({ currentPassword: '', newPassword: '', confirmPassword: '' })
 	const passwordsFilled = Object.values(passwords).every((value) => value.length > 0)
