@@ -101,8 +101,9 @@ test('the contact form stores a submission and shows the sent state', async ({ p
 	})
 })
 
-test('the contact form explains what is missing', async ({ page, javaScriptEnabled }) => {
-	test.skip(!javaScriptEnabled, 'without JavaScript the browser’s own required-field check stops the empty form')
+// Without JavaScript the browser's own required-field check stops the empty form; the server's
+// messages for it are covered by tests/integration/contact.test.ts.
+test('the contact form explains what is missing @js-only', async ({ page }) => {
 	await page.goto('/contact')
 	await page.getByRole('button', { name: 'Send Message' }).click()
 	await expect(page.getByText('Name is required')).toBeVisible()
