@@ -5,6 +5,8 @@ import { loader as mailboxLoader } from '#app/routes/resources/mailbox.tsx'
 import { enqueueMail, isMailboxAvailable } from '#app/services/mail/index.server.ts'
 import type { MailTransport, OutgoingMail } from '#app/services/mail/mail.ts'
 import { MailboxTransport } from '#app/services/mail/mailbox.server.ts'
+import { createUser } from '#app/models/users.server.ts'
+import { sessionCookieFor } from '#tests/support/requests.ts'
 import { deliverPendingMail, MAX_ATTEMPTS, retryDelaySeconds } from '#app/services/mail/outbox.server.ts'
 import { SmtpTransport } from '#app/services/mail/smtp.server.ts'
 import { parseEnv, resetEnvCache } from '#app/utils/env.server.ts'
@@ -190,8 +192,8 @@ describe('the /dev/mailbox page', () => {
 		resetEnvCache()
 	}
 
-	async function loadMailbox(query = '') {
-		const request = new Request(`http://localhost/dev/mailbox${query}`)
+	async function loadMailbox(query = '', cookie?: string) {
+		const request = new Request(`http://localhost/dev/mailbox${query}`, { headers: cookie ? { Cookie: cookie } : {} })
 		return mailboxLoader({ request, params: {}, context: {} } as Parameters<typeof mailboxLoader>[0])
 	}
 
@@ -240,6 +242,11 @@ describe('the /dev/mailbox page', () => {
 		expect(isMailboxAvailable({ ...env, NODE_ENV: 'development', ALLOW_EMBEDDED_DEFAULTS: false })).toBe(true)
 
 		setEnv({ ...production, SMTP_URL: undefined, ALLOW_EMBEDDED_DEFAULTS: 'true' })
-		expect((await loadMailbox()).data.mails).toEqual([])
+		// The mails carry password-reset links: in production only an admin reads them.
+		await expect(loadMailbox()).rejects.toMatchObject({ status: 302 })
+		const student = await createUser(t.db, { email: 'mailbox-student@example.com', name: 'Student', passwordHash: 'x' })
+		await expect(loadMailbox('', await sessionCookieFor(student.id))).rejects.toMatchObject({ status: 302 })
+		const admin = await createUser(t.db, { email: 'mailbox-admin@example.com', name: 'Admin', passwordHash: 'x', role: 'admin' })
+		expect((await loadMailbox('', await sessionCookieFor(admin.id))).data.mails).toEqual([])
 	})
 })

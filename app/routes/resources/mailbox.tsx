@@ -9,13 +9,17 @@ import { Card, CardContent, CardHeader, CardTitle } from '#app/components/ui/car
 import { EmptyState } from '#app/components/ui/empty-state.tsx'
 import { Field } from '#app/components/ui/field.tsx'
 import { isMailboxAvailable } from '#app/services/mail/index.server.ts'
+import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 
 const PAGE_SIZE = 100
 
 export async function loader({ request }: Route.LoaderArgs) {
-	if (!isMailboxAvailable(getEnv())) throw data(null, { status: 404 })
+	const env = getEnv()
+	if (!isMailboxAvailable(env)) throw data(null, { status: 404 })
+	// The mails hold password-reset links: outside development only an admin may read them.
+	if (env.NODE_ENV === 'production') await requireAdmin(request)
 	const to = new URL(request.url).searchParams.get('to')?.trim() || null
 	let query = getDb()
 		.selectFrom('email_outbox')
