@@ -1,10 +1,34 @@
-import { data, Outlet } from 'react-router'
+import type { Route } from './+types/community'
+import { ButtonLink } from '#app/components/ui/button.tsx'
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
+import { requireUser } from '#app/utils/auth.server.ts'
 
-/** PLACEHOLDER: replaced by the issue that builds this route. */
-export async function loader() {
-	throw data('Not built yet', { status: 501 })
+export async function loader({ request }: Route.LoaderArgs) {
+	await requireUser(request)
+	return null
 }
 
-export default function Placeholder() {
-	return <Outlet />
+/** The student community space is a placeholder (the spec keeps it so); the public community page is the real one. */
+export default function DashboardCommunityPage() {
+	return (
+		<>
+			<h1 className="text-2xl font-bold text-ink">Community</h1>
+			<Card>
+				<CardHeader>
+					<CardTitle>Coming soon</CardTitle>
+					<CardDescription>
+						A space to meet your classmates, share deals and ask questions between sessions is on its way.
+					</CardDescription>
+				</CardHeader>
+				<CardContent className="flex flex-wrap gap-3">
+					<ButtonLink to="/community">Visit the Investor Community</ButtonLink>
+					<ButtonLink to="/dashboard/messages" variant="outline">
+						Message Your Instructor
+					</ButtonLink>
+				</CardContent>
+			</Card>
+		</>
+	)
 }
+
+export const meta: Route.MetaFunction = () => [{ title: 'Community | Real Estate Mentorship' }]

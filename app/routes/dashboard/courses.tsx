@@ -1,10 +1,83 @@
-import { data, Outlet } from 'react-router'
+import type { Route } from './+types/courses'
+import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { Badge } from '#app/components/ui/badge.tsx'
+import { ButtonLink } from '#app/components/ui/button.tsx'
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
+import { EmptyState } from '#app/components/ui/empty-state.tsx'
+import { listUserEnrollments, listUserWaitlistRequests } from '#app/models/enrollments.server.ts'
+import { requireUser } from '#app/utils/auth.server.ts'
+import { getDb } from '#app/utils/db.server.ts'
+import { formatDate } from '#app/utils/misc.ts'
 
-/** PLACEHOLDER: replaced by the issue that builds this route. */
-export async function loader() {
-	throw data('Not built yet', { status: 501 })
+export async function loader({ request }: Route.LoaderArgs) {
+	const user = await requireUser(request)
+	const db = getDb()
+	const enrollments = await listUserEnrollments(db, user.id)
+	// Waitlist requests are only shown to someone with no enrollment at all.
+	const waitlist = enrollments.length === 0 ? await listUserWaitlistRequests(db, user.email) : []
+	return { enrollments, waitlist }
 }
 
-export default function Placeholder() {
-	return <Outlet />
+export default function MyCoursesPage({ loaderData }: Route.ComponentProps) {
+	const { enrollments, waitlist } = loaderData
+	return (
+		<>
+			<h1 className="text-2xl font-bold text-ink">My Courses</h1>
+			{enrollments.length > 0 ? (
+				<ul className="grid gap-4 md:grid-cols-2">
+					{enrollments.map((enrollment) => (
+						<li key={enrollment.id}>
+							<Card className="flex h-full flex-col">
+								<CardHeader>
+									<div className="flex items-start justify-between gap-3">
+										<CardTitle>{enrollment.courseTitle}</CardTitle>
+										<Badge tone={enrollment.status === 'active' ? 'green' : 'yellow'} className="capitalize">
+											{enrollment.status}
+										</Badge>
+									</div>
+									<CardDescription>Enrolled on {formatDate(enrollment.enrollmentDate)}</CardDescription>
+								</CardHeader>
+								<CardContent className="mt-auto">
+									<ButtonLink to={`/dashboard?course=${enrollment.courseId}`}>View Materials</ButtonLink>
+								</CardContent>
+							</Card>
+						</li>
+					))}
+				</ul>
+			) : waitlist.length > 0 ? (
+				<section aria-labelledby="waitlist-heading" className="space-y-3">
+					<h2 id="waitlist-heading" className="text-lg font-semibold text-ink">
+						Your Waitlist Requests
+					</h2>
+					<ul className="space-y-3">
+						{waitlist.map((request) => (
+							<li key={request.id} className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
+								<div className="flex flex-wrap items-start justify-between gap-2">
+									<h3 className="font-semibold text-ink">{request.program}</h3>
+									<Badge tone="yellow">Waitlisted</Badge>
+								</div>
+								<p className="mt-1 text-sm text-slate-600">Requested on {formatDate(request.createdAt)}</p>
+								{request.note ? <p className="mt-2 text-sm whitespace-pre-line text-slate-800">{request.note}</p> : null}
+							</li>
+						))}
+					</ul>
+					<ButtonLink to="/courses" variant="outline">
+						Browse Available Programs
+					</ButtonLink>
+				</section>
+			) : (
+				<EmptyState
+					title="You are not enrolled in any courses yet"
+					description="Explore our programs and secure your spot in the next cohort."
+					action={<ButtonLink to="/courses">Browse Available Programs</ButtonLink>}
+				/>
+			)}
+		</>
+	)
+}
+
+export const meta: Route.MetaFunction = () => [{ title: 'My Courses | Real Estate Mentorship' }]
+
+export function ErrorBoundary() {
+	return <GeneralErrorBoundary />
 }

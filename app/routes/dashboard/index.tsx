@@ -1,51 +1,57 @@
-import { Link } from 'react-router'
+import { data, useSearchParams, type ShouldRevalidateFunctionArgs } from 'react-router'
 import type { Route } from './+types/index'
-import { ButtonLink } from '#app/components/ui/button.tsx'
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
+import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { DashboardHome } from '#app/components/materials/dashboard-home.tsx'
+import { isWeekTabParam } from '#app/components/materials/weekly-materials.tsx'
+import { getCourseWeeks, listAccessibleCourses } from '#app/models/materials.server.ts'
+import { useOptionalUser } from '#app/root.tsx'
 import { requireUser } from '#app/utils/auth.server.ts'
+import { getDb } from '#app/utils/db.server.ts'
+import { resolveSelectedCourse } from '#app/utils/selected-course.server.ts'
 
 export async function loader({ request }: Route.LoaderArgs) {
 	const user = await requireUser(request)
-	return { name: user.name, isAdmin: user.isAdmin }
-}
-
-const adminCards = [
-	{ to: '/dashboard/admin/courses', title: 'Manage Courses', description: 'Create, edit and remove courses and see their enrollment.' },
-	{ to: '/dashboard/admin/uploads', title: 'Upload Materials', description: 'Add weekly class materials, recordings and Zoom links.' },
-	{ to: '/dashboard/admin/enrollments', title: 'Manage Enrollments', description: 'Enroll students, change their status or remove them.' },
-	{ to: '/dashboard/admin/users', title: 'Manage Users', description: 'Search and manage student accounts.' },
-	{ to: '/dashboard/admin/messages', title: 'Send Messages', description: 'Broadcast announcements and message students directly.' },
-]
-
-export default function DashboardPage({ loaderData }: Route.ComponentProps) {
-	return (
-		<>
-			<h1 className="text-2xl font-bold text-ink">
-				Welcome, {loaderData.name || 'Student'}!{loaderData.isAdmin ? ' (Administrator)' : ''}
-			</h1>
-			{loaderData.isAdmin ? (
-				<ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
-					{adminCards.map((card) => (
-						<li key={card.to}>
-							<Link to={card.to} className="block h-full rounded-xl border border-slate-200 bg-white p-5 shadow-sm hover:border-brand-500">
-								<h2 className="font-semibold text-ink">{card.title}</h2>
-								<p className="mt-1 text-sm text-slate-600">{card.description}</p>
-							</Link>
-						</li>
-					))}
-				</ul>
-			) : null}
-			<Card>
-				<CardHeader>
-					<CardTitle>Messages</CardTitle>
-					<CardDescription>Have questions? Message your instructor directly.</CardDescription>
-				</CardHeader>
-				<CardContent>
-					<ButtonLink to="/dashboard/messages">Open Messages</ButtonLink>
-				</CardContent>
-			</Card>
-		</>
+	const db = getDb()
+	const courses = await listAccessibleCourses(db, user)
+	const { courseId, setCookie } = await resolveSelectedCourse(
+		request,
+		user.id,
+		courses.map((course) => course.id),
+		courses.find((course) => course.enrolled)?.id ?? null,
+	)
+	const weeks = courseId === null ? null : await getCourseWeeks(db, courseId)
+	return data(
+		{
+			name: user.name,
+			isAdmin: user.isAdmin,
+			courses: courses.map(({ id, title }) => ({ id, title })),
+			selectedCourseId: courseId,
+			weeks,
+		},
+		{ headers: setCookie ? { 'Set-Cookie': setCookie } : undefined },
 	)
 }
 
+/** The loader's answer does not depend on which week tab is open: switching tabs loads nothing. */
+export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+	const withoutTabs = (url: URL) => {
+		const params = new URLSearchParams(url.search)
+		for (const key of [...params.keys()]) if (isWeekTabParam(key)) params.delete(key)
+		return `${url.pathname}?${params}`
+	}
+	const onlyTabsChanged =
+		!formMethod && currentUrl.href !== nextUrl.href && withoutTabs(currentUrl) === withoutTabs(nextUrl)
+	return onlyTabsChanged ? false : defaultShouldRevalidate
+}
+
+export default function DashboardPage({ loaderData }: Route.ComponentProps) {
+	const [searchParams] = useSearchParams()
+	const signedIn = Boolean(useOptionalUser())
+	return <DashboardHome data={loaderData} searchParams={searchParams} signedIn={signedIn} />
+}
+
 export const meta: Route.MetaFunction = () => [{ title: 'Dashboard | Real Estate Mentorship' }]
+
+export function ErrorBoundary() {
+	return <GeneralErrorBoundary />
+}

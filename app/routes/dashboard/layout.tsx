@@ -97,7 +97,7 @@ export default function DashboardLayout({ loaderData }: Route.ComponentProps) {
 								<Menu isAdmin={user.isAdmin} />
 							</nav>
 						</details>
-						<Link to="/" className="flex items-center gap-2 font-bold text-brand-800">
+						<Link to="/" aria-label="Real Estate Mentorship home" className="flex items-center gap-2 font-bold text-brand-800">
 							<img src="/favicon.svg" alt="" width={28} height={28} />
 							<span className="hidden sm:inline">Real Estate Mentorship</span>
 						</Link>

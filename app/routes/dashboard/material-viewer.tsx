@@ -1,10 +1,104 @@
-import { data, Outlet } from 'react-router'
+import { useMemo } from 'react'
+import { data } from 'react-router'
+import { z } from 'zod'
+import type { Route } from './+types/material-viewer'
+import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { DashboardHome } from '#app/components/materials/dashboard-home.tsx'
+import { weekTabParam } from '#app/components/materials/weekly-materials.tsx'
+import { RouteDialog } from '#app/components/ui/dialog.tsx'
+import {
+	fileTypeOf,
+	isOfficeKind,
+	materialKind,
+	safeExternalUrl,
+	storedFileName,
+	youtubeEmbedUrl,
+} from '#app/components/viewer/file-kind.ts'
+import { MaterialViewer, type ViewerItem } from '#app/components/viewer/material-viewer.tsx'
+import { canAccessCourse, getCourseWeeks, getMaterialItem, listAccessibleCourses } from '#app/models/materials.server.ts'
+import { getStorage } from '#app/services/storage/index.server.ts'
+import { requireUser } from '#app/utils/auth.server.ts'
+import { getDb } from '#app/utils/db.server.ts'
 
-/** PLACEHOLDER: replaced by the issue that builds this route. */
-export async function loader() {
-	throw data('Not built yet', { status: 501 })
+const ItemIdSchema = z.coerce.number().int().positive().max(2_147_483_647)
+
+/** Long enough for the online office viewer to fetch the file, short enough not to be worth sharing. */
+const OFFICE_LINK_SECONDS = 5 * 60
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+	const user = await requireUser(request)
+	const id = ItemIdSchema.safeParse(params.itemId)
+	const db = getDb()
+	const item = id.success ? await getMaterialItem(db, id.data) : null
+	if (!item) throw data('Material not found', { status: 404 })
+	if (!(await canAccessCourse(db, user, item.courseId))) {
+		throw data("You don't have permission to view this material", { status: 403 })
+	}
+	const [courses, weeks] = await Promise.all([listAccessibleCourses(db, user), getCourseWeeks(db, item.courseId)])
+
+	const kind = materialKind(item)
+	const fileUrl = item.storageKey ? `/files/materials/${item.id}` : null
+	let officeSourceUrl: string | null = null
+	if (item.storageKey && isOfficeKind(kind)) {
+		const fileName = storedFileName(item.storageKey)
+		// A store that cannot presign (local disk) or fails to gives no viewer link: the page offers the download.
+		officeSourceUrl = await getStorage()
+			.presignedUrl(item.storageKey, {
+				expiresInSeconds: OFFICE_LINK_SECONDS,
+				downloadName: fileName,
+				disposition: 'inline',
+				contentType: fileTypeOf(fileName, item.mimeType).contentType,
+			})
+			.catch(() => null)
+	}
+	const viewerItem: ViewerItem = {
+		id: item.id,
+		title: item.title,
+		kind,
+		fileUrl,
+		downloadUrl: fileUrl ? `${fileUrl}?download=1` : null,
+		externalUrl: item.storageKey ? null : safeExternalUrl(item.fileUrl),
+		embedUrl: kind === 'youtube' ? youtubeEmbedUrl(item.fileUrl) : null,
+		officeSourceUrl,
+	}
+
+	// The dashboard behind the dialog shows the item's course with its week on the item's tab.
+	const background = new URLSearchParams({ course: String(item.courseId) })
+	if (item.category === 'recording') background.set(weekTabParam(item.weekId), 'recordings')
+
+	return {
+		dashboard: {
+			name: user.name,
+			isAdmin: user.isAdmin,
+			courses: courses.map(({ id, title }) => ({ id, title })),
+			selectedCourseId: item.courseId,
+			weeks,
+		},
+		item: viewerItem,
+		weekLabel: `Week ${item.weekNumber}: ${item.topic}`,
+		// A document stays behind the 'Protected Content' overlay until 'View Document' is used.
+		isProtected: item.type === 'document' && new URL(request.url).searchParams.get('view') !== '1',
+		backgroundQuery: background.toString(),
+	}
 }
 
-export default function Placeholder() {
-	return <Outlet />
+export default function MaterialViewerPage({ loaderData }: Route.ComponentProps) {
+	const { dashboard, item, weekLabel, isProtected, backgroundQuery } = loaderData
+	const searchParams = useMemo(() => new URLSearchParams(backgroundQuery), [backgroundQuery])
+	return (
+		<>
+			<DashboardHome data={dashboard} searchParams={searchParams} signedIn />
+			<RouteDialog title={item.title} description={weekLabel} closeTo={`/dashboard?${backgroundQuery}`} size="xl">
+				<MaterialViewer item={item} isProtected={isProtected} revealTo="?view=1" />
+			</RouteDialog>
+		</>
+	)
+}
+
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+	{ title: `${loaderData?.item.title ?? 'Material'} | Real Estate Mentorship` },
+]
+
+export function ErrorBoundary() {
+	return <GeneralErrorBoundary />
 }

@@ -1,0 +1,38 @@
+import { Form, useSubmit } from 'react-router'
+import { Button } from '#app/components/ui/button.tsx'
+import { SelectField } from '#app/components/ui/field.tsx'
+
+export type SelectableCourse = { id: number; title: string }
+
+/**
+ * A GET form, so the choice works without JavaScript (the Show button) and is linkable;
+ * with JavaScript a change submits at once. The server remembers the choice in a cookie.
+ */
+export function CourseSelector({ courses, selectedId }: { courses: SelectableCourse[]; selectedId: number | null }) {
+	const submit = useSubmit()
+	return (
+		<Form method="get" action="/dashboard" className="flex flex-wrap items-end gap-3">
+			<SelectField
+				// Remount on a new selection so the uncontrolled select shows it after navigation.
+				key={selectedId ?? 'none'}
+				label="Select a course"
+				className="min-w-0 flex-1 sm:max-w-md"
+				selectProps={{
+					name: 'course',
+					defaultValue: selectedId ?? '',
+					onChange: (event) => void submit(event.currentTarget.form, { preventScrollReset: true }),
+				}}
+			>
+				{selectedId === null ? <option value="">Choose a course…</option> : null}
+				{courses.map((course) => (
+					<option key={course.id} value={course.id}>
+						{course.title}
+					</option>
+				))}
+			</SelectField>
+			<Button type="submit" variant="outline">
+				Show
+			</Button>
+		</Form>
+	)
+}

@@ -1,0 +1,92 @@
+import { Link } from 'react-router'
+import { ButtonLink } from '#app/components/ui/button.tsx'
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
+import type { CourseWeek } from '#app/models/materials.server.ts'
+import { CourseSelector, type SelectableCourse } from './course-selector.tsx'
+import { WeeklyMaterials } from './weekly-materials.tsx'
+
+export type DashboardHomeData = {
+	name: string
+	isAdmin: boolean
+	courses: SelectableCourse[]
+	selectedCourseId: number | null
+	/** Null when no course is selected. */
+	weeks: CourseWeek[] | null
+}
+
+const adminCards = [
+	{ to: '/dashboard/admin/courses', title: 'Manage Courses', description: 'Create, edit and remove courses and see their enrollment.' },
+	{ to: '/dashboard/admin/uploads', title: 'Upload Materials', description: 'Add weekly class materials, recordings and Zoom links.' },
+	{ to: '/dashboard/admin/enrollments', title: 'Manage Enrollments', description: 'Enroll students, change their status or remove them.' },
+	{ to: '/dashboard/admin/users', title: 'Manage Users', description: 'Search and manage student accounts.' },
+	{ to: '/dashboard/admin/messages', title: 'Send Messages', description: 'Broadcast announcements and message students directly.' },
+]
+
+/**
+ * The dashboard's home: welcome, the admin cards, the course selector with the weekly
+ * materials (or the not-enrolled state) and the Messages panel. The material viewer renders
+ * it too, behind its dialog.
+ */
+export function DashboardHome({
+	data,
+	searchParams,
+	signedIn,
+}: {
+	data: DashboardHomeData
+	searchParams: URLSearchParams
+	signedIn: boolean
+}) {
+	const refreshTo = `/dashboard${searchParams.size > 0 ? `?${searchParams}` : ''}`
+	return (
+		<>
+			<h1 className="text-2xl font-bold text-ink">
+				Welcome, {data.name || 'Student'}!{data.isAdmin ? ' (Administrator)' : ''}
+			</h1>
+			{data.isAdmin ? (
+				<ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
+					{adminCards.map((card) => (
+						<li key={card.to}>
+							<Link to={card.to} className="block h-full rounded-xl border border-slate-200 bg-white p-5 shadow-sm hover:border-brand-500">
+								<h2 className="font-semibold text-ink">{card.title}</h2>
+								<p className="mt-1 text-sm text-slate-600">{card.description}</p>
+							</Link>
+						</li>
+					))}
+				</ul>
+			) : null}
+			{data.courses.length === 0 ? (
+				<Card>
+					<CardHeader>
+						<CardTitle>You have not yet enrolled</CardTitle>
+						<CardDescription>Hold tight! Browse our available courses to get started.</CardDescription>
+					</CardHeader>
+					<CardContent>
+						<ButtonLink to="/courses">Browse Courses</ButtonLink>
+					</CardContent>
+				</Card>
+			) : (
+				<Card>
+					<CardHeader className="flex flex-wrap items-center justify-between gap-3 space-y-0">
+						<CardTitle>Course Materials</CardTitle>
+						<ButtonLink to={refreshTo} variant="outline" size="sm" preventScrollReset>
+							Refresh Materials
+						</ButtonLink>
+					</CardHeader>
+					<CardContent className="space-y-5">
+						<CourseSelector courses={data.courses} selectedId={data.selectedCourseId} />
+						<WeeklyMaterials weeks={data.weeks} searchParams={searchParams} signedIn={signedIn} />
+					</CardContent>
+				</Card>
+			)}
+			<Card>
+				<CardHeader>
+					<CardTitle>Messages</CardTitle>
+					<CardDescription>Have questions? Message your instructor directly.</CardDescription>
+				</CardHeader>
+				<CardContent>
+					<ButtonLink to="/dashboard/messages">Open Messages</ButtonLink>
+				</CardContent>
+			</Card>
+		</>
+	)
+}

@@ -1,0 +1,153 @@
+import { Link } from 'react-router'
+import { buttonClasses } from '#app/components/ui/button.tsx'
+import { TabLinks } from '#app/components/ui/tabs.tsx'
+import type { ViewerKind } from '#app/components/viewer/file-kind.ts'
+import type { CourseWeek, MaterialListItem } from '#app/models/materials.server.ts'
+import { formatFileSize } from '#app/utils/misc.ts'
+
+export type WeekTab = 'materials' | 'recordings'
+
+/** Each week's tab lives in its own query parameter, so tabs are links that work without JavaScript. */
+export function weekTabParam(weekId: number) {
+	return `week${weekId}`
+}
+
+export function isWeekTabParam(name: string) {
+	return /^week\d+$/.test(name)
+}
+
+function weekTabOf(searchParams: URLSearchParams, weekId: number): WeekTab {
+	return searchParams.get(weekTabParam(weekId)) === 'recordings' ? 'recordings' : 'materials'
+}
+
+function withWeekTab(searchParams: URLSearchParams, weekId: number, tab: WeekTab) {
+	const next = new URLSearchParams(searchParams)
+	if (tab === 'recordings') next.set(weekTabParam(weekId), 'recordings')
+	else next.delete(weekTabParam(weekId))
+	const query = next.toString()
+	return `/dashboard${query ? `?${query}` : ''}`
+}
+
+const KIND_LABELS: Record<ViewerKind, string> = {
+	pdf: 'PDF',
+	image: 'Image',
+	video: 'Video',
+	youtube: 'YouTube video',
+	word: 'Word document',
+	powerpoint: 'PowerPoint presentation',
+	excel: 'Excel spreadsheet',
+	other: 'File',
+}
+
+const KIND_ICONS: Record<ViewerKind, string> = {
+	pdf: 'M6 3h8l4 4v14H6zM14 3v4h4M9 13h6M9 17h4',
+	image: 'M4 5h16v14H4zM4 16l5-5 4 4 3-3 4 4M15.5 9.5h.01',
+	video: 'M3 6h13v12H3zM16 10l5-3v10l-5-3',
+	youtube: 'M3 7.5C3 6 4 5 5.5 5h13C20 5 21 6 21 7.5v9c0 1.5-1 2.5-2.5 2.5h-13C4 19 3 18 3 16.5zM10 9v6l5-3z',
+	word: 'M6 3h8l4 4v14H6zM14 3v4h4M8.5 11l1.5 6 2-4.5 2 4.5 1.5-6',
+	powerpoint: 'M6 3h8l4 4v14H6zM14 3v4h4M10 17v-6h2.5a2 2 0 0 1 0 4H10',
+	excel: 'M6 3h8l4 4v14H6zM14 3v4h4M9 11l5 6M14 11l-5 6',
+	other: 'M6 3h8l4 4v14H6zM14 3v4h4',
+}
+
+/**
+ * The 'Course Materials' list: weeks newest first, each with its class-session link and
+ * the Class Materials / Class Recordings tabs. `searchParams` are those of the dashboard
+ * URL the tab links keep (the course choice and the other weeks' tabs).
+ */
+export function WeeklyMaterials({
+	weeks,
+	searchParams,
+	signedIn,
+}: {
+	weeks: CourseWeek[] | null
+	searchParams: URLSearchParams
+	signedIn: boolean
+}) {
+	if (weeks === null) return <EmptyMessage>Please select a course to view materials.</EmptyMessage>
+	if (weeks.length === 0) return <EmptyMessage>No materials available yet.</EmptyMessage>
+	return (
+		<ol className="space-y-4">
+			{weeks.map((week) => {
+				const tab = weekTabOf(searchParams, week.id)
+				const headingId = `week-${week.id}-heading`
+				return (
+					<li key={week.id}>
+						<section aria-labelledby={headingId} className="rounded-lg border border-slate-200 p-4">
+							<div className="flex flex-wrap items-start justify-between gap-3">
+								<h3 id={headingId} className="text-base font-semibold text-ink">
+									Week {week.weekNumber}: {week.topic}
+								</h3>
+								{week.zoomLink ? (
+									<a
+										href={week.zoomLink}
+										target="_blank"
+										rel="noopener noreferrer"
+										className={buttonClasses({ size: 'sm' })}
+									>
+										Join Class Session
+										<svg aria-hidden="true" viewBox="0 0 24 24" className="size-4" fill="none" stroke="currentColor" strokeWidth="2">
+											<path d="M14 4h6v6M20 4l-9 9M18 14v6H4V6h6" />
+										</svg>
+									</a>
+								) : (
+									<p className="text-sm text-slate-600">No Zoom link available for this week</p>
+								)}
+							</div>
+							<TabLinks
+								className="mt-3"
+								label={`Week ${week.weekNumber} sections`}
+								current={tab}
+								tabs={[
+									{ id: 'materials', label: 'Class Materials', to: withWeekTab(searchParams, week.id, 'materials') },
+									{ id: 'recordings', label: 'Class Recordings', to: withWeekTab(searchParams, week.id, 'recordings') },
+								]}
+							/>
+							<div className="pt-3">
+								{tab === 'materials' ? (
+									<ItemList items={week.materials} empty="No class materials available for this week." />
+								) : signedIn ? (
+									<ItemList items={week.recordings} empty="No recordings available for this week." />
+								) : (
+									<EmptyMessage>You need to be logged in to access class recordings.</EmptyMessage>
+								)}
+							</div>
+						</section>
+					</li>
+				)
+			})}
+		</ol>
+	)
+}
+
+function ItemList({ items, empty }: { items: MaterialListItem[]; empty: string }) {
+	if (items.length === 0) return <EmptyMessage>{empty}</EmptyMessage>
+	return (
+		<ul className="divide-y divide-slate-100">
+			{items.map((item) => (
+				<li key={item.id}>
+					<Link
+						to={`/dashboard/materials/${item.id}`}
+						preventScrollReset
+						className="flex items-center gap-3 rounded-md px-2 py-2.5 hover:bg-slate-50"
+					>
+						<svg aria-hidden="true" viewBox="0 0 24 24" className="size-5 shrink-0 text-brand-700" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinejoin="round">
+							<path d={KIND_ICONS[item.kind]} />
+						</svg>
+						<span className="min-w-0 flex-1">
+							<span className="block truncate font-medium text-ink">{item.title}</span>
+							<span className="block text-xs text-slate-600">
+								{KIND_LABELS[item.kind]}
+								{item.sizeBytes !== null ? ` · ${formatFileSize(item.sizeBytes)}` : ''}
+							</span>
+						</span>
+					</Link>
+				</li>
+			))}
+		</ul>
+	)
+}
+
+function EmptyMessage({ children }: { children: React.ReactNode }) {
+	return <p className="rounded-md bg-slate-50 px-3 py-4 text-center text-sm text-slate-600">{children}</p>
+}

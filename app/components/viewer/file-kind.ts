@@ -1,0 +1,111 @@
+/** How a material is shown, decided from its stored file name (server-chosen) or its link. Isomorphic. */
+
+export type ViewerKind = 'pdf' | 'image' | 'video' | 'youtube' | 'word' | 'powerpoint' | 'excel' | 'other'
+
+export type OfficeKind = Extract<ViewerKind, 'word' | 'powerpoint' | 'excel'>
+
+const FILE_TYPES: Record<string, { contentType: string; kind: ViewerKind }> = {
+	pdf: { contentType: 'application/pdf', kind: 'pdf' },
+	jpg: { contentType: 'image/jpeg', kind: 'image' },
+	jpeg: { contentType: 'image/jpeg', kind: 'image' },
+	png: { contentType: 'image/png', kind: 'image' },
+	gif: { contentType: 'image/gif', kind: 'image' },
+	mp4: { contentType: 'video/mp4', kind: 'video' },
+	webm: { contentType: 'video/webm', kind: 'video' },
+	mov: { contentType: 'video/quicktime', kind: 'video' },
+	doc: { contentType: 'application/msword', kind: 'word' },
+	docx: { contentType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', kind: 'word' },
+	ppt: { contentType: 'application/vnd.ms-powerpoint', kind: 'powerpoint' },
+	pptx: { contentType: 'application/vnd.openxmlformats-officedocument.presentationml.presentation', kind: 'powerpoint' },
+	xls: { contentType: 'application/vnd.ms-excel', kind: 'excel' },
+	xlsx: { contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', kind: 'excel' },
+}
+
+const KNOWN_BY_CONTENT_TYPE = new Map(Object.values(FILE_TYPES).map((type) => [type.contentType, type]))
+
+/** The kinds a browser shows by itself: only these are ever served inline. */
+const INLINE_KINDS: ReadonlySet<ViewerKind> = new Set(['pdf', 'image', 'video'])
+
+const OFFICE_KINDS: ReadonlySet<ViewerKind> = new Set(['word', 'powerpoint', 'excel'])
+
+export function isOfficeKind(kind: ViewerKind): kind is OfficeKind {
+	return OFFICE_KINDS.has(kind)
+}
+
+function extensionOf(fileName: string) {
+	const dot = fileName.lastIndexOf('.')
+	return dot > 0 ? fileName.slice(dot + 1).toLowerCase() : ''
+}
+
+/**
+ * The file's type: from its extension, else from the stored content type when that is one
+ * we know. Anything else is served as an opaque download.
+ */
+export function fileTypeOf(fileName: string, storedContentType: string | null) {
+	const byExtension = FILE_TYPES[extensionOf(fileName)]
+	if (byExtension) return byExtension
+	const byContentType = storedContentType ? KNOWN_BY_CONTENT_TYPE.get(storedContentType.toLowerCase()) : undefined
+	return byContentType ?? { contentType: 'application/octet-stream', kind: 'other' as const }
+}
+
+export function isInlineKind(kind: ViewerKind) {
+	return INLINE_KINDS.has(kind)
+}
+
+/** The name a stored file is offered under: its key's last segment without the unique prefix. */
+export function storedFileName(storageKey: string) {
+	const last = storageKey.slice(storageKey.lastIndexOf('/') + 1)
+	return last.replace(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}-/i, '')
+}
+
+/** Only http(s) links are ever rendered; anything else (javascript:, data:) counts as no link. */
+export function safeExternalUrl(value: string | null | undefined) {
+	if (!value) return null
+	try {
+		const url = new URL(value)
+		return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : null
+	} catch {
+		return null
+	}
+}
+
+const YOUTUBE_HOSTS = new Set(['youtube.com', 'www.youtube.com', 'm.youtube.com', 'youtube-nocookie.com', 'www.youtube-nocookie.com'])
+const VIDEO_ID = /^[A-Za-z0-9_-]{11}$/
+
+/** The video id of a YouTube watch, short, embed or youtu.be link; null for anything else. */
+export function youtubeVideoId(value: string | null | undefined) {
+	const href = safeExternalUrl(value)
+	if (!href) return null
+	const url = new URL(href)
+	let id: string | null = null
+	if (url.hostname === 'youtu.be') id = url.pathname.slice(1)
+	else if (YOUTUBE_HOSTS.has(url.hostname)) {
+		const [first, second] = url.pathname.split('/').filter(Boolean)
+		if (first === 'watch') id = url.searchParams.get('v')
+		else if (first === 'embed' || first === 'shorts' || first === 'live') id = second ?? null
+	}
+	return id && VIDEO_ID.test(id) ? id : null
+}
+
+/**
+ * The privacy-enhanced embed of a YouTube link, with restricted controls: no related videos
+ * from other channels, no keyboard shortcuts, no annotations.
+ */
+export function youtubeEmbedUrl(value: string | null | undefined) {
+	const id = youtubeVideoId(value)
+	if (!id) return null
+	const params = new URLSearchParams({ rel: '0', modestbranding: '1', disablekb: '1', iv_load_policy: '3', playsinline: '1' })
+	return `https://www.youtube-nocookie.com/embed/${id}?${params}`
+}
+
+/** The viewer kind of a material item: a stored file by its type, a link by whether YouTube can embed it. */
+export function materialKind(item: { storageKey: string | null; mimeType: string | null; fileUrl: string | null }): ViewerKind {
+	if (item.storageKey) return fileTypeOf(storedFileName(item.storageKey), item.mimeType).kind
+	return youtubeVideoId(item.fileUrl) ? 'youtube' : 'other'
+}
+
+export const OFFICE_APPS: Record<OfficeKind, string> = {
+	word: 'Microsoft Word',
+	powerpoint: 'Microsoft PowerPoint',
+	excel: 'Microsoft Excel',
+}

@@ -1,0 +1,162 @@
+import type { Kysely } from 'kysely'
+import { materialKind, safeExternalUrl, type ViewerKind } from '#app/components/viewer/file-kind.ts'
+import type { Database, MaterialCategory, MaterialType } from '#db/types.ts'
+
+/** Who asks: enough of the session user to decide access. */
+export type MaterialReader = { id: string; isAdmin: boolean }
+
+export type MaterialListItem = {
+	id: number
+	title: string
+	type: MaterialType
+	kind: ViewerKind
+	sizeBytes: number | null
+}
+
+export type CourseWeek = {
+	id: number
+	weekNumber: number
+	topic: string
+	/** An http(s) link or null. */
+	zoomLink: string | null
+	materials: MaterialListItem[]
+	recordings: MaterialListItem[]
+}
+
+export type AccessibleCourse = { id: number; title: string; enrolled: boolean }
+
+/**
+ * Whether the user may see a course's materials and files: an admin may see any existing
+ * course, anyone else only a course they hold an active enrollment in.
+ */
+export async function canAccessCourse(db: Kysely<Database>, user: MaterialReader, courseId: number) {
+	const row = user.isAdmin
+		? await db.selectFrom('courses').select('id').where('id', '=', courseId).executeTakeFirst()
+		: await db
+				.selectFrom('enrollments')
+				.select('id')
+				.where('user_id', '=', user.id)
+				.where('course_id', '=', courseId)
+				.where('status', '=', 'active')
+				.executeTakeFirst()
+	return Boolean(row)
+}
+
+/**
+ * The courses whose materials the user may see, in one query: every course for an admin,
+ * the actively enrolled ones otherwise. The most recent active enrollment comes first
+ * (it is the default selection), then the rest by title.
+ */
+export async function listAccessibleCourses(db: Kysely<Database>, user: MaterialReader): Promise<AccessibleCourse[]> {
+	let query = db
+		.selectFrom('courses')
+		.leftJoin('enrollments', (join) =>
+			join
+				.onRef('enrollments.course_id', '=', 'courses.id')
+				.on('enrollments.user_id', '=', user.id)
+				.on('enrollments.status', '=', 'active'),
+		)
+		.select(['courses.id', 'courses.title', 'enrollments.enrollment_date'])
+	if (!user.isAdmin) query = query.where('enrollments.id', 'is not', null)
+	const rows = await query
+		.orderBy('enrollments.enrollment_date', (order) => order.desc().nullsLast())
+		.orderBy('courses.title')
+		.orderBy('courses.id')
+		.execute()
+	return rows.map((row) => ({ id: row.id, title: row.title, enrolled: row.enrollment_date !== null }))
+}
+
+/**
+ * A course's weeks, newest first, each with its class materials and recordings sorted by
+ * title. One query, whatever the number of weeks and files.
+ */
+export async function getCourseWeeks(db: Kysely<Database>, courseId: number): Promise<CourseWeek[]> {
+	const rows = await db
+		.selectFrom('course_materials as week')
+		.leftJoin('material_items as item', 'item.material_id', 'week.id')
+		.select([
+			'week.id as weekId',
+			'week.week_number as weekNumber',
+			'week.topic',
+			'week.zoom_link as zoomLink',
+			'item.id as itemId',
+			'item.title',
+			'item.type',
+			'item.category',
+			'item.storage_key as storageKey',
+			'item.mime_type as mimeType',
+			'item.file_url as fileUrl',
+			'item.size_bytes as sizeBytes',
+		])
+		.where('week.course_id', '=', courseId)
+		.orderBy('week.week_number', 'desc')
+		.orderBy('week.id', 'desc')
+		.orderBy('item.title')
+		.orderBy('item.id')
+		.execute()
+
+	const weeks: CourseWeek[] = []
+	for (const row of rows) {
+		let week = weeks.at(-1)
+		if (week?.id !== row.weekId) {
+			week = {
+				id: row.weekId,
+				weekNumber: row.weekNumber,
+				topic: row.topic,
+				zoomLink: safeExternalUrl(row.zoomLink),
+				materials: [],
+				recordings: [],
+			}
+			weeks.push(week)
+		}
+		if (row.itemId === null || row.title === null || row.type === null || row.category === null) continue
+		const item: MaterialListItem = {
+			id: row.itemId,
+			title: row.title,
+			type: row.type,
+			kind: materialKind(row),
+			sizeBytes: row.sizeBytes,
+		}
+		;(row.category === 'recording' ? week.recordings : week.materials).push(item)
+	}
+	return weeks
+}
+
+export type MaterialItemDetail = {
+	id: number
+	title: string
+	type: MaterialType
+	category: MaterialCategory
+	storageKey: string | null
+	mimeType: string | null
+	fileUrl: string | null
+	sizeBytes: number | null
+	weekId: number
+	weekNumber: number
+	topic: string
+	courseId: number
+}
+
+/** One item with its week and course; null when it does not exist. */
+export async function getMaterialItem(db: Kysely<Database>, itemId: number): Promise<MaterialItemDetail | null> {
+	const row = await db
+		.selectFrom('material_items as item')
+		.innerJoin('course_materials as week', 'week.id', 'item.material_id')
+		.select([
+			'item.id',
+			'item.title',
+			'item.type',
+			'item.category',
+			'item.storage_key as storageKey',
+			'item.mime_type as mimeType',
+			'item.file_url as fileUrl',
+			'item.size_bytes as sizeBytes',
+			'week.id as weekId',
+			'week.week_number as weekNumber',
+			'week.topic',
+			'week.course_id as courseId',
+		])
+		.where('item.id', '=', itemId)
+		.executeTakeFirst()
+	return row ?? null
+}

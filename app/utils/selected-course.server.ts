@@ -1,0 +1,58 @@
+import { createCookie } from 'react-router'
+import { z } from 'zod'
+import { getEnv } from './env.server.ts'
+
+const CourseIdSchema = z.coerce.number().int().positive().max(2_147_483_647)
+
+/** The value names its user, so a cookie left by someone else on a shared browser is ignored. */
+const CookieValueSchema = z.object({ userId: z.string(), courseId: CourseIdSchema })
+
+function selectedCourseCookie() {
+	const env = getEnv()
+	return createCookie(env.secureCookies ? '__Host-selected-course' : 'selected-course', {
+		path: '/',
+		httpOnly: true,
+		sameSite: 'lax',
+		secure: env.secureCookies,
+		secrets: [env.SESSION_SECRET],
+		maxAge: 60 * 60 * 24 * 90,
+	})
+}
+
+/** The Set-Cookie header that forgets the selection (logout, or a course no longer accessible). */
+export function clearSelectedCourseCookie() {
+	return selectedCourseCookie().serialize('', { maxAge: 0 })
+}
+
+async function readStoredCourse(request: Request, userId: string) {
+	const parsed = CookieValueSchema.safeParse(await selectedCourseCookie().parse(request.headers.get('Cookie')))
+	return parsed.success && parsed.data.userId === userId ? parsed.data.courseId : null
+}
+
+/**
+ * The course the dashboard shows. A `?course=` choice wins when the user may see that
+ * course, then the remembered one, then the default (the most recent active enrollment,
+ * or none). A stored id that is no longer accessible is dropped. Returns the Set-Cookie
+ * header to send when the remembered choice changes.
+ */
+export async function resolveSelectedCourse(
+	request: Request,
+	userId: string,
+	accessibleIds: number[],
+	defaultCourseId: number | null,
+): Promise<{ courseId: number | null; setCookie: string | null }> {
+	const accessible = new Set(accessibleIds)
+	const stored = await readStoredCourse(request, userId)
+	const requested = CourseIdSchema.safeParse(new URL(request.url).searchParams.get('course') || undefined)
+	const chosen = requested.success && accessible.has(requested.data) ? requested.data : null
+	const remembered = stored !== null && accessible.has(stored) ? stored : null
+	const courseId = chosen ?? remembered ?? defaultCourseId
+
+	let setCookie: string | null = null
+	if (chosen !== null && chosen !== stored) {
+		setCookie = await selectedCourseCookie().serialize({ userId, courseId: chosen })
+	} else if (stored !== null && remembered === null) {
+		setCookie = await clearSelectedCourseCookie()
+	}
+	return { courseId, setCookie }
+}

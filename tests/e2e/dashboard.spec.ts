@@ -1,0 +1,205 @@
+import { randomUUID } from 'node:crypto'
+import type { Kysely } from 'kysely'
+import type { Page } from '@playwright/test'
+import { materialKey } from '#app/services/storage/keys.ts'
+import type { Database, EnrollmentStatus, MaterialCategory } from '#db/types.ts'
+import { expect, test } from '../support/e2e.ts'
+
+async function createCourse(db: Kysely<Database>, title = `Dashboard Course ${randomUUID().slice(0, 8)}`) {
+	return db.insertInto('courses').values({ title }).returning(['id', 'title']).executeTakeFirstOrThrow()
+}
+
+async function enroll(db: Kysely<Database>, userId: string, courseId: number, status: EnrollmentStatus = 'active', daysAgo = 0) {
+	await db
+		.insertInto('enrollments')
+		.values({ user_id: userId, course_id: courseId, status, enrollment_date: new Date(Date.now() - daysAgo * 86_400_000) })
+		.execute()
+}
+
+async function addWeek(db: Kysely<Database>, courseId: number, weekNumber: number, topic: string, zoomLink: string | null) {
+	return (
+		await db
+			.insertInto('course_materials')
+			.values({ course_id: courseId, week_number: weekNumber, topic, zoom_link: zoomLink })
+			.returning('id')
+			.executeTakeFirstOrThrow()
+	).id
+}
+
+/** Rows only: listing materials needs no stored file. */
+async function addItem(db: Kysely<Database>, courseId: number, weekId: number, title: string, fileName: string, category: MaterialCategory) {
+	await db
+		.insertInto('material_items')
+		.values({
+			material_id: weekId,
+			title,
+			type: category === 'recording' ? 'video' : 'document',
+			category,
+			storage_key: materialKey(courseId, weekId, category, fileName),
+			mime_type: 'application/octet-stream',
+			size_bytes: 2048,
+		})
+		.execute()
+}
+
+async function chooseCourse(page: Page, title: string, javaScriptEnabled: boolean) {
+	await page.getByLabel('Select a course').selectOption({ label: title })
+	// With JavaScript the change submits the form; without it the Show button does.
+	if (!javaScriptEnabled) await page.getByRole('button', { name: 'Show' }).click()
+}
+
+function weekSection(page: Page, name: string) {
+	return page.getByRole('region', { name })
+}
+
+test('a student chooses a course, which is remembered, and switches week tabs', async ({
+	page,
+	db,
+	createUser,
+	signIn,
+	javaScriptEnabled,
+}) => {
+	const student = await createUser({ name: 'Riley Renter' })
+	const older = await createCourse(db)
+	const newer = await createCourse(db)
+	await enroll(db, student.id, older.id, 'active', 20)
+	await enroll(db, student.id, newer.id, 'active', 1)
+	const first = await addWeek(db, newer.id, 1, 'Finding Deals', 'https://zoom.us/j/111222333')
+	const second = await addWeek(db, newer.id, 2, 'Rehab Budgets', null)
+	await addItem(db, newer.id, second, 'Rehab Budget Guide', 'rehab-budget.pdf', 'material')
+	await addItem(db, newer.id, second, 'Week 2 Recording', 'week-2.mp4', 'recording')
+	await addItem(db, newer.id, first, 'Week 1 Recording', 'week-1.mp4', 'recording')
+	await signIn(student)
+
+	await page.goto('/dashboard')
+	await expect(page.getByRole('heading', { level: 1, name: 'Welcome, Riley Renter!' })).toBeVisible()
+	await expect(page.getByRole('heading', { name: 'Course Materials' })).toBeVisible()
+	// The most recent active enrollment is the default.
+	await expect(page.getByLabel('Select a course')).toHaveValue(String(newer.id))
+
+	const weekHeadings = page.getByRole('heading', { level: 3, name: /^Week \d+:/ })
+	await expect(weekHeadings).toHaveText(['Week 2: Rehab Budgets', 'Week 1: Finding Deals'])
+	const weekTwo = weekSection(page, 'Week 2: Rehab Budgets')
+	const weekOne = weekSection(page, 'Week 1: Finding Deals')
+	await expect(weekTwo.getByText('No Zoom link available for this week')).toBeVisible()
+	const join = weekOne.getByRole('link', { name: 'Join Class Session' })
+	await expect(join).toHaveAttribute('href', 'https://zoom.us/j/111222333')
+	await expect(join).toHaveAttribute('target', '_blank')
+	await expect(join).toHaveAttribute('rel', /noopener/)
+
+	await expect(weekTwo.getByRole('link', { name: /Rehab Budget Guide/ })).toBeVisible()
+	await expect(weekOne.getByText('No class materials available for this week.')).toBeVisible()
+
+	await weekTwo.getByRole('link', { name: 'Class Recordings' }).click()
+	await expect(page).toHaveURL(new RegExp(`week${second}=recordings`))
+	await expect(weekTwo.getByRole('link', { name: /Week 2 Recording/ })).toBeVisible()
+	await expect(weekTwo.getByRole('link', { name: 'Class Recordings' })).toHaveAttribute('aria-current', 'page')
+	// The other week keeps its own tab.
+	await expect(weekOne.getByText('No class materials available for this week.')).toBeVisible()
+	await weekOne.getByRole('link', { name: 'Class Recordings' }).click()
+	await expect(weekOne.getByRole('link', { name: /Week 1 Recording/ })).toBeVisible()
+	await expect(weekTwo.getByRole('link', { name: /Week 2 Recording/ })).toBeVisible()
+	await weekTwo.getByRole('link', { name: 'Class Materials' }).click()
+	await expect(weekTwo.getByRole('link', { name: /Rehab Budget Guide/ })).toBeVisible()
+
+	await chooseCourse(page, older.title, javaScriptEnabled)
+	await expect(page).toHaveURL(new RegExp(`course=${older.id}`))
+	await expect(page.getByText('No materials available yet.')).toBeVisible()
+
+	// The choice is remembered.
+	await page.goto('/dashboard')
+	await expect(page.getByLabel('Select a course')).toHaveValue(String(older.id))
+	await page.getByRole('link', { name: 'Refresh Materials' }).click()
+	await expect(page.getByText('No materials available yet.')).toBeVisible()
+
+	await expect(page.getByText('Have questions? Message your instructor directly.')).toBeVisible()
+	await expect(page.getByRole('link', { name: 'Open Messages' })).toHaveAttribute('href', '/dashboard/messages')
+})
+
+test('a student without an active enrollment is invited to browse courses', async ({ page, db, createUser, signIn }) => {
+	const student = await createUser({ name: 'Nora Newcomer' })
+	const course = await createCourse(db)
+	await enroll(db, student.id, course.id, 'pending')
+	await signIn(student)
+
+	await page.goto('/dashboard')
+	await expect(page.getByRole('heading', { name: 'You have not yet enrolled' })).toBeVisible()
+	await expect(page.getByText('Hold tight! Browse our available courses to get started.')).toBeVisible()
+	await expect(page.getByRole('heading', { name: 'Course Materials' })).toHaveCount(0)
+	await page.getByRole('link', { name: 'Browse Courses' }).click()
+	await expect(page).toHaveURL(/\/courses$/)
+})
+
+test('an admin sees the management cards and may pick any course', async ({ page, db, createUser, signIn, javaScriptEnabled }) => {
+	const admin = await createUser({ name: 'Ada Admin', role: 'admin' })
+	const course = await createCourse(db)
+	await addWeek(db, course.id, 1, 'Admin Week', null)
+	await signIn(admin)
+
+	await page.goto('/dashboard')
+	await expect(page.getByRole('heading', { level: 1, name: 'Welcome, Ada Admin! (Administrator)' })).toBeVisible()
+	for (const card of ['Manage Courses', 'Upload Materials', 'Manage Enrollments', 'Manage Users', 'Send Messages']) {
+		await expect(page.getByRole('main').getByRole('heading', { name: card })).toBeVisible()
+	}
+	await expect(page.getByText('Please select a course to view materials.')).toBeVisible()
+	await chooseCourse(page, course.title, javaScriptEnabled)
+	await expect(page.getByRole('heading', { name: 'Week 1: Admin Week' })).toBeVisible()
+})
+
+test('My Courses lists enrollments with their status and links to their materials', async ({ page, db, createUser, signIn }) => {
+	const student = await createUser()
+	const active = await createCourse(db)
+	const pending = await createCourse(db)
+	await enroll(db, student.id, active.id, 'active', 3)
+	await enroll(db, student.id, pending.id, 'pending', 1)
+	await signIn(student)
+
+	await page.goto('/dashboard/courses')
+	await expect(page.getByRole('heading', { level: 1, name: 'My Courses' })).toBeVisible()
+	const activeCard = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: active.title }) })
+	const pendingCard = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: pending.title }) })
+	await expect(activeCard.getByText('active', { exact: true })).toHaveClass(/bg-green-100/)
+	await expect(pendingCard.getByText('pending', { exact: true })).toHaveClass(/bg-yellow-100/)
+	await activeCard.getByRole('link', { name: 'View Materials' }).click()
+	await expect(page).toHaveURL(new RegExp(`/dashboard\\?course=${active.id}$`))
+	await expect(page.getByLabel('Select a course')).toHaveValue(String(active.id))
+})
+
+test('My Courses shows waitlist requests, or else invites to browse programs', async ({ page, db, createUser, signIn }) => {
+	const waiting = await createUser()
+	await db
+		.insertInto('contact_submissions')
+		.values({
+			kind: 'waitlist',
+			name: waiting.name,
+			email: waiting.email,
+			program: `Cohort ${randomUUID().slice(0, 6)}`,
+			message: 'Waitlist request for: the next cohort\nI would love a spot.',
+		})
+		.execute()
+	await signIn(waiting)
+	await page.goto('/dashboard/courses')
+	await expect(page.getByRole('heading', { name: 'Your Waitlist Requests' })).toBeVisible()
+	await expect(page.getByText('I would love a spot.')).toBeVisible()
+
+	const newcomer = await createUser()
+	await signIn(newcomer)
+	await page.goto('/dashboard/courses')
+	await expect(page.getByRole('link', { name: 'Browse Available Programs' })).toHaveAttribute('href', '/courses')
+})
+
+test('the dashboard community page is a placeholder', async ({ page, createUser, signIn }) => {
+	await signIn(await createUser())
+	const response = await page.goto('/dashboard/community')
+	expect(response?.status()).toBe(200)
+	await expect(page.getByRole('heading', { level: 1, name: 'Community' })).toBeVisible()
+	await expect(page.getByRole('link', { name: 'Visit the Investor Community' })).toHaveAttribute('href', '/community')
+})
+
+test('a signed-out visitor is sent to log in', async ({ page }) => {
+	await page.goto('/dashboard/courses')
+	await expect(page).toHaveURL(/\/login\?redirectTo=%2Fdashboard%2Fcourses$/)
+	await page.goto('/dashboard')
+	await expect(page).toHaveURL(/\/login\?redirectTo=%2Fdashboard$/)
+	await expect(page.getByText('Please login to access the dashboard')).toBeVisible()
+})

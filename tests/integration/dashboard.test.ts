@@ -1,0 +1,293 @@
+import { randomUUID } from 'node:crypto'
+import { beforeAll, describe, expect, test } from 'vitest'
+import { action as logoutAction } from '#app/routes/auth/logout.ts'
+import { loader as myCoursesLoader } from '#app/routes/dashboard/courses.tsx'
+import { loader as dashboardLoader } from '#app/routes/dashboard/index.tsx'
+import { loader as viewerLoader } from '#app/routes/dashboard/material-viewer.tsx'
+import { materialKey } from '#app/services/storage/keys.ts'
+import type { EnrollmentStatus } from '#db/types.ts'
+import { useTestDatabase } from '#tests/support/db.ts'
+import { callRoute, cookiesFrom, formRequest, getRequest, sessionCookieFor } from '#tests/support/requests.ts'
+import { useTestStorage } from '#tests/support/storage.ts'
+
+const t = useTestDatabase()
+useTestStorage()
+
+async function createUser(role: 'student' | 'admin' = 'student', email = `${randomUUID()}@example.com`) {
+	const user = await t.db
+		.insertInto('users')
+		.values({ email, password_hash: 'unused', email_confirmed_at: new Date() })
+		.returning('id')
+		.executeTakeFirstOrThrow()
+	await t.db.insertInto('profiles').values({ id: user.id, name: 'Dana Student', role }).execute()
+	return { id: user.id, email, cookie: await sessionCookieFor(user.id) }
+}
+
+async function createCourse(title = `Course ${randomUUID().slice(0, 8)}`) {
+	return (await t.db.insertInto('courses').values({ title }).returning('id').executeTakeFirstOrThrow()).id
+}
+
+async function enroll(userId: string, courseId: number, status: EnrollmentStatus = 'active', daysAgo = 0) {
+	await t.db
+		.insertInto('enrollments')
+		.values({ user_id: userId, course_id: courseId, status, enrollment_date: new Date(Date.now() - daysAgo * 86_400_000) })
+		.execute()
+}
+
+type DashboardData = {
+	name: string
+	isAdmin: boolean
+	courses: Array<{ id: number; title: string }>
+	selectedCourseId: number | null
+	weeks: Array<{ id: number }> | null
+}
+
+async function loadDashboard(cookie: string | undefined, query = '') {
+	const response = await callRoute(dashboardLoader, getRequest(`/dashboard${query}`, { cookie }))
+	return { response, data: (response.status === 200 ? await response.json() : null) as DashboardData }
+}
+
+function selectedCourseCookie(response: Response) {
+	return response.headers.getSetCookie().find((cookie) => cookie.startsWith('selected-course='))
+}
+
+describe('the dashboard course selection', () => {
+	let student: Awaited<ReturnType<typeof createUser>>
+	let older: number
+	let newer: number
+	let pending: number
+
+	beforeAll(async () => {
+		student = await createUser()
+		older = await createCourse('Older course')
+		newer = await createCourse('Newer course')
+		pending = await createCourse('Pending course')
+		await enroll(student.id, older, 'active', 30)
+		await enroll(student.id, newer, 'active', 2)
+		await enroll(student.id, pending, 'pending', 0)
+		await t.db.insertInto('course_materials').values({ course_id: newer, week_number: 1, topic: 'Start' }).execute()
+	})
+
+	test('defaults to the most recent active enrollment and lists only active courses', async () => {
+		const { response, data } = await loadDashboard(student.cookie)
+		expect(data).toMatchObject({ name: 'Dana Student', isAdmin: false, selectedCourseId: newer })
+		expect(data.courses.map((course) => course.id)).toEqual([newer, older])
+		expect(data.weeks).toHaveLength(1)
+		expect(selectedCourseCookie(response)).toBeUndefined()
+	})
+
+	test('remembers a chosen course in a signed cookie', async () => {
+		const chosen = await loadDashboard(student.cookie, `?course=${older}`)
+		expect(chosen.data.selectedCourseId).toBe(older)
+		expect(chosen.data.weeks).toEqual([])
+		const setCookie = selectedCourseCookie(chosen.response)
+		expect(setCookie).toMatch(/HttpOnly/i)
+
+		const cookie = `${student.cookie}; ${cookiesFrom(chosen.response)}`
+		const later = await loadDashboard(cookie)
+		expect(later.data.selectedCourseId).toBe(older)
+		expect(selectedCourseCookie(later.response)).toBeUndefined()
+
+		const forged = cookie.replace(/selected-course=[^;]+/, 'selected-course=eyJ1c2VySWQiOiJ4IiwiY291cnNlSWQiOjF9')
+		expect((await loadDashboard(forged)).data.selectedCourseId).toBe(newer)
+	})
+
+	test('drops an id that is invalid or not accessible', async () => {
+		for (const query of [`?course=${pending}`, '?course=abc', '?course=2000000000', '?course=']) {
+			const { response, data } = await loadDashboard(student.cookie, query)
+			expect(data.selectedCourseId).toBe(newer)
+			expect(selectedCourseCookie(response)).toBeUndefined()
+		}
+	})
+
+	test('forgets a remembered course once its enrollment is no longer active', async () => {
+		const other = await createUser()
+		const first = await createCourse()
+		const second = await createCourse()
+		await enroll(other.id, first, 'active', 5)
+		await enroll(other.id, second, 'active', 1)
+		const chosen = await loadDashboard(other.cookie, `?course=${first}`)
+		const cookie = `${other.cookie}; ${cookiesFrom(chosen.response)}`
+		await t.db.updateTable('enrollments').set({ status: 'inactive' }).where('user_id', '=', other.id).where('course_id', '=', first).execute()
+
+		const { response, data } = await loadDashboard(cookie)
+		expect(data.selectedCourseId).toBe(second)
+		expect(selectedCourseCookie(response)).toMatch(/Max-Age=0|Expires=Thu, 01 Jan 1970/)
+	})
+
+	test("ignores another user's remembered course", async () => {
+		const chosen = await loadDashboard(student.cookie, `?course=${older}`)
+		const other = await createUser()
+		await enroll(other.id, older, 'active', 10)
+		const shared = await createCourse()
+		await enroll(other.id, shared, 'active', 1)
+		const { data } = await loadDashboard(`${other.cookie}; ${cookiesFrom(chosen.response)}`)
+		expect(data.selectedCourseId).toBe(shared)
+	})
+
+	test('a student without an active enrollment has no course to choose', async () => {
+		const newcomer = await createUser()
+		await enroll(newcomer.id, pending, 'pending')
+		const { data } = await loadDashboard(newcomer.cookie)
+		expect(data).toMatchObject({ courses: [], selectedCourseId: null, weeks: null })
+	})
+
+	test('an admin may pick any course and has none selected by default', async () => {
+		const admin = await createUser('admin')
+		const initial = await loadDashboard(admin.cookie)
+		expect(initial.data).toMatchObject({ isAdmin: true, selectedCourseId: null, weeks: null })
+		expect(initial.data.courses.map((course) => course.id)).toEqual(expect.arrayContaining([older, newer, pending]))
+		const picked = await loadDashboard(admin.cookie, `?course=${pending}`)
+		expect(picked.data.selectedCourseId).toBe(pending)
+	})
+
+	test('a signed-out visitor is sent to log in', async () => {
+		const { response } = await loadDashboard(undefined)
+		expect(response.status).toBe(302)
+		expect(response.headers.get('Location')).toBe(`/login?redirectTo=${encodeURIComponent('/dashboard')}`)
+	})
+
+	test('logging out forgets the selected course', async () => {
+		const response = await callRoute(logoutAction, formRequest('/logout', {}, { cookie: student.cookie }))
+		expect(selectedCourseCookie(response)).toMatch(/Max-Age=0|Expires=Thu, 01 Jan 1970/)
+	})
+})
+
+describe('the material viewer', () => {
+	let student: Awaited<ReturnType<typeof createUser>>
+	let courseId: number
+	let weekId: number
+
+	async function addItem(values: { title: string; type: 'video' | 'document'; category: 'material' | 'recording'; fileName?: string; fileUrl?: string }) {
+		const item = await t.db
+			.insertInto('material_items')
+			.values({
+				material_id: weekId,
+				title: values.title,
+				type: values.type,
+				category: values.category,
+				storage_key: values.fileName ? materialKey(courseId, weekId, values.category, values.fileName) : null,
+				file_url: values.fileUrl ?? null,
+			})
+			.returning('id')
+			.executeTakeFirstOrThrow()
+		return item.id
+	}
+
+	async function view(itemId: number | string, cookie: string | undefined, query = '') {
+		const response = await callRoute(viewerLoader, getRequest(`/dashboard/materials/${itemId}${query}`, { cookie }), {
+			itemId: String(itemId),
+		})
+		return { response, data: response.status === 200 ? await response.json() : null }
+	}
+
+	beforeAll(async () => {
+		student = await createUser()
+		courseId = await createCourse('Viewer course')
+		await enroll(student.id, courseId)
+		weekId = (
+			await t.db
+				.insertInto('course_materials')
+				.values({ course_id: courseId, week_number: 2, topic: 'Rehab' })
+				.returning('id')
+				.executeTakeFirstOrThrow()
+		).id
+	})
+
+	test('keeps a document behind the protected overlay until View Document is used', async () => {
+		const pdf = await addItem({ title: 'Guide', type: 'document', category: 'material', fileName: 'guide.pdf' })
+		const first = await view(pdf, student.cookie)
+		expect(first.data).toMatchObject({
+			isProtected: true,
+			weekLabel: 'Week 2: Rehab',
+			backgroundQuery: `course=${courseId}`,
+			item: { id: pdf, kind: 'pdf', fileUrl: `/files/materials/${pdf}`, downloadUrl: `/files/materials/${pdf}?download=1` },
+			dashboard: { selectedCourseId: courseId },
+		})
+		expect((await view(pdf, student.cookie, '?view=1')).data).toMatchObject({ isProtected: false })
+	})
+
+	test('shows a recording at once, with its week on the recordings tab behind', async () => {
+		const video = await addItem({ title: 'Replay', type: 'video', category: 'recording', fileName: 'replay.mp4' })
+		const { data } = await view(video, student.cookie)
+		expect(data).toMatchObject({ isProtected: false, item: { kind: 'video' } })
+		expect(new URLSearchParams(data.backgroundQuery).get(`week${weekId}`)).toBe('recordings')
+	})
+
+	test('embeds YouTube from the privacy-enhanced domain and has no file for it', async () => {
+		const link = await addItem({ title: 'YouTube: Tour', type: 'video', category: 'recording', fileUrl: 'https://www.youtube.com/watch?v=aqz-KE-bpKQ' })
+		const { data } = await view(link, student.cookie)
+		expect(data.item).toMatchObject({ kind: 'youtube', fileUrl: null, downloadUrl: null })
+		expect(data.item.embedUrl).toMatch(/^https:\/\/www\.youtube-nocookie\.com\/embed\/aqz-KE-bpKQ\?/)
+	})
+
+	test('offers no online-viewer link for an office file kept on local disk', async () => {
+		const docx = await addItem({ title: 'Lease', type: 'document', category: 'material', fileName: 'lease.docx' })
+		const { data } = await view(docx, student.cookie, '?view=1')
+		expect(data.item).toMatchObject({ kind: 'word', officeSourceUrl: null, downloadUrl: `/files/materials/${docx}?download=1` })
+	})
+
+	test('answers 403 to a student not actively enrolled and 404 for a missing item', async () => {
+		const pdf = await addItem({ title: 'Secret', type: 'document', category: 'material', fileName: 'secret.pdf' })
+		const outsider = await createUser()
+		expect((await view(pdf, outsider.cookie)).response.status).toBe(403)
+		await enroll(outsider.id, courseId, 'pending')
+		expect((await view(pdf, outsider.cookie)).response.status).toBe(403)
+		expect((await view(2_000_000_000, student.cookie)).response.status).toBe(404)
+		expect((await view('nope', student.cookie)).response.status).toBe(404)
+	})
+
+	test('sends a signed-out visitor to log in', async () => {
+		const pdf = await addItem({ title: 'Login first', type: 'document', category: 'material', fileName: 'login.pdf' })
+		const { response } = await view(pdf, undefined)
+		expect(response.status).toBe(302)
+		expect(response.headers.get('Location')).toMatch(/^\/login\?redirectTo=/)
+	})
+})
+
+describe('My Courses', () => {
+	async function load(cookie: string) {
+		const response = await callRoute(myCoursesLoader, getRequest('/dashboard/courses', { cookie }))
+		return response.json()
+	}
+
+	test('lists every enrollment with its status, falling back to Unknown Course', async () => {
+		const student = await createUser()
+		const named = await createCourse('Named course')
+		const blank = await createCourse('   ')
+		await enroll(student.id, named, 'active', 3)
+		await enroll(student.id, blank, 'pending', 1)
+		const data = await load(student.cookie)
+		expect(data.enrollments).toMatchObject([
+			{ courseId: blank, courseTitle: 'Unknown Course', status: 'pending' },
+			{ courseId: named, courseTitle: 'Named course', status: 'active' },
+		])
+		expect(data.waitlist).toEqual([])
+	})
+
+	test("otherwise lists the user's waitlist requests, matched by e-mail in any case", async () => {
+		const student = await createUser('student', `wait-${randomUUID()}@example.com`)
+		await t.db
+			.insertInto('contact_submissions')
+			.values([
+				{
+					kind: 'waitlist',
+					name: 'Dana',
+					email: student.email.toUpperCase(),
+					program: 'Spring Cohort',
+					message: 'Waitlist request for: Spring Cohort\nPlease keep me posted.',
+				},
+				{ kind: 'contact', name: 'Dana', email: student.email, message: 'Not a waitlist request' },
+				{ kind: 'waitlist', name: 'Else', email: 'someone-else@example.com', program: 'Spring Cohort', message: 'Waitlist request for: Spring Cohort' },
+			])
+			.execute()
+		const data = await load(student.cookie)
+		expect(data.enrollments).toEqual([])
+		expect(data.waitlist).toMatchObject([{ program: 'Spring Cohort', note: 'Please keep me posted.' }])
+	})
+
+	test('is empty for a user with neither', async () => {
+		const student = await createUser()
+		expect(await load(student.cookie)).toEqual({ enrollments: [], waitlist: [] })
+	})
+})

@@ -1,0 +1,246 @@
+import { randomUUID } from 'node:crypto'
+import { Kysely, PostgresDialect, type LogEvent } from 'kysely'
+import pg from 'pg'
+import { describe, expect, test } from 'vitest'
+import {
+	fileTypeOf,
+	materialKind,
+	storedFileName,
+	youtubeEmbedUrl,
+	youtubeVideoId,
+} from '#app/components/viewer/file-kind.ts'
+import { canAccessCourse, getCourseWeeks, getMaterialItem, listAccessibleCourses } from '#app/models/materials.server.ts'
+import { materialKey } from '#app/services/storage/keys.ts'
+import type { Database, EnrollmentStatus, MaterialCategory } from '#db/types.ts'
+import { useTestDatabase } from '#tests/support/db.ts'
+
+const t = useTestDatabase()
+
+async function createUser(role: 'student' | 'admin' = 'student') {
+	const user = await t.db
+		.insertInto('users')
+		.values({ email: `${randomUUID()}@example.com`, password_hash: 'unused' })
+		.returning('id')
+		.executeTakeFirstOrThrow()
+	await t.db.insertInto('profiles').values({ id: user.id, name: 'Someone', role }).execute()
+	return { id: user.id, isAdmin: role === 'admin' }
+}
+
+async function createCourse(title = `Course ${randomUUID().slice(0, 8)}`) {
+	const course = await t.db.insertInto('courses').values({ title }).returning('id').executeTakeFirstOrThrow()
+	return course.id
+}
+
+async function enroll(userId: string, courseId: number, status: EnrollmentStatus = 'active', daysAgo = 0) {
+	await t.db
+		.insertInto('enrollments')
+		.values({ user_id: userId, course_id: courseId, status, enrollment_date: new Date(Date.now() - daysAgo * 86_400_000) })
+		.execute()
+}
+
+async function createWeek(courseId: number, weekNumber: number, zoomLink: string | null = null) {
+	const week = await t.db
+		.insertInto('course_materials')
+		.values({ course_id: courseId, week_number: weekNumber, topic: `Topic ${weekNumber}`, zoom_link: zoomLink })
+		.returning('id')
+		.executeTakeFirstOrThrow()
+	return week.id
+}
+
+async function addFile(courseId: number, weekId: number, title: string, fileName: string, category: MaterialCategory = 'material') {
+	const item = await t.db
+		.insertInto('material_items')
+		.values({
+			material_id: weekId,
+			title,
+			type: category === 'recording' ? 'video' : 'document',
+			category,
+			storage_key: materialKey(courseId, weekId, category, fileName),
+			mime_type: 'application/octet-stream',
+			size_bytes: 1234,
+		})
+		.returning('id')
+		.executeTakeFirstOrThrow()
+	return item.id
+}
+
+describe('canAccessCourse', () => {
+	test('lets an admin see any existing course and nobody see a missing one', async () => {
+		const admin = await createUser('admin')
+		const courseId = await createCourse()
+		expect(await canAccessCourse(t.db, admin, courseId)).toBe(true)
+		expect(await canAccessCourse(t.db, admin, 2_000_000_000)).toBe(false)
+	})
+
+	test('lets a student see only a course with an active enrollment', async () => {
+		const student = await createUser()
+		const [active, pending, inactive, completed, other] = await Promise.all(
+			Array.from({ length: 5 }, () => createCourse()),
+		)
+		await enroll(student.id, active!, 'active')
+		await enroll(student.id, pending!, 'pending')
+		await enroll(student.id, inactive!, 'inactive')
+		await enroll(student.id, completed!, 'completed')
+		expect(await canAccessCourse(t.db, student, active!)).toBe(true)
+		for (const courseId of [pending!, inactive!, completed!, other!]) {
+			expect(await canAccessCourse(t.db, student, courseId)).toBe(false)
+		}
+	})
+})
+
+describe('listAccessibleCourses', () => {
+	test('gives a student the actively enrolled courses, the most recent enrollment first', async () => {
+		const student = await createUser()
+		const older = await createCourse('Older course')
+		const newer = await createCourse('Newer course')
+		const paused = await createCourse('Paused course')
+		await enroll(student.id, older, 'active', 10)
+		await enroll(student.id, newer, 'active', 1)
+		await enroll(student.id, paused, 'inactive', 0)
+		const courses = await listAccessibleCourses(t.db, student)
+		expect(courses).toEqual([
+			{ id: newer, title: 'Newer course', enrolled: true },
+			{ id: older, title: 'Older course', enrolled: true },
+		])
+	})
+
+	test('gives an admin every course, their own active enrollment first', async () => {
+		const admin = await createUser('admin')
+		const own = await createCourse('Zebra course')
+		const other = await createCourse('Aardvark course')
+		await enroll(admin.id, own, 'active')
+		const courses = await listAccessibleCourses(t.db, admin)
+		expect(courses[0]).toEqual({ id: own, title: 'Zebra course', enrolled: true })
+		expect(courses).toContainEqual({ id: other, title: 'Aardvark course', enrolled: false })
+		const total = await t.db.selectFrom('courses').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
+		expect(courses).toHaveLength(Number(total.n))
+	})
+})
+
+describe('getCourseWeeks', () => {
+	test('lists weeks newest first with their materials and recordings sorted by title', async () => {
+		const courseId = await createCourse()
+		const first = await createWeek(courseId, 1, 'https://zoom.us/j/123')
+		const second = await createWeek(courseId, 2, 'javascript:alert(1)')
+		const empty = await createWeek(courseId, 3)
+		const guide = await addFile(courseId, first, 'b Guide', 'guide.pdf')
+		const chart = await addFile(courseId, first, 'a Chart', 'chart.png')
+		const recording = await addFile(courseId, first, 'Recording', 'class.mp4', 'recording')
+		const youtube = await t.db
+			.insertInto('material_items')
+			.values({
+				material_id: second,
+				title: 'YouTube: Replay',
+				type: 'video',
+				category: 'recording',
+				file_url: 'https://www.youtube.com/watch?v=aqz-KE-bpKQ',
+			})
+			.returning('id')
+			.executeTakeFirstOrThrow()
+
+		const weeks = await getCourseWeeks(t.db, courseId)
+		expect(weeks.map((week) => week.id)).toEqual([empty, second, first])
+		expect(weeks[0]).toMatchObject({ weekNumber: 3, topic: 'Topic 3', zoomLink: null, materials: [], recordings: [] })
+		// Only http(s) links are ever rendered.
+		expect(weeks[1]).toMatchObject({ zoomLink: null, materials: [], recordings: [{ id: youtube.id, kind: 'youtube' }] })
+		expect(weeks[2]).toMatchObject({
+			zoomLink: 'https://zoom.us/j/123',
+			materials: [
+				{ id: chart, title: 'a Chart', kind: 'image', sizeBytes: 1234 },
+				{ id: guide, title: 'b Guide', kind: 'pdf' },
+			],
+			recordings: [{ id: recording, title: 'Recording', kind: 'video', type: 'video' }],
+		})
+	})
+
+	test('is empty for a course without weeks', async () => {
+		expect(await getCourseWeeks(t.db, await createCourse())).toEqual([])
+	})
+
+	test('issues the same small number of queries for 1 week of 1 file and 50 weeks of 5 files', async () => {
+		const small = await createCourse()
+		const smallWeek = await createWeek(small, 1)
+		await addFile(small, smallWeek, 'Only file', 'only.pdf')
+
+		const large = await createCourse()
+		for (let week = 1; week <= 50; week++) {
+			const weekId = await createWeek(large, week)
+			for (let file = 1; file <= 5; file++) {
+				await addFile(large, weekId, `File ${file}`, `file-${file}.pdf`, file === 5 ? 'recording' : 'material')
+			}
+		}
+
+		const statements: string[] = []
+		const counted = new Kysely<Database>({
+			dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: t.url, max: 1 }) }),
+			log: (event: LogEvent) => {
+				statements.push(event.query.sql)
+			},
+		})
+		try {
+			const smallWeeks = await getCourseWeeks(counted, small)
+			const smallCount = statements.length
+			statements.length = 0
+			const largeWeeks = await getCourseWeeks(counted, large)
+			expect(smallWeeks).toHaveLength(1)
+			expect(largeWeeks).toHaveLength(50)
+			expect(largeWeeks.flatMap((week) => [...week.materials, ...week.recordings])).toHaveLength(250)
+			expect(statements).toHaveLength(smallCount)
+			expect(smallCount).toBeLessThanOrEqual(2)
+		} finally {
+			await counted.destroy()
+		}
+	})
+})
+
+describe('getMaterialItem', () => {
+	test('returns the item with its week and course, or null', async () => {
+		const courseId = await createCourse()
+		const weekId = await createWeek(courseId, 4)
+		const itemId = await addFile(courseId, weekId, 'Budget', 'budget.xlsx')
+		expect(await getMaterialItem(t.db, itemId)).toMatchObject({
+			id: itemId,
+			title: 'Budget',
+			category: 'material',
+			weekId,
+			weekNumber: 4,
+			topic: 'Topic 4',
+			courseId,
+		})
+		expect(await getMaterialItem(t.db, 2_000_000_000)).toBeNull()
+	})
+})
+
+describe('file kinds', () => {
+	test('come from the stored file name, then from a known stored content type', () => {
+		expect(fileTypeOf('notes.PDF', null)).toEqual({ contentType: 'application/pdf', kind: 'pdf' })
+		expect(fileTypeOf('clip.mov', 'application/octet-stream')).toEqual({ contentType: 'video/quicktime', kind: 'video' })
+		expect(fileTypeOf('deck.pptx', null).kind).toBe('powerpoint')
+		expect(fileTypeOf('budget', 'application/vnd.ms-excel').kind).toBe('excel')
+		expect(fileTypeOf('page.html', 'text/html')).toEqual({ contentType: 'application/octet-stream', kind: 'other' })
+		expect(fileTypeOf('image.svg', 'image/svg+xml').kind).toBe('other')
+	})
+
+	test('the offered file name drops the unique prefix of the key', () => {
+		const key = materialKey(1, 2, 'material', 'Deal Analysis Guide.pdf')
+		expect(storedFileName(key)).toBe('Deal-Analysis-Guide.pdf')
+	})
+
+	test('YouTube links become privacy-enhanced embeds with restricted controls; other links do not', () => {
+		for (const url of [
+			'https://www.youtube.com/watch?v=aqz-KE-bpKQ',
+			'https://youtu.be/aqz-KE-bpKQ',
+			'https://m.youtube.com/shorts/aqz-KE-bpKQ',
+			'https://www.youtube.com/embed/aqz-KE-bpKQ',
+		]) {
+			expect(youtubeVideoId(url)).toBe('aqz-KE-bpKQ')
+		}
+		const embed = new URL(youtubeEmbedUrl('https://youtu.be/aqz-KE-bpKQ')!)
+		expect(embed.origin).toBe('https://www.youtube-nocookie.com')
+		expect(embed.pathname).toBe('/embed/aqz-KE-bpKQ')
+		expect(Object.fromEntries(embed.searchParams)).toMatchObject({ rel: '0', modestbranding: '1', disablekb: '1' })
+		expect(youtubeEmbedUrl('https://vimeo.com/123')).toBeNull()
+		expect(youtubeEmbedUrl('javascript:alert(1)//youtube.com/watch?v=aqz-KE-bpKQ')).toBeNull()
+		expect(materialKind({ storageKey: null, mimeType: null, fileUrl: 'https://vimeo.com/123' })).toBe('other')
+	})
+})
