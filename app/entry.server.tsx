@@ -1,11 +1,13 @@
 import { PassThrough } from 'node:stream'
+import { text } from 'node:stream/consumers'
 import { createReadableStreamFromReadable } from '@react-router/node'
 import { renderToPipeableStream } from 'react-dom/server'
 import { ServerRouter, type EntryContext, type HandleErrorFunction } from 'react-router'
-import { NonceProvider } from '#app/utils/nonce.tsx'
-import { contentSecurityPolicy, createNonce } from '#app/utils/security.server.ts'
-import { getEnv } from '#app/utils/env.server.ts'
 import { storageOrigin } from '#app/services/storage/index.server.ts'
+import { getEnv } from '#app/utils/env.server.ts'
+import { NonceProvider } from '#app/utils/nonce.tsx'
+import { inlineScriptHashes, publicCacheKey } from '#app/utils/page-cache.server.ts'
+import { contentSecurityPolicy, createNonce } from '#app/utils/security.server.ts'
 
 export { startup, shutdown } from '#app/utils/lifecycle.server.ts'
 
@@ -13,33 +15,44 @@ export const streamTimeout = 5_000
 
 /**
  * Renders the whole document before answering (onAllReady): pages are small,
- * and a complete document can carry an ETag and be cached.
+ * and a complete document can carry an ETag and be cached. Personal pages get
+ * a fresh CSP nonce per response; the public pages every anonymous visitor
+ * shares are rendered without one and allow their inline scripts by hash, so
+ * their bytes are identical for everyone and may be cached.
  */
-export default function handleRequest(
+export default async function handleRequest(
 	request: Request,
 	responseStatusCode: number,
 	responseHeaders: Headers,
 	routerContext: EntryContext,
 ) {
 	const env = getEnv()
-	const nonce = createNonce()
-	responseHeaders.set(
-		'Content-Security-Policy',
-		contentSecurityPolicy({
-			nonce,
-			isDevelopment: env.NODE_ENV === 'development',
-			storageOrigin: storageOrigin(),
-		}),
-	)
+	const shared = publicCacheKey(request) !== null
+	const nonce = shared ? undefined : createNonce()
+	const policy = (scriptHashes?: string[]) =>
+		contentSecurityPolicy({ nonce, scriptHashes, isDevelopment: env.NODE_ENV === 'development', storageOrigin: storageOrigin() })
+
 	if (request.method.toUpperCase() === 'HEAD') {
+		responseHeaders.set('Content-Security-Policy', policy())
 		return new Response(null, { status: responseStatusCode, headers: responseHeaders })
 	}
+	const { body, status } = await renderDocument(request, routerContext, responseStatusCode, nonce)
+	responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
+	if (shared) {
+		const html = await text(body)
+		responseHeaders.set('Content-Security-Policy', policy(inlineScriptHashes(html)))
+		return new Response(html, { headers: responseHeaders, status })
+	}
+	responseHeaders.set('Content-Security-Policy', policy())
+	return new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status })
+}
 
-	return new Promise<Response>((resolve, reject) => {
-		let status = responseStatusCode
+function renderDocument(request: Request, routerContext: EntryContext, initialStatus: number, nonce: string | undefined) {
+	return new Promise<{ body: PassThrough; status: number }>((resolve, reject) => {
+		let status = initialStatus
 		const timeout = setTimeout(() => abort(), streamTimeout + 1000)
 		const { pipe, abort } = renderToPipeableStream(
-			<NonceProvider value={nonce}>
+			<NonceProvider value={nonce ?? ''}>
 				<ServerRouter context={routerContext} url={request.url} nonce={nonce} />
 			</NonceProvider>,
 			{
@@ -51,9 +64,8 @@ export default function handleRequest(
 							callback()
 						},
 					})
-					responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
 					pipe(body)
-					resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status }))
+					resolve({ body, status })
 				},
 				onShellError(error) {
 					clearTimeout(timeout)

@@ -5,8 +5,21 @@ import stylesheet from './app.css?url'
 import { GeneralErrorBoundary } from './components/error-boundary.tsx'
 import { Toaster } from './components/ui/toast.tsx'
 import { getEnv } from './utils/env.server.ts'
+import { withPublicPageCache } from './utils/page-cache.server.ts'
 import { getSessionUser } from './utils/session.server.ts'
 import { getToast } from './utils/toast.server.ts'
+
+/**
+ * Public pages are shared by every anonymous visitor (see page-cache.server.ts);
+ * every other answer is private to its visitor unless a route says otherwise.
+ */
+export const middleware: Route.MiddlewareFunction[] = [
+	async ({ request }, next) => {
+		const response = await withPublicPageCache(request, next)
+		if (!response.headers.has('Cache-Control')) response.headers.set('Cache-Control', 'private, no-store')
+		return response
+	},
+]
 
 export const links: Route.LinksFunction = () => [
 	{ rel: 'stylesheet', href: stylesheet },

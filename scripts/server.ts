@@ -65,7 +65,8 @@ app.use((req, res, next) => {
 })
 
 // Server-sent events must not be buffered by compression.
-app.use(compression({ filter: (req, res) => !req.path.startsWith('/events') && compression.filter(req, res) }))
+const isEventStream = (res: express.Response) => String(res.getHeader('Content-Type') ?? '').startsWith('text/event-stream')
+app.use(compression({ filter: (req, res) => !isEventStream(res) && compression.filter(req, res) }))
 
 let entry: AppEntryModule
 if (isDev) {

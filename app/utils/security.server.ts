@@ -5,7 +5,9 @@ export function createNonce() {
 }
 
 type CspOptions = {
-	nonce: string
+	/** A per-response nonce, or the hashes of the inline scripts of a page served to everyone alike. */
+	nonce?: string
+	scriptHashes?: string[]
 	isDevelopment: boolean
 	/** Origin of the file store when files are served by presigned redirects (S3). */
 	storageOrigin?: string
@@ -15,11 +17,16 @@ const youtubeEmbed = 'https://www.youtube-nocookie.com'
 const officeViewers = ['https://view.officeapps.live.com', 'https://docs.google.com']
 const stripeCheckout = 'https://checkout.stripe.com'
 
-export function contentSecurityPolicy({ nonce, isDevelopment, storageOrigin }: CspOptions) {
+export function contentSecurityPolicy({ nonce, scriptHashes, isDevelopment, storageOrigin }: CspOptions) {
 	const storage = storageOrigin ? [storageOrigin] : []
 	const directives: Record<string, string[]> = {
 		'default-src': ["'self'"],
-		'script-src': ["'self'", `'nonce-${nonce}'`, ...(isDevelopment ? ["'unsafe-inline'"] : [])],
+		'script-src': [
+			"'self'",
+			...(nonce ? [`'nonce-${nonce}'`] : []),
+			...(scriptHashes ?? []),
+			...(isDevelopment ? ["'unsafe-inline'"] : []),
+		],
 		'style-src': ["'self'", "'unsafe-inline'"],
 		'img-src': ["'self'", 'data:', 'blob:', 'https://i.ytimg.com', ...storage],
 		'media-src': ["'self'", 'blob:', ...storage],

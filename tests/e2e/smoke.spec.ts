@@ -7,13 +7,15 @@ test('the health check answers and security headers are set', async ({ request }
 	expect(response.headers()['x-content-type-options']).toBe('nosniff')
 })
 
-test('a document carries a nonce-based Content-Security-Policy', async ({ request }) => {
-	const response = await request.get('/about')
+test('a personal document carries a per-response nonce in its Content-Security-Policy', async ({ request }) => {
+	const response = await request.get('/login')
 	const csp = response.headers()['content-security-policy'] ?? ''
 	expect(csp).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+'/)
 	expect(csp).toContain("object-src 'none'")
 	expect(csp).toContain("base-uri 'none'")
 	expect(csp).toContain("frame-ancestors 'self'")
+	const again = (await request.get('/login')).headers()['content-security-policy']
+	expect(again).not.toBe(csp)
 })
 
 test('an unknown route shows the 404 page', async ({ page }) => {

@@ -21,16 +21,19 @@ const tones = {
  * arrives after a client-side navigation.
  */
 export function Toaster({ toast }: { toast: ToastMessage | null }) {
+	// The toast comes with one page load; a later revalidation (a live event, a fetcher) must not wipe it.
+	const [current, setCurrent] = useState(toast)
+	if (toast && toast.id !== current?.id) setCurrent(toast)
 	const [dismissedId, setDismissedId] = useState<string | null>(null)
 	const [hydrated, setHydrated] = useState(false)
 	useEffect(() => setHydrated(true), [])
 	useEffect(() => {
-		if (!toast) return
-		const timer = setTimeout(() => setDismissedId(toast.id), 6000)
+		if (!current) return
+		const timer = setTimeout(() => setDismissedId(current.id), 6000)
 		return () => clearTimeout(timer)
-	}, [toast])
+	}, [current])
 
-	const visible = toast && toast.id !== dismissedId ? toast : null
+	const visible = current && current.id !== dismissedId ? current : null
 	return (
 		<div
 			aria-live={visible?.type === 'error' ? 'assertive' : 'polite'}

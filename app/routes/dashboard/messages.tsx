@@ -1,10 +1,239 @@
-import { data, Outlet } from 'react-router'
+import { Link, useLocation } from 'react-router'
+import type { Route } from './+types/messages'
+import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { useLiveRevalidation } from '#app/components/live-revalidation.tsx'
+import { failureResponse, handleConversationIntent, receiveForm } from '#app/components/messages/actions.server.ts'
+import { AnnouncementList } from '#app/components/messages/announcement-list.tsx'
+import { InitialsAvatar } from '#app/components/messages/avatar.tsx'
+import { Composer, composerErrorFor } from '#app/components/messages/composer.tsx'
+import { ContactList } from '#app/components/messages/contact-list.tsx'
+import { DeleteMessageDialog } from '#app/components/messages/delete-dialog.tsx'
+import { MarkRead } from '#app/components/messages/mark-read.tsx'
+import { MessageThread } from '#app/components/messages/message-thread.tsx'
+import { withSearch } from '#app/components/messages/urls.ts'
+import { Card, CardContent, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
+import { RouteDialog } from '#app/components/ui/dialog.tsx'
+import { EmptyState } from '#app/components/ui/empty-state.tsx'
+import { TabLinks } from '#app/components/ui/tabs.tsx'
+import { canMessage, getContact, listContacts } from '#app/models/contacts.server.ts'
+import { listAnnouncements, listConversation, splitAnnouncement } from '#app/models/messages.server.ts'
+import { requireUser } from '#app/utils/auth.server.ts'
+import { getDb } from '#app/utils/db.server.ts'
+import { getEnv } from '#app/utils/env.server.ts'
+import { redirectWithToast } from '#app/utils/toast.server.ts'
 
-/** PLACEHOLDER: replaced by the issue that builds this route. */
-export async function loader() {
-	throw data('Not built yet', { status: 501 })
+const PATH = '/dashboard/messages'
+const LIVE_EVENTS = ['message.created', 'message.deleted', 'message.read', 'announcement.created', 'announcement.deleted'] as const
+
+function positiveInt(value: string | null) {
+	const number = Number(value)
+	return Number.isSafeInteger(number) && number > 0 ? number : undefined
 }
 
-export default function Placeholder() {
-	return <Outlet />
+export async function loader({ request }: Route.LoaderArgs) {
+	const user = await requireUser(request)
+	const url = new URL(request.url)
+	const params = url.searchParams
+	if (params.has('refresh')) {
+		params.delete('refresh')
+		throw await redirectWithToast(`${PATH}?${params}`, { type: 'success', title: 'Contacts refreshed' })
+	}
+	const db = getDb()
+	const tab = params.get('tab') === 'announcements' ? 'announcements' : 'conversations'
+	const before = positiveInt(params.get('before'))
+	const base = { userId: user.id, maxUploadMb: getEnv().MAX_UPLOAD_MB }
+
+	if (tab === 'announcements') {
+		const page = await listAnnouncements(db, { before })
+		return {
+			...base,
+			tab: 'announcements' as const,
+			announcements: page.messages.map((message) => ({ ...message, ...splitAnnouncement(message.content) })),
+			olderAnnouncementsBefore: page.hasOlder ? page.messages.at(-1)!.id : null,
+		}
+	}
+
+	const search = params.get('q')?.trim() ?? ''
+	const dialog = params.get('dialog') === 'new'
+	const [{ contacts, hasMore }, allContacts] = await Promise.all([
+		listContacts(db, user, { search }),
+		dialog && search ? listContacts(db, user) : null,
+	])
+	const withId = params.get('with')
+	const selected = withId ? (contacts.find((contact) => contact.id === withId) ?? (await getContact(db, user, withId))) : (contacts[0] ?? null)
+	const thread = selected ? await listConversation(db, { userId: user.id, partnerId: selected.id, before }) : null
+	const confirmId = positiveInt(params.get('confirm')?.replace(/^delete-/, '') ?? null)
+	const confirmDelete = thread?.messages.find((message) => message.id === confirmId && message.senderId === user.id)?.id ?? null
+	return {
+		...base,
+		tab: 'conversations' as const,
+		search,
+		contacts,
+		hasMoreContacts: hasMore,
+		dialogContacts: dialog ? (allContacts ?? { contacts }).contacts : null,
+		selected,
+		unknownContact: Boolean(withId && !selected),
+		thread: thread ? { messages: thread.messages, olderBefore: thread.hasOlder ? thread.messages[0]!.id : null } : null,
+		confirmDelete,
+	}
+}
+
+export async function action({ request }: Route.ActionArgs) {
+	const user = await requireUser(request)
+	const received = await receiveForm(request, user, {
+		mayUpload: async (fields) => fields.get('intent') === 'send' && canMessage(getDb(), user, String(fields.get('receiverId') ?? '')),
+	})
+	if (!received.ok) return failureResponse(received.intent, received, received.receiverId)
+	return handleConversationIntent(received, user, {
+		threadUrl: (partnerId) => `${PATH}?tab=conversations&with=${partnerId}`,
+		successToasts: false,
+	})
+}
+
+export default function MessagesPage({ loaderData, actionData }: Route.ComponentProps) {
+	useLiveRevalidation([...LIVE_EVENTS])
+	const location = useLocation()
+	const link = (changes: Record<string, string | number | null>) => withSearch(PATH, location.search, changes)
+	const tabs = [
+		{ id: 'announcements', label: 'Announcements', to: `${PATH}?tab=announcements` },
+		{ id: 'conversations', label: 'Conversations', to: `${PATH}?tab=conversations` },
+	]
+
+	return (
+		<>
+			<h1 className="text-2xl font-bold text-ink">Messages</h1>
+			<TabLinks tabs={tabs} current={loaderData.tab} label="Message views" />
+			{loaderData.tab === 'announcements' ? (
+				<Card>
+					<CardHeader>
+						<CardTitle>Announcements</CardTitle>
+					</CardHeader>
+					<CardContent>
+						{loaderData.announcements.length === 0 ? (
+							<EmptyState title="No announcements yet" description="Announcements from your instructors will appear here." />
+						) : (
+							<AnnouncementList
+								announcements={loaderData.announcements}
+								olderUrl={loaderData.olderAnnouncementsBefore ? link({ before: loaderData.olderAnnouncementsBefore }) : null}
+							/>
+						)}
+					</CardContent>
+				</Card>
+			) : (
+				<Conversations loaderData={loaderData} actionData={actionData} link={link} />
+			)}
+		</>
+	)
+}
+
+type ConversationData = Extract<Route.ComponentProps['loaderData'], { tab: 'conversations' }>
+
+function Conversations({
+	loaderData,
+	actionData,
+	link,
+}: {
+	loaderData: ConversationData
+	actionData: Route.ComponentProps['actionData']
+	link: (changes: Record<string, string | number | null>) => string
+}) {
+	const { selected, thread } = loaderData
+	const threadUrl = selected ? `${PATH}?tab=conversations&with=${selected.id}` : PATH
+	const composerError = composerErrorFor(actionData, selected?.id)
+	const hidden: Record<string, string> = { tab: 'conversations' }
+	if (selected) hidden.with = selected.id
+
+	return (
+		<div className="grid gap-4 lg:grid-cols-[20rem_1fr]">
+			<div className="space-y-3">
+				<ContactList
+					title="Contacts"
+					contacts={loaderData.contacts}
+					selectedId={selected?.id ?? null}
+					search={loaderData.search}
+					hidden={hidden}
+					contactUrl={(id) => link({ with: id, before: null, confirm: null, dialog: null })}
+					refreshUrl={link({ refresh: '1' })}
+					hasMore={loaderData.hasMoreContacts}
+					emptyText={loaderData.search ? 'No contacts match your search.' : 'No contacts available.'}
+				/>
+				<Link
+					to={link({ dialog: 'new' })}
+					preventScrollReset
+					className="block rounded-md border border-brand-700 px-4 py-2 text-center text-sm font-semibold text-brand-800 hover:bg-brand-50"
+				>
+					New conversation
+				</Link>
+			</div>
+			<section aria-labelledby="thread-heading" className="min-w-0 rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
+				{selected && thread ? (
+					<>
+						<div className="mb-3 flex items-center gap-3">
+							<InitialsAvatar initials={selected.avatar} />
+							<h2 id="thread-heading" className="text-lg font-semibold text-ink">
+								{selected.name}
+							</h2>
+						</div>
+						<MarkRead partnerId={selected.id} unreadCount={selected.unreadCount} redirectTo={threadUrl} />
+						<MessageThread
+							messages={thread.messages}
+							currentUserId={loaderData.userId}
+							partnerName={selected.name}
+							olderUrl={thread.olderBefore ? link({ before: thread.olderBefore, confirm: null }) : null}
+							deleteUrl={(id) => link({ confirm: `delete-${id}` })}
+						/>
+						<Composer
+							key={selected.id}
+							receiverId={selected.id}
+							recipientName={selected.name}
+							error={composerError}
+							maxUploadMb={loaderData.maxUploadMb}
+						/>
+					</>
+				) : (
+					<>
+						<h2 id="thread-heading" className="sr-only">
+							Conversation
+						</h2>
+						<EmptyState
+							title={loaderData.unknownContact ? 'Conversation not available' : 'No conversation selected'}
+							description={
+								loaderData.unknownContact
+									? 'You cannot message this person.'
+									: 'Choose a contact to start a conversation.'
+							}
+						/>
+					</>
+				)}
+			</section>
+			{loaderData.confirmDelete ? <DeleteMessageDialog messageId={loaderData.confirmDelete} closeTo={link({ confirm: null })} /> : null}
+			{loaderData.dialogContacts ? (
+				<RouteDialog title="New conversation" description="Choose who to message." closeTo={link({ dialog: null })}>
+					{loaderData.dialogContacts.length === 0 ? (
+						<p className="text-sm text-slate-600">No contacts available.</p>
+					) : (
+						<ul className="max-h-96 space-y-1 overflow-y-auto">
+							{loaderData.dialogContacts.map((contact) => (
+								<li key={contact.id}>
+									<Link
+										to={`${PATH}?tab=conversations&with=${contact.id}`}
+										className="flex items-center gap-3 rounded-lg px-2 py-2 hover:bg-slate-100"
+									>
+										<InitialsAvatar initials={contact.avatar} />
+										<span className="font-medium text-ink">{contact.name}</span>
+									</Link>
+								</li>
+							))}
+						</ul>
+					)}
+				</RouteDialog>
+			) : null}
+		</div>
+	)
+}
+
+export const meta: Route.MetaFunction = () => [{ title: 'Messages | Real Estate Mentorship' }]
+
+export function ErrorBoundary() {
+	return <GeneralErrorBoundary />
 }

@@ -1,0 +1,235 @@
+import { parseWithZod } from '@conform-to/zod/v4'
+import type { Kysely } from 'kysely'
+import { data, redirect } from 'react-router'
+import { z } from 'zod'
+import type { Database } from '#db/types.ts'
+import { deleteStoredFiles, RefusedFileTypeError, storeAttachment, type StoredUpload } from '#app/models/attachments.server.ts'
+import { recordAudit } from '#app/models/audit-log.server.ts'
+import { canMessage } from '#app/models/contacts.server.ts'
+import { createMessage, deleteMessage, markConversationRead } from '#app/models/messages.server.ts'
+import { getStorage } from '#app/services/storage/index.server.ts'
+import { getDb } from '#app/utils/db.server.ts'
+import { getEnv } from '#app/utils/env.server.ts'
+import { safeRedirectPath } from '#app/utils/misc.ts'
+import { MultipartError, parseMultipartForm, UploadTooLargeError } from '#app/utils/multipart.server.ts'
+import { hitRateLimit, RATE_LIMITS } from '#app/utils/rate-limit.server.ts'
+import type { SessionUser } from '#app/utils/session.server.ts'
+import { createToastHeaders, redirectWithToast, type ToastInput } from '#app/utils/toast.server.ts'
+import { EMPTY_MESSAGE, MAX_MESSAGE_LENGTH } from './limits.ts'
+
+
+/** What an action answers when it does not redirect; the composer shows `error`. */
+export type MessagesActionData = { intent: string; error: string; receiverId?: string }
+
+const SendSchema = z.object({
+	intent: z.literal('send'),
+	receiverId: z.uuid({ error: 'Cannot send message: missing user or contact information' }),
+	content: z.string().max(MAX_MESSAGE_LENGTH, 'The message is too long.').default(''),
+})
+
+const DeleteSchema = z.object({
+	intent: z.literal('delete'),
+	messageId: z.coerce.number().int().positive(),
+	redirectTo: z.string().optional(),
+})
+
+const MarkReadSchema = z.object({
+	intent: z.literal('mark-read'),
+	partnerId: z.uuid(),
+	/** Sent by the no-JavaScript button (post/redirect/get); a fetcher leaves it out and gets data. */
+	redirectTo: z.string().optional(),
+})
+
+const ConversationIntentSchema = z.discriminatedUnion('intent', [SendSchema, DeleteSchema, MarkReadSchema])
+
+type Failure = { status: number; error: string; toast: ToastInput }
+
+export type ReceivedForm = { ok: true; fields: FormData; upload?: StoredUpload } | ({ ok: false; intent: string; receiverId?: string } & Failure)
+
+/**
+ * Reads an action's form. A multipart form (the composer, the broadcast) may
+ * carry one file: it is streamed to storage under the user's key, with the
+ * size limit enforced while it streams, after `mayUpload` has approved the
+ * fields sent before it. Sending is rate limited.
+ */
+export async function receiveForm(
+	request: Request,
+	user: SessionUser,
+	{
+		mayUpload,
+		uploadFailedTitle = () => 'Failed to upload file',
+	}: {
+		mayUpload: (fields: FormData) => Promise<boolean>
+		/** The failure toast's title, by the form's intent. */
+		uploadFailedTitle?: (intent: string) => string
+	},
+): Promise<ReceivedForm> {
+	const contentType = request.headers.get('Content-Type') ?? ''
+	if (!contentType.toLowerCase().startsWith('multipart/form-data')) return { ok: true, fields: await request.formData() }
+
+	// Only the composer and the broadcast send multipart forms: both create a message.
+	const limit = await hitRateLimit(getDb(), `message-send:${user.id}`, RATE_LIMITS.messageSend)
+	if (!limit.allowed) {
+		const error = `Too many messages. Please wait ${limit.retryAfterSeconds} seconds before sending more.`
+		return { ok: false, intent: 'send', status: 429, error, toast: { type: 'error', title: 'Failed to send message', description: error } }
+	}
+	const { MAX_UPLOAD_MB } = getEnv()
+	let seen = new FormData()
+	try {
+		const { fields, files } = await parseMultipartForm(request, {
+			maxFileBytes: MAX_UPLOAD_MB * 1024 * 1024,
+			maxFieldBytes: MAX_MESSAGE_LENGTH * 4,
+			onFile: async (file, fieldsSoFar) => {
+				seen = fieldsSoFar
+				if (!(await mayUpload(fieldsSoFar))) throw new UploadRefusedError()
+				return storeAttachment(getStorage(), { userId: user.id, fileName: file.fileName, stream: file.stream })
+			},
+		})
+		return { ok: true, fields, upload: files[0] }
+	} catch (failure) {
+		const intent = String(seen.get('intent') ?? 'send')
+		const receiverId = String(seen.get('receiverId') ?? '') || undefined
+		return { ok: false, intent, receiverId, ...uploadFailure(failure, uploadFailedTitle(intent), MAX_UPLOAD_MB) }
+	}
+}
+
+function uploadFailure(error: unknown, uploadFailedTitle: string, maxUploadMb: number): Failure {
+	if (error instanceof UploadTooLargeError) {
+		const message = `File too large. Please select a smaller file (at most ${maxUploadMb} MB).`
+		return { status: 413, error: message, toast: { type: 'error', title: uploadFailedTitle, description: message } }
+	}
+	if (error instanceof RefusedFileTypeError) {
+		const message = 'SVG and HTML files cannot be attached.'
+		return { status: 415, error: message, toast: { type: 'error', title: uploadFailedTitle, description: message } }
+	}
+	if (error instanceof UploadRefusedError) return forbiddenFailure()
+	if (error instanceof MultipartError) {
+		return { status: 400, error: error.message, toast: { type: 'error', title: 'Failed to send message' } }
+	}
+	console.error('[messages] upload failed', error)
+	return { status: 503, error: 'The file could not be stored. Please try again.', toast: { type: 'error', title: uploadFailedTitle } }
+}
+
+class UploadRefusedError extends Error {
+	override name = 'UploadRefusedError'
+}
+
+function forbiddenFailure(): Failure {
+	const error = 'You cannot send messages to this person.'
+	return { status: 403, error, toast: { type: 'error', title: 'Failed to send message', description: error } }
+}
+
+export async function failureResponse(intent: string, failure: Failure, receiverId?: string) {
+	return data<MessagesActionData>(
+		{ intent, error: failure.error, receiverId },
+		{ status: failure.status, headers: await createToastHeaders(failure.toast) },
+	)
+}
+
+/** Admin mutations are audited in the transaction that makes them. */
+async function auditIfAdmin(trx: Kysely<Database>, user: SessionUser, entry: Parameters<typeof recordAudit>[1]) {
+	if (user.isAdmin) await recordAudit(trx, entry)
+}
+
+/**
+ * The conversation intents both messages pages share: send, delete and
+ * mark-read. `threadUrl` is where post/redirect/get returns to.
+ */
+export async function handleConversationIntent(
+	received: Extract<ReceivedForm, { ok: true }>,
+	user: SessionUser,
+	{ threadUrl, successToasts }: { threadUrl: (partnerId: string) => string; successToasts: boolean },
+) {
+	const db = getDb()
+	const { fields, upload } = received
+	const submission = parseWithZod(fields, { schema: ConversationIntentSchema })
+	const intent = String(fields.get('intent') ?? '')
+	if (submission.status !== 'success') {
+		await discardUpload(upload)
+		const receiverId = String(fields.get('receiverId') ?? '') || undefined
+		const error = submission.error?.receiverId?.[0] ?? submission.error?.content?.[0] ?? 'The form could not be read.'
+		return failureResponse(intent, { status: 400, error, toast: { type: 'error', title: 'Failed to send message' } }, receiverId)
+	}
+	const value = submission.value
+
+	if (value.intent === 'send') {
+		const content = value.content.trim()
+		if (!content && !upload) {
+			return data<MessagesActionData>({ intent, error: EMPTY_MESSAGE, receiverId: value.receiverId }, { status: 400 })
+		}
+		if (!(await canMessage(db, user, value.receiverId))) {
+			await discardUpload(upload)
+			return failureResponse(intent, forbiddenFailure(), value.receiverId)
+		}
+		try {
+			await db.transaction().execute(async (trx) => {
+				const message = await createMessage(trx, { senderId: user.id, receiverId: value.receiverId, content, attachment: upload })
+				// Replying means the conversation was read.
+				await markConversationRead(trx, { userId: user.id, partnerId: value.receiverId })
+				await auditIfAdmin(trx, user, {
+					actorId: user.id,
+					action: 'message.send',
+					entity: 'message',
+					entityId: message.id,
+					details: { receiverId: value.receiverId, attachment: upload?.name ?? null },
+				})
+			})
+		} catch (error) {
+			console.error('[messages] send failed', error)
+			await discardUpload(upload)
+			return failureResponse(
+				intent,
+				{ status: 503, error: 'The message could not be sent. Please try again.', toast: { type: 'error', title: 'Failed to send message' } },
+				value.receiverId,
+			)
+		}
+		const url = threadUrl(value.receiverId)
+		if (!successToasts) return redirect(url)
+		return redirectWithToast(url, {
+			type: 'success',
+			title: 'Message sent',
+			description: upload ? 'File attached to message' : undefined,
+		})
+	}
+
+	if (value.intent === 'delete') {
+		const outcome = await deleteMessage(db, getStorage(), {
+			messageId: value.messageId,
+			userId: user.id,
+			beforeCommit: (trx, message) =>
+				auditIfAdmin(trx, user, {
+					actorId: user.id,
+					action: message.isAnnouncement ? 'announcement.delete' : 'message.delete',
+					entity: 'message',
+					entityId: value.messageId,
+				}),
+		})
+		if (outcome.result !== 'deleted') {
+			return failureResponse(intent, {
+				status: outcome.result === 'forbidden' ? 403 : 404,
+				error: 'Only the sender can delete a message.',
+				toast: { type: 'error', title: 'Failed to delete message' },
+			})
+		}
+		return redirect(safeRedirectPath(value.redirectTo, outcome.receiverId ? threadUrl(outcome.receiverId) : '/dashboard/messages'))
+	}
+
+	await db.transaction().execute(async (trx) => {
+		const count = await markConversationRead(trx, { userId: user.id, partnerId: value.partnerId })
+		if (count > 0) {
+			await auditIfAdmin(trx, user, {
+				actorId: user.id,
+				action: 'message.read',
+				entity: 'message',
+				details: { partnerId: value.partnerId, count },
+			})
+		}
+	})
+	if (value.redirectTo) return redirect(safeRedirectPath(value.redirectTo, threadUrl(value.partnerId)))
+	return data({ intent, ok: true })
+}
+
+/** A file stored for a message that was then refused must not stay behind. */
+export async function discardUpload(upload: StoredUpload | undefined) {
+	if (upload) await deleteStoredFiles(getStorage(), [upload.key])
+}

@@ -1,0 +1,64 @@
+import { Link } from 'react-router'
+import { AttachmentView, type AttachmentItem } from './attachment-view.tsx'
+import { MessageTime } from './message-time.tsx'
+
+export type AnnouncementItem = {
+	id: number
+	subject: string
+	body: string
+	sender: string
+	senderId: string
+	timestamp: Date | string
+	attachments: AttachmentItem[]
+}
+
+/** Announcements as subject (before the first colon) and body, newest first. */
+export function AnnouncementList({
+	announcements,
+	olderUrl,
+	currentUserId,
+	deleteUrl,
+	headingLevel = 'h3',
+}: {
+	announcements: AnnouncementItem[]
+	olderUrl: string | null
+	currentUserId?: string
+	deleteUrl?: (id: number) => string
+	headingLevel?: 'h3' | 'h4'
+}) {
+	const Heading = headingLevel
+	return (
+		<>
+			<ul className="space-y-3">
+				{announcements.map((announcement) => (
+					<li key={announcement.id} data-announcement-id={announcement.id}>
+						<article className="rounded-lg border border-slate-200 bg-white p-4">
+							<Heading className="font-semibold text-ink">{announcement.subject || 'Announcement'}</Heading>
+							{announcement.body ? <p className="mt-1 break-words whitespace-pre-wrap text-slate-800">{announcement.body}</p> : null}
+							{announcement.attachments.map((attachment) => (
+								<AttachmentView key={attachment.id} attachment={attachment} />
+							))}
+							<p className="mt-2 flex flex-wrap gap-x-2 text-xs text-slate-600">
+								<span>From {announcement.sender}</span>
+								<span aria-hidden="true">·</span>
+								<MessageTime value={announcement.timestamp} />
+								{deleteUrl && announcement.senderId === currentUserId ? (
+									<Link to={deleteUrl(announcement.id)} preventScrollReset className="font-medium text-red-800 underline underline-offset-2">
+										Delete
+									</Link>
+								) : null}
+							</p>
+						</article>
+					</li>
+				))}
+			</ul>
+			{olderUrl ? (
+				<p className="mt-3 text-center">
+					<Link to={olderUrl} preventScrollReset className="text-sm font-medium text-brand-800 underline underline-offset-2">
+						Show older announcements
+					</Link>
+				</p>
+			) : null}
+		</>
+	)
+}

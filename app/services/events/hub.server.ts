@@ -1,0 +1,92 @@
+import { z } from 'zod'
+import { getDatabaseHandle, type DatabaseHandle } from '#app/utils/db.server.ts'
+import { EVENTS_CHANNEL, type AppEvent } from './events.ts'
+
+export type EventListener = (event: AppEvent) => void
+
+/** Fans the events of one LISTEN subscription out to this process's subscribers. */
+export type EventHub = {
+	subscribe: (listener: EventListener) => () => void
+	close: () => Promise<void>
+}
+
+const id = z.number().int()
+const userId = z.string().min(1)
+const AppEventSchema = z.discriminatedUnion('type', [
+	z.object({
+		type: z.enum(['message.created', 'message.deleted', 'message.read']),
+		messageId: id,
+		senderId: userId,
+		receiverId: userId,
+	}),
+	z.object({ type: z.enum(['announcement.created', 'announcement.deleted']), messageId: id }),
+	z.object({ type: z.literal('enrollment.changed'), courseId: id, userId: userId.optional() }),
+	z.object({ type: z.literal('course.changed'), courseId: id }),
+]) satisfies z.ZodType<AppEvent>
+
+/** Reads a NOTIFY payload; anything that is not a known event is ignored (null). */
+export function parseEvent(payload: string): AppEvent | null {
+	try {
+		const result = AppEventSchema.safeParse(JSON.parse(payload))
+		return result.success ? result.data : null
+	} catch {
+		return null
+	}
+}
+
+export async function createEventHub(handle: Pick<DatabaseHandle, 'listen'>): Promise<EventHub> {
+	const listeners = new Set<EventListener>()
+	const unlisten = await handle.listen(EVENTS_CHANNEL, (payload) => {
+		const event = parseEvent(payload)
+		if (!event) return
+		for (const listener of listeners) {
+			try {
+				listener(event)
+			} catch (error) {
+				// One broken subscriber must not keep the event from the others.
+				console.error('[events] subscriber failed', error)
+			}
+		}
+	})
+	return {
+		subscribe: (listener) => {
+			listeners.add(listener)
+			return () => void listeners.delete(listener)
+		},
+		close: async () => {
+			listeners.clear()
+			await unlisten()
+		},
+	}
+}
+
+type Registry = { handle?: DatabaseHandle; hub?: Promise<EventHub> }
+
+/** One hub (one LISTEN connection) per process, kept on globalThis so dev reloads reuse it. */
+const registry: Registry = ((globalThis as { __appEventHub?: Registry }).__appEventHub ??= {})
+
+/** The process's hub, started on first use for the current database handle. */
+export function getEventHub(): Promise<EventHub> {
+	const handle = getDatabaseHandle()
+	if (registry.hub && registry.handle === handle) return registry.hub
+	const previous = registry.hub
+	registry.handle = handle
+	const starting = createEventHub(handle)
+	registry.hub = starting
+	// A failed start is retried by the next caller rather than cached.
+	starting.catch(() => {
+		if (registry.hub === starting) {
+			registry.hub = undefined
+			registry.handle = undefined
+		}
+	})
+	void previous?.then((hub) => hub.close()).catch(() => {})
+	return starting
+}
+
+export async function stopEventHub() {
+	const hub = registry.hub
+	registry.hub = undefined
+	registry.handle = undefined
+	await hub?.then((started) => started.close()).catch(() => {})
+}

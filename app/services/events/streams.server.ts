@@ -1,0 +1,85 @@
+import { eventStream } from 'remix-utils/sse/server'
+import type { SessionUser } from '#app/utils/session.server.ts'
+import type { AppEvent } from './events.ts'
+import type { EventHub } from './hub.server.ts'
+
+/** Often enough that proxies keep the connection and dead clients are found. */
+export const HEARTBEAT_MS = 25_000
+
+type StreamRegistry = { accepting: boolean; open: Set<() => void> }
+
+const registry: StreamRegistry = ((globalThis as { __appEventStreams?: StreamRegistry }).__appEventStreams ??= {
+	accepting: true,
+	open: new Set(),
+})
+
+/** Message events go to their two parties; the others carry nothing private. */
+export function canSeeEvent(user: Pick<SessionUser, 'id'>, event: AppEvent) {
+	switch (event.type) {
+		case 'message.created':
+		case 'message.deleted':
+		case 'message.read':
+			return event.senderId === user.id || event.receiverId === user.id
+		case 'announcement.created':
+		case 'announcement.deleted':
+		case 'enrollment.changed':
+		case 'course.changed':
+			return true
+	}
+}
+
+/**
+ * The signed-in user's event stream. Every send is guarded: a client that
+ * went away without aborting the request makes `send` throw (from a timer or a
+ * NOTIFY callback), which would otherwise crash the process; the stream is
+ * then cleaned up instead.
+ */
+export function openUserEventStream(request: Request, user: Pick<SessionUser, 'id'>, hub: EventHub) {
+	if (!registry.accepting) {
+		return new Response('The server is restarting.', { status: 503, headers: { 'Retry-After': '2' } })
+	}
+	return eventStream(request.signal, (send, close) => {
+		let finished = false
+		const finish = () => {
+			if (finished) return
+			finished = true
+			unsubscribe()
+			clearInterval(heartbeat)
+			registry.open.delete(closeStream)
+		}
+		const closeStream = () => {
+			finish()
+			try {
+				close()
+			} catch {
+				// Already closed by the other side.
+			}
+		}
+		const safeSend = (message: { event?: string; data: string }) => {
+			if (finished) return
+			try {
+				send(message)
+			} catch {
+				closeStream()
+			}
+		}
+		const unsubscribe = hub.subscribe((event) => {
+			if (canSeeEvent(user, event)) safeSend({ data: JSON.stringify(event) })
+		})
+		const heartbeat = setInterval(() => safeSend({ event: 'ping', data: '' }), HEARTBEAT_MS)
+		registry.open.add(closeStream)
+		safeSend({ event: 'ready', data: '' })
+		return finish
+	})
+}
+
+/** Ends every open stream and refuses new ones (shutdown: clients reconnect to the next process). */
+export function closeAllStreams() {
+	registry.accepting = false
+	for (const closeStream of [...registry.open]) closeStream()
+}
+
+/** Accepts streams again (a test, or a dev server that restarts in the same process). */
+export function acceptStreams() {
+	registry.accepting = true
+}

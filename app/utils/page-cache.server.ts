@@ -1,0 +1,100 @@
+import { createHash } from 'node:crypto'
+import type { AppEvent } from '#app/services/events/events.ts'
+import { getEventHub } from '#app/services/events/hub.server.ts'
+import { pageUrl } from './auth.server.ts'
+
+/**
+ * Anonymous visitors of the public pages all see the same page, so it is
+ * rendered once and served from memory (and by a CDN, which the headers
+ * allow) until the data behind it changes. Anything personal — a signed-in
+ * visitor, a pending toast, a Set-Cookie — is never cached or shared.
+ */
+const PUBLIC_PAGES = [/^\/$/, /^\/(about|faq|terms|privacy|community|courses)$/, /^\/courses\/\d{1,9}$/]
+const PERSONAL_COOKIES = /(^|;\s*)(__Host-)?(session|toast|registration[^=]*)=/
+/** Bounds staleness of what no event announces (a seat hold expiring) and of other processes' caches. */
+const TTL_MS = 30_000
+const MAX_ENTRIES = 500
+/** Events that change what a public page shows. */
+const INVALIDATING_EVENTS = new Set<AppEvent['type']>(['course.changed', 'enrollment.changed'])
+
+export const PUBLIC_CACHE_CONTROL = 'public, max-age=0, must-revalidate, s-maxage=30, stale-while-revalidate=30'
+
+type Entry = { body: Uint8Array<ArrayBuffer>; headers: [string, string][]; etag: string; storedAt: number }
+
+const entries = new Map<string, Entry>()
+let subscribed: Promise<unknown> | undefined
+
+/** The cache key of a request every anonymous visitor would get the same answer to, or null. */
+export function publicCacheKey(request: Request) {
+	if (request.method !== 'GET' && request.method !== 'HEAD') return null
+	if (PERSONAL_COOKIES.test(request.headers.get('Cookie') ?? '')) return null
+	const { pathname } = pageUrl(request)
+	if (!PUBLIC_PAGES.some((pattern) => pattern.test(pathname))) return null
+	const url = new URL(request.url)
+	return `${url.pathname}${url.search}`
+}
+
+export function clearPublicPageCache() {
+	entries.clear()
+}
+
+function ensureInvalidation() {
+	subscribed ??= getEventHub()
+		.then((hub) =>
+			hub.subscribe((event) => {
+				if (INVALIDATING_EVENTS.has(event.type)) clearPublicPageCache()
+			}),
+		)
+		.catch((error: unknown) => {
+			subscribed = undefined
+			console.error('[page-cache] cannot follow data changes; not caching', error)
+		})
+	return subscribed
+}
+
+function matchesEtag(request: Request, etag: string) {
+	const header = request.headers.get('If-None-Match')
+	return header ? header.split(',').some((value) => value.trim() === etag || value.trim() === '*') : false
+}
+
+function respond(request: Request, entry: Entry, cacheState: 'HIT' | 'MISS') {
+	const headers = new Headers(entry.headers)
+	headers.set('ETag', entry.etag)
+	headers.set('Cache-Control', PUBLIC_CACHE_CONTROL)
+	headers.set('Vary', 'Cookie')
+	headers.set('X-Page-Cache', cacheState)
+	if (matchesEtag(request, entry.etag)) return new Response(null, { status: 304, headers })
+	return new Response(request.method === 'HEAD' ? null : entry.body, { status: 200, headers })
+}
+
+/** Serves a cached copy, or renders, stores and serves; other requests pass straight through. */
+export async function withPublicPageCache(request: Request, render: () => Promise<Response>): Promise<Response> {
+	const key = publicCacheKey(request)
+	if (!key) return render()
+	const cached = entries.get(key)
+	if (cached && Date.now() - cached.storedAt < TTL_MS) return respond(request, cached, 'HIT')
+
+	const [response] = await Promise.all([render(), ensureInvalidation()])
+	if (response.status !== 200 || response.headers.has('Set-Cookie') || !response.body) return response
+	const body = new Uint8Array(await response.arrayBuffer())
+	const entry: Entry = {
+		body,
+		headers: [...response.headers.entries()].filter(([name]) => name !== 'content-length'),
+		etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`,
+		storedAt: Date.now(),
+	}
+	if (subscribed) {
+		if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value!)
+		entries.set(key, entry)
+	}
+	return respond(request, entry, 'MISS')
+}
+
+/** Script hashes for a page rendered without a nonce: the bytes are the same for everyone, so a CDN may keep them. */
+export function inlineScriptHashes(html: string) {
+	const hashes = new Set<string>()
+	for (const match of html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)) {
+		hashes.add(`'sha256-${createHash('sha256').update(match[1]!).digest('base64')}'`)
+	}
+	return [...hashes]
+}

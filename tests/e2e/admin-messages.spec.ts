@@ -1,0 +1,106 @@
+import { randomUUID } from 'node:crypto'
+import { expect, test } from '../support/e2e.ts'
+
+const { createSession } = await import('#app/utils/session.server.ts')
+
+test('non-admins are turned away with the spec message', async ({ page, createUser, signIn }) => {
+	await signIn(await createUser())
+	await page.goto('/dashboard/admin/messages')
+	await expect(page).toHaveURL(/\/dashboard$/)
+	await expect(page.getByText("You don't have permission to access this page")).toBeVisible()
+})
+
+test('signed-out visitors are sent to log in with the spec message', async ({ page }) => {
+	await page.goto('/dashboard/admin/messages')
+	await expect(page).toHaveURL(/\/login\?redirectTo=/)
+	await expect(page.getByText('You must be logged in to access this page')).toBeVisible()
+})
+
+test('a broadcast reaches every student', async ({ page, browser, db, baseURL, createUser, signIn, javaScriptEnabled }) => {
+	test.slow()
+	const tag = randomUUID().slice(0, 8)
+	const admin = await createUser({ role: 'admin', name: `Ada ${tag}` })
+	const [first, second] = [await createUser({ name: `First ${tag}` }), await createUser({ name: `Second ${tag}` })]
+
+	// The first student has Announcements open in another browser while the admin writes.
+	const studentContext = await browser.newContext({ baseURL, javaScriptEnabled })
+	const { setCookie } = await createSession(db, first.id)
+	const [pair] = setCookie.split(';')
+	const separator = pair!.indexOf('=')
+	await studentContext.addCookies([{ name: pair!.slice(0, separator), value: pair!.slice(separator + 1), url: baseURL!, httpOnly: true, sameSite: 'Lax' }])
+	const studentPage = await studentContext.newPage()
+	try {
+		await studentPage.goto('/dashboard/messages?tab=announcements')
+		if (javaScriptEnabled) await studentPage.waitForFunction(() => document.documentElement.dataset.hydrated === 'true')
+
+		await signIn(admin)
+		await page.goto('/dashboard/admin/messages')
+		await expect(page.getByRole('heading', { level: 1, name: 'Student Communications' })).toBeVisible()
+		await expect(page.getByRole('link', { name: 'Broadcast Announcements' })).toHaveAttribute('aria-current', 'page')
+
+		await page.getByLabel('Subject').fill(`Kickoff ${tag}`)
+		await page.getByRole('button', { name: 'Send to All Students' }).click()
+		await expect(page.getByText('Please fill in both subject and message')).toBeVisible()
+
+		await page.getByLabel('Message', { exact: true }).fill('We start on Monday at 6 PM')
+		await page.getByLabel('Attachment (optional)').setInputFiles({ name: 'syllabus.txt', mimeType: 'text/plain', buffer: Buffer.from('week 1') })
+		await page.getByRole('button', { name: 'Send to All Students' }).click()
+		await expect(page.getByText('Announcement with file sent successfully')).toBeVisible()
+		const history = page.getByRole('region', { name: 'Sent announcements' })
+		await expect(history.getByRole('heading', { name: `Kickoff ${tag}` })).toBeVisible()
+		await expect(page.getByText(/^\d+ announcement\(s\) loaded$/)).toBeVisible()
+		const stored = await db.selectFrom('messages').select('content').where('sender_id', '=', admin.id).executeTakeFirstOrThrow()
+		expect(stored.content).toBe(`Kickoff ${tag}: We start on Monday at 6 PM`)
+
+		if (!javaScriptEnabled) await studentPage.reload()
+		const announcement = studentPage.getByRole('article').filter({ has: studentPage.getByRole('heading', { level: 3, name: `Kickoff ${tag}` }) })
+		await expect(announcement).toBeVisible({ timeout: 2000 })
+		await expect(announcement.getByRole('link', { name: 'syllabus.txt' })).toBeVisible()
+
+		await signIn(second)
+		await page.goto('/dashboard/messages?tab=announcements')
+		await expect(page.getByRole('heading', { level: 3, name: `Kickoff ${tag}` })).toBeVisible()
+		await expect(page.getByText('We start on Monday at 6 PM').first()).toBeVisible()
+	} finally {
+		await studentContext.close()
+	}
+})
+
+test('direct messages: pick a student and write to them', async ({ page, db, createUser, signIn }) => {
+	const tag = randomUUID().slice(0, 8)
+	const admin = await createUser({ role: 'admin' })
+	const student = await createUser({ name: `Dana ${tag}` })
+	await signIn(admin)
+	await page.goto('/dashboard/admin/messages?tab=direct')
+	await expect(page.getByText('Select a student')).toBeVisible()
+	await expect(page.getByText('Choose a student to start a conversation')).toBeVisible()
+
+	await page.getByLabel('Search contacts').fill(`Dana ${tag}`)
+	await page.getByRole('button', { name: 'Search' }).click()
+	await page.getByRole('list', { name: 'Students' }).getByRole('link', { name: new RegExp(`Dana ${tag}`) }).click()
+	await expect(page.getByRole('heading', { level: 2, name: `Dana ${tag}` })).toBeVisible()
+	await page.getByLabel('Message', { exact: true }).fill(`Hello Dana ${tag}`)
+	await page.getByRole('button', { name: 'Send' }).click()
+	await expect(page.getByText('Message sent')).toBeVisible()
+	await expect(page.getByRole('log').getByText(`Hello Dana ${tag}`)).toBeVisible()
+	const rows = await db.selectFrom('messages').select('content').where('receiver_id', '=', student.id).execute()
+	expect(rows).toEqual([{ content: `Hello Dana ${tag}` }])
+})
+
+test('contact form submissions are listed and can be marked read', async ({ page, db, createUser, signIn }) => {
+	const tag = randomUUID().slice(0, 8)
+	await db
+		.insertInto('contact_submissions')
+		.values({ name: `Visitor ${tag}`, email: `visitor-${tag}@example.com`, phone: '+1 404 555 0100', message: `When does it start? ${tag}` })
+		.execute()
+	await signIn(await createUser({ role: 'admin' }))
+	await page.goto('/dashboard/admin/messages?tab=contact')
+	const item = page.getByRole('article', { name: `Message from Visitor ${tag}` })
+	await expect(item.getByText(`visitor-${tag}@example.com`)).toBeVisible()
+	await expect(item.getByText('+1 404 555 0100')).toBeVisible()
+	await expect(item.getByText(`When does it start? ${tag}`)).toBeVisible()
+	await expect(item.getByText('Unread')).toBeVisible()
+	await item.getByRole('button', { name: 'Mark as read' }).click()
+	await expect(item.getByText('Unread')).toHaveCount(0)
+	await expect(item.getByRole('button', { name: 'Mark as read' })).toHaveCount(0)
+})

@@ -1,0 +1,178 @@
+import { randomUUID } from 'node:crypto'
+import type { Browser, Page } from '@playwright/test'
+import type { Kysely } from 'kysely'
+import type { Database } from '#db/types.ts'
+import { expect, test, type TestUser } from '../support/e2e.ts'
+
+const { createSession } = await import('#app/utils/session.server.ts')
+
+/** A 1×1 PNG. */
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64')
+
+/** A second person at another browser (its own context and cookies). */
+async function openAs(browser: Browser, db: Kysely<Database>, user: TestUser, baseURL: string, javaScriptEnabled: boolean) {
+	const context = await browser.newContext({ baseURL, javaScriptEnabled })
+	const { setCookie } = await createSession(db, user.id)
+	const [pair] = setCookie.split(';')
+	const separator = pair!.indexOf('=')
+	await context.addCookies([{ name: pair!.slice(0, separator), value: pair!.slice(separator + 1), url: baseURL, httpOnly: true, sameSite: 'Lax' }])
+	return { context, page: await context.newPage() }
+}
+
+async function waitForHydration(page: Page) {
+	await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true')
+}
+
+function thread(page: Page) {
+	return page.getByRole('log')
+}
+
+test('a student reads, sends, attaches and deletes messages', async ({ page, db, createUser, signIn, javaScriptEnabled }) => {
+	test.slow()
+	const tag = randomUUID().slice(0, 8)
+	const admin = await createUser({ role: 'admin', name: `Ada ${tag}` })
+	const student = await createUser({ name: `Sam ${tag}` })
+	await db.insertInto('messages').values({ sender_id: admin.id, receiver_id: student.id, content: `Welcome ${tag}` }).execute()
+	await signIn(student)
+
+	await page.goto('/dashboard/messages')
+	await expect(page.getByRole('heading', { level: 1, name: 'Messages' })).toBeVisible()
+	await expect(page.getByRole('link', { name: 'Conversations' })).toHaveAttribute('aria-current', 'page')
+	// The first contact (the one with unread messages) is selected.
+	await expect(page.getByRole('heading', { level: 2, name: `Ada ${tag}` })).toBeVisible()
+	await expect(thread(page).getByText(`Welcome ${tag}`)).toBeVisible()
+
+	// Opening the thread marks it read: by a fetcher with JavaScript, by a button without.
+	if (!javaScriptEnabled) {
+		const unread = await db.selectFrom('messages').select('read').where('receiver_id', '=', student.id).executeTakeFirstOrThrow()
+		expect(unread.read).toBe(false)
+		await page.getByRole('button', { name: 'Mark as read' }).click()
+	}
+	await expect
+		.poll(async () => (await db.selectFrom('messages').select('read').where('receiver_id', '=', student.id).executeTakeFirstOrThrow()).read)
+		.toBe(true)
+	await expect(page.getByRole('button', { name: 'Mark as read' })).toHaveCount(0)
+
+	// An empty message is refused.
+	await page.getByRole('button', { name: 'Send' }).click()
+	await expect(page.getByText('Please enter a message')).toBeVisible()
+
+	// Text.
+	await page.getByLabel('Message', { exact: true }).fill(`Question ${tag}`)
+	if (javaScriptEnabled) await page.getByLabel('Message', { exact: true }).press('Enter')
+	else await page.getByRole('button', { name: 'Send' }).click()
+	await expect(thread(page).getByText(`Question ${tag}`)).toBeVisible()
+	await expect(page.getByLabel('Message', { exact: true })).toHaveValue('')
+
+	// An image (previewed) and a document (downloaded).
+	await page.getByLabel('Message', { exact: true }).fill(`Photo ${tag}`)
+	await page.getByLabel('Attachment (optional)').setInputFiles({ name: 'pixel.png', mimeType: 'image/png', buffer: PNG })
+	await page.getByRole('button', { name: 'Send' }).click()
+	await expect(thread(page).getByRole('img', { name: 'pixel.png' })).toBeVisible()
+	await expect(thread(page).getByText(`pixel.png (${PNG.length} bytes)`)).toBeVisible()
+
+	await page.getByLabel('Attachment (optional)').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('reading list') })
+	await page.getByRole('button', { name: 'Send' }).click()
+	const download = thread(page).getByRole('link', { name: 'notes.txt' })
+	await expect(download).toBeVisible()
+	const response = await page.request.get((await download.getAttribute('href'))!)
+	expect(response.status()).toBe(200)
+	expect(response.headers()['content-disposition']).toMatch(/^attachment; filename="notes.txt"/)
+	expect(await response.text()).toBe('reading list')
+
+	// Only the sender's messages have a delete control; deleting asks first.
+	await expect(thread(page).getByRole('listitem').filter({ hasText: `Welcome ${tag}` }).getByRole('link', { name: 'Delete' })).toHaveCount(0)
+	await thread(page).getByRole('listitem').filter({ hasText: `Photo ${tag}` }).getByRole('link', { name: 'Delete' }).click()
+	const dialog = page.getByRole('dialog', { name: 'Delete this message?' })
+	await expect(dialog).toBeVisible()
+	await dialog.getByRole('button', { name: 'Delete' }).click()
+	await expect(page.getByRole('dialog')).toHaveCount(0)
+	await expect(thread(page).getByText(`Photo ${tag}`)).toHaveCount(0)
+	const attachments = await db
+		.selectFrom('message_attachments')
+		.innerJoin('messages', 'messages.id', 'message_attachments.message_id')
+		.select('message_attachments.name')
+		.where('messages.sender_id', '=', student.id)
+		.execute()
+	expect(attachments).toEqual([{ name: 'notes.txt' }])
+})
+
+test('contacts: search, refresh and a new conversation', async ({ page, createUser, signIn }) => {
+	const tag = randomUUID().slice(0, 8)
+	const instructor = await createUser({ role: 'instructor', name: `Ivy ${tag}` })
+	await createUser({ name: `Fellow student ${tag}` })
+	const student = await createUser({ name: `Sam ${tag}` })
+	await signIn(student)
+
+	await page.goto('/dashboard/messages?tab=conversations')
+	await page.getByLabel('Search contacts').fill(tag)
+	await page.getByRole('button', { name: 'Search' }).click()
+	const contacts = page.getByRole('list', { name: 'Contacts' })
+	await expect(contacts.getByRole('link')).toHaveCount(1)
+	await expect(contacts.getByRole('link', { name: new RegExp(`Ivy ${tag}`) })).toBeVisible()
+
+	await page.getByRole('link', { name: 'Refresh' }).click()
+	await expect(page.getByText('Contacts refreshed')).toBeVisible()
+
+	await page.getByRole('link', { name: 'New conversation' }).click()
+	const dialog = page.getByRole('dialog', { name: 'New conversation' })
+	await expect(dialog.getByRole('link', { name: new RegExp(`Ivy ${tag}`) })).toBeVisible()
+	await expect(dialog.getByText(`Fellow student ${tag}`)).toHaveCount(0)
+	await dialog.getByRole('link', { name: new RegExp(`Ivy ${tag}`) }).click()
+	await expect(page).toHaveURL(new RegExp(`with=${instructor.id}`))
+	await expect(page.getByRole('heading', { level: 2, name: `Ivy ${tag}` })).toBeVisible()
+})
+
+test('announcements show a subject and a body', async ({ page, db, createUser, signIn }) => {
+	const tag = randomUUID().slice(0, 8)
+	const admin = await createUser({ role: 'admin', name: `Ada ${tag}` })
+	const student = await createUser()
+	await db.insertInto('messages').values({ sender_id: admin.id, receiver_id: null, is_announcement: true, content: `Schedule ${tag}: Class moves to 7 PM` }).execute()
+	await signIn(student)
+	await page.goto('/dashboard/messages?tab=announcements')
+	await expect(page.getByRole('heading', { level: 3, name: `Schedule ${tag}` })).toBeVisible()
+	await expect(page.getByText('Class moves to 7 PM').first()).toBeVisible()
+})
+
+// Live updates need JavaScript; without it the page is right on reload (covered above).
+test("an admin's message reaches the student's open page live @js-only", async ({ page, browser, db, baseURL, createUser, signIn }) => {
+	test.slow()
+	const tag = randomUUID().slice(0, 8)
+	const admin = await createUser({ role: 'admin', name: `Ada ${tag}` })
+	const instructor = await createUser({ role: 'instructor', name: `Ivy ${tag}` })
+	const student = await createUser({ name: `Sam ${tag}` })
+	await signIn(student)
+	const other = await openAs(browser, db, admin, baseURL!, true)
+	try {
+		const adminPage = other.page
+		await adminPage.goto(`/dashboard/admin/messages?tab=direct&with=${student.id}`)
+		await waitForHydration(adminPage)
+
+		// The student looks at another conversation: the admin's message shows as unread.
+		await page.goto(`/dashboard/messages?tab=conversations&with=${instructor.id}&q=${tag}`)
+		const adminContact = page.getByRole('list', { name: 'Contacts' }).getByRole('link', { name: new RegExp(`Ada ${tag}`) })
+		await expect(adminContact).toBeVisible()
+		await expect(adminContact.getByTestId('unread-count')).toHaveCount(0)
+
+		await adminPage.getByLabel('Message', { exact: true }).fill(`First live ${tag}`)
+		await adminPage.getByLabel('Message', { exact: true }).press('Enter')
+		await expect(adminPage.getByText('Message sent')).toBeVisible()
+		await expect(adminContact.getByTestId('unread-count')).toHaveText(/^1/, { timeout: 2000 })
+
+		// Now the conversation is open: the next message appears in it without a reload.
+		await adminContact.click()
+		await expect(thread(page).getByText(`First live ${tag}`)).toBeVisible()
+		await expect(adminContact.getByTestId('unread-count')).toHaveCount(0)
+		await adminPage.getByLabel('Message', { exact: true }).fill(`Second live ${tag}`)
+		await adminPage.getByRole('button', { name: 'Send' }).click()
+		await expect(adminPage.getByText('Message sent')).toBeVisible()
+		await expect(thread(page).getByText(`Second live ${tag}`)).toBeVisible({ timeout: 2000 })
+		// Seen on screen, so marked read; the admin's page learns it too.
+		await expect
+			.poll(async () => (await db.selectFrom('messages').select('read').where('content', '=', `Second live ${tag}`).executeTakeFirstOrThrow()).read)
+			.toBe(true)
+		await expect(adminPage.getByRole('log').getByRole('listitem').filter({ hasText: `Second live ${tag}` }).getByText('Read')).toBeVisible()
+	} finally {
+		await other.context.close()
+	}
+})

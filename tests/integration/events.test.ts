@@ -1,0 +1,200 @@
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
+import { createUser } from '#app/models/users.server.ts'
+import { loader as eventsLoader } from '#app/routes/resources/events.ts'
+import type { AppEvent } from '#app/services/events/events.ts'
+import { createEventHub, getEventHub, parseEvent, stopEventHub } from '#app/services/events/hub.server.ts'
+import { publishEvent } from '#app/services/events/publish.server.ts'
+import { acceptStreams, canSeeEvent, closeAllStreams, HEARTBEAT_MS } from '#app/services/events/streams.server.ts'
+import { openDatabase, type DatabaseHandle } from '#app/utils/db.server.ts'
+import { createPgliteDatabase, useTestDatabase } from '#tests/support/db.ts'
+import { getRequest, sessionCookieFor } from '#tests/support/requests.ts'
+
+const t = useTestDatabase()
+/** A second app process on the same database: its own pool and its own LISTEN connection. */
+let other: DatabaseHandle
+let sequence = 0
+
+beforeAll(async () => {
+	other = await openDatabase({ databaseUrl: t.url, dataDir: 'unused' })
+})
+
+afterAll(async () => {
+	await stopEventHub()
+	await other.close()
+})
+
+async function signedIn() {
+	sequence += 1
+	const user = await createUser(t.db, { email: `events-${sequence}@example.com`, name: 'Event Tester', password: 'password-123', confirmed: true })
+	return { id: user.id, cookie: await sessionCookieFor(user.id) }
+}
+
+async function openStream(cookie: string) {
+	const controller = new AbortController()
+	const request = new Request(getRequest('/events', { cookie }), { signal: controller.signal })
+	const response = (await eventsLoader({ request, params: {}, context: {} } as Parameters<typeof eventsLoader>[0])) as Response
+	return { response, controller, reader: response.body!.getReader() }
+}
+
+/** Reads the stream until `expected` appears (or fails after the timeout). */
+async function readUntil(reader: ReadableStreamDefaultReader<Uint8Array>, expected: string, timeoutMs = 3000) {
+	const decoder = new TextDecoder()
+	let text = ''
+	const deadline = Date.now() + timeoutMs
+	while (!text.includes(expected)) {
+		const remaining = deadline - Date.now()
+		if (remaining <= 0) throw new Error(`timed out waiting for ${expected}; got ${JSON.stringify(text)}`)
+		const chunk = await Promise.race([
+			reader.read(),
+			new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), remaining)),
+		])
+		if (chunk === 'timeout') continue
+		if (chunk.done) throw new Error(`stream ended before ${expected}; got ${JSON.stringify(text)}`)
+		text += decoder.decode(chunk.value, { stream: true })
+	}
+	return text
+}
+
+describe('event payloads', () => {
+	test('known events are parsed; malformed or unknown payloads are ignored', () => {
+		expect(parseEvent('{"type":"course.changed","courseId":3}')).toEqual({ type: 'course.changed', courseId: 3 })
+		expect(parseEvent('not json')).toBeNull()
+		expect(parseEvent('{"type":"course.changed"}')).toBeNull()
+		expect(parseEvent('{"type":"something.else","courseId":3}')).toBeNull()
+		expect(parseEvent('null')).toBeNull()
+	})
+
+	test('message events reach only their two parties; the others reach everyone signed in', () => {
+		const message: AppEvent = { type: 'message.created', messageId: 1, senderId: 'a', receiverId: 'b' }
+		expect(canSeeEvent({ id: 'a' }, message)).toBe(true)
+		expect(canSeeEvent({ id: 'b' }, message)).toBe(true)
+		expect(canSeeEvent({ id: 'c' }, message)).toBe(false)
+		expect(canSeeEvent({ id: 'c' }, { type: 'announcement.created', messageId: 1 })).toBe(true)
+		expect(canSeeEvent({ id: 'c' }, { type: 'enrollment.changed', courseId: 1, userId: 'a' })).toBe(true)
+	})
+})
+
+describe('the events route', () => {
+	test('a signed-out request is refused without a redirect', async () => {
+		const response = (await eventsLoader({ request: getRequest('/events'), params: {}, context: {} } as Parameters<typeof eventsLoader>[0])) as Response
+		expect(response.status).toBe(401)
+	})
+
+	test('an event published by another process reaches the SSE client of this one, filtered per user', async () => {
+		const [alice, bob, carol] = await Promise.all([signedIn(), signedIn(), signedIn()])
+		await getEventHub()
+		const stream = await openStream(carol.cookie)
+		expect(stream.response.headers.get('Content-Type')).toBe('text/event-stream')
+		await readUntil(stream.reader, 'event: ready')
+
+		await other.db.transaction().execute(async (trx) => {
+			await publishEvent(trx, { type: 'message.created', messageId: 41, senderId: alice.id, receiverId: bob.id })
+			await publishEvent(trx, { type: 'message.created', messageId: 42, senderId: alice.id, receiverId: carol.id })
+			await publishEvent(trx, { type: 'announcement.created', messageId: 43 })
+		})
+		const text = await readUntil(stream.reader, '"messageId":43')
+		expect(text).toContain('"messageId":42')
+		expect(text).not.toContain('"messageId":41')
+		stream.controller.abort()
+	})
+
+	test('an event of a rolled-back transaction is never delivered', async () => {
+		const user = await signedIn()
+		await getEventHub()
+		const stream = await openStream(user.cookie)
+		await readUntil(stream.reader, 'event: ready')
+		await other.db
+			.transaction()
+			.execute(async (trx) => {
+				await publishEvent(trx, { type: 'course.changed', courseId: 999 })
+				throw new Error('roll back')
+			})
+			.catch(() => {})
+		await publishEvent(other.db, { type: 'course.changed', courseId: 1000 })
+		const text = await readUntil(stream.reader, '"courseId":1000')
+		expect(text).not.toContain('"courseId":999')
+		stream.controller.abort()
+	})
+
+	test('a client that went away is cleaned up at the next event instead of crashing the process', async () => {
+		const user = await signedIn()
+		await getEventHub()
+		const failures = vi.spyOn(console, 'error')
+		const stream = await openStream(user.cookie)
+		await readUntil(stream.reader, 'event: ready')
+		// The consumer cancels without the request aborting: the next send throws inside the stream.
+		await stream.reader.cancel()
+		const probe = await signedIn()
+		const second = await openStream(probe.cookie)
+		await readUntil(second.reader, 'event: ready')
+		await publishEvent(other.db, { type: 'course.changed', courseId: 7 })
+		await readUntil(second.reader, '"courseId":7')
+		second.controller.abort()
+		// The stream caught its own failure: the hub saw no subscriber fail.
+		expect(failures).not.toHaveBeenCalled()
+	})
+
+	test('a heartbeat is sent every 25 seconds', async () => {
+		const user = await signedIn()
+		await getEventHub()
+		vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] })
+		try {
+			const stream = await openStream(user.cookie)
+			await readUntil(stream.reader, 'event: ready')
+			vi.advanceTimersByTime(HEARTBEAT_MS)
+			await readUntil(stream.reader, 'event: ping')
+			stream.controller.abort()
+		} finally {
+			vi.useRealTimers()
+		}
+	})
+
+	test('shutdown ends open streams and refuses new ones until streams are accepted again', async () => {
+		const user = await signedIn()
+		await getEventHub()
+		const stream = await openStream(user.cookie)
+		await readUntil(stream.reader, 'event: ready')
+		closeAllStreams()
+		let ended = false
+		while (!ended) ended = (await stream.reader.read()).done
+		expect(ended).toBe(true)
+		const refused = await openStream(user.cookie).catch(() => null)
+		expect(refused?.response.status).toBe(503)
+		acceptStreams()
+		const again = await openStream(user.cookie)
+		await readUntil(again.reader, 'event: ready')
+		again.controller.abort()
+	})
+})
+
+describe('the hub', () => {
+	test('two hubs on two handles of one PostgreSQL database both receive an event', async () => {
+		const first = await createEventHub(t.handle)
+		const second = await createEventHub(other)
+		const received: string[] = []
+		first.subscribe((event) => received.push(`first:${event.type}`))
+		second.subscribe((event) => received.push(`second:${event.type}`))
+		await publishEvent(t.db, { type: 'course.changed', courseId: 5 })
+		await expect.poll(() => received.sort()).toEqual(['first:course.changed', 'second:course.changed'])
+		await Promise.all([first.close(), second.close()])
+	})
+
+	test('works on PGlite, and a failing subscriber does not starve the others', async () => {
+		const pglite = await createPgliteDatabase()
+		try {
+			const hub = await createEventHub(pglite.handle)
+			const received: AppEvent[] = []
+			hub.subscribe(() => {
+				throw new Error('broken subscriber')
+			})
+			hub.subscribe((event) => received.push(event))
+			const logged = vi.spyOn(console, 'error').mockImplementation(() => {})
+			await publishEvent(pglite.db, { type: 'enrollment.changed', courseId: 2 })
+			await expect.poll(() => received).toEqual([{ type: 'enrollment.changed', courseId: 2 }])
+			expect(logged).toHaveBeenCalledWith('[events] subscriber failed', expect.any(Error))
+			await hub.close()
+		} finally {
+			await pglite.drop()
+		}
+	})
+})
