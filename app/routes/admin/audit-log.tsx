@@ -1,10 +1,113 @@
-import { data, Outlet } from 'react-router'
+import type { Kysely } from 'kysely'
+import { Form } from 'react-router'
+import type { Route } from './+types/audit-log'
+import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { Button } from '#app/components/ui/button.tsx'
+import { Card } from '#app/components/ui/card.tsx'
+import { Label, Select } from '#app/components/ui/input.tsx'
+import { listAuditEntries } from '#app/models/audit-log.server.ts'
+import { requireAdmin } from '#app/utils/auth.server.ts'
+import { getDb } from '#app/utils/db.server.ts'
+import type { Database } from '#db/types.ts'
 
-/** PLACEHOLDER: replaced by the issue that builds this route. */
-export async function loader() {
-	throw data('Not built yet', { status: 501 })
+const AUDIT_PATH = '/dashboard/admin/audit-log'
+const ENTRY_LIMIT = 200
+
+/** The kinds of row that have entries, for the filter. */
+async function listAuditEntities(db: Kysely<Database>) {
+	const rows = await db.selectFrom('audit_log').select('entity').distinct().orderBy('entity').execute()
+	return rows.map((row) => row.entity)
 }
 
-export default function Placeholder() {
-	return <Outlet />
+export async function loader({ request }: Route.LoaderArgs) {
+	await requireAdmin(request)
+	const db = getDb()
+	const entities = await listAuditEntities(db)
+	const requested = new URL(request.url).searchParams.get('entity') ?? ''
+	const entity = entities.includes(requested) ? requested : ''
+	const entries = await listAuditEntries(db, { entity: entity || undefined, limit: ENTRY_LIMIT })
+	return {
+		entity,
+		entities,
+		entries: entries.map((entry) => ({
+			id: entry.id,
+			action: entry.action,
+			entity: entry.entity,
+			entityId: entry.entity_id,
+			actorName: entry.actorName,
+			details: entry.details === null || entry.details === undefined ? '' : JSON.stringify(entry.details),
+			createdAt: entry.created_at.toISOString(),
+		})),
+	}
+}
+
+const timestamp = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'medium', timeZone: 'UTC' })
+
+export default function AuditLog({ loaderData }: Route.ComponentProps) {
+	const { entries, entities, entity } = loaderData
+	return (
+		<>
+			<div>
+				<h1 className="text-2xl font-bold text-ink">Audit Log</h1>
+				<p className="mt-1 text-sm text-slate-600">
+					The latest {ENTRY_LIMIT} changes made by administrators, newest first. Times are in UTC.
+				</p>
+			</div>
+			<Form method="get" action={AUDIT_PATH} className="flex flex-wrap items-end gap-2">
+				<div>
+					<Label htmlFor="audit-entity">Kind</Label>
+					<Select id="audit-entity" name="entity" defaultValue={entity} className="mt-1 w-48">
+						<option value="">All kinds</option>
+						{entities.map((kind) => (
+							<option key={kind} value={kind}>
+								{kind}
+							</option>
+						))}
+					</Select>
+				</div>
+				<Button type="submit" variant="outline">
+					Filter
+				</Button>
+			</Form>
+			{entries.length === 0 ? (
+				<Card className="p-8 text-center text-slate-700">No audit entries yet</Card>
+			) : (
+				<Card className="overflow-x-auto">
+					<table className="min-w-full text-left text-sm">
+						<caption className="sr-only">Audit entries</caption>
+						<thead className="border-b border-slate-200 bg-slate-50 text-slate-700">
+							<tr>
+								<th scope="col" className="px-4 py-3 font-semibold">When</th>
+								<th scope="col" className="px-4 py-3 font-semibold">Who</th>
+								<th scope="col" className="px-4 py-3 font-semibold">Action</th>
+								<th scope="col" className="px-4 py-3 font-semibold">Kind</th>
+								<th scope="col" className="px-4 py-3 font-semibold">ID</th>
+								<th scope="col" className="px-4 py-3 font-semibold">Details</th>
+							</tr>
+						</thead>
+						<tbody className="divide-y divide-slate-100">
+							{entries.map((entry) => (
+								<tr key={entry.id} className="align-top">
+									<td className="px-4 py-3 whitespace-nowrap text-slate-700">
+										<time dateTime={entry.createdAt}>{timestamp.format(new Date(entry.createdAt))}</time>
+									</td>
+									<td className="px-4 py-3 text-ink">{entry.actorName ?? 'System'}</td>
+									<td className="px-4 py-3 font-mono text-xs text-ink">{entry.action}</td>
+									<td className="px-4 py-3 text-slate-700">{entry.entity}</td>
+									<td className="max-w-40 px-4 py-3 font-mono text-xs break-all text-slate-700">{entry.entityId ?? ''}</td>
+									<td className="max-w-md px-4 py-3 font-mono text-xs break-all text-slate-600">{entry.details}</td>
+								</tr>
+							))}
+						</tbody>
+					</table>
+				</Card>
+			)}
+		</>
+	)
+}
+
+export const meta: Route.MetaFunction = () => [{ title: 'Audit Log | Real Estate Mentorship' }]
+
+export function ErrorBoundary() {
+	return <GeneralErrorBoundary />
 }

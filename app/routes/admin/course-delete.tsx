@@ -1,10 +1,111 @@
-import { data, Outlet } from 'react-router'
+import { data, Form, useNavigation } from 'react-router'
+import type { Route } from './+types/course-delete'
+import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { Alert } from '#app/components/ui/alert.tsx'
+import { Button, ButtonLink } from '#app/components/ui/button.tsx'
+import { RouteDialog } from '#app/components/ui/dialog.tsx'
+import { deleteCourse, getCourseDeletionSummary, parseRowId } from '#app/models/admin-courses.server.ts'
+import { requireAdmin } from '#app/utils/auth.server.ts'
+import { getDb } from '#app/utils/db.server.ts'
+import { clearSelectedCourseCookie } from '#app/utils/selected-course.server.ts'
+import { redirectWithToast } from '#app/utils/toast.server.ts'
 
-/** PLACEHOLDER: replaced by the issue that builds this route. */
-export async function loader() {
-	throw data('Not built yet', { status: 501 })
+const COURSES_PATH = '/dashboard/admin/courses'
+
+function plural(count: number, singular: string, pluralForm = `${singular}s`) {
+	return `${count} ${count === 1 ? singular : pluralForm}`
 }
 
-export default function Placeholder() {
-	return <Outlet />
+export async function loader({ request, params }: Route.LoaderArgs) {
+	await requireAdmin(request)
+	const id = parseRowId(params.courseId)
+	const summary = id ? await getCourseDeletionSummary(getDb(), id) : null
+	if (!summary) throw data('Course Not Found', { status: 404 })
+	return summary
+}
+
+export async function action({ request, params }: Route.ActionArgs) {
+	const admin = await requireAdmin(request)
+	const id = parseRowId(params.courseId)
+	if (!id) throw data('Course Not Found', { status: 404 })
+	let deleted: Awaited<ReturnType<typeof deleteCourse>>
+	try {
+		deleted = await deleteCourse(getDb(), admin.id, id)
+	} catch (error) {
+		console.error('[admin] course could not be deleted', error instanceof Error ? error.message : error)
+		return redirectWithToast(COURSES_PATH, { type: 'error', title: 'Failed to delete course. Please try again.' })
+	}
+	if (!deleted) {
+		return redirectWithToast(COURSES_PATH, {
+			type: 'error',
+			title: 'Failed to delete course. Please try again.',
+			description: 'The course no longer exists.',
+		})
+	}
+	// The admin's own dashboard may have had the deleted course selected.
+	const headers = { 'Set-Cookie': await clearSelectedCourseCookie() }
+	return redirectWithToast(
+		COURSES_PATH,
+		deleted.filesRemoved
+			? { type: 'success', title: 'Course and all associated data deleted successfully' }
+			: {
+					type: 'warning',
+					title: 'Course and all associated data deleted successfully',
+					description: 'Some files could not be removed from storage; use Cleanup Orphaned Materials to remove them.',
+				},
+		{ headers },
+	)
+}
+
+export default function DeleteCourseDialog({ loaderData }: Route.ComponentProps) {
+	const { course, contents } = loaderData
+	const navigation = useNavigation()
+	const action = `${COURSES_PATH}/${course.id}/delete`
+	const isDeleting = navigation.state === 'submitting' && navigation.formAction === action
+	const removed = [
+		plural(contents.weeks, 'week') + ' of course materials',
+		plural(contents.files, 'uploaded file') + ' (removed from storage)',
+		contents.links > 0 ? plural(contents.links, 'video link') : null,
+		plural(contents.enrollments, 'enrollment'),
+		plural(contents.seatHolds, 'seat hold') + ' of checkouts in progress',
+		contents.assignments > 0 ? plural(contents.assignments, 'assignment') : null,
+		contents.submissions > 0 ? plural(contents.submissions, 'assignment submission') : null,
+	].filter((line): line is string => line !== null)
+
+	return (
+		<RouteDialog
+			title="Delete Course"
+			description={`Are you sure you want to delete "${course.title}"? This action cannot be undone.`}
+			closeTo={COURSES_PATH}
+		>
+			<div className="space-y-4 text-sm text-slate-700">
+				<div>
+					<p className="font-semibold text-ink">This will permanently remove the course and:</p>
+					<ul className="mt-2 list-disc space-y-1 pl-5">
+						{removed.map((line) => (
+							<li key={line}>{line}</li>
+						))}
+					</ul>
+				</div>
+				<Alert tone="info" title="Payments are kept">
+					{plural(contents.payments, 'payment record')} of this course will be kept and detached from it, so money
+					received stays on record for refunds and accounting.
+				</Alert>
+			</div>
+			<Form method="post" action={action} className="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+				<ButtonLink to={COURSES_PATH} preventScrollReset variant="outline">
+					Cancel
+				</ButtonLink>
+				<Button type="submit" variant="destructive" disabled={isDeleting}>
+					{isDeleting ? 'Deleting...' : 'Delete Course'}
+				</Button>
+			</Form>
+		</RouteDialog>
+	)
+}
+
+export const meta: Route.MetaFunction = () => [{ title: 'Delete Course | Real Estate Mentorship' }]
+
+export function ErrorBoundary() {
+	return <GeneralErrorBoundary />
 }

@@ -1,10 +1,88 @@
-import { data, Outlet } from 'react-router'
+import { getFormProps } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, Form, useNavigation } from 'react-router'
+import type { Route } from './+types/course-edit'
+import { centsToDollars, CourseFields, CourseFormSchema, toCourseInput, useCourseForm } from '#app/components/admin/course-form.tsx'
+import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { Button, ButtonLink } from '#app/components/ui/button.tsx'
+import { RouteDialog } from '#app/components/ui/dialog.tsx'
+import { CapacityBelowTakenError, parseRowId, updateCourse } from '#app/models/admin-courses.server.ts'
+import { getCourseWithAvailability } from '#app/models/courses.server.ts'
+import { requireAdmin } from '#app/utils/auth.server.ts'
+import { getDb } from '#app/utils/db.server.ts'
+import { redirectWithToast } from '#app/utils/toast.server.ts'
 
-/** PLACEHOLDER: replaced by the issue that builds this route. */
-export async function loader() {
-	throw data('Not built yet', { status: 501 })
+const COURSES_PATH = '/dashboard/admin/courses'
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+	await requireAdmin(request)
+	const id = parseRowId(params.courseId)
+	const course = id ? await getCourseWithAvailability(getDb(), id) : null
+	if (!course) throw data('Course Not Found', { status: 404 })
+	return { course }
 }
 
-export default function Placeholder() {
-	return <Outlet />
+export async function action({ request, params }: Route.ActionArgs) {
+	const admin = await requireAdmin(request)
+	const id = parseRowId(params.courseId)
+	if (!id) throw data('Course Not Found', { status: 404 })
+	const submission = parseWithZod(await request.formData(), { schema: CourseFormSchema })
+	if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+	let updated: Awaited<ReturnType<typeof updateCourse>>
+	try {
+		updated = await updateCourse(getDb(), admin.id, id, toCourseInput(submission.value))
+	} catch (error) {
+		if (error instanceof CapacityBelowTakenError) {
+			return data({ result: submission.reply({ fieldErrors: { capacity: [error.message] } }) }, { status: 400 })
+		}
+		console.error('[admin] course could not be updated', error instanceof Error ? error.message : error)
+		return redirectWithToast(COURSES_PATH, { type: 'error', title: 'Failed to update course. Please try again.' })
+	}
+	if (!updated) throw data('Course Not Found', { status: 404 })
+	return redirectWithToast(COURSES_PATH, { type: 'success', title: 'Course updated successfully' })
+}
+
+export default function EditCourseDialog({ loaderData, actionData }: Route.ComponentProps) {
+	const { course } = loaderData
+	const navigation = useNavigation()
+	const action = `${COURSES_PATH}/${course.id}/edit`
+	const isSaving = navigation.state === 'submitting' && navigation.formAction === action
+	const [form, fields] = useCourseForm({
+		id: `edit-course-${course.id}`,
+		lastResult: actionData?.result,
+		defaultValue: {
+			title: course.title,
+			description: course.description,
+			startDate: course.startDate ?? undefined,
+			endDate: course.endDate ?? undefined,
+			registrationFee: centsToDollars(course.registrationFee),
+			capacity: String(course.capacity),
+		},
+	})
+	return (
+		<RouteDialog
+			title="Edit Course"
+			description={`${course.taken} of ${course.capacity} seats are taken; capacity cannot go below the seats taken.`}
+			closeTo={COURSES_PATH}
+			size="lg"
+		>
+			<Form method="post" action={action} preventScrollReset {...getFormProps(form)} className="space-y-5">
+				<CourseFields fields={fields} />
+				<div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+					<ButtonLink to={COURSES_PATH} preventScrollReset variant="outline">
+						Cancel
+					</ButtonLink>
+					<Button type="submit" disabled={isSaving}>
+						{isSaving ? 'Saving...' : 'Save Changes'}
+					</Button>
+				</div>
+			</Form>
+		</RouteDialog>
+	)
+}
+
+export const meta: Route.MetaFunction = () => [{ title: 'Edit Course | Real Estate Mentorship' }]
+
+export function ErrorBoundary() {
+	return <GeneralErrorBoundary />
 }

@@ -1,10 +1,175 @@
-import { data, Outlet } from 'react-router'
+import { getFormProps } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { useEffect, useRef } from 'react'
+import { data, Form, Link, Outlet, useLocation, useNavigation, useRouteError, isRouteErrorResponse } from 'react-router'
+import type { Route } from './+types/courses'
+import { AdminCourseCard } from '#app/components/admin/course-card.tsx'
+import { CourseFields, CourseFormSchema, DEFAULT_CAPACITY, toCourseInput, useCourseForm } from '#app/components/admin/course-form.tsx'
+import { RawDataTable } from '#app/components/admin/raw-data-table.tsx'
+import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { useLiveRevalidation } from '#app/components/live-revalidation.tsx'
+import { Alert } from '#app/components/ui/alert.tsx'
+import { Button, ButtonLink, buttonClasses } from '#app/components/ui/button.tsx'
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
+import { RouteDialog } from '#app/components/ui/dialog.tsx'
+import { EmptyState } from '#app/components/ui/empty-state.tsx'
+import { createCourse, listRawCourses } from '#app/models/admin-courses.server.ts'
+import { listCoursesWithAvailability } from '#app/models/courses.server.ts'
+import { requireAdmin } from '#app/utils/auth.server.ts'
+import { getDb } from '#app/utils/db.server.ts'
+import { redirectWithToast } from '#app/utils/toast.server.ts'
 
-/** PLACEHOLDER: replaced by the issue that builds this route. */
-export async function loader() {
-	throw data('Not built yet', { status: 501 })
+const COURSES_PATH = '/dashboard/admin/courses'
+
+/** 'YYYY-MM-DD' of a local date. */
+function dateOnly(date: Date) {
+	const pad = (value: number) => String(value).padStart(2, '0')
+	return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`
 }
 
-export default function Placeholder() {
-	return <Outlet />
+/** The spec's defaults: starts today, ends three months later. */
+function defaultDates(now = new Date()) {
+	const end = new Date(now)
+	end.setMonth(end.getMonth() + 3)
+	return { startDate: dateOnly(now), endDate: dateOnly(end) }
+}
+
+async function loadRawCourses() {
+	try {
+		return { rows: await listRawCourses(getDb()), failed: false }
+	} catch (error) {
+		console.error('[admin] raw courses query failed', error instanceof Error ? error.message : error)
+		return { rows: [], failed: true }
+	}
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+	await requireAdmin(request)
+	const url = new URL(request.url)
+	const showRaw = url.searchParams.get('dialog') === 'raw'
+	const [courses, raw] = await Promise.all([listCoursesWithAvailability(getDb()), showRaw ? loadRawCourses() : null])
+	return { courses, raw, defaults: defaultDates() }
+}
+
+export async function action({ request }: Route.ActionArgs) {
+	const admin = await requireAdmin(request)
+	const submission = parseWithZod(await request.formData(), { schema: CourseFormSchema })
+	if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+	try {
+		await createCourse(getDb(), admin.id, toCourseInput(submission.value))
+	} catch (error) {
+		console.error('[admin] course could not be added', error instanceof Error ? error.message : error)
+		return redirectWithToast(COURSES_PATH, { type: 'error', title: 'Failed to add course. Please try again.' })
+	}
+	return redirectWithToast(COURSES_PATH, { type: 'success', title: 'Course added successfully' })
+}
+
+export default function ManageCourses({ loaderData, actionData }: Route.ComponentProps) {
+	const { courses, raw, defaults } = loaderData
+	useLiveRevalidation(['enrollment.changed', 'course.changed'])
+	return (
+		<>
+			<div className="flex flex-col gap-4 sm:flex-row sm:items-center sm:justify-between">
+				<h1 className="text-2xl font-bold text-ink">Manage Courses</h1>
+				<div className="flex flex-wrap gap-2">
+					<ButtonLink to="?dialog=raw" preventScrollReset variant="outline" size="sm">
+						Show Raw Courses Data
+					</ButtonLink>
+					<ButtonLink to={COURSES_PATH} preventScrollReset variant="outline" size="sm">
+						Refresh Courses
+					</ButtonLink>
+					<ButtonLink to="/dashboard/admin/orphaned-materials" variant="outline" size="sm">
+						Cleanup Orphaned Materials
+					</ButtonLink>
+				</div>
+			</div>
+
+			<AddCourseCard lastResult={actionData?.result} defaults={defaults} />
+
+			<section aria-labelledby="current-courses-title" className="space-y-4">
+				<h2 id="current-courses-title" className="text-xl font-semibold text-ink">
+					Current Courses
+				</h2>
+				{courses.length === 0 ? (
+					<EmptyState title="No courses found. Add your first course above!" />
+				) : (
+					<ul className="grid gap-4 md:grid-cols-2 lg:grid-cols-3">
+						{courses.map((course) => (
+							<li key={course.id}>
+								<AdminCourseCard course={course} />
+							</li>
+						))}
+					</ul>
+				)}
+			</section>
+
+			{raw ? (
+				<RouteDialog title="Raw Courses Data" description="Every column of every course row." closeTo={COURSES_PATH} size="xl">
+					{raw.failed ? (
+						<Alert tone="error">Failed to fetch raw courses data</Alert>
+					) : (
+						<RawDataTable rows={raw.rows} label="Raw courses data" />
+					)}
+				</RouteDialog>
+			) : null}
+
+			<Outlet />
+		</>
+	)
+}
+
+function AddCourseCard({
+	lastResult,
+	defaults,
+}: {
+	lastResult: Parameters<typeof useCourseForm>[0]['lastResult']
+	defaults: { startDate: string; endDate: string }
+}) {
+	const navigation = useNavigation()
+	const isAdding = navigation.state === 'submitting' && navigation.formAction === COURSES_PATH
+	const [form, fields] = useCourseForm({
+		id: 'add-course',
+		lastResult,
+		defaultValue: { ...defaults, registrationFee: '0', capacity: String(DEFAULT_CAPACITY) },
+	})
+	// A submission that ended in a redirect (no reply) added the course: empty the form for the next one.
+	const submitted = useRef(false)
+	useEffect(() => {
+		if (isAdding) submitted.current = true
+		else if (submitted.current && navigation.state === 'idle') {
+			submitted.current = false
+			if (!lastResult) form.reset()
+		}
+	}, [isAdding, navigation.state, lastResult, form])
+	return (
+		<Card>
+			<CardHeader>
+				<CardTitle>Add New Course</CardTitle>
+				<CardDescription>Fields marked with an asterisk (*) are required.</CardDescription>
+			</CardHeader>
+			<CardContent>
+				<Form method="post" action={COURSES_PATH} {...getFormProps(form)} className="space-y-4">
+					<CourseFields fields={fields} />
+					<Button type="submit" disabled={isAdding}>
+						{isAdding ? 'Adding...' : 'Add Course'}
+					</Button>
+				</Form>
+			</CardContent>
+		</Card>
+	)
+}
+
+export const meta: Route.MetaFunction = () => [{ title: 'Manage Courses | Real Estate Mentorship' }]
+
+export function ErrorBoundary() {
+	const error = useRouteError()
+	const location = useLocation()
+	if (isRouteErrorResponse(error)) return <GeneralErrorBoundary />
+	return (
+		<Alert tone="error" title="Failed to load courses. Please refresh the page.">
+			<Link to={`${location.pathname}${location.search}`} className={buttonClasses({ variant: 'outline', size: 'sm', className: 'mt-2' })}>
+				Refresh
+			</Link>
+		</Alert>
+	)
 }

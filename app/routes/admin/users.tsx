@@ -1,10 +1,186 @@
-import { data, Outlet } from 'react-router'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { Form, isRouteErrorResponse, Link, useLocation, useNavigation, useRouteError } from 'react-router'
+import { z } from 'zod'
+import type { Route } from './+types/users'
+import { ConfirmDialog } from '#app/components/admin/confirm-dialog.tsx'
+import { SearchForm } from '#app/components/admin/search-form.tsx'
+import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { Alert } from '#app/components/ui/alert.tsx'
+import { Badge } from '#app/components/ui/badge.tsx'
+import { Button, ButtonLink, buttonClasses } from '#app/components/ui/button.tsx'
+import { Card } from '#app/components/ui/card.tsx'
+import { AdminUserError, listStudents, promoteToAdmin, removeUser, USER_LIST_LIMIT } from '#app/models/admin-users.server.ts'
+import { requireAdmin } from '#app/utils/auth.server.ts'
+import { getDb } from '#app/utils/db.server.ts'
+import { getEnv } from '#app/utils/env.server.ts'
+import { formatDate } from '#app/utils/misc.ts'
+import { redirectWithToast } from '#app/utils/toast.server.ts'
 
-/** PLACEHOLDER: replaced by the issue that builds this route. */
-export async function loader() {
-	throw data('Not built yet', { status: 501 })
+const USERS_PATH = '/dashboard/admin/users'
+
+const UserActionSchema = z.discriminatedUnion('intent', [
+	z.object({ intent: z.literal('remove'), userId: z.uuid() }),
+	z.object({ intent: z.literal('make-admin'), userId: z.uuid() }),
+])
+
+function searchQuery(url: URL) {
+	return (url.searchParams.get('q') ?? '').trim().slice(0, 200)
 }
 
-export default function Placeholder() {
-	return <Outlet />
+function usersPath(query: string) {
+	return query ? `${USERS_PATH}?q=${encodeURIComponent(query)}` : USERS_PATH
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+	await requireAdmin(request)
+	const url = new URL(request.url)
+	const query = searchQuery(url)
+	const { users, truncated } = await listStudents(getDb(), { query })
+	const adminEmails = getEnv().ADMIN_EMAILS
+	const confirm = url.searchParams.get('confirm') ?? ''
+	const removing = confirm.startsWith('remove-') ? (users.find((user) => `remove-${user.id}` === confirm) ?? null) : null
+	return {
+		query,
+		truncated,
+		limit: USER_LIST_LIMIT,
+		users: users.map((user) => ({ ...user, canMakeAdmin: adminEmails.includes(user.email) })),
+		removing,
+	}
+}
+
+export async function action({ request }: Route.ActionArgs) {
+	const admin = await requireAdmin(request)
+	const back = usersPath(searchQuery(new URL(request.url)))
+	const formData = await request.formData()
+	const submission = parseWithZod(formData, { schema: UserActionSchema })
+	const failure = formData.get('intent') === 'make-admin' ? 'Failed to make user admin' : 'Failed to remove user'
+	if (submission.status !== 'success') {
+		return redirectWithToast(back, { type: 'error', title: `${failure}: Invalid request` })
+	}
+	const { intent, userId } = submission.value
+	try {
+		if (intent === 'make-admin') {
+			await promoteToAdmin(getDb(), admin.id, userId, getEnv().ADMIN_EMAILS)
+			return redirectWithToast(back, { type: 'success', title: 'User promoted to admin successfully!' })
+		}
+		const { filesRemoved } = await removeUser(getDb(), admin.id, userId)
+		return redirectWithToast(
+			back,
+			filesRemoved
+				? { type: 'success', title: 'User removed successfully' }
+				: {
+						type: 'warning',
+						title: 'User removed successfully',
+						description: 'Some of their files could not be removed from storage and remain there.',
+					},
+		)
+	} catch (error) {
+		const reason = error instanceof AdminUserError ? error.message : 'An unexpected error occurred'
+		if (!(error instanceof AdminUserError)) console.error(`[admin] ${failure}`, error instanceof Error ? error.message : error)
+		return redirectWithToast(back, { type: 'error', title: `${failure}: ${reason}` })
+	}
+}
+
+export default function ManageUsers({ loaderData }: Route.ComponentProps) {
+	const { users, query, truncated, limit, removing } = loaderData
+	const back = usersPath(query)
+	const navigation = useNavigation()
+	const promotingId = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'make-admin'
+		? navigation.formData.get('userId')
+		: null
+	const withQuery = (extra: string) => `${USERS_PATH}?${query ? `q=${encodeURIComponent(query)}&` : ''}${extra}`
+
+	return (
+		<>
+			<h1 className="text-2xl font-bold text-ink">Manage Users</h1>
+			<div className="flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
+				<SearchForm action={USERS_PATH} label="Search users" placeholder="Search by name or email..." query={query} />
+				<Button disabled title="Inviting users is not available">
+					Invite User
+				</Button>
+			</div>
+
+			{users.length === 0 ? (
+				<Card className="p-8 text-center text-slate-700">{query ? 'No matching users found' : 'No users found'}</Card>
+			) : (
+				<Card className="overflow-x-auto">
+					<table className="min-w-full text-left text-sm">
+						<caption className="sr-only">Students</caption>
+						<thead className="border-b border-slate-200 bg-slate-50 text-slate-700">
+							<tr>
+								<th scope="col" className="px-4 py-3 font-semibold">Name</th>
+								<th scope="col" className="px-4 py-3 font-semibold">Email</th>
+								<th scope="col" className="px-4 py-3 font-semibold">Role</th>
+								<th scope="col" className="px-4 py-3 font-semibold">Registered Date</th>
+								<th scope="col" className="px-4 py-3 font-semibold">Actions</th>
+							</tr>
+						</thead>
+						<tbody className="divide-y divide-slate-100">
+							{users.map((user) => (
+								<tr key={user.id}>
+									<td className="px-4 py-3 font-medium text-ink">{user.name || 'Unknown User'}</td>
+									<td className="px-4 py-3 break-all text-slate-700">{user.email}</td>
+									<td className="px-4 py-3">
+										<Badge tone="gray">{user.role}</Badge>
+									</td>
+									<td className="px-4 py-3 whitespace-nowrap text-slate-700">{formatDate(user.createdAt)}</td>
+									<td className="px-4 py-3">
+										<div className="flex flex-wrap gap-2">
+											{user.canMakeAdmin ? (
+												<Form method="post" action={back} preventScrollReset>
+													<input type="hidden" name="intent" value="make-admin" />
+													<input type="hidden" name="userId" value={user.id} />
+													<Button type="submit" size="sm" variant="outline" disabled={promotingId === user.id}>
+														Make Admin<span className="sr-only"> {user.name}</span>
+													</Button>
+												</Form>
+											) : null}
+											<ButtonLink to={withQuery(`confirm=remove-${user.id}`)} preventScrollReset size="sm" variant="destructive">
+												Remove<span className="sr-only"> {user.name}</span>
+											</ButtonLink>
+										</div>
+									</td>
+								</tr>
+							))}
+						</tbody>
+					</table>
+				</Card>
+			)}
+			{truncated ? (
+				<p className="text-sm text-slate-600">Showing the newest {limit} students. Search to find others.</p>
+			) : null}
+
+			{removing ? (
+				<ConfirmDialog
+					title="Remove User"
+					description={`Are you sure you want to remove ${removing.name || 'this user'} (${removing.email})? This action cannot be undone.`}
+					closeTo={back}
+					action={back}
+					fields={{ intent: 'remove', userId: removing.id }}
+					confirmLabel="Remove"
+					busyLabel="Removing..."
+				>
+					<p className="text-sm text-slate-700">
+						Their account, sessions, enrollments, messages and uploaded files will be permanently deleted. Payment records
+						are kept.
+					</p>
+				</ConfirmDialog>
+			) : null}
+		</>
+	)
+}
+
+export const meta: Route.MetaFunction = () => [{ title: 'Manage Users | Real Estate Mentorship' }]
+
+export function ErrorBoundary() {
+	const error = useRouteError()
+	const location = useLocation()
+	if (isRouteErrorResponse(error)) return <GeneralErrorBoundary />
+	return (
+		<Alert tone="error" title="Failed to load users. Please try again later.">
+			<Link to={`${location.pathname}${location.search}`} className={buttonClasses({ variant: 'outline', size: 'sm', className: 'mt-2' })}>
+				Try Again
+			</Link>
+		</Alert>
+	)
 }

@@ -1,4 +1,8 @@
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, useSearchParams } from 'react-router'
+import { z } from 'zod'
 import type { Route } from './+types/home'
+import { AddOfferPanel, LimitedTimeOfferEditor, OfferAdminControls } from '#app/components/admin/offer-editor.tsx'
 import { Icon, type IconName } from '#app/components/marketing/icons.tsx'
 import { pageMeta } from '#app/components/marketing/meta.ts'
 import { LimitedTimeOfferCard } from '#app/components/marketing/offer-card.tsx'
@@ -6,11 +10,66 @@ import { OnDarkButtonLink } from '#app/components/marketing/on-dark-button-link.
 import { SectionHeading } from '#app/components/marketing/page-hero.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
-import { getLimitedTimeOffer } from '#app/models/site-settings.server.ts'
+import { recordAudit } from '#app/models/audit-log.server.ts'
+import {
+	getLimitedTimeOffer,
+	LIMITED_TIME_OFFER_KEY,
+	LimitedTimeOfferSchema,
+	removeLimitedTimeOffer,
+	saveLimitedTimeOffer,
+} from '#app/models/site-settings.server.ts'
+import { useOptionalUser } from '#app/root.tsx'
+import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
+import { clearPublicPageCache } from '#app/utils/page-cache.server.ts'
+import { redirectWithToast } from '#app/utils/toast.server.ts'
+
+/** The offer editor's form: the bullet items come as one textarea, one item per line. */
+const OfferFormSchema = LimitedTimeOfferSchema.extend({
+	intent: z.literal('save-offer'),
+	items: z
+		.string({ error: 'Add at least one item' })
+		.transform((text) =>
+			text
+				.split(/\r?\n/)
+				.map((line) => line.trim())
+				.filter(Boolean),
+		)
+		.pipe(LimitedTimeOfferSchema.shape.items),
+})
 
 export async function loader() {
 	return { offer: await getLimitedTimeOffer(getDb()) }
+}
+
+export async function action({ request }: Route.ActionArgs) {
+	const admin = await requireAdmin(request)
+	const formData = await request.formData()
+	const db = getDb()
+	if (formData.get('intent') === 'remove-offer') {
+		await db.transaction().execute(async (trx) => {
+			await removeLimitedTimeOffer(trx, admin.id)
+			await recordAudit(trx, { actorId: admin.id, action: 'offer.remove', entity: 'site_setting', entityId: LIMITED_TIME_OFFER_KEY })
+		})
+		clearPublicPageCache()
+		return redirectWithToast('/', { type: 'success', title: 'Limited time offer removed' })
+	}
+	const submission = parseWithZod(formData, { schema: OfferFormSchema })
+	if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+	await db.transaction().execute(async (trx) => {
+		// The model validates again and keeps only the offer's own fields (not the intent).
+		const saved = await saveLimitedTimeOffer(trx, submission.value, admin.id)
+		await recordAudit(trx, {
+			actorId: admin.id,
+			action: 'offer.save',
+			entity: 'site_setting',
+			entityId: LIMITED_TIME_OFFER_KEY,
+			details: saved,
+		})
+	})
+	// Visitors must see the edit now (DECISIONS.md 17), not when the cached home page expires.
+	clearPublicPageCache()
+	return redirectWithToast('/', { type: 'success', title: 'Limited time offer saved' })
 }
 
 const topics: Array<{ icon: IconName; title: string; description: string }> = [
@@ -60,8 +119,13 @@ const featuredHighlights = [
 	'Recordings and class materials for every week',
 ]
 
-export default function Home({ loaderData }: Route.ComponentProps) {
+export default function Home({ loaderData, actionData }: Route.ComponentProps) {
 	const { offer } = loaderData
+	const isAdmin = useOptionalUser()?.isAdmin ?? false
+	const [searchParams] = useSearchParams()
+	const editingOffer = isAdmin && searchParams.get('edit-offer') === '1'
+	// Admins keep the offer column even when the offer is removed, to add it back.
+	const showOfferColumn = Boolean(offer) || isAdmin
 	return (
 		<>
 			<section className="relative overflow-hidden bg-brand-900 text-white">
@@ -71,12 +135,12 @@ export default function Home({ loaderData }: Route.ComponentProps) {
 				/>
 				<div
 					className={
-						offer
+						showOfferColumn
 							? 'relative mx-auto grid max-w-6xl items-center gap-12 px-4 py-16 sm:py-24 lg:grid-cols-[1.15fr_1fr]'
 							: 'relative mx-auto max-w-6xl px-4 py-16 sm:py-24'
 					}
 				>
-					<div className={offer ? undefined : 'max-w-3xl'}>
+					<div className={showOfferColumn ? undefined : 'max-w-3xl'}>
 						<p className="inline-flex items-center gap-2 rounded-full bg-white/10 px-3 py-1 text-sm font-medium text-brand-50 ring-1 ring-white/20">
 							<Icon name="home" className="size-4 text-amber-300" />
 							Small-group online mentorship for new investors
@@ -113,7 +177,16 @@ export default function Home({ loaderData }: Route.ComponentProps) {
 							</div>
 						</dl>
 					</div>
-					{offer ? <LimitedTimeOfferCard offer={offer} /> : null}
+					{editingOffer ? (
+						<LimitedTimeOfferEditor offer={offer} lastResult={actionData?.result} />
+					) : offer ? (
+						<div className="space-y-3">
+							<LimitedTimeOfferCard offer={offer} />
+							{isAdmin ? <OfferAdminControls /> : null}
+						</div>
+					) : isAdmin ? (
+						<AddOfferPanel />
+					) : null}
 				</div>
 			</section>
 

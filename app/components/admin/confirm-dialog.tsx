@@ -1,0 +1,49 @@
+import type { ReactNode } from 'react'
+import { Form, useNavigation } from 'react-router'
+import { Button, ButtonLink } from '#app/components/ui/button.tsx'
+import { RouteDialog } from '#app/components/ui/dialog.tsx'
+
+/**
+ * A `?confirm=` dialog: the question and a form that posts the given fields.
+ * Cancel is a link back to the page without the confirmation.
+ */
+export function ConfirmDialog({
+	title,
+	description,
+	closeTo,
+	action,
+	fields,
+	confirmLabel,
+	busyLabel,
+	children,
+}: {
+	title: string
+	description: ReactNode
+	closeTo: string
+	action: string
+	fields: Record<string, string>
+	confirmLabel: string
+	busyLabel: string
+	children?: ReactNode
+}) {
+	const navigation = useNavigation()
+	const isBusy =
+		navigation.state === 'submitting' &&
+		Object.entries(fields).every(([name, value]) => navigation.formData?.get(name) === value)
+	return (
+		<RouteDialog title={title} description={description} closeTo={closeTo} size="sm">
+			{children}
+			<Form method="post" action={action} preventScrollReset className="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+				{Object.entries(fields).map(([name, value]) => (
+					<input key={name} type="hidden" name={name} value={value} />
+				))}
+				<ButtonLink to={closeTo} preventScrollReset variant="outline">
+					Cancel
+				</ButtonLink>
+				<Button type="submit" variant="destructive" disabled={isBusy}>
+					{isBusy ? busyLabel : confirmLabel}
+				</Button>
+			</Form>
+		</RouteDialog>
+	)
+}

@@ -1,0 +1,71 @@
+import { availabilityTextClasses, CoursePrice, SeatsProgress } from '#app/components/course-availability.tsx'
+import { Badge } from '#app/components/ui/badge.tsx'
+import { ButtonLink } from '#app/components/ui/button.tsx'
+import { Card, CardContent, CardFooter, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
+import type { CourseWithAvailability } from '#app/models/courses.server.ts'
+import { cn, formatDate, formatDateOnly } from '#app/utils/misc.ts'
+
+export function spotsRemainingText({ spotsLeft, isFull }: Pick<CourseWithAvailability, 'spotsLeft' | 'isFull'>) {
+	if (isFull) return 'Course is full'
+	return `${spotsLeft} ${spotsLeft === 1 ? 'spot' : 'spots'} remaining`
+}
+
+/** One course of the Current Courses grid. */
+export function AdminCourseCard({ course }: { course: CourseWithAvailability }) {
+	const base = `/dashboard/admin/courses/${course.id}`
+	const facts = [
+		{ term: 'Start Date', value: formatDateOnly(course.startDate) },
+		{ term: 'End Date', value: formatDateOnly(course.endDate) },
+		{ term: 'Registration Fee', value: <CoursePrice cents={course.registrationFee} className="font-semibold" /> },
+		{ term: 'Created', value: formatDate(course.createdAt) },
+	]
+	return (
+		<Card className="flex h-full flex-col">
+			<CardHeader>
+				<div className="flex items-start justify-between gap-3">
+					<CardTitle as="h3" className="break-words">
+						{course.title}
+					</CardTitle>
+					{course.isFull ? <Badge tone="red">FULL</Badge> : null}
+				</div>
+				<p className="line-clamp-3 text-sm whitespace-pre-line text-slate-600">{course.description}</p>
+			</CardHeader>
+			<CardContent className="flex-1 space-y-4">
+				<div className="space-y-2">
+					<div className="flex items-center justify-between text-sm">
+						<span className="text-slate-600">Enrollment</span>
+						<span className="font-semibold text-ink">
+							{course.taken}/{course.capacity}
+						</span>
+					</div>
+					<SeatsProgress availability={course} capacity={course.capacity} label={`Enrollment of ${course.title}`} />
+					<p className={cn('text-sm font-semibold', availabilityTextClasses[course.tone])}>{spotsRemainingText(course)}</p>
+				</div>
+				<dl className="grid grid-cols-2 gap-x-4 gap-y-2 text-sm">
+					{facts.map((fact) => (
+						<div key={fact.term}>
+							<dt className="text-slate-600">{fact.term}</dt>
+							<dd className="font-medium text-ink">{fact.value}</dd>
+						</div>
+					))}
+				</dl>
+			</CardContent>
+			<CardFooter className="flex-wrap">
+				<ButtonLink to={`${base}/edit`} preventScrollReset variant="outline" size="sm">
+					Edit<span className="sr-only"> {course.title}</span>
+				</ButtonLink>
+				<ButtonLink to={`${base}/delete`} preventScrollReset variant="destructive" size="sm">
+					Delete<span className="sr-only"> {course.title}</span>
+				</ButtonLink>
+				<ButtonLink
+					to={`${base}/materials`}
+					state={{ course: { id: course.id, title: course.title } }}
+					variant="primary"
+					size="sm"
+				>
+					Manage Materials<span className="sr-only"> of {course.title}</span>
+				</ButtonLink>
+			</CardFooter>
+		</Card>
+	)
+}

@@ -1,0 +1,101 @@
+import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from '@conform-to/react'
+import { Form, Link, useNavigation } from 'react-router'
+import { Alert } from '#app/components/ui/alert.tsx'
+import { Button, ButtonLink } from '#app/components/ui/button.tsx'
+import { Field, TextareaField } from '#app/components/ui/field.tsx'
+import type { LimitedTimeOffer } from '#app/models/site-settings.server.ts'
+
+/** The home route's action; `edit-offer=1` keeps the editor open when the reply carries errors. */
+export const OFFER_ACTION = '/?index&edit-offer=1'
+export const OFFER_EDIT_PATH = '/?edit-offer=1'
+
+const onDark =
+	'inline-flex h-9 items-center justify-center rounded-md border border-white/50 px-3 text-sm font-semibold text-white hover:bg-white/10'
+
+/** The offer card in edit mode (admins only): Save keeps the edited data, Cancel leaves edit mode. */
+export function LimitedTimeOfferEditor({
+	offer,
+	lastResult,
+}: {
+	offer: LimitedTimeOffer | null
+	lastResult: SubmissionResult<string[]> | undefined
+}) {
+	const navigation = useNavigation()
+	const isSaving = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'save-offer'
+	const [form, fields] = useForm({
+		id: 'limited-offer-editor',
+		lastResult,
+		defaultValue: offer ? { ...offer, items: offer.items.join('\n') } : undefined,
+	})
+	const itemErrors = Object.entries(fields.items.allErrors).flatMap(([, messages]) => messages)
+	return (
+		<section aria-labelledby="offer-editor-heading" className="rounded-2xl bg-white p-6 text-ink shadow-2xl sm:p-7">
+			<h2 id="offer-editor-heading" className="text-xl font-bold">
+				{offer ? 'Edit Limited Time Offer' : 'Add Limited Time Offer'}
+			</h2>
+			<Form method="post" action={OFFER_ACTION} preventScrollReset {...getFormProps(form)} className="mt-4 space-y-4">
+				<input type="hidden" name="intent" value="save-offer" />
+				{form.errors?.length ? <Alert tone="error">{form.errors[0]}</Alert> : null}
+				<Field label="Title" errors={fields.title.errors} inputProps={{ ...getInputProps(fields.title, { type: 'text' }), maxLength: 120 }} />
+				<Field
+					label="Discount"
+					errors={fields.discount.errors}
+					inputProps={{ ...getInputProps(fields.discount, { type: 'text' }), maxLength: 160 }}
+				/>
+				<TextareaField
+					label="Items"
+					help="One item per line (at most 10)."
+					errors={itemErrors}
+					textareaProps={{ ...getTextareaProps(fields.items), rows: 5 }}
+				/>
+				<Field
+					label="Action label"
+					errors={fields.action.errors}
+					inputProps={{ ...getInputProps(fields.action, { type: 'text' }), maxLength: 60 }}
+				/>
+				<Field label="Note" errors={fields.note.errors} inputProps={{ ...getInputProps(fields.note, { type: 'text' }), maxLength: 300 }} />
+				<div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+					<ButtonLink to="/" preventScrollReset variant="outline">
+						Cancel
+					</ButtonLink>
+					<Button type="submit" disabled={isSaving}>
+						{isSaving ? 'Saving...' : 'Save'}
+					</Button>
+				</div>
+			</Form>
+		</section>
+	)
+}
+
+/** Edit and Remove under the offer card, for admins. */
+export function OfferAdminControls() {
+	return (
+		<div className="flex justify-end gap-2">
+			<Link to={OFFER_EDIT_PATH} preventScrollReset className={onDark}>
+				Edit<span className="sr-only"> limited time offer</span>
+			</Link>
+			<Form method="post" action="/?index" preventScrollReset>
+				<input type="hidden" name="intent" value="remove-offer" />
+				<button type="submit" className={onDark}>
+					Remove<span className="sr-only"> limited time offer</span>
+				</button>
+			</Form>
+		</div>
+	)
+}
+
+/** What an admin sees where the removed offer was. */
+export function AddOfferPanel() {
+	return (
+		<div className="rounded-2xl border-2 border-dashed border-white/40 p-8 text-center">
+			<p className="text-brand-50">The limited time offer is hidden from visitors.</p>
+			<Link
+				to={OFFER_EDIT_PATH}
+				preventScrollReset
+				className="mt-4 inline-flex h-11 items-center justify-center rounded-md border border-white/50 px-5 text-base font-semibold text-white hover:bg-white/10"
+			>
+				Add Limited Time Offer
+			</Link>
+		</div>
+	)
+}

@@ -1,0 +1,171 @@
+import type { Kysely } from 'kysely'
+import type { Database, EnrollmentStatus } from '#db/types.ts'
+import { publishEvent } from '#app/services/events/publish.server.ts'
+import { likePattern } from './admin-users.server.ts'
+import { recordAudit } from './audit-log.server.ts'
+import { listCoursesWithAvailability } from './courses.server.ts'
+import { changeEnrollmentStatus, enrollWithinCapacity } from './seats.server.ts'
+
+/** The enrollment table shows at most this many rows; a search narrows it down. */
+export const ENROLLMENT_LIST_LIMIT = 200
+
+/** Enrollments newest first, optionally matching the student's name or e-mail or the course title. */
+export async function listEnrollments(
+	db: Kysely<Database>,
+	{ query, limit = ENROLLMENT_LIST_LIMIT }: { query?: string; limit?: number } = {},
+) {
+	let select = db
+		.selectFrom('enrollments')
+		.innerJoin('courses', 'courses.id', 'enrollments.course_id')
+		.innerJoin('users', 'users.id', 'enrollments.user_id')
+		.leftJoin('profiles', 'profiles.id', 'enrollments.user_id')
+		.select([
+			'enrollments.id',
+			'enrollments.status',
+			'enrollments.enrollment_date',
+			'enrollments.course_id',
+			'courses.title as courseTitle',
+			'users.email',
+			'profiles.name',
+		])
+	if (query) {
+		const pattern = likePattern(query)
+		select = select.where((eb) =>
+			eb.or([eb('profiles.name', 'ilike', pattern), eb('users.email', 'ilike', pattern), eb('courses.title', 'ilike', pattern)]),
+		)
+	}
+	const rows = await select
+		.orderBy('enrollments.created_at', 'desc')
+		.orderBy('enrollments.id', 'desc')
+		.limit(limit + 1)
+		.execute()
+	return {
+		enrollments: rows.slice(0, limit).map((row) => ({
+			id: row.id,
+			status: row.status,
+			enrollmentDate: row.enrollment_date.toISOString(),
+			courseId: row.course_id,
+			courseTitle: row.courseTitle,
+			studentName: row.name ?? '',
+			studentEmail: row.email,
+		})),
+		truncated: rows.length > limit,
+	}
+}
+
+/** The Add Enrollment pickers: every account by name, every course by title with its seats. */
+export async function listEnrollmentOptions(db: Kysely<Database>) {
+	const [users, courses] = await Promise.all([
+		db
+			.selectFrom('users')
+			.innerJoin('profiles', 'profiles.id', 'users.id')
+			.select(['users.id', 'users.email', 'profiles.name'])
+			.orderBy('profiles.name')
+			.orderBy('users.email')
+			.execute(),
+		listCoursesWithAvailability(db),
+	])
+	return {
+		users,
+		courses: courses
+			.map((course) => ({ id: course.id, title: course.title, capacity: course.capacity, taken: course.taken, isFull: course.isFull }))
+			.sort((a, b) => a.title.localeCompare(b.title)),
+	}
+}
+
+export async function getEnrollment(db: Kysely<Database>, id: number) {
+	return db
+		.selectFrom('enrollments')
+		.innerJoin('courses', 'courses.id', 'enrollments.course_id')
+		.innerJoin('users', 'users.id', 'enrollments.user_id')
+		.leftJoin('profiles', 'profiles.id', 'enrollments.user_id')
+		.select(['enrollments.id', 'enrollments.status', 'courses.title as courseTitle', 'users.email', 'profiles.name'])
+		.where('enrollments.id', '=', id)
+		.executeTakeFirst()
+}
+
+/**
+ * Enrols a user as an admin: starts active, under the same course lock and capacity
+ * rule as self-service enrolment. Throws SeatUnavailableError; null when the user does
+ * not exist.
+ */
+export async function adminEnroll(db: Kysely<Database>, actorId: string, input: { userId: string; courseId: number }) {
+	return db.transaction().execute(async (trx) => {
+		const user = await trx.selectFrom('users').select('id').where('id', '=', input.userId).executeTakeFirst()
+		if (!user) return null
+		const { enrollmentId, course } = await enrollWithinCapacity(trx, { ...input, status: 'active' })
+		await recordAudit(trx, {
+			actorId,
+			action: 'enrollment.create',
+			entity: 'enrollment',
+			entityId: enrollmentId,
+			details: { userId: input.userId, courseId: input.courseId, courseTitle: course.title, status: 'active' },
+		})
+		await publishEvent(trx, { type: 'enrollment.changed', courseId: input.courseId, userId: input.userId })
+		return { enrollmentId }
+	})
+}
+
+/** Any status to any other; into a seat-taking one needs a free seat (throws SeatUnavailableError). Null when missing. */
+export async function updateEnrollmentStatus(db: Kysely<Database>, actorId: string, enrollmentId: number, status: EnrollmentStatus) {
+	return db.transaction().execute(async (trx) => {
+		const before = await trx
+			.selectFrom('enrollments')
+			.select(['status', 'user_id'])
+			.where('id', '=', enrollmentId)
+			.executeTakeFirst()
+		if (!before) return null
+		const changed = await changeEnrollmentStatus(trx, enrollmentId, status)
+		if (!changed) return null
+		await recordAudit(trx, {
+			actorId,
+			action: 'enrollment.status',
+			entity: 'enrollment',
+			entityId: enrollmentId,
+			details: { from: before.status, to: status, courseId: changed.courseId, userId: before.user_id },
+		})
+		await publishEvent(trx, { type: 'enrollment.changed', courseId: changed.courseId, userId: before.user_id })
+		return changed
+	})
+}
+
+/** Null when the enrollment does not exist. */
+export async function removeEnrollment(db: Kysely<Database>, actorId: string, enrollmentId: number) {
+	return db.transaction().execute(async (trx) => {
+		const removed = await trx
+			.deleteFrom('enrollments')
+			.where('id', '=', enrollmentId)
+			.returning(['id', 'user_id', 'course_id', 'status'])
+			.executeTakeFirst()
+		if (!removed) return null
+		await recordAudit(trx, {
+			actorId,
+			action: 'enrollment.remove',
+			entity: 'enrollment',
+			entityId: enrollmentId,
+			details: { userId: removed.user_id, courseId: removed.course_id, status: removed.status },
+		})
+		await publishEvent(trx, { type: 'enrollment.changed', courseId: removed.course_id, userId: removed.user_id })
+		return removed
+	})
+}
+
+/** Payments taken for a seat that could not be given (enrolment issue): someone must refund them. */
+export async function listPaymentsNeedingRefund(db: Kysely<Database>) {
+	const rows = await db
+		.selectFrom('registration_payments')
+		.select(['id', 'customer_email', 'course_title', 'amount_cents', 'currency', 'provider', 'checkout_session_id', 'created_at'])
+		.where('status', '=', 'needs_refund')
+		.orderBy('created_at', 'desc')
+		.execute()
+	return rows.map((row) => ({
+		id: row.id,
+		customerEmail: row.customer_email,
+		courseTitle: row.course_title,
+		amountCents: row.amount_cents,
+		currency: row.currency,
+		provider: row.provider,
+		checkoutSessionId: row.checkout_session_id,
+		createdAt: row.created_at.toISOString(),
+	}))
+}

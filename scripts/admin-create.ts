@@ -1,0 +1,50 @@
+/**
+ * `npm run admin:create -- --email you@example.com --name "Your Name" [--password …]`:
+ * creates a confirmed admin account, or promotes an existing one (DECISIONS.md 8).
+ */
+import { parseArgs } from 'node:util'
+import { z } from 'zod'
+import { createOrPromoteAdmin } from '#app/models/admin-users.server.ts'
+import { closeDatabase, initDatabase } from '#app/utils/db.server.ts'
+import { getEnv } from '#app/utils/env.server.ts'
+import { EmailSchema, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, NameSchema } from '#app/utils/user-validation.ts'
+
+const usage = 'Usage: npm run admin:create -- --email you@example.com --name "Your Name" [--password secret]'
+
+const ArgsSchema = z.object({
+	email: EmailSchema,
+	name: NameSchema,
+	password: z
+		.string()
+		.min(MIN_PASSWORD_LENGTH, `Password must be at least ${MIN_PASSWORD_LENGTH} characters`)
+		.max(MAX_PASSWORD_LENGTH, `Password must be at most ${MAX_PASSWORD_LENGTH} characters`)
+		.optional(),
+})
+
+function fail(message: string): never {
+	console.error(`${message}\n${usage}`)
+	process.exit(1)
+}
+
+let values: Record<string, unknown>
+try {
+	values = parseArgs({
+		options: { email: { type: 'string' }, name: { type: 'string' }, password: { type: 'string' } },
+		strict: true,
+	}).values
+} catch (error) {
+	fail(error instanceof Error ? error.message : String(error))
+}
+
+const parsed = ArgsSchema.safeParse(values)
+if (!parsed.success) fail(parsed.error.issues.map((issue) => `--${issue.path.join('.')}: ${issue.message}`).join('\n'))
+
+const env = getEnv()
+const handle = await initDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR })
+try {
+	const result = await createOrPromoteAdmin(handle.db, parsed.data)
+	console.log(result.created ? `Created admin ${result.email}.` : `${result.email} is now an admin.`)
+	if (result.generatedPassword) console.log(`Generated password (shown once): ${result.generatedPassword}`)
+} finally {
+	await closeDatabase()
+}

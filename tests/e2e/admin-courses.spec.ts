@@ -1,0 +1,135 @@
+import { randomUUID } from 'node:crypto'
+import path from 'node:path'
+import { LocalFileStorage } from '#app/services/storage/local.server.ts'
+import { materialKey } from '#app/services/storage/keys.ts'
+import { e2eServerEnv } from '../support/e2e-env.ts'
+import { expect, test } from '../support/e2e.ts'
+
+/** The e2e server keeps its files on local disk under DATA_DIR/files. */
+const serverStorage = new LocalFileStorage(path.join(e2eServerEnv().DATA_DIR, 'files'))
+
+test('an admin adds, edits and deletes a course; its enrollments and stored files go with it', async ({
+	page,
+	db,
+	createUser,
+	signIn,
+}) => {
+	test.slow()
+	const admin = await createUser({ role: 'admin', name: 'Course Admin' })
+	await signIn(admin)
+	const title = `E2E Managed ${randomUUID().slice(0, 8)}`
+
+	await page.goto('/dashboard/admin/courses')
+	await expect(page.getByRole('heading', { level: 1, name: 'Manage Courses' })).toBeVisible()
+	await expect(page.getByRole('link', { name: 'Cleanup Orphaned Materials' })).toHaveAttribute('href', '/dashboard/admin/orphaned-materials')
+
+	const addForm = page.locator('#add-course')
+	await addForm.getByLabel('Title *').fill(title)
+	await addForm.getByLabel('Description *').fill('Rehab and rent, step by step.')
+	await addForm.getByLabel('Start Date').fill('2031-03-01')
+	await addForm.getByLabel('End Date').fill('2031-06-01')
+	await addForm.getByLabel('Registration Fee ($)').fill('1,250.005')
+	await addForm.getByLabel('Capacity').fill('5')
+	await addForm.getByRole('button', { name: 'Add Course' }).click()
+	await expect(page.getByText('Course added successfully')).toBeVisible()
+
+	const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: title, exact: true }) })
+	await expect(card.getByText('$1,250.01')).toBeVisible()
+	await expect(card.getByText('0/5')).toBeVisible()
+	await expect(card.getByText('5 spots remaining')).toBeVisible()
+	await expect(card.getByText('Mar 1, 2031')).toBeVisible()
+	const course = await db.selectFrom('courses').select(['id', 'registration_fee']).where('title', '=', title).executeTakeFirstOrThrow()
+	expect(course.registration_fee).toBe(125001)
+	await expect(card.getByRole('link', { name: /^Manage Materials/ })).toHaveAttribute('href', `/dashboard/admin/courses/${course.id}/materials`)
+
+	// Two students take seats; a week with a stored file is uploaded.
+	for (const name of ['Seat One', 'Seat Two']) {
+		const student = await createUser({ name })
+		await db.insertInto('enrollments').values({ user_id: student.id, course_id: course.id, enrollment_date: new Date() }).execute()
+	}
+	const week = await db
+		.insertInto('course_materials')
+		.values({ course_id: course.id, week_number: 1, topic: 'Deal analysis' })
+		.returning('id')
+		.executeTakeFirstOrThrow()
+	const key = materialKey(course.id, week.id, 'material', 'checklist.pdf')
+	await serverStorage.put(key, new TextEncoder().encode('%PDF-1.4 checklist'), { contentType: 'application/pdf' })
+	await db
+		.insertInto('material_items')
+		.values({ material_id: week.id, title: 'Checklist', type: 'document', category: 'material', storage_key: key })
+		.execute()
+
+	await page.getByRole('link', { name: 'Refresh Courses' }).click()
+	await expect(card.getByText('2/5')).toBeVisible()
+	await expect(card.getByText('3 spots remaining')).toBeVisible()
+
+	await card.getByRole('link', { name: /^Edit/ }).click()
+	const editDialog = page.getByRole('dialog', { name: 'Edit Course' })
+	await expect(editDialog).toBeVisible()
+	await expect(editDialog.getByLabel('Title *')).toHaveValue(title)
+	await expect(editDialog.getByLabel('Registration Fee ($)')).toHaveValue('1250.01')
+	await editDialog.getByLabel('Capacity').fill('1')
+	await editDialog.getByRole('button', { name: 'Save Changes' }).click()
+	await expect(page.getByRole('dialog', { name: 'Edit Course' }).getByText('Capacity cannot be less than the 2 seats already taken')).toBeVisible()
+
+	const editedTitle = `${title} Edited`
+	await page.getByRole('dialog', { name: 'Edit Course' }).getByLabel('Title *').fill(editedTitle)
+	await page.getByRole('dialog', { name: 'Edit Course' }).getByLabel('Capacity').fill('2')
+	await page.getByRole('dialog', { name: 'Edit Course' }).getByRole('button', { name: 'Save Changes' }).click()
+	await expect(page.getByText('Course updated successfully')).toBeVisible()
+	await expect(page.getByRole('dialog')).toHaveCount(0)
+	const editedCard = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: editedTitle, exact: true }) })
+	await expect(editedCard.getByText('FULL', { exact: true })).toBeVisible()
+	await expect(editedCard.getByText('Course is full')).toBeVisible()
+
+	await editedCard.getByRole('link', { name: /^Delete/ }).click()
+	const deleteDialog = page.getByRole('dialog', { name: 'Delete Course' })
+	await expect(deleteDialog.getByText('1 week of course materials')).toBeVisible()
+	await expect(deleteDialog.getByText('1 uploaded file (removed from storage)')).toBeVisible()
+	await expect(deleteDialog.getByText('2 enrollments')).toBeVisible()
+	await expect(deleteDialog.getByText(/0 payment records of this course will be kept and detached/)).toBeVisible()
+	await deleteDialog.getByRole('button', { name: 'Delete Course' }).click()
+	await expect(page.getByText('Course and all associated data deleted successfully')).toBeVisible()
+	await expect(page.getByRole('heading', { name: editedTitle })).toHaveCount(0)
+
+	expect(await db.selectFrom('courses').select('id').where('id', '=', course.id).execute()).toEqual([])
+	expect(await db.selectFrom('enrollments').select('id').where('course_id', '=', course.id).execute()).toEqual([])
+	expect(await serverStorage.stat(key)).toBeNull()
+})
+
+test('the add form shows the spec messages and the raw data dialog lists every column', async ({ page, db, createUser, signIn }) => {
+	const admin = await createUser({ role: 'admin' })
+	await signIn(admin)
+	await page.goto('/dashboard/admin/courses')
+
+	const addForm = page.locator('#add-course')
+	await expect(addForm.getByLabel('Capacity')).toHaveValue('20')
+	await expect(addForm.getByLabel('Capacity')).toHaveAttribute('min', '1')
+	await addForm.getByLabel('Title *').fill('   ')
+	await addForm.getByLabel('Description *').fill('Has a description')
+	await addForm.getByRole('button', { name: 'Add Course' }).click()
+	await expect(page.locator('#add-course').getByText('Please fill in all required fields')).toBeVisible()
+
+	const course = await db
+		.insertInto('courses')
+		.values({ title: `Raw ${randomUUID().slice(0, 8)}`, description: 'Raw row' })
+		.returning('title')
+		.executeTakeFirstOrThrow()
+	await page.getByRole('link', { name: 'Show Raw Courses Data' }).click()
+	const dialog = page.getByRole('dialog', { name: 'Raw Courses Data' })
+	await expect(dialog).toBeVisible()
+	for (const column of ['id', 'title', 'description', 'start_date', 'end_date', 'capacity', 'registration_fee', 'created_at', 'updated_at']) {
+		await expect(dialog.getByRole('columnheader', { name: column, exact: true })).toBeVisible()
+	}
+	await expect(dialog.getByRole('cell', { name: course.title })).toBeVisible()
+	await dialog.getByRole('link', { name: 'Close' }).click()
+	await expect(page.getByRole('dialog')).toHaveCount(0)
+})
+
+test('a student is sent away from Manage Courses', async ({ page, createUser, signIn }) => {
+	const student = await createUser()
+	await signIn(student)
+	await page.goto('/dashboard/admin/courses')
+	await expect(page).toHaveURL(/\/dashboard$/)
+	await expect(page.getByText("You don't have permission to access this area")).toBeVisible()
+})

@@ -1,0 +1,113 @@
+import { randomUUID } from 'node:crypto'
+import type { Kysely } from 'kysely'
+import type { Database } from '#db/types.ts'
+import { expect, test } from '../support/e2e.ts'
+
+async function createCourse(db: Kysely<Database>, capacity: number) {
+	return db
+		.insertInto('courses')
+		.values({ title: `E2E Enrol ${randomUUID().slice(0, 8)}`, description: 'For enrollment tests', capacity })
+		.returning(['id', 'title'])
+		.executeTakeFirstOrThrow()
+}
+
+test('an admin adds an enrollment, changes its status and removes it', async ({ page, db, createUser, signIn, javaScriptEnabled }) => {
+	test.slow()
+	const admin = await createUser({ role: 'admin' })
+	const student = await createUser({ name: `Enrolee ${randomUUID().slice(0, 8)}` })
+	const course = await createCourse(db, 3)
+	await signIn(admin)
+
+	await page.goto('/dashboard/admin/enrollments')
+	await expect(page.getByRole('heading', { level: 1, name: 'Manage Enrollments' })).toBeVisible()
+	await page.getByRole('link', { name: 'Add Enrollment' }).click()
+	const dialog = page.getByRole('dialog', { name: 'Add Enrollment' })
+	await expect(dialog).toBeVisible()
+	await dialog.getByRole('button', { name: 'Enroll' }).click()
+	await expect(page.getByRole('dialog', { name: 'Add Enrollment' }).getByText('Select both a user and a course.')).toBeVisible()
+
+	await page.getByRole('dialog', { name: 'Add Enrollment' }).getByLabel('User').selectOption(student.id)
+	await page.getByRole('dialog', { name: 'Add Enrollment' }).getByLabel('Course').selectOption(String(course.id))
+	await page.getByRole('dialog', { name: 'Add Enrollment' }).getByRole('button', { name: 'Enroll' }).click()
+	await expect(page.getByText('Enrollment created!')).toBeVisible()
+	await expect(page.getByRole('dialog')).toHaveCount(0)
+
+	await page.getByLabel('Search enrollments').fill(student.name)
+	await page.getByRole('button', { name: 'Search' }).click()
+	const row = page.getByRole('row').filter({ hasText: student.name })
+	await expect(row).toHaveCount(1)
+	await expect(row.getByRole('cell', { name: course.title, exact: true })).toBeVisible()
+	const statusSelect = row.getByLabel(`Status of ${student.name} in ${course.title}`)
+	await expect(statusSelect).toHaveValue('active')
+	await expect(row.locator('span', { hasText: /^active$/ })).toHaveClass(/bg-green-100/)
+
+	await statusSelect.selectOption('completed')
+	if (!javaScriptEnabled) await row.getByRole('button', { name: 'Update' }).click()
+	await expect(page.getByText('Enrollment status updated successfully')).toBeVisible()
+	const updatedRow = page.getByRole('row').filter({ hasText: student.name })
+	await expect(updatedRow.locator('span', { hasText: /^completed$/ })).toHaveClass(/bg-blue-100/)
+	await expect(updatedRow.getByLabel(`Status of ${student.name} in ${course.title}`)).toHaveValue('completed')
+	await expect
+		.poll(async () => (await db.selectFrom('enrollments').select('status').where('user_id', '=', student.id).executeTakeFirst())?.status)
+		.toBe('completed')
+
+	await page.getByRole('row').filter({ hasText: student.name }).getByRole('link', { name: /^Remove/ }).click()
+	const confirm = page.getByRole('dialog', { name: 'Remove Enrollment' })
+	await expect(confirm.getByText(`Remove ${student.name} from ${course.title}?`)).toBeVisible()
+	await confirm.getByRole('button', { name: 'Remove' }).click()
+	await expect(page.getByText('Enrollment removed successfully')).toBeVisible()
+	await expect(page.getByText('No matching enrollments found')).toBeVisible()
+	expect(await db.selectFrom('enrollments').select('id').where('user_id', '=', student.id).execute()).toEqual([])
+})
+
+test('a full course is marked and disabled in the picker, and a seat taken meanwhile is refused with the spec message', async ({
+	page,
+	db,
+	createUser,
+	signIn,
+}) => {
+	test.slow()
+	const admin = await createUser({ role: 'admin' })
+	const student = await createUser({ name: `Late ${randomUUID().slice(0, 8)}` })
+	const course = await createCourse(db, 1)
+	await signIn(admin)
+
+	await page.goto('/dashboard/admin/enrollments?dialog=add')
+	const dialog = page.getByRole('dialog', { name: 'Add Enrollment' })
+	await dialog.getByLabel('User').selectOption(student.id)
+	await dialog.getByLabel('Course').selectOption(String(course.id))
+
+	// Someone takes the last seat while the dialog is open.
+	const other = await createUser()
+	await db.insertInto('enrollments').values({ user_id: other.id, course_id: course.id, enrollment_date: new Date() }).execute()
+	await dialog.getByRole('button', { name: 'Enroll' }).click()
+	const refreshed = page.getByRole('dialog', { name: 'Add Enrollment' })
+	await expect(refreshed.getByText('Cannot enroll: Course has reached maximum capacity.')).toBeVisible()
+	const option = refreshed.getByRole('option', { name: `${course.title} (FULL - 1/1)` })
+	await expect(option).toBeDisabled()
+	expect(await db.selectFrom('enrollments').select('id').where('user_id', '=', student.id).execute()).toEqual([])
+})
+
+test('a payment needing a refund is flagged, and an empty search says so', async ({ page, db, createUser, signIn }) => {
+	const admin = await createUser({ role: 'admin' })
+	const payer = `refund-${randomUUID().slice(0, 8)}@example.com`
+	await db
+		.insertInto('registration_payments')
+		.values({
+			checkout_session_id: `cs_${randomUUID()}`,
+			provider: 'test',
+			course_title: 'A full cohort',
+			customer_email: payer,
+			amount_cents: 250000,
+			status: 'needs_refund',
+		})
+		.execute()
+	await signIn(admin)
+	await page.goto('/dashboard/admin/enrollments')
+	await expect(page.getByRole('heading', { name: 'Payments needing a refund' })).toBeVisible()
+	await expect(page.getByText(payer)).toBeVisible()
+
+	await page.getByLabel('Search enrollments').fill(`nobody-${randomUUID()}`)
+	await page.getByRole('button', { name: 'Search' }).click()
+	await expect(page.getByText('No matching enrollments found')).toBeVisible()
+})

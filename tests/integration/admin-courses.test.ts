@@ -1,0 +1,352 @@
+import { randomUUID } from 'node:crypto'
+import { sql } from 'kysely'
+import { describe, expect, test, vi } from 'vitest'
+import { createUser } from '#app/models/users.server.ts'
+import { action as courseDeleteAction, loader as courseDeleteLoader } from '#app/routes/admin/course-delete.tsx'
+import { action as courseEditAction, loader as courseEditLoader } from '#app/routes/admin/course-edit.tsx'
+import { action as coursesAction, loader as coursesLoader } from '#app/routes/admin/courses.tsx'
+import { materialKey, submissionKey } from '#app/services/storage/keys.ts'
+import { getToast } from '#app/utils/toast.server.ts'
+import { useTestDatabase } from '#tests/support/db.ts'
+import { callRoute, cookiesFrom, formRequest, getRequest, sessionCookieFor } from '#tests/support/requests.ts'
+import { useTestStorage } from '#tests/support/storage.ts'
+
+const t = useTestDatabase()
+const files = useTestStorage()
+const COURSES = '/dashboard/admin/courses'
+
+async function account(role: 'student' | 'admin') {
+	const user = await createUser(t.db, { email: `${role}-${randomUUID()}@example.com`, name: `A ${role}`, passwordHash: 'x', role, confirmed: true })
+	return { id: user.id, cookie: await sessionCookieFor(user.id) }
+}
+
+async function toastOf(response: Response) {
+	const { toast } = await getToast(getRequest('/', { cookie: cookiesFrom(response) }))
+	return toast
+}
+
+async function courseRow(values: { title?: string; capacity?: number } = {}) {
+	return t.db
+		.insertInto('courses')
+		.values({ title: values.title ?? `Course ${randomUUID().slice(0, 8)}`, description: 'About it', capacity: values.capacity ?? 10 })
+		.returning(['id', 'title'])
+		.executeTakeFirstOrThrow()
+}
+
+async function auditCount() {
+	const row = await t.db.selectFrom('audit_log').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
+	return Number(row.n)
+}
+
+const validCourse = {
+	title: 'Rental Mastery',
+	description: 'Buy, rehab, rent, refinance.',
+	startDate: '2031-01-10',
+	endDate: '2031-04-10',
+	registrationFee: '2,500.00',
+	capacity: '12',
+}
+
+describe('access', () => {
+	test('every loader and action refuses a student (to /dashboard) and a visitor (to /login)', async () => {
+		const student = await account('student')
+		const course = await courseRow()
+		const params = { courseId: String(course.id) }
+		const calls = [
+			{ fn: coursesLoader, path: COURSES, method: 'GET' },
+			{ fn: coursesAction, path: COURSES, method: 'POST' },
+			{ fn: courseEditLoader, path: `${COURSES}/${course.id}/edit`, method: 'GET' },
+			{ fn: courseEditAction, path: `${COURSES}/${course.id}/edit`, method: 'POST' },
+			{ fn: courseDeleteLoader, path: `${COURSES}/${course.id}/delete`, method: 'GET' },
+			{ fn: courseDeleteAction, path: `${COURSES}/${course.id}/delete`, method: 'POST' },
+		] as const
+		for (const { fn, path, method } of calls) {
+			for (const [cookie, target] of [
+				[student.cookie, /^\/dashboard$/],
+				[undefined, /^\/login\?redirectTo=/],
+			] as const) {
+				const request = method === 'GET' ? getRequest(path, { cookie }) : formRequest(path, validCourse, { cookie })
+				const response = await callRoute(fn, request, params)
+				expect(response.status, `${method} ${path}`).toBe(302)
+				expect(response.headers.get('Location'), `${method} ${path}`).toMatch(target)
+			}
+		}
+		expect(await t.db.selectFrom('courses').select('id').where('title', '=', validCourse.title).execute()).toEqual([])
+		expect(await t.db.selectFrom('courses').select('id').where('id', '=', course.id).execute()).toHaveLength(1)
+	})
+})
+
+describe('add course', () => {
+	test('stores the course with the fee in cents, writes one audit row and redirects with the toast', async () => {
+		const admin = await account('admin')
+		const before = await auditCount()
+		const response = await callRoute(coursesAction, formRequest(COURSES, { ...validCourse, title: 'Add Test One' }, { cookie: admin.cookie }))
+		expect(response.status).toBe(302)
+		expect(response.headers.get('Location')).toBe(COURSES)
+		expect(await toastOf(response)).toMatchObject({ type: 'success', title: 'Course added successfully' })
+		const stored = await t.db.selectFrom('courses').selectAll().where('title', '=', 'Add Test One').executeTakeFirstOrThrow()
+		expect(stored).toMatchObject({
+			description: 'Buy, rehab, rent, refinance.',
+			start_date: '2031-01-10',
+			end_date: '2031-04-10',
+			registration_fee: 250000,
+			capacity: 12,
+		})
+		expect(await auditCount()).toBe(before + 1)
+		const audit = await t.db.selectFrom('audit_log').selectAll().orderBy('id', 'desc').executeTakeFirstOrThrow()
+		expect(audit).toMatchObject({ actor_id: admin.id, action: 'course.create', entity: 'course', entity_id: String(stored.id) })
+	})
+
+	test('rounds the fee to cents, counts a non-number fee as 0 and falls back to capacity 20', async () => {
+		const admin = await account('admin')
+		await callRoute(coursesAction, formRequest(COURSES, { ...validCourse, title: 'Rounded', registrationFee: '99.999' }, { cookie: admin.cookie }))
+		await callRoute(
+			coursesAction,
+			formRequest(COURSES, { ...validCourse, title: 'Fallbacks', registrationFee: 'free!', capacity: 'lots' }, { cookie: admin.cookie }),
+		)
+		const rows = await t.db.selectFrom('courses').select(['title', 'registration_fee', 'capacity']).where('title', 'in', ['Rounded', 'Fallbacks']).execute()
+		expect(rows).toEqual(
+			expect.arrayContaining([
+				{ title: 'Rounded', registration_fee: 10000, capacity: 12 },
+				{ title: 'Fallbacks', registration_fee: 0, capacity: 20 },
+			]),
+		)
+	})
+
+	test.each([
+		[{ title: '   ' }, 'title', 'Please fill in all required fields'],
+		[{ description: '' }, 'description', 'Please fill in all required fields'],
+		[{ capacity: '0' }, 'capacity', 'Capacity must be greater than 0'],
+		[{ capacity: '-3' }, 'capacity', 'Capacity must be greater than 0'],
+		[{ registrationFee: '-5' }, 'registrationFee', 'Registration fee cannot be negative'],
+		[{ startDate: '2031-05-01', endDate: '2031-04-01' }, 'endDate', 'End date must be on or after the start date'],
+		[{ startDate: '2031-02-30' }, 'startDate', 'Please enter a valid date'],
+	])('refuses %o with the message on %s and writes nothing', async (change, field, message) => {
+		const admin = await account('admin')
+		const before = await auditCount()
+		const title = `Refused ${randomUUID()}`
+		const response = await callRoute(coursesAction, formRequest(COURSES, { ...validCourse, title, ...change }, { cookie: admin.cookie }))
+		expect(response.status).toBe(400)
+		const body = (await response.json()) as { result: { error: Record<string, string[]> } }
+		expect(body.result.error[field]).toEqual([message])
+		expect(await t.db.selectFrom('courses').select('id').where('title', '=', title).execute()).toEqual([])
+		expect(await auditCount()).toBe(before)
+	})
+
+	test('the loader lists courses with seats and, for ?dialog=raw, every column of every row', async () => {
+		const admin = await account('admin')
+		const course = await courseRow({ capacity: 3 })
+		const plain = await callRoute(coursesLoader, getRequest(COURSES, { cookie: admin.cookie }))
+		const data = (await plain.json()) as { courses: Array<{ id: number; capacity: number; spotsLeft: number }>; raw: unknown }
+		expect(data.courses.find((row) => row.id === course.id)).toMatchObject({ capacity: 3, spotsLeft: 3 })
+		expect(data.raw).toBeNull()
+
+		const raw = await callRoute(coursesLoader, getRequest(`${COURSES}?dialog=raw`, { cookie: admin.cookie }))
+		const rawData = (await raw.json()) as { raw: { rows: Array<Record<string, unknown>> } }
+		const row = rawData.raw.rows.find((item) => item.id === course.id)
+		expect(Object.keys(row!).sort()).toEqual(
+			['capacity', 'created_at', 'description', 'end_date', 'id', 'registration_fee', 'start_date', 'title', 'updated_at'].sort(),
+		)
+	})
+})
+
+describe('edit course', () => {
+	test('updates the course, writes one audit row and redirects with the toast', async () => {
+		const admin = await account('admin')
+		const course = await courseRow()
+		const before = await auditCount()
+		const path = `${COURSES}/${course.id}/edit`
+		const response = await callRoute(
+			courseEditAction,
+			formRequest(path, { ...validCourse, title: 'Edited Title', registrationFee: '10.5', capacity: '7' }, { cookie: admin.cookie }),
+			{ courseId: String(course.id) },
+		)
+		expect(response.status).toBe(302)
+		expect(await toastOf(response)).toMatchObject({ type: 'success', title: 'Course updated successfully' })
+		expect(await t.db.selectFrom('courses').selectAll().where('id', '=', course.id).executeTakeFirstOrThrow()).toMatchObject({
+			title: 'Edited Title',
+			registration_fee: 1050,
+			capacity: 7,
+		})
+		expect(await auditCount()).toBe(before + 1)
+	})
+
+	test('refuses a capacity below the seats already taken', async () => {
+		const admin = await account('admin')
+		const course = await courseRow({ capacity: 5 })
+		for (let i = 0; i < 3; i++) {
+			const student = await account('student')
+			await t.db.insertInto('enrollments').values({ user_id: student.id, course_id: course.id, enrollment_date: new Date() }).execute()
+		}
+		const before = await auditCount()
+		const response = await callRoute(
+			courseEditAction,
+			formRequest(`${COURSES}/${course.id}/edit`, { ...validCourse, capacity: '2' }, { cookie: admin.cookie }),
+			{ courseId: String(course.id) },
+		)
+		expect(response.status).toBe(400)
+		const body = (await response.json()) as { result: { error: Record<string, string[]> } }
+		expect(body.result.error.capacity).toEqual(['Capacity cannot be less than the 3 seats already taken'])
+		expect((await t.db.selectFrom('courses').select('capacity').where('id', '=', course.id).executeTakeFirstOrThrow()).capacity).toBe(5)
+		expect(await auditCount()).toBe(before)
+	})
+
+	test('an unknown course is a 404', async () => {
+		const admin = await account('admin')
+		const response = await callRoute(courseEditLoader, getRequest(`${COURSES}/999999/edit`, { cookie: admin.cookie }), { courseId: '999999' })
+		expect(response.status).toBe(404)
+	})
+})
+
+/**
+ * A course with a week, a stored file and a link, an enrollment, a live seat hold, a payment,
+ * an assignment with a stored submission, and a stray file under its prefix.
+ */
+async function populatedCourse() {
+	const course = await courseRow({ capacity: 10 })
+	const student = await account('student')
+	const holder = await account('student')
+	const week = await t.db
+		.insertInto('course_materials')
+		.values({ course_id: course.id, week_number: 1, topic: 'Deal analysis' })
+		.returning('id')
+		.executeTakeFirstOrThrow()
+	const itemKey = materialKey(course.id, week.id, 'material', 'slides.pdf')
+	await files.storage.put(itemKey, new TextEncoder().encode('%PDF-1.4'), { contentType: 'application/pdf' })
+	await t.db
+		.insertInto('material_items')
+		.values([
+			{ material_id: week.id, title: 'Slides', type: 'document', category: 'material', storage_key: itemKey },
+			{ material_id: week.id, title: 'YouTube: Intro', type: 'video', category: 'recording', file_url: 'https://youtu.be/abc' },
+		])
+		.execute()
+	const strayKey = `courses/${course.id}/weeks/${week.id}/recording/${randomUUID()}-left-over.mp4`
+	await files.storage.put(strayKey, new TextEncoder().encode('video'), { contentType: 'video/mp4' })
+	await t.db.insertInto('enrollments').values({ user_id: student.id, course_id: course.id, enrollment_date: new Date() }).execute()
+	await t.db
+		.insertInto('seat_holds')
+		.values({ user_id: holder.id, course_id: course.id, expires_at: new Date(Date.now() + 600_000) })
+		.execute()
+	await t.db
+		.insertInto('registration_payments')
+		.values({
+			checkout_session_id: `cs_${randomUUID()}`,
+			provider: 'test',
+			user_id: student.id,
+			course_id: course.id,
+			course_title: course.title,
+			customer_email: 'payer@example.com',
+			amount_cents: 250000,
+			status: 'paid',
+		})
+		.execute()
+	const assignment = await t.db
+		.insertInto('assignments')
+		.values({ course_id: course.id, title: 'Analyse a deal' })
+		.returning('id')
+		.executeTakeFirstOrThrow()
+	const submissionFile = submissionKey(assignment.id, student.id, 'answer.pdf')
+	await files.storage.put(submissionFile, new TextEncoder().encode('%PDF-1.4'), { contentType: 'application/pdf' })
+	await t.db
+		.insertInto('assignment_submissions')
+		.values({ assignment_id: assignment.id, student_id: student.id, storage_key: submissionFile, file_name: 'answer.pdf' })
+		.execute()
+	return { course, keys: [itemKey, strayKey, submissionFile] }
+}
+
+async function exists(key: string) {
+	return (await files.storage.stat(key)) !== null
+}
+
+async function rowsOf(courseId: number) {
+	const count = async (query: Promise<unknown[]>) => (await query).length
+	return {
+		courses: await count(t.db.selectFrom('courses').select('id').where('id', '=', courseId).execute()),
+		weeks: await count(t.db.selectFrom('course_materials').select('id').where('course_id', '=', courseId).execute()),
+		enrollments: await count(t.db.selectFrom('enrollments').select('id').where('course_id', '=', courseId).execute()),
+		seatHolds: await count(t.db.selectFrom('seat_holds').select('id').where('course_id', '=', courseId).execute()),
+		assignments: await count(t.db.selectFrom('assignments').select('id').where('course_id', '=', courseId).execute()),
+		payments: await count(t.db.selectFrom('registration_payments').select('id').where('course_id', '=', courseId).execute()),
+	}
+}
+
+describe('delete course', () => {
+	test('the confirmation lists exactly what will be removed and that payments are kept', async () => {
+		const admin = await account('admin')
+		const { course } = await populatedCourse()
+		const response = await callRoute(courseDeleteLoader, getRequest(`${COURSES}/${course.id}/delete`, { cookie: admin.cookie }), {
+			courseId: String(course.id),
+		})
+		expect(await response.json()).toEqual({
+			course: { id: course.id, title: course.title },
+			contents: { weeks: 1, files: 1, links: 1, enrollments: 1, seatHolds: 1, assignments: 1, submissions: 1, payments: 1 },
+		})
+	})
+
+	test('removes the course, its rows and its stored files; keeps the payment detached; one audit row', async () => {
+		const admin = await account('admin')
+		const { course, keys } = await populatedCourse()
+		const paymentsBefore = await t.db.selectFrom('registration_payments').select('id').where('course_id', '=', course.id).execute()
+		const before = await auditCount()
+
+		const response = await callRoute(courseDeleteAction, formRequest(`${COURSES}/${course.id}/delete`, {}, { cookie: admin.cookie }), {
+			courseId: String(course.id),
+		})
+		expect(response.status).toBe(302)
+		expect(response.headers.get('Location')).toBe(COURSES)
+		expect(await toastOf(response)).toMatchObject({ type: 'success', title: 'Course and all associated data deleted successfully' })
+
+		expect(await rowsOf(course.id)).toEqual({ courses: 0, weeks: 0, enrollments: 0, seatHolds: 0, assignments: 0, payments: 0 })
+		const payment = await t.db.selectFrom('registration_payments').selectAll().where('id', '=', paymentsBefore[0]!.id).executeTakeFirstOrThrow()
+		expect(payment).toMatchObject({ course_id: null, course_title: course.title, status: 'paid' })
+		for (const key of keys) expect(await exists(key), key).toBe(false)
+
+		expect(await auditCount()).toBe(before + 1)
+		const audit = await t.db.selectFrom('audit_log').selectAll().orderBy('id', 'desc').executeTakeFirstOrThrow()
+		expect(audit).toMatchObject({ actor_id: admin.id, action: 'course.delete', entity: 'course', entity_id: String(course.id) })
+		expect(audit.details).toMatchObject({ title: course.title, weeks: 1, files: 1, enrollments: 1, payments: 1 })
+	})
+
+	test('a delete that fails half-way (the audit insert) leaves the database and the files unchanged', async () => {
+		const admin = await account('admin')
+		const { course, keys } = await populatedCourse()
+		const rowsBefore = await rowsOf(course.id)
+		const before = await auditCount()
+		await sql`CREATE FUNCTION fail_course_delete_audit() RETURNS trigger LANGUAGE plpgsql AS $$
+			BEGIN
+				IF NEW.action = 'course.delete' THEN RAISE EXCEPTION 'audit insert failed on purpose'; END IF;
+				RETURN NEW;
+			END $$`.execute(t.db)
+		await sql`CREATE TRIGGER fail_course_delete_audit BEFORE INSERT ON audit_log FOR EACH ROW EXECUTE FUNCTION fail_course_delete_audit()`.execute(t.db)
+		const logged = vi.spyOn(console, 'error').mockImplementation(() => {})
+		try {
+			const response = await callRoute(courseDeleteAction, formRequest(`${COURSES}/${course.id}/delete`, {}, { cookie: admin.cookie }), {
+				courseId: String(course.id),
+			})
+			expect(response.status).toBe(302)
+			expect(await toastOf(response)).toMatchObject({ type: 'error', title: 'Failed to delete course. Please try again.' })
+		} finally {
+			await sql`DROP TRIGGER fail_course_delete_audit ON audit_log`.execute(t.db)
+			await sql`DROP FUNCTION fail_course_delete_audit()`.execute(t.db)
+		}
+		expect(logged).toHaveBeenCalled()
+		expect(await rowsOf(course.id)).toEqual(rowsBefore)
+		expect(rowsBefore).toEqual({ courses: 1, weeks: 1, enrollments: 1, seatHolds: 1, assignments: 1, payments: 1 })
+		for (const key of keys) expect(await exists(key), key).toBe(true)
+		expect(await auditCount()).toBe(before)
+	})
+
+	test('a storage failure after commit is logged; the course is gone and the files stay as orphans', async () => {
+		const admin = await account('admin')
+		const { course, keys } = await populatedCourse()
+		vi.spyOn(files.storage, 'deleteMany').mockRejectedValue(new Error('bucket unreachable'))
+		const logged = vi.spyOn(console, 'error').mockImplementation(() => {})
+		const response = await callRoute(courseDeleteAction, formRequest(`${COURSES}/${course.id}/delete`, {}, { cookie: admin.cookie }), {
+			courseId: String(course.id),
+		})
+		expect(await toastOf(response)).toMatchObject({ type: 'warning', title: 'Course and all associated data deleted successfully' })
+		expect(logged).toHaveBeenCalled()
+		expect((await rowsOf(course.id)).courses).toBe(0)
+		for (const key of keys) expect(await exists(key), key).toBe(true)
+	})
+})

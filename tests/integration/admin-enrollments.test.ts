@@ -1,0 +1,237 @@
+import { randomUUID } from 'node:crypto'
+import { describe, expect, test } from 'vitest'
+import { createUser } from '#app/models/users.server.ts'
+import { action as enrollmentsAction, loader as enrollmentsLoader } from '#app/routes/admin/enrollments.tsx'
+import { getToast } from '#app/utils/toast.server.ts'
+import type { EnrollmentStatus } from '#db/types.ts'
+import { useTestDatabase } from '#tests/support/db.ts'
+import { callRoute, cookiesFrom, formRequest, getRequest, sessionCookieFor } from '#tests/support/requests.ts'
+
+const t = useTestDatabase()
+const ENROLLMENTS = '/dashboard/admin/enrollments'
+
+async function account(role: 'student' | 'admin', name = `A ${role}`) {
+	const email = `${role}-${randomUUID()}@example.com`
+	const user = await createUser(t.db, { email, name, passwordHash: 'x', role, confirmed: true })
+	return { id: user.id, email, cookie: await sessionCookieFor(user.id) }
+}
+
+async function course(capacity = 10, title = `Course ${randomUUID().slice(0, 8)}`) {
+	return t.db.insertInto('courses').values({ title, capacity }).returning(['id', 'title']).executeTakeFirstOrThrow()
+}
+
+async function enrol(userId: string, courseId: number, status: EnrollmentStatus = 'active') {
+	return t.db
+		.insertInto('enrollments')
+		.values({ user_id: userId, course_id: courseId, status, enrollment_date: new Date() })
+		.returning('id')
+		.executeTakeFirstOrThrow()
+}
+
+async function toastOf(response: Response) {
+	const { toast } = await getToast(getRequest('/', { cookie: cookiesFrom(response) }))
+	return toast
+}
+
+async function auditCount() {
+	const row = await t.db.selectFrom('audit_log').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
+	return Number(row.n)
+}
+
+function post(cookie: string, fields: Record<string, string>, path = ENROLLMENTS) {
+	return callRoute(enrollmentsAction, formRequest(path, fields, { cookie }))
+}
+
+async function formErrors(response: Response) {
+	expect(response.status).toBe(400)
+	const body = (await response.json()) as { result: { error: Record<string, string[] | null> } }
+	return body.result.error['']
+}
+
+describe('access', () => {
+	test('the loader and every action refuse a student (to /dashboard) and a visitor (to /login)', async () => {
+		const student = await account('student')
+		const target = await course()
+		const enrollment = await enrol(student.id, target.id)
+		const bodies: Array<Record<string, string>> = [
+			{ intent: 'create', userId: student.id, courseId: String(target.id) },
+			{ intent: 'status', enrollmentId: String(enrollment.id), status: 'completed' },
+			{ intent: 'remove', enrollmentId: String(enrollment.id) },
+		]
+		for (const cookie of [student.cookie, undefined]) {
+			const target = cookie ? /^\/dashboard$/ : /^\/login\?redirectTo=/
+			const loaded = await callRoute(enrollmentsLoader, getRequest(ENROLLMENTS, { cookie }))
+			expect(loaded.headers.get('Location')).toMatch(target)
+			for (const body of bodies) {
+				const response = await callRoute(enrollmentsAction, formRequest(ENROLLMENTS, body, { cookie }))
+				expect(response.status, body.intent).toBe(302)
+				expect(response.headers.get('Location'), body.intent).toMatch(target)
+			}
+		}
+		expect(await t.db.selectFrom('enrollments').select('status').where('id', '=', enrollment.id).executeTakeFirstOrThrow()).toEqual({ status: 'active' })
+	})
+})
+
+describe('list', () => {
+	test('lists enrollments with student and course, searchable by student, e-mail or course', async () => {
+		const admin = await account('admin')
+		const tag = randomUUID().slice(0, 8)
+		const student = await account('student', `Dana ${tag}`)
+		const target = await course(10, `Flipping ${tag}`)
+		const enrollment = await enrol(student.id, target.id, 'pending')
+		const load = async (search: string) => {
+			const response = await callRoute(enrollmentsLoader, getRequest(`${ENROLLMENTS}${search}`, { cookie: admin.cookie }))
+			return (await response.json()) as { enrollments: Array<{ id: number; status: string; courseTitle: string; studentName: string }> }
+		}
+		expect((await load('')).enrollments.find((row) => row.id === enrollment.id)).toMatchObject({
+			status: 'pending',
+			courseTitle: `Flipping ${tag}`,
+			studentName: `Dana ${tag}`,
+		})
+		expect((await load(`?q=dana%20${tag}`)).enrollments.map((row) => row.id)).toEqual([enrollment.id])
+		expect((await load(`?q=FLIPPING%20${tag}`)).enrollments.map((row) => row.id)).toEqual([enrollment.id])
+		expect((await load(`?q=${encodeURIComponent(student.email)}`)).enrollments.map((row) => row.id)).toEqual([enrollment.id])
+		expect((await load('?q=no-such-enrollment-anywhere')).enrollments).toEqual([])
+	})
+
+	test('the Add Enrollment options mark full courses and list payments needing a refund', async () => {
+		const admin = await account('admin')
+		const full = await course(1)
+		await enrol((await account('student')).id, full.id)
+		const open = await course(5)
+		await t.db
+			.insertInto('registration_payments')
+			.values({
+				checkout_session_id: `cs_${randomUUID()}`,
+				provider: 'test',
+				course_title: full.title,
+				customer_email: 'late@example.com',
+				amount_cents: 250000,
+				status: 'needs_refund',
+			})
+			.execute()
+		const response = await callRoute(enrollmentsLoader, getRequest(`${ENROLLMENTS}?dialog=add`, { cookie: admin.cookie }))
+		const data = (await response.json()) as {
+			options: { courses: Array<{ id: number; isFull: boolean; taken: number; capacity: number }> }
+			refunds: Array<{ customerEmail: string; amountCents: number }>
+		}
+		expect(data.options.courses.find((row) => row.id === full.id)).toMatchObject({ isFull: true, taken: 1, capacity: 1 })
+		expect(data.options.courses.find((row) => row.id === open.id)).toMatchObject({ isFull: false, taken: 0, capacity: 5 })
+		expect(data.refunds).toEqual(expect.arrayContaining([expect.objectContaining({ customerEmail: 'late@example.com', amountCents: 250000 })]))
+	})
+})
+
+describe('add enrollment', () => {
+	test('creates an active enrollment with one audit row and the toast', async () => {
+		const admin = await account('admin')
+		const student = await account('student')
+		const target = await course(2)
+		const before = await auditCount()
+		const response = await post(admin.cookie, { intent: 'create', userId: student.id, courseId: String(target.id) }, `${ENROLLMENTS}?dialog=add`)
+		expect(response.status).toBe(302)
+		expect(response.headers.get('Location')).toBe(ENROLLMENTS)
+		expect(await toastOf(response)).toMatchObject({ type: 'success', title: 'Enrollment created!' })
+		expect(await t.db.selectFrom('enrollments').select('status').where('user_id', '=', student.id).where('course_id', '=', target.id).execute()).toEqual([
+			{ status: 'active' },
+		])
+		expect(await auditCount()).toBe(before + 1)
+		expect(await t.db.selectFrom('audit_log').selectAll().orderBy('id', 'desc').executeTakeFirstOrThrow()).toMatchObject({
+			actor_id: admin.id,
+			action: 'enrollment.create',
+			entity: 'enrollment',
+		})
+	})
+
+	test('asks for both a user and a course', async () => {
+		const admin = await account('admin')
+		const student = await account('student')
+		const target = await course()
+		expect(await formErrors(await post(admin.cookie, { intent: 'create', userId: student.id }))).toEqual(['Select both a user and a course.'])
+		expect(await formErrors(await post(admin.cookie, { intent: 'create', courseId: String(target.id) }))).toEqual(['Select both a user and a course.'])
+		expect(await formErrors(await post(admin.cookie, { intent: 'create' }))).toEqual(['Select both a user and a course.'])
+	})
+
+	test('refuses a duplicate and a full course with the spec messages, writing nothing', async () => {
+		const admin = await account('admin')
+		const student = await account('student')
+		const target = await course(1)
+		await enrol(student.id, target.id)
+		const before = await auditCount()
+		expect(await formErrors(await post(admin.cookie, { intent: 'create', userId: student.id, courseId: String(target.id) }))).toEqual([
+			'User is already enrolled in this course.',
+		])
+		const other = await account('student')
+		expect(await formErrors(await post(admin.cookie, { intent: 'create', userId: other.id, courseId: String(target.id) }))).toEqual([
+			'Cannot enroll: Course has reached maximum capacity.',
+		])
+		expect(await t.db.selectFrom('enrollments').select('id').where('course_id', '=', target.id).execute()).toHaveLength(1)
+		expect(await auditCount()).toBe(before)
+	})
+
+	test('a live seat hold counts against capacity', async () => {
+		const admin = await account('admin')
+		const target = await course(1)
+		const holder = await account('student')
+		await t.db.insertInto('seat_holds').values({ user_id: holder.id, course_id: target.id, expires_at: new Date(Date.now() + 600_000) }).execute()
+		const student = await account('student')
+		expect(await formErrors(await post(admin.cookie, { intent: 'create', userId: student.id, courseId: String(target.id) }))).toEqual([
+			'Cannot enroll: Course has reached maximum capacity.',
+		])
+	})
+})
+
+describe('status and removal', () => {
+	test('changes the status with one audit row and the toast', async () => {
+		const admin = await account('admin')
+		const student = await account('student')
+		const target = await course()
+		const enrollment = await enrol(student.id, target.id)
+		const before = await auditCount()
+		const response = await post(admin.cookie, { intent: 'status', enrollmentId: String(enrollment.id), status: 'completed' }, `${ENROLLMENTS}?q=x`)
+		expect(response.headers.get('Location')).toBe(`${ENROLLMENTS}?q=x`)
+		expect(await toastOf(response)).toMatchObject({ type: 'success', title: 'Enrollment status updated successfully' })
+		expect(await t.db.selectFrom('enrollments').select('status').where('id', '=', enrollment.id).executeTakeFirstOrThrow()).toEqual({ status: 'completed' })
+		expect(await auditCount()).toBe(before + 1)
+		expect((await t.db.selectFrom('audit_log').select('details').orderBy('id', 'desc').executeTakeFirstOrThrow()).details).toMatchObject({
+			from: 'active',
+			to: 'completed',
+		})
+	})
+
+	test('refuses to take a seat in a full course back from inactive', async () => {
+		const admin = await account('admin')
+		const target = await course(1)
+		const inactive = await enrol((await account('student')).id, target.id, 'inactive')
+		await enrol((await account('student')).id, target.id, 'active')
+		const before = await auditCount()
+		const response = await post(admin.cookie, { intent: 'status', enrollmentId: String(inactive.id), status: 'active' })
+		expect(await toastOf(response)).toMatchObject({
+			type: 'error',
+			title: 'Failed to update enrollment status',
+			description: 'Cannot enroll: Course has reached maximum capacity.',
+		})
+		expect(await t.db.selectFrom('enrollments').select('status').where('id', '=', inactive.id).executeTakeFirstOrThrow()).toEqual({ status: 'inactive' })
+		expect(await auditCount()).toBe(before)
+	})
+
+	test('an invalid status is refused', async () => {
+		const admin = await account('admin')
+		const enrollment = await enrol((await account('student')).id, (await course()).id)
+		const response = await post(admin.cookie, { intent: 'status', enrollmentId: String(enrollment.id), status: 'expelled' })
+		expect(await toastOf(response)).toMatchObject({ type: 'error', title: 'Failed to update enrollment status' })
+	})
+
+	test('removes an enrollment with one audit row and the toast; a missing one fails', async () => {
+		const admin = await account('admin')
+		const enrollment = await enrol((await account('student')).id, (await course()).id)
+		const before = await auditCount()
+		const response = await post(admin.cookie, { intent: 'remove', enrollmentId: String(enrollment.id) })
+		expect(await toastOf(response)).toMatchObject({ type: 'success', title: 'Enrollment removed successfully' })
+		expect(await t.db.selectFrom('enrollments').select('id').where('id', '=', enrollment.id).execute()).toEqual([])
+		expect(await auditCount()).toBe(before + 1)
+
+		const again = await post(admin.cookie, { intent: 'remove', enrollmentId: String(enrollment.id) })
+		expect(await toastOf(again)).toMatchObject({ type: 'error', title: 'Failed to remove enrollment' })
+		expect(await auditCount()).toBe(before + 1)
+	})
+})
