@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react'
-import { useRevalidator } from 'react-router'
+import { useNavigation, useRevalidator } from 'react-router'
 import type { AppEvent } from '#app/services/events/events.ts'
 
 type EventType = AppEvent['type']
@@ -89,7 +89,18 @@ export function useLiveRevalidation(eventTypes: EventType[]) {
 	const { revalidate } = useRevalidator()
 	const revalidateRef = useRef(revalidate)
 	revalidateRef.current = revalidate
+	const navigationState = useNavigation().state
+	const navigatingRef = useRef(navigationState !== 'idle')
+	navigatingRef.current = navigationState !== 'idle'
+	/** An event that came while a navigation was loading: revalidating then would cancel that load (and its toast). */
+	const deferredRef = useRef(false)
 	const key = [...eventTypes].sort().join(',')
+
+	useEffect(() => {
+		if (navigationState !== 'idle' || !deferredRef.current) return
+		deferredRef.current = false
+		void revalidateRef.current()
+	}, [navigationState])
 
 	useEffect(() => {
 		const wanted = new Set(key.split(','))
@@ -99,7 +110,8 @@ export function useLiveRevalidation(eventTypes: EventType[]) {
 			if (timer) clearTimeout(timer)
 			timer = setTimeout(() => {
 				timer = undefined
-				void revalidateRef.current()
+				if (navigatingRef.current) deferredRef.current = true
+				else void revalidateRef.current()
 			}, DEBOUNCE_MS)
 		})
 		return () => {

@@ -44,3 +44,9 @@ export async function listAuditEntries(db: Kysely<Database>, { entity, limit = 1
 	if (entity) query = query.where('audit_log.entity', '=', entity)
 	return query.execute()
 }
+
+/** The kinds of row the log has entries for, for the filter. */
+export async function listAuditEntities(db: Kysely<Database>) {
+	const rows = await db.selectFrom('audit_log').select('entity').distinct().orderBy('entity').execute()
+	return rows.map((row) => row.entity)
+}

@@ -15,7 +15,7 @@ const PERSONAL_COOKIES = /(^|;\s*)(__Host-)?(session|toast|registration[^=]*)=/
 const TTL_MS = 30_000
 const MAX_ENTRIES = 500
 /** Events that change what a public page shows. */
-const INVALIDATING_EVENTS = new Set<AppEvent['type']>(['course.changed', 'enrollment.changed'])
+const INVALIDATING_EVENTS = new Set<AppEvent['type']>(['course.changed', 'enrollment.changed', 'site.changed'])
 
 export const PUBLIC_CACHE_CONTROL = 'public, max-age=0, must-revalidate, s-maxage=30, stale-while-revalidate=30'
 

@@ -1,24 +1,17 @@
-import type { Kysely } from 'kysely'
 import { Form } from 'react-router'
 import type { Route } from './+types/audit-log'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card } from '#app/components/ui/card.tsx'
 import { Label, Select } from '#app/components/ui/input.tsx'
-import { listAuditEntries } from '#app/models/audit-log.server.ts'
+import { listAuditEntities, listAuditEntries } from '#app/models/audit-log.server.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
-import type { Database } from '#db/types.ts'
 
 const AUDIT_PATH = '/dashboard/admin/audit-log'
 const ENTRY_LIMIT = 200
 
 /** The kinds of row that have entries, for the filter. */
-async function listAuditEntities(db: Kysely<Database>) {
-	const rows = await db.selectFrom('audit_log').select('entity').distinct().orderBy('entity').execute()
-	return rows.map((row) => row.entity)
-}
-
 export async function loader({ request }: Route.LoaderArgs) {
 	await requireAdmin(request)
 	const db = getDb()

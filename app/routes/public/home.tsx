@@ -67,7 +67,7 @@ export async function action({ request }: Route.ActionArgs) {
 			details: saved,
 		})
 	})
-	// Visitors must see the edit now (DECISIONS.md 17), not when the cached home page expires.
+	// The site.changed event clears every process's cache once it arrives; this visitor's next page is this process's.
 	clearPublicPageCache()
 	return redirectWithToast('/', { type: 'success', title: 'Limited time offer saved' })
 }

@@ -8,5 +8,7 @@ export type AppEvent =
 	| { type: 'announcement.created' | 'announcement.deleted'; messageId: number }
 	| { type: 'enrollment.changed'; courseId: number; userId?: string }
 	| { type: 'course.changed'; courseId: number }
+	/** Site-wide content (the home page offer) changed; only the public page cache needs it. */
+	| { type: 'site.changed' }
 
 export const EVENTS_CHANNEL = 'app_events'

@@ -25,6 +25,8 @@ export function canSeeEvent(user: Pick<SessionUser, 'id'>, event: AppEvent) {
 		case 'enrollment.changed':
 		case 'course.changed':
 			return true
+		case 'site.changed':
+			return false
 	}
 }
 
