@@ -109,6 +109,22 @@ export interface RegistrationPaymentsTable {
 	fulfilled_at: Date | null
 }
 
+export interface TestCheckoutSessionsTable {
+	id: string
+	amount_cents: number
+	currency: Generated<string>
+	description: string
+	customer_email: string
+	metadata: ColumnType<Record<string, string>, string, string>
+	status: Generated<'open' | 'complete' | 'expired'>
+	payment_status: Generated<'unpaid' | 'paid'>
+	success_url: string
+	cancel_url: string
+	expires_at: Date
+	created_at: CreatedAt
+	completed_at: Date | null
+}
+
 export interface CourseMaterialsTable {
 	id: Generated<number>
 	course_id: number
@@ -241,6 +257,7 @@ export interface Database {
 	seat_holds: SeatHoldsTable
 	registration_drafts: RegistrationDraftsTable
 	registration_payments: RegistrationPaymentsTable
+	test_checkout_sessions: TestCheckoutSessionsTable
 	course_materials: CourseMaterialsTable
 	material_items: MaterialItemsTable
 	contact_submissions: ContactSubmissionsTable

@@ -1,6 +1,5 @@
 import { sql, type Kysely } from 'kysely'
 import { z } from 'zod'
-import { publishEvent } from '#app/services/events/publish.server.ts'
 import type { Database } from '#db/types.ts'
 
 export const LIMITED_TIME_OFFER_KEY = 'limited_time_offer'
@@ -84,6 +83,4 @@ async function writeSetting(db: Kysely<Database>, key: string, value: unknown, a
 		.values({ key, value: json, updated_by: actorId, updated_at: sql`now()` })
 		.onConflict((oc) => oc.column('key').doUpdateSet({ value: json, updated_by: actorId, updated_at: sql`now()` }))
 		.execute()
-	// Every app process drops its cached public pages when this commits.
-	await publishEvent(db, { type: 'site.changed' })
 }

@@ -1,7 +1,31 @@
+import { sweepExpiredRegistrations } from '#app/models/registration.server.ts'
+import { getEventHub, stopEventHub } from '#app/services/events/hub.server.ts'
+import { acceptStreams, closeAllStreams } from '#app/services/events/streams.server.ts'
 import { startMailWorker, stopMailWorker } from '#app/services/mail/index.server.ts'
+import { getPayments } from '#app/services/payments/index.server.ts'
 import { initStorage } from '#app/services/storage/index.server.ts'
-import { closeDatabase, initDatabase } from './db.server.ts'
+import { closeDatabase, getDb, initDatabase } from './db.server.ts'
 import { getEnv } from './env.server.ts'
+
+/**
+ * The HTTP server waits for open connections to end before it calls
+ * shutdown(), and an event stream never ends by itself: streams are closed as
+ * soon as the stop signal arrives.
+ */
+const SHUTDOWN_SIGNALS = ['SIGTERM', 'SIGINT'] as const
+
+/** Expired registration drafts, checkouts and seat holds are cleared this often. */
+const SWEEP_INTERVAL_MS = 60_000
+let sweeper: NodeJS.Timeout | undefined
+let sweeping = false
+
+function sweep() {
+	if (sweeping) return
+	sweeping = true
+	sweepExpiredRegistrations(getDb(), getPayments())
+		.catch((error: unknown) => console.error('[sweep] failed:', error instanceof Error ? error.message : error))
+		.finally(() => (sweeping = false))
+}
 
 /**
  * Opens everything the app needs before the server accepts a request, so a
@@ -11,10 +35,19 @@ export async function startup() {
 	const env = getEnv()
 	await initDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR, poolMax: env.DATABASE_POOL_MAX })
 	await initStorage(env)
+	await getEventHub()
+	acceptStreams()
+	for (const signal of SHUTDOWN_SIGNALS) process.once(signal, closeAllStreams)
 	startMailWorker(env)
+	sweeper = setInterval(sweep, SWEEP_INTERVAL_MS)
+	sweeper.unref()
 }
 
 export async function shutdown() {
+	clearInterval(sweeper)
+	for (const signal of SHUTDOWN_SIGNALS) process.off(signal, closeAllStreams)
+	closeAllStreams()
+	await stopEventHub()
 	await stopMailWorker()
 	await closeDatabase()
 }

@@ -64,20 +64,35 @@ describe('event payloads', () => {
 		expect(parseEvent('null')).toBeNull()
 	})
 
-	test('message events reach only their two parties; the others reach everyone signed in', () => {
+	test('message events reach only their two parties, announcements everyone signed in, seat changes everyone', () => {
 		const message: AppEvent = { type: 'message.created', messageId: 1, senderId: 'a', receiverId: 'b' }
 		expect(canSeeEvent({ id: 'a' }, message)).toBe(true)
 		expect(canSeeEvent({ id: 'b' }, message)).toBe(true)
 		expect(canSeeEvent({ id: 'c' }, message)).toBe(false)
+		expect(canSeeEvent(null, message)).toBe(false)
 		expect(canSeeEvent({ id: 'c' }, { type: 'announcement.created', messageId: 1 })).toBe(true)
+		expect(canSeeEvent(null, { type: 'announcement.created', messageId: 1 })).toBe(false)
 		expect(canSeeEvent({ id: 'c' }, { type: 'enrollment.changed', courseId: 1, userId: 'a' })).toBe(true)
+		expect(canSeeEvent(null, { type: 'enrollment.changed', courseId: 1, userId: 'a' })).toBe(true)
+		expect(canSeeEvent(null, { type: 'site.changed' })).toBe(false)
 	})
 })
 
 describe('the events route', () => {
-	test('a signed-out request is refused without a redirect', async () => {
-		const response = (await eventsLoader({ request: getRequest('/events'), params: {}, context: {} } as Parameters<typeof eventsLoader>[0])) as Response
-		expect(response.status).toBe(401)
+	test('a visitor gets the public seat changes and nothing private', async () => {
+		const [alice, bob] = await Promise.all([signedIn(), signedIn()])
+		await getEventHub()
+		const stream = await openStream('')
+		await readUntil(stream.reader, 'event: ready')
+		await other.db.transaction().execute(async (trx) => {
+			await publishEvent(trx, { type: 'message.created', messageId: 51, senderId: alice.id, receiverId: bob.id })
+			await publishEvent(trx, { type: 'announcement.created', messageId: 52 })
+			await publishEvent(trx, { type: 'enrollment.changed', courseId: 53 })
+		})
+		const text = await readUntil(stream.reader, '"courseId":53')
+		expect(text).not.toContain('"messageId":51')
+		expect(text).not.toContain('"messageId":52')
+		stream.controller.abort()
 	})
 
 	test('an event published by another process reaches the SSE client of this one, filtered per user', async () => {

@@ -16,6 +16,9 @@ export function e2eServerEnv() {
 		DATA_DIR: path.join(os.tmpdir(), name),
 		SESSION_SECRET: process.env.E2E_SESSION_SECRET ?? 'e2e-session-secret',
 		ADMIN_EMAILS: 'designated-admin@example.com',
+		// Each test browses from an address of its own (X-Forwarded-For), so per-address rate limits
+		// apply per test, as they would to separate visitors.
+		TRUST_PROXY: '1',
 		LOG_LEVEL: 'warn',
 	}
 }

@@ -41,6 +41,12 @@ function uniqueEmail(prefix = 'user') {
 }
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
+	extraHTTPHeaders: async ({}, use) => {
+		const octet = () => Math.floor(Math.random() * 254) + 1
+		// 198.18.0.0/15 is reserved for benchmarking: never a real visitor.
+		await use({ 'X-Forwarded-For': `198.18.${octet()}.${octet()}` })
+	},
+
 	db: [
 		async ({}, use) => {
 			const handle = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: 'unused', poolMax: 2 })

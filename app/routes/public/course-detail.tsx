@@ -3,8 +3,10 @@ import { z } from 'zod'
 import type { Route } from './+types/course-detail'
 import { AvailabilityBadge, CoursePrice, SpotsLeft } from '#app/components/course-availability.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { LiveSeatCounts } from '#app/components/live-seat-counts.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
+import { WaitlistDialog } from '#app/components/waitlist-form.tsx'
 import { useOptionalUser } from '#app/root.tsx'
 import { getCourseWithAvailability } from '#app/models/courses.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
@@ -35,15 +37,18 @@ export default function CourseDetailPage({ loaderData }: Route.ComponentProps) {
 	const [searchParams] = useSearchParams()
 	const coursePath = `/courses/${course.id}`
 	const ctaLabel = course.isFull ? 'Join Waitlist' : 'Secure Your Spot Now'
-	const ctaTarget = !user
-		? `${coursePath}?dialog=auth`
-		: course.isFull
-			? `${coursePath}?dialog=waitlist`
+	// The waitlist is open to visitors too; buying a spot needs an account.
+	const ctaTarget = course.isFull
+		? `${coursePath}?dialog=waitlist`
+		: !user
+			? `${coursePath}?dialog=auth`
 			: `${coursePath}/enroll`
-	const showAuthDialog = !user && searchParams.get('dialog') === 'auth'
+	const dialog = searchParams.get('dialog')
+	const showAuthDialog = !user && dialog === 'auth'
 
 	return (
 		<div className="mx-auto max-w-6xl px-4 py-8 sm:py-12">
+			<LiveSeatCounts />
 			<Link to="/courses" className="text-sm font-medium text-brand-700 underline-offset-4 hover:underline">
 				<span aria-hidden="true">←</span> All programs
 			</Link>
@@ -124,7 +129,7 @@ export default function CourseDetailPage({ loaderData }: Route.ComponentProps) {
 						</dl>
 						<ButtonLink
 							to={ctaTarget}
-							preventScrollReset={!user}
+							preventScrollReset={!user || course.isFull}
 							size="lg"
 							variant={course.isFull ? 'secondary' : 'primary'}
 							className="mt-6 w-full"
@@ -155,6 +160,9 @@ export default function CourseDetailPage({ loaderData }: Route.ComponentProps) {
 						</ButtonLink>
 					</div>
 				</RouteDialog>
+			) : null}
+			{dialog === 'waitlist' ? (
+				<WaitlistDialog course={{ id: course.id, title: course.title }} closeTo={coursePath} returnTo={coursePath} />
 			) : null}
 		</div>
 	)

@@ -1,8 +1,10 @@
-import { Link } from 'react-router'
+import { Link, useSearchParams } from 'react-router'
 import type { Route } from './+types/courses'
 import { AvailabilityBadge, CoursePrice, SeatsProgress, SpotsLeft } from '#app/components/course-availability.tsx'
+import { LiveSeatCounts } from '#app/components/live-seat-counts.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
 import { Card } from '#app/components/ui/card.tsx'
+import { WaitlistDialog } from '#app/components/waitlist-form.tsx'
 import { listCoursesWithAvailability, type CourseWithAvailability } from '#app/models/courses.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { formatDateOnly } from '#app/utils/misc.ts'
@@ -13,9 +15,11 @@ export async function loader() {
 
 export default function CoursesPage({ loaderData }: Route.ComponentProps) {
 	const { courses } = loaderData
+	const [searchParams] = useSearchParams()
 	const hasOpenCourse = courses.some((course) => !course.isFull)
 	return (
 		<div className="mx-auto max-w-6xl px-4 py-10 sm:py-14">
+			<LiveSeatCounts />
 			<header className="max-w-2xl">
 				<h1 className="text-3xl font-bold tracking-tight text-ink sm:text-4xl">Our Programs</h1>
 				<p className="mt-3 text-lg text-slate-700">
@@ -34,8 +38,7 @@ export default function CoursesPage({ loaderData }: Route.ComponentProps) {
 					<p className="mx-auto mt-2 max-w-md text-slate-700">
 						Our next programs are being scheduled. Join the waitlist and we will let you know as soon as spots open.
 					</p>
-					{/* Temporary target until the waitlist dialog exists. */}
-					<ButtonLink to="/contact" size="lg" className="mt-6">
+					<ButtonLink to="/courses?dialog=waitlist" preventScrollReset size="lg" className="mt-6">
 						Join the Waitlist
 					</ButtonLink>
 				</section>
@@ -50,6 +53,7 @@ export default function CoursesPage({ loaderData }: Route.ComponentProps) {
 					))}
 				</ul>
 			) : null}
+			{searchParams.get('dialog') === 'waitlist' ? <WaitlistDialog course={null} closeTo="/courses" returnTo="/courses" /> : null}
 		</div>
 	)
 }

@@ -67,7 +67,7 @@ export async function action({ request }: Route.ActionArgs) {
 			details: saved,
 		})
 	})
-	// The site.changed event clears every process's cache once it arrives; this visitor's next page is this process's.
+	// The database announces the change to every process (site.changed); this one need not wait for it.
 	clearPublicPageCache()
 	return redirectWithToast('/', { type: 'success', title: 'Limited time offer saved' })
 }

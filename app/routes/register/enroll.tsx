@@ -1,10 +1,114 @@
-import { data, Outlet } from 'react-router'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, redirect } from 'react-router'
+import { z } from 'zod'
+import type { Route } from './+types/enroll'
+import { AgreeToTermsSchema, PurchaseForm } from '#app/components/enrollment-agreement.tsx'
+import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { getCourseWithAvailability } from '#app/models/courses.server.ts'
+import { CheckoutError, claimSeat, openCheckout, supersedeUnfinishedCheckouts } from '#app/models/payments.server.ts'
+import { SeatUnavailableError } from '#app/models/seats.server.ts'
+import { getPayments } from '#app/services/payments/index.server.ts'
+import { requireUser } from '#app/utils/auth.server.ts'
+import { getDb } from '#app/utils/db.server.ts'
+import { getEnv } from '#app/utils/env.server.ts'
+import { createToastHeaders, redirectWithToast } from '#app/utils/toast.server.ts'
 
-/** PLACEHOLDER: replaced by the issue that builds this route. */
-export async function loader() {
-	throw data('Not built yet', { status: 501 })
+const CourseIdSchema = z.coerce.number().int().positive().max(2_147_483_647)
+
+async function courseOf(id: string | undefined) {
+	const parsed = CourseIdSchema.safeParse(id)
+	const course = parsed.success ? await getCourseWithAvailability(getDb(), parsed.data) : null
+	if (!course) throw data('Course Not Found', { status: 404 })
+	return course
 }
 
-export default function Placeholder() {
-	return <Outlet />
+function courseFullRedirect(courseId: number) {
+	return redirectWithToast(`/courses/${courseId}?dialog=waitlist`, {
+		type: 'error',
+		title: 'Course Full',
+		description: 'This course is now full. Please join our waitlist to be notified when spots become available.',
+	})
+}
+
+/** The purchase form as a page: where the course page's dialog lands without JavaScript. */
+export async function loader({ request, params }: Route.LoaderArgs) {
+	await requireUser(request)
+	const course = await courseOf(params.id)
+	if (course.isFull) throw redirect(`/courses/${course.id}?dialog=waitlist`)
+	return { course: { id: course.id, title: course.title, registrationFee: course.registrationFee } }
+}
+
+/**
+ * 'Secure Your Spot Now' for a signed-in user: a free course enrols at once,
+ * a paid one holds the seat and goes to the checkout; a full one offers the
+ * waitlist.
+ */
+export async function action({ request, params }: Route.ActionArgs) {
+	const user = await requireUser(request)
+	const course = await courseOf(params.id)
+	const submission = parseWithZod(await request.formData(), { schema: AgreeToTermsSchema })
+	if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+
+	const db = getDb()
+	const payments = getPayments()
+	try {
+		await supersedeUnfinishedCheckouts(db, payments, { userId: user.id, courseId: course.id })
+		const claim = await db.transaction().execute((trx) => claimSeat(trx, { userId: user.id, courseId: course.id }))
+		if (claim.kind === 'enrolled') {
+			return redirectWithToast('/dashboard', {
+				type: 'success',
+				title: 'Enrollment Successful',
+				description: `You are enrolled in ${claim.course.title}.`,
+			})
+		}
+		const checkout = await openCheckout(db, payments, {
+			claim,
+			user: { id: user.id, email: user.email },
+			appUrl: getEnv().APP_URL,
+			cancelPath: `/courses/${course.id}`,
+		})
+		return redirect(checkout.url, 303)
+	} catch (error) {
+		if (error instanceof SeatUnavailableError) {
+			if (error.reason === 'course-full') return courseFullRedirect(course.id)
+			if (error.reason === 'already-enrolled') {
+				return redirectWithToast('/dashboard', { type: 'info', title: 'You are already enrolled in this course.' })
+			}
+			throw data('Course Not Found', { status: 404 })
+		}
+		if (error instanceof CheckoutError) {
+			return data(
+				{ result: submission.reply({ formErrors: [error.message] }) },
+				{
+					status: 502,
+					headers: await createToastHeaders({ type: 'error', title: 'Checkout Error', description: 'Failed to initiate payment' }),
+				},
+			)
+		}
+		throw error
+	}
+}
+
+export default function EnrollPage({ loaderData, actionData }: Route.ComponentProps) {
+	const { course } = loaderData
+	return (
+		<div className="mx-auto max-w-2xl px-4 py-10 sm:py-14">
+			<div className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
+				<h1 className="mb-4 text-2xl font-bold text-ink">Secure Your Spot</h1>
+				<PurchaseForm course={course} cancelTo={`/courses/${course.id}`} lastResult={actionData?.result} />
+			</div>
+		</div>
+	)
+}
+
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+	{ title: `Secure Your Spot${loaderData ? ` in ${loaderData.course.title}` : ''} | Real Estate Mentorship` },
+]
+
+export function ErrorBoundary() {
+	return (
+		<div className="mx-auto max-w-2xl px-4 py-16">
+			<GeneralErrorBoundary />
+		</div>
+	)
 }

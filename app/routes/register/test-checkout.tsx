@@ -1,10 +1,240 @@
-import { data, Outlet } from 'react-router'
+import { getFormProps, getInputProps, useForm } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, Form, redirect, useNavigation } from 'react-router'
+import { z } from 'zod'
+import type { Route } from './+types/test-checkout'
+import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { Alert } from '#app/components/ui/alert.tsx'
+import { Button, ButtonLink } from '#app/components/ui/button.tsx'
+import { Field } from '#app/components/ui/field.tsx'
+import { expireCheckout, fulfil } from '#app/models/payments.server.ts'
+import { getPayments } from '#app/services/payments/index.server.ts'
+import { TestCheckoutPayments } from '#app/services/payments/test-checkout.server.ts'
+import { getDb } from '#app/utils/db.server.ts'
+import { formatCents } from '#app/utils/misc.ts'
+import { redirectWithToast } from '#app/utils/toast.server.ts'
 
-/** PLACEHOLDER: replaced by the issue that builds this route. */
-export async function loader() {
-	throw data('Not built yet', { status: 501 })
+/** The one card number that is always declined, to try the failure path. */
+const DECLINED_CARD = '4000000000000002'
+/** The spec's simulated processing time. */
+const PROCESSING_DELAY_MS = 1500
+
+const CardSchema = z.object({
+	intent: z.literal('pay'),
+	name: z
+		.string({ error: 'Name must be at least 2 characters.' })
+		.trim()
+		.min(2, 'Name must be at least 2 characters.')
+		.max(200, 'Name must be at most 200 characters.'),
+	email: z
+		.string({ error: 'Please enter a valid email.' })
+		.trim()
+		.max(254, 'Please enter a valid email.')
+		.pipe(z.email({ error: 'Please enter a valid email.' })),
+	cardHolder: z
+		.string({ error: 'Cardholder name must be at least 2 characters.' })
+		.trim()
+		.min(2, 'Cardholder name must be at least 2 characters.')
+		.max(200, 'Cardholder name must be at most 200 characters.'),
+	cardNumber: z
+		.string({ error: 'Please enter a valid card number.' })
+		.trim()
+		.min(16, 'Please enter a valid card number.')
+		.max(19, 'Please enter a valid card number.'),
+	expiry: z
+		.string({ error: 'Please use format MM/YY' })
+		.trim()
+		.regex(/^(0[1-9]|1[0-2])\/\d{2}$/, 'Please use format MM/YY'),
+	cvc: z
+		.string({ error: 'Please enter a valid CVC.' })
+		.trim()
+		.min(3, 'Please enter a valid CVC.')
+		.max(4, 'Please enter a valid CVC.'),
+})
+
+const CARD_FIELDS = ['cardNumber', 'expiry', 'cvc']
+const SessionIdSchema = z.string().regex(/^cs_test_[0-9a-f]{32}$/)
+
+/** The page exists only while the built-in test checkout is the payment adapter. */
+async function loadSession(sessionId: string | undefined) {
+	const payments = getPayments()
+	const id = SessionIdSchema.safeParse(sessionId)
+	if (!(payments instanceof TestCheckoutPayments) || !id.success) throw data('Checkout session not found', { status: 404 })
+	const session = await payments.getSession(id.data)
+	if (!session) throw data('Checkout session not found', { status: 404 })
+	return { payments, session }
 }
 
-export default function Placeholder() {
-	return <Outlet />
+/** Only the path of a return URL is used, so the test checkout never leaves the site it runs on. */
+function localPath(url: string) {
+	const parsed = new URL(url, 'http://localhost')
+	return `${parsed.pathname}${parsed.search}`
+}
+
+export async function loader({ params }: Route.LoaderArgs) {
+	const { session } = await loadSession(params.sessionId)
+	if (session.status === 'complete') throw redirect(localPath(session.successUrl))
+	return {
+		session: {
+			id: session.id,
+			description: session.description,
+			amountCents: session.amountCents,
+			customerEmail: session.customerEmail ?? '',
+			expired: session.status === 'expired',
+			cancelPath: localPath(session.cancelUrl),
+		},
+	}
+}
+
+export async function action({ request, params }: Route.ActionArgs) {
+	const { payments, session } = await loadSession(params.sessionId)
+	const formData = await request.formData()
+	const db = getDb()
+	if (formData.get('intent') === 'cancel') {
+		await payments.expireCheckoutSession(session.id)
+		await expireCheckout(db, session.id)
+		return redirectWithToast(localPath(session.cancelUrl), { type: 'info', title: 'Payment cancelled' })
+	}
+	const submission = parseWithZod(formData, { schema: CardSchema })
+	if (submission.status !== 'success') {
+		return data({ result: submission.reply({ hideFields: CARD_FIELDS }) }, { status: 400 })
+	}
+	await new Promise((resolve) => setTimeout(resolve, PROCESSING_DELAY_MS))
+	const declined = submission.value.cardNumber.replace(/[\s-]/g, '') === DECLINED_CARD
+	if (declined || !(await payments.markPaid(session.id))) {
+		return data(
+			{ result: submission.reply({ formErrors: ['Payment failed. Please try again.'], hideFields: CARD_FIELDS }) },
+			{ status: 402 },
+		)
+	}
+	await fulfil(db, payments, session.id)
+	return redirectWithToast(localPath(session.successUrl), { type: 'success', title: 'Payment processed successfully!' })
+}
+
+export default function TestCheckoutPage({ loaderData, actionData }: Route.ComponentProps) {
+	const { session } = loaderData
+	const navigation = useNavigation()
+	const paying = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'pay'
+	const [form, fields] = useForm({
+		id: 'test-checkout',
+		lastResult: actionData?.result,
+		defaultValue: { email: session.customerEmail },
+		shouldValidate: 'onBlur',
+		shouldRevalidate: 'onInput',
+		onValidate: ({ formData }) => parseWithZod(formData, { schema: CardSchema }),
+	})
+	const amount = formatCents(session.amountCents)
+
+	return (
+		<div className="mx-auto max-w-lg px-4 py-10 sm:py-14">
+			<Alert tone="warning" title="Test mode — no real charge" className="mb-6">
+				This is the built-in test checkout. No card is charged and no card details are stored. Any card number of 16 to
+				19 digits succeeds, for example 4242 4242 4242 4242; the card number 4000 0000 0000 0002 is always declined.
+			</Alert>
+			<div className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
+				<h1 className="text-2xl font-bold text-ink">Secure Checkout</h1>
+				<dl className="mt-4 flex items-start justify-between gap-4 rounded-lg bg-slate-50 p-4 text-sm">
+					<div>
+						<dt className="text-slate-600">Course</dt>
+						<dd className="font-semibold text-ink">{session.description}</dd>
+					</div>
+					<div className="text-right">
+						<dt className="text-slate-600">Total</dt>
+						<dd className="text-lg font-bold text-ink">{amount}</dd>
+					</div>
+				</dl>
+
+				{session.expired ? (
+					<div className="mt-6 space-y-4">
+						<Alert tone="error">This checkout session has expired and can no longer be paid. Your held spot was released.</Alert>
+						<ButtonLink to="/register" className="w-full">
+							Try Registration Again
+						</ButtonLink>
+					</div>
+				) : (
+					<>
+						{form.errors?.length ? (
+							<Alert tone="error" className="mt-6">
+								{form.errors[0]}
+							</Alert>
+						) : null}
+						<Form method="post" {...getFormProps(form)} className="mt-6 space-y-4">
+							<input type="hidden" name="intent" value="pay" />
+							<Field
+								label="Name"
+								errors={fields.name.errors}
+								inputProps={{ ...getInputProps(fields.name, { type: 'text' }), autoComplete: 'name', maxLength: 200 }}
+							/>
+							<Field
+								label="Email"
+								errors={fields.email.errors}
+								inputProps={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'email', maxLength: 254 }}
+							/>
+							<Field
+								label="Cardholder Name"
+								errors={fields.cardHolder.errors}
+								inputProps={{ ...getInputProps(fields.cardHolder, { type: 'text' }), autoComplete: 'cc-name', maxLength: 200 }}
+							/>
+							<Field
+								label="Card Number"
+								errors={fields.cardNumber.errors}
+								inputProps={{
+									...getInputProps(fields.cardNumber, { type: 'text' }),
+									inputMode: 'numeric',
+									autoComplete: 'cc-number',
+									placeholder: '4242 4242 4242 4242',
+									maxLength: 19,
+								}}
+							/>
+							<div className="grid grid-cols-2 gap-4">
+								<Field
+									label="Expiry (MM/YY)"
+									errors={fields.expiry.errors}
+									inputProps={{
+										...getInputProps(fields.expiry, { type: 'text' }),
+										inputMode: 'numeric',
+										autoComplete: 'cc-exp',
+										placeholder: 'MM/YY',
+										maxLength: 5,
+									}}
+								/>
+								<Field
+									label="CVC"
+									errors={fields.cvc.errors}
+									inputProps={{
+										...getInputProps(fields.cvc, { type: 'text' }),
+										inputMode: 'numeric',
+										autoComplete: 'cc-csc',
+										maxLength: 4,
+									}}
+								/>
+							</div>
+							<Button type="submit" size="lg" className="w-full" disabled={paying}>
+								{paying ? 'Processing...' : `Pay ${amount}`}
+							</Button>
+						</Form>
+						<Form method="post" className="mt-3">
+							<input type="hidden" name="intent" value="cancel" />
+							<Button type="submit" variant="ghost" className="w-full">
+								Cancel and go back
+							</Button>
+						</Form>
+					</>
+				)}
+			</div>
+		</div>
+	)
+}
+
+export const meta: Route.MetaFunction = () => [
+	{ title: 'Test Checkout | Real Estate Mentorship' },
+	{ name: 'robots', content: 'noindex' },
+]
+
+export function ErrorBoundary() {
+	return (
+		<div className="mx-auto max-w-2xl px-4 py-16">
+			<GeneralErrorBoundary />
+		</div>
+	)
 }

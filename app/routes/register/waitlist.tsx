@@ -1,10 +1,101 @@
-import { data, Outlet } from 'react-router'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data } from 'react-router'
+import { z } from 'zod'
+import type { Route } from './+types/waitlist'
+import { AuthCard } from '#app/components/auth/auth-card.tsx'
+import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { isHoneypotFilled } from '#app/components/marketing/honeypot.tsx'
+import { DEFAULT_PROGRAM, waitlistDescription, WaitlistForm, WaitlistSchema } from '#app/components/waitlist-form.tsx'
+import { getCourseWithAvailability } from '#app/models/courses.server.ts'
+import { joinWaitlist } from '#app/models/waitlist.server.ts'
+import { getUser } from '#app/utils/auth.server.ts'
+import { getDb } from '#app/utils/db.server.ts'
+import { safeRedirectPath } from '#app/utils/misc.ts'
+import { clientAddress, hitRateLimit, RATE_LIMITS } from '#app/utils/rate-limit.server.ts'
+import { createToastHeaders, redirectWithToast } from '#app/utils/toast.server.ts'
 
-/** PLACEHOLDER: replaced by the issue that builds this route. */
-export async function loader() {
-	throw data('Not built yet', { status: 501 })
+const CourseIdSchema = z.coerce.number().int().positive().max(2_147_483_647)
+
+const joinedToast = {
+	type: 'success',
+	title: 'Waitlist Joined',
+	description: "You've been added to the waitlist! We'll notify you when our programs launch.",
+} as const
+
+async function findCourse(id: unknown) {
+	const parsed = CourseIdSchema.safeParse(id)
+	if (!parsed.success) return null
+	const course = await getCourseWithAvailability(getDb(), parsed.data)
+	return course ? { id: course.id, title: course.title } : null
 }
 
-export default function Placeholder() {
-	return <Outlet />
+/** The waitlist as a page: where the dialog's form lands without JavaScript, and a link target of its own. */
+export async function loader({ request }: Route.LoaderArgs) {
+	const url = new URL(request.url)
+	return {
+		course: await findCourse(url.searchParams.get('course')),
+		returnTo: safeRedirectPath(url.searchParams.get('returnTo'), '/courses'),
+	}
+}
+
+/**
+ * A signed-in user lands on the dashboard (the spec); a visitor, who has no
+ * dashboard, goes back to the page the waitlist was opened from.
+ */
+export async function action({ request }: Route.ActionArgs) {
+	const formData = await request.formData()
+	const user = await getUser(request)
+	const returnTo = safeRedirectPath(formData.get('returnTo'), '/courses')
+	const target = user ? '/dashboard' : returnTo
+	// A bot gets the same answer as a person, so it cannot tell it was caught.
+	if (isHoneypotFilled(formData)) return redirectWithToast(target, joinedToast)
+
+	const submission = parseWithZod(formData, { schema: WaitlistSchema })
+	// The page that renders a refused post (without JavaScript) keeps the course and the way back.
+	const course = await findCourse(formData.get('courseId'))
+	if (submission.status !== 'success') return data({ result: submission.reply(), course, returnTo }, { status: 400 })
+
+	const db = getDb()
+	// A signed-in user is limited on their own, so people behind one shared address do not use up each other's requests.
+	const limitKey = user ? `waitlist:user:${user.id}` : `waitlist:ip:${clientAddress(request)}`
+	const limit = await hitRateLimit(db, limitKey, RATE_LIMITS.waitlist)
+	if (!limit.allowed) {
+		return data(
+			{ result: submission.reply({ formErrors: ['Too many requests. Please wait a few minutes and try again.'] }), course, returnTo },
+			{ status: 429, headers: { 'Retry-After': String(limit.retryAfterSeconds) } },
+		)
+	}
+	try {
+		await joinWaitlist(db, { ...submission.value, program: course?.title ?? DEFAULT_PROGRAM })
+	} catch (error) {
+		console.error('[waitlist] could not store a request:', error instanceof Error ? error.message : error)
+		const message = 'There was an error adding you to the waitlist. Please try again.'
+		return data(
+			{ result: submission.reply({ formErrors: [message] }), course, returnTo },
+			{ status: 503, headers: await createToastHeaders({ type: 'error', title: 'Error', description: message }) },
+		)
+	}
+	return redirectWithToast(target, joinedToast)
+}
+
+export default function WaitlistPage({ loaderData, actionData }: Route.ComponentProps) {
+	const { course, returnTo } = actionData ?? loaderData
+	return (
+		<AuthCard title="Join Our Waitlist" subtitle={waitlistDescription(course)}>
+			<WaitlistForm course={course} returnTo={returnTo} cancelTo={returnTo} lastResult={actionData?.result} />
+		</AuthCard>
+	)
+}
+
+export const meta: Route.MetaFunction = () => [
+	{ title: 'Join Our Waitlist | Real Estate Mentorship' },
+	{ name: 'description', content: 'Sign up to be notified when a spot in our real estate investment programs opens.' },
+]
+
+export function ErrorBoundary() {
+	return (
+		<div className="mx-auto max-w-2xl px-4 py-16">
+			<GeneralErrorBoundary />
+		</div>
+	)
 }

@@ -1,6 +1,38 @@
-import { data } from 'react-router'
+import type { Route } from './+types/stripe-webhook'
+import { expireCheckout, fulfil } from '#app/models/payments.server.ts'
+import { getPayments } from '#app/services/payments/index.server.ts'
+import { WebhookSignatureError } from '#app/services/payments/payments.ts'
+import { getDb } from '#app/utils/db.server.ts'
 
-/** PLACEHOLDER: replaced by the issue that builds this route. */
+/** Stripe only posts; a browser that opens the address learns nothing. */
 export async function loader() {
-	throw data('Not built yet', { status: 501 })
+	return new Response('Method Not Allowed', { status: 405, headers: { Allow: 'POST' } })
+}
+
+/**
+ * Stripe's events about checkouts. The signature is checked over the raw body
+ * before anything is read from it; a bad one gets 400 and changes nothing.
+ * Fulfilment and expiry are idempotent, so repeated and out-of-order
+ * deliveries are harmless; an error answers 500 so that Stripe retries.
+ */
+export async function action({ request }: Route.ActionArgs) {
+	const payments = getPayments()
+	if (!payments.webhooks) return new Response('Not Found', { status: 404 })
+	const rawBody = await request.text()
+	let event
+	try {
+		event = payments.webhooks.parse(rawBody, request.headers.get('stripe-signature'))
+	} catch (error) {
+		if (error instanceof WebhookSignatureError) return new Response('Invalid signature', { status: 400 })
+		throw error
+	}
+	const db = getDb()
+	try {
+		if (event.type === 'checkout.completed') await fulfil(db, payments, event.sessionId)
+		if (event.type === 'checkout.expired') await expireCheckout(db, event.sessionId)
+	} catch (error) {
+		console.error('[stripe-webhook] handling failed:', error instanceof Error ? error.message : error)
+		return new Response('Webhook handling failed', { status: 500 })
+	}
+	return Response.json({ received: true })
 }

@@ -8,7 +8,7 @@ export type AppEvent =
 	| { type: 'announcement.created' | 'announcement.deleted'; messageId: number }
 	| { type: 'enrollment.changed'; courseId: number; userId?: string }
 	| { type: 'course.changed'; courseId: number }
-	/** Site-wide content (the home page offer) changed; only the public page cache needs it. */
+	/** Sent by database triggers when public content (courses, seats, the offer) changed; for the page cache only. */
 	| { type: 'site.changed' }
 
 export const EVENTS_CHANNEL = 'app_events'

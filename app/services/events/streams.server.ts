@@ -13,15 +13,19 @@ const registry: StreamRegistry = ((globalThis as { __appEventStreams?: StreamReg
 	open: new Set(),
 })
 
-/** Message events go to their two parties; the others carry nothing private. */
-export function canSeeEvent(user: Pick<SessionUser, 'id'>, event: AppEvent) {
+/**
+ * Message events go to their two parties and announcements to signed-in users;
+ * seat and course changes carry nothing private, so visitors get them too.
+ */
+export function canSeeEvent(user: Pick<SessionUser, 'id'> | null, event: AppEvent) {
 	switch (event.type) {
 		case 'message.created':
 		case 'message.deleted':
 		case 'message.read':
-			return event.senderId === user.id || event.receiverId === user.id
+			return user !== null && (event.senderId === user.id || event.receiverId === user.id)
 		case 'announcement.created':
 		case 'announcement.deleted':
+			return user !== null
 		case 'enrollment.changed':
 		case 'course.changed':
 			return true
@@ -31,12 +35,12 @@ export function canSeeEvent(user: Pick<SessionUser, 'id'>, event: AppEvent) {
 }
 
 /**
- * The signed-in user's event stream. Every send is guarded: a client that
+ * A visitor's event stream (user null for a signed-out visitor). Every send is guarded: a client that
  * went away without aborting the request makes `send` throw (from a timer or a
  * NOTIFY callback), which would otherwise crash the process; the stream is
  * then cleaned up instead.
  */
-export function openUserEventStream(request: Request, user: Pick<SessionUser, 'id'>, hub: EventHub) {
+export function openUserEventStream(request: Request, user: Pick<SessionUser, 'id'> | null, hub: EventHub) {
 	if (!registry.accepting) {
 		return new Response('The server is restarting.', { status: 503, headers: { 'Retry-After': '2' } })
 	}

@@ -1,0 +1,134 @@
+import { getFormProps, getInputProps, useForm, type FieldMetadata, type SubmissionResult } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { useState } from 'react'
+import { useFetcher } from 'react-router'
+import { useHydrated } from 'remix-utils/use-hydrated'
+import { z } from 'zod'
+import { Alert } from './ui/alert.tsx'
+import { Button, ButtonLink } from './ui/button.tsx'
+import { CheckboxField } from './ui/field.tsx'
+import { formatCents } from '#app/utils/misc.ts'
+
+export const TERMS_REQUIRED_MESSAGE = 'You must agree to the terms before proceeding to payment'
+
+/** The acknowledgment every enrolment needs, free or paid; checked on the server. */
+export const AgreeToTermsSchema = z.object({
+	agreeToTerms: z.boolean({ error: TERMS_REQUIRED_MESSAGE }).refine((agreed) => agreed, TERMS_REQUIRED_MESSAGE),
+})
+
+/**
+ * The program agreement: 8 weeks of one-hour weekly sessions, the $2,500
+ * program price paid in full before class start, no refunds, Georgia law and
+ * mediation within 30 days. A scrollable region, reachable by keyboard.
+ */
+export function ProgramAgreement({ courseTitle, feeCents }: { courseTitle: string; feeCents: number }) {
+	return (
+		<div
+			role="region"
+			aria-label="Agreement terms"
+			tabIndex={0}
+			className="max-h-80 space-y-3 overflow-y-auto rounded-lg border border-slate-200 bg-slate-50 p-4 text-sm text-slate-800 focus:ring-2 focus:ring-brand-200 focus:outline-none"
+		>
+			<p>
+				This agreement is between you (the "Participant") and Real Estate Mentorship (the "Company") for your place in{' '}
+				<strong>{courseTitle}</strong>.
+			</p>
+			<ol className="list-decimal space-y-2 pl-5">
+				<li>
+					<strong>Program.</strong> The program runs for 8 weeks, with one live online mentoring session of one hour
+					per week in a small group.
+				</li>
+				<li>
+					<strong>Fee.</strong> The program price is $2,500. The registration fee for the course you selected is{' '}
+					<strong>{feeCents === 0 ? 'FREE' : formatCents(feeCents)}</strong>. Any fee must be paid in full before the
+					first class starts.
+				</li>
+				<li>
+					<strong>No refunds.</strong> All sales are final. Fees are non-refundable, including when sessions are missed
+					or the Participant stops attending.
+				</li>
+				<li>
+					<strong>Materials.</strong> Class materials and recordings are for the Participant's personal use and may
+					not be shared, copied or resold.
+				</li>
+				<li>
+					<strong>No guarantee.</strong> Real estate investing carries risk. The Company teaches methods and does not
+					guarantee any financial result.
+				</li>
+				<li>
+					<strong>Governing law.</strong> This agreement is governed by the laws of the State of Georgia.
+				</li>
+				<li>
+					<strong>Disputes.</strong> Before taking any other action, both parties agree to try to settle a dispute
+					through mediation within 30 days of it being raised in writing.
+				</li>
+			</ol>
+		</div>
+	)
+}
+
+export function AgreementCheckbox({
+	field,
+	onAgreedChange,
+}: {
+	field: FieldMetadata<boolean | undefined>
+	onAgreedChange: (agreed: boolean) => void
+}) {
+	return (
+		<CheckboxField
+			label="I have read and agree to the terms of the Real Estate Mentorship Program Agreement."
+			errors={field.errors}
+			inputProps={{
+				...getInputProps(field, { type: 'checkbox' }),
+				onChange: (event) => onAgreedChange(event.currentTarget.checked),
+			}}
+		/>
+	)
+}
+
+export type PurchaseCourse = { id: number; title: string; registrationFee: number }
+
+/**
+ * Enrolment of a signed-in user in one course: the agreement, then 'Register
+ * Now' (free) or 'Proceed to Payment'. Posts to /courses/:id/enroll through a
+ * fetcher, so errors stay in a dialog; without JavaScript that page shows them.
+ */
+export function PurchaseForm({
+	course,
+	cancelTo,
+	lastResult,
+}: {
+	course: PurchaseCourse
+	cancelTo: string
+	lastResult?: SubmissionResult<string[]>
+}) {
+	const hydrated = useHydrated()
+	const [agreed, setAgreed] = useState(false)
+	const fetcher = useFetcher<{ result: SubmissionResult<string[]> }>({ key: 'enroll' })
+	const submitting = fetcher.state !== 'idle'
+	const [form, fields] = useForm({
+		id: 'enroll',
+		lastResult: fetcher.data?.result ?? lastResult,
+		onValidate: ({ formData }) => parseWithZod(formData, { schema: AgreeToTermsSchema }),
+	})
+	return (
+		<div className="space-y-4">
+			<p className="text-sm text-slate-700">
+				<strong className="text-ink">{course.title}</strong> — {formatCents(course.registrationFee)}
+			</p>
+			{form.errors?.length ? <Alert tone="error">{form.errors[0]}</Alert> : null}
+			<ProgramAgreement courseTitle={course.title} feeCents={course.registrationFee} />
+			<fetcher.Form method="post" action={`/courses/${course.id}/enroll`} {...getFormProps(form)} className="space-y-4">
+				<AgreementCheckbox field={fields.agreeToTerms} onAgreedChange={setAgreed} />
+				<div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+					<ButtonLink to={cancelTo} preventScrollReset variant="outline">
+						Cancel
+					</ButtonLink>
+					<Button type="submit" disabled={submitting || (hydrated && !agreed)}>
+						{submitting ? 'Processing...' : course.registrationFee === 0 ? 'Register Now' : 'Proceed to Payment'}
+					</Button>
+				</div>
+			</fetcher.Form>
+		</div>
+	)
+}

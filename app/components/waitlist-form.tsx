@@ -1,0 +1,118 @@
+import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { useFetcher } from 'react-router'
+import { z } from 'zod'
+import { HoneypotField } from './marketing/honeypot.tsx'
+import { Alert } from './ui/alert.tsx'
+import { Button, ButtonLink } from './ui/button.tsx'
+import { RouteDialog } from './ui/dialog.tsx'
+import { Field, TextareaField } from './ui/field.tsx'
+import { useOptionalUser } from '#app/root.tsx'
+
+/** The program a request names when it is not about one particular course. */
+export const DEFAULT_PROGRAM = 'Real Estate Investment Program'
+
+const NAME_MESSAGE = 'Name must be at least 2 characters.'
+const EMAIL_MESSAGE = 'Please enter a valid email address.'
+
+export const WaitlistSchema = z.object({
+	name: z.string({ error: NAME_MESSAGE }).trim().min(2, NAME_MESSAGE).max(200, 'Name must be at most 200 characters.'),
+	email: z.string({ error: EMAIL_MESSAGE }).trim().max(254, EMAIL_MESSAGE).pipe(z.email({ error: EMAIL_MESSAGE })),
+	phone: z.string().trim().max(50, 'Phone number must be at most 50 characters.').optional(),
+	message: z.string().trim().max(5000, 'Message must be at most 5,000 characters.').optional(),
+	// A course that cannot be read falls back to the general program rather than failing the form.
+	courseId: z.coerce.number().int().positive().max(2_147_483_647).optional().catch(undefined),
+	returnTo: z.string().max(500).optional(),
+})
+
+export type WaitlistCourse = { id: number; title: string }
+
+export type WaitlistActionData = { result: SubmissionResult<string[]> }
+
+/**
+ * The 'Join Our Waitlist' form. It posts to /waitlist through a fetcher, so
+ * with JavaScript errors stay in place (a dialog stays open); without it the
+ * post renders the /waitlist page with the errors.
+ */
+export function WaitlistForm({
+	course,
+	returnTo,
+	cancelTo,
+	lastResult,
+}: {
+	course: WaitlistCourse | null
+	/** Where a visitor goes back to after joining (a signed-in user goes to the dashboard). */
+	returnTo: string
+	cancelTo: string
+	lastResult?: SubmissionResult<string[]>
+}) {
+	const user = useOptionalUser()
+	const fetcher = useFetcher<WaitlistActionData>({ key: 'waitlist' })
+	const submitting = fetcher.state !== 'idle'
+	const [form, fields] = useForm({
+		id: 'waitlist',
+		lastResult: fetcher.data?.result ?? lastResult,
+		defaultValue: { name: user?.name ?? '', email: user?.email ?? '' },
+		shouldValidate: 'onBlur',
+		shouldRevalidate: 'onInput',
+		onValidate: ({ formData }) => parseWithZod(formData, { schema: WaitlistSchema }),
+	})
+
+	return (
+		<fetcher.Form method="post" action="/waitlist" {...getFormProps(form)} className="relative space-y-4">
+			<HoneypotField />
+			{course ? <input type="hidden" name="courseId" value={course.id} /> : null}
+			<input type="hidden" name="returnTo" value={returnTo} />
+			{form.errors?.length ? <Alert tone="error">{form.errors[0]}</Alert> : null}
+			<Field
+				label="Full Name"
+				errors={fields.name.errors}
+				inputProps={{ ...getInputProps(fields.name, { type: 'text' }), autoComplete: 'name', maxLength: 200 }}
+			/>
+			<Field
+				label="Email"
+				errors={fields.email.errors}
+				inputProps={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'email', maxLength: 254 }}
+			/>
+			<Field
+				label="Phone Number (Optional)"
+				errors={fields.phone.errors}
+				inputProps={{ ...getInputProps(fields.phone, { type: 'tel' }), autoComplete: 'tel', maxLength: 50 }}
+			/>
+			<TextareaField
+				label="Message (Optional)"
+				errors={fields.message.errors}
+				textareaProps={{ ...getTextareaProps(fields.message), rows: 3, maxLength: 5000 }}
+			/>
+			<div className="flex flex-col-reverse gap-3 pt-2 sm:flex-row sm:justify-end">
+				<ButtonLink to={cancelTo} preventScrollReset variant="outline">
+					Cancel
+				</ButtonLink>
+				<Button type="submit" disabled={submitting}>
+					{submitting ? 'Submitting...' : 'Join Waitlist'}
+				</Button>
+			</div>
+		</fetcher.Form>
+	)
+}
+
+export function waitlistDescription(course: WaitlistCourse | null) {
+	return `Sign up to be notified when our ${course?.title ?? DEFAULT_PROGRAM} becomes available`
+}
+
+/** The waitlist as a `?dialog=waitlist` state of the page it opens on. */
+export function WaitlistDialog({
+	course,
+	closeTo,
+	returnTo,
+}: {
+	course: WaitlistCourse | null
+	closeTo: string
+	returnTo: string
+}) {
+	return (
+		<RouteDialog title="Join Our Waitlist" description={waitlistDescription(course)} closeTo={closeTo}>
+			<WaitlistForm course={course} returnTo={returnTo} cancelTo={closeTo} />
+		</RouteDialog>
+	)
+}

@@ -1,0 +1,273 @@
+import type { Kysely, Transaction } from 'kysely'
+import type { Database } from '#db/types.ts'
+import type { CheckoutSession, PaymentProvider } from '#app/services/payments/payments.ts'
+import { TestCheckoutPayments } from '#app/services/payments/test-checkout.server.ts'
+import { publishEvent } from '#app/services/events/publish.server.ts'
+import { enrollWithinCapacity, placeSeatHold, SeatUnavailableError, sweepExpiredSeatHolds } from './seats.server.ts'
+
+/**
+ * How long a seat is held for a checkout, and when the checkout session ends.
+ * Stripe wants expires_at at least 30 minutes after it creates the session;
+ * the extra minute covers the time between placing the hold and that call.
+ */
+export const CHECKOUT_WINDOW_MS = 31 * 60 * 1000
+
+export type ClaimedCourse = { id: number; title: string; registrationFee: number }
+
+export type SeatClaim =
+	| { kind: 'enrolled'; enrollmentId: number; course: ClaimedCourse }
+	| { kind: 'held'; holdId: string; expiresAt: Date; course: ClaimedCourse }
+
+/**
+ * Inside a transaction: enrols at once in a free course, or holds a seat for
+ * the checkout of a paid one. The price is read under the course lock, from
+ * the database only. Throws SeatUnavailableError when no seat can be had.
+ */
+export async function claimSeat(trx: Transaction<Database>, input: { userId: string; courseId: number }): Promise<SeatClaim> {
+	const row = await trx
+		.selectFrom('courses')
+		.select(['id', 'title', 'registration_fee'])
+		.where('id', '=', input.courseId)
+		.forUpdate()
+		.executeTakeFirst()
+	if (!row) throw new SeatUnavailableError('course-not-found')
+	const course = { id: row.id, title: row.title, registrationFee: row.registration_fee }
+	if (course.registrationFee === 0) {
+		const { enrollmentId } = await enrollWithinCapacity(trx, input)
+		await publishEvent(trx, { type: 'enrollment.changed', courseId: course.id, userId: input.userId })
+		return { kind: 'enrolled', enrollmentId, course }
+	}
+	const expiresAt = new Date(Date.now() + CHECKOUT_WINDOW_MS)
+	const { holdId } = await placeSeatHold(trx, { ...input, expiresAt })
+	await publishEvent(trx, { type: 'enrollment.changed', courseId: course.id, userId: input.userId })
+	return { kind: 'held', holdId, expiresAt, course }
+}
+
+/** The checkout could not be started; the message is the spec's inline text. */
+export class CheckoutError extends Error {}
+
+export type OpenCheckoutInput = {
+	claim: Extract<SeatClaim, { kind: 'held' }>
+	user: { id: string; email: string }
+	appUrl: string
+	/** Path the provider sends the customer back to when they give up. */
+	cancelPath: string
+}
+
+/**
+ * Creates the checkout session for a held seat and records the pending
+ * payment. When the provider fails, the hold is released at once.
+ */
+export async function openCheckout(db: Kysely<Database>, payments: PaymentProvider, input: OpenCheckoutInput) {
+	const { claim, user } = input
+	let session: CheckoutSession
+	try {
+		session = await payments.createCheckoutSession({
+			amountCents: claim.course.registrationFee,
+			currency: 'usd',
+			description: claim.course.title,
+			customerEmail: user.email,
+			metadata: { userId: user.id, courseId: String(claim.course.id) },
+			expiresAt: claim.expiresAt,
+			successUrl: `${input.appUrl}/registration-complete?session_id={CHECKOUT_SESSION_ID}`,
+			cancelUrl: `${input.appUrl}${input.cancelPath}`,
+			idempotencyKey: `checkout-hold-${claim.holdId}`,
+		})
+	} catch (error) {
+		console.error('[payments] could not create a checkout session:', error instanceof Error ? error.message : error)
+		await releaseHold(db, claim.holdId, claim.course.id)
+		throw new CheckoutError('Failed to create checkout session')
+	}
+	if (!session.url) {
+		await releaseHold(db, claim.holdId, claim.course.id)
+		throw new CheckoutError('Failed to get checkout URL')
+	}
+	await db.transaction().execute(async (trx) => {
+		await trx.updateTable('seat_holds').set({ checkout_session_id: session.id }).where('id', '=', claim.holdId).execute()
+		await trx
+			.insertInto('registration_payments')
+			.values({
+				checkout_session_id: session.id,
+				provider: payments.name,
+				user_id: user.id,
+				course_id: claim.course.id,
+				course_title: claim.course.title,
+				customer_email: user.email,
+				amount_cents: claim.course.registrationFee,
+			})
+			.onConflict((conflict) => conflict.column('checkout_session_id').doNothing())
+			.execute()
+	})
+	return { sessionId: session.id, url: session.url }
+}
+
+async function releaseHold(db: Kysely<Database>, holdId: string, courseId: number) {
+	await db.transaction().execute(async (trx) => {
+		await trx.deleteFrom('seat_holds').where('id', '=', holdId).execute()
+		await publishEvent(trx, { type: 'enrollment.changed', courseId })
+	})
+}
+
+/**
+ * A new checkout for the same course replaces the user's unfinished ones:
+ * they are expired at the provider so they can no longer be paid. One that
+ * turns out to be paid already is left alone for fulfilment.
+ */
+export async function supersedeUnfinishedCheckouts(
+	db: Kysely<Database>,
+	payments: PaymentProvider,
+	input: { userId: string; courseId: number },
+) {
+	const pending = await db
+		.selectFrom('registration_payments')
+		.select('checkout_session_id')
+		.where('user_id', '=', input.userId)
+		.where('course_id', '=', input.courseId)
+		.where('status', '=', 'pending')
+		.execute()
+	for (const { checkout_session_id: sessionId } of pending) {
+		try {
+			await payments.expireCheckoutSession(sessionId)
+			const session = await payments.retrieveCheckoutSession(sessionId)
+			if (!session || session.paymentStatus !== 'paid') await expireCheckout(db, sessionId)
+		} catch (error) {
+			console.error('[payments] could not expire checkout', sessionId, error instanceof Error ? error.message : error)
+		}
+	}
+}
+
+export type FulfilResult =
+	| { status: 'enrolled'; userId: string; courseId: number | null; courseTitle: string }
+	| { status: 'needs_refund'; userId: string | null; courseTitle: string }
+	| { status: 'unpaid' }
+	| { status: 'expired' }
+	| { status: 'not-found' }
+
+/**
+ * Turns a paid checkout into an enrollment, exactly once however often and
+ * however concurrently it is called (webhook deliveries, the completion page):
+ * the payment row is locked and its state decides. A payment whose seat can
+ * no longer be given is recorded as needing a refund, never enrolled over
+ * capacity.
+ */
+export async function fulfil(db: Kysely<Database>, payments: PaymentProvider, sessionId: string): Promise<FulfilResult> {
+	const session = await payments.retrieveCheckoutSession(sessionId)
+	if (!session) return { status: 'not-found' }
+	if (session.paymentStatus !== 'paid') {
+		if (session.status !== 'expired') return { status: 'unpaid' }
+		await expireCheckout(db, sessionId)
+		return { status: 'expired' }
+	}
+	return db.transaction().execute(async (trx) => {
+		const payment = await lockPayment(trx, payments, session)
+		if (!payment) return { status: 'not-found' } as const
+		if (payment.fulfilled_at) {
+			return payment.status === 'paid' && payment.user_id
+				? ({ status: 'enrolled', userId: payment.user_id, courseId: payment.course_id, courseTitle: payment.course_title } as const)
+				: ({ status: 'needs_refund', userId: payment.user_id, courseTitle: payment.course_title } as const)
+		}
+		const now = new Date()
+		try {
+			if (!payment.user_id || !payment.course_id) throw new SeatUnavailableError('course-not-found')
+			const { enrollmentId } = await enrollWithinCapacity(trx, {
+				userId: payment.user_id,
+				courseId: payment.course_id,
+				consumeHold: true,
+			})
+			await trx
+				.updateTable('registration_payments')
+				.set({ status: 'paid', enrollment_id: enrollmentId, fulfilled_at: now, updated_at: now })
+				.where('id', '=', payment.id)
+				.execute()
+			await publishEvent(trx, { type: 'enrollment.changed', courseId: payment.course_id, userId: payment.user_id })
+			return { status: 'enrolled', userId: payment.user_id, courseId: payment.course_id, courseTitle: payment.course_title } as const
+		} catch (error) {
+			if (!(error instanceof SeatUnavailableError)) throw error
+			console.warn(`[payments] paid checkout ${sessionId} could not be enrolled (${error.reason}); flagged for refund`)
+			await trx
+				.updateTable('registration_payments')
+				.set({ status: 'needs_refund', fulfilled_at: now, updated_at: now })
+				.where('id', '=', payment.id)
+				.execute()
+			const released = await trx
+				.deleteFrom('seat_holds')
+				.where('checkout_session_id', '=', sessionId)
+				.returning('course_id')
+				.execute()
+			for (const hold of released) await publishEvent(trx, { type: 'enrollment.changed', courseId: hold.course_id })
+			return { status: 'needs_refund', userId: payment.user_id, courseTitle: payment.course_title } as const
+		}
+	})
+}
+
+/**
+ * The payment row of a paid session, locked for this transaction. Normally
+ * written when the checkout opened; recreated from the session's metadata if
+ * that write was lost, so a payment taken is never dropped.
+ */
+async function lockPayment(trx: Transaction<Database>, payments: PaymentProvider, session: CheckoutSession) {
+	const courseId = Number(session.metadata.courseId)
+	const userId = session.metadata.userId
+	if (!userId || !Number.isInteger(courseId)) return null
+	const [course, user] = await Promise.all([
+		trx.selectFrom('courses').select('title').where('id', '=', courseId).executeTakeFirst(),
+		trx.selectFrom('users').select('email').where('id', '=', userId).executeTakeFirst(),
+	])
+	await trx
+		.insertInto('registration_payments')
+		.values({
+			checkout_session_id: session.id,
+			provider: payments.name,
+			user_id: user ? userId : null,
+			course_id: course ? courseId : null,
+			course_title: course?.title ?? 'Unknown Course',
+			customer_email: session.customerEmail ?? user?.email ?? '',
+			amount_cents: session.amountTotal ?? 0,
+			currency: session.currency ?? 'usd',
+		})
+		.onConflict((conflict) => conflict.column('checkout_session_id').doNothing())
+		.execute()
+	return trx
+		.selectFrom('registration_payments')
+		.selectAll()
+		.where('checkout_session_id', '=', session.id)
+		.forUpdate()
+		.executeTakeFirst()
+}
+
+/** An expired or abandoned checkout: the pending payment is closed and its seat hold released. */
+export async function expireCheckout(db: Kysely<Database>, sessionId: string) {
+	await db.transaction().execute(async (trx) => {
+		await trx
+			.updateTable('registration_payments')
+			.set({ status: 'expired', updated_at: new Date() })
+			.where('checkout_session_id', '=', sessionId)
+			.where('status', '=', 'pending')
+			.execute()
+		const released = await trx
+			.deleteFrom('seat_holds')
+			.where('checkout_session_id', '=', sessionId)
+			.returning('course_id')
+			.execute()
+		for (const hold of released) await publishEvent(trx, { type: 'enrollment.changed', courseId: hold.course_id })
+	})
+}
+
+/**
+ * Housekeeping: test checkouts whose time is up are expired like Stripe's,
+ * and expired seat holds are deleted (they stopped counting when they expired;
+ * the event lets open pages refresh their seat counts).
+ */
+export async function sweepExpiredCheckouts(db: Kysely<Database>, payments: PaymentProvider) {
+	if (payments instanceof TestCheckoutPayments) {
+		for (const sessionId of await payments.expireOverdueSessions()) await expireCheckout(db, sessionId)
+	}
+	const courses = await db
+		.selectFrom('seat_holds')
+		.select('course_id')
+		.distinct()
+		.where('expires_at', '<=', new Date())
+		.execute()
+	await sweepExpiredSeatHolds(db)
+	for (const { course_id: courseId } of courses) await publishEvent(db, { type: 'enrollment.changed', courseId })
+}

@@ -1,0 +1,201 @@
+import { createCookie } from 'react-router'
+import type { Kysely, Transaction } from 'kysely'
+import type { Database } from '#db/types.ts'
+import type { PaymentProvider } from '#app/services/payments/payments.ts'
+import { getEnv } from '#app/utils/env.server.ts'
+import { sendConfirmationEmail } from './account-emails.server.ts'
+import { claimSeat, openCheckout, supersedeUnfinishedCheckouts, sweepExpiredCheckouts } from './payments.server.ts'
+import { createUser, emailIsRegistered, normalizeEmail } from './users.server.ts'
+
+/**
+ * The registration wizard keeps its draft here, server-side, between steps
+ * (DECISIONS.md 9): the browser holds only the draft's random id in a signed,
+ * httpOnly cookie, and the password is stored only as its argon2id hash.
+ */
+export const DRAFT_TTL_MS = 24 * 60 * 60 * 1000
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+function draftCookie() {
+	const env = getEnv()
+	return createCookie(env.secureCookies ? '__Host-registration' : 'registration', {
+		path: '/',
+		httpOnly: true,
+		sameSite: 'lax',
+		secure: env.secureCookies,
+		secrets: [env.SESSION_SECRET],
+		maxAge: DRAFT_TTL_MS / 1000,
+	})
+}
+
+export async function readDraftId(request: Request) {
+	const value: unknown = await draftCookie().parse(request.headers.get('Cookie'))
+	return typeof value === 'string' && UUID.test(value) ? value : null
+}
+
+export function draftCookieHeader(draftId: string) {
+	return draftCookie().serialize(draftId)
+}
+
+export function clearDraftCookieHeader() {
+	return draftCookie().serialize('', { maxAge: 0 })
+}
+
+export type RegistrationDraft = {
+	id: string
+	name: string
+	email: string
+	courseId: number | null
+	hasAgreedToTerms: boolean
+	/** Set once step 3 has created the account (a paid registration waiting for its payment). */
+	userId: string | null
+}
+
+function draftQuery(db: Kysely<Database>, draftId: string) {
+	return db
+		.selectFrom('registration_drafts')
+		.select(['id', 'name', 'email', 'course_id', 'has_agreed_to_terms', 'user_id'])
+		.where('id', '=', draftId)
+		.where('expires_at', '>', new Date())
+}
+
+export async function getDraft(db: Kysely<Database>, draftId: string | null): Promise<RegistrationDraft | null> {
+	if (!draftId) return null
+	const row = await draftQuery(db, draftId).executeTakeFirst()
+	if (!row) return null
+	return {
+		id: row.id,
+		name: row.name,
+		email: row.email,
+		courseId: row.course_id,
+		hasAgreedToTerms: row.has_agreed_to_terms,
+		userId: row.user_id,
+	}
+}
+
+/**
+ * Step 1: stores the person's details (the password already hashed) in the
+ * draft, a new one unless the given draft can still be edited. Returns the
+ * draft id to put in the cookie.
+ */
+export async function saveDraftDetails(
+	db: Kysely<Database>,
+	draftId: string | null,
+	details: { name: string; email: string; passwordHash: string },
+) {
+	const values = {
+		name: details.name.trim(),
+		email: normalizeEmail(details.email),
+		password_hash: details.passwordHash,
+		expires_at: new Date(Date.now() + DRAFT_TTL_MS),
+	}
+	if (draftId) {
+		const updated = await db
+			.updateTable('registration_drafts')
+			.set({ ...values, updated_at: new Date() })
+			.where('id', '=', draftId)
+			.where('user_id', 'is', null)
+			.where('expires_at', '>', new Date())
+			.returning('id')
+			.executeTakeFirst()
+		if (updated) return updated.id
+	}
+	const created = await db.insertInto('registration_drafts').values(values).returning('id').executeTakeFirstOrThrow()
+	return created.id
+}
+
+/** Step 2: the chosen course (its availability is checked by the caller). */
+export async function chooseDraftCourse(db: Kysely<Database>, draftId: string, courseId: number) {
+	await db
+		.updateTable('registration_drafts')
+		.set({ course_id: courseId, has_agreed_to_terms: false, updated_at: new Date() })
+		.where('id', '=', draftId)
+		.execute()
+}
+
+export async function deleteDraft(db: Kysely<Database>, draftId: string) {
+	await db.deleteFrom('registration_drafts').where('id', '=', draftId).execute()
+}
+
+/** Housekeeping run every minute: expired drafts, checkouts and seat holds. */
+export async function sweepExpiredRegistrations(db: Kysely<Database>, payments: PaymentProvider) {
+	await db.deleteFrom('registration_drafts').where('expires_at', '<=', new Date()).execute()
+	await sweepExpiredCheckouts(db, payments)
+}
+
+export type RegistrationRefusal = 'draft-missing' | 'email-taken'
+
+export class RegistrationError extends Error {
+	readonly reason: RegistrationRefusal
+	constructor(reason: RegistrationRefusal) {
+		super(reason)
+		this.reason = reason
+	}
+}
+
+function isUniqueViolation(error: unknown) {
+	return typeof error === 'object' && error !== null && 'code' in error && error.code === '23505'
+}
+
+/** The account of the draft: created (unconfirmed, with its confirmation mail) unless step 3 made it already. */
+async function accountOfDraft(trx: Transaction<Database>, draftId: string) {
+	const draft = await trx
+		.selectFrom('registration_drafts')
+		.select(['id', 'name', 'email', 'password_hash', 'course_id', 'user_id'])
+		.where('id', '=', draftId)
+		.where('expires_at', '>', new Date())
+		.forUpdate()
+		.executeTakeFirst()
+	if (!draft?.course_id) throw new RegistrationError('draft-missing')
+	if (draft.user_id) return { userId: draft.user_id, email: draft.email, courseId: draft.course_id }
+	if (await emailIsRegistered(trx, draft.email)) throw new RegistrationError('email-taken')
+	const user = await createUser(trx, { email: draft.email, name: draft.name, passwordHash: draft.password_hash, confirmed: false })
+	await sendConfirmationEmail(trx, { id: user.id, email: user.email, name: draft.name })
+	await trx.updateTable('registration_drafts').set({ user_id: user.id, has_agreed_to_terms: true }).where('id', '=', draftId).execute()
+	return { userId: user.id, email: user.email, courseId: draft.course_id }
+}
+
+export type RegistrationOutcome =
+	| { kind: 'enrolled'; userId: string; courseTitle: string }
+	| { kind: 'checkout'; userId: string; url: string }
+
+/**
+ * Step 3, after the agreement. One transaction creates the account (with its
+ * confirmation mail) and either the enrollment (free course: the draft is
+ * done) or a seat hold (paid course: the draft stays so that the completion
+ * page can sign this browser in); then a paid course gets its checkout.
+ * Throws RegistrationError, SeatUnavailableError or CheckoutError; a refused
+ * seat leaves no account behind.
+ */
+export async function completeRegistration(
+	db: Kysely<Database>,
+	payments: PaymentProvider,
+	draftId: string,
+	options: { appUrl: string },
+): Promise<RegistrationOutcome> {
+	const draft = await getDraft(db, draftId)
+	if (draft?.userId && draft.courseId) {
+		await supersedeUnfinishedCheckouts(db, payments, { userId: draft.userId, courseId: draft.courseId })
+	}
+	let claimed
+	try {
+		claimed = await db.transaction().execute(async (trx) => {
+			const account = await accountOfDraft(trx, draftId)
+			const claim = await claimSeat(trx, { userId: account.userId, courseId: account.courseId })
+			if (claim.kind === 'enrolled') await trx.deleteFrom('registration_drafts').where('id', '=', draftId).execute()
+			return { account, claim }
+		})
+	} catch (error) {
+		if (isUniqueViolation(error)) throw new RegistrationError('email-taken')
+		throw error
+	}
+	const { account, claim } = claimed
+	if (claim.kind === 'enrolled') return { kind: 'enrolled', userId: account.userId, courseTitle: claim.course.title }
+	const checkout = await openCheckout(db, payments, {
+		claim,
+		user: { id: account.userId, email: account.email },
+		appUrl: options.appUrl,
+		cancelPath: '/register?step=3',
+	})
+	return { kind: 'checkout', userId: account.userId, url: checkout.url }
+}

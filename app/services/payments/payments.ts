@@ -1,0 +1,61 @@
+/**
+ * A hosted card checkout, as the rest of the app sees it. Two adapters:
+ * Stripe Checkout (STRIPE_SECRET_KEY set) and the built-in test checkout.
+ */
+export type CheckoutMetadata = {
+	userId: string
+	courseId: string
+}
+
+export type NewCheckoutSession = {
+	/** In cents, read from the database by the caller, never from a form. */
+	amountCents: number
+	currency: 'usd'
+	/** What the customer buys: the course title. */
+	description: string
+	customerEmail: string
+	metadata: CheckoutMetadata
+	/** When the session (and the seat hold behind it) ends. */
+	expiresAt: Date
+	/** Absolute URLs; '{CHECKOUT_SESSION_ID}' in successUrl is replaced by the session id. */
+	successUrl: string
+	cancelUrl: string
+	/** Makes a retried creation return the same session instead of a second one. */
+	idempotencyKey: string
+}
+
+export type CheckoutSession = {
+	id: string
+	/** Where to send the customer: Stripe's hosted page or the test checkout page. */
+	url: string | null
+	status: 'open' | 'complete' | 'expired'
+	paymentStatus: 'paid' | 'unpaid' | 'no_payment_required'
+	amountTotal: number | null
+	currency: string | null
+	customerEmail: string | null
+	metadata: Partial<CheckoutMetadata>
+}
+
+/** A signature-verified provider event that matters to enrolment. */
+export type CheckoutEvent =
+	| { type: 'checkout.completed'; sessionId: string }
+	| { type: 'checkout.expired'; sessionId: string }
+	| { type: 'ignored'; eventType: string }
+
+export class WebhookSignatureError extends Error {}
+
+export interface WebhookVerifier {
+	/** Verifies the signature over the raw body; throws WebhookSignatureError when it does not match. */
+	parse(rawBody: string, signature: string | null): CheckoutEvent
+}
+
+export interface PaymentProvider {
+	readonly name: 'stripe' | 'test'
+	createCheckoutSession(input: NewCheckoutSession): Promise<CheckoutSession>
+	/** null when the provider does not know the session. */
+	retrieveCheckoutSession(sessionId: string): Promise<CheckoutSession | null>
+	/** Ends an open session so that it can no longer be paid; a finished one is left as it is. */
+	expireCheckoutSession(sessionId: string): Promise<void>
+	/** Stripe confirms payments by webhook too; the test checkout fulfils in its own page and has none. */
+	readonly webhooks: WebhookVerifier | null
+}

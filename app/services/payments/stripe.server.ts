@@ -1,0 +1,125 @@
+import Stripe from 'stripe'
+import {
+	WebhookSignatureError,
+	type CheckoutEvent,
+	type CheckoutSession,
+	type NewCheckoutSession,
+	type PaymentProvider,
+	type WebhookVerifier,
+} from './payments.ts'
+
+export type StripeOptions = {
+	secretKey: string
+	webhookSecret: string
+	/** Base URL of the API; tests point it at a local stand-in. Stripe's own when unset. */
+	apiUrl?: string
+}
+
+/** Splits STRIPE_API_URL into the host, port and protocol options the SDK takes. */
+export function stripeApiAddress(apiUrl: string) {
+	const url = new URL(apiUrl)
+	const protocol = url.protocol === 'http:' ? 'http' : 'https'
+	return { host: url.hostname, port: url.port ? Number(url.port) : protocol === 'http' ? 80 : 443, protocol } as const
+}
+
+/** Stripe may add states; an unknown one counts as not finished and not paid. */
+function oneOf<Known extends string, Fallback extends string>(value: string | null, known: Known[], fallback: Fallback) {
+	return known.find((candidate) => candidate === value) ?? fallback
+}
+
+function toCheckoutSession(session: Stripe.Checkout.Session): CheckoutSession {
+	const metadata = session.metadata ?? {}
+	return {
+		id: session.id,
+		url: session.url,
+		status: oneOf(session.status, ['complete', 'expired'], 'open'),
+		paymentStatus: oneOf(session.payment_status, ['paid', 'no_payment_required'], 'unpaid'),
+		amountTotal: session.amount_total,
+		currency: session.currency,
+		customerEmail: session.customer_email ?? session.customer_details?.email ?? null,
+		metadata: { userId: metadata.userId, courseId: metadata.courseId },
+	}
+}
+
+function isMissingResource(error: unknown) {
+	return error instanceof Stripe.errors.StripeInvalidRequestError && (error.statusCode === 404 || error.code === 'resource_missing')
+}
+
+/** Stripe Checkout through the official SDK. */
+export class StripePayments implements PaymentProvider {
+	readonly name = 'stripe'
+	readonly webhooks: WebhookVerifier
+	readonly #stripe: Stripe
+
+	constructor(options: StripeOptions) {
+		this.#stripe = new Stripe(options.secretKey, {
+			maxNetworkRetries: 2,
+			timeout: 20_000,
+			telemetry: false,
+			...(options.apiUrl ? stripeApiAddress(options.apiUrl) : {}),
+		})
+		const stripe = this.#stripe
+		this.webhooks = {
+			parse(rawBody, signature): CheckoutEvent {
+				let event: Stripe.Event
+				try {
+					event = stripe.webhooks.constructEvent(rawBody, signature ?? '', options.webhookSecret)
+				} catch {
+					throw new WebhookSignatureError('The webhook signature does not match.')
+				}
+				switch (event.type) {
+					case 'checkout.session.completed':
+					case 'checkout.session.async_payment_succeeded':
+						return { type: 'checkout.completed', sessionId: event.data.object.id }
+					case 'checkout.session.expired':
+					case 'checkout.session.async_payment_failed':
+						return { type: 'checkout.expired', sessionId: event.data.object.id }
+					default:
+						return { type: 'ignored', eventType: event.type }
+				}
+			},
+		}
+	}
+
+	async createCheckoutSession(input: NewCheckoutSession) {
+		const session = await this.#stripe.checkout.sessions.create(
+			{
+				mode: 'payment',
+				customer_email: input.customerEmail,
+				client_reference_id: input.metadata.userId,
+				line_items: [
+					{
+						quantity: 1,
+						price_data: {
+							currency: input.currency,
+							unit_amount: input.amountCents,
+							product_data: { name: input.description },
+						},
+					},
+				],
+				metadata: input.metadata,
+				payment_intent_data: { metadata: input.metadata },
+				expires_at: Math.floor(input.expiresAt.getTime() / 1000),
+				success_url: input.successUrl,
+				cancel_url: input.cancelUrl,
+			},
+			{ idempotencyKey: input.idempotencyKey },
+		)
+		return toCheckoutSession(session)
+	}
+
+	async retrieveCheckoutSession(sessionId: string) {
+		try {
+			return toCheckoutSession(await this.#stripe.checkout.sessions.retrieve(sessionId))
+		} catch (error) {
+			if (isMissingResource(error)) return null
+			throw error
+		}
+	}
+
+	async expireCheckoutSession(sessionId: string) {
+		const session = await this.retrieveCheckoutSession(sessionId)
+		if (session?.status !== 'open') return
+		await this.#stripe.checkout.sessions.expire(sessionId)
+	}
+}

@@ -1,0 +1,113 @@
+import { randomBytes } from 'node:crypto'
+import type { Kysely, Selectable } from 'kysely'
+import type { Database, TestCheckoutSessionsTable } from '#db/types.ts'
+import type { CheckoutSession, NewCheckoutSession, PaymentProvider } from './payments.ts'
+
+export type TestCheckoutSession = CheckoutSession & {
+	description: string
+	amountCents: number
+	successUrl: string
+	cancelUrl: string
+	expiresAt: Date
+}
+
+/**
+ * The embedded default: sessions live in the database and are paid on the
+ * app's own /test-checkout page (test mode, no real charge). It has no
+ * webhooks; the page fulfils through the same path the Stripe webhook uses.
+ */
+export class TestCheckoutPayments implements PaymentProvider {
+	readonly name = 'test'
+	readonly webhooks = null
+	readonly #db: () => Kysely<Database>
+
+	/** Takes a getter so that the database installed later (start-up, a test) is the one used. */
+	constructor(db: () => Kysely<Database>) {
+		this.#db = db
+	}
+
+	async createCheckoutSession(input: NewCheckoutSession) {
+		const id = `cs_test_${randomBytes(16).toString('hex')}`
+		const row = await this.#db()
+			.insertInto('test_checkout_sessions')
+			.values({
+				id,
+				amount_cents: input.amountCents,
+				currency: input.currency,
+				description: input.description,
+				customer_email: input.customerEmail,
+				metadata: JSON.stringify(input.metadata),
+				success_url: input.successUrl.replace('{CHECKOUT_SESSION_ID}', id),
+				cancel_url: input.cancelUrl,
+				expires_at: input.expiresAt,
+			})
+			.returningAll()
+			.executeTakeFirstOrThrow()
+		return toSession(row)
+	}
+
+	async retrieveCheckoutSession(sessionId: string) {
+		return this.getSession(sessionId)
+	}
+
+	async getSession(sessionId: string): Promise<TestCheckoutSession | null> {
+		const row = await this.#db()
+			.selectFrom('test_checkout_sessions')
+			.selectAll()
+			.where('id', '=', sessionId)
+			.executeTakeFirst()
+		return row ? toSession(row) : null
+	}
+
+	async expireCheckoutSession(sessionId: string) {
+		await this.#db()
+			.updateTable('test_checkout_sessions')
+			.set({ status: 'expired' })
+			.where('id', '=', sessionId)
+			.where('status', '=', 'open')
+			.execute()
+	}
+
+	/** Records a successful test payment; false when the session is no longer open. */
+	async markPaid(sessionId: string) {
+		const result = await this.#db()
+			.updateTable('test_checkout_sessions')
+			.set({ status: 'complete', payment_status: 'paid', completed_at: new Date() })
+			.where('id', '=', sessionId)
+			.where('status', '=', 'open')
+			.where('expires_at', '>', new Date())
+			.executeTakeFirst()
+		return Number(result.numUpdatedRows) === 1
+	}
+
+	/** Expires the open sessions whose time is up and returns their ids. */
+	async expireOverdueSessions() {
+		const rows = await this.#db()
+			.updateTable('test_checkout_sessions')
+			.set({ status: 'expired' })
+			.where('status', '=', 'open')
+			.where('expires_at', '<=', new Date())
+			.returning('id')
+			.execute()
+		return rows.map((row) => row.id)
+	}
+}
+
+function toSession(row: Selectable<TestCheckoutSessionsTable>): TestCheckoutSession {
+	const expired = row.status === 'open' && row.expires_at.getTime() <= Date.now()
+	return {
+		id: row.id,
+		url: `/test-checkout/${row.id}`,
+		status: expired ? 'expired' : row.status,
+		paymentStatus: row.payment_status,
+		amountTotal: row.amount_cents,
+		currency: row.currency,
+		customerEmail: row.customer_email,
+		metadata: { userId: row.metadata.userId, courseId: row.metadata.courseId },
+		description: row.description,
+		amountCents: row.amount_cents,
+		successUrl: row.success_url,
+		cancelUrl: row.cancel_url,
+		expiresAt: row.expires_at,
+	}
+}

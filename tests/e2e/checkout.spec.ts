@@ -1,0 +1,100 @@
+import { randomUUID } from 'node:crypto'
+import type { Kysely } from 'kysely'
+import type { Page } from '@playwright/test'
+import type { Database } from '#db/types.ts'
+import { expect, test } from '../support/e2e.ts'
+
+async function createPaidCourse(db: Kysely<Database>) {
+	return db
+		.insertInto('courses')
+		.values({ title: `Checkout E2E ${randomUUID().slice(0, 8)}`, description: 'A paid course made by a test.', capacity: 5, registration_fee: 250000 })
+		.returning(['id', 'title'])
+		.executeTakeFirstOrThrow()
+}
+
+async function registerToCheckout(page: Page, courseTitle: string, email: string) {
+	await page.goto('/register')
+	await page.getByLabel('Full Name').fill('Paula Payer')
+	await page.getByLabel('Email').fill(email)
+	await page.getByLabel('Password', { exact: true }).fill('paid-course-password')
+	await page.getByLabel('Confirm Password').fill('paid-course-password')
+	await page.getByRole('button', { name: 'Continue' }).click()
+	await page.getByRole('radio', { name: new RegExp(courseTitle) }).check()
+	await page.getByRole('button', { name: 'Continue' }).click()
+	await page.getByRole('checkbox', { name: /I have read and agree/ }).check()
+	await page.getByRole('button', { name: 'Proceed to Payment' }).click()
+	await expect(page).toHaveURL(/\/test-checkout\/cs_test_[0-9a-f]+$/)
+	await expect(page.getByText('Test mode — no real charge')).toBeVisible()
+}
+
+async function fillCard(page: Page, cardNumber: string) {
+	await page.getByLabel('Name', { exact: true }).fill('Paula Payer')
+	await page.getByLabel('Cardholder Name').fill('Paula Payer')
+	await page.getByLabel('Card Number').fill(cardNumber)
+	await page.getByLabel('Expiry (MM/YY)').fill('12/34')
+	await page.getByLabel('CVC').fill('123')
+	await page.getByRole('button', { name: 'Pay $2,500.00' }).click()
+}
+
+async function finishOnDashboard(page: Page, javaScriptEnabled: boolean) {
+	await expect(page).toHaveURL(/\/registration-complete\?session_id=cs_test_/)
+	await expect(page.getByRole('heading', { name: 'Registration Complete!' })).toBeVisible()
+	// With JavaScript the page moves on by itself after 2 s; without, the button does it.
+	if (!javaScriptEnabled) await page.getByRole('link', { name: 'Go to Dashboard Now' }).click()
+	await expect(page).toHaveURL(/\/dashboard$/)
+}
+
+test('paid registration goes through the test checkout to the completion page and the dashboard', async ({ page, db, javaScriptEnabled }) => {
+	const course = await createPaidCourse(db)
+	const email = `payer-${randomUUID().slice(0, 12)}@example.com`
+	await registerToCheckout(page, course.title, email)
+	await expect(page.getByText(course.title)).toBeVisible()
+	await expect(page.getByLabel('Email')).toHaveValue(email)
+
+	await fillCard(page, '4242 4242 4242 4242')
+	await finishOnDashboard(page, javaScriptEnabled)
+	await expect(page.getByRole('heading', { name: 'Welcome, Paula Payer!' })).toBeVisible()
+
+	const user = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow()
+	const enrollments = await db.selectFrom('enrollments').select('status').where('user_id', '=', user.id).where('course_id', '=', course.id).execute()
+	expect(enrollments).toEqual([{ status: 'active' }])
+	const payment = await db.selectFrom('registration_payments').select(['status', 'amount_cents']).where('user_id', '=', user.id).executeTakeFirstOrThrow()
+	expect(payment).toEqual({ status: 'paid', amount_cents: 250000 })
+})
+
+test('the declined test card fails with the spec message and can be retried', async ({ page, db, javaScriptEnabled }) => {
+	const course = await createPaidCourse(db)
+	const email = `declined-${randomUUID().slice(0, 12)}@example.com`
+	await registerToCheckout(page, course.title, email)
+
+	await page.getByRole('button', { name: 'Pay $2,500.00' }).click()
+	await expect(page.getByText('Please enter a valid card number.')).toBeVisible()
+	await expect(page.getByText('Please use format MM/YY')).toBeVisible()
+
+	await fillCard(page, '4000 0000 0000 0002')
+	await expect(page.getByText('Payment failed. Please try again.')).toBeVisible()
+	await expect(page).toHaveURL(/\/test-checkout\//)
+	const user = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow()
+	expect(await db.selectFrom('enrollments').select('id').where('user_id', '=', user.id).execute()).toEqual([])
+
+	await fillCard(page, '4242 4242 4242 4242')
+	await finishOnDashboard(page, javaScriptEnabled)
+})
+
+test('a signed-in student secures a paid spot from the course page', async ({ page, db, createUser, signIn, javaScriptEnabled }) => {
+	const course = await createPaidCourse(db)
+	const student = await createUser({ name: 'Stan Student' })
+	await signIn(student)
+
+	await page.goto(`/courses/${course.id}`)
+	await page.getByRole('link', { name: 'Secure Your Spot Now' }).click()
+	await expect(page).toHaveURL(new RegExp(`/courses/${course.id}/enroll$`))
+	await page.getByRole('checkbox', { name: /I have read and agree/ }).check()
+	await page.getByRole('button', { name: 'Proceed to Payment' }).click()
+	await expect(page).toHaveURL(/\/test-checkout\//)
+	await expect(page.getByLabel('Email')).toHaveValue(student.email)
+	await fillCard(page, '4242424242424242')
+	await finishOnDashboard(page, javaScriptEnabled)
+	const enrollment = await db.selectFrom('enrollments').select('status').where('user_id', '=', student.id).where('course_id', '=', course.id).execute()
+	expect(enrollment).toEqual([{ status: 'active' }])
+})

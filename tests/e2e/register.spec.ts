@@ -1,0 +1,127 @@
+import { randomUUID } from 'node:crypto'
+import type { Kysely } from 'kysely'
+import type { Database } from '#db/types.ts'
+import { expect, test } from '../support/e2e.ts'
+
+async function createCourse(db: Kysely<Database>, values: { capacity?: number; registration_fee?: number } = {}) {
+	return db
+		.insertInto('courses')
+		.values({ title: `Register E2E ${randomUUID().slice(0, 8)}`, description: 'A course made by a test.', capacity: 5, ...values })
+		.returning(['id', 'title'])
+		.executeTakeFirstOrThrow()
+}
+
+function uniqueEmail() {
+	return `register-${randomUUID().slice(0, 12)}@example.com`
+}
+
+test('step 1 shows the spec validation messages', async ({ page, javaScriptEnabled }) => {
+	await page.goto('/register')
+	await expect(page.getByRole('heading', { level: 1, name: 'Start Your Journey' })).toBeVisible()
+	await expect(page.getByText('Create an account to join our real estate investment program.')).toBeVisible()
+	await page.getByLabel('Full Name').fill('A')
+	await page.getByLabel('Email').fill('not-an-email')
+	await page.getByLabel('Password', { exact: true }).fill('short')
+	await page.getByLabel('Confirm Password').fill('different')
+	await page.getByRole('button', { name: 'Continue' }).click()
+	await expect(page.getByText('Name must be at least 2 characters')).toBeVisible()
+	await expect(page.getByText('Please enter a valid email address')).toBeVisible()
+	await expect(page.getByText('Password must be at least 8 characters')).toBeVisible()
+	await expect(page.getByText('Passwords do not match')).toBeVisible()
+	// The server's answer never carries the password back (with JavaScript nothing was sent).
+	if (!javaScriptEnabled) await expect(page.getByLabel('Password', { exact: true })).toHaveValue('')
+})
+
+test('free registration goes to the dashboard, signed in', async ({ page, db, javaScriptEnabled }) => {
+	const course = await createCourse(db, { registration_fee: 0 })
+	const email = uniqueEmail()
+
+	await page.goto('/register')
+	await expect(page.getByRole('heading', { name: 'Your Information' })).toBeVisible()
+	await page.getByLabel('Full Name').fill('Frida Free')
+	await page.getByLabel('Email').fill(email)
+	await page.getByLabel('Password', { exact: true }).fill('free-course-password')
+	await page.getByLabel('Confirm Password').fill('free-course-password')
+	await page.getByRole('button', { name: 'Continue' }).click()
+
+	await expect(page.getByRole('heading', { name: 'Select a Course' })).toBeVisible()
+	await expect(page.getByRole('heading', { name: 'Available Courses' })).toBeVisible()
+	await page.getByRole('radio', { name: new RegExp(course.title) }).check()
+	await page.getByRole('button', { name: 'Continue' }).click()
+
+	await expect(page.getByRole('heading', { name: 'Real Estate Mentorship Program Agreement' })).toBeVisible()
+	await expect(page.getByText('governed by the laws of the State of Georgia')).toBeVisible()
+	const register = page.getByRole('button', { name: 'Register Now' })
+	if (javaScriptEnabled) {
+		await expect(register).toBeDisabled()
+	} else {
+		await register.click()
+		await expect(page.getByText('You must agree to the terms before proceeding to payment')).toBeVisible()
+	}
+	await page.getByRole('checkbox', { name: /I have read and agree/ }).check()
+	await register.click()
+
+	await expect(page).toHaveURL(/\/dashboard$/)
+	await expect(page.getByRole('heading', { name: 'Welcome, Frida Free!' })).toBeVisible()
+	await expect(page.getByText('Registration Successful')).toBeVisible()
+
+	const user = await db.selectFrom('users').select(['id', 'email_confirmed_at']).where('email', '=', email).executeTakeFirstOrThrow()
+	expect(user.email_confirmed_at).toBeNull()
+	const enrollment = await db.selectFrom('enrollments').select('status').where('user_id', '=', user.id).where('course_id', '=', course.id).executeTakeFirstOrThrow()
+	expect(enrollment.status).toBe('active')
+})
+
+test('Back at every step keeps what was entered, except the passwords', async ({ page, db }) => {
+	const course = await createCourse(db, { registration_fee: 250000 })
+	const email = uniqueEmail()
+
+	await page.goto('/register')
+	await page.getByLabel('Full Name').fill('Bert Back')
+	await page.getByLabel('Email').fill(email)
+	await page.getByLabel('Password', { exact: true }).fill('back-and-forth-1')
+	await page.getByLabel('Confirm Password').fill('back-and-forth-1')
+	await page.getByRole('button', { name: 'Continue' }).click()
+	await page.getByRole('radio', { name: new RegExp(course.title) }).check()
+	await page.getByRole('button', { name: 'Continue' }).click()
+	await expect(page.getByRole('heading', { name: 'Real Estate Mentorship Program Agreement' })).toBeVisible()
+	await expect(page.getByRole('button', { name: 'Proceed to Payment' })).toBeVisible()
+
+	await page.getByRole('link', { name: 'Back' }).click()
+	await expect(page.getByRole('heading', { name: 'Select a Course' })).toBeVisible()
+	await expect(page.getByRole('radio', { name: new RegExp(course.title) })).toBeChecked()
+
+	await page.getByRole('link', { name: 'Back' }).click()
+	await expect(page.getByRole('heading', { name: 'Your Information' })).toBeVisible()
+	await expect(page.getByLabel('Full Name')).toHaveValue('Bert Back')
+	await expect(page.getByLabel('Email')).toHaveValue(email)
+	await expect(page.getByLabel('Password', { exact: true })).toHaveValue('')
+
+	// The browser's own Back button works the same way: every step has its own address.
+	await page.goBack()
+	await expect(page.getByRole('heading', { name: 'Select a Course' })).toBeVisible()
+	await expect(page.getByRole('radio', { name: new RegExp(course.title) })).toBeChecked()
+
+	await page.getByRole('link', { name: 'Back' }).click()
+	await page.getByLabel('Full Name').fill('Bert Changed')
+	await page.getByLabel('Password', { exact: true }).fill('back-and-forth-2')
+	await page.getByLabel('Confirm Password').fill('back-and-forth-2')
+	await page.getByRole('button', { name: 'Continue' }).click()
+	await expect(page.getByRole('heading', { name: 'Select a Course' })).toBeVisible()
+	await expect(page.getByRole('radio', { name: new RegExp(course.title) })).toBeChecked()
+	const drafts = await db.selectFrom('registration_drafts').select(['name', 'password_hash']).where('email', '=', email).execute()
+	expect(drafts).toHaveLength(1)
+	expect(drafts[0]!.name).toBe('Bert Changed')
+	expect(drafts[0]!.password_hash).toMatch(/^\$argon2id\$/)
+})
+
+test('an e-mail that already has an account is refused on step 1', async ({ page, createUser }) => {
+	const existing = await createUser()
+	await page.goto('/register')
+	await page.getByLabel('Full Name').fill('Double Account')
+	await page.getByLabel('Email').fill(existing.email)
+	await page.getByLabel('Password', { exact: true }).fill('some-long-password')
+	await page.getByLabel('Confirm Password').fill('some-long-password')
+	await page.getByRole('button', { name: 'Continue' }).click()
+	await expect(page.getByText('An account with this email already exists. Please log in instead.')).toBeVisible()
+	await expect(page.getByRole('link', { name: 'Login here' })).toHaveAttribute('href', '/login')
+})

@@ -1,0 +1,104 @@
+import { randomUUID } from 'node:crypto'
+import type { Kysely } from 'kysely'
+import type { Database } from '#db/types.ts'
+import { expect, test } from '../support/e2e.ts'
+
+async function createCourse(db: Kysely<Database>, capacity: number) {
+	return db
+		.insertInto('courses')
+		.values({ title: `Waitlist E2E ${randomUUID().slice(0, 8)}`, description: 'A small course made by a test.', capacity, registration_fee: 0 })
+		.returning(['id', 'title'])
+		.executeTakeFirstOrThrow()
+}
+
+async function takeSeat(db: Kysely<Database>, courseId: number) {
+	const user = await db
+		.insertInto('users')
+		.values({ email: `seat-${randomUUID()}@example.com`, password_hash: 'unused' })
+		.returning('id')
+		.executeTakeFirstOrThrow()
+	await db.insertInto('enrollments').values({ user_id: user.id, course_id: courseId }).execute()
+}
+
+async function waitlistRows(db: Kysely<Database>, email: string) {
+	return db.selectFrom('contact_submissions').select(['program', 'message', 'phone']).where('kind', '=', 'waitlist').where('email', '=', email).execute()
+}
+
+test('a course that fills up during registration leads to the waitlist', async ({ page, db }) => {
+	const course = await createCourse(db, 1)
+	const email = `late-${randomUUID().slice(0, 12)}@example.com`
+
+	await page.goto('/register')
+	await page.getByLabel('Full Name').fill('Lena Late')
+	await page.getByLabel('Email').fill(email)
+	await page.getByLabel('Password', { exact: true }).fill('too-late-password')
+	await page.getByLabel('Confirm Password').fill('too-late-password')
+	await page.getByRole('button', { name: 'Continue' }).click()
+	await page.getByRole('radio', { name: new RegExp(course.title) }).check()
+	// Someone else takes the last seat before Continue.
+	await takeSeat(db, course.id)
+	await page.getByRole('button', { name: 'Continue' }).click()
+
+	await expect(page.getByText('Course Full', { exact: true })).toBeVisible()
+	const dialog = page.getByRole('dialog', { name: 'Join Our Waitlist' })
+	await expect(dialog).toBeVisible()
+	await expect(dialog.getByText(`Sign up to be notified when our ${course.title} becomes available`)).toBeVisible()
+	await expect(
+		page.getByText('This course is now full. Please join our waitlist to be notified when spots become available.').first(),
+	).toBeVisible()
+
+	await dialog.getByLabel('Full Name').fill('Lena Late')
+	await dialog.getByLabel('Email').fill(email)
+	await dialog.getByLabel('Phone Number (Optional)').fill('555-0199')
+	await dialog.getByLabel('Message (Optional)').fill('Any evening works for me.')
+	await dialog.getByRole('button', { name: 'Join Waitlist' }).click()
+
+	await expect(page.getByText('Waitlist Joined')).toBeVisible()
+	await expect(page.getByRole('dialog')).toBeHidden()
+	await expect(page).toHaveURL(/\/register\?step=2$/)
+	await expect(page.getByRole('heading', { name: 'Full Courses - Join Waitlist' })).toBeVisible()
+	expect(await waitlistRows(db, email)).toEqual([
+		{ program: course.title, message: `Waitlist request for: ${course.title}\nAny evening works for me.`, phone: '555-0199' },
+	])
+})
+
+test('a full course page offers the waitlist and checks the form', async ({ page, db, javaScriptEnabled }) => {
+	const course = await createCourse(db, 1)
+	await takeSeat(db, course.id)
+	const email = `full-${randomUUID().slice(0, 12)}@example.com`
+
+	await page.goto(`/courses/${course.id}`)
+	await page.getByRole('link', { name: 'Join Waitlist' }).click()
+	const dialog = page.getByRole('dialog', { name: 'Join Our Waitlist' })
+	await expect(dialog).toBeVisible()
+	await dialog.getByLabel('Full Name').fill('W')
+	await dialog.getByLabel('Email').fill('not-an-email')
+	await dialog.getByRole('button', { name: 'Join Waitlist' }).click()
+
+	// Without JavaScript the refused post shows the waitlist as a page of its own.
+	const form = javaScriptEnabled ? dialog : page.getByRole('main')
+	await expect(form.getByText('Name must be at least 2 characters.')).toBeVisible()
+	await expect(form.getByText('Please enter a valid email address.')).toBeVisible()
+	await form.getByLabel('Full Name').fill('Walter Waiting')
+	await form.getByLabel('Email').fill(email)
+	await form.getByRole('button', { name: 'Join Waitlist' }).click()
+	await expect(page.getByText('Waitlist Joined')).toBeVisible()
+	await expect(page).toHaveURL(new RegExp(`/courses/${course.id}$`))
+	expect(await waitlistRows(db, email)).toEqual([{ program: course.title, message: `Waitlist request for: ${course.title}\n`, phone: null }])
+})
+
+test('a signed-in student who joins the waitlist lands on the dashboard', async ({ page, db, createUser, signIn }) => {
+	const course = await createCourse(db, 1)
+	await takeSeat(db, course.id)
+	const student = await createUser({ name: 'Wanda Waitlisted' })
+	await signIn(student)
+
+	await page.goto(`/courses/${course.id}?dialog=waitlist`)
+	const dialog = page.getByRole('dialog', { name: 'Join Our Waitlist' })
+	await expect(dialog.getByLabel('Full Name')).toHaveValue('Wanda Waitlisted')
+	await expect(dialog.getByLabel('Email')).toHaveValue(student.email)
+	await dialog.getByRole('button', { name: 'Join Waitlist' }).click()
+	await expect(page).toHaveURL(/\/dashboard$/)
+	await expect(page.getByText('Waitlist Joined')).toBeVisible()
+	expect(await waitlistRows(db, student.email)).toEqual([{ program: course.title, message: `Waitlist request for: ${course.title}\n`, phone: null }])
+})

@@ -1,0 +1,401 @@
+import { afterEach, beforeEach, describe, expect, test } from 'vitest'
+import { createUser } from '#app/models/users.server.ts'
+import { setPayments } from '#app/services/payments/index.server.ts'
+import { TestCheckoutPayments } from '#app/services/payments/test-checkout.server.ts'
+import { action as registerAction, loader as registerLoader } from '#app/routes/register/register.tsx'
+import { loader as completionLoader } from '#app/routes/register/registration-complete.tsx'
+import { action as checkoutAction, loader as checkoutLoader } from '#app/routes/register/test-checkout.tsx'
+import { getSessionUser } from '#app/utils/session.server.ts'
+import { hitRateLimit, RATE_LIMITS } from '#app/utils/rate-limit.server.ts'
+import { getToast } from '#app/utils/toast.server.ts'
+import { useTestDatabase } from '#tests/support/db.ts'
+import { cookiesFrom, formRequest, getRequest, settle } from '#tests/support/requests.ts'
+
+const t = useTestDatabase()
+const PASSWORD = 'a-Secret-Passphrase-42'
+
+beforeEach(() => setPayments(new TestCheckoutPayments(() => t.db)))
+afterEach(() => setPayments(undefined))
+
+let sequence = 0
+function uniqueEmail() {
+	sequence += 1
+	return `Registrant-${sequence}@Example.com`
+}
+/** Each test registers from an address of its own, so the registration rate limit stays out of the way. */
+function address() {
+	return `198.51.100.${sequence % 250}`
+}
+
+async function course(values: { capacity?: number; registration_fee?: number } = {}) {
+	sequence += 1
+	return t.db
+		.insertInto('courses')
+		.values({ title: `Registration course ${sequence}`, capacity: 5, registration_fee: 0, ...values })
+		.returning(['id', 'title'])
+		.executeTakeFirstOrThrow()
+}
+
+async function takeSeats(courseId: number, count: number) {
+	for (let index = 0; index < count; index++) {
+		const email = `taken-${courseId}-${index}-${sequence}@example.com`
+		const user = await createUser(t.db, { email, name: 'Taken', passwordHash: 'x' })
+		await t.db.insertInto('enrollments').values({ user_id: user.id, course_id: courseId }).execute()
+	}
+}
+
+function post(fields: Record<string, string>, cookie?: string, ip = address()) {
+	return settle(() => registerAction({ request: formRequest('/register', fields, { cookie, ip }), params: {}, context: {} } as never))
+}
+
+function load(path: string, cookie?: string) {
+	return settle(() => registerLoader({ request: getRequest(path, { cookie }), params: {}, context: {} } as never))
+}
+
+function completion(sessionId: string, cookie?: string) {
+	const request = getRequest(`/registration-complete?session_id=${sessionId}`, { cookie })
+	return settle(() => completionLoader({ request, params: {}, context: {} } as never))
+}
+
+function checkoutPage(sessionId: string) {
+	const request = getRequest(`/test-checkout/${sessionId}`)
+	return settle(() => checkoutLoader({ request, params: { sessionId }, context: {} } as never))
+}
+
+function checkoutPost(sessionId: string, fields: Record<string, string>) {
+	const request = formRequest(`/test-checkout/${sessionId}`, fields)
+	return settle(() => checkoutAction({ request, params: { sessionId }, context: {} } as never))
+}
+
+function selectIds(rows: Array<{ id: number }>) {
+	return rows.map((row) => row.id)
+}
+
+function details(email = uniqueEmail(), overrides: Record<string, string> = {}) {
+	return { intent: 'details', name: 'Rita Registrant', email, password: PASSWORD, confirmPassword: PASSWORD, ...overrides }
+}
+
+/** Steps 1 and 2 done: returns the draft cookie. */
+async function throughStepTwo(courseId: number, email = uniqueEmail()) {
+	const first = await post(details(email))
+	expect(first.status).toBe(302)
+	const cookie = cookiesFrom(first)
+	const second = await post({ intent: 'course', courseId: String(courseId) }, cookie)
+	expect(second.headers.get('Location')).toBe('/register?step=3')
+	return cookie
+}
+
+async function toastOf(response: Response) {
+	const { toast } = await getToast(new Request('http://localhost/', { headers: { Cookie: cookiesFrom(response) } }))
+	return toast
+}
+
+async function errorsOf(response: Response) {
+	const body = (await response.json()) as { result: { error: Record<string, string[]>; initialValue: Record<string, unknown> } }
+	return body.result
+}
+
+describe('step 1: your information', () => {
+	test('shows the spec messages, the mismatch on the confirmation field, and never returns a password', async () => {
+		const empty = await post({ intent: 'details' })
+		expect(empty.status).toBe(400)
+		expect((await errorsOf(empty)).error).toEqual({
+			name: ['Name must be at least 2 characters'],
+			email: ['Please enter a valid email address'],
+			password: ['Password must be at least 8 characters'],
+			confirmPassword: ['Passwords do not match'],
+		})
+
+		const invalid = await post(details('not-an-email', { name: 'R', password: 'short', confirmPassword: 'short' }))
+		expect((await errorsOf(invalid)).error).toEqual({
+			name: ['Name must be at least 2 characters'],
+			email: ['Please enter a valid email address'],
+			password: ['Password must be at least 8 characters'],
+		})
+
+		const mismatch = await post(details(uniqueEmail(), { confirmPassword: `${PASSWORD}-typo` }))
+		const text = await mismatch.clone().text()
+		expect((await errorsOf(mismatch)).error).toEqual({ confirmPassword: ['Passwords do not match'] })
+		expect(text).not.toContain(PASSWORD)
+		expect(await t.db.selectFrom('registration_drafts').select('id').execute()).toEqual([])
+	})
+
+	test('an e-mail that is already registered is refused on the email field', async () => {
+		const email = uniqueEmail()
+		await createUser(t.db, { email, name: 'Existing', passwordHash: 'x' })
+		const response = await post(details(email.toUpperCase()))
+		expect(response.status).toBe(400)
+		const result = await errorsOf(response)
+		expect(result.error).toEqual({ email: ['An account with this email already exists. Please log in instead.'] })
+		expect(JSON.stringify(result)).not.toContain(PASSWORD)
+	})
+
+	test('the draft keeps only an argon2id hash; Back shows the details again but never the password', async () => {
+		const email = uniqueEmail()
+		const response = await post(details(email))
+		expect(response.status).toBe(302)
+		expect(response.headers.get('Location')).toBe('/register?step=2')
+		const setCookie = response.headers.get('Set-Cookie') ?? ''
+		expect(setCookie).toMatch(/HttpOnly/i)
+		expect(setCookie).toMatch(/SameSite=Lax/i)
+		expect(setCookie).not.toContain(PASSWORD)
+
+		const draft = await t.db.selectFrom('registration_drafts').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirstOrThrow()
+		expect(draft.password_hash).toMatch(/^\$argon2id\$/)
+		expect(draft.password_hash).not.toContain(PASSWORD)
+
+		const back = await load('/register', cookiesFrom(response))
+		const body = JSON.stringify(await back.json())
+		expect(JSON.parse(body)).toEqual({
+			step: 1,
+			details: { name: 'Rita Registrant', email: email.toLowerCase(), accountCreated: false },
+		})
+		expect(body).not.toContain('argon2')
+
+		// Sending step 1 again edits the same draft.
+		const edited = await post(details(email, { name: 'Rita Edited' }), cookiesFrom(response))
+		expect(cookiesFrom(edited)).toBe(cookiesFrom(response))
+		const renamed = await t.db.selectFrom('registration_drafts').select('name').where('id', '=', draft.id).executeTakeFirstOrThrow()
+		expect(renamed).toEqual({ name: 'Rita Edited' })
+	})
+
+	test('a bot that fills the honeypot gets nowhere and nothing is stored', async () => {
+		const response = await post({ ...details(), website: 'https://spam.example' })
+		expect(response.headers.get('Location')).toBe('/register')
+		expect(cookiesFrom(response)).toBe('')
+	})
+
+	test('later steps without a draft go back to step 1', async () => {
+		expect((await load('/register?step=2')).headers.get('Location')).toBe('/register')
+		expect((await load('/register?step=3')).headers.get('Location')).toBe('/register')
+	})
+})
+
+describe('step 2: select a course', () => {
+	test('lists available and full courses; a course that filled up gives the spec error, the Course Full toast and the waitlist', async () => {
+		const open = await course({ capacity: 3 })
+		const full = await course({ capacity: 1 })
+		await takeSeats(full.id, 1)
+		const cookie = cookiesFrom(await post(details()))
+
+		const page = (await (await load('/register?step=2', cookie)).json()) as {
+			available: Array<{ id: number }>
+			full: Array<{ id: number }>
+		}
+		expect(selectIds(page.available)).toContain(open.id)
+		expect(selectIds(page.full)).toContain(full.id)
+		expect(selectIds(page.available)).not.toContain(full.id)
+
+		const none = await post({ intent: 'course' }, cookie)
+		expect((await errorsOf(none)).error).toEqual({ courseId: ['Please select a course'] })
+
+		const refused = await post({ intent: 'course', courseId: String(full.id) }, cookie)
+		expect(refused.headers.get('Location')).toBe(`/register?step=2&full=${full.id}&dialog=waitlist`)
+		expect(await toastOf(refused)).toMatchObject({
+			type: 'error',
+			title: 'Course Full',
+			description: 'This course is now full. Please join our waitlist to be notified when spots become available.',
+		})
+		const withDialog = (await (await load(refused.headers.get('Location')!, cookie)).json()) as Record<string, unknown>
+		expect(withDialog).toMatchObject({ fullCourse: { id: full.id, title: full.title }, waitlist: { course: { id: full.id } } })
+	})
+
+	test('when every course is full, no course is offered', async () => {
+		await t.db.updateTable('courses').set({ capacity: 1 }).execute()
+		const courses = await t.db.selectFrom('courses').select('id').execute()
+		for (const { id } of courses) {
+			const taken = await t.db.selectFrom('enrollments').select('id').where('course_id', '=', id).execute()
+			if (taken.length === 0) await takeSeats(id, 1)
+		}
+		const cookie = cookiesFrom(await post(details()))
+		const page = (await (await load('/register?step=2', cookie)).json()) as { available: unknown[]; full: unknown[] }
+		expect(page.available).toEqual([])
+		expect(page.full.length).toBeGreaterThan(0)
+		await t.db.deleteFrom('courses').execute()
+	})
+})
+
+describe('step 3 and the free path', () => {
+	test('the agreement must be accepted; nothing is created until it is', async () => {
+		const free = await course()
+		const email = uniqueEmail()
+		const cookie = await throughStepTwo(free.id, email)
+		const refused = await post({ intent: 'agree' }, cookie)
+		expect(refused.status).toBe(400)
+		expect((await errorsOf(refused)).error).toEqual({ agreeToTerms: ['You must agree to the terms before proceeding to payment'] })
+		expect(await t.db.selectFrom('users').select('id').where('email', '=', email.toLowerCase()).execute()).toEqual([])
+	})
+
+	test('Register Now creates the unconfirmed account, the enrollment and the confirmation mail, and signs the browser in', async () => {
+		const free = await course()
+		const email = uniqueEmail()
+		const cookie = await throughStepTwo(free.id, email)
+		const step3 = (await (await load('/register?step=3', cookie)).json()) as { course: { id: number; registrationFee: number } }
+		expect(step3.course).toMatchObject({ id: free.id, registrationFee: 0 })
+
+		const response = await post({ intent: 'agree', agreeToTerms: 'on' }, cookie)
+		expect(response.status).toBe(302)
+		expect(response.headers.get('Location')).toBe('/dashboard')
+		expect(await toastOf(response)).toMatchObject({ type: 'success', title: 'Registration Successful' })
+
+		const user = await t.db.selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirstOrThrow()
+		expect(user.email_confirmed_at).toBeNull()
+		expect(user.password_hash).toMatch(/^\$argon2id\$/)
+		const enrollment = await t.db.selectFrom('enrollments').select('status').where('user_id', '=', user.id).executeTakeFirstOrThrow()
+		expect(enrollment.status).toBe('active')
+		const mail = await t.db.selectFrom('email_outbox').select(['subject', 'text_body']).where('to_address', '=', user.email).execute()
+		expect(mail).toHaveLength(1)
+		expect(mail[0]!.subject).toBe('Confirm your email address')
+		expect(mail[0]!.text_body).not.toContain(PASSWORD)
+		expect(await t.db.selectFrom('registration_drafts').select('id').where('email', '=', user.email).execute()).toEqual([])
+
+		const signedIn = await getSessionUser(new Request('http://localhost/', { headers: { Cookie: cookiesFrom(response) } }))
+		expect(signedIn).toMatchObject({ id: user.id, emailConfirmed: false })
+	})
+
+	test('a course that filled up before step 3 sends the person to the waitlist and leaves no account behind', async () => {
+		const free = await course({ capacity: 1 })
+		const email = uniqueEmail()
+		const cookie = await throughStepTwo(free.id, email)
+		await takeSeats(free.id, 1)
+		const response = await post({ intent: 'agree', agreeToTerms: 'on' }, cookie)
+		expect(response.headers.get('Location')).toBe(`/register?step=2&full=${free.id}&dialog=waitlist`)
+		expect(await toastOf(response)).toMatchObject({ title: 'Course Full' })
+		expect(await t.db.selectFrom('users').select('id').where('email', '=', email.toLowerCase()).execute()).toEqual([])
+	})
+
+	test('registrations are rate limited per client address', async () => {
+		const free = await course()
+		const cookie = await throughStepTwo(free.id)
+		const ip = '192.0.2.77'
+		for (let hit = 0; hit < RATE_LIMITS.registration.limit; hit++) await hitRateLimit(t.db, `registration:${ip}`, RATE_LIMITS.registration)
+		const response = await post({ intent: 'agree', agreeToTerms: 'on' }, cookie, ip)
+		expect(response.status).toBe(429)
+		expect(response.headers.get('Retry-After')).toBeTruthy()
+	})
+})
+
+describe('the paid path through the test checkout', () => {
+	async function toCheckout(fee = 250000) {
+		const paid = await course({ capacity: 2, registration_fee: fee })
+		const email = uniqueEmail()
+		const cookie = await throughStepTwo(paid.id, email)
+		const response = await post({ intent: 'agree', agreeToTerms: 'on' }, cookie)
+		expect(response.status).toBe(303)
+		const location = response.headers.get('Location')!
+		expect(location).toMatch(/^\/test-checkout\/cs_test_[0-9a-f]{32}$/)
+		return { courseId: paid.id, email: email.toLowerCase(), cookie, sessionId: location.split('/').pop()! }
+	}
+
+	function pay(sessionId: string, fields: Record<string, string>) {
+		return checkoutPost(sessionId, { intent: 'pay', ...fields })
+	}
+
+	const card = {
+		name: 'Rita Registrant',
+		email: 'rita@example.com',
+		cardHolder: 'Rita Registrant',
+		cardNumber: '4242 4242 4242 4242',
+		expiry: '12/34',
+		cvc: '123',
+	}
+
+	test('Proceed to Payment creates the account and a held seat, and opens a checkout priced from the database', async () => {
+		const { courseId, email, sessionId } = await toCheckout(199_900)
+		const user = await t.db.selectFrom('users').select(['id', 'email_confirmed_at']).where('email', '=', email).executeTakeFirstOrThrow()
+		expect(user.email_confirmed_at).toBeNull()
+		const hold = await t.db.selectFrom('seat_holds').selectAll().where('checkout_session_id', '=', sessionId).executeTakeFirstOrThrow()
+		expect(hold).toMatchObject({ user_id: user.id, course_id: courseId })
+		const minutes = (hold.expires_at.getTime() - Date.now()) / 60_000
+		expect(minutes).toBeGreaterThan(30)
+		expect(minutes).toBeLessThanOrEqual(31)
+		const paymentRow = await t.db.selectFrom('registration_payments').selectAll().where('checkout_session_id', '=', sessionId).executeTakeFirstOrThrow()
+		expect(paymentRow).toMatchObject({ status: 'pending', amount_cents: 199_900, customer_email: email, provider: 'test' })
+
+		const page = await (await checkoutPage(sessionId)).json()
+		expect(page).toMatchObject({
+			session: { amountCents: 199_900, customerEmail: email, expired: false, cancelPath: '/register?step=3' },
+		})
+	})
+
+	test('the card form shows the spec messages', async () => {
+		const { sessionId } = await toCheckout()
+		const response = await pay(sessionId, { name: 'R', email: 'nope', cardHolder: 'R', cardNumber: '4242', expiry: '1234', cvc: '12' })
+		expect(response.status).toBe(400)
+		expect((await errorsOf(response)).error).toEqual({
+			name: ['Name must be at least 2 characters.'],
+			email: ['Please enter a valid email.'],
+			cardHolder: ['Cardholder name must be at least 2 characters.'],
+			cardNumber: ['Please enter a valid card number.'],
+			expiry: ['Please use format MM/YY'],
+			cvc: ['Please enter a valid CVC.'],
+		})
+	})
+
+	test('the documented test card is declined: nothing is enrolled and the seat stays held', async () => {
+		const { courseId, sessionId } = await toCheckout()
+		const started = Date.now()
+		const response = await pay(sessionId, { ...card, cardNumber: '4000 0000 0000 0002' })
+		expect(Date.now() - started).toBeGreaterThanOrEqual(1400)
+		expect(response.status).toBe(402)
+		const result = await errorsOf(response)
+		expect(result.error).toEqual({ '': ['Payment failed. Please try again.'] })
+		expect(JSON.stringify(result)).not.toContain('4000 0000 0000 0002')
+		expect(await t.db.selectFrom('enrollments').select('id').where('course_id', '=', courseId).execute()).toEqual([])
+		expect(await t.db.selectFrom('seat_holds').select('id').where('checkout_session_id', '=', sessionId).execute()).toHaveLength(1)
+	})
+
+	test('a successful payment enrols and the completion page signs in the browser that registered', async () => {
+		const { courseId, email, cookie, sessionId } = await toCheckout()
+		const paid = await pay(sessionId, card)
+		expect(paid.status).toBe(302)
+		expect(paid.headers.get('Location')).toBe(`/registration-complete?session_id=${sessionId}`)
+		expect(await toastOf(paid)).toMatchObject({ type: 'success', title: 'Payment processed successfully!' })
+
+		const user = await t.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow()
+		expect(await t.db.selectFrom('enrollments').select('user_id').where('course_id', '=', courseId).execute()).toEqual([{ user_id: user.id }])
+
+		// A browser without the registration draft is told to log in.
+		const elsewhere = await completion(sessionId)
+		expect(await elsewhere.json()).toMatchObject({ state: 'success', signedIn: false })
+
+		const complete = await completion(sessionId, cookie)
+		expect(await complete.clone().json()).toMatchObject({ state: 'success', signedIn: true })
+		const signedIn = await getSessionUser(new Request('http://localhost/', { headers: { Cookie: cookiesFrom(complete) } }))
+		expect(signedIn?.id).toBe(user.id)
+		expect(await t.db.selectFrom('registration_drafts').select('id').where('email', '=', email).execute()).toEqual([])
+
+		// The page of a finished checkout goes straight to the completion page.
+		const again = await checkoutPage(sessionId)
+		expect(again.headers.get('Location')).toBe(`/registration-complete?session_id=${sessionId}`)
+	})
+
+	test('after the account exists its details are settled, and a new attempt replaces the unfinished checkout', async () => {
+		const { cookie, sessionId } = await toCheckout()
+		const back = (await (await load('/register', cookie)).json()) as { details: { accountCreated: boolean } }
+		expect(back.details.accountCreated).toBe(true)
+		expect((await post(details('other@example.com'), cookie)).headers.get('Location')).toBe('/register?step=2')
+
+		const retry = await post({ intent: 'agree', agreeToTerms: 'on' }, cookie)
+		expect(retry.status).toBe(303)
+		const first = await t.db.selectFrom('registration_payments').select('status').where('checkout_session_id', '=', sessionId).executeTakeFirstOrThrow()
+		expect(first.status).toBe('expired')
+		expect((await t.db.selectFrom('test_checkout_sessions').select('status').where('id', '=', sessionId).executeTakeFirstOrThrow()).status).toBe('expired')
+	})
+
+	test('Cancel on the test checkout releases the seat and returns to the agreement', async () => {
+		const { courseId, sessionId } = await toCheckout()
+		const response = await checkoutPost(sessionId, { intent: 'cancel' })
+		expect(response.headers.get('Location')).toBe('/register?step=3')
+		expect(await t.db.selectFrom('seat_holds').select('id').where('course_id', '=', courseId).execute()).toEqual([])
+	})
+
+	test('the completion page without a usable session id shows the spec error', async () => {
+		for (const path of ['/registration-complete', '/registration-complete?session_id=../../etc']) {
+			const page = await settle(() => completionLoader({ request: getRequest(path), params: {}, context: {} } as never))
+			expect(await page.json()).toEqual({ state: 'error', message: 'Missing information required to complete registration.' })
+		}
+		const unknown = await completion(`cs_test_${'0'.repeat(32)}`)
+		expect(await unknown.json()).toEqual({ state: 'error', message: 'Failed to verify your registration payment.' })
+	})
+})
