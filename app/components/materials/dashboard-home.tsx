@@ -1,6 +1,8 @@
 import { Link } from 'react-router'
+import { StudentAssignments } from '#app/components/grading/student-assignments.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
+import type { StudentAssignment } from '#app/models/assignments.server.ts'
 import type { CourseWeek } from '#app/models/materials.server.ts'
 import { CourseSelector, type SelectableCourse } from './course-selector.tsx'
 import { WeeklyMaterials } from './weekly-materials.tsx'
@@ -12,6 +14,8 @@ export type DashboardHomeData = {
 	selectedCourseId: number | null
 	/** Null when no course is selected. */
 	weeks: CourseWeek[] | null
+	/** The selected course's assignments with the student's status; absent or null when there is nothing to show. */
+	assignments?: StudentAssignment[] | null
 }
 
 const adminCards = [
@@ -78,6 +82,7 @@ export function DashboardHome({
 					</CardContent>
 				</Card>
 			)}
+			{data.assignments ? <StudentAssignments assignments={data.assignments} /> : null}
 			<Card>
 				<CardHeader>
 					<CardTitle>Messages</CardTitle>

@@ -1,10 +1,357 @@
-import { data, Outlet } from 'react-router'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, Link, Outlet, useRevalidator } from 'react-router'
+import { useHydrated } from 'remix-utils/use-hydrated'
+import { z } from 'zod'
+import type { Route } from './+types/course-materials'
+import { ConfirmDialog } from '#app/components/admin/confirm-dialog.tsx'
+import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { AssignmentsCard } from '#app/components/grading/assignments-card.tsx'
+import { CreateAssignmentSchema, GRADING_MESSAGES } from '#app/components/grading/schemas.ts'
+import { Badge } from '#app/components/ui/badge.tsx'
+import { ButtonLink } from '#app/components/ui/button.tsx'
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
+import { RouteDialog } from '#app/components/ui/dialog.tsx'
+import { Spinner } from '#app/components/ui/spinner.tsx'
+import { FileKindIcon } from '#app/components/uploads/file-icon.tsx'
+import { materialsPath } from '#app/components/uploads/paths.ts'
+import { UploadMaterialsForm } from '#app/components/uploads/upload-form.tsx'
+import { parseRowId } from '#app/models/admin-courses.server.ts'
+import {
+	countMaterials,
+	deleteMaterialItem,
+	deleteWeek,
+	getCourseOption,
+	lastDeleteRecord,
+	listAdminWeeks,
+	type AdminWeek,
+	type DeleteRecord,
+} from '#app/models/admin-materials.server.ts'
+import { createAssignment, listCourseAssignments } from '#app/models/assignments.server.ts'
+import { receiveMaterialUpload, uploadSuccessToast } from '#app/models/uploads.server.ts'
+import { getStorage } from '#app/services/storage/index.server.ts'
+import { requireAdmin } from '#app/utils/auth.server.ts'
+import { getDb } from '#app/utils/db.server.ts'
+import { getEnv } from '#app/utils/env.server.ts'
+import { redirectWithToast } from '#app/utils/toast.server.ts'
 
-/** PLACEHOLDER: replaced by the issue that builds this route. */
-export async function loader() {
-	throw data('Not built yet', { status: 501 })
+const rowId = z.coerce.number().int().positive().max(2_147_483_647)
+const DeleteItemSchema = z.object({ intent: z.literal('delete-item'), itemId: rowId })
+const DeleteWeekSchema = z.object({ intent: z.literal('delete-week'), weekId: rowId })
+
+function errorMessage(error: unknown) {
+	return error instanceof Error && error.message ? error.message : 'Unknown error'
 }
 
-export default function Placeholder() {
-	return <Outlet />
+async function requireCourse(params: { courseId?: string }) {
+	const courseId = parseRowId(params.courseId)
+	const course = courseId ? await getCourseOption(getDb(), courseId) : null
+	if (!course) throw data('Course not found', { status: 404 })
+	return course
+}
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+	const admin = await requireAdmin(request)
+	const course = await requireCourse(params)
+	const db = getDb()
+	const search = new URL(request.url).searchParams
+	const dialog = search.get('dialog')
+	const [weeks, assignments, lastSql] = await Promise.all([
+		listAdminWeeks(db, course.id),
+		listCourseAssignments(db, course.id),
+		dialog === 'last-sql' ? lastDeleteRecord(db, admin.id) : undefined,
+	])
+	const itemId = dialog === 'delete-item' ? parseRowId(search.get('item')) : null
+	const weekId = dialog === 'delete-week' ? parseRowId(search.get('week')) : null
+	const deletingItem = itemId ? (weeks.flatMap((week) => week.items).find((item) => item.id === itemId) ?? null) : null
+	const deletingWeek = weekId ? (weeks.find((week) => week.id === weekId) ?? null) : null
+	return {
+		course,
+		weeks,
+		counts: countMaterials(weeks),
+		assignments,
+		lastSql,
+		deletingItem: deletingItem ? { id: deletingItem.id, title: deletingItem.title } : null,
+		deletingWeek: deletingWeek ? { id: deletingWeek.id, weekNumber: deletingWeek.weekNumber, topic: deletingWeek.topic } : null,
+		maxUploadMb: getEnv().MAX_UPLOAD_MB,
+	}
+}
+
+export async function action({ request, params }: Route.ActionArgs) {
+	const admin = await requireAdmin(request)
+	const course = await requireCourse(params)
+	const back = materialsPath(course.id)
+	const db = getDb()
+
+	if ((request.headers.get('Content-Type') ?? '').toLowerCase().startsWith('multipart/form-data')) {
+		const outcome = await receiveMaterialUpload(db, getStorage(), request, { adminId: admin.id, maxUploadMb: getEnv().MAX_UPLOAD_MB })
+		if (!outcome.ok) return data({ uploadResult: outcome.result, assignmentResult: undefined }, { status: outcome.status })
+		return redirectWithToast(back, uploadSuccessToast(outcome))
+	}
+
+	const formData = await request.formData()
+	const intent = formData.get('intent')
+
+	if (intent === 'delete-item') {
+		const submission = parseWithZod(formData, { schema: DeleteItemSchema })
+		if (submission.status !== 'success') return redirectWithToast(back, { type: 'error', title: 'Failed to delete material: Unknown error' })
+		try {
+			const deleted = await deleteMaterialItem(db, getStorage(), { adminId: admin.id, courseId: course.id, itemId: submission.value.itemId })
+			if (!deleted) return redirectWithToast(back, { type: 'error', title: 'Failed to delete material: Material not found' })
+		} catch (error) {
+			console.error('[materials] item delete failed', error)
+			return redirectWithToast(back, { type: 'error', title: `Failed to delete material: ${errorMessage(error)}` })
+		}
+		return redirectWithToast(back, { type: 'success', title: 'Material deleted successfully' })
+	}
+
+	if (intent === 'delete-week') {
+		const submission = parseWithZod(formData, { schema: DeleteWeekSchema })
+		if (submission.status !== 'success') return redirectWithToast(back, { type: 'error', title: 'Failed to delete course material: Unknown error' })
+		try {
+			const deleted = await deleteWeek(db, getStorage(), { adminId: admin.id, courseId: course.id, weekId: submission.value.weekId })
+			if (!deleted) return redirectWithToast(back, { type: 'error', title: 'Failed to delete course material: Week not found' })
+			return redirectWithToast(back, { type: 'success', title: `Week ${deleted.weekNumber}: ${deleted.topic} deleted successfully` })
+		} catch (error) {
+			console.error('[materials] week delete failed', error)
+			return redirectWithToast(back, { type: 'error', title: `Failed to delete course material: ${errorMessage(error)}` })
+		}
+	}
+
+	const submission = parseWithZod(formData, { schema: CreateAssignmentSchema })
+	if (submission.status !== 'success') return data({ uploadResult: undefined, assignmentResult: submission.reply() }, { status: 400 })
+	const created = await createAssignment(db, { adminId: admin.id, courseId: course.id, ...submission.value })
+	if (!created) throw data('Course not found', { status: 404 })
+	return redirectWithToast(back, { type: 'success', title: GRADING_MESSAGES.assignmentCreated })
+}
+
+export default function ManageCourseMaterials({ loaderData, actionData }: Route.ComponentProps) {
+	const { course, weeks, counts, assignments, lastSql, deletingItem, deletingWeek, maxUploadMb } = loaderData
+	const path = materialsPath(course.id)
+	const hydrated = useHydrated()
+	const revalidator = useRevalidator()
+	const loading = revalidator.state === 'loading'
+
+	return (
+		<>
+			<div className="space-y-1">
+				<Link to="/dashboard/admin/courses" className="text-sm font-medium text-brand-700 underline-offset-4 hover:underline">
+					Back to Manage Courses
+				</Link>
+				<h1 className="text-2xl font-bold text-ink">Manage Course Materials</h1>
+				<p className="text-slate-700">{course.title}</p>
+			</div>
+
+			<Card>
+				<CardHeader className="flex flex-col gap-3 space-y-0 sm:flex-row sm:items-start sm:justify-between">
+					<div className="space-y-1">
+						<CardTitle>Current Materials</CardTitle>
+						<CardDescription>
+							Total materials: {counts.total} (Class materials: {counts.materials}, Recordings: {counts.recordings})
+						</CardDescription>
+					</div>
+					<div className="flex flex-wrap gap-2">
+						<ButtonLink
+							to={path}
+							preventScrollReset
+							variant="outline"
+							size="sm"
+							onClick={(event) => {
+								if (!hydrated) return
+								event.preventDefault()
+								void revalidator.revalidate()
+							}}
+						>
+							Refresh
+						</ButtonLink>
+						<ButtonLink to={`${path}?dialog=last-sql`} preventScrollReset variant="outline" size="sm">
+							Show Last SQL
+						</ButtonLink>
+					</div>
+				</CardHeader>
+				<CardContent>
+					{loading ? (
+						<p className="flex items-center gap-2 py-6 text-sm text-slate-700">
+							<Spinner label="Loading materials..." />
+							<span aria-hidden="true">Loading materials...</span>
+						</p>
+					) : weeks.length === 0 ? (
+						<p className="rounded-md bg-slate-50 px-3 py-6 text-center text-sm text-slate-700">
+							No materials have been uploaded for this course yet.
+						</p>
+					) : (
+						<MaterialsTable weeks={weeks} path={path} />
+					)}
+				</CardContent>
+			</Card>
+
+			<Card>
+				<CardHeader>
+					<CardTitle>Upload New Materials</CardTitle>
+					<CardDescription>Files added to a week number that already exists are added to that week.</CardDescription>
+				</CardHeader>
+				<CardContent>
+					<UploadMaterialsForm course={course} action={path} lastResult={actionData?.uploadResult} maxUploadMb={maxUploadMb} />
+				</CardContent>
+			</Card>
+
+			<AssignmentsCard
+				assignments={assignments}
+				weeks={weeks.map(({ id, weekNumber, topic }) => ({ id, weekNumber, topic }))}
+				action={path}
+				lastResult={actionData?.assignmentResult}
+			/>
+
+			{deletingItem ? (
+				<ConfirmDialog
+					title="Delete Material?"
+					description={`"${deletingItem.title}" and its file will be permanently deleted.`}
+					closeTo={path}
+					action={path}
+					fields={{ intent: 'delete-item', itemId: String(deletingItem.id) }}
+					confirmLabel="Delete"
+					busyLabel="Deleting..."
+				/>
+			) : null}
+			{deletingWeek ? (
+				<ConfirmDialog
+					title="Delete Week?"
+					description={`Week ${deletingWeek.weekNumber}: ${deletingWeek.topic} and all its materials and files will be permanently deleted.`}
+					closeTo={path}
+					action={path}
+					fields={{ intent: 'delete-week', weekId: String(deletingWeek.id) }}
+					confirmLabel="Delete"
+					busyLabel="Deleting..."
+				/>
+			) : null}
+			{lastSql !== undefined ? <LastSqlDialog record={lastSql} closeTo={path} /> : null}
+			<Outlet />
+		</>
+	)
+}
+
+function MaterialsTable({ weeks, path }: { weeks: AdminWeek[]; path: string }) {
+	return (
+		<div className="-mx-5 overflow-x-auto sm:mx-0">
+			<table className="min-w-full text-left text-sm">
+				<caption className="sr-only">Weeks and their materials</caption>
+				<thead className="border-b border-slate-200 bg-slate-50 text-slate-700">
+					<tr>
+						<th scope="col" className="px-4 py-3 font-semibold">Week</th>
+						<th scope="col" className="px-4 py-3 font-semibold">Topic</th>
+						<th scope="col" className="px-4 py-3 font-semibold">Zoom Link</th>
+						<th scope="col" className="px-4 py-3 font-semibold">Files</th>
+						<th scope="col" className="px-4 py-3 font-semibold">Actions</th>
+					</tr>
+				</thead>
+				<tbody className="divide-y divide-slate-100 align-top">
+					{weeks.map((week) => (
+						<tr key={week.id}>
+							<td className="px-4 py-3 font-medium whitespace-nowrap text-ink">Week {week.weekNumber}</td>
+							<td className="min-w-40 px-4 py-3 text-slate-800">{week.topic}</td>
+							<td className="px-4 py-3">
+								{week.zoomLink ? (
+									<a href={week.zoomLink} target="_blank" rel="noopener noreferrer" className="break-all font-medium text-brand-700 underline-offset-4 hover:underline">
+										{week.zoomLink}
+									</a>
+								) : (
+									<span className="text-slate-600">No link</span>
+								)}
+							</td>
+							<td className="min-w-72 px-4 py-3">
+								{week.items.length === 0 ? (
+									<span className="text-slate-600">No files</span>
+								) : (
+									<ul className="space-y-2">
+										{week.items.map((item) => (
+											<li key={item.id} className="flex flex-wrap items-center gap-2">
+												<FileKindIcon kind={item.kind} />
+												<span className="max-w-64 truncate font-medium text-ink" title={item.title}>
+													{item.title}
+												</span>
+												{item.category === 'recording' ? <Badge tone="blue">Recording</Badge> : null}
+												{item.fileName ? (
+													<a href={`/files/materials/${item.id}?download=1`} className="text-brand-700 underline-offset-4 hover:underline">
+														Download<span className="sr-only"> {item.title}</span>
+													</a>
+												) : item.link ? (
+													<a href={item.link} target="_blank" rel="noopener noreferrer" className="text-brand-700 underline-offset-4 hover:underline">
+														Open link<span className="sr-only"> {item.title} (opens in a new tab)</span>
+													</a>
+												) : null}
+												<Link
+													to={`${path}?dialog=delete-item&item=${item.id}`}
+													preventScrollReset
+													className="text-red-700 underline-offset-4 hover:underline"
+												>
+													Delete<span className="sr-only"> {item.title}</span>
+												</Link>
+											</li>
+										))}
+									</ul>
+								)}
+							</td>
+							<td className="px-4 py-3">
+								<div className="flex flex-col gap-2 sm:flex-row">
+									<ButtonLink to={`${path}/${week.id}/edit`} preventScrollReset size="sm" variant="outline">
+										Edit All<span className="sr-only"> of week {week.weekNumber}</span>
+									</ButtonLink>
+									<ButtonLink to={`${path}?dialog=delete-week&week=${week.id}`} preventScrollReset size="sm" variant="destructive">
+										Delete Week<span className="sr-only"> {week.weekNumber}</span>
+									</ButtonLink>
+								</div>
+							</td>
+						</tr>
+					))}
+				</tbody>
+			</table>
+		</div>
+	)
+}
+
+function LastSqlDialog({ record, closeTo }: { record: DeleteRecord | null; closeTo: string }) {
+	return (
+		<RouteDialog title="Last SQL Operation" description="The last delete you ran on course materials, and what it removed." closeTo={closeTo} size="lg">
+			<div className="space-y-4 text-sm">
+				<section aria-labelledby="last-sql-command" className="space-y-1">
+					<h3 id="last-sql-command" className="font-semibold text-ink">
+						Command
+					</h3>
+					{record ? (
+						<pre className="overflow-x-auto rounded-md bg-slate-900 p-3 text-xs whitespace-pre-wrap text-slate-50">
+							{record.sql}
+							{'\n\n-- parameters: '}
+							{JSON.stringify(record.parameters)}
+						</pre>
+					) : (
+						<p className="text-slate-700">No delete operation has occurred yet.</p>
+					)}
+				</section>
+				<section aria-labelledby="last-sql-result" className="space-y-1">
+					<h3 id="last-sql-result" className="font-semibold text-ink">
+						Result
+					</h3>
+					{record ? (
+						<pre className="overflow-x-auto rounded-md bg-slate-100 p-3 text-xs whitespace-pre-wrap text-ink">
+							{`${record.result.length} row(s) deleted\n${JSON.stringify(record.result, null, 2)}`}
+						</pre>
+					) : (
+						<p className="text-slate-700">No result available.</p>
+					)}
+				</section>
+				<div className="flex justify-end">
+					<ButtonLink to={closeTo} preventScrollReset variant="outline">
+						Close
+					</ButtonLink>
+				</div>
+			</div>
+		</RouteDialog>
+	)
+}
+
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+	{ title: `Manage Course Materials${loaderData ? ` · ${loaderData.course.title}` : ''} | Real Estate Mentorship` },
+]
+
+export function ErrorBoundary() {
+	return <GeneralErrorBoundary />
 }

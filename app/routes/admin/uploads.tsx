@@ -1,10 +1,94 @@
-import { data, Outlet } from 'react-router'
+import { data, Link } from 'react-router'
+import type { Route } from './+types/uploads'
+import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
+import { EmptyState } from '#app/components/ui/empty-state.tsx'
+import { ButtonLink } from '#app/components/ui/button.tsx'
+import { UploadMaterialsForm } from '#app/components/uploads/upload-form.tsx'
+import { parseRowId } from '#app/models/admin-courses.server.ts'
+import { listCourseOptions } from '#app/models/admin-materials.server.ts'
+import { receiveMaterialUpload, uploadSuccessToast } from '#app/models/uploads.server.ts'
+import { getStorage } from '#app/services/storage/index.server.ts'
+import { requireAdmin } from '#app/utils/auth.server.ts'
+import { getDb } from '#app/utils/db.server.ts'
+import { getEnv } from '#app/utils/env.server.ts'
+import { redirectWithToast } from '#app/utils/toast.server.ts'
 
-/** PLACEHOLDER: replaced by the issue that builds this route. */
-export async function loader() {
-	throw data('Not built yet', { status: 501 })
+const UPLOADS_PATH = '/dashboard/admin/uploads'
+
+export async function loader({ request }: Route.LoaderArgs) {
+	await requireAdmin(request)
+	const courses = await listCourseOptions(getDb())
+	const requested = parseRowId(new URL(request.url).searchParams.get('course'))
+	const selectedCourseId = courses.some((course) => course.id === requested) ? requested : null
+	return { courses, selectedCourseId, maxUploadMb: getEnv().MAX_UPLOAD_MB }
 }
 
-export default function Placeholder() {
-	return <Outlet />
+/** The form without JavaScript: a plain multipart post, streamed (see receiveMaterialUpload). */
+export async function action({ request }: Route.ActionArgs) {
+	const admin = await requireAdmin(request)
+	const outcome = await receiveMaterialUpload(getDb(), getStorage(), request, { adminId: admin.id, maxUploadMb: getEnv().MAX_UPLOAD_MB })
+	if (!outcome.ok) return data({ result: outcome.result }, { status: outcome.status })
+	return redirectWithToast(`${UPLOADS_PATH}?course=${outcome.courseId}`, uploadSuccessToast(outcome))
+}
+
+export default function UploadMaterials({ loaderData, actionData }: Route.ComponentProps) {
+	const { courses, selectedCourseId, maxUploadMb } = loaderData
+	return (
+		<>
+			<div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+				<h1 className="text-2xl font-bold text-ink">Upload Course Materials</h1>
+				<Link
+					to="/dashboard/admin/orphaned-materials"
+					target="_blank"
+					rel="noopener"
+					className="text-sm font-medium text-brand-700 underline-offset-4 hover:underline"
+				>
+					Orphaned Materials Cleanup<span className="sr-only"> (opens in a new tab)</span>
+				</Link>
+			</div>
+			{courses.length === 0 ? (
+				<EmptyState
+					title="No courses yet"
+					description="Create a course first, then upload its weekly materials here."
+					action={<ButtonLink to="/dashboard/admin/courses">Manage Courses</ButtonLink>}
+				/>
+			) : (
+				<Card>
+					<CardHeader>
+						<CardTitle>Upload Materials</CardTitle>
+						<CardDescription>
+							Choose the course, then the week. Files added to a week number that already exists are added to that week.
+						</CardDescription>
+					</CardHeader>
+					<CardContent className="space-y-4">
+						<UploadMaterialsForm
+							key={selectedCourseId ?? 'none'}
+							courses={courses}
+							defaultCourseId={selectedCourseId}
+							action={selectedCourseId ? `${UPLOADS_PATH}?course=${selectedCourseId}` : UPLOADS_PATH}
+							lastResult={actionData?.result}
+							maxUploadMb={maxUploadMb}
+						/>
+						{selectedCourseId ? (
+							<p className="text-sm">
+								<Link
+									to={`/dashboard/admin/courses/${selectedCourseId}/materials`}
+									className="font-medium text-brand-700 underline-offset-4 hover:underline"
+								>
+									Manage this course's materials
+								</Link>
+							</p>
+						) : null}
+					</CardContent>
+				</Card>
+			)}
+		</>
+	)
+}
+
+export const meta: Route.MetaFunction = () => [{ title: 'Upload Course Materials | Real Estate Mentorship' }]
+
+export function ErrorBoundary() {
+	return <GeneralErrorBoundary />
 }

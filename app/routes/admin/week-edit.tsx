@@ -1,10 +1,61 @@
-import { data, Outlet } from 'react-router'
+import { data } from 'react-router'
+import type { Route } from './+types/week-edit'
+import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { RouteDialog } from '#app/components/ui/dialog.tsx'
+import { materialsPath } from '#app/components/uploads/paths.ts'
+import { WeekEditForm } from '#app/components/uploads/week-edit-form.tsx'
+import { WEEK_MESSAGES } from '#app/components/uploads/week-schema.ts'
+import { parseRowId } from '#app/models/admin-courses.server.ts'
+import { getWeekForEdit, receiveWeekEdit } from '#app/models/admin-materials.server.ts'
+import { getStorage } from '#app/services/storage/index.server.ts'
+import { requireAdmin } from '#app/utils/auth.server.ts'
+import { getDb } from '#app/utils/db.server.ts'
+import { getEnv } from '#app/utils/env.server.ts'
+import { createToastHeaders, redirectWithToast } from '#app/utils/toast.server.ts'
 
-/** PLACEHOLDER: replaced by the issue that builds this route. */
-export async function loader() {
-	throw data('Not built yet', { status: 501 })
+async function requireWeek(params: { courseId?: string; weekId?: string }) {
+	const courseId = parseRowId(params.courseId)
+	const weekId = parseRowId(params.weekId)
+	const week = courseId && weekId ? await getWeekForEdit(getDb(), courseId, weekId) : null
+	if (!courseId || !week) throw data('Week not found', { status: 404 })
+	return { courseId, week }
 }
 
-export default function Placeholder() {
-	return <Outlet />
+export async function loader({ request, params }: Route.LoaderArgs) {
+	await requireAdmin(request)
+	return requireWeek(params)
+}
+
+export async function action({ request, params }: Route.ActionArgs) {
+	const admin = await requireAdmin(request)
+	const { courseId, week } = await requireWeek(params)
+	const outcome = await receiveWeekEdit(getDb(), getStorage(), request, { adminId: admin.id, week, courseId, maxUploadMb: getEnv().MAX_UPLOAD_MB })
+	if (outcome.ok) return redirectWithToast(materialsPath(courseId), { type: 'success', title: WEEK_MESSAGES.success })
+	// A page post renders its answer in the same request, before a toast cookie could be read:
+	// only a client-side submission (a `.data` request, revalidated afterwards) gets the toast.
+	const clientSide = new URL(request.url).pathname.endsWith('.data')
+	const headers = outcome.toast && clientSide ? await createToastHeaders(outcome.toast) : undefined
+	return data({ result: outcome.result }, { status: outcome.status, headers })
+}
+
+export default function EditWeek({ loaderData, actionData }: Route.ComponentProps) {
+	const { courseId, week } = loaderData
+	const closeTo = materialsPath(courseId)
+	return (
+		<RouteDialog title="Edit Week & Materials" description={`Week ${week.weekNumber}: ${week.topic}`} closeTo={closeTo} size="xl">
+			<WeekEditForm
+				key={week.id}
+				week={week}
+				action={`${closeTo}/${week.id}/edit`}
+				closeTo={closeTo}
+				lastResult={actionData?.result}
+			/>
+		</RouteDialog>
+	)
+}
+
+export const meta: Route.MetaFunction = () => [{ title: 'Edit Week & Materials | Real Estate Mentorship' }]
+
+export function ErrorBoundary() {
+	return <GeneralErrorBoundary />
 }

@@ -3,6 +3,7 @@ import type { Route } from './+types/index'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { DashboardHome } from '#app/components/materials/dashboard-home.tsx'
 import { isWeekTabParam } from '#app/components/materials/weekly-materials.tsx'
+import { listStudentAssignments } from '#app/models/assignments.server.ts'
 import { getCourseWeeks, listAccessibleCourses } from '#app/models/materials.server.ts'
 import { useOptionalUser } from '#app/root.tsx'
 import { requireUser } from '#app/utils/auth.server.ts'
@@ -19,7 +20,10 @@ export async function loader({ request }: Route.LoaderArgs) {
 		courses.map((course) => course.id),
 		courses.find((course) => course.enrolled)?.id ?? null,
 	)
-	const weeks = courseId === null ? null : await getCourseWeeks(db, courseId)
+	const [weeks, assignments] = await Promise.all([
+		courseId === null ? null : getCourseWeeks(db, courseId),
+		courseId === null || user.isAdmin ? null : listStudentAssignments(db, { studentId: user.id, courseId }),
+	])
 	return data(
 		{
 			name: user.name,
@@ -27,6 +31,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 			courses: courses.map(({ id, title }) => ({ id, title })),
 			selectedCourseId: courseId,
 			weeks,
+			assignments,
 		},
 		{ headers: setCookie ? { 'Set-Cookie': setCookie } : undefined },
 	)

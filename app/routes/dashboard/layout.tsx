@@ -36,6 +36,7 @@ const adminMenu: MenuItem[] = [
 	{ to: '/dashboard/admin/users', label: 'Manage Users' },
 	{ to: '/dashboard/admin/messages', label: 'Student Communications' },
 	{ to: '/dashboard/admin/grades', label: 'Grade Assignments' },
+	{ to: '/dashboard/admin/orphaned-materials', label: 'Orphaned Materials' },
 	{ to: '/dashboard/admin/audit-log', label: 'Audit Log' },
 ]
 

@@ -1,0 +1,43 @@
+import { z } from 'zod'
+import { hasFile } from '#app/components/uploads/upload-schema.ts'
+
+const rowId = z.coerce.number().int().positive().max(2_147_483_647)
+const optionalText = (max: number, message: string) =>
+	z
+		.string()
+		.trim()
+		.max(max, message)
+		.optional()
+		.transform((value) => value || undefined)
+
+export const GRADING_MESSAGES = {
+	gradeRequired: 'Please enter a grade',
+	graded: 'Assignment graded successfully',
+	submitted: 'Assignment submitted successfully',
+	emptySubmission: 'Please write your answer or attach a file',
+	assignmentCreated: 'Assignment created successfully',
+} as const
+
+/** A student's answer: text, a file, or both. */
+export const SubmitAssignmentSchema = z
+	.object({
+		body: optionalText(20_000, 'Your answer must be at most 20,000 characters'),
+		file: z.unknown().optional(),
+	})
+	.superRefine((value, context) => {
+		if (!value.body && !hasFile(value.file)) context.addIssue({ code: 'custom', path: [], message: GRADING_MESSAGES.emptySubmission })
+	})
+
+export const GradeSchema = z.object({
+	submissionId: rowId,
+	grade: z.string({ error: GRADING_MESSAGES.gradeRequired }).trim().min(1, GRADING_MESSAGES.gradeRequired).max(20, 'Grade must be at most 20 characters'),
+	feedback: optionalText(5000, 'Feedback must be at most 5,000 characters'),
+})
+
+export const CreateAssignmentSchema = z.object({
+	intent: z.literal('create-assignment'),
+	title: z.string({ error: 'Title is required' }).trim().min(1, 'Title is required').max(300, 'Title must be at most 300 characters'),
+	instructions: optionalText(10_000, 'Instructions must be at most 10,000 characters'),
+	weekId: rowId.optional(),
+	dueDate: z.iso.date('Please enter a valid date').optional(),
+})

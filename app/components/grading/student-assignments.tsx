@@ -1,0 +1,44 @@
+import { Link } from 'react-router'
+import { Badge } from '#app/components/ui/badge.tsx'
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
+import type { StudentAssignment } from '#app/models/assignments.server.ts'
+import { formatDueDate } from './assignments-card.tsx'
+
+function StatusBadge({ assignment }: { assignment: StudentAssignment }) {
+	if (assignment.status === 'graded') return <Badge tone="green">Graded: {assignment.grade}</Badge>
+	if (assignment.status === 'submitted') return <Badge tone="yellow">Submitted</Badge>
+	return <Badge tone="gray">Not submitted</Badge>
+}
+
+/** The selected course's assignments on a student's dashboard, each with its status or grade. */
+export function StudentAssignments({ assignments }: { assignments: StudentAssignment[] }) {
+	return (
+		<Card>
+			<CardHeader>
+				<CardTitle>Assignments</CardTitle>
+				<CardDescription>Hand in your work and read your grades and feedback.</CardDescription>
+			</CardHeader>
+			<CardContent>
+				{assignments.length === 0 ? (
+					<p className="rounded-md bg-slate-50 px-3 py-4 text-center text-sm text-slate-600">No assignments for this course yet.</p>
+				) : (
+					<ul className="divide-y divide-slate-100">
+						{assignments.map((assignment) => (
+							<li key={assignment.id} className="flex flex-col gap-1 py-3 sm:flex-row sm:items-center sm:justify-between">
+								<span>
+									<Link to={`/dashboard/assignments/${assignment.id}`} className="font-medium text-brand-700 underline-offset-4 hover:underline">
+										{assignment.title}
+									</Link>
+									<span className="block text-sm text-slate-600">
+										{assignment.weekNumber !== null ? `Week ${assignment.weekNumber} · ` : ''}Due {formatDueDate(assignment.dueAt)}
+									</span>
+								</span>
+								<StatusBadge assignment={assignment} />
+							</li>
+						))}
+					</ul>
+				)}
+			</CardContent>
+		</Card>
+	)
+}

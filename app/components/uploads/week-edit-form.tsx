@@ -1,0 +1,360 @@
+import {
+	getFormProps,
+	getInputProps,
+	getSelectProps,
+	useForm,
+	type FieldMetadata,
+	type SubmissionResult,
+} from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { useEffect, useRef, useState, type MouseEvent } from 'react'
+import { Form, useNavigation } from 'react-router'
+import { useHydrated } from 'remix-utils/use-hydrated'
+import { Alert } from '#app/components/ui/alert.tsx'
+import { Badge } from '#app/components/ui/badge.tsx'
+import { Button, ButtonLink } from '#app/components/ui/button.tsx'
+import { CheckboxField, Field, SelectField } from '#app/components/ui/field.tsx'
+import { Input, Label, Select } from '#app/components/ui/input.tsx'
+import type { AdminWeek } from '#app/models/admin-materials.server.ts'
+import { NO_SCRIPT_NEW_ROWS, WeekEditSchema, type WeekEditValues } from './week-schema.ts'
+
+type WeekEditShape = {
+	weekNumber: string
+	topic: string
+	zoomLink: string
+	materials: Array<{ id: string; title: string; category: string; file: File; delete: boolean }>
+	newMaterials: Array<{ title: string; category: string; file: File }>
+}
+
+type Item = AdminWeek['items'][number]
+
+/**
+ * The Edit Week & Materials form: the week's details, every item (title, category, a file
+ * that replaces the current one, delete) and new items, saved together in one post. Without
+ * JavaScript it shows two empty new rows and a 'Delete' checkbox per item; with it, 'Add
+ * Material' adds rows, Delete asks first, and the badges follow what changed.
+ */
+export function WeekEditForm({
+	week,
+	action,
+	closeTo,
+	lastResult,
+}: {
+	week: AdminWeek
+	action: string
+	closeTo: string
+	lastResult: SubmissionResult<string[]> | undefined
+}) {
+	const hydrated = useHydrated()
+	const navigation = useNavigation()
+	const saving = navigation.state === 'submitting' && navigation.formAction === action
+	const [confirming, setConfirming] = useState<{ input: HTMLInputElement; title: string } | null>(null)
+	const confirmed = useRef(false)
+
+	const [form, fields] = useForm<WeekEditShape, WeekEditValues>({
+		id: `edit-week-${week.id}`,
+		lastResult,
+		defaultValue: {
+			weekNumber: String(week.weekNumber),
+			topic: week.topic,
+			zoomLink: week.zoomLink ?? '',
+			materials: week.items.map((item) => ({ id: String(item.id), title: item.title, category: item.category })),
+			newMaterials: [],
+		},
+		constraint: getZodConstraint(WeekEditSchema),
+		shouldValidate: 'onSubmit',
+		shouldRevalidate: 'onInput',
+		onValidate: ({ formData }) => parseWithZod(formData, { schema: WeekEditSchema }),
+	})
+	const materials = fields.materials.getFieldList()
+	const newRows = fields.newMaterials.getFieldList()
+	const noScriptRows = !hydrated && newRows.length === 0 ? NO_SCRIPT_NEW_ROWS : 0
+
+	/** With JavaScript, ticking Delete asks first; the confirmed tick goes through. */
+	function onDeleteClick(event: MouseEvent<HTMLInputElement>, title: string) {
+		const input = event.currentTarget
+		if (!input.checked || confirmed.current) {
+			confirmed.current = false
+			return
+		}
+		event.preventDefault()
+		setConfirming({ input, title })
+	}
+
+	return (
+		<Form method="post" action={action} encType="multipart/form-data" preventScrollReset {...getFormProps(form)} className="space-y-6">
+			{form.errors?.length ? (
+				<Alert tone="error" id={form.errorId}>
+					{form.errors.map((error) => (
+						<p key={error}>{error}</p>
+					))}
+				</Alert>
+			) : null}
+			<section aria-labelledby="week-details-heading" className="space-y-4">
+				<h3 id="week-details-heading" className="text-base font-semibold text-ink">
+					Week Details
+				</h3>
+				<div className="grid gap-4 sm:grid-cols-[10rem_1fr]">
+					<Field
+						label="Week Number"
+						errors={fields.weekNumber.errors}
+						inputProps={{ ...getInputProps(fields.weekNumber, { type: 'number' }), step: 1, inputMode: 'numeric' }}
+					/>
+					<Field label="Topic" errors={fields.topic.errors} inputProps={getInputProps(fields.topic, { type: 'text' })} />
+				</div>
+				<Field
+					label="Zoom Link (optional)"
+					errors={fields.zoomLink.errors}
+					inputProps={{ ...getInputProps(fields.zoomLink, { type: 'url' }), placeholder: 'https://zoom.us/j/...' }}
+				/>
+			</section>
+
+			<section aria-labelledby="week-materials-heading" className="space-y-4">
+				<div className="flex flex-wrap items-center justify-between gap-2">
+					<h3 id="week-materials-heading" className="text-base font-semibold text-ink">
+						Materials ({materials.length + newRows.length})
+					</h3>
+					<Button
+						type="submit"
+						variant="outline"
+						size="sm"
+						{...form.insert.getButtonProps({ name: fields.newMaterials.name, defaultValue: { category: 'material' } })}
+					>
+						Add Material
+					</Button>
+				</div>
+				{materials.length === 0 && newRows.length === 0 ? (
+					<p className="rounded-md bg-slate-50 px-3 py-4 text-center text-sm text-slate-600">
+						No materials yet. Click "Add Material" to get started.
+					</p>
+				) : null}
+				<ul className="space-y-3">
+					{materials.map((field, index) => {
+						const item = week.items[index]
+						return item ? (
+							<ExistingMaterialRow key={field.key} field={field} item={item} hydrated={hydrated} onDeleteClick={onDeleteClick} />
+						) : null
+					})}
+					{newRows.map((field, index) => (
+						<NewMaterialRow
+							key={field.key}
+							field={field}
+							number={index + 1}
+							removeButton={
+								hydrated ? (
+									<Button type="submit" variant="ghost" size="sm" {...form.remove.getButtonProps({ name: fields.newMaterials.name, index })}>
+										Remove<span className="sr-only"> new material {index + 1}</span>
+									</Button>
+								) : null
+							}
+						/>
+					))}
+					{Array.from({ length: noScriptRows }, (_, index) => (
+						<NoScriptNewRow key={index} index={index} />
+					))}
+				</ul>
+			</section>
+
+			<div className="flex flex-col-reverse gap-2 border-t border-slate-200 pt-4 sm:flex-row sm:items-center sm:justify-end">
+				{hydrated && form.dirty ? (
+					<Badge tone="yellow" className="sm:mr-auto">
+						Unsaved Changes
+					</Badge>
+				) : null}
+				<ButtonLink to={closeTo} preventScrollReset variant="outline">
+					Cancel
+				</ButtonLink>
+				<Button type="submit" disabled={hydrated && (saving || !form.dirty)}>
+					{saving ? 'Saving...' : 'Save All Changes'}
+				</Button>
+			</div>
+			<DeleteMaterialConfirm
+				target={confirming}
+				onCancel={() => setConfirming(null)}
+				onConfirm={() => {
+					if (confirming) {
+						confirmed.current = true
+						confirming.input.click()
+					}
+					setConfirming(null)
+				}}
+			/>
+		</Form>
+	)
+}
+
+function ExistingMaterialRow({
+	field,
+	item,
+	hydrated,
+	onDeleteClick,
+}: {
+	field: FieldMetadata<WeekEditShape['materials'][number]>
+	item: Item
+	hydrated: boolean
+	onDeleteClick: (event: MouseEvent<HTMLInputElement>, title: string) => void
+}) {
+	const row = field.getFieldset()
+	const deleting = row.delete.value === 'on'
+	const about = <span className="sr-only"> of {item.title}</span>
+	return (
+		<li className={deleting ? 'space-y-3 rounded-lg border border-red-300 bg-red-50 p-4' : 'space-y-3 rounded-lg border border-slate-200 p-4'}>
+			<input {...getInputProps(row.id, { type: 'hidden' })} />
+			<div className="flex flex-wrap items-center gap-2">
+				<p className="min-w-0 flex-1 truncate font-medium text-ink">{item.title}</p>
+				{hydrated && field.dirty && !deleting ? <Badge tone="yellow">Modified</Badge> : null}
+				{hydrated && deleting ? <Badge tone="red">Will be deleted</Badge> : null}
+			</div>
+			<div className="grid gap-4 sm:grid-cols-[1fr_12rem]">
+				<Field label={<>Title{about}</>} errors={row.title.errors} inputProps={getInputProps(row.title, { type: 'text' })} />
+				<SelectField label={<>Category{about}</>} errors={row.category.errors} selectProps={getSelectProps(row.category)}>
+					<option value="material">Class material</option>
+					<option value="recording">Recording</option>
+				</SelectField>
+			</div>
+			<p className="text-sm text-slate-700">
+				Current file:{' '}
+				{item.fileName ? (
+					<a href={`/files/materials/${item.id}`} target="_blank" rel="noopener noreferrer" className="font-medium text-brand-700 underline-offset-4 hover:underline">
+						{item.fileName}
+						<span className="sr-only"> (opens in a new tab)</span>
+					</a>
+				) : item.link ? (
+					<a href={item.link} target="_blank" rel="noopener noreferrer" className="font-medium break-all text-brand-700 underline-offset-4 hover:underline">
+						{item.link}
+						<span className="sr-only"> (opens in a new tab)</span>
+					</a>
+				) : (
+					'none'
+				)}
+			</p>
+			<Field
+				label={<>Replace file{about}</>}
+				errors={row.file.errors}
+				help="Optional: a file chosen here replaces the current one."
+				inputProps={{ ...getInputProps(row.file, { type: 'file' }), className: 'py-1.5' }}
+			/>
+			<CheckboxField
+				label={<>Delete{about}</>}
+				errors={undefined}
+				inputProps={{ ...getInputProps(row.delete, { type: 'checkbox' }), onClick: (event) => (hydrated ? onDeleteClick(event, item.title) : undefined) }}
+			/>
+		</li>
+	)
+}
+
+function NewMaterialRow({
+	field,
+	number,
+	removeButton,
+}: {
+	field: FieldMetadata<WeekEditShape['newMaterials'][number]>
+	number: number
+	removeButton: React.ReactNode
+}) {
+	const row = field.getFieldset()
+	const about = <span className="sr-only"> of new material {number}</span>
+	return (
+		<li className="space-y-3 rounded-lg border border-dashed border-brand-300 p-4">
+			<div className="flex items-center justify-between gap-2">
+				<p className="font-medium text-ink">New material {number}</p>
+				<div className="flex items-center gap-2">
+					<Badge tone="brand">New</Badge>
+					{removeButton}
+				</div>
+			</div>
+			<div className="grid gap-4 sm:grid-cols-[1fr_12rem]">
+				<Field label={<>Title{about}</>} errors={row.title.errors} inputProps={getInputProps(row.title, { type: 'text' })} />
+				<SelectField label={<>Category{about}</>} errors={row.category.errors} selectProps={getSelectProps(row.category)}>
+					<option value="material">Class material</option>
+					<option value="recording">Recording</option>
+				</SelectField>
+			</div>
+			<Field label={<>File{about}</>} errors={row.file.errors} inputProps={{ ...getInputProps(row.file, { type: 'file' }), className: 'py-1.5' }} />
+		</li>
+	)
+}
+
+/** The empty new rows a page without JavaScript offers (unused rows are ignored). */
+function NoScriptNewRow({ index }: { index: number }) {
+	const prefix = `newMaterials[${index}]`
+	const about = <span className="sr-only"> of new material {index + 1}</span>
+	return (
+		<li className="space-y-3 rounded-lg border border-dashed border-brand-300 p-4">
+			<p className="font-medium text-ink">New material {index + 1} (optional)</p>
+			<div className="grid gap-4 sm:grid-cols-[1fr_12rem]">
+				<div className="space-y-1">
+					<Label htmlFor={`${prefix}-title`}>Title{about}</Label>
+					<Input id={`${prefix}-title`} name={`${prefix}.title`} maxLength={300} />
+				</div>
+				<div className="space-y-1">
+					<Label htmlFor={`${prefix}-category`}>Category{about}</Label>
+					<Select id={`${prefix}-category`} name={`${prefix}.category`} defaultValue="material">
+						<option value="material">Class material</option>
+						<option value="recording">Recording</option>
+					</Select>
+				</div>
+			</div>
+			<div className="space-y-1">
+				<Label htmlFor={`${prefix}-file`}>File{about}</Label>
+				<Input id={`${prefix}-file`} type="file" name={`${prefix}.file`} className="py-1.5" />
+			</div>
+		</li>
+	)
+}
+
+/**
+ * 'Delete Material?' with Cancel and Delete, as a native modal dialog over the edit dialog.
+ * Its keys stay inside it, so Escape closes this confirmation, not the dialog beneath.
+ */
+function DeleteMaterialConfirm({
+	target,
+	onCancel,
+	onConfirm,
+}: {
+	target: { title: string } | null
+	onCancel: () => void
+	onConfirm: () => void
+}) {
+	const ref = useRef<HTMLDialogElement>(null)
+	useEffect(() => {
+		const dialog = ref.current
+		if (!dialog) return
+		if (target && !dialog.open) dialog.showModal()
+		if (!target && dialog.open) dialog.close()
+	}, [target])
+	useEffect(() => {
+		const dialog = ref.current
+		if (!dialog) return
+		const keep = (event: KeyboardEvent) => event.stopPropagation()
+		dialog.addEventListener('keydown', keep)
+		return () => dialog.removeEventListener('keydown', keep)
+	}, [])
+	return (
+		<dialog
+			ref={ref}
+			aria-labelledby="delete-material-title"
+			aria-describedby="delete-material-description"
+			onCancel={(event) => {
+				event.preventDefault()
+				onCancel()
+			}}
+			className="m-auto w-[calc(100%-2rem)] max-w-sm rounded-2xl bg-white p-6 shadow-xl backdrop:bg-slate-900/50"
+		>
+			<h2 id="delete-material-title" className="text-lg font-semibold text-ink">
+				Delete Material?
+			</h2>
+			<p id="delete-material-description" className="mt-1 text-sm text-slate-600">
+				{target ? `"${target.title}" will be deleted when you save.` : null}
+			</p>
+			<div className="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+				<Button variant="outline" onClick={onCancel}>
+					Cancel
+				</Button>
+				<Button variant="destructive" onClick={onConfirm}>
+					Delete
+				</Button>
+			</div>
+		</dialog>
+	)
+}

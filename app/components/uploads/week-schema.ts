@@ -1,0 +1,61 @@
+import { z } from 'zod'
+import { hasFile, isHttpUrl } from './upload-schema.ts'
+
+/** New-material rows one save may add. */
+export const MAX_NEW_MATERIALS = 20
+/** Empty new-material rows shown without JavaScript (with it, 'Add Material' adds rows). */
+export const NO_SCRIPT_NEW_ROWS = 2
+
+export const WEEK_MESSAGES = {
+	weekNumberRequired: 'Week number is required',
+	weekNumberNumeric: 'Week number must be a number',
+	weekNumberMin: 'Week number must be 1 or greater',
+	topicRequired: 'Topic is required',
+	zoomInvalid: 'Please enter a valid URL (starting with https://)',
+	titleRequired: 'Title is required',
+	fileRequired: 'Please choose a file for the new material',
+	success: 'Week and materials updated successfully',
+} as const
+
+const rowId = z.coerce.number().int().positive().max(2_147_483_647)
+const title = z
+	.string()
+	.trim()
+	.max(300, 'Title must be at most 300 characters')
+	.optional()
+	.transform((value) => value || undefined)
+const category = z.enum(['material', 'recording']).default('material')
+
+const ExistingMaterialSchema = z
+	.object({ id: rowId, title, category, file: z.unknown().optional(), delete: z.boolean().optional() })
+	.superRefine((value, context) => {
+		if (!value.delete && !value.title) context.addIssue({ code: 'custom', path: ['title'], message: WEEK_MESSAGES.titleRequired })
+	})
+
+/** A row with neither title nor file is an unused empty row and is ignored. */
+const NewMaterialSchema = z.object({ title, category, file: z.unknown().optional() }).superRefine((value, context) => {
+	const withFile = hasFile(value.file)
+	if (!value.title && withFile) context.addIssue({ code: 'custom', path: ['title'], message: WEEK_MESSAGES.titleRequired })
+	if (value.title && !withFile) context.addIssue({ code: 'custom', path: ['file'], message: WEEK_MESSAGES.fileRequired })
+})
+
+/** The Edit Week & Materials form, on both sides. */
+export const WeekEditSchema = z.object({
+	weekNumber: z.coerce
+		.number({ error: (issue) => (issue.input === undefined ? WEEK_MESSAGES.weekNumberRequired : WEEK_MESSAGES.weekNumberNumeric) })
+		.int(WEEK_MESSAGES.weekNumberMin)
+		.min(1, WEEK_MESSAGES.weekNumberMin)
+		.max(1000, 'Week number must be 1000 or less'),
+	topic: z.string({ error: WEEK_MESSAGES.topicRequired }).trim().min(1, WEEK_MESSAGES.topicRequired).max(300, 'Topic must be at most 300 characters'),
+	zoomLink: z
+		.string()
+		.trim()
+		.max(2000)
+		.optional()
+		.transform((value) => value || undefined)
+		.refine((value) => value === undefined || isHttpUrl(value), WEEK_MESSAGES.zoomInvalid),
+	materials: z.array(ExistingMaterialSchema).default([]),
+	newMaterials: z.array(NewMaterialSchema).max(MAX_NEW_MATERIALS, `At most ${MAX_NEW_MATERIALS} new materials can be added at once`).default([]),
+})
+
+export type WeekEditValues = z.output<typeof WeekEditSchema>

@@ -1,0 +1,406 @@
+import { parseWithZod } from '@conform-to/zod/v4'
+import { sql, type Kysely } from 'kysely'
+import { SubmitAssignmentSchema } from '#app/components/grading/schemas.ts'
+import { recordAudit } from '#app/models/audit-log.server.ts'
+import { canAccessCourse, type MaterialReader } from '#app/models/materials.server.ts'
+import {
+	describeUploadError,
+	discardFile,
+	errorResult,
+	fileTitle,
+	removeStoredFiles,
+	storeCheckedFile,
+	UploadRefusal,
+	type UploadFailure,
+} from '#app/models/uploads.server.ts'
+import type { FileStorage } from '#app/services/storage/index.server.ts'
+import { submissionKey } from '#app/services/storage/keys.ts'
+import { parseMultipartForm } from '#app/utils/multipart.server.ts'
+import type { Database } from '#db/types.ts'
+
+export type SubmissionStatus = 'submitted' | 'graded'
+
+export type CourseAssignment = {
+	id: number
+	title: string
+	weekNumber: number | null
+	dueAt: Date | null
+	submissions: number
+	pending: number
+}
+
+/** A course's assignments for the admin, with how many were handed in and await a grade. */
+export async function listCourseAssignments(db: Kysely<Database>, courseId: number): Promise<CourseAssignment[]> {
+	const rows = await db
+		.selectFrom('assignments as a')
+		.leftJoin('course_materials as week', 'week.id', 'a.week_id')
+		.leftJoin('assignment_submissions as s', 's.assignment_id', 'a.id')
+		.select((eb) => [
+			'a.id',
+			'a.title',
+			'week.week_number as weekNumber',
+			'a.due_at as dueAt',
+			eb.fn.count<string>('s.id').as('submissions'),
+			eb.fn.count<string>('s.id').filterWhere('s.status', '=', 'submitted').as('pending'),
+		])
+		.where('a.course_id', '=', courseId)
+		.groupBy(['a.id', 'week.week_number'])
+		.orderBy('week.week_number', (order) => order.asc().nullsLast())
+		.orderBy('a.due_at', (order) => order.asc().nullsLast())
+		.orderBy('a.id')
+		.execute()
+	return rows.map((row) => ({ ...row, submissions: Number(row.submissions), pending: Number(row.pending) }))
+}
+
+/** Creates an assignment of a course (the week, when given, must be one of its weeks); null when the course is gone. */
+export async function createAssignment(
+	db: Kysely<Database>,
+	{
+		adminId,
+		courseId,
+		title,
+		instructions,
+		weekId,
+		dueDate,
+	}: { adminId: string; courseId: number; title: string; instructions?: string; weekId?: number; dueDate?: string },
+) {
+	return db.transaction().execute(async (trx) => {
+		const course = await trx.selectFrom('courses').select('id').where('id', '=', courseId).executeTakeFirst()
+		if (!course) return null
+		const week = weekId
+			? await trx.selectFrom('course_materials').select('id').where('id', '=', weekId).where('course_id', '=', courseId).executeTakeFirst()
+			: undefined
+		const row = await trx
+			.insertInto('assignments')
+			.values({
+				course_id: courseId,
+				week_id: week?.id ?? null,
+				title,
+				instructions: instructions ?? '',
+				// A due date is due by the end of that day (UTC).
+				due_at: dueDate ? new Date(`${dueDate}T23:59:59Z`) : null,
+				created_by: adminId,
+			})
+			.returning('id')
+			.executeTakeFirstOrThrow()
+		await recordAudit(trx, {
+			actorId: adminId,
+			action: 'assignment.create',
+			entity: 'assignment',
+			entityId: row.id,
+			details: { courseId, title, weekId: week?.id ?? null, dueDate: dueDate ?? null },
+		})
+		return row.id
+	})
+}
+
+export type StudentAssignment = {
+	id: number
+	title: string
+	weekNumber: number | null
+	dueAt: Date | null
+	status: SubmissionStatus | 'not-submitted'
+	grade: string | null
+}
+
+/** A course's assignments as one student sees them, with their own status and grade. */
+export async function listStudentAssignments(db: Kysely<Database>, { studentId, courseId }: { studentId: string; courseId: number }): Promise<StudentAssignment[]> {
+	const rows = await db
+		.selectFrom('assignments as a')
+		.leftJoin('course_materials as week', 'week.id', 'a.week_id')
+		.leftJoin('assignment_submissions as s', (join) => join.onRef('s.assignment_id', '=', 'a.id').on('s.student_id', '=', studentId))
+		.select(['a.id', 'a.title', 'week.week_number as weekNumber', 'a.due_at as dueAt', 's.status', 's.grade'])
+		.where('a.course_id', '=', courseId)
+		.orderBy('week.week_number', (order) => order.asc().nullsLast())
+		.orderBy('a.due_at', (order) => order.asc().nullsLast())
+		.orderBy('a.id')
+		.execute()
+	return rows.map((row) => ({ ...row, status: row.status ?? 'not-submitted' }))
+}
+
+export type StudentSubmission = {
+	id: number
+	body: string | null
+	fileName: string | null
+	fileSize: number | null
+	status: SubmissionStatus
+	grade: string | null
+	feedback: string | null
+	submittedAt: Date
+	gradedAt: Date | null
+}
+
+export type AssignmentForStudent = {
+	assignment: {
+		id: number
+		title: string
+		instructions: string
+		dueAt: Date | null
+		courseId: number
+		courseTitle: string
+		weekNumber: number | null
+		topic: string | null
+	}
+	submission: StudentSubmission | null
+	/** Only a student with an active enrollment hands work in, and only until it is graded. */
+	canSubmit: boolean
+}
+
+/**
+ * An assignment as the user may see it: a student of a course they are actively enrolled in
+ * (with their own submission), or an admin (who reads it but hands nothing in).
+ */
+export async function getAssignmentForStudent(
+	db: Kysely<Database>,
+	user: MaterialReader,
+	assignmentId: number,
+): Promise<AssignmentForStudent | 'not-found' | 'forbidden'> {
+	const assignment = await db
+		.selectFrom('assignments as a')
+		.innerJoin('courses as c', 'c.id', 'a.course_id')
+		.leftJoin('course_materials as week', 'week.id', 'a.week_id')
+		.select([
+			'a.id',
+			'a.title',
+			'a.instructions',
+			'a.due_at as dueAt',
+			'a.course_id as courseId',
+			'c.title as courseTitle',
+			'week.week_number as weekNumber',
+			'week.topic',
+		])
+		.where('a.id', '=', assignmentId)
+		.executeTakeFirst()
+	if (!assignment) return 'not-found'
+	const enrolled = await canAccessCourse(db, { id: user.id, isAdmin: false }, assignment.courseId)
+	if (!enrolled && !user.isAdmin) return 'forbidden'
+	const submission = await db
+		.selectFrom('assignment_submissions')
+		.select([
+			'id',
+			'body',
+			'file_name as fileName',
+			'file_size as fileSize',
+			'status',
+			'grade',
+			'feedback',
+			'submitted_at as submittedAt',
+			'graded_at as gradedAt',
+		])
+		.where('assignment_id', '=', assignmentId)
+		.where('student_id', '=', user.id)
+		.executeTakeFirst()
+	return { assignment, submission: submission ?? null, canSubmit: enrolled && submission?.status !== 'graded' }
+}
+
+/**
+ * Receives a student's answer: text and/or one file, the file streamed into storage (typed by
+ * its content, size-limited while streaming). Handing in again before grading replaces the
+ * answer (and the file, when a new one comes); once graded it is locked.
+ */
+export async function receiveSubmission(
+	db: Kysely<Database>,
+	storage: FileStorage,
+	request: Request,
+	{ studentId, assignmentId, maxUploadMb }: { studentId: string; assignmentId: number; maxUploadMb: number },
+): Promise<{ ok: true } | UploadFailure> {
+	let stored: { key: string; contentType: string; size: number; fileName: string } | undefined
+	let seenFields = new FormData()
+	let currentFile: string | undefined
+	const fail = (error: unknown, fields: FormData): UploadFailure => {
+		const { status, message, field } = describeUploadError(error, { fileName: currentFile, maxUploadMb })
+		return { ok: false, status, result: errorResult(fields, message, { field, hideFields: ['file'] }), toast: { type: 'error', title: message } }
+	}
+
+	let fields: FormData
+	try {
+		const parsed = await parseMultipartForm(request, {
+			maxFileBytes: maxUploadMb * 1024 * 1024,
+			maxFieldBytes: 80 * 1024,
+			onFile: async (file, fieldsSoFar) => {
+				seenFields = fieldsSoFar
+				currentFile = file.fileName
+				if (file.fieldName !== 'file') {
+					await discardFile(file.stream)
+					return
+				}
+				const fileName = fileTitle(file.fileName)
+				const key = submissionKey(assignmentId, studentId, file.fileName)
+				const saved = await storeCheckedFile(storage, { fileName, stream: file.stream, key })
+				stored = { key, contentType: saved.contentType, size: saved.size, fileName }
+			},
+		})
+		fields = parsed.fields
+	} catch (error) {
+		if (stored) await removeStoredFiles(storage, [stored.key])
+		return fail(error, seenFields)
+	}
+
+	if (stored) fields.set('file', stored.fileName)
+	const submission = parseWithZod(fields, { schema: SubmitAssignmentSchema })
+	if (submission.status !== 'success') {
+		if (stored) await removeStoredFiles(storage, [stored.key])
+		return { ok: false, status: 400, result: submission.reply({ hideFields: ['file'] }), toast: { type: 'error', title: submission.error?.['']?.[0] ?? 'Please correct the highlighted fields.' } }
+	}
+	const { body } = submission.value
+
+	let replacedKey: string | null = null
+	try {
+		replacedKey = await db.transaction().execute(async (trx) => {
+			const existing = await trx
+				.selectFrom('assignment_submissions')
+				.select(['id', 'status', 'storage_key'])
+				.where('assignment_id', '=', assignmentId)
+				.where('student_id', '=', studentId)
+				.forUpdate()
+				.executeTakeFirst()
+			if (existing?.status === 'graded') throw new UploadRefusal('This assignment has already been graded.', 409)
+			const file = stored
+				? { file_name: stored.fileName, file_type: stored.contentType, file_size: stored.size, storage_key: stored.key }
+				: {}
+			if (existing) {
+				await trx
+					.updateTable('assignment_submissions')
+					.set({ body: body ?? null, ...file, submitted_at: new Date() })
+					.where('id', '=', existing.id)
+					.execute()
+				return stored ? existing.storage_key : null
+			}
+			await trx
+				.insertInto('assignment_submissions')
+				.values({ assignment_id: assignmentId, student_id: studentId, body: body ?? null, ...file })
+				.execute()
+			return null
+		})
+	} catch (error) {
+		if (stored) await removeStoredFiles(storage, [stored.key])
+		return fail(error, fields)
+	}
+	if (replacedKey) await removeStoredFiles(storage, [replacedKey])
+	return { ok: true }
+}
+
+export type GradingTab = 'pending' | 'graded'
+
+export type GradingRow = {
+	id: number
+	studentName: string
+	studentEmail: string
+	courseTitle: string
+	assignmentTitle: string
+	submittedAt: Date
+	grade: string | null
+}
+
+const GRADING_LIST_LIMIT = 200
+
+function gradingQuery(db: Kysely<Database>, query: string) {
+	let base = db
+		.selectFrom('assignment_submissions as s')
+		.innerJoin('assignments as a', 'a.id', 's.assignment_id')
+		.innerJoin('courses as c', 'c.id', 'a.course_id')
+		.innerJoin('users as u', 'u.id', 's.student_id')
+		.leftJoin('profiles as p', 'p.id', 's.student_id')
+	if (query) {
+		const pattern = `%${query.replace(/[\\%_]/g, (character) => `\\${character}`)}%`
+		base = base.where((eb) =>
+			eb.or([eb('p.name', 'ilike', pattern), eb('u.email', 'ilike', pattern), eb('a.title', 'ilike', pattern), eb('c.title', 'ilike', pattern)]),
+		)
+	}
+	return base
+}
+
+/**
+ * The grading queue: one tab's submissions (newest first) and how many each tab holds, both
+ * under the same case-insensitive search over the student's name and e-mail, the assignment
+ * and the course.
+ */
+export async function listGradingQueue(db: Kysely<Database>, { tab, query }: { tab: GradingTab; query: string }) {
+	const [rows, counts] = await Promise.all([
+		gradingQuery(db, query)
+			.select([
+				's.id',
+				sql<string>`coalesce(p.name, '')`.as('studentName'),
+				'u.email as studentEmail',
+				'c.title as courseTitle',
+				'a.title as assignmentTitle',
+				's.submitted_at as submittedAt',
+				's.grade',
+			])
+			.where('s.status', '=', tab === 'graded' ? 'graded' : 'submitted')
+			.orderBy('s.submitted_at', 'desc')
+			.orderBy('s.id', 'desc')
+			.limit(GRADING_LIST_LIMIT)
+			.execute(),
+		gradingQuery(db, query).select(['s.status', (eb) => eb.fn.countAll<string>().as('count')]).groupBy('s.status').execute(),
+	])
+	const count = (status: SubmissionStatus) => Number(counts.find((row) => row.status === status)?.count ?? 0)
+	return { rows: rows satisfies GradingRow[], counts: { pending: count('submitted'), graded: count('graded') } }
+}
+
+export type SubmissionDetail = GradingRow & {
+	body: string | null
+	fileName: string | null
+	fileSize: number | null
+	status: SubmissionStatus
+	feedback: string | null
+	instructions: string
+}
+
+export async function getSubmissionDetail(db: Kysely<Database>, submissionId: number): Promise<SubmissionDetail | null> {
+	const row = await gradingQuery(db, '')
+		.select([
+			's.id',
+			sql<string>`coalesce(p.name, '')`.as('studentName'),
+			'u.email as studentEmail',
+			'c.title as courseTitle',
+			'a.title as assignmentTitle',
+			'a.instructions',
+			's.submitted_at as submittedAt',
+			's.grade',
+			's.feedback',
+			's.status',
+			's.body',
+			's.file_name as fileName',
+			's.file_size as fileSize',
+		])
+		.where('s.id', '=', submissionId)
+		.executeTakeFirst()
+	return row ?? null
+}
+
+/** Grades a submission, or changes its grade and feedback; false when it does not exist. */
+export async function gradeSubmission(
+	db: Kysely<Database>,
+	{ adminId, submissionId, grade, feedback }: { adminId: string; submissionId: number; grade: string; feedback?: string },
+) {
+	return db.transaction().execute(async (trx) => {
+		const updated = await trx
+			.updateTable('assignment_submissions')
+			.set({ status: 'graded', grade, feedback: feedback ?? null, graded_at: new Date(), graded_by: adminId })
+			.where('id', '=', submissionId)
+			.returning(['id', 'assignment_id', 'student_id'])
+			.executeTakeFirst()
+		if (!updated) return false
+		await recordAudit(trx, {
+			actorId: adminId,
+			action: 'submission.grade',
+			entity: 'assignment_submission',
+			entityId: submissionId,
+			details: { assignmentId: updated.assignment_id, studentId: updated.student_id, grade, feedback: feedback ?? null },
+		})
+		return true
+	})
+}
+
+/** A submission's stored file, for its student or an admin only. */
+export async function getSubmissionFile(db: Kysely<Database>, user: MaterialReader, submissionId: number) {
+	const row = await db
+		.selectFrom('assignment_submissions')
+		.select(['student_id', 'storage_key', 'file_name', 'file_type', 'file_size'])
+		.where('id', '=', submissionId)
+		.executeTakeFirst()
+	if (!row?.storage_key) return 'not-found' as const
+	if (row.student_id !== user.id && !user.isAdmin) return 'forbidden' as const
+	return { storageKey: row.storage_key, fileName: row.file_name ?? 'file', fileType: row.file_type ?? 'application/octet-stream', size: row.file_size }
+}

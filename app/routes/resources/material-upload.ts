@@ -1,0 +1,21 @@
+import type { Route } from './+types/material-upload'
+import { receiveMaterialUpload, uploadSuccessToast } from '#app/models/uploads.server.ts'
+import { getStorage } from '#app/services/storage/index.server.ts'
+import { requireAdmin } from '#app/utils/auth.server.ts'
+import { getDb } from '#app/utils/db.server.ts'
+import { getEnv } from '#app/utils/env.server.ts'
+import { createToastHeaders } from '#app/utils/toast.server.ts'
+
+/**
+ * The Upload Materials form as the browser sends it with JavaScript (XMLHttpRequest, so the
+ * page can show upload progress): the same streamed upload as the pages' own actions, answered
+ * with JSON. The toast is set as a cookie; the page revalidates to show it.
+ */
+export async function action({ request }: Route.ActionArgs) {
+	const admin = await requireAdmin(request)
+	const outcome = await receiveMaterialUpload(getDb(), getStorage(), request, { adminId: admin.id, maxUploadMb: getEnv().MAX_UPLOAD_MB })
+	const headers = await createToastHeaders(outcome.ok ? uploadSuccessToast(outcome) : outcome.toast)
+	headers.set('Cache-Control', 'no-store')
+	if (!outcome.ok) return Response.json({ ok: false, result: outcome.result }, { status: outcome.status, headers })
+	return Response.json({ ok: true, courseId: outcome.courseId, weekNumber: outcome.weekNumber }, { headers })
+}
