@@ -56,66 +56,70 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 		{ scope: 'worker' },
 	],
 
-	page: async ({ page, browser, javaScriptEnabled }, use) => {
-		const consoleErrors: string[] = []
-		const pageErrors: string[] = []
-		const expectedFailures = new Set<string>()
-		/** Every document the test loaded (GET or the answer to a form post), as the server sent it. */
-		const documents: Array<{ url: string; html: Promise<string> }> = []
-		page.on('response', (response) => {
-			const request = response.request()
-			const status = response.status()
-			// 4xx answers to pages and to the router's data requests are the app speaking (validation, 404, 429).
-			if (status >= 400 && status < 500 && ['document', 'fetch'].includes(request.resourceType())) {
-				expectedFailures.add(response.url())
-			}
-			if (request.frame() !== page.mainFrame() || request.resourceType() !== 'document') return
-			const type = response.headers()['content-type'] ?? ''
-			if (type.startsWith('text/html')) documents.push({ url: response.url(), html: response.text().catch(() => '') })
-		})
-		page.on('console', (message) => {
-			if (message.type() !== 'error' || expectedFailures.has(message.location().url)) return
-			consoleErrors.push(message.text())
-		})
-		page.on('pageerror', (error) => pageErrors.push(error.message))
-		if (javaScriptEnabled) {
-			// A test acts on a page once React has hydrated it, as a person would once it responds.
-			const goto = page.goto.bind(page)
-			page.goto = async (url, options) => {
-				const response = await goto(url, options)
-				await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true')
-				return response
-			}
-		}
-		await use(page)
-
-		const violations: Awaited<ReturnType<typeof axeViolations>> = []
-		if (javaScriptEnabled && !page.isClosed()) violations.push(...(await axeViolations(page)))
-		// axe runs inside the page, so each document is checked again in a JavaScript-enabled page of
-		// its own, as the server sent it and with the app's scripts blocked: what a browser without
-		// JavaScript shows.
-		const checked = new Set<string>()
-		const checker = documents.length > 0 ? await browser.newContext({ javaScriptEnabled: true }) : null
-		for (const document of documents) {
-			const html = await document.html
-			if (!html || checked.has(html)) continue
-			checked.add(html)
-			const checkPage = await checker!.newPage()
-			await checkPage.route('**/*', (route) => {
-				const request = route.request()
-				if (request.resourceType() === 'script') return route.abort()
-				if (request.isNavigationRequest()) return route.fulfill({ status: 200, contentType: 'text/html', body: html })
-				return route.continue()
+	page: [
+		async ({ page, browser, javaScriptEnabled }, use) => {
+			const consoleErrors: string[] = []
+			const pageErrors: string[] = []
+			const expectedFailures = new Set<string>()
+			/** Every document the test loaded (GET or the answer to a form post), as the server sent it. */
+			const documents: Array<{ url: string; html: Promise<string> }> = []
+			page.on('response', (response) => {
+				const request = response.request()
+				const status = response.status()
+				// 4xx answers to pages and to the router's data requests are the app speaking (validation, 404, 429).
+				if (status >= 400 && status < 500 && ['document', 'fetch'].includes(request.resourceType())) {
+					expectedFailures.add(response.url())
+				}
+				if (request.frame() !== page.mainFrame() || request.resourceType() !== 'document') return
+				const type = response.headers()['content-type'] ?? ''
+				if (type.startsWith('text/html')) documents.push({ url: response.url(), html: response.text().catch(() => '') })
 			})
-			await checkPage.goto(document.url)
-			violations.push(...(await axeViolations(checkPage)))
-			await checkPage.close()
-		}
-		await checker?.close()
-		expect(violations, 'accessibility violations (axe)').toEqual([])
-		expect(pageErrors, 'uncaught page errors').toEqual([])
-		expect(consoleErrors, 'console errors (including CSP violations)').toEqual([])
-	},
+			page.on('console', (message) => {
+				if (message.type() !== 'error' || expectedFailures.has(message.location().url)) return
+				consoleErrors.push(message.text())
+			})
+			page.on('pageerror', (error) => pageErrors.push(error.message))
+			if (javaScriptEnabled) {
+				// A test acts on a page once React has hydrated it, as a person would once it responds.
+				const goto = page.goto.bind(page)
+				page.goto = async (url, options) => {
+					const response = await goto(url, options)
+					await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true')
+					return response
+				}
+			}
+			await use(page)
+
+			const violations: Awaited<ReturnType<typeof axeViolations>> = []
+			if (javaScriptEnabled && !page.isClosed()) violations.push(...(await axeViolations(page)))
+			// axe runs inside the page, so each document is checked again in a JavaScript-enabled page of
+			// its own, as the server sent it and with the app's scripts blocked: what a browser without
+			// JavaScript shows.
+			const checked = new Set<string>()
+			const checker = documents.length > 0 ? await browser.newContext({ javaScriptEnabled: true }) : null
+			for (const document of documents) {
+				const html = await document.html
+				if (!html || checked.has(html)) continue
+				checked.add(html)
+				const checkPage = await checker!.newPage()
+				await checkPage.route('**/*', (route) => {
+					const request = route.request()
+					if (request.resourceType() === 'script') return route.abort()
+					if (request.isNavigationRequest()) return route.fulfill({ status: 200, contentType: 'text/html', body: html })
+					return route.continue()
+				})
+				await checkPage.goto(document.url)
+				violations.push(...(await axeViolations(checkPage)))
+				await checkPage.close()
+			}
+			await checker?.close()
+			expect(violations, 'accessibility violations (axe)').toEqual([])
+			expect(pageErrors, 'uncaught page errors').toEqual([])
+			expect(consoleErrors, 'console errors (including CSP violations)').toEqual([])
+		},
+		// Checking every document a test loaded with axe takes a while of its own.
+		{ scope: 'test', timeout: 120_000 },
+	],
 
 	checkA11y: async ({ page }, use) => {
 		await use(async (target = page) => {
