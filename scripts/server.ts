@@ -107,8 +107,10 @@ async function shutdown(signal: string) {
 		await entry.shutdown().catch((error: unknown) => console.error('Shutdown error', error))
 		process.exit(0)
 	})
-	// Idle keep-alive sockets would hold close() open; long-lived streams are ended by the app.
+	// Idle keep-alive sockets would hold close() open, and so would one that finishes its
+	// in-flight response after the signal: close them as they fall idle. Streams are ended by the app.
 	server.closeIdleConnections()
+	setInterval(() => server.closeIdleConnections(), 100).unref()
 }
 process.on('SIGTERM', () => void shutdown('SIGTERM'))
 process.on('SIGINT', () => void shutdown('SIGINT'))

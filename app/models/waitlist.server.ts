@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely'
 import type { Database } from '#db/types.ts'
+import { cleanText } from './contact.server.ts'
 
 export type WaitlistRequestInput = {
 	name: string
@@ -24,10 +25,10 @@ export async function joinWaitlist(db: Kysely<Database>, input: WaitlistRequestI
 		.insertInto('contact_submissions')
 		.values({
 			kind: 'waitlist',
-			name: input.name.trim(),
+			name: cleanText(input.name),
 			email: input.email.trim(),
-			phone: input.phone?.trim() || null,
-			message: waitlistMessage(program, input.message),
+			phone: (input.phone && cleanText(input.phone)) || null,
+			message: cleanText(waitlistMessage(program, input.message)),
 			program,
 		})
 		.onConflict((conflict) =>

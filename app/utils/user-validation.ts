@@ -10,6 +10,8 @@ export const NameSchema = z
 	.trim()
 	.min(2, 'Name must be at least 2 characters')
 	.max(200, 'Name must be at most 200 characters')
+	// PostgreSQL text cannot hold NUL, and no name has control characters.
+	.refine((name) => !/[\u0000-\u001f\u007f]/.test(name), 'Name must not contain control characters')
 
 export const EmailSchema = z
 	.string({ error: 'Please enter a valid email address' })

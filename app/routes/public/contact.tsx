@@ -13,6 +13,7 @@ import { Field, TextareaField } from '#app/components/ui/field.tsx'
 import { createContactSubmission } from '#app/models/contact.server.ts'
 import { useContactEmail } from '#app/root.tsx'
 import { getDb } from '#app/utils/db.server.ts'
+import { clientAddress, hitRateLimit, RATE_LIMITS } from '#app/utils/rate-limit.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 
 /** The limits match the check constraints of contact_submissions. */
@@ -35,6 +36,7 @@ const ContactSchema = z.object({
 })
 
 const SENT_URL = '/contact?sent=1'
+const CONTACT_RATE_LIMITED = 'Too many messages from your network. Please wait an hour and try again.'
 const sentToast = {
 	type: 'success',
 	title: 'Message sent',
@@ -51,6 +53,13 @@ export async function action({ request }: Route.ActionArgs) {
 		return data({ result: submission.reply(), deliveryFailed: false }, { status: 400 })
 	}
 	try {
+		const limit = await hitRateLimit(getDb(), `contact:${clientAddress(request)}`, RATE_LIMITS.contact)
+		if (!limit.allowed) {
+			return data(
+				{ result: submission.reply({ formErrors: [CONTACT_RATE_LIMITED] }), deliveryFailed: false },
+				{ status: 429, headers: { 'Retry-After': String(limit.retryAfterSeconds) } },
+			)
+		}
 		await createContactSubmission(getDb(), submission.value)
 	} catch (error) {
 		console.error('[contact] could not store a submission', error instanceof Error ? error.message : error)
@@ -162,6 +171,11 @@ function ContactForm({
 					<a href={`mailto:${email}`} className="font-semibold underline">
 						{email}
 					</a>
+				</Alert>
+			) : null}
+			{form.errors?.length ? (
+				<Alert tone="error" className="mt-6">
+					{form.errors.join(' ')}
 				</Alert>
 			) : null}
 			<Form method="post" action="/contact" {...getFormProps(form)} className="relative mt-6 space-y-5">

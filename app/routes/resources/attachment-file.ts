@@ -77,6 +77,8 @@ function parseRange(header: string | null) {
 }
 
 function contentDisposition(type: 'inline' | 'attachment', name: string) {
-	const encoded = encodeURIComponent(name).replace(/['()*]/g, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`)
-	return `${type}; filename="${safeFileName(name)}"; filename*=UTF-8''${encoded}`
+	// The uploader's name may carry a path ('../../x'): only its last part is offered, in both forms.
+	const base = name.split(/[\\/]/).pop() || 'download'
+	const encoded = encodeURIComponent(base).replace(/['()*]/g, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`)
+	return `${type}; filename="${safeFileName(base)}"; filename*=UTF-8''${encoded}`
 }

@@ -1,0 +1,314 @@
+/**
+ * The access matrix: every route of app/routes.ts × GET (loader) and POST
+ * (action) × five visitors, called through the route modules themselves
+ * (not through the layout middleware: every module must guard itself).
+ * The expected answers live in ACCESS below, one row per route id; a route
+ * without a row fails the suite. Answers are written as the status code, or
+ * '→/path' for a redirect (the query is left out).
+ */
+import { randomUUID } from 'node:crypto'
+import { beforeAll, describe, expect, test } from 'vitest'
+import { attachmentKey, materialKey, submissionKey } from '#app/services/storage/keys.ts'
+import type { EnrollmentStatus, Role } from '#db/types.ts'
+import { useTestDatabase } from '#tests/support/db.ts'
+import { callRoute, sessionCookieFor } from '#tests/support/requests.ts'
+import { concretePath, loadRouteTable, paramNames, type RouteInfo } from '#tests/support/route-table.ts'
+import { useTestStorage } from '#tests/support/storage.ts'
+
+const t = useTestDatabase()
+const files = useTestStorage()
+
+const VISITORS = ['anonymous', 'stranger', 'student', 'instructor', 'admin'] as const
+type Visitor = (typeof VISITORS)[number]
+/** One answer per visitor, in the order of VISITORS. */
+type Row = readonly [anonymous: string, stranger: string, student: string, instructor: string, admin: string]
+type Expectation = { GET?: Row; POST?: Row }
+
+const all = (answer: string): Row => [answer, answer, answer, answer, answer]
+const LOGIN = '→/login'
+const DENIED = '→/dashboard'
+/** Pages for members: signed-out visitors are sent to log in. */
+const member = (answer = '200'): Row => [LOGIN, answer, answer, answer, answer]
+/** Admin pages: signed-out visitors log in, everyone else is sent back to the dashboard. */
+const adminOnly = (answer = '200'): Row => [LOGIN, DENIED, DENIED, DENIED, answer]
+/** Pages only a signed-out visitor needs. */
+const signedOutOnly = (answer = '200'): Row => [answer, DENIED, DENIED, DENIED, DENIED]
+
+/**
+ * What each route answers. An empty POST is a malformed form, so allowed
+ * visitors get the route's validation answer (400) — never a 5xx — while
+ * refused ones get the same gate as for GET.
+ */
+const ACCESS: Record<string, Expectation> = {
+	'routes/public/layout': {},
+	'routes/public/home': { GET: all('200'), POST: adminOnly('400') },
+	'routes/public/about': {},
+	'routes/public/contact': { POST: all('400') },
+	'routes/public/faq': {},
+	'routes/public/terms': {},
+	'routes/public/privacy': {},
+	'routes/public/community': { GET: all('200'), POST: all('400') },
+	'routes/public/courses': { GET: all('200') },
+	'routes/public/course-detail': { GET: all('200') },
+	'routes/auth/login': { GET: signedOutOnly(), POST: all('400') },
+	'routes/auth/forgot-password': { GET: all('200'), POST: all('400') },
+	'routes/auth/reset-password': { GET: all('200'), POST: all('400') },
+	'routes/auth/confirm-email': { GET: all('200'), POST: all('400') },
+	'routes/auth/resend-confirmation': { GET: signedOutOnly(), POST: signedOutOnly('400') },
+	'routes/register/register': { GET: signedOutOnly(), POST: all('400') },
+	'routes/register/waitlist': { GET: all('200'), POST: all('400') },
+	'routes/register/enroll': { GET: member(), POST: member('400') },
+	'routes/register/test-checkout': { GET: all('404'), POST: all('404') },
+	'routes/register/registration-complete': { GET: all('200') },
+	'routes/public/not-found': { GET: all('404') },
+	'routes/dashboard/layout': { GET: member() },
+	'routes/dashboard/index': { GET: member() },
+	'routes/dashboard/courses': { GET: member() },
+	'routes/dashboard/material-viewer': { GET: [LOGIN, '403', '200', '200', '200'] },
+	// Only enrolled students submit work: an admin's submission is refused.
+	'routes/dashboard/assignment': { GET: [LOGIN, '403', '200', '200', '200'], POST: [LOGIN, '403', '400', '400', '403'] },
+	'routes/dashboard/messages': { GET: member(), POST: member('400') },
+	'routes/dashboard/community': { GET: member() },
+	'routes/dashboard/settings': { GET: member(), POST: member('400') },
+	'routes/admin/layout': {},
+	'routes/admin/courses': { GET: adminOnly(), POST: adminOnly('400') },
+	'routes/admin/course-edit': { GET: adminOnly(), POST: adminOnly('400') },
+	// The confirmation dialog's POST carries no fields: it deletes (a spare course here).
+	'routes/admin/course-delete': { GET: adminOnly(), POST: adminOnly('→/dashboard/admin/courses') },
+	'routes/admin/course-materials': { GET: adminOnly(), POST: adminOnly('400') },
+	'routes/admin/week-edit': { GET: adminOnly(), POST: adminOnly('400') },
+	// Designed answer to a malformed form: back to the list with an error toast.
+	'routes/admin/users': { GET: adminOnly(), POST: adminOnly('→/dashboard/admin/users') },
+	'routes/admin/enrollments': { GET: adminOnly(), POST: adminOnly('400') },
+	'routes/admin/messages': { GET: adminOnly(), POST: adminOnly('400') },
+	'routes/admin/uploads': { GET: adminOnly(), POST: adminOnly('400') },
+	'routes/admin/grades': { GET: adminOnly(), POST: adminOnly('400') },
+	'routes/admin/orphaned-materials': { GET: adminOnly(), POST: adminOnly('→/dashboard/admin/orphaned-materials') },
+	'routes/admin/audit-log': { GET: adminOnly() },
+	'routes/auth/logout': { GET: all('→/'), POST: all('→/') },
+	'routes/resources/material-file': { GET: [LOGIN, '403', '200', '200', '200'] },
+	'routes/resources/attachment-file': { GET: [LOGIN, '403', '403', '403', '403'] },
+	'routes/resources/submission-file': { GET: [LOGIN, '403', '403', '403', '200'] },
+	'routes/resources/material-upload': { POST: adminOnly('400') },
+	'routes/resources/events': { GET: all('200') },
+	// Without Stripe configured (the test provider) the webhook does not exist.
+	'routes/resources/stripe-webhook': { GET: all('405'), POST: all('404') },
+	'routes/resources/healthz': { GET: all('200') },
+	// The development mailbox: open in development and tests, admin-only in production (checked over HTTP).
+	'routes/resources/mailbox': { GET: all('200') },
+}
+
+type Fixtures = {
+	users: Record<Exclude<Visitor, 'anonymous'>, string>
+	params: Record<string, string>
+	spareCourseId: string
+	other: string
+	privateMessageId: number
+	courseId: number
+}
+let fixtures: Fixtures
+let table: RouteInfo[]
+
+async function createUser(role: Role) {
+	const user = await t.db
+		.insertInto('users')
+		.values({ email: `${randomUUID()}@example.com`, password_hash: 'unused', email_confirmed_at: new Date() })
+		.returning('id')
+		.executeTakeFirstOrThrow()
+	await t.db.insertInto('profiles').values({ id: user.id, name: `A ${role}`, role }).execute()
+	return user.id
+}
+
+async function enroll(userId: string, courseId: number, status: EnrollmentStatus = 'active') {
+	await t.db.insertInto('enrollments').values({ user_id: userId, course_id: courseId, status, enrollment_date: new Date() }).execute()
+}
+
+beforeAll(async () => {
+	table = await loadRouteTable()
+	const [stranger, student, instructor, admin, other] = await Promise.all([
+		createUser('student'),
+		createUser('student'),
+		createUser('instructor'),
+		createUser('admin'),
+		createUser('student'),
+	])
+	const course = await t.db
+		.insertInto('courses')
+		.values({ title: 'Matrix course', capacity: 30, start_date: '2030-01-01', end_date: '2030-03-01' })
+		.returning('id')
+		.executeTakeFirstOrThrow()
+	const spare = await t.db.insertInto('courses').values({ title: 'Spare course' }).returning('id').executeTakeFirstOrThrow()
+	for (const userId of [student, instructor, other]) await enroll(userId, course.id)
+	const week = await t.db
+		.insertInto('course_materials')
+		.values({ course_id: course.id, week_number: 1, topic: 'Week one' })
+		.returning('id')
+		.executeTakeFirstOrThrow()
+	const pdf = new TextEncoder().encode('%PDF-1.4 matrix %%EOF')
+	const itemKey = materialKey(course.id, week.id, 'material', 'notes.pdf')
+	await files.storage.put(itemKey, pdf, { contentType: 'application/pdf' })
+	const item = await t.db
+		.insertInto('material_items')
+		.values({ material_id: week.id, title: 'Notes', type: 'document', category: 'material', storage_key: itemKey, mime_type: 'application/pdf', size_bytes: pdf.byteLength })
+		.returning('id')
+		.executeTakeFirstOrThrow()
+	// A private message between another student and a fifth party: nobody in the matrix may read its file.
+	const message = await t.db
+		.insertInto('messages')
+		.values({ sender_id: other, receiver_id: await createUser('student'), content: 'Private' })
+		.returning('id')
+		.executeTakeFirstOrThrow()
+	const attachmentStorageKey = attachmentKey(other, 'secret.txt')
+	await files.storage.put(attachmentStorageKey, new TextEncoder().encode('secret'), { contentType: 'text/plain' })
+	const attachment = await t.db
+		.insertInto('message_attachments')
+		.values({ message_id: message.id, name: 'secret.txt', type: 'text/plain', size_bytes: 6, storage_key: attachmentStorageKey })
+		.returning('id')
+		.executeTakeFirstOrThrow()
+	const assignment = await t.db
+		.insertInto('assignments')
+		.values({ course_id: course.id, week_id: week.id, title: 'Homework', instructions: 'Do it' })
+		.returning('id')
+		.executeTakeFirstOrThrow()
+	const submissionStorageKey = submissionKey(assignment.id, other, 'answer.pdf')
+	await files.storage.put(submissionStorageKey, pdf, { contentType: 'application/pdf' })
+	const submission = await t.db
+		.insertInto('assignment_submissions')
+		.values({ assignment_id: assignment.id, student_id: other, file_name: 'answer.pdf', file_type: 'application/pdf', file_size: pdf.byteLength, storage_key: submissionStorageKey })
+		.returning('id')
+		.executeTakeFirstOrThrow()
+	fixtures = {
+		users: { stranger, student, instructor, admin },
+		params: {
+			id: String(course.id),
+			courseId: String(course.id),
+			weekId: String(week.id),
+			itemId: String(item.id),
+			attachmentId: String(attachment.id),
+			assignmentId: String(assignment.id),
+			submissionId: String(submission.id),
+			sessionId: 'cs_test_does_not_exist',
+		},
+		spareCourseId: String(spare.id),
+		other,
+		privateMessageId: message.id,
+		courseId: course.id,
+	}
+})
+
+async function answerOf(route: RouteInfo, method: 'GET' | 'POST', visitor: Visitor) {
+	const params = Object.fromEntries(paramNames(route.path).map((name) => [name, fixtures.params[name]!]))
+	if (route.id === 'routes/admin/course-delete') params.courseId = fixtures.spareCourseId
+	const url = `http://localhost${concretePath(route.path, params)}${route.index && route.path !== '/' ? '?index' : ''}`
+	const headers = new Headers({ 'x-client-ip': `198.51.100.${VISITORS.indexOf(visitor) + 1}` })
+	if (visitor !== 'anonymous') headers.set('Cookie', await sessionCookieFor(fixtures.users[visitor]))
+	const controller = new AbortController()
+	const request = new Request(url, { method, headers, signal: controller.signal, ...(method === 'POST' ? { body: new FormData() } : {}) })
+	const fn = method === 'GET' ? route.module.loader : route.module.action
+	try {
+		const response = await callRoute(fn!, request, params)
+		// Abort first, as the server does when a client goes away, then drop the body (an event stream stays open otherwise).
+		controller.abort()
+		await response.body?.cancel()
+		if (response.status >= 300 && response.status < 400) return `→${new URL(response.headers.get('Location')!, 'http://localhost').pathname}`
+		return String(response.status)
+	} catch (error) {
+		return `threw ${error instanceof Error ? error.message : String(error)}`
+	} finally {
+		controller.abort()
+	}
+}
+
+describe('access matrix', () => {
+	test('every route of app/routes.ts has a row, and every row is a route', () => {
+		const ids = table.map((route) => route.id)
+		expect(ids.filter((id) => !(id in ACCESS)), 'routes without an access row').toEqual([])
+		expect(Object.keys(ACCESS).filter((id) => !ids.includes(id)), 'rows without a route').toEqual([])
+	})
+
+	test('each row declares exactly the methods its module answers', () => {
+		const mismatched = table.filter((route) => {
+			const row = ACCESS[route.id] ?? {}
+			return Boolean(row.GET) !== route.hasLoader || Boolean(row.POST) !== route.hasAction
+		})
+		expect(mismatched.map((route) => `${route.id} loader=${route.hasLoader} action=${route.hasAction}`)).toEqual([])
+	})
+
+	test('every route × method × visitor answers as the table says', async () => {
+		const actual: Record<string, Expectation> = {}
+		for (const route of table) {
+			for (const method of ['GET', 'POST'] as const) {
+				if (!(method === 'GET' ? route.hasLoader : route.hasAction)) continue
+				const row: string[] = []
+				for (const visitor of VISITORS) row.push(await answerOf(route, method, visitor))
+				actual[route.id] = { ...actual[route.id], [method]: row }
+			}
+		}
+		const expected = Object.fromEntries(
+			Object.entries(ACCESS)
+				.filter(([, row]) => row.GET || row.POST)
+				.map(([id, row]) => [id, row]),
+		)
+		if (process.env.PRINT_ACCESS) console.log(JSON.stringify(actual, null, 1))
+		expect(actual).toEqual(expected)
+	})
+})
+
+/** The bytes of a refused answer must not carry the object. */
+async function refusedBody(response: Response) {
+	expect([403, 404]).toContain(response.status)
+	return response.text()
+}
+
+describe('objects of other users', () => {
+	const get = (path: string, userId: string) => sessionCookieFor(userId).then((cookie) => new Request(`http://localhost${path}`, { headers: { Cookie: cookie } }))
+	const moduleOf = (id: string) => table.find((route) => route.id === id)!.module
+
+	test("another user's attachment and submission are refused without a byte of them", async () => {
+		const attachment = moduleOf('routes/resources/attachment-file').loader!
+		const submission = moduleOf('routes/resources/submission-file').loader!
+		for (const visitor of ['stranger', 'student', 'instructor'] as const) {
+			const userId = fixtures.users[visitor]
+			const a = await callRoute(attachment, await get(`/files/attachments/${fixtures.params.attachmentId}`, userId), { attachmentId: fixtures.params.attachmentId! })
+			expect(await refusedBody(a)).not.toContain('secret')
+			const s = await callRoute(submission, await get(`/files/submissions/${fixtures.params.submissionId}`, userId), { submissionId: fixtures.params.submissionId! })
+			expect(await refusedBody(s)).not.toContain('%PDF')
+		}
+	})
+
+	test('material files need an active enrollment: pending, inactive and completed ones are refused', async () => {
+		const file = moduleOf('routes/resources/material-file').loader!
+		for (const status of ['pending', 'inactive', 'completed'] as const) {
+			const userId = await createUser('student')
+			await enroll(userId, fixtures.courseId, status)
+			const response = await callRoute(file, await get(`/files/materials/${fixtures.params.itemId}`, userId), { itemId: fixtures.params.itemId! })
+			expect(await refusedBody(response), status).not.toContain('%PDF')
+		}
+	})
+
+	test("another user's conversation is not shown, and their message cannot be deleted or marked read", async () => {
+		const messages = moduleOf('routes/dashboard/messages')
+		const student = fixtures.users.student
+		const page = await callRoute(messages.loader!, await get(`/dashboard/messages?with=${fixtures.other}`, student))
+		expect(await page.text()).not.toContain('Private')
+		const cookie = await sessionCookieFor(student)
+		const post = (fields: Record<string, string>) => {
+			const body = new FormData()
+			for (const [name, value] of Object.entries(fields)) body.set(name, value)
+			return callRoute(messages.action!, new Request('http://localhost/dashboard/messages', { method: 'POST', body, headers: { Cookie: cookie } }))
+		}
+		const deleted = await post({ intent: 'delete', messageId: String(fixtures.privateMessageId) })
+		expect([403, 404]).toContain(deleted.status)
+		await post({ intent: 'mark-read', partnerId: fixtures.other })
+		const row = await t.db.selectFrom('messages').select(['id', 'read']).where('id', '=', fixtures.privateMessageId).executeTakeFirst()
+		expect(row).toEqual({ id: fixtures.privateMessageId, read: false })
+	})
+
+	test("another user's enrolments are not on a student's course pages", async () => {
+		const { email } = await t.db.selectFrom('users').select('email').where('id', '=', fixtures.other).executeTakeFirstOrThrow()
+		for (const id of ['routes/dashboard/courses', 'routes/dashboard/index']) {
+			const response = await callRoute(moduleOf(id).loader!, await get('/dashboard/courses', fixtures.users.stranger))
+			expect(await response.text(), id).not.toContain(email)
+		}
+	})
+})

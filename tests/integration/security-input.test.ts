@@ -1,0 +1,184 @@
+/**
+ * Bad input: every action of the route table gets a generated set of
+ * malformed bodies, as a signed-out visitor, an enrolled student and an
+ * admin. None may answer 5xx (or throw), and every refusal (4xx, or the
+ * designed redirect with an error toast, see REDIRECTING_REFUSALS) writes nothing.
+ */
+import fs from 'node:fs'
+import { randomUUID } from 'node:crypto'
+import { sql } from 'kysely'
+import { beforeAll, describe, expect, test } from 'vitest'
+import type { Role } from '#db/types.ts'
+import { useTestDatabase } from '#tests/support/db.ts'
+import { callRoute, sessionCookieFor } from '#tests/support/requests.ts'
+import { concretePath, loadRouteTable, paramNames, type RouteInfo } from '#tests/support/route-table.ts'
+import { useTestStorage } from '#tests/support/storage.ts'
+
+const t = useTestDatabase()
+useTestStorage()
+
+const MEGABYTE = 'x'.repeat(1024 * 1024)
+/** Each set into every field at once. */
+const NASTY_VALUES = [
+	'',
+	'\u0000\u0001\u0007\u001b[31m\u007f',
+	'𝕏 Ünïcödé \u202e\u200b 🙂',
+	'-1',
+	'99999999999999999999999',
+	'1e309',
+	'[object Object]',
+	'<script>alert(1)</script>',
+	"../../etc/passwd'; DROP TABLE users; --",
+]
+/** Free-text fields that get a megabyte each. */
+const TEXT_FIELDS = ['name', 'message', 'content', 'title', 'description', 'feedback', 'topic']
+/** Field names the app's forms use; a body sets all of them at once. */
+const FIELDS = [
+	'name', 'email', 'password', 'confirmPassword', 'currentPassword', 'newPassword', 'message', 'content', 'phone', 'title',
+	'description', 'capacity', 'registrationFee', 'price', 'startDate', 'endDate', 'courseId', 'userId', 'receiverId', 'partnerId',
+	'messageId', 'enrollmentId', 'weekId', 'weekNumber', 'itemId', 'assignmentId', 'submissionId', 'status', 'grade', 'feedback',
+	'topic', 'zoomLink', 'url', 'token', 'redirectTo', 'group', 'step', 'agree', 'hasAgreedToTerms', 'key', 'category', 'type',
+]
+
+/**
+ * Actions whose designed answer to a refused form is a redirect with an
+ * error toast (a no-JavaScript confirmation button has no page to re-render).
+ */
+const REDIRECTING_REFUSALS = new Set(['routes/admin/users', 'routes/admin/orphaned-materials', 'routes/admin/course-delete', 'routes/auth/logout'])
+
+/**
+ * Refusals that may write by design: the delete confirmation and logout act
+ * without fields, and a cleanup of orphan groups that match nothing records
+ * an audit row of 0 groups (reported: it should write nothing).
+ */
+const WRITING_REFUSALS = new Set(['routes/admin/course-delete', 'routes/auth/logout', 'routes/admin/orphaned-materials'])
+
+/** The intents a route's module (or the messages actions it shares) knows, read from its source. */
+function intentsOf(route: RouteInfo) {
+	const sources = [fs.readFileSync(`app/${route.file}`, 'utf8')]
+	if (/messages/.test(route.file)) sources.push(fs.readFileSync('app/components/messages/actions.server.ts', 'utf8'))
+	const intents = new Set<string>()
+	for (const source of sources) {
+		for (const match of source.matchAll(/(?:literal\(|intent === |value=\{?)'([a-z][a-z-]+)'/g)) intents.add(match[1]!)
+	}
+	return [...intents]
+}
+
+function* malformedBodies(intents: string[], visitor: string) {
+	type Body = { label: string; fields: [string, string][] }
+	yield { label: 'empty', fields: [] } satisfies Body
+	yield { label: 'a megabyte intent', fields: [['intent', MEGABYTE]] } satisfies Body
+	// A signed-out visitor is turned away before the body matters: a sample is enough.
+	const values = visitor === 'anonymous' ? NASTY_VALUES.slice(0, 2) : NASTY_VALUES
+	for (const intent of [...intents, 'no-such-intent']) {
+		yield { label: `intent ${intent} only`, fields: [['intent', intent]] } satisfies Body
+		for (const value of values) {
+			yield { label: `intent ${intent}, all fields ${JSON.stringify(value.slice(0, 12))}`, fields: [['intent', intent], ...FIELDS.map((name): [string, string] => [name, value])] } satisfies Body
+		}
+		// Control characters (NUL above all, which PostgreSQL text refuses) behind an otherwise plausible form.
+		if (visitor !== 'anonymous') {
+			yield {
+				label: `intent ${intent}, plausible form with NUL texts`,
+				fields: [['intent', intent], ['email', 'fuzz@example.com'], ['receiverId', randomUUID()], ...TEXT_FIELDS.map((name): [string, string] => [name, 'Hello\u0000world'])],
+			} satisfies Body
+		}
+		yield { label: `intent ${intent}, megabyte texts`, fields: [['intent', intent], ...TEXT_FIELDS.map((name): [string, string] => [name, MEGABYTE])] } satisfies Body
+		// Every field twice, with conflicting values.
+		yield { label: `intent ${intent}, duplicated fields`, fields: [['intent', intent], ['intent', 'delete'], ...FIELDS.flatMap((name): [string, string][] => [[name, '1'], [name, 'two']])] } satisfies Body
+	}
+}
+
+let table: RouteInfo[]
+let tables: string[]
+const users = {} as Record<'student' | 'admin', string>
+let params: Record<string, string>
+
+async function createUser(role: Role) {
+	const user = await t.db
+		.insertInto('users')
+		.values({ email: `${randomUUID()}@example.com`, password_hash: 'unused', email_confirmed_at: new Date() })
+		.returning('id')
+		.executeTakeFirstOrThrow()
+	await t.db.insertInto('profiles').values({ id: user.id, name: `A ${role}`, role }).execute()
+	return user.id
+}
+
+/** Row counts of every table but the ones a refused request may touch by design. */
+async function counts() {
+	const selects = tables.map((name) => `(SELECT count(*) FROM "${name}") AS "${name}"`).join(', ')
+	const row = await sql.raw<Record<string, string>>(`SELECT ${selects}`).execute(t.db)
+	return row.rows[0]!
+}
+
+beforeAll(async () => {
+	table = await loadRouteTable()
+	const rows = await sql<{ name: string }>`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'`.execute(t.db)
+	// Refused requests still count against rate limits, and each request here brings a session of its own.
+	tables = rows.rows.map((row) => row.name).filter((name) => !['rate_limit_buckets', 'sessions', 'kysely_migration', 'kysely_migration_lock'].includes(name))
+	users.student = await createUser('student')
+	users.admin = await createUser('admin')
+	const course = await t.db.insertInto('courses').values({ title: 'Fuzz course', capacity: 5 }).returning('id').executeTakeFirstOrThrow()
+	await t.db.insertInto('enrollments').values({ user_id: users.student, course_id: course.id, status: 'active', enrollment_date: new Date() }).execute()
+	const week = await t.db.insertInto('course_materials').values({ course_id: course.id, week_number: 1, topic: 'Week' }).returning('id').executeTakeFirstOrThrow()
+	const assignment = await t.db.insertInto('assignments').values({ course_id: course.id, week_id: week.id, title: 'Homework' }).returning('id').executeTakeFirstOrThrow()
+	params = { id: String(course.id), courseId: String(course.id), weekId: String(week.id), assignmentId: String(assignment.id), sessionId: 'cs_test_nothing' }
+})
+
+describe('malformed bodies to every action', () => {
+	test('never a 5xx, and a refusal writes nothing', async () => {
+		const problems: string[] = []
+		const refusals = new Map<string, Set<number>>()
+		let requests = 0
+		const started = Date.now()
+		for (const route of table.filter((entry) => entry.hasAction)) {
+			// A spare course for the delete confirmation, which needs no fields at all.
+			const routeParams = { ...params }
+			if (route.id === 'routes/admin/course-delete') {
+				routeParams.courseId = String((await t.db.insertInto('courses').values({ title: 'Spare' }).returning('id').executeTakeFirstOrThrow()).id)
+			}
+			const values = Object.fromEntries(paramNames(route.path).map((name) => [name, routeParams[name]!]))
+			const path = concretePath(route.path, values)
+			for (const visitor of ['anonymous', 'student', 'admin'] as const) {
+				let cookie = visitor === 'anonymous' ? '' : await sessionCookieFor(users[visitor])
+				let before = await counts()
+				for (const body of malformedBodies(intentsOf(route), visitor)) {
+					const form = new URLSearchParams()
+					for (const [name, value] of body.fields) form.append(name, value)
+					const headers = new Headers({ 'Content-Type': 'application/x-www-form-urlencoded', 'x-client-ip': `192.0.2.${requests % 250}` })
+					if (visitor !== 'anonymous') {
+						// Logging out ends the session: the next body needs a new one.
+						if (route.id === 'routes/auth/logout') cookie = await sessionCookieFor(users[visitor])
+						headers.set('Cookie', cookie)
+					}
+					let status: number
+					try {
+						const response = await callRoute(route.module.action!, new Request(`http://localhost${path}`, { method: 'POST', body: form, headers }), values)
+						status = response.status
+						await response.body?.cancel()
+					} catch (error) {
+						problems.push(`${route.id} ${visitor} ${body.label}: threw ${error instanceof Error ? error.message.slice(0, 200) : String(error)}`)
+						continue
+					} finally {
+						requests++
+					}
+					if (status >= 500) problems.push(`${route.id} ${visitor} ${body.label}: ${status}`)
+					const refused = status >= 400 || (status >= 300 && status < 400 && REDIRECTING_REFUSALS.has(route.id))
+					const after = await counts()
+					if (refused && !WRITING_REFUSALS.has(route.id)) {
+						const changed = Object.keys(before).filter((name) => before[name] !== after[name])
+						if (changed.length > 0) problems.push(`${route.id} ${visitor} ${body.label}: ${status} but wrote ${changed.join(', ')}`)
+					}
+					before = after
+					if (status >= 400) {
+						const seen = refusals.get(route.id) ?? new Set()
+						seen.add(status)
+						refusals.set(route.id, seen)
+					}
+				}
+			}
+		}
+		if (process.env.PRINT_FUZZ) console.log(requests, Date.now() - started, Object.fromEntries([...refusals].map(([id, set]) => [id, [...set]])))
+		expect(problems).toEqual([])
+		expect(requests).toBeGreaterThan(1000)
+	}, 300_000)
+})
