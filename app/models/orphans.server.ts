@@ -111,21 +111,23 @@ export async function cleanUpOrphans(
 	{ adminId, groupIds, ...options }: { adminId: string; groupIds: string[] } & ScanOptions,
 ) {
 	const keys: string[] = []
-	let groups = 0
+	const cleaned: string[] = []
 	for (const groupId of new Set(groupIds)) {
 		const group = parseGroupId(groupId)
 		if (!group) continue
 		const before = keys.length
 		const prefix = `courses/${group.courseId}/weeks/${group.weekId}/`
 		for await (const object of unreferencedObjects(db, storage, prefix, options)) keys.push(object.key)
-		if (keys.length > before) groups += 1
+		if (keys.length > before) cleaned.push(groupId)
 	}
-	if (keys.length > 0) await storage.deleteMany(keys)
+	// Nothing matched (a stale page, a forged id): nothing changed, so nothing to record.
+	if (keys.length === 0) return { groups: 0, files: 0 }
+	await storage.deleteMany(keys)
 	await recordAudit(db, {
 		actorId: adminId,
 		action: 'orphans.cleanup',
 		entity: 'stored_file',
-		details: { groups: groupIds, filesDeleted: keys.length, keys: keys.slice(0, 200) },
+		details: { groups: cleaned, filesDeleted: keys.length, keys: keys.slice(0, 200) },
 	})
-	return { groups, files: keys.length }
+	return { groups: cleaned.length, files: keys.length }
 }

@@ -46,12 +46,8 @@ const FIELDS = [
  */
 const REDIRECTING_REFUSALS = new Set(['routes/admin/users', 'routes/admin/orphaned-materials', 'routes/admin/course-delete', 'routes/auth/logout'])
 
-/**
- * Refusals that may write by design: the delete confirmation and logout act
- * without fields, and a cleanup of orphan groups that match nothing records
- * an audit row of 0 groups (reported: it should write nothing).
- */
-const WRITING_REFUSALS = new Set(['routes/admin/course-delete', 'routes/auth/logout', 'routes/admin/orphaned-materials'])
+/** Refusals that may write by design: the delete confirmation and logout act without fields. */
+const WRITING_REFUSALS = new Set(['routes/admin/course-delete', 'routes/auth/logout'])
 
 /** The intents a route's module (or the messages actions it shares) knows, read from its source. */
 function intentsOf(route: RouteInfo) {
