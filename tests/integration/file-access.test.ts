@@ -7,7 +7,7 @@ import { S3FileStorage } from '#app/services/storage/s3.server.ts'
 import type { FileStorage } from '#app/services/storage/storage.ts'
 import type { EnrollmentStatus, MaterialCategory } from '#db/types.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
-import { callRoute, getRequest, sessionCookieFor } from '#tests/support/requests.ts'
+import { callRoute, sessionCookieFor } from '#tests/support/requests.ts'
 import { startS3Server, type TestS3Server } from '#tests/support/s3-server.ts'
 import { useTestStorage } from '#tests/support/storage.ts'
 

@@ -63,7 +63,6 @@ const CommunityActionSchema = z.discriminatedUnion('intent', [
 const TABS = ['members', 'discussions', 'events'] as const
 type Tab = (typeof TABS)[number]
 const DIALOGS = ['filters', 'discuss', 'profile'] as const
-type Dialog = (typeof DIALOGS)[number]
 
 export function loader({ request }: Route.LoaderArgs) {
 	const params = new URL(request.url).searchParams
