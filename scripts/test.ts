@@ -1,7 +1,8 @@
 /**
  * The whole test suite, in the order that fails fastest: types, unit and
- * integration tests (Vitest, real PostgreSQL and PGlite), then a production
- * build driven end to end by Playwright with JavaScript on and off.
+ * integration tests (Vitest, real PostgreSQL and PGlite), the concurrency tests
+ * repeated, then a production build driven end to end by Playwright with
+ * JavaScript on and off.
  * Ends with one line 'N passed, N failed'.
  */
 import { spawnSync } from 'node:child_process'
@@ -46,6 +47,12 @@ function ensureChromium() {
 	return run('apt-get update', 'apt-get', ['update', '-qq'], env) && run('install chromium', 'apt-get', ['install', '-y', '-qq', 'chromium'], env)
 }
 
+// The concurrency tests again, 20 times over (npm run test:stress): cheap enough to run on every CI run.
+if (wanted('stress')) {
+	if (!run('stress', bin('vitest'), ['run', 'tests/integration/security-seats.test.ts'], { SECURITY_REPEATS: '20' })) {
+		failures.push('stress')
+	}
+}
 if (wanted('e2e')) {
 	const built = run('build', bin('react-router'), ['build'])
 	if (!built) failures.push('build')
