@@ -26,16 +26,28 @@ function reachableRoles(role: Role): Role[] {
 
 function contactsQuery(db: Kysely<Database>, owner: ContactOwner & { storedRole: Role }) {
 	return db
+		// Each side of the conversations is read from its own index alone (an admin has tens of
+		// thousands of messages); a message with a receiver is never an announcement.
 		.with('partners', (qb) =>
 			qb
-				.selectFrom('messages')
-				.select([
-					sql<string>`CASE WHEN sender_id = ${owner.id} THEN receiver_id ELSE sender_id END`.as('id'),
-					(eb) => eb.fn.max('created_at').as('last_at'),
-				])
-				.where('is_announcement', '=', false)
-				.where((eb) => eb.or([eb('sender_id', '=', owner.id), eb('receiver_id', '=', owner.id)]))
-				.groupBy(sql`1`),
+				.selectFrom((eb) =>
+					eb
+						.selectFrom('messages')
+						.select(['receiver_id as id', (sub) => sub.fn.max('created_at').as('last_at')])
+						.where('sender_id', '=', owner.id)
+						.where('receiver_id', 'is not', null)
+						.groupBy('receiver_id')
+						.unionAll(
+							eb
+								.selectFrom('messages')
+								.select(['sender_id as id', (sub) => sub.fn.max('created_at').as('last_at')])
+								.where('receiver_id', '=', owner.id)
+								.groupBy('sender_id'),
+						)
+						.as('sides'),
+				)
+				.select(['sides.id', (eb) => eb.fn.max('sides.last_at').as('last_at')])
+				.groupBy('sides.id'),
 		)
 		.with('unread', (qb) =>
 			qb

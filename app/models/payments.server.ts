@@ -268,6 +268,7 @@ export async function sweepExpiredCheckouts(db: Kysely<Database>, payments: Paym
 		.distinct()
 		.where('expires_at', '<=', new Date())
 		.execute()
-	await sweepExpiredSeatHolds(db)
+	// Even a DELETE of no rows fires the public-content trigger, which empties every process's page cache.
+	if (courses.length > 0) await sweepExpiredSeatHolds(db)
 	for (const { course_id: courseId } of courses) await publishEvent(db, { type: 'enrollment.changed', courseId })
 }

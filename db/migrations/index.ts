@@ -2,6 +2,7 @@ import type { Migration } from 'kysely/migration'
 import * as initialSchema from './2026-11-21-0001-initial-schema.ts'
 import * as testCheckoutSessions from './2026-11-21-0002-test-checkout-sessions.ts'
 import * as publicContentNotifications from './2026-11-21-0003-public-content-notifications.ts'
+import * as performanceIndexes from './2026-11-21-0004-performance-indexes.ts'
 
 /**
  * Every migration, in order. Listed explicitly so the same list works in the
@@ -11,4 +12,5 @@ export const migrations: Record<string, Migration> = {
 	'2026-11-21-0001-initial-schema': initialSchema,
 	'2026-11-21-0002-test-checkout-sessions': testCheckoutSessions,
 	'2026-11-21-0003-public-content-notifications': publicContentNotifications,
+	'2026-11-21-0004-performance-indexes': performanceIndexes,
 }

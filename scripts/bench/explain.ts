@@ -1,0 +1,82 @@
+/**
+ * `node scripts/bench/explain.ts`: runs the model functions behind the hot pages on the
+ * database of DATABASE_URL (or DATA_DIR's PGlite), seeded with `npm run db:seed -- --scale`,
+ * and prints EXPLAIN ANALYZE of every statement they issue, to check that indexes are used.
+ */
+import { sql, type CompiledQuery, type LogEvent } from 'kysely'
+import { listEnrollments } from '#app/models/admin-enrollments.server.ts'
+import { listStudents } from '#app/models/admin-users.server.ts'
+import { listContacts } from '#app/models/contacts.server.ts'
+import { listCoursesWithAvailability } from '#app/models/courses.server.ts'
+import { getCourseWeeks, listAccessibleCourses } from '#app/models/materials.server.ts'
+import { listConversation } from '#app/models/messages.server.ts'
+import { openDatabase } from '#app/utils/db.server.ts'
+import { getEnv } from '#app/utils/env.server.ts'
+import { SCALE_ACCOUNTS } from '#db/seed/scale.ts'
+
+const env = getEnv()
+const captured: CompiledQuery[] = []
+const handle = await openDatabase({
+	databaseUrl: env.DATABASE_URL,
+	dataDir: env.DATA_DIR,
+	onQuery: (event: LogEvent) => {
+		if (event.level === 'query') captured.push(event.query)
+	},
+})
+const db = handle.db
+
+async function explain(label: string, run: () => Promise<unknown>) {
+	captured.length = 0
+	await run()
+	const queries = [...captured]
+	for (const query of queries) {
+		const plan = await sql<{ 'QUERY PLAN': string }>`EXPLAIN (ANALYZE, BUFFERS OFF) ${sql.raw(inline(query))}`.execute(db)
+		const lines = plan.rows.map((row) => row['QUERY PLAN'])
+		console.log(`\n## ${label}\n${query.sql}\n${lines.join('\n')}`)
+	}
+}
+
+/** EXPLAIN takes no bind parameters: inline them as literals (trusted values of this script). */
+function inline(query: CompiledQuery) {
+	return query.sql.replace(/\$(\d+)/g, (_match, index: string) => {
+		const value = query.parameters[Number(index) - 1]
+		if (value === null || value === undefined) return 'NULL'
+		if (typeof value === 'number' || typeof value === 'boolean') return String(value)
+		if (value instanceof Date) return `'${value.toISOString()}'`
+		return `'${String(value).replace(/'/g, "''")}'`
+	})
+}
+
+const person = async (email: string) =>
+	db
+		.selectFrom('users')
+		.innerJoin('profiles', 'profiles.id', 'users.id')
+		.select(['users.id', 'profiles.role'])
+		.where('users.email', '=', email)
+		.executeTakeFirstOrThrow()
+
+try {
+	const student = await person(SCALE_ACCOUNTS.student)
+	const admin = await person(SCALE_ACCOUNTS.admin)
+	const studentReader = { id: student.id, isAdmin: false }
+	const courses = await listAccessibleCourses(db, studentReader)
+	const [firstContact] = (await listContacts(db, { id: student.id, storedRole: student.role })).contacts
+
+	await explain('dashboard: accessible courses (student)', () => listAccessibleCourses(db, studentReader))
+	await explain('dashboard: course weeks', () => getCourseWeeks(db, courses[0]!.id))
+	await explain('messages: contacts with unread counts (student)', () =>
+		listContacts(db, { id: student.id, storedRole: student.role }),
+	)
+	await explain('messages: contacts with unread counts (admin)', () => listContacts(db, { id: admin.id, storedRole: admin.role }))
+	await explain('messages: contacts search (admin)', () =>
+		listContacts(db, { id: admin.id, storedRole: admin.role }, { search: 'Student 12' }),
+	)
+	await explain('messages: thread', () => listConversation(db, { userId: student.id, partnerId: firstContact!.id }))
+	await explain('courses / admin courses', () => listCoursesWithAvailability(db))
+	await explain('admin users', () => listStudents(db))
+	await explain('admin users search', () => listStudents(db, { query: 'student-99' }))
+	await explain('admin enrollments', () => listEnrollments(db))
+	await explain('admin enrollments search', () => listEnrollments(db, { query: 'Student 42' }))
+} finally {
+	await handle.close()
+}

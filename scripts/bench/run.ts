@@ -1,0 +1,406 @@
+/**
+ * `npm run bench`: builds, seeds the scale data set, starts the production server and
+ * measures it on loopback: throughput and latency of the main pages (autocannon), `/`
+ * against a bare node:http server sending the same bytes, first-visit JavaScript, 2,000
+ * live-event streams, and Lighthouse. PGlite always; PostgreSQL too when DATABASE_URL is
+ * set (in a throwaway database, dropped at the end). Prints one table and writes
+ * bench/results.json. Figures are for people to read: nothing here fails on a number.
+ *
+ * Flags: --skip-build --skip-pglite --skip-postgres --skip-sse --skip-lighthouse --skip-js
+ *        --duration=10 --connections=50 --sse-clients=2000
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import fs from 'node:fs'
+import http from 'node:http'
+import os from 'node:os'
+import path from 'node:path'
+import { gzipSync } from 'node:zlib'
+import pg from 'pg'
+
+const args = process.argv.slice(2)
+const flag = (name: string) => args.includes(`--${name}`)
+const option = (name: string, fallback: number) => {
+	const value = args.find((arg) => arg.startsWith(`--${name}=`))?.split('=')[1]
+	return value ? Number(value) : fallback
+}
+const DURATION = option('duration', 10)
+const CONNECTIONS = option('connections', 50)
+const SSE_CLIENTS = option('sse-clients', 2000)
+const WARM_UP = 2
+const BUILD_DIR = path.resolve('build-bench')
+const bin = (name: string) => path.resolve('node_modules/.bin', name)
+const CHROME_FLAGS = '--headless=new --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --disable-sync --no-first-run'
+
+type Prepared = {
+	seedSeconds: number
+	studentCookie: string
+	adminCookie: string
+	courseId: number
+	enrollment: { id: number; status: string }
+}
+type Target = { kind: 'pglite' | 'postgres'; env: NodeJS.ProcessEnv; dataDir: string; drop?: () => Promise<void> }
+type LoadResult = { page: string; rps: number; p50: number; p99: number; non2xx: number; errors: number; cpuMsPerRequest: number }
+
+const log = (line: string) => console.error(`[bench] ${line}`)
+
+function run(command: string, commandArgs: string[], env: NodeJS.ProcessEnv = {}) {
+	return new Promise<string>((resolve, reject) => {
+		const child = spawn(command, commandArgs, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
+		let output = ''
+		child.stdout.on('data', (chunk: Buffer) => (output += chunk))
+		child.on('error', reject)
+		child.on('exit', (code) => (code === 0 ? resolve(output) : reject(new Error(`${command} ${commandArgs.join(' ')} exited with ${code}`))))
+	})
+}
+
+async function createTargets(): Promise<Target[]> {
+	const targets: Target[] = []
+	const base = { NODE_ENV: 'production', ALLOW_EMBEDDED_DEFAULTS: 'true', LOG_LEVEL: 'silent', HOST: '127.0.0.1' }
+	if (!flag('skip-pglite')) {
+		const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-pglite-'))
+		targets.push({ kind: 'pglite', dataDir, env: { ...base, DATA_DIR: dataDir, DATABASE_URL: '' } })
+	}
+	const url = process.env.DATABASE_URL
+	if (url && !flag('skip-postgres')) {
+		const name = `bench_${randomBytes(4).toString('hex')}`
+		const admin = new pg.Client({ connectionString: url })
+		await admin.connect()
+		await admin.query(`CREATE DATABASE ${name}`)
+		await admin.end()
+		const databaseUrl = new URL(url)
+		databaseUrl.pathname = `/${name}`
+		const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-postgres-'))
+		targets.push({
+			kind: 'postgres',
+			dataDir,
+			env: { ...base, DATA_DIR: dataDir, DATABASE_URL: databaseUrl.toString() },
+			drop: async () => {
+				const client = new pg.Client({ connectionString: url })
+				await client.connect()
+				await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+				await client.end()
+			},
+		})
+	}
+	return targets
+}
+
+async function freePort() {
+	const server = http.createServer()
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+	const address = server.address()
+	await new Promise((resolve) => server.close(resolve))
+	return typeof address === 'object' && address ? address.port : 0
+}
+
+async function startServer(target: Target) {
+	const port = await freePort()
+	const child = spawn(process.execPath, ['scripts/server.ts'], {
+		env: { ...process.env, ...target.env, PORT: String(port), BUILD_DIR },
+		stdio: ['ignore', 'pipe', 'inherit'],
+	})
+	await new Promise<void>((resolve, reject) => {
+		child.stdout!.on('data', (chunk: Buffer) => {
+			if (chunk.toString().includes('Server listening')) resolve()
+		})
+		child.on('exit', (code) => reject(new Error(`server exited with ${code}`)))
+	})
+	return { child, origin: `http://127.0.0.1:${port}` }
+}
+
+async function stopServer(child: ChildProcess) {
+	if (child.exitCode !== null) return
+	const exited = new Promise((resolve) => child.once('exit', resolve))
+	child.kill('SIGTERM')
+	await exited
+}
+
+async function autocannon(url: string, headers: Record<string, string>, seconds: number) {
+	const headerArgs = Object.entries(headers).flatMap(([name, value]) => ['-H', `${name}=${value}`])
+	const output = await run(bin('autocannon'), ['-c', String(CONNECTIONS), '-d', String(seconds), '-j', ...headerArgs, url])
+	return JSON.parse(output) as {
+		requests: { average: number }
+		latency: { p50: number; p99: number }
+		non2xx: number
+		errors: number
+		timeouts: number
+	}
+}
+
+const CLOCK_TICKS = 100
+
+/** CPU time (user + system) the process has used, in ms: unlike latency, it does not depend on what else the machine runs. */
+function cpuMs(pid: number) {
+	const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+	return (Number(fields[11]) + Number(fields[12])) * (1000 / CLOCK_TICKS)
+}
+
+async function measure(page: string, pid: number, url: string, headers: Record<string, string> = {}): Promise<LoadResult> {
+	await autocannon(url, headers, WARM_UP)
+	const cpuBefore = cpuMs(pid)
+	const result = await autocannon(url, headers, DURATION)
+	const requests = result.requests.average * DURATION
+	const cpuMsPerRequest = requests > 0 ? Math.round(((cpuMs(pid) - cpuBefore) / requests) * 1000) / 1000 : NaN
+	log(`${page}: ${Math.round(result.requests.average)} req/s, p99 ${result.latency.p99} ms, ${cpuMsPerRequest} ms CPU/request`)
+	return {
+		cpuMsPerRequest,
+		page,
+		rps: Math.round(result.requests.average),
+		p50: result.latency.p50,
+		p99: result.latency.p99,
+		non2xx: result.non2xx,
+		errors: result.errors + result.timeouts,
+	}
+}
+
+/** Serves the exact bytes and content type of a response from a bare node:http server, in a child process. */
+async function bareServer(body: Buffer, contentType: string) {
+	const file = path.join(os.tmpdir(), `bench-bare-${process.pid}.html`)
+	fs.writeFileSync(file, body)
+	const source = `
+		const http = require('node:http')
+		const body = require('node:fs').readFileSync(${JSON.stringify(file)})
+		const server = http.createServer((req, res) => { res.writeHead(200, { 'Content-Type': ${JSON.stringify(contentType)}, 'Content-Length': body.length }); res.end(body) })
+		server.keepAliveTimeout = 65000
+		server.listen(0, '127.0.0.1', () => console.log(server.address().port))`
+	const child = spawn(process.execPath, ['-e', source], { stdio: ['ignore', 'pipe', 'inherit'] })
+	const port = await new Promise<number>((resolve) => child.stdout.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim()))))
+	return { child, url: `http://127.0.0.1:${port}/`, cleanup: () => fs.rmSync(file, { force: true }) }
+}
+
+/** The gzip size of every script a first visit to the page loads (module preloads, scripts, inline imports). */
+async function firstVisitJs(origin: string, pagePath: string, cookie?: string) {
+	const response = await fetch(`${origin}${pagePath}`, { headers: cookie ? { Cookie: cookie } : {} })
+	const html = await response.text()
+	const urls = new Set([...html.matchAll(/["'](\/assets\/[^"']+\.js)["']/g)].map((match) => match[1]!))
+	let gzipBytes = 0
+	for (const url of urls) gzipBytes += gzipSync(fs.readFileSync(path.join(BUILD_DIR, 'client', url))).length
+	const pdfjs = [...urls].some((url) => /pdf/i.test(url))
+	return { page: pagePath, status: response.status, files: urls.size, gzipKb: Math.round(gzipBytes / 102.4) / 10, pdfjs }
+}
+
+function rssKb(pid: number) {
+	const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8')
+	return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0)
+}
+
+/** RSS once it stops moving (start-up memory is released, collections finish): the baseline for a per-connection figure. */
+async function settledRssKb(pid: number) {
+	let previous = rssKb(pid)
+	for (let attempt = 0; attempt < 30; attempt++) {
+		await new Promise((resolve) => setTimeout(resolve, 500))
+		const current = rssKb(pid)
+		if (Math.abs(current - previous) < 256) return current
+		previous = current
+	}
+	return previous
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN
+
+/**
+ * Opens the streams as signed-out visitors (they receive enrollment changes), then an admin
+ * changes an enrollment through the real form action and every stream times its delivery.
+ */
+async function sseAtScale(origin: string, serverPid: number, prepared: Prepared) {
+	const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity })
+	const requests: http.ClientRequest[] = []
+	const delivered: number[] = []
+	let sentAt = 0
+	let expected = () => {}
+	const allDelivered = new Promise<void>((resolve) => (expected = resolve))
+	const rssBefore = await settledRssKb(serverPid)
+	const open = () =>
+		new Promise<void>((resolve, reject) => {
+			const request = http.get(`${origin}/events`, { agent, headers: { Accept: 'text/event-stream' } }, (response) => {
+				let ready = false
+				let done = false
+				response.setEncoding('utf8')
+				response.on('data', (chunk: string) => {
+					if (!ready && chunk.includes('event: ready')) {
+						ready = true
+						resolve()
+					}
+					if (!done && sentAt && chunk.includes('enrollment.changed')) {
+						done = true
+						delivered.push(performance.now() - sentAt)
+						if (delivered.length === SSE_CLIENTS) expected()
+					}
+				})
+			})
+			request.on('error', reject)
+			requests.push(request)
+		})
+	const started = performance.now()
+	for (let index = 0; index < SSE_CLIENTS; index += 100) {
+		await Promise.all(Array.from({ length: Math.min(100, SSE_CLIENTS - index) }, open))
+	}
+	const openSeconds = (performance.now() - started) / 1000
+	const rssAfter = await settledRssKb(serverPid)
+
+	const status = prepared.enrollment.status === 'completed' ? 'active' : 'completed'
+	const body = new URLSearchParams({ intent: 'status', enrollmentId: String(prepared.enrollment.id), status })
+	sentAt = performance.now()
+	const action = await fetch(`${origin}/dashboard/admin/enrollments`, {
+		method: 'POST',
+		body,
+		redirect: 'manual',
+		headers: { Cookie: prepared.adminCookie, Origin: origin },
+	})
+	await Promise.race([allDelivered, new Promise((resolve) => setTimeout(resolve, 10_000))])
+	for (const request of requests) request.destroy()
+	agent.destroy()
+	const sorted = delivered.toSorted((a, b) => a - b)
+	return {
+		clients: SSE_CLIENTS,
+		openSeconds: Math.round(openSeconds * 10) / 10,
+		actionStatus: action.status,
+		delivered: delivered.length,
+		p50Ms: Math.round(percentile(sorted, 50)),
+		p99Ms: Math.round(percentile(sorted, 99)),
+		rssPerConnectionKb: Math.round(((rssAfter - rssBefore) / SSE_CLIENTS) * 10) / 10,
+	}
+}
+
+async function lighthouse(url: string) {
+	const output = path.join(os.tmpdir(), `bench-lighthouse-${process.pid}.json`)
+	await run(
+		bin('lighthouse'),
+		[url, '--quiet', '--output=json', `--output-path=${output}`, `--chrome-flags=${CHROME_FLAGS}`, '--only-categories=performance,accessibility,best-practices,seo'],
+		{ CHROME_PATH: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' },
+	)
+	const report = JSON.parse(fs.readFileSync(output, 'utf8')) as {
+		categories: Record<string, { score: number | null; auditRefs: Array<{ id: string; weight: number }> }>
+		audits: Record<string, { score: number | null; details?: { items?: Array<{ issueType?: string }> } }>
+	}
+	fs.rmSync(output, { force: true })
+	const score = (key: string) => Math.round((report.categories[key]?.score ?? 0) * 100)
+	// What cost points, so a score below 100 can be acted on from results.json.
+	const failing = Object.values(report.categories)
+		.flatMap((category) => category.auditRefs)
+		.filter((ref) => ref.weight > 0 && (report.audits[ref.id]?.score ?? 1) < 1)
+		.map((ref) => {
+			const issues = report.audits[ref.id]?.details?.items?.flatMap((item) => (item.issueType ? [item.issueType] : [])) ?? []
+			return issues.length > 0 ? `${ref.id} (${issues.join(', ')})` : ref.id
+		})
+	return {
+		page: new URL(url).pathname,
+		performance: score('performance'),
+		accessibility: score('accessibility'),
+		bestPractices: score('best-practices'),
+		seo: score('seo'),
+		failing,
+	}
+}
+
+async function benchTarget(target: Target, prepared: Prepared, withLighthouse: boolean) {
+	const { child, origin } = await startServer(target)
+	try {
+		const home = await fetch(`${origin}/`)
+		const homeBody = Buffer.from(await home.arrayBuffer())
+		const again = await fetch(`${origin}/`)
+		await again.arrayBuffer()
+		const pageCache = { first: home.headers.get('x-page-cache'), second: again.headers.get('x-page-cache'), etag: again.headers.get('etag'), cacheControl: again.headers.get('cache-control') }
+		log(`${target.kind}: X-Page-Cache ${pageCache.first} → ${pageCache.second}`)
+
+		// Streams first, while the heap is at rest: after the load runs, garbage collection would hide their memory.
+		const sse = flag('skip-sse') ? null : await sseAtScale(origin, child.pid!, prepared)
+		if (sse) log(`${target.kind}: SSE p99 ${sse.p99Ms} ms, ${sse.rssPerConnectionKb} KB/connection`)
+
+		const student = { Cookie: prepared.studentCookie }
+		const admin = { Cookie: prepared.adminCookie }
+		const pages: LoadResult[] = []
+		pages.push(await measure('/', child.pid!, `${origin}/`))
+		const bare = await bareServer(homeBody, home.headers.get('content-type') ?? 'text/html')
+		try {
+			pages.push(await measure('/ (bare node:http, same bytes)', bare.child.pid!, bare.url))
+		} finally {
+			await stopServer(bare.child)
+			bare.cleanup()
+		}
+		pages.push(await measure('/courses', child.pid!, `${origin}/courses`))
+		pages.push(await measure('/courses/:id', child.pid!, `${origin}/courses/${prepared.courseId}`))
+		pages.push(await measure('/dashboard (student)', child.pid!, `${origin}/dashboard`, student))
+		pages.push(await measure('/dashboard/messages (student)', child.pid!, `${origin}/dashboard/messages`, student))
+		pages.push(await measure('/dashboard/admin/courses (admin)', child.pid!, `${origin}/dashboard/admin/courses`, admin))
+
+		const javascript = flag('skip-js') ? [] : [await firstVisitJs(origin, '/'), await firstVisitJs(origin, '/dashboard', prepared.studentCookie)]
+		const lighthouseScores = withLighthouse ? [await lighthouse(`${origin}/`), await lighthouse(`${origin}/courses`)] : []
+		return { database: target.kind, seedSeconds: Math.round(prepared.seedSeconds), pageCache, pages, javascript, sse, lighthouse: lighthouseScores }
+	} finally {
+		await stopServer(child)
+	}
+}
+
+type TargetResult = Awaited<ReturnType<typeof benchTarget>>
+
+function printTable(results: TargetResult[]) {
+	const rows: string[][] = [['database', 'measure', 'value']]
+	for (const result of results) {
+		const db = result.database
+		rows.push([db, 'scale seed', `${result.seedSeconds} s`])
+		rows.push([db, 'X-Page-Cache on / (1st → 2nd)', `${result.pageCache.first} → ${result.pageCache.second}`])
+		for (const page of result.pages) {
+			rows.push([db, page.page, `${page.rps} req/s · p50 ${page.p50} ms · p99 ${page.p99} ms · non-2xx ${page.non2xx} · errors ${page.errors} · ${page.cpuMsPerRequest} ms CPU/req`])
+		}
+		const ssr = result.pages[0]!.rps
+		const bare = result.pages[1]!.rps
+		rows.push([db, '/ SSR ÷ bare (throughput)', `${Math.round((ssr / bare) * 100)} %`])
+		for (const js of result.javascript) {
+			rows.push([db, `first-visit JS ${js.page}`, `${js.gzipKb} KB gzip in ${js.files} files${js.pdfjs ? ' (includes pdf.js)' : ''}`])
+		}
+		if (result.sse) {
+			const sse = result.sse
+			rows.push([
+				db,
+				`SSE ${sse.clients} clients`,
+				`delivered ${sse.delivered} · p50 ${sse.p50Ms} ms · p99 ${sse.p99Ms} ms · ${sse.rssPerConnectionKb} KB RSS/connection`,
+			])
+		}
+		for (const scores of result.lighthouse) {
+			rows.push([db, `Lighthouse mobile ${scores.page}`, `perf ${scores.performance} · a11y ${scores.accessibility} · best ${scores.bestPractices} · SEO ${scores.seo}`])
+		}
+	}
+	const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)))
+	const line = (row: string[]) => `| ${row.map((cell, column) => cell.padEnd(widths[column]!)).join(' | ')} |`
+	console.log([line(rows[0]!), `|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`, ...rows.slice(1).map(line)].join('\n'))
+}
+
+const benchStarted = performance.now()
+const targets = await createTargets()
+try {
+	if (targets.length === 0) throw new Error('Nothing to measure: --skip-pglite without DATABASE_URL.')
+	// The build and the seeding of every database run side by side: seeding is mostly database work.
+	const building = flag('skip-build') && fs.existsSync(BUILD_DIR) ? Promise.resolve('') : run(bin('react-router'), ['build'], { BUILD_DIR })
+	const preparing = targets.map(async (target) => {
+		log(`seeding ${target.kind} (scale data set)`)
+		const output = await run(process.execPath, ['scripts/bench/prepare.ts'], target.env)
+		return JSON.parse(output.trim().split('\n').at(-1)!) as Prepared
+	})
+	await building
+	const prepared = await Promise.all(preparing)
+	const results: TargetResult[] = []
+	for (const [index, target] of targets.entries()) {
+		log(`measuring ${target.kind}`)
+		results.push(await benchTarget(target, prepared[index]!, index === 0 && !flag('skip-lighthouse')))
+	}
+	const machine = { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? 'unknown', memoryGb: Math.round(os.totalmem() / 2 ** 30), node: process.version, platform: `${os.type()} ${os.release()}` }
+	const summary = {
+		date: new Date().toISOString(),
+		machine,
+		settings: { connections: CONNECTIONS, durationSeconds: DURATION, warmUpSeconds: WARM_UP },
+		totalSeconds: Math.round((performance.now() - benchStarted) / 1000),
+		results,
+	}
+	fs.mkdirSync('bench', { recursive: true })
+	fs.writeFileSync('bench/results.json', `${JSON.stringify(summary, null, '\t')}\n`)
+	console.log(`\nMachine: ${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGb} GB, Node ${machine.node}; ${CONNECTIONS} connections, ${DURATION} s after ${WARM_UP} s warm-up`)
+	printTable(results)
+	console.log(`\nTotal ${summary.totalSeconds} s; written to bench/results.json`)
+} finally {
+	for (const target of targets) {
+		await target.drop?.().catch((error: unknown) => log(`could not drop the ${target.kind} database: ${String(error)}`))
+		fs.rmSync(target.dataDir, { recursive: true, force: true })
+	}
+}

@@ -1,0 +1,137 @@
+import { randomUUID } from 'node:crypto'
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { loader as adminCoursesLoader } from '#app/routes/admin/courses.tsx'
+import { loader as adminEnrollmentsLoader } from '#app/routes/admin/enrollments.tsx'
+import { loader as adminUsersLoader } from '#app/routes/admin/users.tsx'
+import { loader as myCoursesLoader } from '#app/routes/dashboard/courses.tsx'
+import { loader as dashboardLoader } from '#app/routes/dashboard/index.tsx'
+import { loader as viewerLoader } from '#app/routes/dashboard/material-viewer.tsx'
+import { loader as messagesLoader } from '#app/routes/dashboard/messages.tsx'
+import { loader as coursesLoader } from '#app/routes/public/courses.tsx'
+import type { Role } from '#db/types.ts'
+import { useTestDatabase } from '#tests/support/db.ts'
+import { createQueryCounter } from '#tests/support/query-counter.ts'
+import { callRoute, getRequest, sessionCookieFor } from '#tests/support/requests.ts'
+import { useTestStorage } from '#tests/support/storage.ts'
+
+const t = useTestDatabase()
+useTestStorage()
+let counter: Awaited<ReturnType<typeof createQueryCounter>>
+
+beforeAll(async () => {
+	counter = await createQueryCounter(t.url)
+})
+afterAll(async () => {
+	await counter?.close()
+})
+
+async function createUsers(count: number, role: Role) {
+	const users = await t.db
+		.insertInto('users')
+		.values(Array.from({ length: count }, () => ({ email: `${randomUUID()}@example.com`, password_hash: 'unused', email_confirmed_at: new Date() })))
+		.returning('id')
+		.execute()
+	await t.db
+		.insertInto('profiles')
+		.values(users.map((user, index) => ({ id: user.id, name: `${role} ${index}`, role })))
+		.execute()
+	return users.map((user) => user.id)
+}
+
+/**
+ * A student who sees `n` rows of every kind: courses (all enrolled), weeks and files of the
+ * first course, contacts with unread messages, messages with attachments in one thread.
+ */
+async function createWorld(n: number) {
+	const [studentId] = await createUsers(1, 'student')
+	await createUsers(n, 'student')
+	const staff = await createUsers(n, 'instructor')
+	const courses = await t.db
+		.insertInto('courses')
+		.values(Array.from({ length: n }, (_, index) => ({ title: `Course ${n}-${index}`, capacity: 1000 })))
+		.returning('id')
+		.execute()
+	await t.db
+		.insertInto('enrollments')
+		.values(courses.map((course) => ({ user_id: studentId!, course_id: course.id, enrollment_date: new Date() })))
+		.execute()
+	const weeks = await t.db
+		.insertInto('course_materials')
+		.values(Array.from({ length: n }, (_, index) => ({ course_id: courses[0]!.id, week_number: index + 1, topic: `Week ${index + 1}` })))
+		.returning('id')
+		.execute()
+	const items = await t.db
+		.insertInto('material_items')
+		.values(
+			weeks.map((week, index) => ({
+				material_id: week.id,
+				title: `Handout ${index}.pdf`,
+				type: 'document' as const,
+				category: 'material' as const,
+				storage_key: `counts/${randomUUID()}.pdf`,
+				mime_type: 'application/pdf',
+				size_bytes: 100,
+			})),
+		)
+		.returning('id')
+		.execute()
+	await t.db
+		.insertInto('messages')
+		.values(staff.map((id) => ({ sender_id: id, receiver_id: studentId!, content: 'Hello' })))
+		.execute()
+	const thread = await t.db
+		.insertInto('messages')
+		.values(Array.from({ length: n }, (_, index) => ({ sender_id: studentId!, receiver_id: staff[0]!, content: `Message ${index}` })))
+		.returning('id')
+		.execute()
+	await t.db
+		.insertInto('message_attachments')
+		.values(thread.map((message) => ({ message_id: message.id, name: 'notes.pdf', type: 'application/pdf', size_bytes: 100, storage_key: `counts/${randomUUID()}.pdf` })))
+		.execute()
+	return { cookie: await sessionCookieFor(studentId!), itemId: items[0]!.id, partnerId: staff[0]! }
+}
+
+type World = Awaited<ReturnType<typeof createWorld>>
+
+/** The number of statements each page's loader issues for a student of this world and an admin. */
+async function countStatements(world: World, adminCookie: string) {
+	const pages: Record<string, () => Promise<Response>> = {
+		'/dashboard': () => callRoute(dashboardLoader, getRequest('/dashboard', { cookie: world.cookie })),
+		'/dashboard/materials/:itemId': () =>
+			callRoute(viewerLoader, getRequest(`/dashboard/materials/${world.itemId}`, { cookie: world.cookie }), { itemId: String(world.itemId) }),
+		'/dashboard/messages': () => callRoute(messagesLoader, getRequest('/dashboard/messages', { cookie: world.cookie })),
+		'/dashboard/messages?with=': () =>
+			callRoute(messagesLoader, getRequest(`/dashboard/messages?with=${world.partnerId}`, { cookie: world.cookie })),
+		'/dashboard/courses': () => callRoute(myCoursesLoader, getRequest('/dashboard/courses', { cookie: world.cookie })),
+		'/courses': () => callRoute(coursesLoader, getRequest('/courses')),
+		'/dashboard/admin/courses': () => callRoute(adminCoursesLoader, getRequest('/dashboard/admin/courses', { cookie: adminCookie })),
+		'/dashboard/admin/users': () => callRoute(adminUsersLoader, getRequest('/dashboard/admin/users', { cookie: adminCookie })),
+		'/dashboard/admin/enrollments': () =>
+			callRoute(adminEnrollmentsLoader, getRequest('/dashboard/admin/enrollments', { cookie: adminCookie })),
+	}
+	const counts: Record<string, number> = {}
+	for (const [page, load] of Object.entries(pages)) {
+		let status = 0
+		const statements = await counter.record(async () => {
+			status = (await load()).status
+		})
+		expect(status, page).toBe(200)
+		counts[page] = statements.length
+	}
+	return counts
+}
+
+test('every page issues the same number of statements with 1 and with 100 rows of each kind', async () => {
+	const [adminId] = await createUsers(1, 'admin')
+	const adminCookie = await sessionCookieFor(adminId!)
+
+	const small = await countStatements(await createWorld(1), adminCookie)
+	const large = await countStatements(await createWorld(100), adminCookie)
+
+	expect(large).toEqual(small)
+	// A loader that issues statements in proportion to its rows would need far more than this.
+	for (const [page, count] of Object.entries(small)) {
+		expect(count, page).toBeGreaterThan(0)
+		expect(count, page).toBeLessThanOrEqual(8)
+	}
+})
