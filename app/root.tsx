@@ -4,9 +4,9 @@ import type { Route } from './+types/root'
 import stylesheet from './app.css?url'
 import { GeneralErrorBoundary } from './components/error-boundary.tsx'
 import { Toaster } from './components/ui/toast.tsx'
+import { getUser } from './utils/auth.server.ts'
 import { getEnv } from './utils/env.server.ts'
 import { withPublicPageCache } from './utils/page-cache.server.ts'
-import { getSessionUser } from './utils/session.server.ts'
 import { getToast } from './utils/toast.server.ts'
 
 /**
@@ -27,7 +27,7 @@ export const links: Route.LinksFunction = () => [
 ]
 
 export async function loader({ request }: Route.LoaderArgs) {
-	const [user, { toast, headers }] = await Promise.all([getSessionUser(request), getToast(request)])
+	const [user, { toast, headers }] = await Promise.all([getUser(request), getToast(request)])
 	const env = getEnv()
 	return data(
 		{

@@ -22,6 +22,8 @@ export const PUBLIC_CACHE_CONTROL = 'public, max-age=0, must-revalidate, s-maxag
 type Entry = { body: Uint8Array<ArrayBuffer>; headers: [string, string][]; etag: string; storedAt: number }
 
 const entries = new Map<string, Entry>()
+/** Renders in progress, so a burst of visitors after an invalidation renders the page once. */
+const rendering = new Map<string, Promise<Entry | Response>>()
 let subscribed: Promise<unknown> | undefined
 
 /** The cache key of a request every anonymous visitor would get the same answer to, or null. */
@@ -30,7 +32,11 @@ export function publicCacheKey(request: Request) {
 	if (PERSONAL_COOKIES.test(request.headers.get('Cookie') ?? '')) return null
 	const { pathname } = pageUrl(request)
 	if (!PUBLIC_PAGES.some((pattern) => pattern.test(pathname))) return null
+	// Only the bare page (and the router's data request for it) is shared: query strings
+	// (search, filters, dialogs) are rendered per request, so they cannot crowd out the cache.
 	const url = new URL(request.url)
+	const params = [...url.searchParams.keys()]
+	if (params.some((name) => name !== '_routes')) return null
 	return `${url.pathname}${url.search}`
 }
 
@@ -74,6 +80,19 @@ export async function withPublicPageCache(request: Request, render: () => Promis
 	const cached = entries.get(key)
 	if (cached && Date.now() - cached.storedAt < TTL_MS) return respond(request, cached, 'HIT')
 
+	let pending = rendering.get(key)
+	const renderedHere = !pending
+	if (!pending) {
+		pending = renderEntry(key, render).finally(() => rendering.delete(key))
+		rendering.set(key, pending)
+	}
+	const result = await pending
+	// A response that cannot be shared (an error, a redirect) goes only to the request that rendered it.
+	if (result instanceof Response) return renderedHere ? result : render()
+	return respond(request, result, 'MISS')
+}
+
+async function renderEntry(key: string, render: () => Promise<Response>): Promise<Entry | Response> {
 	const [response] = await Promise.all([render(), ensureInvalidation()])
 	if (response.status !== 200 || response.headers.has('Set-Cookie') || !response.body) return response
 	const body = new Uint8Array(await response.arrayBuffer())
@@ -87,7 +106,7 @@ export async function withPublicPageCache(request: Request, render: () => Promis
 		if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value!)
 		entries.set(key, entry)
 	}
-	return respond(request, entry, 'MISS')
+	return entry
 }
 
 /** Script hashes for a page rendered without a nonce: the bytes are the same for everyone, so a CDN may keep them. */

@@ -1,0 +1,70 @@
+import { afterAll, describe, expect, test } from 'vitest'
+import { stopEventHub } from '#app/services/events/hub.server.ts'
+import { clearPublicPageCache, publicCacheKey, withPublicPageCache } from '#app/utils/page-cache.server.ts'
+import { useTestDatabase } from '#tests/support/db.ts'
+
+useTestDatabase()
+afterAll(() => stopEventHub())
+
+const get = (path: string, cookie?: string) => new Request(`http://localhost${path}`, { headers: cookie ? { Cookie: cookie } : {} })
+
+describe('which requests share a cached page', () => {
+	test.each([
+		['/', '/'],
+		['/courses', '/courses'],
+		['/courses/12', '/courses/12'],
+		['/courses.data?_routes=routes%2Fpublic%2Fcourses', '/courses.data?_routes=routes%2Fpublic%2Fcourses'],
+		['/community?q=sarah', null],
+		['/courses/12?dialog=auth', null],
+		['/?x=1', null],
+		['/login', null],
+		['/dashboard', null],
+	])('%s → %s', (path, key) => {
+		expect(publicCacheKey(get(path))).toBe(key)
+	})
+
+	test('a visitor with a session, toast or registration cookie is never served the shared copy', () => {
+		expect(publicCacheKey(get('/', 'session=abc'))).toBeNull()
+		expect(publicCacheKey(get('/', 'theme=dark; toast=xyz'))).toBeNull()
+		expect(publicCacheKey(get('/', '__Host-registration=1'))).toBeNull()
+		expect(publicCacheKey(get('/', 'theme=dark'))).toBe('/')
+	})
+
+	test('a POST is never cached', () => {
+		expect(publicCacheKey(new Request('http://localhost/', { method: 'POST' }))).toBeNull()
+	})
+})
+
+describe('the cache', () => {
+	test('a burst of visitors renders the page once, then it is served from memory with an ETag', async () => {
+		clearPublicPageCache()
+		let renders = 0
+		const render = async () => {
+			renders += 1
+			await new Promise((resolve) => setTimeout(resolve, 20))
+			return new Response('<html>same for everyone</html>', { headers: { 'Content-Type': 'text/html' } })
+		}
+		const responses = await Promise.all(Array.from({ length: 10 }, () => withPublicPageCache(get('/faq'), render)))
+		expect(renders).toBe(1)
+		expect(await Promise.all(responses.map((response) => response.text()))).toEqual(Array(10).fill('<html>same for everyone</html>'))
+		const hit = await withPublicPageCache(get('/faq'), render)
+		expect(hit.headers.get('X-Page-Cache')).toBe('HIT')
+		const etag = hit.headers.get('ETag')!
+		const revalidated = await withPublicPageCache(new Request('http://localhost/faq', { headers: { 'If-None-Match': etag } }), render)
+		expect(revalidated.status).toBe(304)
+		expect(renders).toBe(1)
+	})
+
+	test('an answer that cannot be shared goes to its own request only', async () => {
+		clearPublicPageCache()
+		let renders = 0
+		const render = async () => {
+			renders += 1
+			await new Promise((resolve) => setTimeout(resolve, 20))
+			return new Response('personal', { headers: { 'Set-Cookie': 'a=b' } })
+		}
+		const responses = await Promise.all(Array.from({ length: 3 }, () => withPublicPageCache(get('/about'), render)))
+		expect(await Promise.all(responses.map((response) => response.text()))).toEqual(['personal', 'personal', 'personal'])
+		expect(renders).toBe(3)
+	})
+})
