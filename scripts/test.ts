@@ -29,7 +29,6 @@ const failures: string[] = []
 
 if (wanted('typecheck')) {
 	if (!run('typecheck', bin('react-router'), ['typegen']) || !run('tsc', bin('tsc'), ['--noEmit'])) failures.push('typecheck')
-	if (!run('lint', bin('oxlint'), [])) failures.push('lint')
 }
 if (wanted('unit')) {
 	if (!run('vitest', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`])) {

@@ -11,7 +11,6 @@ export const NameSchema = z
 	.min(2, 'Name must be at least 2 characters')
 	.max(200, 'Name must be at most 200 characters')
 	// PostgreSQL text cannot hold NUL, and no name has control characters.
-	// oxlint-disable-next-line no-control-regex -- matching control characters is the point
 	.refine((name) => !/[\u0000-\u001f\u007f]/.test(name), 'Name must not contain control characters')
 
 export const EmailSchema = z
