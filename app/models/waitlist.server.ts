@@ -10,8 +10,9 @@ export type WaitlistRequestInput = {
 	program: string
 }
 
+/** 'Waitlist request for: {program}', a newline, then what the visitor wrote (possibly nothing). */
 function waitlistMessage(program: string, message?: string | null) {
-	return `Waitlist request for: ${program}\n${message?.trim() ?? ''}`
+	return `Waitlist request for: ${program}\n${message ? cleanText(message) : ''}`
 }
 
 /**
@@ -28,7 +29,7 @@ export async function joinWaitlist(db: Kysely<Database>, input: WaitlistRequestI
 			name: cleanText(input.name),
 			email: input.email.trim(),
 			phone: (input.phone && cleanText(input.phone)) || null,
-			message: cleanText(waitlistMessage(program, input.message)),
+			message: waitlistMessage(program, input.message),
 			program,
 		})
 		.onConflict((conflict) =>

@@ -89,6 +89,12 @@ describe('joining the waitlist', () => {
 		})
 	})
 
+	test('with no message of their own the request still ends with the newline of the spec', async () => {
+		await join({ name: 'Nia Newline', email: 'nia@example.com', message: '   ' })
+		const [row] = await waitlistRows('nia@example.com')
+		expect(row!.message).toBe('Waitlist request for: Real Estate Investment Program\n')
+	})
+
 	test('a signed-in user lands on the dashboard', async () => {
 		const user = await createUser(t.db, { email: 'signed@example.com', name: 'Signed In', passwordHash: 'x', confirmed: true })
 		const response = await join({ name: 'Signed In', email: 'signed@example.com', returnTo: '/courses' }, { cookie: await sessionCookieFor(user.id) })
