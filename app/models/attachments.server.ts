@@ -2,6 +2,7 @@ import { Readable } from 'node:stream'
 import { fileTypeFromBuffer } from 'file-type'
 import type { FileStorage } from '#app/services/storage/index.server.ts'
 import { attachmentKey } from '#app/services/storage/keys.ts'
+import { readHead } from '#app/utils/streams.server.ts'
 
 /** Enough for file-type to recognise every format it knows, office documents included. */
 const SNIFF_BYTES = 64 * 1024
@@ -43,33 +44,6 @@ export async function sniffType(head: Uint8Array, fileName: string) {
 	return isText(head) ? 'text/plain' : 'application/octet-stream'
 }
 
-/** Returns the first `size` bytes and a stream of the whole file (those bytes included). */
-async function readHead(stream: Readable, size: number) {
-	const iterator = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>
-	const chunks: Buffer[] = []
-	let length = 0
-	let ended = false
-	while (length < size) {
-		const next = await iterator.next()
-		if (next.done) {
-			ended = true
-			break
-		}
-		chunks.push(next.value)
-		length += next.value.length
-	}
-	const head = Buffer.concat(chunks)
-	async function* whole() {
-		yield head
-		if (ended) return
-		for (;;) {
-			const next = await iterator.next()
-			if (next.done) return
-			yield next.value
-		}
-	}
-	return { head: head.subarray(0, size), rest: Readable.from(whole(), { objectMode: false }) }
-}
 
 function looksLikeMarkup(head: Uint8Array) {
 	const text = Buffer.from(head.subarray(0, 4096)).toString('latin1').replace(/^\uFEFF|^\xEF\xBB\xBF/, '').trimStart().toLowerCase()

@@ -20,6 +20,7 @@ import { recordAudit } from '#app/models/audit-log.server.ts'
 import type { FileStorage } from '#app/services/storage/index.server.ts'
 import { materialKey } from '#app/services/storage/keys.ts'
 import { MultipartError, parseMultipartForm, UploadTooLargeError } from '#app/utils/multipart.server.ts'
+import { readHead } from '#app/utils/streams.server.ts'
 import type { ToastInput } from '#app/utils/toast.server.ts'
 import type { Database, MaterialCategory, MaterialItemsTable, MaterialType } from '#db/types.ts'
 
@@ -114,33 +115,6 @@ export async function checkFileType(head: Uint8Array, fileName: string, { videoO
 	return { contentType: allowed.contentType?.(extension) ?? detected, type: allowed.video ? 'video' : 'document' }
 }
 
-/** Returns the first `size` bytes and a stream of the whole file (those bytes included), holding no more than that. */
-export async function readHead(stream: Readable, size: number) {
-	const iterator = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>
-	const chunks: Buffer[] = []
-	let length = 0
-	let ended = false
-	while (length < size) {
-		const next = await iterator.next()
-		if (next.done) {
-			ended = true
-			break
-		}
-		chunks.push(next.value)
-		length += next.value.length
-	}
-	const head = Buffer.concat(chunks)
-	async function* whole() {
-		yield head
-		if (ended) return
-		for (;;) {
-			const next = await iterator.next()
-			if (next.done) return
-			yield next.value
-		}
-	}
-	return { head: head.subarray(0, size), rest: Readable.from(whole(), { objectMode: false }) }
-}
 
 /** Sniffs a file as it streams in, then streams it into storage under `key`. */
 export async function storeCheckedFile(
