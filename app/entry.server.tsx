@@ -10,6 +10,7 @@ import { inlineScriptHashes, publicCacheKey } from '#app/utils/page-cache.server
 import { contentSecurityPolicy, createNonce } from '#app/utils/security.server.ts'
 
 export { startup, shutdown } from '#app/utils/lifecycle.server.ts'
+export { cachedPublicPage } from '#app/utils/page-cache.server.ts'
 
 export const streamTimeout = 5_000
 

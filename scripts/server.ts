@@ -10,11 +10,13 @@ import compression from 'compression'
 import express from 'express'
 import type { ServerBuild } from 'react-router'
 import { getEnv } from '#app/utils/env.server.ts'
+import type { cachedPublicPage } from '#app/utils/page-cache.server.ts'
 import { baseSecurityHeaders, isCrossSiteRequest } from '#app/utils/security.server.ts'
 
 type AppEntryModule = ServerBuild['entry']['module'] & {
 	startup: () => Promise<void>
 	shutdown: () => Promise<void>
+	cachedPublicPage: typeof cachedPublicPage
 }
 
 const isDev = process.argv.includes('--dev')
@@ -35,8 +37,9 @@ app.use((req, res, next) => {
 	res.set(securityHeaders)
 	// Downstream code reads the client address from this header; never trust a client's copy.
 	req.headers['x-client-ip'] = req.ip ?? ''
+	if (env.LOG_LEVEL === 'silent') return next()
 	res.on('finish', () => {
-		if (env.LOG_LEVEL === 'silent' || (env.LOG_LEVEL !== 'debug' && req.path.startsWith('/assets/'))) return
+		if (env.LOG_LEVEL !== 'debug' && req.path.startsWith('/assets/')) return
 		console.log(
 			JSON.stringify({
 				time: new Date().toISOString(),
@@ -50,6 +53,26 @@ app.use((req, res, next) => {
 		)
 	})
 	next()
+})
+
+// A public page every anonymous visitor shares goes out from memory, compressed once, without
+// a trip through the router or the file system (no cached page is a static file). A GET is
+// never refused as forgery, so the check below has nothing to say about these requests.
+app.use((req, res, next) => {
+	if (isDev) return next()
+	const hit = entry.cachedPublicPage({
+		method: req.method,
+		// Only the path and query choose the page; the host is not part of the key.
+		url: `http://localhost${req.originalUrl.startsWith('/') ? req.originalUrl : '/'}`,
+		cookie: req.headers.cookie,
+		ifNoneMatch: req.headers['if-none-match'],
+		acceptsGzip: req.acceptsEncodings('gzip') === 'gzip',
+	})
+	if (!hit) return next()
+	res.status(hit.status).setHeaders(new Map(hit.headers))
+	if (!hit.body) return res.end()
+	// With a length the bytes go out in one write, not chunked.
+	res.setHeader('Content-Length', hit.body.byteLength).end(hit.body)
 })
 
 const allowedOrigins = [env.APP_URL]

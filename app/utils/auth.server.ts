@@ -89,7 +89,7 @@ export function loginRequiredMessage(pathname: string) {
  * The URL the visitor sees. A client-side navigation or submission reaches
  * loaders and actions as `/path.data?_routes=…`; strip that back to `/path`.
  */
-export function pageUrl(request: Request) {
+export function pageUrl(request: Pick<Request, 'url'>) {
 	const url = new URL(request.url)
 	if (url.pathname.endsWith('.data')) {
 		url.pathname = url.pathname === '/_root.data' ? '/' : url.pathname.slice(0, -'.data'.length)

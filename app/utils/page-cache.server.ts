@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { gzipSync } from 'node:zlib'
 import type { AppEvent } from '#app/services/events/events.ts'
 import { getEventHub } from '#app/services/events/hub.server.ts'
 import { pageUrl } from './auth.server.ts'
@@ -19,22 +20,36 @@ const INVALIDATING_EVENTS = new Set<AppEvent['type']>(['course.changed', 'enroll
 
 export const PUBLIC_CACHE_CONTROL = 'public, max-age=0, must-revalidate, s-maxage=30, stale-while-revalidate=30'
 
-type Entry = { body: Uint8Array<ArrayBuffer>; headers: [string, string][]; etag: string; storedAt: number }
+type Entry = {
+	body: Uint8Array<ArrayBuffer>
+	/** The body gzipped on first demand, so each page is compressed once, not per visitor. */
+	gzipped?: Uint8Array<ArrayBuffer>
+	headers: [string, string][]
+	etag: string
+	storedAt: number
+}
 
 const entries = new Map<string, Entry>()
 /** Renders in progress, so a burst of visitors after an invalidation renders the page once. */
 const rendering = new Map<string, Promise<Entry | Response>>()
 let subscribed: Promise<unknown> | undefined
 
+/** What the cache needs to know of a request, so the HTTP server can ask before building a Fetch Request. */
+type RequestFacts = { method: string; url: string; cookie: string | null | undefined }
+
 /** The cache key of a request every anonymous visitor would get the same answer to, or null. */
 export function publicCacheKey(request: Request) {
-	if (request.method !== 'GET' && request.method !== 'HEAD') return null
-	if (PERSONAL_COOKIES.test(request.headers.get('Cookie') ?? '')) return null
-	const { pathname } = pageUrl(request)
+	return cacheKeyOf({ method: request.method, url: request.url, cookie: request.headers.get('Cookie') })
+}
+
+function cacheKeyOf({ method, url: href, cookie }: RequestFacts) {
+	if (method !== 'GET' && method !== 'HEAD') return null
+	if (PERSONAL_COOKIES.test(cookie ?? '')) return null
+	const url = new URL(href)
+	const { pathname } = pageUrl({ url: href })
 	if (!PUBLIC_PAGES.some((pattern) => pattern.test(pathname))) return null
 	// Only the bare page (and the router's data request for it) is shared: query strings
 	// (search, filters, dialogs) are rendered per request, so they cannot crowd out the cache.
-	const url = new URL(request.url)
 	const params = [...url.searchParams.keys()]
 	if (params.some((name) => name !== '_routes')) return null
 	return `${url.pathname}${url.search}`
@@ -58,19 +73,48 @@ function ensureInvalidation() {
 	return subscribed
 }
 
-function matchesEtag(request: Request, etag: string) {
-	const header = request.headers.get('If-None-Match')
-	return header ? header.split(',').some((value) => value.trim() === etag || value.trim() === '*') : false
+function matchesEtag(ifNoneMatch: string | null | undefined, etag: string) {
+	return ifNoneMatch ? ifNoneMatch.split(',').some((value) => value.trim() === etag || value.trim() === '*') : false
+}
+
+type CachedAnswer = { status: 200 | 304; headers: [string, string][]; body: Uint8Array<ArrayBuffer> | null }
+
+function answer(
+	request: { method: string; ifNoneMatch: string | null | undefined; acceptsGzip?: boolean },
+	entry: Entry,
+	cacheState: 'HIT' | 'MISS',
+): CachedAnswer {
+	const headers: [string, string][] = [
+		...entry.headers,
+		['ETag', entry.etag],
+		['Cache-Control', PUBLIC_CACHE_CONTROL],
+		['Vary', request.acceptsGzip === undefined ? 'Cookie' : 'Cookie, Accept-Encoding'],
+		['X-Page-Cache', cacheState],
+	]
+	if (matchesEtag(request.ifNoneMatch, entry.etag)) return { status: 304, headers, body: null }
+	if (request.method === 'HEAD') return { status: 200, headers, body: null }
+	if (!request.acceptsGzip) return { status: 200, headers, body: entry.body }
+	entry.gzipped ??= gzipSync(entry.body)
+	headers.push(['Content-Encoding', 'gzip'])
+	return { status: 200, headers, body: entry.gzipped }
 }
 
 function respond(request: Request, entry: Entry, cacheState: 'HIT' | 'MISS') {
-	const headers = new Headers(entry.headers)
-	headers.set('ETag', entry.etag)
-	headers.set('Cache-Control', PUBLIC_CACHE_CONTROL)
-	headers.set('Vary', 'Cookie')
-	headers.set('X-Page-Cache', cacheState)
-	if (matchesEtag(request, entry.etag)) return new Response(null, { status: 304, headers })
-	return new Response(request.method === 'HEAD' ? null : entry.body, { status: 200, headers })
+	const { status, headers, body } = answer({ method: request.method, ifNoneMatch: request.headers.get('If-None-Match') }, entry, cacheState)
+	return new Response(body, { status, headers })
+}
+
+/**
+ * A fresh cached copy for this request, or null. The HTTP server asks before handing the
+ * request to React Router, so a hit costs no more than sending the stored bytes.
+ */
+export function cachedPublicPage(
+	request: RequestFacts & { ifNoneMatch: string | null | undefined; acceptsGzip: boolean },
+): CachedAnswer | null {
+	const key = cacheKeyOf(request)
+	const cached = key === null ? undefined : entries.get(key)
+	if (!cached || Date.now() - cached.storedAt >= TTL_MS) return null
+	return answer(request, cached, 'HIT')
 }
 
 /** Serves a cached copy, or renders, stores and serves; other requests pass straight through. */

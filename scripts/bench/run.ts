@@ -16,6 +16,7 @@ import http from 'node:http'
 import os from 'node:os'
 import path from 'node:path'
 import { gzipSync } from 'node:zlib'
+import { chromium } from '@playwright/test'
 import pg from 'pg'
 
 const args = process.argv.slice(2)
@@ -169,15 +170,32 @@ async function bareServer(body: Buffer, contentType: string) {
 	return { child, url: `http://127.0.0.1:${port}/`, cleanup: () => fs.rmSync(file, { force: true }) }
 }
 
-/** The gzip size of every script a first visit to the page loads (module preloads, scripts, inline imports). */
+/**
+ * The gzip size of every script a first visit to the page makes the browser load, read off
+ * a real Chromium (module preloads, the entry, and whatever loads lazily before the network
+ * is idle); the HTML also names scripts the browser never fetches, such as the full route
+ * manifest.
+ */
 async function firstVisitJs(origin: string, pagePath: string, cookie?: string) {
-	const response = await fetch(`${origin}${pagePath}`, { headers: cookie ? { Cookie: cookie } : {} })
-	const html = await response.text()
-	const urls = new Set([...html.matchAll(/["'](\/assets\/[^"']+\.js)["']/g)].map((match) => match[1]!))
-	let gzipBytes = 0
-	for (const url of urls) gzipBytes += gzipSync(fs.readFileSync(path.join(BUILD_DIR, 'client', url))).length
-	const pdfjs = [...urls].some((url) => /pdf/i.test(url))
-	return { page: pagePath, status: response.status, files: urls.size, gzipKb: Math.round(gzipBytes / 102.4) / 10, pdfjs }
+	const browser = await chromium.launch({
+		executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+		args: CHROME_FLAGS.split(' ').filter((flag) => !flag.startsWith('--headless')),
+	})
+	try {
+		const page = await browser.newPage({ extraHTTPHeaders: cookie ? { Cookie: cookie } : {} })
+		const urls = new Set<string>()
+		page.on('response', (response) => {
+			const { pathname } = new URL(response.url())
+			if (pathname.startsWith('/assets/') && pathname.endsWith('.js')) urls.add(pathname)
+		})
+		const response = await page.goto(`${origin}${pagePath}`, { waitUntil: 'networkidle' })
+		let gzipBytes = 0
+		for (const url of urls) gzipBytes += gzipSync(fs.readFileSync(path.join(BUILD_DIR, 'client', url))).length
+		const pdfjs = [...urls].some((url) => /pdf/i.test(url))
+		return { page: pagePath, status: response?.status() ?? 0, files: urls.size, gzipKb: Math.round(gzipBytes / 102.4) / 10, pdfjs }
+	} finally {
+		await browser.close()
+	}
 }
 
 function rssKb(pid: number) {

@@ -1,6 +1,7 @@
+import { gunzipSync } from 'node:zlib'
 import { afterAll, describe, expect, test } from 'vitest'
 import { stopEventHub } from '#app/services/events/hub.server.ts'
-import { clearPublicPageCache, publicCacheKey, withPublicPageCache } from '#app/utils/page-cache.server.ts'
+import { cachedPublicPage, clearPublicPageCache, publicCacheKey, withPublicPageCache } from '#app/utils/page-cache.server.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
 
 useTestDatabase()
@@ -66,5 +67,33 @@ describe('the cache', () => {
 		const responses = await Promise.all(Array.from({ length: 3 }, () => withPublicPageCache(get('/about'), render)))
 		expect(await Promise.all(responses.map((response) => response.text()))).toEqual(['personal', 'personal', 'personal'])
 		expect(renders).toBe(3)
+	})
+
+	test('the HTTP server answers a fresh copy before the router: plain, gzipped once, or 304', async () => {
+		clearPublicPageCache()
+		const facts = { method: 'GET', url: 'http://localhost/terms', cookie: undefined, ifNoneMatch: undefined, acceptsGzip: false }
+		expect(cachedPublicPage(facts)).toBeNull()
+		const html = `<html>${'same for everyone '.repeat(200)}</html>`
+		await withPublicPageCache(get('/terms'), async () => new Response(html, { headers: { 'Content-Type': 'text/html' } }))
+
+		const plain = cachedPublicPage(facts)!
+		expect(plain.status).toBe(200)
+		expect(new TextDecoder().decode(plain.body!)).toBe(html)
+		const headers = new Map(plain.headers)
+		expect(headers.get('X-Page-Cache')).toBe('HIT')
+		expect(headers.get('Vary')).toBe('Cookie, Accept-Encoding')
+		expect(headers.get('Content-Encoding')).toBeUndefined()
+
+		const gzipped = cachedPublicPage({ ...facts, acceptsGzip: true })!
+		expect(new Map(gzipped.headers).get('Content-Encoding')).toBe('gzip')
+		expect(gunzipSync(gzipped.body!).toString()).toBe(html)
+		expect(cachedPublicPage({ ...facts, acceptsGzip: true })!.body).toBe(gzipped.body)
+
+		expect(cachedPublicPage({ ...facts, ifNoneMatch: headers.get('ETag') })).toMatchObject({ status: 304, body: null })
+		expect(cachedPublicPage({ ...facts, method: 'HEAD' })).toMatchObject({ status: 200, body: null })
+		expect(cachedPublicPage({ ...facts, cookie: 'session=abc' })).toBeNull()
+		expect(cachedPublicPage({ ...facts, method: 'POST' })).toBeNull()
+		clearPublicPageCache()
+		expect(cachedPublicPage(facts)).toBeNull()
 	})
 })

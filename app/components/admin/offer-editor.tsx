@@ -3,17 +3,42 @@ import { Form, Link, useNavigation } from 'react-router'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
 import { Field, TextareaField } from '#app/components/ui/field.tsx'
+import { LimitedTimeOfferCard } from '#app/components/marketing/offer-card.tsx'
 import type { LimitedTimeOffer } from '#app/models/site-settings.server.ts'
 
 /** The home route's action; `edit-offer=1` keeps the editor open when the reply carries errors. */
-export const OFFER_ACTION = '/?index&edit-offer=1'
-export const OFFER_EDIT_PATH = '/?edit-offer=1'
+const OFFER_ACTION = '/?index&edit-offer=1'
+const OFFER_EDIT_PATH = '/?edit-offer=1'
+
+/**
+ * The hero's offer column as an admin sees it: the editor, the card with its controls, or
+ * the panel to add it back. The home page loads this module only for admins, so visitors
+ * never download the form code.
+ */
+export default function OfferAdminArea({
+	offer,
+	editing,
+	lastResult,
+}: {
+	offer: LimitedTimeOffer | null
+	editing: boolean
+	lastResult: SubmissionResult<string[]> | undefined
+}) {
+	if (editing) return <LimitedTimeOfferEditor offer={offer} lastResult={lastResult} />
+	if (!offer) return <AddOfferPanel />
+	return (
+		<div className="space-y-3">
+			<LimitedTimeOfferCard offer={offer} />
+			<OfferAdminControls />
+		</div>
+	)
+}
 
 const onDark =
 	'inline-flex h-9 items-center justify-center rounded-md border border-white/50 px-3 text-sm font-semibold text-white hover:bg-white/10'
 
 /** The offer card in edit mode (admins only): Save keeps the edited data, Cancel leaves edit mode. */
-export function LimitedTimeOfferEditor({
+function LimitedTimeOfferEditor({
 	offer,
 	lastResult,
 }: {
@@ -68,7 +93,7 @@ export function LimitedTimeOfferEditor({
 }
 
 /** Edit and Remove under the offer card, for admins. */
-export function OfferAdminControls() {
+function OfferAdminControls() {
 	return (
 		<div className="flex justify-end gap-2">
 			<Link to={OFFER_EDIT_PATH} preventScrollReset className={onDark}>
@@ -85,7 +110,7 @@ export function OfferAdminControls() {
 }
 
 /** What an admin sees where the removed offer was. */
-export function AddOfferPanel() {
+function AddOfferPanel() {
 	return (
 		<div className="rounded-2xl border-2 border-dashed border-white/40 p-8 text-center">
 			<p className="text-brand-50">The limited time offer is hidden from visitors.</p>

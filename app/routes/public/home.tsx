@@ -1,8 +1,8 @@
 import { parseWithZod } from '@conform-to/zod/v4'
+import { lazy } from 'react'
 import { data, useSearchParams } from 'react-router'
 import { z } from 'zod'
 import type { Route } from './+types/home'
-import { AddOfferPanel, LimitedTimeOfferEditor, OfferAdminControls } from '#app/components/admin/offer-editor.tsx'
 import { Icon, type IconName } from '#app/components/marketing/icons.tsx'
 import { pageMeta } from '#app/components/marketing/meta.ts'
 import { LimitedTimeOfferCard } from '#app/components/marketing/offer-card.tsx'
@@ -71,6 +71,14 @@ export async function action({ request }: Route.ActionArgs) {
 	clearPublicPageCache()
 	return redirectWithToast('/', { type: 'success', title: 'Limited time offer saved' })
 }
+
+/**
+ * Admin-only form code stays out of the bundle every visitor downloads. There is no Suspense
+ * boundary around it on purpose: the server waits for it and sends it in place (React moves a
+ * large boundary's content to the end of the document and reveals it with a script, which a
+ * browser without JavaScript never runs), and an admin's page hydrates once it has loaded.
+ */
+const OfferAdminArea = lazy(() => import('#app/components/admin/offer-editor.tsx'))
 
 const topics: Array<{ icon: IconName; title: string; description: string }> = [
 	{
@@ -177,15 +185,10 @@ export default function Home({ loaderData, actionData }: Route.ComponentProps) {
 							</div>
 						</dl>
 					</div>
-					{editingOffer ? (
-						<LimitedTimeOfferEditor offer={offer} lastResult={actionData?.result} />
+					{isAdmin ? (
+						<OfferAdminArea offer={offer} editing={editingOffer} lastResult={actionData?.result} />
 					) : offer ? (
-						<div className="space-y-3">
-							<LimitedTimeOfferCard offer={offer} />
-							{isAdmin ? <OfferAdminControls /> : null}
-						</div>
-					) : isAdmin ? (
-						<AddOfferPanel />
+						<LimitedTimeOfferCard offer={offer} />
 					) : null}
 				</div>
 			</section>
