@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely'
+import { RECENT_WEEKS } from '#app/components/materials/weekly-materials.tsx'
 import { materialKind, safeExternalUrl, type ViewerKind } from '#app/components/viewer/file-kind.ts'
 import type { Database, MaterialCategory, MaterialType } from '#db/types.ts'
 
@@ -66,15 +67,33 @@ export async function listAccessibleCourses(db: Kysely<Database>, user: Material
 	return rows.map((row) => ({ id: row.id, title: row.title, enrolled: row.enrollment_date !== null }))
 }
 
+export type CourseWeekList = {
+	weeks: CourseWeek[]
+	/** How many weeks the course has, listed or not. */
+	totalWeeks: number
+}
+
 /**
  * A course's weeks, newest first, each with its class materials and recordings sorted by
- * title. One query, whatever the number of weeks and files.
+ * title: the newest RECENT_WEEKS unless `all` is asked for. One query, whatever the number
+ * of weeks and files.
  */
-export async function getCourseWeeks(db: Kysely<Database>, courseId: number): Promise<CourseWeek[]> {
+export async function getCourseWeeks(
+	db: Kysely<Database>,
+	courseId: number,
+	{ all = false }: { all?: boolean } = {},
+): Promise<CourseWeekList> {
+	const listedWeekIds = db
+		.selectFrom('course_materials')
+		.select('id')
+		.where('course_id', '=', courseId)
+		.orderBy('week_number', 'desc')
+		.orderBy('id', 'desc')
+		.$if(!all, (query) => query.limit(RECENT_WEEKS))
 	const rows = await db
 		.selectFrom('course_materials as week')
 		.leftJoin('material_items as item', 'item.material_id', 'week.id')
-		.select([
+		.select((eb) => [
 			'week.id as weekId',
 			'week.week_number as weekNumber',
 			'week.topic',
@@ -87,8 +106,13 @@ export async function getCourseWeeks(db: Kysely<Database>, courseId: number): Pr
 			'item.mime_type as mimeType',
 			'item.file_url as fileUrl',
 			'item.size_bytes as sizeBytes',
+			eb
+				.selectFrom('course_materials')
+				.select(eb.fn.countAll<string>().as('count'))
+				.where('course_id', '=', courseId)
+				.as('totalWeeks'),
 		])
-		.where('week.course_id', '=', courseId)
+		.where('week.id', 'in', listedWeekIds)
 		.orderBy('week.week_number', 'desc')
 		.orderBy('week.id', 'desc')
 		.orderBy('item.title')
@@ -119,7 +143,7 @@ export async function getCourseWeeks(db: Kysely<Database>, courseId: number): Pr
 		}
 		;(row.category === 'recording' ? week.recordings : week.materials).push(item)
 	}
-	return weeks
+	return { weeks, totalWeeks: Number(rows[0]?.totalWeeks ?? 0) }
 }
 
 export type MaterialItemDetail = {

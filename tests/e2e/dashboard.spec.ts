@@ -116,6 +116,35 @@ test('a student chooses a course, which is remembered, and switches week tabs', 
 	await expect(page.getByRole('link', { name: 'Open Messages' })).toHaveAttribute('href', '/dashboard/messages')
 })
 
+test('a long course lists its 8 most recent weeks first and all of them on request', async ({ page, db, createUser, signIn }) => {
+	const student = await createUser({ name: 'Lena Longcourse' })
+	const course = await createCourse(db)
+	await enroll(db, student.id, course.id)
+	for (let week = 1; week <= 10; week++) {
+		const weekId = await addWeek(db, course.id, week, `Topic ${week}`, null)
+		await addItem(db, course.id, weekId, `Handout ${week}`, `handout-${week}.pdf`, 'material')
+	}
+	await signIn(student)
+
+	await page.goto('/dashboard')
+	const weekHeadings = page.getByRole('heading', { level: 3, name: /^Week \d+:/ })
+	await expect(weekHeadings).toHaveText(Array.from({ length: 8 }, (_, index) => `Week ${10 - index}: Topic ${10 - index}`))
+	await expect(page.getByText('Showing the 8 most recent of 10 weeks.')).toBeVisible()
+
+	await page.getByRole('link', { name: 'Show all 10 weeks' }).click()
+	await expect(page).toHaveURL(/weeks=all/)
+	await expect(weekHeadings).toHaveCount(10)
+	await expect(weekSection(page, 'Week 1: Topic 1').getByRole('link', { name: /Handout 1/ })).toBeVisible()
+	// A tab switch keeps every week listed.
+	await weekSection(page, 'Week 1: Topic 1').getByRole('link', { name: 'Class Recordings' }).click()
+	await expect(weekSection(page, 'Week 1: Topic 1').getByText('No recordings available for this week.')).toBeVisible()
+	await expect(weekHeadings).toHaveCount(10)
+
+	await page.getByRole('link', { name: 'Show the 8 most recent weeks' }).click()
+	await expect(weekHeadings).toHaveCount(8)
+	await expect(page.getByText('Showing the 8 most recent of 10 weeks.')).toBeVisible()
+})
+
 test('a student without an active enrollment is invited to browse courses', async ({ page, db, createUser, signIn }) => {
 	const student = await createUser({ name: 'Nora Newcomer' })
 	const course = await createCourse(db)

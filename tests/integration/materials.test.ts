@@ -138,7 +138,8 @@ describe('getCourseWeeks', () => {
 			.returning('id')
 			.executeTakeFirstOrThrow()
 
-		const weeks = await getCourseWeeks(t.db, courseId)
+		const { weeks, totalWeeks } = await getCourseWeeks(t.db, courseId)
+		expect(totalWeeks).toBe(3)
 		expect(weeks.map((week) => week.id)).toEqual([empty, second, first])
 		expect(weeks[0]).toMatchObject({ weekNumber: 3, topic: 'Topic 3', zoomLink: null, materials: [], recordings: [] })
 		// Only http(s) links are ever rendered.
@@ -154,7 +155,24 @@ describe('getCourseWeeks', () => {
 	})
 
 	test('is empty for a course without weeks', async () => {
-		expect(await getCourseWeeks(t.db, await createCourse())).toEqual([])
+		expect(await getCourseWeeks(t.db, await createCourse())).toEqual({ weeks: [], totalWeeks: 0 })
+	})
+
+	test('lists the 8 most recent weeks with the total, or every week when asked', async () => {
+		const courseId = await createCourse()
+		const weekIds: number[] = []
+		for (let week = 1; week <= 11; week++) {
+			const weekId = await createWeek(courseId, week)
+			weekIds.push(weekId)
+			await addFile(courseId, weekId, `Notes ${week}`, `notes-${week}.pdf`)
+		}
+		const recent = await getCourseWeeks(t.db, courseId)
+		expect(recent.totalWeeks).toBe(11)
+		expect(recent.weeks.map((week) => week.weekNumber)).toEqual([11, 10, 9, 8, 7, 6, 5, 4])
+		expect(recent.weeks.every((week) => week.materials.length === 1)).toBe(true)
+		const all = await getCourseWeeks(t.db, courseId, { all: true })
+		expect(all.totalWeeks).toBe(11)
+		expect(all.weeks.map((week) => week.id)).toEqual(weekIds.toReversed())
 	})
 
 	test('issues the same small number of queries for 1 week of 1 file and 50 weeks of 5 files', async () => {
@@ -178,13 +196,13 @@ describe('getCourseWeeks', () => {
 			},
 		})
 		try {
-			const smallWeeks = await getCourseWeeks(counted, small)
+			const smallWeeks = await getCourseWeeks(counted, small, { all: true })
 			const smallCount = statements.length
 			statements.length = 0
-			const largeWeeks = await getCourseWeeks(counted, large)
-			expect(smallWeeks).toHaveLength(1)
-			expect(largeWeeks).toHaveLength(50)
-			expect(largeWeeks.flatMap((week) => [...week.materials, ...week.recordings])).toHaveLength(250)
+			const largeWeeks = await getCourseWeeks(counted, large, { all: true })
+			expect(smallWeeks.weeks).toHaveLength(1)
+			expect(largeWeeks.weeks).toHaveLength(50)
+			expect(largeWeeks.weeks.flatMap((week) => [...week.materials, ...week.recordings])).toHaveLength(250)
 			expect(statements).toHaveLength(smallCount)
 			expect(smallCount).toBeLessThanOrEqual(2)
 		} finally {

@@ -97,6 +97,7 @@ type World = Awaited<ReturnType<typeof createWorld>>
 async function countStatements(world: World, adminCookie: string) {
 	const pages: Record<string, () => Promise<Response>> = {
 		'/dashboard': () => callRoute(dashboardLoader, getRequest('/dashboard', { cookie: world.cookie })),
+		'/dashboard?weeks=all': () => callRoute(dashboardLoader, getRequest('/dashboard?weeks=all', { cookie: world.cookie })),
 		'/dashboard/materials/:itemId': () =>
 			callRoute(viewerLoader, getRequest(`/dashboard/materials/${world.itemId}`, { cookie: world.cookie }), { itemId: String(world.itemId) }),
 		'/dashboard/messages': () => callRoute(messagesLoader, getRequest('/dashboard/messages', { cookie: world.cookie })),

@@ -3,7 +3,7 @@ import { StudentAssignments } from '#app/components/grading/student-assignments.
 import { ButtonLink } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import type { StudentAssignment } from '#app/models/assignments.server.ts'
-import type { CourseWeek } from '#app/models/materials.server.ts'
+import type { CourseWeekList } from '#app/models/materials.server.ts'
 import { CourseSelector, type SelectableCourse } from './course-selector.tsx'
 import { WeeklyMaterials } from './weekly-materials.tsx'
 
@@ -13,7 +13,7 @@ export type DashboardHomeData = {
 	courses: SelectableCourse[]
 	selectedCourseId: number | null
 	/** Null when no course is selected. */
-	weeks: CourseWeek[] | null
+	weeks: CourseWeekList | null
 	/** The selected course's assignments with the student's status; absent or null when there is nothing to show. */
 	assignments?: StudentAssignment[] | null
 }
@@ -78,7 +78,7 @@ export function DashboardHome({
 					</CardHeader>
 					<CardContent className="space-y-5">
 						<CourseSelector courses={data.courses} selectedId={data.selectedCourseId} />
-						<WeeklyMaterials weeks={data.weeks} searchParams={searchParams} signedIn={signedIn} />
+						<WeeklyMaterials list={data.weeks} searchParams={searchParams} signedIn={signedIn} />
 					</CardContent>
 				</Card>
 			)}

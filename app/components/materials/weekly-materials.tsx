@@ -1,11 +1,20 @@
 import { Link } from 'react-router'
-import { buttonClasses } from '#app/components/ui/button.tsx'
+import { ButtonLink, buttonClasses } from '#app/components/ui/button.tsx'
 import { TabLinks } from '#app/components/ui/tabs.tsx'
 import type { ViewerKind } from '#app/components/viewer/file-kind.ts'
-import type { CourseWeek, MaterialListItem } from '#app/models/materials.server.ts'
+import type { CourseWeekList, MaterialListItem } from '#app/models/materials.server.ts'
 import { formatFileSize } from '#app/utils/misc.ts'
 
 export type WeekTab = 'materials' | 'recordings'
+
+/** The weeks the dashboard lists until the student asks for all: one cohort's worth. */
+export const RECENT_WEEKS = 8
+/** `?weeks=all` lists every week of the course. */
+export const ALL_WEEKS_PARAM = 'weeks'
+
+export function listsAllWeeks(searchParams: URLSearchParams) {
+	return searchParams.get(ALL_WEEKS_PARAM) === 'all'
+}
 
 /** Each week's tab lives in its own query parameter, so tabs are links that work without JavaScript. */
 export function weekTabParam(weekId: number) {
@@ -20,12 +29,16 @@ function weekTabOf(searchParams: URLSearchParams, weekId: number): WeekTab {
 	return searchParams.get(weekTabParam(weekId)) === 'recordings' ? 'recordings' : 'materials'
 }
 
-function withWeekTab(searchParams: URLSearchParams, weekId: number, tab: WeekTab) {
+function dashboardWith(searchParams: URLSearchParams, name: string, value: string | null) {
 	const next = new URLSearchParams(searchParams)
-	if (tab === 'recordings') next.set(weekTabParam(weekId), 'recordings')
-	else next.delete(weekTabParam(weekId))
+	if (value === null) next.delete(name)
+	else next.set(name, value)
 	const query = next.toString()
 	return `/dashboard${query ? `?${query}` : ''}`
+}
+
+function withWeekTab(searchParams: URLSearchParams, weekId: number, tab: WeekTab) {
+	return dashboardWith(searchParams, weekTabParam(weekId), tab === 'recordings' ? 'recordings' : null)
 }
 
 const KIND_LABELS: Record<ViewerKind, string> = {
@@ -52,71 +65,89 @@ const KIND_ICONS: Record<ViewerKind, string> = {
 
 /**
  * The 'Course Materials' list: weeks newest first, each with its class-session link and
- * the Class Materials / Class Recordings tabs. `searchParams` are those of the dashboard
- * URL the tab links keep (the course choice and the other weeks' tabs).
+ * the Class Materials / Class Recordings tabs; a long course lists its recent weeks with a
+ * link to all of them. `searchParams` are those of the dashboard URL the links keep (the
+ * course choice and the other weeks' tabs).
  */
 export function WeeklyMaterials({
-	weeks,
+	list,
 	searchParams,
 	signedIn,
 }: {
-	weeks: CourseWeek[] | null
+	list: CourseWeekList | null
 	searchParams: URLSearchParams
 	signedIn: boolean
 }) {
-	if (weeks === null) return <EmptyMessage>Please select a course to view materials.</EmptyMessage>
+	if (list === null) return <EmptyMessage>Please select a course to view materials.</EmptyMessage>
+	const { weeks, totalWeeks } = list
 	if (weeks.length === 0) return <EmptyMessage>No materials available yet.</EmptyMessage>
 	return (
-		<ol className="space-y-4">
-			{weeks.map((week) => {
-				const tab = weekTabOf(searchParams, week.id)
-				const headingId = `week-${week.id}-heading`
-				return (
-					<li key={week.id}>
-						<section aria-labelledby={headingId} className="rounded-lg border border-slate-200 p-4">
-							<div className="flex flex-wrap items-start justify-between gap-3">
-								<h3 id={headingId} className="text-base font-semibold text-ink">
-									Week {week.weekNumber}: {week.topic}
-								</h3>
-								{week.zoomLink ? (
-									<a
-										href={week.zoomLink}
-										target="_blank"
-										rel="noopener noreferrer"
-										className={buttonClasses({ size: 'sm' })}
-									>
-										Join Class Session
-										<svg aria-hidden="true" viewBox="0 0 24 24" className="size-4" fill="none" stroke="currentColor" strokeWidth="2">
-											<path d="M14 4h6v6M20 4l-9 9M18 14v6H4V6h6" />
-										</svg>
-									</a>
-								) : (
-									<p className="text-sm text-slate-600">No Zoom link available for this week</p>
-								)}
-							</div>
-							<TabLinks
-								className="mt-3"
-								label={`Week ${week.weekNumber} sections`}
-								current={tab}
-								tabs={[
-									{ id: 'materials', label: 'Class Materials', to: withWeekTab(searchParams, week.id, 'materials') },
-									{ id: 'recordings', label: 'Class Recordings', to: withWeekTab(searchParams, week.id, 'recordings') },
-								]}
-							/>
-							<div className="pt-3">
-								{tab === 'materials' ? (
-									<ItemList items={week.materials} empty="No class materials available for this week." />
-								) : signedIn ? (
-									<ItemList items={week.recordings} empty="No recordings available for this week." />
-								) : (
-									<EmptyMessage>You need to be logged in to access class recordings.</EmptyMessage>
-								)}
-							</div>
-						</section>
-					</li>
-				)
-			})}
-		</ol>
+		<>
+			<ol className="space-y-4">
+				{weeks.map((week) => {
+					const tab = weekTabOf(searchParams, week.id)
+					const headingId = `week-${week.id}-heading`
+					return (
+						<li key={week.id}>
+							<section aria-labelledby={headingId} className="rounded-lg border border-slate-200 p-4">
+								<div className="flex flex-wrap items-start justify-between gap-3">
+									<h3 id={headingId} className="text-base font-semibold text-ink">
+										Week {week.weekNumber}: {week.topic}
+									</h3>
+									{week.zoomLink ? (
+										<a
+											href={week.zoomLink}
+											target="_blank"
+											rel="noopener noreferrer"
+											className={buttonClasses({ size: 'sm' })}
+										>
+											Join Class Session
+											<svg aria-hidden="true" viewBox="0 0 24 24" className="size-4" fill="none" stroke="currentColor" strokeWidth="2">
+												<path d="M14 4h6v6M20 4l-9 9M18 14v6H4V6h6" />
+											</svg>
+										</a>
+									) : (
+										<p className="text-sm text-slate-600">No Zoom link available for this week</p>
+									)}
+								</div>
+								<TabLinks
+									className="mt-3"
+									label={`Week ${week.weekNumber} sections`}
+									current={tab}
+									tabs={[
+										{ id: 'materials', label: 'Class Materials', to: withWeekTab(searchParams, week.id, 'materials') },
+										{ id: 'recordings', label: 'Class Recordings', to: withWeekTab(searchParams, week.id, 'recordings') },
+									]}
+								/>
+								<div className="pt-3">
+									{tab === 'materials' ? (
+										<ItemList items={week.materials} empty="No class materials available for this week." />
+									) : signedIn ? (
+										<ItemList items={week.recordings} empty="No recordings available for this week." />
+									) : (
+										<EmptyMessage>You need to be logged in to access class recordings.</EmptyMessage>
+									)}
+								</div>
+							</section>
+						</li>
+					)
+				})}
+			</ol>
+			{weeks.length < totalWeeks ? (
+				<p className="flex flex-wrap items-center justify-between gap-3 text-sm text-slate-600">
+					Showing the {weeks.length} most recent of {totalWeeks} weeks.
+					<ButtonLink to={dashboardWith(searchParams, ALL_WEEKS_PARAM, 'all')} preventScrollReset variant="outline" size="sm">
+						Show all {totalWeeks} weeks
+					</ButtonLink>
+				</p>
+			) : listsAllWeeks(searchParams) && totalWeeks > RECENT_WEEKS ? (
+				<p className="flex justify-end">
+					<ButtonLink to={dashboardWith(searchParams, ALL_WEEKS_PARAM, null)} variant="outline" size="sm">
+						Show the {RECENT_WEEKS} most recent weeks
+					</ButtonLink>
+				</p>
+			) : null}
+		</>
 	)
 }
 

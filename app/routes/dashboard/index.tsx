@@ -2,7 +2,7 @@ import { data, useSearchParams, type ShouldRevalidateFunctionArgs } from 'react-
 import type { Route } from './+types/index'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { DashboardHome } from '#app/components/materials/dashboard-home.tsx'
-import { isWeekTabParam } from '#app/components/materials/weekly-materials.tsx'
+import { isWeekTabParam, listsAllWeeks } from '#app/components/materials/weekly-materials.tsx'
 import { listStudentAssignments } from '#app/models/assignments.server.ts'
 import { getCourseWeeks, listAccessibleCourses } from '#app/models/materials.server.ts'
 import { useOptionalUser } from '#app/root.tsx'
@@ -21,7 +21,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 		courses.find((course) => course.enrolled)?.id ?? null,
 	)
 	const [weeks, assignments] = await Promise.all([
-		courseId === null ? null : getCourseWeeks(db, courseId),
+		courseId === null ? null : getCourseWeeks(db, courseId, { all: listsAllWeeks(new URL(request.url).searchParams) }),
 		courseId === null || user.isAdmin ? null : listStudentAssignments(db, { studentId: user.id, courseId }),
 	])
 	return data(
