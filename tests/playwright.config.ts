@@ -41,7 +41,13 @@ export default defineConfig({
 	projects: [
 		{ name: 'js-enabled', use: { javaScriptEnabled: true } },
 		// Behaviour that only exists with JavaScript (live updates, client-side checks) is tagged @js-only.
-		{ name: 'js-disabled', use: { javaScriptEnabled: false }, grepInvert: /@js-only/ },
+		{
+			name: 'js-disabled',
+			use: { javaScriptEnabled: false },
+			grepInvert: /@js-only/,
+			// Plain HTTP against private servers, no browser: one run proves it.
+			testIgnore: '**/security-http.spec.ts',
+		},
 	],
 	webServer: {
 		command: `"${process.execPath}" tests/support/e2e-server.ts`,

@@ -29,7 +29,8 @@ export async function storeAttachment(
 	const type = await sniffType(head, fileName)
 	const key = attachmentKey(userId, fileName)
 	const { size } = await storage.put(key, rest, { contentType: type })
-	return { key, name: fileName.trim().slice(0, 255) || 'file', type, size }
+	// Control characters go: PostgreSQL refuses a NUL in text.
+	return { key, name: fileName.replace(/\p{Cc}/gu, '').trim().slice(0, 255) || 'file', type, size }
 }
 
 export async function sniffType(head: Uint8Array, fileName: string) {

@@ -148,9 +148,12 @@ export async function removeStoredFiles(storage: FileStorage, keys: string[]) {
 	}
 }
 
-/** A stored file's display title: the name it was uploaded with, without any folders. */
+/**
+ * A stored file's display title: the name it was uploaded with, without any folders or control
+ * characters (PostgreSQL refuses a NUL in text).
+ */
 export function fileTitle(fileName: string) {
-	return (fileName.split(/[/\\]/).pop() ?? '').trim().slice(0, 300) || 'Untitled file'
+	return (fileName.split(/[/\\]/).pop() ?? '').replace(/\p{Cc}/gu, '').trim().slice(0, 300) || 'Untitled file'
 }
 
 /** A failed form's answer: the text fields come back as they were sent, with the message. */

@@ -3,7 +3,7 @@ import { getEventHub, stopEventHub } from '#app/services/events/hub.server.ts'
 import { acceptStreams, closeAllStreams } from '#app/services/events/streams.server.ts'
 import { startMailWorker, stopMailWorker } from '#app/services/mail/index.server.ts'
 import { getPayments } from '#app/services/payments/index.server.ts'
-import { initStorage } from '#app/services/storage/index.server.ts'
+import { initStorage, removeAbandonedUploads } from '#app/services/storage/index.server.ts'
 import { closeDatabase, getDb, initDatabase } from './db.server.ts'
 import { getEnv } from './env.server.ts'
 
@@ -27,6 +27,16 @@ function sweep() {
 		.finally(() => (sweeping = false))
 }
 
+/** Partial uploads left by a killed process are looked for at start-up and then this often. */
+const UPLOAD_SWEEP_INTERVAL_MS = 60 * 60 * 1000
+let uploadSweeper: NodeJS.Timeout | undefined
+
+function sweepAbandonedUploads() {
+	removeAbandonedUploads().catch((error: unknown) =>
+		console.error('[sweep] abandoned uploads:', error instanceof Error ? error.message : error),
+	)
+}
+
 /**
  * Opens everything the app needs before the server accepts a request, so a
  * misconfiguration fails the start rather than the first visitor.
@@ -41,10 +51,14 @@ export async function startup() {
 	startMailWorker(env)
 	sweeper = setInterval(sweep, SWEEP_INTERVAL_MS)
 	sweeper.unref()
+	sweepAbandonedUploads()
+	uploadSweeper = setInterval(sweepAbandonedUploads, UPLOAD_SWEEP_INTERVAL_MS)
+	uploadSweeper.unref()
 }
 
 export async function shutdown() {
 	clearInterval(sweeper)
+	clearInterval(uploadSweeper)
 	for (const signal of SHUTDOWN_SIGNALS) process.off(signal, closeAllStreams)
 	closeAllStreams()
 	await stopEventHub()

@@ -3,7 +3,11 @@
  * own (tests/security/server.ts): its own database, so the before/after
  * snapshots are exact, and a process the test may stop, kill and restart.
  */
+import { randomUUID } from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
 import type { Kysely } from 'kysely'
+import pg from 'pg'
 import type { Database } from '#db/types.ts'
 import { concretePath, listRoutes, paramNames } from '#tests/support/route-table.ts'
 import { dropServerDatabase, snapshot, startServer, startTcpProxy, type PrivateServer } from '#tests/security/server.ts'
@@ -11,9 +15,40 @@ import { expect, test } from '../support/e2e.ts'
 
 const { openDatabase } = await import('#app/utils/db.server.ts')
 const { createSession } = await import('#app/utils/session.server.ts')
+const { ORPHAN_GRACE_MS } = await import('#app/models/orphans.server.ts')
+const { LocalFileStorage } = await import('#app/services/storage/local.server.ts')
 
 type Visitor = 'anonymous' | 'stranger' | 'student' | 'admin'
 const VISITORS: Visitor[] = ['anonymous', 'stranger', 'student', 'admin']
+
+const PDF = Buffer.from('%PDF-1.4\n1 0 obj\n<<>>\nendobj\ntrailer\n<<>>\n%%EOF\n')
+
+async function insertUser(db: Kysely<Database>, role: 'student' | 'admin', email: string) {
+	const row = await db.insertInto('users').values({ email, password_hash: 'unused', email_confirmed_at: new Date() }).returning('id').executeTakeFirstOrThrow()
+	await db.insertInto('profiles').values({ id: row.id, name: `A ${role}`, role }).execute()
+	return row.id
+}
+
+/** Every file under a private server's local store of course materials, hidden ones included. */
+function storedMaterialFiles(dataDir: string) {
+	const root = path.join(dataDir, 'files', 'courses')
+	if (!fs.existsSync(root)) return []
+	return fs
+		.readdirSync(root, { recursive: true, withFileTypes: true })
+		.filter((entry) => entry.isFile())
+		.map((entry) => path.join(entry.parentPath, entry.name))
+}
+
+/** The names of those files with their random parts blanked, sorted; a temporary file says whether it has bytes yet. */
+function storedMaterialShapes(dataDir: string) {
+	return storedMaterialFiles(dataDir)
+		.map((file) => {
+			const name = path.basename(file).replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '{uuid}')
+			if (!name.endsWith('.tmp')) return name
+			return `${name} (${fs.statSync(file, { throwIfNoEntry: false })?.size ? 'partly written' : 'empty'})`
+		})
+		.sort()
+}
 
 test.describe('forgery, GET safety and headers', () => {
 	test.describe.configure({ mode: 'serial' })
@@ -245,43 +280,152 @@ test.describe('faults', () => {
 		}
 	})
 
-	test('a process killed during course deletions leaves each course whole or wholly gone', async () => {
+	test('a process killed inside a course deletion, its cascade waiting on a row lock, leaves every row and every stored file (files go only after commit)', async () => {
 		test.setTimeout(120_000)
 		const server = await startServer({ database: 'postgres' })
 		const handle = await openDatabase({ databaseUrl: server.databaseUrl, dataDir: 'unused', poolMax: 2 })
 		const db = handle.db
+		const locker = new pg.Client({ connectionString: server.databaseUrl })
+		await locker.connect()
 		try {
-			const admin = await db.insertInto('users').values({ email: 'killer@example.com', password_hash: 'unused', email_confirmed_at: new Date() }).returning('id').executeTakeFirstOrThrow()
-			await db.insertInto('profiles').values({ id: admin.id, name: 'Admin', role: 'admin' }).execute()
-			const cookie = (await createSession(db, admin.id)).setCookie.split(';')[0]!
-			const courseIds: number[] = []
-			for (let c = 0; c < 6; c++) {
-				const course = await db.insertInto('courses').values({ title: `Doomed ${c}` }).returning('id').executeTakeFirstOrThrow()
-				courseIds.push(course.id)
-				const weeks = await db
-					.insertInto('course_materials')
-					.values(Array.from({ length: 20 }, (_, week) => ({ course_id: course.id, week_number: week + 1, topic: `Week ${week + 1}` })))
-					.returning('id')
-					.execute()
-				await db
-					.insertInto('material_items')
-					.values(weeks.flatMap((week) => Array.from({ length: 5 }, (_, i) => ({ material_id: week.id, title: `Link ${i}`, type: 'video' as const, category: 'material' as const, file_url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ' }))))
-					.execute()
-			}
-			const deletions = courseIds.map((id) =>
-				fetch(`${server.url}/dashboard/admin/courses/${id}/delete`, { method: 'POST', redirect: 'manual', headers: { Cookie: cookie, Origin: server.url } }).catch(() => null),
+			const admin = await insertUser(db, 'admin', 'killer@example.com')
+			const student = await insertUser(db, 'student', 'enrolled@example.com')
+			const buyer = await insertUser(db, 'student', 'buyer@example.com')
+			const course = await db.insertInto('courses').values({ title: 'Doomed', capacity: 10 }).returning('id').executeTakeFirstOrThrow()
+			const weeks = await db
+				.insertInto('course_materials')
+				.values([1, 2, 3].map((week) => ({ course_id: course.id, week_number: week, topic: `Week ${week}` })))
+				.returning('id')
+				.execute()
+			const links = await db
+				.insertInto('material_items')
+				.values(weeks.flatMap((week) => [1, 2, 3, 4].map((i) => ({ material_id: week.id, title: `Link ${i}`, type: 'video' as const, category: 'material' as const, file_url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ' }))))
+				.returning('id')
+				.execute()
+			const storage = new LocalFileStorage(path.join(server.dataDir, 'files'))
+			const key = `courses/${course.id}/weeks/${weeks[0]!.id}/material/${randomUUID()}-notes.pdf`
+			await storage.put(key, PDF, { contentType: 'application/pdf' })
+			await db
+				.insertInto('material_items')
+				.values({ material_id: weeks[0]!.id, title: 'notes.pdf', type: 'document', category: 'material', storage_key: key, mime_type: 'application/pdf', size_bytes: PDF.byteLength })
+				.execute()
+			await db.insertInto('enrollments').values({ user_id: student, course_id: course.id, status: 'active', enrollment_date: new Date() }).execute()
+			await db.insertInto('seat_holds').values({ user_id: buyer, course_id: course.id, expires_at: new Date(Date.now() + 30 * 60_000) }).execute()
+			const assignment = await db.insertInto('assignments').values({ course_id: course.id, title: 'Homework' }).returning('id').executeTakeFirstOrThrow()
+			await db.insertInto('assignment_submissions').values({ assignment_id: assignment.id, student_id: student, body: 'My answer' }).execute()
+			const cookie = (await createSession(db, admin)).setCookie.split(';')[0]!
+			const before = await snapshot(server.databaseUrl!)
+
+			// The test's own transaction locks the last link; the delete's cascade must lock it to delete it.
+			await locker.query('BEGIN')
+			await locker.query('SELECT id FROM material_items WHERE id = $1 FOR UPDATE', [links.at(-1)!.id])
+			const { rows: lockerRows } = await locker.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')
+			const deletion = fetch(`${server.url}/dashboard/admin/courses/${course.id}/delete`, { method: 'POST', redirect: 'manual', headers: { Cookie: cookie, Origin: server.url } }).then(
+				(response) => response.status,
+				() => 'cut off' as const,
 			)
-			await new Promise((resolve) => setTimeout(resolve, 40))
-			await server.stop('SIGKILL')
-			await Promise.all(deletions)
-			for (const id of courseIds) {
-				const course = await db.selectFrom('courses').select('id').where('id', '=', id).executeTakeFirst()
-				const weeks = await db.selectFrom('course_materials').select('id').where('course_id', '=', id).execute()
-				const items = weeks.length
-					? await db.selectFrom('material_items').select('id').where('material_id', 'in', weeks.map((week) => week.id)).execute()
-					: []
-				expect([course ? 'whole' : 'gone', weeks.length, items.length]).toEqual(course ? ['whole', 20, 100] : ['gone', 0, 0])
+			// Waiting on that lock inside a transaction that has written (it has an xid): the course row
+			// and its weeks are already deleted there, uncommitted.
+			const waiting = async () => {
+				// Inside a transaction pg_stat_activity is read once unless its snapshot is cleared.
+				await locker.query('SELECT pg_stat_clear_snapshot()')
+				const { rows } = await locker.query<{ pid: number; query: string }>(
+					'SELECT pid, query FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid)) AND backend_xid IS NOT NULL',
+					[lockerRows[0]!.pid],
+				)
+				return rows
 			}
+			await expect.poll(async () => (await waiting()).map((row) => row.query), { timeout: 20_000 }).toEqual([expect.stringMatching(/^delete from "courses"/)])
+			const [cut] = await waiting()
+
+			await server.stop('SIGKILL')
+			expect(await deletion).toBe('cut off')
+			await locker.query('ROLLBACK')
+			// Freed, the backend finds its client gone and ends without a COMMIT: wait until it has.
+			await expect
+				.poll(async () => (await locker.query('SELECT pid FROM pg_stat_activity WHERE pid = $1', [cut!.pid])).rowCount, { timeout: 20_000 })
+				.toBe(0)
+			expect(await snapshot(server.databaseUrl!)).toEqual(before)
+			expect(await storage.stat(key)).toMatchObject({ size: PDF.byteLength })
+		} finally {
+			await locker.end()
+			await handle.close()
+			await server.stop('SIGKILL')
+			await dropServerDatabase(server)
+		}
+	})
+
+	test('a process killed mid-upload writes no row; after a restart the partial file is swept and the Orphaned Materials screen offers the whole one, whose cleanup removes it', async () => {
+		test.setTimeout(120_000)
+		let server = await startServer({ database: 'postgres' })
+		const handle = await openDatabase({ databaseUrl: server.databaseUrl, dataDir: 'unused', poolMax: 2 })
+		const db = handle.db
+		try {
+			const admin = await insertUser(db, 'admin', 'uploader@example.com')
+			const course = await db.insertInto('courses').values({ title: 'Half uploaded' }).returning('id').executeTakeFirstOrThrow()
+			const cookie = (await createSession(db, admin)).setCookie.split(';')[0]!
+			const before = await snapshot(server.databaseUrl!)
+
+			// A week with a small PDF and then a large one, whose bytes stop coming a quarter of a megabyte in.
+			const boundary = `----killed-upload-${randomUUID()}`
+			const part = (headers: string) => `--${boundary}\r\n${headers}\r\n\r\n`
+			const field = (name: string, value: string) => `${part(`Content-Disposition: form-data; name="${name}"`)}${value}\r\n`
+			const file = (name: string) => part(`Content-Disposition: form-data; name="materialFiles"; filename="${name}"\r\nContent-Type: application/pdf`)
+			let sender!: ReadableStreamDefaultController<Uint8Array>
+			const body = new ReadableStream<Uint8Array>({ start: (controller) => void (sender = controller) })
+			const answer = fetch(`${server.url}/uploads/materials`, {
+				method: 'POST',
+				body,
+				duplex: 'half',
+				headers: { Cookie: cookie, Origin: server.url, 'Content-Type': `multipart/form-data; boundary=${boundary}` },
+			} as RequestInit).then(
+				(response) => response.status,
+				() => 'cut off' as const,
+			)
+			const encoder = new TextEncoder()
+			sender.enqueue(encoder.encode(field('courseId', String(course.id)) + field('weekNumber', '1') + field('topic', 'Interrupted') + file('first.pdf')))
+			sender.enqueue(PDF)
+			sender.enqueue(encoder.encode(`\r\n${file('handbook.pdf')}`))
+			const handbookStart = Buffer.alloc(256 * 1024, 0x20)
+			handbookStart.write('%PDF-1.4\n')
+			sender.enqueue(handbookStart)
+			await expect.poll(() => storedMaterialShapes(server.dataDir), { timeout: 20_000 }).toEqual([
+				'.{uuid}-first.pdf.meta.json',
+				'.{uuid}-handbook.pdf.{uuid}.tmp (partly written)',
+				'{uuid}-first.pdf',
+			])
+
+			await server.stop('SIGKILL')
+			expect(await answer).toBe('cut off')
+			expect(await snapshot(server.databaseUrl!)).toEqual(before)
+			expect(await db.selectFrom('course_materials').select('id').execute()).toEqual([])
+			expect(await db.selectFrom('material_items').select('id').execute()).toEqual([])
+			const leftovers = storedMaterialFiles(server.dataDir)
+			const weekDirectory = path.relative(path.join(server.dataDir, 'files'), path.dirname(leftovers[0]!)).split(path.sep)
+			expect(weekDirectory.slice(0, 3)).toEqual(['courses', String(course.id), 'weeks'])
+			const group = `${course.id}-${weekDirectory[3]}`
+
+			// Past the orphan grace period: the local store dates an object by its file's mtime.
+			const pastGrace = new Date(Date.now() - ORPHAN_GRACE_MS - 60_000)
+			for (const leftover of leftovers) fs.utimesSync(leftover, pastGrace, pastGrace)
+			server = await startServer({ database: 'postgres', databaseUrl: server.databaseUrl, dataDir: server.dataDir, port: server.port })
+			// The restarted server sweeps the partial file away (the screen never sees hidden files); the whole one is left for the screen.
+			await expect.poll(() => storedMaterialShapes(server.dataDir), { timeout: 20_000 }).toEqual(['.{uuid}-first.pdf.meta.json', '{uuid}-first.pdf'])
+			const page = await fetch(`${server.url}/dashboard/admin/orphaned-materials`, { headers: { Cookie: cookie } })
+			expect(page.status).toBe(200)
+			const html = await page.text()
+			expect(html).toContain(`value="${group}"`)
+			expect(html).toContain('>first.pdf</span>')
+			const cleanup = await fetch(`${server.url}/dashboard/admin/orphaned-materials`, {
+				method: 'POST',
+				redirect: 'manual',
+				headers: { Cookie: cookie, Origin: server.url },
+				body: new URLSearchParams({ group }),
+			})
+			expect(cleanup.status).toBe(302)
+			expect(storedMaterialFiles(server.dataDir)).toEqual([])
+			const audit = await db.selectFrom('audit_log').select(['action', 'details']).execute()
+			expect(audit).toEqual([{ action: 'orphans.cleanup', details: expect.objectContaining({ groups: [group], filesDeleted: 1 }) }])
 		} finally {
 			await handle.close()
 			await server.stop('SIGKILL')

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 import { createUser } from '#app/models/users.server.ts'
 import { setPayments } from '#app/services/payments/index.server.ts'
 import { TestCheckoutPayments } from '#app/services/payments/test-checkout.server.ts'
+import { action as enrollAction } from '#app/routes/register/enroll.tsx'
 import { action as registerAction, loader as registerLoader } from '#app/routes/register/register.tsx'
 import { loader as completionLoader } from '#app/routes/register/registration-complete.tsx'
 import { action as checkoutAction, loader as checkoutLoader } from '#app/routes/register/test-checkout.tsx'
@@ -9,7 +10,7 @@ import { getSessionUser } from '#app/utils/session.server.ts'
 import { hitRateLimit, RATE_LIMITS } from '#app/utils/rate-limit.server.ts'
 import { getToast } from '#app/utils/toast.server.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
-import { cookiesFrom, formRequest, getRequest, settle } from '#tests/support/requests.ts'
+import { cookiesFrom, formRequest, getRequest, sessionCookieFor, settle } from '#tests/support/requests.ts'
 
 const t = useTestDatabase()
 const PASSWORD = 'a-Secret-Passphrase-42'
@@ -44,7 +45,7 @@ async function takeSeats(courseId: number, count: number) {
 	}
 }
 
-function post(fields: Record<string, string>, cookie?: string, ip = address()) {
+function post(fields: Record<string, string | string[]>, cookie?: string, ip = address()) {
 	return settle(() => registerAction({ request: formRequest('/register', fields, { cookie, ip }), params: {}, context: {} } as never))
 }
 
@@ -397,5 +398,147 @@ describe('the paid path through the test checkout', () => {
 		}
 		const unknown = await completion(`cs_test_${'0'.repeat(32)}`)
 		expect(await unknown.json()).toEqual({ state: 'error', message: 'Failed to verify your registration payment.' })
+	})
+})
+
+describe('tampered course ids', () => {
+	/** What exists for the person and the courses: accounts, enrolments, seat holds, payments. */
+	async function footprint(email: string, courseIds: number[]) {
+		const count = async (table: 'enrollments' | 'seat_holds' | 'registration_payments') =>
+			(await t.db.selectFrom(table).select('course_id').where('course_id', 'in', courseIds).execute()).length
+		return {
+			accounts: (await t.db.selectFrom('users').select('id').where('email', '=', email.toLowerCase()).execute()).length,
+			enrollments: await count('enrollments'),
+			seatHolds: await count('seat_holds'),
+			payments: await count('registration_payments'),
+		}
+	}
+
+	async function draftCourseOf(email: string) {
+		const draft = await t.db.selectFrom('registration_drafts').select('course_id').where('email', '=', email.toLowerCase()).executeTakeFirstOrThrow()
+		return draft.course_id
+	}
+
+	test('step 2 refuses a course that does not exist and ids that are not ones with 400 and the field message; step 3 then creates nothing', async () => {
+		const gone = await course()
+		await t.db.deleteFrom('courses').where('id', '=', gone.id).execute()
+		const email = uniqueEmail()
+		const cookie = cookiesFrom(await post(details(email)))
+		const forged: Array<string | string[]> = [
+			String(gone.id),
+			'2147483647',
+			'2147483648',
+			'99999999999999999999',
+			'abc',
+			'1 OR 1=1',
+			'-1',
+			'0',
+			'1.5',
+			'NaN',
+			'Infinity',
+			'<script>alert(1)</script>',
+			'',
+			['1', '2'],
+		]
+		for (const courseId of forged) {
+			const response = await post({ intent: 'course', courseId }, cookie)
+			expect(response.status, JSON.stringify(courseId)).toBe(400)
+			const { error } = await errorsOf(response)
+			expect(Object.keys(error)).toEqual(['courseId'])
+			// An id past the safe-integer range fails two rules (int and max), each with this message.
+			expect(new Set(error.courseId)).toEqual(new Set(['Please select a course']))
+		}
+		expect(await draftCourseOf(email)).toBeNull()
+		const agreed = await post({ intent: 'agree', agreeToTerms: 'on' }, cookie)
+		expect(agreed.headers.get('Location')).toBe('/register?step=2')
+		expect(await footprint(email, [gone.id])).toEqual({ accounts: 0, enrollments: 0, seatHolds: 0, payments: 0 })
+	})
+
+	test('step 2 sends a full course to the waitlist with the Course Full message and keeps no course; step 3 then creates nothing', async () => {
+		const full = await course({ capacity: 1, registration_fee: 50_000 })
+		await takeSeats(full.id, 1)
+		const email = uniqueEmail()
+		const cookie = cookiesFrom(await post(details(email)))
+		const refused = await post({ intent: 'course', courseId: String(full.id) }, cookie)
+		expect(refused.headers.get('Location')).toBe(`/register?step=2&full=${full.id}&dialog=waitlist`)
+		expect(await toastOf(refused)).toMatchObject({ type: 'error', title: 'Course Full' })
+		expect(await draftCourseOf(email)).toBeNull()
+		expect((await post({ intent: 'agree', agreeToTerms: 'on' }, cookie)).headers.get('Location')).toBe('/register?step=2')
+		expect(await footprint(email, [full.id])).toEqual({ accounts: 0, enrollments: 1, seatHolds: 0, payments: 0 })
+	})
+
+	test('a later step 2 with a course that does not exist or is full is refused and keeps the course chosen before', async () => {
+		const chosen = await course()
+		const full = await course({ capacity: 1 })
+		await takeSeats(full.id, 1)
+		const email = uniqueEmail()
+		const cookie = await throughStepTwo(chosen.id, email)
+		expect((await post({ intent: 'course', courseId: '2147483647' }, cookie)).status).toBe(400)
+		expect((await post({ intent: 'course', courseId: 'abc' }, cookie)).status).toBe(400)
+		expect((await post({ intent: 'course', courseId: String(full.id) }, cookie)).headers.get('Location')).toBe(`/register?step=2&full=${full.id}&dialog=waitlist`)
+		expect(await draftCourseOf(email)).toBe(chosen.id)
+		expect((await post({ intent: 'agree', agreeToTerms: 'on' }, cookie)).headers.get('Location')).toBe('/dashboard')
+		expect(await footprint(email, [chosen.id])).toEqual({ accounts: 1, enrollments: 1, seatHolds: 0, payments: 0 })
+		expect(await footprint(email, [full.id])).toMatchObject({ enrollments: 1, seatHolds: 0, payments: 0 })
+	})
+
+	test('a course id slipped into the step 3 post is ignored: a free choice cannot become a paid or a full course', async () => {
+		const free = await course()
+		const paid = await course({ registration_fee: 250_000 })
+		const full = await course({ capacity: 1 })
+		await takeSeats(full.id, 1)
+		for (const forged of [paid, full]) {
+			const email = uniqueEmail()
+			const cookie = await throughStepTwo(free.id, email)
+			const response = await post({ intent: 'agree', agreeToTerms: 'on', courseId: String(forged.id) }, cookie)
+			expect(response.headers.get('Location')).toBe('/dashboard')
+			const user = await t.db.selectFrom('users').select('id').where('email', '=', email.toLowerCase()).executeTakeFirstOrThrow()
+			const enrolled = await t.db.selectFrom('enrollments').select('course_id').where('user_id', '=', user.id).execute()
+			expect(enrolled).toEqual([{ course_id: free.id }])
+		}
+		expect(await footprint('nobody@example.com', [paid.id])).toEqual({ accounts: 0, enrollments: 0, seatHolds: 0, payments: 0 })
+		expect(await footprint('nobody@example.com', [full.id])).toMatchObject({ enrollments: 1, seatHolds: 0, payments: 0 })
+	})
+
+	test('a course id slipped into the step 3 post is ignored: a paid choice still goes to the checkout at its own price', async () => {
+		const paid = await course({ registration_fee: 250_000 })
+		const free = await course()
+		const email = uniqueEmail()
+		const cookie = await throughStepTwo(paid.id, email)
+		const response = await post({ intent: 'agree', agreeToTerms: 'on', courseId: String(free.id) }, cookie)
+		expect(response.status).toBe(303)
+		const sessionId = response.headers.get('Location')!.split('/').pop()!
+		const payment = await t.db.selectFrom('registration_payments').select(['course_id', 'amount_cents']).where('checkout_session_id', '=', sessionId).executeTakeFirstOrThrow()
+		expect(payment).toEqual({ course_id: paid.id, amount_cents: 250_000 })
+		expect(await footprint(email, [paid.id])).toEqual({ accounts: 1, enrollments: 0, seatHolds: 1, payments: 1 })
+		expect(await footprint(email, [free.id])).toEqual({ accounts: 1, enrollments: 0, seatHolds: 0, payments: 0 })
+	})
+
+	test('/courses/:id/enroll answers an id that is no course with 404 and a full course with the waitlist; a course id in the body is ignored', async () => {
+		const free = await course()
+		const paid = await course({ registration_fee: 250_000 })
+		const full = await course({ capacity: 1 })
+		await takeSeats(full.id, 1)
+		const gone = await course()
+		await t.db.deleteFrom('courses').where('id', '=', gone.id).execute()
+		const email = uniqueEmail().toLowerCase()
+		const student = await createUser(t.db, { email, name: 'Enrolling Student', passwordHash: 'x', confirmed: true })
+		const cookie = await sessionCookieFor(student.id)
+		const enroll = (id: string, fields: Record<string, string> = {}) =>
+			settle(() => enrollAction({ request: formRequest(`/courses/${id}/enroll`, { agreeToTerms: 'on', ...fields }, { cookie }), params: { id }, context: {} } as never))
+
+		for (const id of [String(gone.id), '2147483648', 'abc', '0', '-1', '1.5', '1 OR 1=1']) {
+			expect((await enroll(id)).status, id).toBe(404)
+		}
+		const refused = await enroll(String(full.id))
+		expect(refused.headers.get('Location')).toBe(`/courses/${full.id}?dialog=waitlist`)
+		expect(await toastOf(refused)).toMatchObject({ type: 'error', title: 'Course Full' })
+		expect(await t.db.selectFrom('enrollments').select('id').where('user_id', '=', student.id).execute()).toEqual([])
+		expect(await t.db.selectFrom('seat_holds').select('id').where('user_id', '=', student.id).execute()).toEqual([])
+
+		const enrolled = await enroll(String(free.id), { courseId: String(paid.id) })
+		expect(enrolled.headers.get('Location')).toBe('/dashboard')
+		expect(await t.db.selectFrom('enrollments').select('course_id').where('user_id', '=', student.id).execute()).toEqual([{ course_id: free.id }])
+		expect(await footprint(email, [paid.id, gone.id])).toEqual({ accounts: 1, enrollments: 0, seatHolds: 0, payments: 0 })
 	})
 })

@@ -1,15 +1,17 @@
 /**
  * Message attachments beyond tests/integration/attachments.test.ts (size limit,
- * SVG with script, HTML in disguise): a wrong magic number, a `../` name, and
- * a file store that is down.
+ * SVG with script, HTML in disguise): a wrong magic number, a `../` name,
+ * control characters in a name, and a file store that is down. Then the
+ * partial uploads a killed process leaves on local disk.
  */
+import { randomUUID } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { beforeEach, describe, expect, test } from 'vitest'
 import { createUser } from '#app/models/users.server.ts'
 import { action } from '#app/routes/dashboard/messages.tsx'
 import { loader as attachmentLoader } from '#app/routes/resources/attachment-file.ts'
-import { getStorage, setStorage } from '#app/services/storage/index.server.ts'
+import { getStorage, removeAbandonedUploads, setStorage } from '#app/services/storage/index.server.ts'
 import type { FileStorage } from '#app/services/storage/storage.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
 import { callRoute, getRequest, sessionCookieFor } from '#tests/support/requests.ts'
@@ -62,6 +64,17 @@ describe('attachments that lie', () => {
 		expect(served.headers.get('X-Content-Type-Options')).toBe('nosniff')
 	})
 
+	test('control characters and NUL in a name are dropped: the attachment is kept under a clean name, not refused with 5xx', async () => {
+		const { student, admin } = await pair()
+		const response = await send(student.cookie, admin.id, { name: 'notes\u0000\u0007\u001b[31m.txt', bytes: Buffer.from('plain text'), type: 'text/plain' })
+		expect(response.status).toBe(302)
+		const row = await t.db.selectFrom('message_attachments').selectAll().executeTakeFirstOrThrow()
+		expect(row.name).toBe('notes[31m.txt')
+		expect(row.storage_key).toMatch(new RegExp(`^messages/${student.id}/[0-9a-f-]{36}-notes-31m\\.txt$`))
+		const served = await callRoute(attachmentLoader, getRequest(`/files/attachments/${row.id}`, { cookie: student.cookie }), { attachmentId: String(row.id) })
+		expect(served.headers.get('Content-Disposition')).toMatch(/^(inline|attachment); filename="notes-31m\.txt"; filename\*=UTF-8''notes%5B31m\.txt$/)
+	})
+
 	test('a ../ name never leaves the user folder, and the download name is the server-cleaned one', async () => {
 		const { student, admin } = await pair()
 		const response = await send(student.cookie, admin.id, { name: '../../../etc/passwd.txt', bytes: Buffer.from('plain text'), type: 'text/plain' })
@@ -103,5 +116,32 @@ describe('a file store that is down', () => {
 		expect(await t.db.selectFrom('messages').select('id').execute()).toEqual([])
 		expect(await t.db.selectFrom('message_attachments').select('id').execute()).toEqual([])
 		expect(storedFiles()).toHaveLength(filesBefore)
+	})
+})
+
+describe('partial uploads a killed process left on local disk', () => {
+	test('the sweep removes temporary files and side files of objects never stored once an hour old, and nothing else', async () => {
+		const folder = 'courses/900/weeks/901/material'
+		const stored = `${folder}/${randomUUID()}-kept.pdf`
+		await files.storage.put(stored, PDF, { contentType: 'application/pdf' })
+		const directory = path.join(files.dir, ...folder.split('/'))
+		const write = (name: string) => {
+			fs.writeFileSync(path.join(directory, name), 'partial')
+			return name
+		}
+		const partial = write(`.${randomUUID()}-partial.pdf.${randomUUID()}.tmp`)
+		const sideFileAlone = write(`.${randomUUID()}-never-renamed.pdf.meta.json`)
+		const live = write(`.${randomUUID()}-live.pdf.${randomUUID()}.tmp`)
+		const twoHoursAgo = new Date(Date.now() - 2 * 60 * 60 * 1000)
+		for (const name of fs.readdirSync(directory)) {
+			if (name !== live) fs.utimesSync(path.join(directory, name), twoHoursAgo, twoHoursAgo)
+		}
+
+		expect(await removeAbandonedUploads()).toBe(2)
+		const left = fs.readdirSync(directory)
+		expect(left).not.toContain(partial)
+		expect(left).not.toContain(sideFileAlone)
+		expect(left.sort()).toEqual([`.${path.basename(stored)}.meta.json`, live, path.basename(stored)].sort())
+		expect(await files.storage.stat(stored)).toMatchObject({ size: PDF.byteLength, contentType: 'application/pdf' })
 	})
 })

@@ -6,13 +6,14 @@ import vm from 'node:vm'
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
 import { createUser } from '#app/models/users.server.ts'
 import { action as uploadsAction } from '#app/routes/admin/uploads.tsx'
+import { loader as materialFileLoader } from '#app/routes/resources/material-file.ts'
 import { action as xhrAction } from '#app/routes/resources/material-upload.ts'
 import { setStorage } from '#app/services/storage/index.server.ts'
 import type { FileStorage } from '#app/services/storage/storage.ts'
 import { resetEnvCache } from '#app/utils/env.server.ts'
-import { sampleClassRecording, samplePdf } from '#db/seed/sample-files.ts'
+import { sampleChartPng, sampleClassRecording, samplePdf } from '#db/seed/sample-files.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
-import { callRoute, sessionCookieFor } from '#tests/support/requests.ts'
+import { callRoute, getRequest, sessionCookieFor } from '#tests/support/requests.ts'
 import { useTestStorage } from '#tests/support/storage.ts'
 
 const t = useTestDatabase()
@@ -22,6 +23,8 @@ let sequence = 0
 const PDF = await samplePdf({ title: 'Deal Guide', subtitle: 'ARV', sections: [{ heading: 'Comps', paragraphs: ['Three of them.'] }] })
 const MP4 = await sampleClassRecording()
 const HTML = new TextEncoder().encode('<!DOCTYPE html><html><body><script>alert(1)</script></body></html>')
+const SVG_WITH_SCRIPT = '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(document.cookie)</script><circle r="5"/></svg>'
+const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}'
 
 async function admin() {
 	sequence += 1
@@ -287,6 +290,99 @@ describe('uploading a week of materials', () => {
 		expect(response.status).toBe(302)
 		expect(response.headers.get('Location')).toBe('/dashboard')
 		expect(storedKeys()).toEqual([])
+	})
+})
+
+describe('files that lie about their type or their name', () => {
+	test.each([
+		['an SVG with a script, named .png and sent as image/svg+xml', 'diagram.png', new TextEncoder().encode(SVG_WITH_SCRIPT), 'image/svg+xml', /^"diagram\.png" cannot be uploaded: its content is a web page or SVG image/],
+		[
+			'an SVG with a script behind a byte-order mark, an XML prolog and a comment, named .png',
+			'chart.png',
+			new TextEncoder().encode(`\uFEFF<?xml version="1.0"?>\n<!-- chart -->\n${SVG_WITH_SCRIPT}`),
+			'image/png',
+			/^"chart\.png" cannot be uploaded: its content is a web page or SVG image/,
+		],
+		['an SVG with a script named .svg', 'diagram.svg', new TextEncoder().encode(SVG_WITH_SCRIPT), 'image/svg+xml', /^"diagram\.svg" is not an allowed file type/],
+		['a PDF named .png', 'photo.png', PDF, 'image/png', /^"photo\.png" is not a valid \.png file: its content does not match its name\.$/],
+		['a Windows executable named .png', 'setup.png', Buffer.concat([Buffer.from('MZ\x90\x00\x03\x00\x00\x00'), Buffer.alloc(256)]), 'image/png', /^"setup\.png" is not a valid \.png file/],
+		['a Linux executable named .png', 'run.png', Buffer.concat([Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0]), Buffer.alloc(256)]), 'image/png', /^"run\.png" is not a valid \.png file/],
+	])('%s is refused with 415: nothing stored, no row', async (_, name, bytes, type, message) => {
+		const { cookie } = await admin()
+		const { id: courseId } = await course()
+		const response = await callRoute(uploadsAction, uploadRequest(cookie, [...target(courseId, 1, 'Intro'), { name: 'materialFiles', file: { name, bytes, type } }]))
+		expect(response.status).toBe(415)
+		expect((await errorsOf(response))[0]).toMatch(message)
+		expect(storedKeys()).toEqual([])
+		expect(await weeksOf(courseId)).toEqual([])
+	})
+
+	test('a real PNG with an SVG script after its image data is stored and served as image/png, never as SVG', async () => {
+		const { cookie } = await admin()
+		const { id: courseId } = await course()
+		const polyglot = Buffer.concat([sampleChartPng([1, 2, 3], { width: 32, height: 32 }), Buffer.from(SVG_WITH_SCRIPT)])
+		const response = await callRoute(
+			uploadsAction,
+			uploadRequest(cookie, [...target(courseId, 1, 'Intro'), { name: 'materialFiles', file: { name: 'chart.png', bytes: polyglot, type: 'image/svg+xml' } }]),
+		)
+		expect(response.status).toBe(302)
+		const [week] = await weeksOf(courseId)
+		const [item] = await itemsOf(week!.id)
+		expect(item!.mime_type).toBe('image/png')
+		const served = await callRoute(materialFileLoader, getRequest(`/files/materials/${item!.id}`, { cookie }), { itemId: String(item!.id) })
+		expect(served.status).toBe(200)
+		// The server adds X-Content-Type-Options: nosniff to every response (tests/e2e/security-http.spec.ts).
+		expect(served.headers.get('Content-Type')).toBe('image/png')
+		expect(served.headers.get('Content-Disposition')).toBe(`inline; filename="chart.png"; filename*=UTF-8''chart.png`)
+	})
+
+	test.each([
+		['a ../ path', '../../etc/passwd.pdf', 'passwd.pdf', 'passwd.pdf'],
+		['control characters and NUL', 'report\u0000\u0007\u001b[31m\u007f.pdf', 'report[31m.pdf', 'report-31m.pdf'],
+	])('a file name with %s is stored under a server-chosen key in its week and served under a clean name', async (_, name, title, servedName) => {
+		const { cookie } = await admin()
+		const { id: courseId } = await course()
+		const response = await callRoute(uploadsAction, uploadRequest(cookie, [...target(courseId, 1, 'Intro'), { name: 'materialFiles', file: { name, bytes: PDF } }]))
+		expect(response.status).toBe(302)
+		const [week] = await weeksOf(courseId)
+		const [item] = await itemsOf(week!.id)
+		expect(item!.title).toBe(title)
+		expect(item!.storage_key).toMatch(new RegExp(`^courses/${courseId}/weeks/${week!.id}/material/${UUID}-${servedName.replace(/\./g, '\\.')}$`))
+		expect(storedKeys()).toEqual([item!.storage_key])
+		const served = await callRoute(materialFileLoader, getRequest(`/files/materials/${item!.id}`, { cookie }), { itemId: String(item!.id) })
+		expect(served.status).toBe(200)
+		expect(served.headers.get('Content-Disposition')).toBe(`inline; filename="${servedName}"; filename*=UTF-8''${servedName}`)
+	})
+
+	test('control characters spelled out in an RFC 5987 file name (CR, LF, NUL) are dropped from the title as well', async () => {
+		const { cookie } = await admin()
+		const { id: courseId } = await course()
+		const boundary = `----control-${sequence}`
+		const field = (fieldName: string, value: string) => `--${boundary}\r\nContent-Disposition: form-data; name="${fieldName}"\r\n\r\n${value}\r\n`
+		const body = Buffer.concat([
+			Buffer.from(
+				field('courseId', String(courseId)) +
+					field('weekNumber', '1') +
+					field('topic', 'Intro') +
+					`--${boundary}\r\nContent-Disposition: form-data; name="materialFiles"; filename*=UTF-8''evil%0D%0AX-Injected%3A%201%00.pdf\r\nContent-Type: application/pdf\r\n\r\n`,
+			),
+			PDF,
+			Buffer.from(`\r\n--${boundary}--\r\n`),
+		])
+		const request = new Request('http://localhost/dashboard/admin/uploads', {
+			method: 'POST',
+			body,
+			headers: { Cookie: cookie, 'Content-Type': `multipart/form-data; boundary=${boundary}` },
+		})
+		const response = await callRoute(uploadsAction, request)
+		expect(response.status).toBe(302)
+		const [week] = await weeksOf(courseId)
+		const [item] = await itemsOf(week!.id)
+		expect(item!.title).toBe('evilX-Injected: 1.pdf')
+		expect(item!.storage_key).toMatch(new RegExp(`^courses/${courseId}/weeks/${week!.id}/material/${UUID}-evilX-Injected-1\\.pdf$`))
+		const served = await callRoute(materialFileLoader, getRequest(`/files/materials/${item!.id}`, { cookie }), { itemId: String(item!.id) })
+		expect(served.headers.get('Content-Type')).toBe('application/pdf')
+		expect(served.headers.get('Content-Disposition')).toBe(`inline; filename="evilX-Injected-1.pdf"; filename*=UTF-8''evilX-Injected-1.pdf`)
 	})
 })
 

@@ -35,6 +35,23 @@ export async function initStorage(env: Env) {
 	return storage
 }
 
+/**
+ * An upload writes to its file all along, and Node's HTTP server ends a request after 5 minutes
+ * (its default requestTimeout): a partial upload untouched for an hour belongs to a process that died.
+ */
+const ABANDONED_UPLOAD_MS = 60 * 60 * 1000
+
+/**
+ * Removes the partial uploads a killed process left on local disk; the number removed. On S3
+ * a killed upload leaves an incomplete multipart upload, which the bucket's lifecycle rule
+ * (AbortIncompleteMultipartUpload) removes.
+ */
+export async function removeAbandonedUploads(now = new Date()) {
+	const current = getStorage()
+	if (!(current instanceof LocalFileStorage)) return 0
+	return current.removeAbandonedUploads(new Date(now.getTime() - ABANDONED_UPLOAD_MS))
+}
+
 /** Lets a test run app code against a store of its own. */
 export function setStorage(next: FileStorage | undefined) {
 	storage = next

@@ -105,6 +105,40 @@ export class LocalFileStorage implements FileStorage {
 		await fs.rm(probe)
 	}
 
+	/**
+	 * Removes what uploads that never finished left behind: a process killed while writing
+	 * leaves its hidden temporary file (and maybe the side file of an object never renamed
+	 * into place), which list() and so the Orphaned Materials screen never show. Only files
+	 * untouched since `olderThan` go: a live upload writes to its temporary file all along.
+	 */
+	async removeAbandonedUploads(olderThan: Date) {
+		let removed = 0
+		const sweep = async (directory: string) => {
+			let entries: Dirent[]
+			try {
+				entries = await fs.readdir(directory, { withFileTypes: true })
+			} catch (error) {
+				if (isMissing(error)) return
+				throw error
+			}
+			const names = new Set(entries.map((entry) => entry.name))
+			for (const entry of entries) {
+				const file = path.join(directory, entry.name)
+				if (entry.isDirectory()) await sweep(file)
+				if (!entry.isFile()) continue
+				const meta = SIDE_FILE.exec(entry.name)
+				const abandoned = TEMPORARY_FILE.test(entry.name) || (meta !== null && !names.has(meta[1]!))
+				if (!abandoned) continue
+				const stats = await fs.stat(file).catch(() => null)
+				if (!stats || stats.mtime >= olderThan) continue
+				await fs.rm(file, { force: true })
+				removed += 1
+			}
+		}
+		await sweep(this.rootDir)
+		return removed
+	}
+
 	private pathOf(key: string) {
 		assertValidKey(key)
 		return path.join(this.rootDir, ...key.split('/'))
@@ -135,6 +169,11 @@ export class LocalFileStorage implements FileStorage {
 		}
 	}
 }
+
+/** `.{name}.{uuid}.tmp`: an upload, or a side file, being written. */
+const TEMPORARY_FILE = /^\..+\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.tmp$/
+/** `.{name}.meta.json`: the content type of the file `{name}` beside it. */
+const SIDE_FILE = /^\.(.+)\.meta\.json$/
 
 function metaPathOf(file: string) {
 	return path.join(path.dirname(file), `.${path.basename(file)}.meta.json`)
