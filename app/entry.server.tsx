@@ -1,6 +1,5 @@
 import { PassThrough } from 'node:stream'
-import { text } from 'node:stream/consumers'
-import { createReadableStreamFromReadable } from '@react-router/node'
+import { buffer } from 'node:stream/consumers'
 import { renderToPipeableStream } from 'react-dom/server'
 import { ServerRouter, type EntryContext, type HandleErrorFunction } from 'react-router'
 import { storageOrigin } from '#app/services/storage/index.server.ts'
@@ -38,14 +37,13 @@ export default async function handleRequest(
 		return new Response(null, { status: responseStatusCode, headers: responseHeaders })
 	}
 	const { body, status } = await renderDocument(request, routerContext, responseStatusCode, nonce)
+	// The document is complete (onAllReady): sent as one buffer, it goes out in one write
+	// rather than as React's many small chunks.
+	const html = await buffer(body)
 	responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
-	if (shared) {
-		const html = await text(body)
-		responseHeaders.set('Content-Security-Policy', policy(inlineScriptHashes(html)))
-		return new Response(html, { headers: responseHeaders, status })
-	}
-	responseHeaders.set('Content-Security-Policy', policy())
-	return new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status })
+	responseHeaders.set('Content-Length', String(html.byteLength))
+	responseHeaders.set('Content-Security-Policy', policy(shared ? inlineScriptHashes(html.toString()) : undefined))
+	return new Response(html, { headers: responseHeaders, status })
 }
 
 function renderDocument(request: Request, routerContext: EntryContext, initialStatus: number, nonce: string | undefined) {
