@@ -1,3 +1,5 @@
+// First, so that Zod is configured before any module builds a schema.
+import './utils/zod-config.ts'
 import { useEffect } from 'react'
 import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from 'react-router'
 import type { Route } from './+types/root'

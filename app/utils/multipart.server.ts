@@ -255,17 +255,27 @@ function parseHeaders(text: string) {
 	return headers
 }
 
-/** Parameters of a header value such as `form-data; name="a"; filename="b.png"`, keys lower-cased. */
+/**
+ * Parameters of a header value such as `form-data; name="a"; filename="b.png"`, keys lower-cased.
+ * A quoted value is read as browsers write it (the HTML form-data encoding): a backslash is a
+ * literal character, as in a Windows path, and `"`, CR and LF arrive as %22, %0D and %0A.
+ */
 function parseParameters(value: string) {
 	const parameters = new Map<string, string>()
-	const pattern = /;\s*([^\s=;]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;]*))/g
+	const pattern = /;\s*([^\s=;]+)\s*=\s*(?:"([^"]*)"|([^;]*))/g
 	for (const match of value.matchAll(pattern)) {
 		const key = match[1]!.toLowerCase()
-		let parameter = match[2] !== undefined ? match[2].replace(/\\(.)/g, '$1') : match[3]!.trim()
+		let parameter = match[2] !== undefined ? decodeQuotedValue(match[2]) : match[3]!.trim()
 		if (key.endsWith('*')) parameter = decodeExtendedValue(parameter)
 		parameters.set(key, parameter)
 	}
 	return parameters
+}
+
+const QUOTED_ESCAPES: Record<string, string> = { '%22': '"', '%0d': '\r', '%0a': '\n' }
+
+function decodeQuotedValue(value: string) {
+	return value.replace(/%22|%0d|%0a/gi, (escape) => QUOTED_ESCAPES[escape.toLowerCase()]!)
 }
 
 /** RFC 5987 `UTF-8''percent-encoded` values. */

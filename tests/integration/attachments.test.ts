@@ -194,7 +194,7 @@ describe('the multipart parser', () => {
 	const body = Buffer.concat([
 		Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="intent"\r\n\r\nsend\r\n`),
 		Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="content"\r\n\r\nline one\r\nline two\r\n`),
-		Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="attachment"; filename="r\u00e9sum\u00e9 \\"final\\".bin"\r\nContent-Type: application/octet-stream\r\n\r\n`),
+		Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="attachment"; filename="r\u00e9sum\u00e9 %22final%22.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`),
 		fileBytes,
 		Buffer.from(`\r\n--${boundary}--\r\n`),
 	])
@@ -215,6 +215,20 @@ describe('the multipart parser', () => {
 			expect(result.files[0]!.bytes.equals(fileBytes)).toBe(true)
 		})
 	}
+
+	test('a file name is read as browsers send it: backslashes are literal characters, not escapes', async () => {
+		const windowsPath = Buffer.from(
+			`--${boundary}\r\nContent-Disposition: form-data; name="attachment"; filename="..\\..\\Windows\\win.ini.pdf"\r\nContent-Type: application/pdf\r\n\r\nx\r\n--${boundary}--\r\n`,
+		)
+		const result = await parseMultipartForm(chunkedRequest(windowsPath, boundary, 100), {
+			maxFileBytes: 10,
+			onFile: async (file) => {
+				file.stream.resume()
+				return file.fileName
+			},
+		})
+		expect(result.files).toEqual(['..\\..\\Windows\\win.ini.pdf'])
+	})
 
 	test('a file over the limit fails its stream and the parse', async () => {
 		let streamError: unknown

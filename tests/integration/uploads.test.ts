@@ -338,6 +338,9 @@ describe('files that lie about their type or their name', () => {
 
 	test.each([
 		['a ../ path', '../../etc/passwd.pdf', 'passwd.pdf', 'passwd.pdf'],
+		// Browsers send backslashes as they are and a double quote as %22 (as FormData does here).
+		['a Windows ..\\ path', '..\\..\\Windows\\win.ini.pdf', 'win.ini.pdf', 'win.ini.pdf'],
+		['a double quote', 'say "hi".pdf', 'say "hi".pdf', 'say-hi-.pdf'],
 		['control characters and NUL', 'report\u0000\u0007\u001b[31m\u007f.pdf', 'report[31m.pdf', 'report-31m.pdf'],
 	])('a file name with %s is stored under a server-chosen key in its week and served under a clean name', async (_, name, title, servedName) => {
 		const { cookie } = await admin()

@@ -37,6 +37,7 @@ import { getEnv } from '#app/utils/env.server.ts'
 import { cn, formatDateOnly } from '#app/utils/misc.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
 import { clientAddress, hitRateLimit, RATE_LIMITS } from '#app/utils/rate-limit.server.ts'
+import { rowIdSchema } from '#app/utils/row-id.ts'
 import { createToastHeaders, redirectWithToast } from '#app/utils/toast.server.ts'
 import { EmailSchema, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, NameSchema } from '#app/utils/user-validation.ts'
 
@@ -58,13 +59,11 @@ const DetailsSchema = z
 		path: ['confirmPassword'],
 	})
 
+const SELECT_COURSE_MESSAGE = 'Please select a course'
+
 const CourseChoiceSchema = z.object({
 	intent: z.literal('course'),
-	courseId: z.coerce
-		.number({ error: 'Please select a course' })
-		.int('Please select a course')
-		.positive('Please select a course')
-		.max(2_147_483_647, 'Please select a course'),
+	courseId: rowIdSchema(SELECT_COURSE_MESSAGE),
 })
 
 const AgreementSchema = AgreeToTermsSchema.extend({ intent: z.literal('agree') })
@@ -175,7 +174,7 @@ async function submitCourse(request: Request, formData: FormData) {
 	if (submission.status !== 'success') return data({ step: 2, result: submission.reply() }, { status: 400 })
 	const course = await getCourseWithAvailability(db, submission.value.courseId)
 	if (!course) {
-		return data({ step: 2, result: submission.reply({ fieldErrors: { courseId: ['Please select a course'] } }) }, { status: 400 })
+		return data({ step: 2, result: submission.reply({ fieldErrors: { courseId: [SELECT_COURSE_MESSAGE] } }) }, { status: 400 })
 	}
 	if (course.isFull) return courseFullRedirect(course.id)
 	await chooseDraftCourse(db, draftId, course.id)
