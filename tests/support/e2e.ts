@@ -79,6 +79,17 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 				consoleErrors.push(message.text())
 			})
 			page.on('pageerror', (error) => pageErrors.push(error.message))
+			// A violation the page's code catches (an eval probe, say) logs nothing: listen for the event itself.
+			const cspViolations: string[] = []
+			if (javaScriptEnabled) {
+				await page.exposeFunction('__reportCspViolation', (violation: string) => cspViolations.push(violation))
+				await page.addInitScript(() => {
+					document.addEventListener('securitypolicyviolation', (event) => {
+						const report = (window as unknown as { __reportCspViolation: (violation: string) => void }).__reportCspViolation
+						void report(`${event.effectiveDirective} blocked ${event.blockedURI || 'inline'} (${event.sourceFile}:${event.lineNumber}) on ${location.pathname}`)
+					})
+				})
+			}
 			if (javaScriptEnabled) {
 				// A test acts on a page once React has hydrated it, as a person would once it responds.
 				const goto = page.goto.bind(page)
@@ -116,6 +127,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 			expect(violations, 'accessibility violations (axe)').toEqual([])
 			expect(pageErrors, 'uncaught page errors').toEqual([])
 			expect(consoleErrors, 'console errors (including CSP violations)').toEqual([])
+			expect(cspViolations, 'CSP violations reported by the browser').toEqual([])
 		},
 		// Checking every document a test loaded with axe takes a while of its own.
 		{ scope: 'test', timeout: 120_000 },
