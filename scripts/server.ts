@@ -109,7 +109,12 @@ if (isDev) {
 	app.use(createRequestHandler({ build, mode: env.NODE_ENV }))
 }
 
-const server = app.listen(env.PORT, env.HOST, () => {
+// Express 5 calls back with the error when the port cannot be bound (in use, not permitted).
+const server = app.listen(env.PORT, env.HOST, (error?: Error) => {
+	if (error) {
+		console.error(`Cannot listen on ${env.HOST}:${env.PORT}: ${error.message}`)
+		process.exit(1)
+	}
 	const address = server.address()
 	const port = typeof address === 'object' && address ? address.port : env.PORT
 	console.log(`Server listening on http://localhost:${port} (${env.NODE_ENV})`)

@@ -281,7 +281,19 @@ async function sseAtScale(origin: string, serverPid: number, prepared: Prepared)
 	}
 }
 
+/** Lighthouse now and then fails to record its trace on a busy machine (NO_NAVSTART): try again. */
 async function lighthouse(url: string) {
+	for (let attempt = 1; ; attempt++) {
+		try {
+			return await lighthouseOnce(url)
+		} catch (error) {
+			if (attempt === 3) throw error
+			log(`Lighthouse ${url} failed (${error instanceof Error ? error.message.split('\n')[0] : error}); retrying`)
+		}
+	}
+}
+
+async function lighthouseOnce(url: string) {
 	const output = path.join(os.tmpdir(), `bench-lighthouse-${process.pid}.json`)
 	await run(
 		bin('lighthouse'),

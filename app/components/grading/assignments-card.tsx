@@ -8,10 +8,12 @@ import { Field, SelectField, TextareaField } from '#app/components/ui/field.tsx'
 import type { CourseAssignment } from '#app/models/assignments.server.ts'
 import { CreateAssignmentSchema } from './schemas.ts'
 
+const utcDate = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' })
+
 /** A due date is the end of a UTC day: shown as that date wherever the reader is. */
 export function formatDueDate(value: Date | string | null) {
 	if (!value) return 'No due date'
-	return new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(value))
+	return utcDate.format(new Date(value))
 }
 
 /**

@@ -122,10 +122,12 @@ function MailCard({ mail }: { mail: Mail }) {
 	)
 }
 
+const utcTimestamp = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'medium', timeZone: 'UTC' })
+
 /** Rendered in UTC so the server's and the browser's text agree. */
 function Timestamp({ value }: { value: Date }) {
 	const date = new Date(value)
-	const text = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'medium', timeZone: 'UTC' }).format(date)
+	const text = utcTimestamp.format(date)
 	return <time dateTime={date.toISOString()}>{text} UTC</time>
 }
 
