@@ -1,144 +1,21 @@
 /**
- * The HTTP server: Express in front of the React Router request handler, with
- * compression, immutable caching of built assets, forgery checks, security
- * headers, a structured request log and graceful shutdown.
- * `node scripts/server.ts` serves ./build; `--dev` serves the sources through Vite.
+ * `node scripts/server.ts`: the production server on ./build (`--dev`: the sources through Vite).
+ * With WEB_CONCURRENCY above 1 (PostgreSQL only; one per CPU unless set) this process
+ * migrates the database and supervises that many copies of the HTTP server sharing the
+ * port (node:cluster). The copies share nothing but the database and the file store,
+ * exactly like containers behind a load balancer.
  */
-import path from 'node:path'
-import { createRequestHandler } from '@react-router/express'
-import compression from 'compression'
-import express from 'express'
-import type { ServerBuild } from 'react-router'
+import cluster from 'node:cluster'
 import { getEnv } from '#app/utils/env.server.ts'
-import type { cachedPublicPage } from '#app/utils/page-cache.server.ts'
-import { baseSecurityHeaders, isCrossSiteRequest } from '#app/utils/security.server.ts'
-
-type AppEntryModule = ServerBuild['entry']['module'] & {
-	startup: () => Promise<void>
-	shutdown: () => Promise<void>
-	cachedPublicPage: typeof cachedPublicPage
-}
 
 const isDev = process.argv.includes('--dev')
 if (isDev) process.env.NODE_ENV ??= 'development'
+// Read before any worker starts, so that an embedded session secret is created once, here.
 const env = getEnv()
-const BUILD_DIR = path.resolve(process.env.BUILD_DIR ?? 'build')
-const BUILD_PATH = path.join(BUILD_DIR, 'server/index.js')
-/** Requests that carry their own proof of origin (a signature), not a browser cookie. */
-const FORGERY_EXEMPT_PATHS = new Set(['/webhooks/stripe'])
 
-const app = express()
-app.disable('x-powered-by')
-app.set('trust proxy', env.TRUST_PROXY)
-
-const securityHeaders = baseSecurityHeaders({ isProduction: env.NODE_ENV === 'production', secure: env.secureCookies })
-app.use((req, res, next) => {
-	const started = performance.now()
-	res.set(securityHeaders)
-	// Downstream code reads the client address from this header; never trust a client's copy.
-	req.headers['x-client-ip'] = req.ip ?? ''
-	if (env.LOG_LEVEL === 'silent') return next()
-	res.on('finish', () => {
-		if (env.LOG_LEVEL !== 'debug' && req.path.startsWith('/assets/')) return
-		console.log(
-			JSON.stringify({
-				time: new Date().toISOString(),
-				level: res.statusCode >= 500 ? 'error' : 'info',
-				method: req.method,
-				path: req.path,
-				status: res.statusCode,
-				ms: Math.round(performance.now() - started),
-				ip: req.ip,
-			}),
-		)
-	})
-	next()
-})
-
-// A public page every anonymous visitor shares goes out from memory, compressed once, without
-// a trip through the router or the file system (no cached page is a static file). A GET is
-// never refused as forgery, so the check below has nothing to say about these requests.
-app.use((req, res, next) => {
-	if (isDev) return next()
-	const hit = entry.cachedPublicPage({
-		method: req.method,
-		// Only the path and query choose the page; the host is not part of the key.
-		url: `http://localhost${req.originalUrl.startsWith('/') ? req.originalUrl : '/'}`,
-		cookie: req.headers.cookie,
-		ifNoneMatch: req.headers['if-none-match'],
-		acceptsGzip: req.acceptsEncodings('gzip') === 'gzip',
-	})
-	if (!hit) return next()
-	res.status(hit.status).setHeaders(new Map(hit.headers))
-	if (!hit.body) return res.end()
-	// With a length the bytes go out in one write, not chunked.
-	res.setHeader('Content-Length', hit.body.byteLength).end(hit.body)
-})
-
-const allowedOrigins = [env.APP_URL]
-app.use((req, res, next) => {
-	if (FORGERY_EXEMPT_PATHS.has(req.path)) return next()
-	const headers = { get: (name: string) => req.get(name) ?? null }
-	const ownOrigin = `${req.protocol}://${req.get('host')}`
-	if (isCrossSiteRequest(req.method, headers, [...allowedOrigins, ownOrigin])) {
-		res.status(403).type('text/plain').send('Cross-site request refused.')
-		return
-	}
-	next()
-})
-
-// Server-sent events must not be buffered by compression.
-const isEventStream = (res: express.Response) => String(res.getHeader('Content-Type') ?? '').startsWith('text/event-stream')
-app.use(compression({ filter: (req, res) => !isEventStream(res) && compression.filter(req, res) }))
-
-let entry: AppEntryModule
-if (isDev) {
-	const vite = await import('vite')
-	const viteServer = await vite.createServer({ server: { middlewareMode: true } })
-	app.use(viteServer.middlewares)
-	const loadBuild = () => viteServer.ssrLoadModule('virtual:react-router/server-build') as Promise<ServerBuild>
-	entry = (await loadBuild()).entry.module as AppEntryModule
-	await entry.startup()
-	app.use(createRequestHandler({ build: loadBuild, mode: 'development' }))
+if (cluster.isPrimary && !isDev && env.WEB_CONCURRENCY > 1) {
+	const { superviseWorkers } = await import('./server/workers.ts')
+	await superviseWorkers(env)
 } else {
-	const build = (await import(BUILD_PATH)) as ServerBuild
-	entry = build.entry.module as AppEntryModule
-	await entry.startup()
-	app.use('/assets', express.static(path.join(BUILD_DIR, 'client/assets'), { immutable: true, maxAge: '1y' }))
-	app.use(express.static(path.join(BUILD_DIR, 'client'), { maxAge: '1h' }))
-	app.use(createRequestHandler({ build, mode: env.NODE_ENV }))
+	await import('./server/http.ts')
 }
-
-// Express 5 calls back with the error when the port cannot be bound (in use, not permitted).
-const server = app.listen(env.PORT, env.HOST, (error?: Error) => {
-	if (error) {
-		console.error(`Cannot listen on ${env.HOST}:${env.PORT}: ${error.message}`)
-		process.exit(1)
-	}
-	const address = server.address()
-	const port = typeof address === 'object' && address ? address.port : env.PORT
-	console.log(`Server listening on http://localhost:${port} (${env.NODE_ENV})`)
-})
-server.keepAliveTimeout = 65_000
-
-let shuttingDown = false
-async function shutdown(signal: string) {
-	if (shuttingDown) return
-	shuttingDown = true
-	console.log(`${signal} received: finishing in-flight requests`)
-	const forceExit = setTimeout(() => {
-		console.error('Shutdown timed out; exiting')
-		process.exit(1)
-	}, 15_000)
-	forceExit.unref()
-	server.close(async () => {
-		await entry.shutdown().catch((error: unknown) => console.error('Shutdown error', error))
-		process.exit(0)
-	})
-	// Idle keep-alive sockets would hold close() open, and so would one that finishes its
-	// in-flight response after the signal: close them as they fall idle. Streams are ended by the app.
-	server.closeIdleConnections()
-	setInterval(() => server.closeIdleConnections(), 100).unref()
-}
-process.on('SIGTERM', () => void shutdown('SIGTERM'))
-process.on('SIGINT', () => void shutdown('SIGINT'))

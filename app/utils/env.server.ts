@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import { z } from 'zod'
 
@@ -47,12 +48,15 @@ const EnvSchema = z.object({
 		),
 	MAX_UPLOAD_MB: z.coerce.number().positive().default(50),
 	LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+	WEB_CONCURRENCY: z.coerce.number().int().min(1).max(256).optional(),
 })
 
-export type Env = z.infer<typeof EnvSchema> & {
+export type Env = Omit<z.infer<typeof EnvSchema>, 'WEB_CONCURRENCY'> & {
 	APP_URL: string
 	SESSION_SECRET: string
 	secureCookies: boolean
+	/** Server processes sharing the port: one per CPU on PostgreSQL, always one on PGlite. */
+	WEB_CONCURRENCY: number
 }
 
 /** Secrets that production must be given explicitly unless the operator opts in to the embedded defaults. */
@@ -88,12 +92,16 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
 	if (parsed.S3_BUCKET && (!parsed.S3_ACCESS_KEY_ID || !parsed.S3_SECRET_ACCESS_KEY)) {
 		throw new Error('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are required when S3_BUCKET is set.')
 	}
+	if (!parsed.DATABASE_URL && parsed.WEB_CONCURRENCY !== undefined && parsed.WEB_CONCURRENCY > 1) {
+		throw new Error('WEB_CONCURRENCY above 1 needs DATABASE_URL: the embedded database (PGlite) runs in one process.')
+	}
 	const appUrl = (parsed.APP_URL ?? `http://localhost:${parsed.PORT}`).replace(/\/$/, '')
 	return {
 		...parsed,
 		APP_URL: appUrl,
 		SESSION_SECRET: parsed.SESSION_SECRET ?? embeddedSessionSecret(parsed.DATA_DIR),
 		secureCookies: appUrl.startsWith('https://'),
+		WEB_CONCURRENCY: parsed.DATABASE_URL ? (parsed.WEB_CONCURRENCY ?? os.availableParallelism()) : 1,
 	}
 }
 

@@ -66,6 +66,8 @@ export async function startServer(options: StartOptions): Promise<PrivateServer>
 		DATA_DIR: dataDir,
 		TRUST_PROXY: '1',
 		LOG_LEVEL: 'warn',
+		// One process, which the fault tests kill and restart; tests/e2e/cluster.spec.ts runs several.
+		WEB_CONCURRENCY: '1',
 		...options.env,
 	}
 	if (url) env.DATABASE_URL = url

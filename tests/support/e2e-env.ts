@@ -20,5 +20,8 @@ export function e2eServerEnv() {
 		// apply per test, as they would to separate visitors.
 		TRUST_PROXY: '1',
 		LOG_LEVEL: 'warn',
+		// One process: some specs watch a process's own page cache (MISS, then HIT). Several
+		// workers are tested by tests/e2e/cluster.spec.ts.
+		WEB_CONCURRENCY: '1',
 	}
 }
