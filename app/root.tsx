@@ -1,7 +1,7 @@
 // First, so that Zod is configured before any module builds a schema.
 import './utils/zod-config.ts'
 import { useEffect } from 'react'
-import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from 'react-router'
+import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useMatches, useRouteLoaderData } from 'react-router'
 import type { Route } from './+types/root'
 import stylesheet from './app.css?url'
 import { GeneralErrorBoundary } from './components/error-boundary.tsx'
@@ -61,7 +61,32 @@ export function useContactEmail() {
 	return useRouteLoaderData<typeof loader>('root')?.contactEmail ?? ''
 }
 
+/**
+ * The route handle of a page that has nothing interactive for a signed-out visitor (the
+ * marketing pages): such a visitor gets it without any script, since React and the router
+ * would only repeat what the HTML already does. Links are plain links; the next page loads
+ * whole and, if it needs scripts, brings them.
+ */
+export const STATIC_FOR_VISITORS = { staticForVisitors: true } as const
+
+function isStaticForVisitors(handle: unknown) {
+	return typeof handle === 'object' && handle !== null && 'staticForVisitors' in handle && handle.staticForVisitors === true
+}
+
+/**
+ * Whether this document goes out without scripts: a static page for a visitor with no
+ * session and no pending toast (a toast hides itself with JavaScript). Only the server's
+ * render decides; in the browser the scripts are already running.
+ */
+function useScriptlessDocument() {
+	const root = useRouteLoaderData<typeof loader>('root')
+	const page = useMatches().at(-1)
+	if (typeof document !== 'undefined' || !root) return false
+	return !root.user && !root.toast && isStaticForVisitors(page?.handle)
+}
+
 export function Layout({ children }: { children: React.ReactNode }) {
+	const scriptless = useScriptlessDocument()
 	return (
 		<html lang="en">
 			<head>
@@ -79,8 +104,12 @@ export function Layout({ children }: { children: React.ReactNode }) {
 					Skip to content
 				</a>
 				{children}
-				<ScrollRestoration />
-				<Scripts />
+				{scriptless ? null : (
+					<>
+						<ScrollRestoration />
+						<Scripts />
+					</>
+				)}
 			</body>
 		</html>
 	)

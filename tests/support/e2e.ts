@@ -91,11 +91,14 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 				})
 			}
 			if (javaScriptEnabled) {
-				// A test acts on a page once React has hydrated it, as a person would once it responds.
+				// A test acts on a page once React has hydrated it, as a person would once it responds
+				// (a page sent without scripts is ready as it is).
 				const goto = page.goto.bind(page)
 				page.goto = async (url, options) => {
 					const response = await goto(url, options)
-					await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true')
+					await page.waitForFunction(
+						() => document.documentElement.dataset.hydrated === 'true' || !document.querySelector('script[type="module"]'),
+					)
 					return response
 				}
 			}

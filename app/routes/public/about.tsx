@@ -3,6 +3,7 @@ import { Icon, type IconName } from '#app/components/marketing/icons.tsx'
 import { pageMeta } from '#app/components/marketing/meta.ts'
 import { PageHero, SectionHeading } from '#app/components/marketing/page-hero.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
+import { STATIC_FOR_VISITORS } from '#app/root.tsx'
 
 const values: Array<{ icon: IconName; title: string; description: string }> = [
 	{
@@ -147,6 +148,8 @@ export default function About() {
 		</>
 	)
 }
+
+export const handle = STATIC_FOR_VISITORS
 
 export const meta: Route.MetaFunction = () =>
 	pageMeta(

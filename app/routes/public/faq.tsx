@@ -3,7 +3,7 @@ import type { Route } from './+types/faq'
 import { pageMeta } from '#app/components/marketing/meta.ts'
 import { PageHero } from '#app/components/marketing/page-hero.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
-import { useContactEmail } from '#app/root.tsx'
+import { STATIC_FOR_VISITORS, useContactEmail } from '#app/root.tsx'
 
 export default function Faq() {
 	const email = useContactEmail()
@@ -105,6 +105,8 @@ export default function Faq() {
 		</>
 	)
 }
+
+export const handle = STATIC_FOR_VISITORS
 
 export const meta: Route.MetaFunction = () =>
 	pageMeta(

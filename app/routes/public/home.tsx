@@ -18,7 +18,7 @@ import {
 	removeLimitedTimeOffer,
 	saveLimitedTimeOffer,
 } from '#app/models/site-settings.server.ts'
-import { useOptionalUser } from '#app/root.tsx'
+import { STATIC_FOR_VISITORS, useOptionalUser } from '#app/root.tsx'
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { clearPublicPageCache } from '#app/utils/page-cache.server.ts'
@@ -324,6 +324,8 @@ export default function Home({ loaderData, actionData }: Route.ComponentProps) {
 		</>
 	)
 }
+
+export const handle = STATIC_FOR_VISITORS
 
 export const meta: Route.MetaFunction = () =>
 	pageMeta(

@@ -2,7 +2,7 @@ import { Link } from 'react-router'
 import type { Route } from './+types/privacy'
 import { LegalPage } from '#app/components/marketing/legal-page.tsx'
 import { pageMeta } from '#app/components/marketing/meta.ts'
-import { useContactEmail } from '#app/root.tsx'
+import { STATIC_FOR_VISITORS, useContactEmail } from '#app/root.tsx'
 
 export default function Privacy() {
 	const email = useContactEmail()
@@ -95,6 +95,8 @@ export default function Privacy() {
 		/>
 	)
 }
+
+export const handle = STATIC_FOR_VISITORS
 
 export const meta: Route.MetaFunction = () =>
 	pageMeta('Privacy Policy', 'How we collect, use and protect your personal information, and the rights you have over it.')

@@ -2,7 +2,7 @@ import { Link } from 'react-router'
 import type { Route } from './+types/terms'
 import { LegalPage } from '#app/components/marketing/legal-page.tsx'
 import { pageMeta } from '#app/components/marketing/meta.ts'
-import { useContactEmail } from '#app/root.tsx'
+import { STATIC_FOR_VISITORS, useContactEmail } from '#app/root.tsx'
 
 export default function Terms() {
 	const email = useContactEmail()
@@ -109,6 +109,8 @@ export default function Terms() {
 		/>
 	)
 }
+
+export const handle = STATIC_FOR_VISITORS
 
 export const meta: Route.MetaFunction = () =>
 	pageMeta('Terms of Service', 'The terms that apply when you use our website and take part in our real-estate mentorship programs.')
