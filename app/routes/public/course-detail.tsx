@@ -3,10 +3,10 @@ import { z } from 'zod'
 import type { Route } from './+types/course-detail'
 import { AvailabilityBadge, CoursePrice, SpotsLeft } from '#app/components/course-availability.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { LazyWaitlistDialog } from '#app/components/lazy-waitlist-dialog.tsx'
 import { LiveSeatCounts } from '#app/components/live-seat-counts.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
-import { WaitlistDialog } from '#app/components/waitlist-form.tsx'
 import { useOptionalUser } from '#app/root.tsx'
 import { getCourseWithAvailability } from '#app/models/courses.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
@@ -162,7 +162,7 @@ export default function CourseDetailPage({ loaderData }: Route.ComponentProps) {
 				</RouteDialog>
 			) : null}
 			{dialog === 'waitlist' ? (
-				<WaitlistDialog course={{ id: course.id, title: course.title }} closeTo={coursePath} returnTo={coursePath} />
+				<LazyWaitlistDialog course={{ id: course.id, title: course.title }} closeTo={coursePath} returnTo={coursePath} />
 			) : null}
 		</div>
 	)

@@ -1,10 +1,10 @@
 import { Link, useSearchParams } from 'react-router'
 import type { Route } from './+types/courses'
 import { AvailabilityBadge, CoursePrice, SeatsProgress, SpotsLeft } from '#app/components/course-availability.tsx'
+import { LazyWaitlistDialog } from '#app/components/lazy-waitlist-dialog.tsx'
 import { LiveSeatCounts } from '#app/components/live-seat-counts.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
 import { Card } from '#app/components/ui/card.tsx'
-import { WaitlistDialog } from '#app/components/waitlist-form.tsx'
 import { listCoursesWithAvailability, type CourseWithAvailability } from '#app/models/courses.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { formatDateOnly } from '#app/utils/misc.ts'
@@ -53,7 +53,7 @@ export default function CoursesPage({ loaderData }: Route.ComponentProps) {
 					))}
 				</ul>
 			) : null}
-			{searchParams.get('dialog') === 'waitlist' ? <WaitlistDialog course={null} closeTo="/courses" returnTo="/courses" /> : null}
+			{searchParams.get('dialog') === 'waitlist' ? <LazyWaitlistDialog course={null} closeTo="/courses" returnTo="/courses" /> : null}
 		</div>
 	)
 }
