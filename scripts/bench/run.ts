@@ -2,7 +2,9 @@
  * `npm run bench`: builds, seeds the scale data set, starts the production server and
  * measures it on loopback: throughput and latency of the main pages (autocannon), `/`
  * against a bare node:http server sending the same bytes, first-visit JavaScript, 2,000
- * live-event streams, and Lighthouse. PGlite always; PostgreSQL too when DATABASE_URL is
+ * live-event streams, and Lighthouse. The server runs as configured by default
+ * (WEB_CONCURRENCY: a worker per CPU on PostgreSQL, one process on PGlite); CPU time and
+ * memory are those of all its processes. PGlite always; PostgreSQL too when DATABASE_URL is
  * set (in a throwaway database, dropped at the end). Prints one table and writes
  * bench/results.json. Figures are for people to read: nothing here fails on a number.
  *
@@ -30,6 +32,7 @@ const CONNECTIONS = option('connections', 50)
 const SSE_CLIENTS = option('sse-clients', 2000)
 const WARM_UP = 2
 const BUILD_DIR = path.resolve('build-bench')
+const HEAP_PROBE_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-heap-'))
 const bin = (name: string) => path.resolve('node_modules/.bin', name)
 const CHROME_FLAGS = '--headless=new --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --disable-sync --no-first-run'
 
@@ -98,7 +101,14 @@ async function freePort() {
 async function startServer(target: Target) {
 	const port = await freePort()
 	const child = spawn(process.execPath, ['scripts/server.ts'], {
-		env: { ...process.env, ...target.env, PORT: String(port), BUILD_DIR },
+		env: {
+			...process.env,
+			...target.env,
+			PORT: String(port),
+			BUILD_DIR,
+			NODE_OPTIONS: `--expose-gc --import=${path.resolve('scripts/bench/heap-probe.ts')}`,
+			HEAP_PROBE_DIR,
+		},
 		stdio: ['ignore', 'pipe', 'inherit'],
 	})
 	await new Promise<void>((resolve, reject) => {
@@ -131,10 +141,20 @@ async function autocannon(url: string, headers: Record<string, string>, seconds:
 
 const CLOCK_TICKS = 100
 
-/** CPU time (user + system) the process has used, in ms: unlike latency, it does not depend on what else the machine runs. */
+/** The process and its children (a cluster's workers). */
+function processTree(pid: number) {
+	const children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number)
+	return [pid, ...children]
+}
+
+/** CPU time (user + system) the server's processes have used, in ms: unlike latency, it does not depend on what else the machine runs. */
 function cpuMs(pid: number) {
-	const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
-	return (Number(fields[11]) + Number(fields[12])) * (1000 / CLOCK_TICKS)
+	let total = 0
+	for (const member of processTree(pid)) {
+		const fields = fs.readFileSync(`/proc/${member}/stat`, 'utf8').split(') ')[1]!.split(' ')
+		total += (Number(fields[11]) + Number(fields[12])) * (1000 / CLOCK_TICKS)
+	}
+	return total
 }
 
 async function measure(page: string, pid: number, url: string, headers: Record<string, string> = {}): Promise<LoadResult> {
@@ -199,8 +219,26 @@ async function firstVisitJs(origin: string, pagePath: string, cookie?: string) {
 }
 
 function rssKb(pid: number) {
-	const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8')
-	return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0)
+	let total = 0
+	for (const member of processTree(pid)) {
+		const status = fs.readFileSync(`/proc/${member}/status`, 'utf8')
+		total += Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0)
+	}
+	return total
+}
+
+/** Live memory (heap and external, after a full collection) of the server's processes, read by scripts/bench/heap-probe.ts. */
+async function liveKb(pid: number) {
+	const members = processTree(pid)
+	for (const member of members) fs.rmSync(path.join(HEAP_PROBE_DIR, `${member}.json`), { force: true })
+	for (const member of members) process.kill(member, 'SIGUSR2')
+	let total = 0
+	for (const member of members) {
+		const file = path.join(HEAP_PROBE_DIR, `${member}.json`)
+		for (let attempt = 0; attempt < 100 && !fs.existsSync(file); attempt++) await new Promise((resolve) => setTimeout(resolve, 100))
+		total += (JSON.parse(fs.readFileSync(file, 'utf8')) as { liveKb: number }).liveKb
+	}
+	return total
 }
 
 /** RSS once it stops moving (start-up memory is released, collections finish): the baseline for a per-connection figure. */
@@ -229,6 +267,7 @@ async function sseAtScale(origin: string, serverPid: number, prepared: Prepared)
 	let expected = () => {}
 	const allDelivered = new Promise<void>((resolve) => (expected = resolve))
 	const rssBefore = await settledRssKb(serverPid)
+	const liveBefore = await liveKb(serverPid)
 	const open = () =>
 		new Promise<void>((resolve, reject) => {
 			const request = http.get(`${origin}/events`, { agent, headers: { Accept: 'text/event-stream' } }, (response) => {
@@ -256,6 +295,7 @@ async function sseAtScale(origin: string, serverPid: number, prepared: Prepared)
 	}
 	const openSeconds = (performance.now() - started) / 1000
 	const rssAfter = await settledRssKb(serverPid)
+	const liveAfter = await liveKb(serverPid)
 
 	const status = prepared.enrollment.status === 'completed' ? 'active' : 'completed'
 	const body = new URLSearchParams({ intent: 'status', enrollmentId: String(prepared.enrollment.id), status })
@@ -278,6 +318,7 @@ async function sseAtScale(origin: string, serverPid: number, prepared: Prepared)
 		p50Ms: Math.round(percentile(sorted, 50)),
 		p99Ms: Math.round(percentile(sorted, 99)),
 		rssPerConnectionKb: Math.round(((rssAfter - rssBefore) / SSE_CLIENTS) * 10) / 10,
+		livePerConnectionKb: Math.round(((liveAfter - liveBefore) / SSE_CLIENTS) * 10) / 10,
 	}
 }
 
@@ -327,6 +368,8 @@ async function lighthouseOnce(url: string) {
 async function benchTarget(target: Target, prepared: Prepared, withLighthouse: boolean) {
 	const { child, origin } = await startServer(target)
 	try {
+		// A cluster's primary only supervises: its children are the workers.
+		const workers = Math.max(1, processTree(child.pid!).length - 1)
 		const home = await fetch(`${origin}/`)
 		const homeBody = Buffer.from(await home.arrayBuffer())
 		const again = await fetch(`${origin}/`)
@@ -336,7 +379,7 @@ async function benchTarget(target: Target, prepared: Prepared, withLighthouse: b
 
 		// Streams first, while the heap is at rest: after the load runs, garbage collection would hide their memory.
 		const sse = flag('skip-sse') ? null : await sseAtScale(origin, child.pid!, prepared)
-		if (sse) log(`${target.kind}: SSE p99 ${sse.p99Ms} ms, ${sse.rssPerConnectionKb} KB/connection`)
+		if (sse) log(`${target.kind}: SSE p99 ${sse.p99Ms} ms, ${sse.rssPerConnectionKb} KB RSS and ${sse.livePerConnectionKb} KB live per connection`)
 
 		const student = { Cookie: prepared.studentCookie }
 		const admin = { Cookie: prepared.adminCookie }
@@ -355,9 +398,11 @@ async function benchTarget(target: Target, prepared: Prepared, withLighthouse: b
 		pages.push(await measure('/dashboard/messages (student)', child.pid!, `${origin}/dashboard/messages`, student))
 		pages.push(await measure('/dashboard/admin/courses (admin)', child.pid!, `${origin}/dashboard/admin/courses`, admin))
 
-		const javascript = flag('skip-js') ? [] : [await firstVisitJs(origin, '/'), await firstVisitJs(origin, '/dashboard', prepared.studentCookie)]
+		const javascript = flag('skip-js')
+			? []
+			: [await firstVisitJs(origin, '/'), await firstVisitJs(origin, '/courses'), await firstVisitJs(origin, '/dashboard', prepared.studentCookie)]
 		const lighthouseScores = withLighthouse ? [await lighthouse(`${origin}/`), await lighthouse(`${origin}/courses`)] : []
-		return { database: target.kind, seedSeconds: Math.round(prepared.seedSeconds), pageCache, pages, javascript, sse, lighthouse: lighthouseScores }
+		return { database: target.kind, workers, seedSeconds: Math.round(prepared.seedSeconds), pageCache, pages, javascript, sse, lighthouse: lighthouseScores }
 	} finally {
 		await stopServer(child)
 	}
@@ -370,6 +415,7 @@ function printTable(results: TargetResult[]) {
 	for (const result of results) {
 		const db = result.database
 		rows.push([db, 'scale seed', `${result.seedSeconds} s`])
+		rows.push([db, 'server processes (WEB_CONCURRENCY)', String(result.workers)])
 		rows.push([db, 'X-Page-Cache on / (1st → 2nd)', `${result.pageCache.first} → ${result.pageCache.second}`])
 		for (const page of result.pages) {
 			rows.push([db, page.page, `${page.rps} req/s · p50 ${page.p50} ms · p99 ${page.p99} ms · non-2xx ${page.non2xx} · errors ${page.errors} · ${page.cpuMsPerRequest} ms CPU/req`])
@@ -385,7 +431,7 @@ function printTable(results: TargetResult[]) {
 			rows.push([
 				db,
 				`SSE ${sse.clients} clients`,
-				`delivered ${sse.delivered} · p50 ${sse.p50Ms} ms · p99 ${sse.p99Ms} ms · ${sse.rssPerConnectionKb} KB RSS/connection`,
+				`delivered ${sse.delivered} · p50 ${sse.p50Ms} ms · p99 ${sse.p99Ms} ms · per connection ${sse.livePerConnectionKb} KB live, ${sse.rssPerConnectionKb} KB RSS`,
 			])
 		}
 		for (const scores of result.lighthouse) {
@@ -429,6 +475,7 @@ try {
 	printTable(results)
 	console.log(`\nTotal ${summary.totalSeconds} s; written to bench/results.json`)
 } finally {
+	fs.rmSync(HEAP_PROBE_DIR, { recursive: true, force: true })
 	for (const target of targets) {
 		await target.drop?.().catch((error: unknown) => log(`could not drop the ${target.kind} database: ${String(error)}`))
 		fs.rmSync(target.dataDir, { recursive: true, force: true })
