@@ -1,14 +1,18 @@
 /**
  * The HTTP server: Express in front of the React Router request handler, with
  * compression, immutable caching of built assets, forgery checks, security
- * headers, a structured request log and graceful shutdown. Started by
- * scripts/server.ts, alone or as one of several cluster workers.
+ * headers, a structured request log and graceful shutdown; shared public pages
+ * held in memory are answered before Express. Started by scripts/server.ts,
+ * alone or as one of several cluster workers.
  */
 import cluster from 'node:cluster'
+import http from 'node:http'
 import path from 'node:path'
 import { createRequestHandler } from '@react-router/express'
+import accepts from 'accepts'
 import compression from 'compression'
 import express from 'express'
+import proxyAddr from 'proxy-addr'
 import type { ServerBuild } from 'react-router'
 import { getEnv } from '#app/utils/env.server.ts'
 import type { cachedPublicPage } from '#app/utils/page-cache.server.ts'
@@ -27,52 +31,63 @@ const BUILD_PATH = path.join(BUILD_DIR, 'server/index.js')
 /** Requests that carry their own proof of origin (a signature), not a browser cookie. */
 const FORGERY_EXEMPT_PATHS = new Set(['/webhooks/stripe'])
 
+/** TRUST_PROXY counts the proxy hops in front of the app whose X-Forwarded-For entry is believed. */
+const isTrustedHop = (_address: string, hop: number) => hop < env.TRUST_PROXY
+
 const app = express()
 app.disable('x-powered-by')
-app.set('trust proxy', env.TRUST_PROXY)
+app.set('trust proxy', isTrustedHop)
 
 const securityHeaders = baseSecurityHeaders({ isProduction: env.NODE_ENV === 'production', secure: env.secureCookies })
+
+/** The request log: one JSON line per response (assets only at debug level). */
+function logRequest(request: { method: string; path: string; ip: string; started: number }, status: number) {
+	if (env.LOG_LEVEL === 'silent' || (env.LOG_LEVEL !== 'debug' && request.path.startsWith('/assets/'))) return
+	console.log(
+		JSON.stringify({
+			time: new Date().toISOString(),
+			level: status >= 500 ? 'error' : 'info',
+			method: request.method,
+			path: request.path,
+			status,
+			ms: Math.round(performance.now() - request.started),
+			ip: request.ip,
+		}),
+	)
+}
+
+/**
+ * A public page every anonymous visitor shares goes out from memory, compressed once, before
+ * Express or the router see the request: it is most of the traffic, and a GET is never refused
+ * as forgery. Returns whether it answered.
+ */
+function answerFromPageCache(req: http.IncomingMessage, res: http.ServerResponse) {
+	if (isDev || (req.method !== 'GET' && req.method !== 'HEAD')) return false
+	const started = performance.now()
+	const target = req.url?.startsWith('/') ? req.url : '/'
+	const hit = entry.cachedPublicPage({
+		method: req.method,
+		// Only the path and query choose the page; the host is not part of the key.
+		url: `http://localhost${target}`,
+		cookie: req.headers.cookie,
+		ifNoneMatch: req.headers['if-none-match'],
+		acceptsGzip: accepts(req).encoding('gzip') === 'gzip',
+	})
+	if (!hit) return false
+	// With a length the bytes go out in one write, not chunked.
+	const length = hit.body ? { 'Content-Length': hit.body.byteLength } : {}
+	res.writeHead(hit.status, { ...securityHeaders, ...Object.fromEntries(hit.headers), ...length }).end(hit.body)
+	logRequest({ method: req.method, path: target.split('?')[0]!, ip: proxyAddr(req, isTrustedHop), started }, hit.status)
+	return true
+}
+
 app.use((req, res, next) => {
 	const started = performance.now()
 	res.set(securityHeaders)
 	// Downstream code reads the client address from this header; never trust a client's copy.
 	req.headers['x-client-ip'] = req.ip ?? ''
-	if (env.LOG_LEVEL === 'silent') return next()
-	res.on('finish', () => {
-		if (env.LOG_LEVEL !== 'debug' && req.path.startsWith('/assets/')) return
-		console.log(
-			JSON.stringify({
-				time: new Date().toISOString(),
-				level: res.statusCode >= 500 ? 'error' : 'info',
-				method: req.method,
-				path: req.path,
-				status: res.statusCode,
-				ms: Math.round(performance.now() - started),
-				ip: req.ip,
-			}),
-		)
-	})
+	res.on('finish', () => logRequest({ method: req.method, path: req.path, ip: req.ip ?? '', started }, res.statusCode))
 	next()
-})
-
-// A public page every anonymous visitor shares goes out from memory, compressed once, without
-// a trip through the router or the file system (no cached page is a static file). A GET is
-// never refused as forgery, so the check below has nothing to say about these requests.
-app.use((req, res, next) => {
-	if (isDev) return next()
-	const hit = entry.cachedPublicPage({
-		method: req.method,
-		// Only the path and query choose the page; the host is not part of the key.
-		url: `http://localhost${req.originalUrl.startsWith('/') ? req.originalUrl : '/'}`,
-		cookie: req.headers.cookie,
-		ifNoneMatch: req.headers['if-none-match'],
-		acceptsGzip: req.acceptsEncodings('gzip') === 'gzip',
-	})
-	if (!hit) return next()
-	res.status(hit.status).setHeaders(new Map(hit.headers))
-	if (!hit.body) return res.end()
-	// With a length the bytes go out in one write, not chunked.
-	res.setHeader('Content-Length', hit.body.byteLength).end(hit.body)
 })
 
 const allowedOrigins = [env.APP_URL]
@@ -111,12 +126,15 @@ if (isDev) {
 	app.use(createRequestHandler({ build, mode: env.NODE_ENV }))
 }
 
-// Express 5 calls back with the error when the port cannot be bound (in use, not permitted).
-const server = app.listen(env.PORT, env.HOST, (error?: Error) => {
-	if (error) {
-		console.error(`Cannot listen on ${env.HOST}:${env.PORT}: ${error.message}`)
-		process.exit(1)
-	}
+const server = http.createServer((req, res) => answerFromPageCache(req, res) || app(req, res))
+function refuseToStart(error: Error) {
+	console.error(`Cannot listen on ${env.HOST}:${env.PORT}: ${error.message}`)
+	process.exit(1)
+}
+// The port cannot be bound (in use, not permitted).
+server.once('error', refuseToStart)
+server.listen(env.PORT, env.HOST, () => {
+	server.off('error', refuseToStart)
 	const address = server.address()
 	const port = typeof address === 'object' && address ? address.port : env.PORT
 	// A cluster's primary announces the port once every worker listens.

@@ -17,6 +17,13 @@ test('an anonymous visitor gets a shared, cacheable public page with an ETag', a
 	const second = await request.get('/faq')
 	expect(second.headers()['x-page-cache']).toBe('HIT')
 	expect(await second.text()).toBe(await first.text())
+	// A copy from memory is answered before Express, with the same headers as a rendered page.
+	for (const name of ['content-security-policy', 'x-content-type-options', 'x-frame-options', 'referrer-policy', 'etag']) {
+		expect(second.headers()[name], name).toBe(first.headers()[name])
+	}
+	const head = await request.head('/faq')
+	expect(head.headers()['x-page-cache']).toBe('HIT')
+	expect(await head.body()).toHaveLength(0)
 
 	const revalidated = await request.get('/faq', { headers: { 'If-None-Match': etag! } })
 	expect(revalidated.status()).toBe(304)
