@@ -55,7 +55,7 @@ function secondsUntil(date: Date) {
 	return Math.max(1, Math.ceil((date.getTime() - Date.now()) / 1000))
 }
 
-/** The client address the server put on the request (see scripts/server.ts); never a client-supplied header. */
+/** The client address the server put on the request (see scripts/server/http.ts); never a client-supplied header. */
 export function clientAddress(request: Request) {
 	return request.headers.get('x-client-ip') || 'unknown'
 }

@@ -107,7 +107,7 @@ describe('password hashing', () => {
 })
 
 /**
- * scripts/server.ts sets Express's 'trust proxy' to TRUST_PROXY and passes
+ * scripts/server/http.ts sets Express's 'trust proxy' to TRUST_PROXY and passes
  * req.ip on as x-client-ip. The same setting here shows which address a
  * client can and cannot choose.
  */
