@@ -7,6 +7,10 @@ const isVitest = Boolean(process.env.VITEST)
 export default defineConfig({
 	plugins: isVitest ? [] : [tailwindcss(), reactRouter()],
 	build: { target: 'es2022' },
+	environments: {
+		// The server build is one bundle: a lazy client-side split (React.lazy) is not a split there.
+		ssr: { build: { rolldownOptions: { checks: { ineffectiveDynamicImport: false } } } },
+	},
 	test: {
 		include: ['app/**/*.test.{ts,tsx}', 'tests/integration/**/*.test.ts'],
 		globalSetup: ['tests/support/global-setup.ts'],
