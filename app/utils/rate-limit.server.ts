@@ -9,6 +9,8 @@ export const RATE_LIMITS = {
 	/** Password-reset and confirmation mails, per address. */
 	accountMail: { limit: 3, windowMs: 60 * 60 * 1000 },
 	registration: { limit: 10, windowMs: 60 * 60 * 1000 },
+	/** Valid step-1 registration details, per address: each costs a password hash and a draft row. */
+	registrationDetails: { limit: 30, windowMs: 60 * 60 * 1000 },
 	waitlist: { limit: 5, windowMs: 60 * 60 * 1000 },
 	contact: { limit: 5, windowMs: 60 * 60 * 1000 },
 	messageSend: { limit: 60, windowMs: 60 * 1000 },

@@ -265,6 +265,28 @@ describe('step 3 and the free path', () => {
 		expect(await t.db.selectFrom('users').select('id').where('email', '=', email.toLowerCase()).execute()).toEqual([])
 	})
 
+	test('step 1 is rate limited per client address before a password is hashed or a draft stored', async () => {
+		const ip = '192.0.2.78'
+		const invalid = await post(details(uniqueEmail(), { confirmPassword: 'something-else' }), undefined, ip)
+		expect(invalid.status).toBe(400)
+		// Only valid details count: a typo costs nothing.
+		expect(await t.db.selectFrom('rate_limit_buckets').select('hits').where('key', '=', `registration-details:${ip}`).execute()).toEqual([])
+
+		for (let hit = 0; hit < RATE_LIMITS.registrationDetails.limit; hit++) {
+			await hitRateLimit(t.db, `registration-details:${ip}`, RATE_LIMITS.registrationDetails)
+		}
+		const email = uniqueEmail()
+		const response = await post(details(email), undefined, ip)
+		expect(response.status).toBe(429)
+		expect(response.headers.get('Retry-After')).toBeTruthy()
+		const body = (await response.json()) as { result: { error: Record<string, string[]> } }
+		expect(body.result.error['']).toEqual(['Too many registrations from your network. Please wait an hour and try again.'])
+		expect(await t.db.selectFrom('registration_drafts').select('id').where('email', '=', email.toLowerCase()).execute()).toEqual([])
+
+		const elsewhere = await post(details(email), undefined, '192.0.2.79')
+		expect(elsewhere.status).toBe(302)
+	})
+
 	test('registrations are rate limited per client address', async () => {
 		const free = await course()
 		const cookie = await throughStepTwo(free.id)

@@ -72,6 +72,7 @@ const PASSWORD_FIELDS = ['password', 'confirmPassword']
 const COURSE_FULL_MESSAGE =
 	'This course is now full. Please join our waitlist to be notified when spots become available.'
 const EMAIL_TAKEN_MESSAGE = 'An account with this email already exists. Please log in instead.'
+const TOO_MANY_REGISTRATIONS_MESSAGE = 'Too many registrations from your network. Please wait an hour and try again.'
 
 /** Each step has its own address; its form posts there, so a refused post shows the same step again. */
 const STEP_PATH = { 1: '/register', 2: '/register?step=2', 3: '/register?step=3' } as const
@@ -144,6 +145,13 @@ async function submitDetails(request: Request, formData: FormData) {
 		return data({ step: 1, result: submission.reply({ hideFields: PASSWORD_FIELDS }) }, { status: 400 })
 	}
 	const db = getDb()
+	const limit = await hitRateLimit(db, `registration-details:${clientAddress(request)}`, RATE_LIMITS.registrationDetails)
+	if (!limit.allowed) {
+		return data(
+			{ step: 1, result: submission.reply({ formErrors: [TOO_MANY_REGISTRATIONS_MESSAGE], hideFields: PASSWORD_FIELDS }) },
+			{ status: 429, headers: { 'Retry-After': String(limit.retryAfterSeconds) } },
+		)
+	}
 	const draftId = await readDraftId(request)
 	const draft = await getDraft(db, draftId)
 	// Once step 3 has created the account, its details are settled.
@@ -202,7 +210,7 @@ async function submitAgreement(request: Request, formData: FormData) {
 				{
 					step: 3,
 					result: submission.reply({
-						formErrors: ['Too many registrations from your network. Please wait an hour and try again.'],
+						formErrors: [TOO_MANY_REGISTRATIONS_MESSAGE],
 					}),
 				},
 				{ status: 429, headers: { 'Retry-After': String(limit.retryAfterSeconds) } },
@@ -373,6 +381,11 @@ function DetailsStep({
 	return (
 		<>
 			<StepHeading title="Your Information" subtitle="Enter your details to continue with registration" />
+			{form.errors?.length ? (
+				<Alert tone="error" className="mb-4">
+					{form.errors[0]}
+				</Alert>
+			) : null}
 			<Form method="post" action="/register" {...getFormProps(form)} className="relative space-y-4">
 				<HoneypotField />
 				<input type="hidden" name="intent" value="details" />
