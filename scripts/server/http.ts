@@ -40,13 +40,17 @@ app.set('trust proxy', isTrustedHop)
 
 const securityHeaders = baseSecurityHeaders({ isProduction: env.NODE_ENV === 'production', secure: env.secureCookies })
 
-/** The request log: one JSON line per response (assets only at debug level). */
+const LOG_LEVEL_RANK = { debug: 0, info: 1, warn: 2, error: 3, silent: 4 } as const
+
+/** The request log: one JSON line per response at or above LOG_LEVEL (5xx are errors; assets only at debug). */
 function logRequest(request: { method: string; path: string; ip: string; started: number }, status: number) {
-	if (env.LOG_LEVEL === 'silent' || (env.LOG_LEVEL !== 'debug' && request.path.startsWith('/assets/'))) return
+	const level = status >= 500 ? 'error' : 'info'
+	if (LOG_LEVEL_RANK[level] < LOG_LEVEL_RANK[env.LOG_LEVEL]) return
+	if (env.LOG_LEVEL !== 'debug' && request.path.startsWith('/assets/')) return
 	console.log(
 		JSON.stringify({
 			time: new Date().toISOString(),
-			level: status >= 500 ? 'error' : 'info',
+			level,
 			method: request.method,
 			path: request.path,
 			status,
@@ -57,14 +61,28 @@ function logRequest(request: { method: string; path: string; ip: string; started
 }
 
 /**
+ * Rewrites a request target in absolute form ('GET http://host/faq', which proxies send and
+ * servers must accept: RFC 9112 §3.2.2) to its path and query, and the host from it, so that
+ * everything after sees '/faq'. Returns false for a target that is neither form.
+ */
+function toOriginForm(req: http.IncomingMessage) {
+	if (req.url?.startsWith('/')) return true
+	const url = URL.parse(req.url ?? '')
+	if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) return false
+	req.url = `${url.pathname}${url.search}`
+	req.headers.host = url.host
+	return true
+}
+
+/**
  * A public page every anonymous visitor shares goes out from memory, compressed once, before
  * Express or the router see the request: it is most of the traffic, and a GET is never refused
  * as forgery. Returns whether it answered.
  */
 function answerFromPageCache(req: http.IncomingMessage, res: http.ServerResponse) {
+	const target = req.url!
 	if (isDev || (req.method !== 'GET' && req.method !== 'HEAD')) return false
 	const started = performance.now()
-	const target = req.url?.startsWith('/') ? req.url : '/'
 	const hit = entry.cachedPublicPage({
 		method: req.method,
 		// Only the path and query choose the page; the host is not part of the key.
@@ -126,7 +144,13 @@ if (isDev) {
 	app.use(createRequestHandler({ build, mode: env.NODE_ENV }))
 }
 
-const server = http.createServer((req, res) => answerFromPageCache(req, res) || app(req, res))
+const server = http.createServer((req, res) => {
+	if (!toOriginForm(req)) {
+		res.writeHead(400, { ...securityHeaders, 'Content-Type': 'text/plain' }).end('Bad request target.')
+		return
+	}
+	if (!answerFromPageCache(req, res)) void app(req, res)
+})
 function refuseToStart(error: Error) {
 	console.error(`Cannot listen on ${env.HOST}:${env.PORT}: ${error.message}`)
 	process.exit(1)

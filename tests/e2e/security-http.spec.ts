@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import fs from 'node:fs'
+import net from 'node:net'
 import path from 'node:path'
 import type { Kysely } from 'kysely'
 import pg from 'pg'
@@ -187,6 +188,33 @@ test.describe('forgery, GET safety and headers', () => {
 			expect(setCookie).toMatch(/; HttpOnly/i)
 			expect(setCookie).toMatch(/; SameSite=Lax/i)
 		}
+	})
+
+	test('a request target in absolute form is answered as its path; any other form is a 400, never a 500', async () => {
+		const { port } = new URL(server.url)
+		/** One raw HTTP/1.1 request: fetch always sends the origin form. */
+		const rawGet = (line: string) =>
+			new Promise<string>((resolve, reject) => {
+				const socket = net.connect(Number(port), '127.0.0.1', () => socket.write(`${line}\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`))
+				let response = ''
+				socket.setEncoding('utf8')
+				socket.on('data', (chunk: string) => (response += chunk))
+				socket.on('end', () => resolve(response))
+				socket.on('error', reject)
+			})
+		// Twice, so that the second answer comes from the shared page cache, which must not mistake the target for '/'.
+		const answers = [await rawGet(`GET http://127.0.0.1:${port}/faq HTTP/1.1`), await rawGet(`GET http://127.0.0.1:${port}/faq HTTP/1.1`)]
+		for (const faq of answers) {
+			expect(faq).toMatch(/^HTTP\/1\.1 200 /)
+			expect(faq).toContain('<title>Frequently Asked Questions')
+		}
+		expect(answers[1]).toMatch(/X-Page-Cache: HIT/i)
+		expect(await rawGet(`GET http://127.0.0.1:${port}/dashboard HTTP/1.1`)).toMatch(/^HTTP\/1\.1 302 [^]*Location: \/login/i)
+		for (const line of ['GET ftp://127.0.0.1/faq HTTP/1.1', 'OPTIONS * HTTP/1.1']) {
+			expect(await rawGet(line), line).toMatch(/^HTTP\/1\.1 400 [^]*Bad request target\./)
+		}
+		// Node's parser refuses a target that is no URL at all before the app sees it.
+		expect(await rawGet('GET faq HTTP/1.1')).toMatch(/^HTTP\/1\.1 400 /)
 	})
 
 	test('pages carry an enforced CSP with a fresh nonce, object-src and base-uri none, frame-ancestors self; no HSTS over http', async () => {
