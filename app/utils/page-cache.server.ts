@@ -32,6 +32,8 @@ type Entry = {
 const entries = new Map<string, Entry>()
 /** Renders in progress, so a burst of visitors after an invalidation renders the page once. */
 const rendering = new Map<string, Promise<Entry | Response>>()
+/** Counts invalidations: a render that began before the latest one read old data and is not kept. */
+let generation = 0
 let subscribed: Promise<unknown> | undefined
 
 /** What the cache needs to know of a request, so the HTTP server can ask before building a Fetch Request. */
@@ -56,7 +58,10 @@ function cacheKeyOf({ method, url: href, cookie }: RequestFacts) {
 }
 
 export function clearPublicPageCache() {
+	generation += 1
 	entries.clear()
+	// Visitors from now on get a render of their own, not one that may have read the old data.
+	rendering.clear()
 }
 
 function ensureInvalidation() {
@@ -127,8 +132,11 @@ export async function withPublicPageCache(request: Request, render: () => Promis
 	let pending = rendering.get(key)
 	const renderedHere = !pending
 	if (!pending) {
-		pending = renderEntry(key, render).finally(() => rendering.delete(key))
-		rendering.set(key, pending)
+		const started = renderEntry(key, render).finally(() => {
+			if (rendering.get(key) === started) rendering.delete(key)
+		})
+		pending = started
+		rendering.set(key, started)
 	}
 	const result = await pending
 	// A response that cannot be shared (an error, a redirect) goes only to the request that rendered it.
@@ -137,7 +145,10 @@ export async function withPublicPageCache(request: Request, render: () => Promis
 }
 
 async function renderEntry(key: string, render: () => Promise<Response>): Promise<Entry | Response> {
-	const [response] = await Promise.all([render(), ensureInvalidation()])
+	// Listening first, so that no change can slip in between reading the data and hearing of it.
+	await ensureInvalidation()
+	const renderedIn = generation
+	const response = await render()
 	if (response.status !== 200 || response.headers.has('Set-Cookie') || !response.body) return response
 	const body = new Uint8Array(await response.arrayBuffer())
 	const entry: Entry = {
@@ -146,7 +157,7 @@ async function renderEntry(key: string, render: () => Promise<Response>): Promis
 		etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`,
 		storedAt: Date.now(),
 	}
-	if (subscribed) {
+	if (subscribed && generation === renderedIn) {
 		if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value!)
 		entries.set(key, entry)
 	}

@@ -69,6 +69,27 @@ describe('the cache', () => {
 		expect(renders).toBe(3)
 	})
 
+	test('a render that began before a change is neither shared with later visitors nor kept', async () => {
+		clearPublicPageCache()
+		let finishOldRender!: () => void
+		const oldRender = () =>
+			new Promise<Response>((resolve) => {
+				finishOldRender = () => resolve(new Response('before the change', { headers: { 'Content-Type': 'text/html' } }))
+			})
+		const early = withPublicPageCache(get('/privacy'), oldRender)
+		await expect.poll(() => finishOldRender).toBeDefined()
+
+		clearPublicPageCache() // what a course, seat or settings change event does
+		const late = await withPublicPageCache(get('/privacy'), async () => new Response('after the change', { headers: { 'Content-Type': 'text/html' } }))
+		expect(await late.text()).toBe('after the change')
+		finishOldRender()
+		expect(await (await early).text()).toBe('before the change')
+
+		const next = await withPublicPageCache(get('/privacy'), async () => new Response('rendered again'))
+		expect(next.headers.get('X-Page-Cache')).toBe('HIT')
+		expect(await next.text()).toBe('after the change')
+	})
+
 	test('the HTTP server answers a fresh copy before the router: plain, gzipped once, or 304', async () => {
 		clearPublicPageCache()
 		const facts = { method: 'GET', url: 'http://localhost/terms', cookie: undefined, ifNoneMatch: undefined, acceptsGzip: false }
