@@ -3,7 +3,6 @@
 // Built once: creating an Intl formatter costs far more than formatting with one.
 const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' })
 const utcDate = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' })
-const localDate = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' })
 
 export function formatCents(cents: number) {
 	if (cents === 0) return 'FREE'
@@ -29,10 +28,6 @@ export function formatDateOnly(value: string | null | undefined, fallback = 'Not
 	const [year, month, day] = value.split('-').map(Number)
 	if (!year || !month || !day) return fallback
 	return utcDate.format(new Date(Date.UTC(year, month - 1, day)))
-}
-
-export function formatDate(value: Date | string) {
-	return localDate.format(new Date(value))
 }
 
 /** Accepts only same-site absolute paths, so a redirect can never leave the site. */

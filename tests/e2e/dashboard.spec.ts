@@ -194,6 +194,27 @@ test('My Courses lists enrollments with their status and links to their material
 	await expect(page.getByLabel('Select a course')).toHaveValue(String(active.id))
 })
 
+test.describe('in a time zone a day ahead of the server', () => {
+	// UTC+14: noon UTC is already the next day here.
+	test.use({ timezoneId: 'Pacific/Kiritimati' })
+
+	test('My Courses shows the enrollment date in the reader\'s time zone', async ({ page, db, createUser, signIn, javaScriptEnabled }) => {
+		const student = await createUser()
+		const course = await createCourse(db)
+		await db
+			.insertInto('enrollments')
+			.values({ user_id: student.id, course_id: course.id, status: 'active', enrollment_date: new Date('2026-03-10T12:00:00Z') })
+			.execute()
+		await signIn(student)
+
+		await page.goto('/dashboard/courses')
+		const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: course.title }) })
+		// The server cannot know the reader's zone, so it says which one it used; the browser then shows its own
+		// (and hydrating over the server's text raises no mismatch: the page fixture fails on console errors).
+		await expect(card.getByText(/^Enrolled on /)).toHaveText(javaScriptEnabled ? 'Enrolled on Mar 11, 2026' : 'Enrolled on Mar 10, 2026 (UTC)')
+	})
+})
+
 test('My Courses shows waitlist requests, or else invites to browse programs', async ({ page, db, createUser, signIn }) => {
 	const waiting = await createUser()
 	await db

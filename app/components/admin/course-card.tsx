@@ -1,9 +1,10 @@
 import { availabilityTextClasses, CoursePrice, SeatsProgress } from '#app/components/course-availability.tsx'
+import { LocalDate } from '#app/components/local-date.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardFooter, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import type { CourseWithAvailability } from '#app/models/courses.server.ts'
-import { cn, formatDate, formatDateOnly } from '#app/utils/misc.ts'
+import { cn, formatDateOnly } from '#app/utils/misc.ts'
 
 export function spotsRemainingText({ spotsLeft, isFull }: Pick<CourseWithAvailability, 'spotsLeft' | 'isFull'>) {
 	if (isFull) return 'Course is full'
@@ -17,7 +18,7 @@ export function AdminCourseCard({ course }: { course: CourseWithAvailability }) 
 		{ term: 'Start Date', value: formatDateOnly(course.startDate) },
 		{ term: 'End Date', value: formatDateOnly(course.endDate) },
 		{ term: 'Registration Fee', value: <CoursePrice cents={course.registrationFee} className="font-semibold" /> },
-		{ term: 'Created', value: formatDate(course.createdAt) },
+		{ term: 'Created', value: <LocalDate value={course.createdAt} /> },
 	]
 	return (
 		<Card className="flex h-full flex-col">

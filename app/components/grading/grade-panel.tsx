@@ -1,3 +1,4 @@
+import { LocalDate } from '#app/components/local-date.tsx'
 import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { Form, useNavigation } from 'react-router'
@@ -7,7 +8,7 @@ import { Button, ButtonLink } from '#app/components/ui/button.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
 import { Field, TextareaField } from '#app/components/ui/field.tsx'
 import type { SubmissionDetail } from '#app/models/assignments.server.ts'
-import { formatDate, formatFileSize } from '#app/utils/misc.ts'
+import { formatFileSize } from '#app/utils/misc.ts'
 import { GradeSchema } from './schemas.ts'
 
 /** Who handed in what, and the answer itself (text and file). */
@@ -24,7 +25,7 @@ export function SubmissionSummary({ submission }: { submission: SubmissionDetail
 				<dt className="font-medium text-slate-600">Assignment</dt>
 				<dd className="text-ink">{submission.assignmentTitle}</dd>
 				<dt className="font-medium text-slate-600">Submitted</dt>
-				<dd className="text-ink">{formatDate(submission.submittedAt)}</dd>
+				<dd className="text-ink"><LocalDate value={submission.submittedAt} /></dd>
 			</dl>
 			{submission.body ? (
 				<div>

@@ -1,3 +1,4 @@
+import { LocalDate } from '#app/components/local-date.tsx'
 import { getFormProps, getSelectProps, useForm, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import {
@@ -40,7 +41,7 @@ import {
 import { SeatUnavailableError, type SeatRefusal } from '#app/models/seats.server.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
-import { formatCents, formatDate } from '#app/utils/misc.ts'
+import { formatCents } from '#app/utils/misc.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 
 const ENROLLMENTS_PATH = '/dashboard/admin/enrollments'
@@ -228,7 +229,7 @@ export default function ManageEnrollments({ loaderData, actionData }: Route.Comp
 											<p className="break-all text-slate-600">{enrollment.studentEmail}</p>
 										</td>
 										<td className="px-4 py-3 text-slate-700">{enrollment.courseTitle}</td>
-										<td className="px-4 py-3 whitespace-nowrap text-slate-700">{formatDate(enrollment.enrollmentDate)}</td>
+										<td className="px-4 py-3 whitespace-nowrap text-slate-700"><LocalDate value={enrollment.enrollmentDate} /></td>
 										<td className="px-4 py-3">
 											<div className="flex flex-col items-start gap-2">
 												<EnrollmentStatusBadge status={enrollment.status} />
@@ -359,7 +360,7 @@ function RefundsPanel({ refunds }: { refunds: Route.ComponentProps['loaderData']
 								<span className="text-slate-700"> · {payment.courseTitle}</span>
 							</span>
 							<span className="text-slate-700">
-								{formatCents(payment.amountCents)} · {formatDate(payment.createdAt)} ·{' '}
+								{formatCents(payment.amountCents)} · <LocalDate value={payment.createdAt} /> ·{' '}
 								<span className="font-mono text-xs">{payment.checkoutSessionId}</span>
 							</span>
 						</li>

@@ -1,3 +1,4 @@
+import { LocalDate } from '#app/components/local-date.tsx'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link } from 'react-router'
 import type { Route } from './+types/grades'
@@ -13,7 +14,6 @@ import { parseRowId } from '#app/models/admin-courses.server.ts'
 import { getSubmissionDetail, gradeSubmission, listGradingQueue, type GradingRow, type GradingTab } from '#app/models/assignments.server.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
-import { formatDate } from '#app/utils/misc.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 
 const GRADES_PATH = '/dashboard/admin/grades'
@@ -154,7 +154,7 @@ function PendingTable({ rows, state }: { rows: GradingRow[]; state: ListState })
 						<StudentCell row={row} />
 						<td className="px-4 py-3 text-slate-700">{row.courseTitle}</td>
 						<td className="px-4 py-3 text-slate-800">{row.assignmentTitle}</td>
-						<td className="px-4 py-3 whitespace-nowrap text-slate-700">{formatDate(row.submittedAt)}</td>
+						<td className="px-4 py-3 whitespace-nowrap text-slate-700"><LocalDate value={row.submittedAt} /></td>
 						<td className="px-4 py-3">
 							<RowActions row={row} state={state} primary="Grade" />
 						</td>
@@ -184,7 +184,7 @@ function GradedTable({ rows, state }: { rows: GradingRow[]; state: ListState }) 
 					<tr key={row.id}>
 						<StudentCell row={row} withCourse />
 						<td className="px-4 py-3 text-slate-800">{row.assignmentTitle}</td>
-						<td className="px-4 py-3 whitespace-nowrap text-slate-700">{formatDate(row.submittedAt)}</td>
+						<td className="px-4 py-3 whitespace-nowrap text-slate-700"><LocalDate value={row.submittedAt} /></td>
 						<td className="px-4 py-3">
 							<Badge tone="green">{row.grade}</Badge>
 						</td>

@@ -1,3 +1,4 @@
+import { LocalDate } from '#app/components/local-date.tsx'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { Form, isRouteErrorResponse, Link, useLocation, useNavigation, useRouteError } from 'react-router'
 import { z } from 'zod'
@@ -13,7 +14,6 @@ import { AdminUserError, listStudents, promoteToAdmin, removeUser, USER_LIST_LIM
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
-import { formatDate } from '#app/utils/misc.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 
 const USERS_PATH = '/dashboard/admin/users'
@@ -123,7 +123,7 @@ export default function ManageUsers({ loaderData }: Route.ComponentProps) {
 									<td className="px-4 py-3">
 										<Badge tone="gray">{user.role}</Badge>
 									</td>
-									<td className="px-4 py-3 whitespace-nowrap text-slate-700">{formatDate(user.createdAt)}</td>
+									<td className="px-4 py-3 whitespace-nowrap text-slate-700"><LocalDate value={user.createdAt} /></td>
 									<td className="px-4 py-3">
 										<div className="flex flex-wrap gap-2">
 											{user.canMakeAdmin ? (

@@ -1,3 +1,4 @@
+import { LocalDate } from '#app/components/local-date.tsx'
 import { getFormProps, getInputProps, getTextareaProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link, useNavigation } from 'react-router'
@@ -17,7 +18,7 @@ import { getStorage } from '#app/services/storage/index.server.ts'
 import { pageUrl, requireUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
-import { formatDate, formatFileSize } from '#app/utils/misc.ts'
+import { formatFileSize } from '#app/utils/misc.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 
 async function loadAssignment(request: Request, params: { assignmentId?: string }) {
@@ -127,7 +128,7 @@ function SubmissionCard({ submission }: { submission: StudentSubmission }) {
 				<Badge tone={graded ? 'green' : 'yellow'}>{graded ? 'Graded' : 'Submitted'}</Badge>
 			</CardHeader>
 			<CardContent className="space-y-3 text-sm">
-				<p className="text-slate-700">Submitted {formatDate(submission.submittedAt)}</p>
+				<p className="text-slate-700">Submitted <LocalDate value={submission.submittedAt} /></p>
 				{submission.body ? <p className="rounded-md bg-slate-50 p-3 whitespace-pre-wrap text-ink">{submission.body}</p> : null}
 				{submission.fileName ? (
 					<p>
