@@ -3,6 +3,7 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { useFetcher } from 'react-router'
 import { z } from 'zod'
 import { HoneypotField } from './marketing/honeypot.tsx'
+import { NameEmailFields } from './name-email-fields.tsx'
 import { Alert } from './ui/alert.tsx'
 import { Button, ButtonLink } from './ui/button.tsx'
 import { RouteDialog } from './ui/dialog.tsx'
@@ -64,16 +65,7 @@ export function WaitlistForm({
 			{course ? <input type="hidden" name="courseId" value={course.id} /> : null}
 			<input type="hidden" name="returnTo" value={returnTo} />
 			{form.errors?.length ? <Alert tone="error">{form.errors[0]}</Alert> : null}
-			<Field
-				label="Full Name"
-				errors={fields.name.errors}
-				inputProps={{ ...getInputProps(fields.name, { type: 'text' }), autoComplete: 'name', maxLength: 200 }}
-			/>
-			<Field
-				label="Email"
-				errors={fields.email.errors}
-				inputProps={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'email', maxLength: 254 }}
-			/>
+			<NameEmailFields name={fields.name} email={fields.email} />
 			<Field
 				label="Phone Number (Optional)"
 				errors={fields.phone.errors}

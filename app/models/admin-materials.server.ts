@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely'
 import { MAX_NEW_MATERIALS, WeekEditSchema } from '#app/components/uploads/week-schema.ts'
 import { materialKind, safeExternalUrl, storedFileName, type ViewerKind } from '#app/components/viewer/file-kind.ts'
 import { recordAudit } from '#app/models/audit-log.server.ts'
+import { selectWeeksWithItems } from '#app/models/materials.server.ts'
 import {
 	describeUploadError,
 	discardFile,
@@ -48,23 +49,7 @@ export type AdminWeek = { id: number; weekNumber: number; topic: string; zoomLin
 
 /** A course's weeks (by week number) with every item, for the management table: one query. */
 export async function listAdminWeeks(db: Kysely<Database>, courseId: number): Promise<AdminWeek[]> {
-	const rows = await db
-		.selectFrom('course_materials as week')
-		.leftJoin('material_items as item', 'item.material_id', 'week.id')
-		.select([
-			'week.id as weekId',
-			'week.week_number as weekNumber',
-			'week.topic',
-			'week.zoom_link as zoomLink',
-			'item.id as itemId',
-			'item.title',
-			'item.type',
-			'item.category',
-			'item.storage_key as storageKey',
-			'item.mime_type as mimeType',
-			'item.file_url as fileUrl',
-			'item.size_bytes as sizeBytes',
-		])
+	const rows = await selectWeeksWithItems(db)
 		.where('week.course_id', '=', courseId)
 		.orderBy('week.week_number')
 		.orderBy('week.id')

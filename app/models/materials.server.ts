@@ -67,6 +67,30 @@ export async function listAccessibleCourses(db: Kysely<Database>, user: Material
 	return rows.map((row) => ({ id: row.id, title: row.title, enrolled: row.enrollment_date !== null }))
 }
 
+/**
+ * Weeks joined with their items, the columns every week list reads (a week without items
+ * gives one row whose item columns are null); callers choose the weeks and the order.
+ */
+export function selectWeeksWithItems(db: Kysely<Database>) {
+	return db
+		.selectFrom('course_materials as week')
+		.leftJoin('material_items as item', 'item.material_id', 'week.id')
+		.select([
+			'week.id as weekId',
+			'week.week_number as weekNumber',
+			'week.topic',
+			'week.zoom_link as zoomLink',
+			'item.id as itemId',
+			'item.title',
+			'item.type',
+			'item.category',
+			'item.storage_key as storageKey',
+			'item.mime_type as mimeType',
+			'item.file_url as fileUrl',
+			'item.size_bytes as sizeBytes',
+		])
+}
+
 export type CourseWeekList = {
 	weeks: CourseWeek[]
 	/** How many weeks the course has, listed or not. */
@@ -90,28 +114,14 @@ export async function getCourseWeeks(
 		.orderBy('week_number', 'desc')
 		.orderBy('id', 'desc')
 		.$if(!all, (query) => query.limit(RECENT_WEEKS))
-	const rows = await db
-		.selectFrom('course_materials as week')
-		.leftJoin('material_items as item', 'item.material_id', 'week.id')
-		.select((eb) => [
-			'week.id as weekId',
-			'week.week_number as weekNumber',
-			'week.topic',
-			'week.zoom_link as zoomLink',
-			'item.id as itemId',
-			'item.title',
-			'item.type',
-			'item.category',
-			'item.storage_key as storageKey',
-			'item.mime_type as mimeType',
-			'item.file_url as fileUrl',
-			'item.size_bytes as sizeBytes',
+	const rows = await selectWeeksWithItems(db)
+		.select((eb) =>
 			eb
 				.selectFrom('course_materials')
 				.select(eb.fn.countAll<string>().as('count'))
 				.where('course_id', '=', courseId)
 				.as('totalWeeks'),
-		])
+		)
 		.where('week.id', 'in', listedWeekIds)
 		.orderBy('week.week_number', 'desc')
 		.orderBy('week.id', 'desc')

@@ -4,17 +4,20 @@ import { z } from 'zod'
 export const MIN_PASSWORD_LENGTH = 8
 /** Long enough for any passphrase, short enough that hashing cannot be used to exhaust the server. */
 export const MAX_PASSWORD_LENGTH = 200
+export const MAX_NAME_LENGTH = 200
+/** The longest address SMTP can carry (RFC 5321). */
+export const MAX_EMAIL_LENGTH = 254
 
 export const NameSchema = z
 	.string({ error: 'Name must be at least 2 characters' })
 	.trim()
 	.min(2, 'Name must be at least 2 characters')
-	.max(200, 'Name must be at most 200 characters')
+	.max(MAX_NAME_LENGTH, `Name must be at most ${MAX_NAME_LENGTH} characters`)
 	// PostgreSQL text cannot hold NUL, and no name has control characters.
 	.refine((name) => !/[\u0000-\u001f\u007f]/.test(name), 'Name must not contain control characters')
 
 export const EmailSchema = z
 	.string({ error: 'Please enter a valid email address' })
 	.trim()
-	.max(254, 'Please enter a valid email address')
+	.max(MAX_EMAIL_LENGTH, 'Please enter a valid email address')
 	.pipe(z.email({ error: 'Please enter a valid email address' }))

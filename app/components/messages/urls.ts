@@ -11,3 +11,6 @@ export function withSearch(pathname: string, search: string, changes: Record<str
 	const query = params.toString()
 	return query ? `${pathname}?${query}` : pathname
 }
+
+/** A page's `withSearch` bound to its own path and query. */
+export type LinkBuilder = (changes: Record<string, string | number | null>) => string

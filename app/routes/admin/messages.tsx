@@ -8,15 +8,13 @@ import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { useLiveRevalidation } from '#app/components/live-revalidation.tsx'
 import { discardUpload, failureResponse, handleConversationIntent, receiveForm } from '#app/components/messages/actions.server.ts'
 import { AnnouncementList } from '#app/components/messages/announcement-list.tsx'
-import { InitialsAvatar } from '#app/components/messages/avatar.tsx'
 import { MAX_MESSAGE_LENGTH } from '#app/components/messages/limits.ts'
-import { Composer, composerErrorFor } from '#app/components/messages/composer.tsx'
+import { composerErrorFor } from '#app/components/messages/composer.tsx'
+import { ConversationPanel } from '#app/components/messages/conversation-panel.tsx'
 import { ContactList } from '#app/components/messages/contact-list.tsx'
 import { DeleteMessageDialog } from '#app/components/messages/delete-dialog.tsx'
-import { MarkRead } from '#app/components/messages/mark-read.tsx'
-import { MessageThread } from '#app/components/messages/message-thread.tsx'
 import { MessageTime } from '#app/components/messages/message-time.tsx'
-import { withSearch } from '#app/components/messages/urls.ts'
+import { withSearch, type LinkBuilder } from '#app/components/messages/urls.ts'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
@@ -213,7 +211,6 @@ export default function AdminMessagesPage({ loaderData, actionData }: Route.Comp
 
 type LoaderData = Route.ComponentProps['loaderData']
 type ActionData = Route.ComponentProps['actionData']
-type LinkBuilder = (changes: Record<string, string | number | null>) => string
 
 function Broadcast({
 	loaderData,
@@ -332,6 +329,7 @@ function DirectMessages({
 	link: LinkBuilder
 }) {
 	const { selected, thread } = loaderData
+	const threadUrl = selected ? `${PATH}?tab=direct&with=${selected.id}` : PATH
 	const composerError = composerErrorFor(actionData, selected?.id)
 	const hidden: Record<string, string> = { tab: 'direct' }
 	if (selected) hidden.with = selected.id
@@ -349,40 +347,16 @@ function DirectMessages({
 				hasMore={loaderData.hasMoreContacts}
 				emptyText={loaderData.search ? 'No students match your search.' : 'No students yet.'}
 			/>
-			<section aria-labelledby="thread-heading" className="min-w-0 rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
-				{selected && thread ? (
-					<>
-						<div className="mb-3 flex items-center gap-3">
-							<InitialsAvatar initials={selected.avatar} />
-							<h2 id="thread-heading" className="text-lg font-semibold text-ink">
-								{selected.name}
-							</h2>
-						</div>
-						<MarkRead partnerId={selected.id} unreadCount={selected.unreadCount} redirectTo={`${PATH}?tab=direct&with=${selected.id}`} />
-						<MessageThread
-							messages={thread.messages}
-							currentUserId={loaderData.userId}
-							partnerName={selected.name}
-							olderUrl={thread.olderBefore ? link({ before: thread.olderBefore, confirm: null }) : null}
-							deleteUrl={(id) => link({ confirm: `delete-${id}` })}
-						/>
-						<Composer
-							key={selected.id}
-							receiverId={selected.id}
-							recipientName={selected.name}
-							error={composerError}
-							maxUploadMb={loaderData.maxUploadMb}
-						/>
-					</>
-				) : (
-					<>
-						<h2 id="thread-heading" className="sr-only">
-							Conversation
-						</h2>
-						<EmptyState title="Select a student" description="Choose a student to start a conversation" />
-					</>
-				)}
-			</section>
+			<ConversationPanel
+				partner={selected}
+				thread={thread}
+				currentUserId={loaderData.userId}
+				threadUrl={threadUrl}
+				link={link}
+				composerError={composerError}
+				maxUploadMb={loaderData.maxUploadMb}
+				empty={<EmptyState title="Select a student" description="Choose a student to start a conversation" />}
+			/>
 			{loaderData.confirmDelete ? <DeleteMessageDialog messageId={loaderData.confirmDelete} closeTo={link({ confirm: null })} /> : null}
 		</div>
 	)

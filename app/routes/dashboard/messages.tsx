@@ -5,12 +5,11 @@ import { useLiveRevalidation } from '#app/components/live-revalidation.tsx'
 import { failureResponse, handleConversationIntent, receiveForm } from '#app/components/messages/actions.server.ts'
 import { AnnouncementList } from '#app/components/messages/announcement-list.tsx'
 import { InitialsAvatar } from '#app/components/messages/avatar.tsx'
-import { Composer, composerErrorFor } from '#app/components/messages/composer.tsx'
+import { composerErrorFor } from '#app/components/messages/composer.tsx'
+import { ConversationPanel } from '#app/components/messages/conversation-panel.tsx'
 import { ContactList } from '#app/components/messages/contact-list.tsx'
 import { DeleteMessageDialog } from '#app/components/messages/delete-dialog.tsx'
-import { MarkRead } from '#app/components/messages/mark-read.tsx'
-import { MessageThread } from '#app/components/messages/message-thread.tsx'
-import { withSearch } from '#app/components/messages/urls.ts'
+import { withSearch, type LinkBuilder } from '#app/components/messages/urls.ts'
 import { Card, CardContent, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
 import { EmptyState } from '#app/components/ui/empty-state.tsx'
@@ -135,7 +134,7 @@ function Conversations({
 }: {
 	loaderData: ConversationData
 	actionData: Route.ComponentProps['actionData']
-	link: (changes: Record<string, string | number | null>) => string
+	link: LinkBuilder
 }) {
 	const { selected, thread } = loaderData
 	const threadUrl = selected ? `${PATH}?tab=conversations&with=${selected.id}` : PATH
@@ -165,47 +164,21 @@ function Conversations({
 					New conversation
 				</Link>
 			</div>
-			<section aria-labelledby="thread-heading" className="min-w-0 rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
-				{selected && thread ? (
-					<>
-						<div className="mb-3 flex items-center gap-3">
-							<InitialsAvatar initials={selected.avatar} />
-							<h2 id="thread-heading" className="text-lg font-semibold text-ink">
-								{selected.name}
-							</h2>
-						</div>
-						<MarkRead partnerId={selected.id} unreadCount={selected.unreadCount} redirectTo={threadUrl} />
-						<MessageThread
-							messages={thread.messages}
-							currentUserId={loaderData.userId}
-							partnerName={selected.name}
-							olderUrl={thread.olderBefore ? link({ before: thread.olderBefore, confirm: null }) : null}
-							deleteUrl={(id) => link({ confirm: `delete-${id}` })}
-						/>
-						<Composer
-							key={selected.id}
-							receiverId={selected.id}
-							recipientName={selected.name}
-							error={composerError}
-							maxUploadMb={loaderData.maxUploadMb}
-						/>
-					</>
-				) : (
-					<>
-						<h2 id="thread-heading" className="sr-only">
-							Conversation
-						</h2>
-						<EmptyState
-							title={loaderData.unknownContact ? 'Conversation not available' : 'No conversation selected'}
-							description={
-								loaderData.unknownContact
-									? 'You cannot message this person.'
-									: 'Choose a contact to start a conversation.'
-							}
-						/>
-					</>
-				)}
-			</section>
+			<ConversationPanel
+				partner={selected}
+				thread={thread}
+				currentUserId={loaderData.userId}
+				threadUrl={threadUrl}
+				link={link}
+				composerError={composerError}
+				maxUploadMb={loaderData.maxUploadMb}
+				empty={
+					<EmptyState
+						title={loaderData.unknownContact ? 'Conversation not available' : 'No conversation selected'}
+						description={loaderData.unknownContact ? 'You cannot message this person.' : 'Choose a contact to start a conversation.'}
+					/>
+				}
+			/>
 			{loaderData.confirmDelete ? <DeleteMessageDialog messageId={loaderData.confirmDelete} closeTo={link({ confirm: null })} /> : null}
 			{loaderData.dialogContacts ? (
 				<RouteDialog title="New conversation" description="Choose who to message." closeTo={link({ dialog: null })}>

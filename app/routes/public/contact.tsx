@@ -7,6 +7,7 @@ import { HoneypotField, isHoneypotFilled } from '#app/components/marketing/honey
 import { Icon } from '#app/components/marketing/icons.tsx'
 import { pageMeta } from '#app/components/marketing/meta.ts'
 import { PageHero } from '#app/components/marketing/page-hero.tsx'
+import { NameEmailFields } from '#app/components/name-email-fields.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button, ButtonLink, buttonClasses } from '#app/components/ui/button.tsx'
 import { Field, TextareaField } from '#app/components/ui/field.tsx'
@@ -181,16 +182,7 @@ function ContactForm({
 			<Form method="post" action="/contact" {...getFormProps(form)} className="relative mt-6 space-y-5">
 				<HoneypotField />
 				<div className="grid gap-5 sm:grid-cols-2">
-					<Field
-						label="Name *"
-						errors={fields.name.errors}
-						inputProps={{ ...getInputProps(fields.name, { type: 'text' }), maxLength: 200, autoComplete: 'name' }}
-					/>
-					<Field
-						label="Email *"
-						errors={fields.email.errors}
-						inputProps={{ ...getInputProps(fields.email, { type: 'email' }), maxLength: 254, autoComplete: 'email' }}
-					/>
+					<NameEmailFields name={fields.name} email={fields.email} nameLabel="Name *" emailLabel="Email *" />
 				</div>
 				<Field
 					label="Phone (optional)"

@@ -10,6 +10,7 @@ import { AgreementCheckbox, AgreeToTermsSchema, ProgramAgreement } from '#app/co
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { LiveSeatCounts } from '#app/components/live-seat-counts.tsx'
 import { HoneypotField, isHoneypotFilled } from '#app/components/marketing/honeypot.tsx'
+import { NameEmailFields } from '#app/components/name-email-fields.tsx'
 import { PasswordField } from '#app/components/password-field.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
@@ -389,16 +390,7 @@ function DetailsStep({
 			<Form method="post" action="/register" {...getFormProps(form)} className="relative space-y-4">
 				<HoneypotField />
 				<input type="hidden" name="intent" value="details" />
-				<Field
-					label="Full Name"
-					errors={fields.name.errors}
-					inputProps={{ ...getInputProps(fields.name, { type: 'text' }), autoComplete: 'name', maxLength: 200 }}
-				/>
-				<Field
-					label="Email"
-					errors={fields.email.errors}
-					inputProps={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'email', maxLength: 254 }}
-				/>
+				<NameEmailFields name={fields.name} email={fields.email} />
 				<PasswordField
 					label="Password"
 					errors={fields.password.errors}

@@ -4,6 +4,7 @@ import { data, Form, redirect, useNavigation } from 'react-router'
 import { z } from 'zod'
 import type { Route } from './+types/test-checkout'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { NameEmailFields } from '#app/components/name-email-fields.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
 import { Field } from '#app/components/ui/field.tsx'
@@ -160,16 +161,7 @@ export default function TestCheckoutPage({ loaderData, actionData }: Route.Compo
 						) : null}
 						<Form method="post" {...getFormProps(form)} className="mt-6 space-y-4">
 							<input type="hidden" name="intent" value="pay" />
-							<Field
-								label="Name"
-								errors={fields.name.errors}
-								inputProps={{ ...getInputProps(fields.name, { type: 'text' }), autoComplete: 'name', maxLength: 200 }}
-							/>
-							<Field
-								label="Email"
-								errors={fields.email.errors}
-								inputProps={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'email', maxLength: 254 }}
-							/>
+							<NameEmailFields name={fields.name} email={fields.email} nameLabel="Name" />
 							<Field
 								label="Cardholder Name"
 								errors={fields.cardHolder.errors}

@@ -1,0 +1,69 @@
+import type { ReactNode } from 'react'
+import { InitialsAvatar } from './avatar.tsx'
+import { Composer } from './composer.tsx'
+import { MarkRead } from './mark-read.tsx'
+import { MessageThread, type ThreadMessage } from './message-thread.tsx'
+import type { LinkBuilder } from './urls.ts'
+
+type Partner = { id: string; name: string; avatar: string; unreadCount: number }
+
+/**
+ * The open conversation of a messages page (student and admin alike): who it is with,
+ * the thread and the composer; `empty` stands in when no conversation is open.
+ */
+export function ConversationPanel({
+	partner,
+	thread,
+	currentUserId,
+	threadUrl,
+	link,
+	composerError,
+	maxUploadMb,
+	empty,
+}: {
+	partner: Partner | null
+	thread: { messages: ThreadMessage[]; olderBefore: number | null } | null
+	currentUserId: string
+	threadUrl: string
+	link: LinkBuilder
+	composerError: string | undefined
+	maxUploadMb: number
+	empty: ReactNode
+}) {
+	return (
+		<section aria-labelledby="thread-heading" className="min-w-0 rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
+			{partner && thread ? (
+				<>
+					<div className="mb-3 flex items-center gap-3">
+						<InitialsAvatar initials={partner.avatar} />
+						<h2 id="thread-heading" className="text-lg font-semibold text-ink">
+							{partner.name}
+						</h2>
+					</div>
+					<MarkRead partnerId={partner.id} unreadCount={partner.unreadCount} redirectTo={threadUrl} />
+					<MessageThread
+						messages={thread.messages}
+						currentUserId={currentUserId}
+						partnerName={partner.name}
+						olderUrl={thread.olderBefore ? link({ before: thread.olderBefore, confirm: null }) : null}
+						deleteUrl={(id) => link({ confirm: `delete-${id}` })}
+					/>
+					<Composer
+						key={partner.id}
+						receiverId={partner.id}
+						recipientName={partner.name}
+						error={composerError}
+						maxUploadMb={maxUploadMb}
+					/>
+				</>
+			) : (
+				<>
+					<h2 id="thread-heading" className="sr-only">
+						Conversation
+					</h2>
+					{empty}
+				</>
+			)}
+		</section>
+	)
+}

@@ -1,0 +1,31 @@
+import { getInputProps, type FieldMetadata } from '@conform-to/react'
+import { Field } from './ui/field.tsx'
+import { MAX_EMAIL_LENGTH, MAX_NAME_LENGTH } from '#app/utils/user-validation.ts'
+
+/** The name and e-mail inputs of the public forms (waitlist, contact, registration, checkout). */
+export function NameEmailFields({
+	name,
+	email,
+	nameLabel = 'Full Name',
+	emailLabel = 'Email',
+}: {
+	name: FieldMetadata<string>
+	email: FieldMetadata<string>
+	nameLabel?: string
+	emailLabel?: string
+}) {
+	return (
+		<>
+			<Field
+				label={nameLabel}
+				errors={name.errors}
+				inputProps={{ ...getInputProps(name, { type: 'text' }), autoComplete: 'name', maxLength: MAX_NAME_LENGTH }}
+			/>
+			<Field
+				label={emailLabel}
+				errors={email.errors}
+				inputProps={{ ...getInputProps(email, { type: 'email' }), autoComplete: 'email', maxLength: MAX_EMAIL_LENGTH }}
+			/>
+		</>
+	)
+}
