@@ -9,6 +9,7 @@ import net from 'node:net'
 import pg from 'pg'
 import { dropServerDatabase, freePort, startServer, type PrivateServer } from '#tests/security/server.ts'
 import { createDatabase, databaseUrl as databaseUrlOf, dropDatabase, randomDatabaseName } from '#tests/support/postgres.ts'
+import { insertUser } from '#tests/support/users.ts'
 import { expect, test } from '../support/e2e.ts'
 
 const { openDatabase } = await import('#app/utils/db.server.ts')
@@ -71,12 +72,8 @@ test.describe('two workers on one port', () => {
 		server = await startServer({ database: 'postgres', env: { WEB_CONCURRENCY: '2' } })
 		databaseUrl = server.databaseUrl!
 		const handle = await openDatabase({ databaseUrl, dataDir: 'unused', poolMax: 2 })
-		const user = async (role: 'student' | 'admin', email: string) => {
-			const row = await handle.db.insertInto('users').values({ email, password_hash: 'unused', email_confirmed_at: new Date() }).returning('id').executeTakeFirstOrThrow()
-			await handle.db.insertInto('profiles').values({ id: row.id, name: `Cluster ${role}`, role }).execute()
-			return row.id
-		}
-		const [student, admin] = [await user('student', 'cluster-student@example.com'), await user('admin', 'cluster-admin@example.com')]
+		const student = await insertUser(handle.db, { email: 'cluster-student@example.com', name: 'Cluster student' })
+		const admin = await insertUser(handle.db, { role: 'admin', email: 'cluster-admin@example.com', name: 'Cluster admin' })
 		const course = await handle.db.insertInto('courses').values({ title: 'Cluster course', capacity: 10 }).returning('id').executeTakeFirstOrThrow()
 		const enrollment = await handle.db
 			.insertInto('enrollments')

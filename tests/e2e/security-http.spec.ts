@@ -12,6 +12,7 @@ import pg from 'pg'
 import type { Database } from '#db/types.ts'
 import { concretePath, listRoutes, paramNames } from '#tests/support/route-table.ts'
 import { dropServerDatabase, snapshot, startServer, startTcpProxy, type PrivateServer } from '#tests/security/server.ts'
+import { insertUser } from '#tests/support/users.ts'
 import { expect, test } from '../support/e2e.ts'
 
 const { openDatabase } = await import('#app/utils/db.server.ts')
@@ -23,12 +24,6 @@ type Visitor = 'anonymous' | 'stranger' | 'student' | 'admin'
 const VISITORS: Visitor[] = ['anonymous', 'stranger', 'student', 'admin']
 
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj\n<<>>\nendobj\ntrailer\n<<>>\n%%EOF\n')
-
-async function insertUser(db: Kysely<Database>, role: 'student' | 'admin', email: string) {
-	const row = await db.insertInto('users').values({ email, password_hash: 'unused', email_confirmed_at: new Date() }).returning('id').executeTakeFirstOrThrow()
-	await db.insertInto('profiles').values({ id: row.id, name: `A ${role}`, role }).execute()
-	return row.id
-}
 
 /** Every file under a private server's local store of course materials, hidden ones included. */
 function storedMaterialFiles(dataDir: string) {
@@ -70,12 +65,9 @@ test.describe('forgery, GET safety and headers', () => {
 		const handle = await openDatabase({ databaseUrl: server.databaseUrl, dataDir: 'unused', poolMax: 2 })
 		db = handle.db
 		close = () => handle.close()
-		const user = async (role: 'student' | 'admin', email: string) => {
-			const row = await db.insertInto('users').values({ email, password_hash: 'unused', email_confirmed_at: new Date() }).returning('id').executeTakeFirstOrThrow()
-			await db.insertInto('profiles').values({ id: row.id, name: `A ${role}`, role }).execute()
-			return row.id
-		}
-		const [stranger, student, admin] = [await user('student', 'stranger@example.com'), await user('student', 'student@example.com'), await user('admin', 'admin@example.com')]
+		const stranger = await insertUser(db, { email: 'stranger@example.com' })
+		const student = await insertUser(db, { email: 'student@example.com' })
+		const admin = await insertUser(db, { role: 'admin', email: 'admin@example.com' })
 		const course = await db.insertInto('courses').values({ title: 'Crawl course', capacity: 10 }).returning('id').executeTakeFirstOrThrow()
 		await db.insertInto('enrollments').values({ user_id: student, course_id: course.id, status: 'active', enrollment_date: new Date() }).execute()
 		const week = await db.insertInto('course_materials').values({ course_id: course.id, week_number: 1, topic: 'Week' }).returning('id').executeTakeFirstOrThrow()
@@ -316,9 +308,9 @@ test.describe('faults', () => {
 		const locker = new pg.Client({ connectionString: server.databaseUrl })
 		await locker.connect()
 		try {
-			const admin = await insertUser(db, 'admin', 'killer@example.com')
-			const student = await insertUser(db, 'student', 'enrolled@example.com')
-			const buyer = await insertUser(db, 'student', 'buyer@example.com')
+			const admin = await insertUser(db, { role: 'admin', email: 'killer@example.com' })
+			const student = await insertUser(db, { role: 'student', email: 'enrolled@example.com' })
+			const buyer = await insertUser(db, { role: 'student', email: 'buyer@example.com' })
 			const course = await db.insertInto('courses').values({ title: 'Doomed', capacity: 10 }).returning('id').executeTakeFirstOrThrow()
 			const weeks = await db
 				.insertInto('course_materials')
@@ -389,7 +381,7 @@ test.describe('faults', () => {
 		const handle = await openDatabase({ databaseUrl: server.databaseUrl, dataDir: 'unused', poolMax: 2 })
 		const db = handle.db
 		try {
-			const admin = await insertUser(db, 'admin', 'uploader@example.com')
+			const admin = await insertUser(db, { role: 'admin', email: 'uploader@example.com' })
 			const course = await db.insertInto('courses').values({ title: 'Half uploaded' }).returning('id').executeTakeFirstOrThrow()
 			const cookie = (await createSession(db, admin)).setCookie.split(';')[0]!
 			const before = await snapshot(server.databaseUrl!)

@@ -9,18 +9,14 @@ import type { EnrollmentStatus } from '#db/types.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
 import { callRoute, cookiesFrom, formRequest, getRequest, sessionCookieFor } from '#tests/support/requests.ts'
 import { useTestStorage } from '#tests/support/storage.ts'
+import { insertUser } from '#tests/support/users.ts'
 
 const t = useTestDatabase()
 useTestStorage()
 
 async function createUser(role: 'student' | 'admin' = 'student', email = `${randomUUID()}@example.com`) {
-	const user = await t.db
-		.insertInto('users')
-		.values({ email, password_hash: 'unused', email_confirmed_at: new Date() })
-		.returning('id')
-		.executeTakeFirstOrThrow()
-	await t.db.insertInto('profiles').values({ id: user.id, name: 'Dana Student', role }).execute()
-	return { id: user.id, email, cookie: await sessionCookieFor(user.id) }
+	const id = await insertUser(t.db, { role, email, name: 'Dana Student' })
+	return { id, email, cookie: await sessionCookieFor(id) }
 }
 
 async function createCourse(title = `Course ${randomUUID().slice(0, 8)}`) {

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { loader as fileLoader } from '#app/routes/resources/material-file.ts'
 import { setStorage } from '#app/services/storage/index.server.ts'
@@ -10,6 +9,7 @@ import { useTestDatabase } from '#tests/support/db.ts'
 import { callRoute, sessionCookieFor } from '#tests/support/requests.ts'
 import { startS3Server, type TestS3Server } from '#tests/support/s3-server.ts'
 import { useTestStorage } from '#tests/support/storage.ts'
+import { insertUser } from '#tests/support/users.ts'
 
 const t = useTestDatabase()
 const files = useTestStorage()
@@ -18,13 +18,8 @@ const PDF_BYTES = new TextEncoder().encode('%PDF-1.4 0123456789 a tiny stand-in 
 const VIDEO_BYTES = Uint8Array.from({ length: 4096 }, (_, i) => i % 251)
 
 async function createUser(role: 'student' | 'admin' = 'student') {
-	const user = await t.db
-		.insertInto('users')
-		.values({ email: `${randomUUID()}@example.com`, password_hash: 'unused', email_confirmed_at: new Date() })
-		.returning('id')
-		.executeTakeFirstOrThrow()
-	await t.db.insertInto('profiles').values({ id: user.id, name: 'Someone', role }).execute()
-	return { id: user.id, cookie: await sessionCookieFor(user.id) }
+	const id = await insertUser(t.db, { role, name: 'Someone' })
+	return { id, cookie: await sessionCookieFor(id) }
 }
 
 async function enroll(userId: string, courseId: number, status: EnrollmentStatus = 'active') {

@@ -13,17 +13,12 @@ import { canAccessCourse, getCourseWeeks, getMaterialItem, listAccessibleCourses
 import { materialKey } from '#app/services/storage/keys.ts'
 import type { Database, EnrollmentStatus, MaterialCategory } from '#db/types.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
+import { insertUser } from '#tests/support/users.ts'
 
 const t = useTestDatabase()
 
 async function createUser(role: 'student' | 'admin' = 'student') {
-	const user = await t.db
-		.insertInto('users')
-		.values({ email: `${randomUUID()}@example.com`, password_hash: 'unused' })
-		.returning('id')
-		.executeTakeFirstOrThrow()
-	await t.db.insertInto('profiles').values({ id: user.id, name: 'Someone', role }).execute()
-	return { id: user.id, isAdmin: role === 'admin' }
+	return { id: await insertUser(t.db, { role, name: 'Someone' }), isAdmin: role === 'admin' }
 }
 
 async function createCourse(title = `Course ${randomUUID().slice(0, 8)}`) {

@@ -6,7 +6,6 @@
  * without a row fails the suite. Answers are written as the status code, or
  * '→/path' for a redirect (the query is left out).
  */
-import { randomUUID } from 'node:crypto'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { attachmentKey, materialKey, submissionKey } from '#app/services/storage/keys.ts'
 import type { EnrollmentStatus, Role } from '#db/types.ts'
@@ -14,6 +13,7 @@ import { useTestDatabase } from '#tests/support/db.ts'
 import { callRoute, sessionCookieFor } from '#tests/support/requests.ts'
 import { concretePath, loadRouteTable, paramNames, type RouteInfo } from '#tests/support/route-table.ts'
 import { useTestStorage } from '#tests/support/storage.ts'
+import { insertUser } from '#tests/support/users.ts'
 
 const t = useTestDatabase()
 const files = useTestStorage()
@@ -109,14 +109,8 @@ type Fixtures = {
 let fixtures: Fixtures
 let table: RouteInfo[]
 
-async function createUser(role: Role) {
-	const user = await t.db
-		.insertInto('users')
-		.values({ email: `${randomUUID()}@example.com`, password_hash: 'unused', email_confirmed_at: new Date() })
-		.returning('id')
-		.executeTakeFirstOrThrow()
-	await t.db.insertInto('profiles').values({ id: user.id, name: `A ${role}`, role }).execute()
-	return user.id
+function createUser(role: Role) {
+	return insertUser(t.db, { role })
 }
 
 async function enroll(userId: string, courseId: number, status: EnrollmentStatus = 'active') {

@@ -13,6 +13,7 @@ import { useTestDatabase } from '#tests/support/db.ts'
 import { callRoute, sessionCookieFor } from '#tests/support/requests.ts'
 import { concretePath, loadRouteTable, paramNames, type RouteInfo } from '#tests/support/route-table.ts'
 import { useTestStorage } from '#tests/support/storage.ts'
+import { insertUser } from '#tests/support/users.ts'
 
 const t = useTestDatabase()
 useTestStorage()
@@ -89,14 +90,8 @@ let tables: string[]
 const users = {} as Record<'student' | 'admin', string>
 let params: Record<string, string>
 
-async function createUser(role: Role) {
-	const user = await t.db
-		.insertInto('users')
-		.values({ email: `${randomUUID()}@example.com`, password_hash: 'unused', email_confirmed_at: new Date() })
-		.returning('id')
-		.executeTakeFirstOrThrow()
-	await t.db.insertInto('profiles').values({ id: user.id, name: `A ${role}`, role }).execute()
-	return user.id
+function createUser(role: Role) {
+	return insertUser(t.db, { role })
 }
 
 /** Row counts of every table but the ones a refused request may touch by design. */
