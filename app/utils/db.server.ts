@@ -33,8 +33,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
 	const log = options.onQuery
 	if (options.databaseUrl) {
 		const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolMax ?? 10 })
-		// An idle client that loses its server (restart, failover) must not crash the process.
+		// A client that loses its server (restart, failover) emits 'error', which unheard ends the
+		// process. The pool listens only while the client is idle; while a request holds it, the
+		// request's statements fail on their own, so this listener only keeps the process alive
+		// (the pool drops the broken client when it is released).
 		pool.on('error', (error) => console.error('[db] idle client error', error.message))
+		pool.on('connect', (client) => client.on('error', () => {}))
 		const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log })
 		return {
 			db,
