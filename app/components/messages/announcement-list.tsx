@@ -1,6 +1,6 @@
 import { Link } from 'react-router'
+import { LocalDate } from '#app/components/local-date.tsx'
 import { AttachmentView, type AttachmentItem } from './attachment-view.tsx'
-import { MessageTime } from './message-time.tsx'
 
 export type AnnouncementItem = {
 	id: number
@@ -41,7 +41,7 @@ export function AnnouncementList({
 							<p className="mt-2 flex flex-wrap gap-x-2 text-xs text-slate-600">
 								<span>From {announcement.sender}</span>
 								<span aria-hidden="true">·</span>
-								<MessageTime value={announcement.timestamp} />
+								<LocalDate value={announcement.timestamp} time />
 								{deleteUrl && announcement.senderId === currentUserId ? (
 									<Link to={deleteUrl(announcement.id)} preventScrollReset className="font-medium text-red-800 underline underline-offset-2">
 										Delete

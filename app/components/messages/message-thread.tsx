@@ -1,8 +1,8 @@
 import { useEffect, useRef } from 'react'
 import { Link } from 'react-router'
+import { LocalDate } from '#app/components/local-date.tsx'
 import { cn } from '#app/utils/misc.ts'
 import { AttachmentView, type AttachmentItem } from './attachment-view.tsx'
-import { MessageTime } from './message-time.tsx'
 
 export type ThreadMessage = {
 	id: number
@@ -75,7 +75,7 @@ export function MessageThread({
 										<AttachmentView key={attachment.id} attachment={attachment} onDark={mine} />
 									))}
 									<p className={cn('mt-1 flex flex-wrap items-center gap-x-2 text-xs', mine ? 'text-white' : 'text-slate-600')}>
-										<MessageTime value={message.timestamp} />
+										<LocalDate value={message.timestamp} time />
 										{mine ? <span>{message.read ? 'Read' : 'Sent'}</span> : null}
 										{mine ? (
 											<Link

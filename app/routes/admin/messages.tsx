@@ -6,6 +6,7 @@ import { z } from 'zod'
 import type { Route } from './+types/messages'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { useLiveRevalidation } from '#app/components/live-revalidation.tsx'
+import { LocalDate } from '#app/components/local-date.tsx'
 import { discardUpload, failureResponse, handleConversationIntent, receiveForm } from '#app/components/messages/actions.server.ts'
 import { AnnouncementList } from '#app/components/messages/announcement-list.tsx'
 import { MAX_MESSAGE_LENGTH } from '#app/components/messages/limits.ts'
@@ -13,7 +14,6 @@ import { composerErrorFor } from '#app/components/messages/composer.tsx'
 import { ConversationPanel } from '#app/components/messages/conversation-panel.tsx'
 import { ContactList } from '#app/components/messages/contact-list.tsx'
 import { DeleteMessageDialog } from '#app/components/messages/delete-dialog.tsx'
-import { MessageTime } from '#app/components/messages/message-time.tsx'
 import { withSearch, type LinkBuilder } from '#app/components/messages/urls.ts'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
@@ -396,7 +396,7 @@ function ContactSubmissions({ submissions }: { submissions: Extract<LoaderData, 
 												{submission.phone ? <span> · {submission.phone}</span> : null}
 											</p>
 											<p className="text-xs text-slate-600">
-												<MessageTime value={submission.created_at} />
+												<LocalDate value={submission.created_at} time />
 											</p>
 										</div>
 										{submission.read ? null : (
