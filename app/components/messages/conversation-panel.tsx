@@ -1,33 +1,35 @@
 import type { ReactNode } from 'react'
 import { InitialsAvatar } from './avatar.tsx'
-import { Composer } from './composer.tsx'
+import { Composer, composerErrorFor } from './composer.tsx'
 import { MarkRead } from './mark-read.tsx'
 import { MessageThread, type ThreadMessage } from './message-thread.tsx'
 import type { LinkBuilder } from './urls.ts'
 
 type Partner = { id: string; name: string; avatar: string; unreadCount: number }
 
+/** What a messages page's loader gives the open conversation. */
+type ConversationData = {
+	selected: Partner | null
+	thread: { messages: ThreadMessage[]; olderBefore: number | null } | null
+	userId: string
+	maxUploadMb: number
+}
+
 /**
  * The open conversation of a messages page (student and admin alike): who it is with,
  * the thread and the composer; `empty` stands in when no conversation is open.
  */
 export function ConversationPanel({
-	partner,
-	thread,
-	currentUserId,
+	conversation: { selected: partner, thread, userId, maxUploadMb },
+	actionData,
 	threadUrl,
 	link,
-	composerError,
-	maxUploadMb,
 	empty,
 }: {
-	partner: Partner | null
-	thread: { messages: ThreadMessage[]; olderBefore: number | null } | null
-	currentUserId: string
-	threadUrl: string
+	conversation: ConversationData
+	actionData: unknown
+	threadUrl: (partnerId: string) => string
 	link: LinkBuilder
-	composerError: string | undefined
-	maxUploadMb: number
 	empty: ReactNode
 }) {
 	return (
@@ -40,10 +42,10 @@ export function ConversationPanel({
 							{partner.name}
 						</h2>
 					</div>
-					<MarkRead partnerId={partner.id} unreadCount={partner.unreadCount} redirectTo={threadUrl} />
+					<MarkRead partnerId={partner.id} unreadCount={partner.unreadCount} redirectTo={threadUrl(partner.id)} />
 					<MessageThread
 						messages={thread.messages}
-						currentUserId={currentUserId}
+						currentUserId={userId}
 						partnerName={partner.name}
 						olderUrl={thread.olderBefore ? link({ before: thread.olderBefore, confirm: null }) : null}
 						deleteUrl={(id) => link({ confirm: `delete-${id}` })}
@@ -52,7 +54,7 @@ export function ConversationPanel({
 						key={partner.id}
 						receiverId={partner.id}
 						recipientName={partner.name}
-						error={composerError}
+						error={composerErrorFor(actionData, partner.id)}
 						maxUploadMb={maxUploadMb}
 					/>
 				</>

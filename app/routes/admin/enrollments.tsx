@@ -1,4 +1,3 @@
-import { LocalDate } from '#app/components/local-date.tsx'
 import { getFormProps, getSelectProps, useForm, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import {
@@ -22,6 +21,7 @@ import {
 import { SearchForm } from '#app/components/admin/search-form.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { useLiveRevalidation } from '#app/components/live-revalidation.tsx'
+import { LocalDate } from '#app/components/local-date.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button, ButtonLink, buttonClasses } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'

@@ -10,7 +10,6 @@ import { LocalDate } from '#app/components/local-date.tsx'
 import { discardUpload, failureResponse, handleConversationIntent, receiveForm } from '#app/components/messages/actions.server.ts'
 import { AnnouncementList } from '#app/components/messages/announcement-list.tsx'
 import { MAX_MESSAGE_LENGTH } from '#app/components/messages/limits.ts'
-import { composerErrorFor } from '#app/components/messages/composer.tsx'
 import { ConversationPanel } from '#app/components/messages/conversation-panel.tsx'
 import { ContactList } from '#app/components/messages/contact-list.tsx'
 import { DeleteMessageDialog } from '#app/components/messages/delete-dialog.tsx'
@@ -33,6 +32,7 @@ import { cn } from '#app/utils/misc.ts'
 import { createToastHeaders, redirectWithToast } from '#app/utils/toast.server.ts'
 
 const PATH = '/dashboard/admin/messages'
+const threadUrl = (partnerId: string) => `${PATH}?tab=direct&with=${partnerId}`
 const BOTH_REQUIRED = 'Please fill in both subject and message'
 const LIVE_EVENTS = ['message.created', 'message.deleted', 'message.read', 'announcement.created', 'announcement.deleted'] as const
 
@@ -184,7 +184,7 @@ export async function action({ request }: Route.ActionArgs) {
 	}
 
 	return handleConversationIntent(received, admin, {
-		threadUrl: (partnerId) => `${PATH}?tab=direct&with=${partnerId}`,
+		threadUrl,
 		successToasts: true,
 	})
 }
@@ -328,9 +328,7 @@ function DirectMessages({
 	actionData: ActionData
 	link: LinkBuilder
 }) {
-	const { selected, thread } = loaderData
-	const threadUrl = selected ? `${PATH}?tab=direct&with=${selected.id}` : PATH
-	const composerError = composerErrorFor(actionData, selected?.id)
+	const { selected } = loaderData
 	const hidden: Record<string, string> = { tab: 'direct' }
 	if (selected) hidden.with = selected.id
 
@@ -348,13 +346,10 @@ function DirectMessages({
 				emptyText={loaderData.search ? 'No students match your search.' : 'No students yet.'}
 			/>
 			<ConversationPanel
-				partner={selected}
-				thread={thread}
-				currentUserId={loaderData.userId}
+				conversation={loaderData}
+				actionData={actionData}
 				threadUrl={threadUrl}
 				link={link}
-				composerError={composerError}
-				maxUploadMb={loaderData.maxUploadMb}
 				empty={<EmptyState title="Select a student" description="Choose a student to start a conversation" />}
 			/>
 			{loaderData.confirmDelete ? <DeleteMessageDialog messageId={loaderData.confirmDelete} closeTo={link({ confirm: null })} /> : null}

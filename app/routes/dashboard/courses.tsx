@@ -1,6 +1,6 @@
-import { LocalDate } from '#app/components/local-date.tsx'
 import type { Route } from './+types/courses'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { LocalDate } from '#app/components/local-date.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'

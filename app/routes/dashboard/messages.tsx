@@ -5,7 +5,6 @@ import { useLiveRevalidation } from '#app/components/live-revalidation.tsx'
 import { failureResponse, handleConversationIntent, receiveForm } from '#app/components/messages/actions.server.ts'
 import { AnnouncementList } from '#app/components/messages/announcement-list.tsx'
 import { InitialsAvatar } from '#app/components/messages/avatar.tsx'
-import { composerErrorFor } from '#app/components/messages/composer.tsx'
 import { ConversationPanel } from '#app/components/messages/conversation-panel.tsx'
 import { ContactList } from '#app/components/messages/contact-list.tsx'
 import { DeleteMessageDialog } from '#app/components/messages/delete-dialog.tsx'
@@ -22,6 +21,7 @@ import { getEnv } from '#app/utils/env.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 
 const PATH = '/dashboard/messages'
+const threadUrl = (partnerId: string) => `${PATH}?tab=conversations&with=${partnerId}`
 const LIVE_EVENTS = ['message.created', 'message.deleted', 'message.read', 'announcement.created', 'announcement.deleted'] as const
 
 function positiveInt(value: string | null) {
@@ -84,7 +84,7 @@ export async function action({ request }: Route.ActionArgs) {
 	})
 	if (!received.ok) return failureResponse(received.intent, received, received.receiverId)
 	return handleConversationIntent(received, user, {
-		threadUrl: (partnerId) => `${PATH}?tab=conversations&with=${partnerId}`,
+		threadUrl,
 		successToasts: false,
 	})
 }
@@ -136,9 +136,7 @@ function Conversations({
 	actionData: Route.ComponentProps['actionData']
 	link: LinkBuilder
 }) {
-	const { selected, thread } = loaderData
-	const threadUrl = selected ? `${PATH}?tab=conversations&with=${selected.id}` : PATH
-	const composerError = composerErrorFor(actionData, selected?.id)
+	const { selected } = loaderData
 	const hidden: Record<string, string> = { tab: 'conversations' }
 	if (selected) hidden.with = selected.id
 
@@ -165,13 +163,10 @@ function Conversations({
 				</Link>
 			</div>
 			<ConversationPanel
-				partner={selected}
-				thread={thread}
-				currentUserId={loaderData.userId}
+				conversation={loaderData}
+				actionData={actionData}
 				threadUrl={threadUrl}
 				link={link}
-				composerError={composerError}
-				maxUploadMb={loaderData.maxUploadMb}
 				empty={
 					<EmptyState
 						title={loaderData.unknownContact ? 'Conversation not available' : 'No conversation selected'}
@@ -189,7 +184,7 @@ function Conversations({
 							{loaderData.dialogContacts.map((contact) => (
 								<li key={contact.id}>
 									<Link
-										to={`${PATH}?tab=conversations&with=${contact.id}`}
+										to={threadUrl(contact.id)}
 										className="flex items-center gap-3 rounded-lg px-2 py-2 hover:bg-slate-100"
 									>
 										<InitialsAvatar initials={contact.avatar} />
