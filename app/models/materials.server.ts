@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely'
-import { RECENT_WEEKS } from '#app/components/materials/weekly-materials.tsx'
+import { RECENT_WEEKS } from '#app/components/materials/week-list.ts'
 import { materialKind, safeExternalUrl, type ViewerKind } from '#app/components/viewer/file-kind.ts'
 import type { Database, MaterialCategory, MaterialType } from '#db/types.ts'
 

@@ -1,4 +1,5 @@
 import { Link } from 'react-router'
+import { ALL_WEEKS_PARAM, listsAllWeeks, RECENT_WEEKS } from '#app/components/materials/week-list.ts'
 import { ButtonLink, buttonClasses } from '#app/components/ui/button.tsx'
 import { TabLinks } from '#app/components/ui/tabs.tsx'
 import type { ViewerKind } from '#app/components/viewer/file-kind.ts'
@@ -6,15 +7,6 @@ import type { CourseWeekList, MaterialListItem } from '#app/models/materials.ser
 import { formatFileSize } from '#app/utils/misc.ts'
 
 export type WeekTab = 'materials' | 'recordings'
-
-/** The weeks the dashboard lists until the student asks for all: one cohort's worth. */
-export const RECENT_WEEKS = 8
-/** `?weeks=all` lists every week of the course. */
-export const ALL_WEEKS_PARAM = 'weeks'
-
-export function listsAllWeeks(searchParams: URLSearchParams) {
-	return searchParams.get(ALL_WEEKS_PARAM) === 'all'
-}
 
 /** Each week's tab lives in its own query parameter, so tabs are links that work without JavaScript. */
 export function weekTabParam(weekId: number) {
