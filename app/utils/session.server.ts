@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto'
+import { LRUCache } from 'lru-cache'
 import { createCookie } from 'react-router'
 import type { Kysely } from 'kysely'
 import type { Database, Role } from '#db/types.ts'
@@ -41,9 +42,28 @@ export function hashToken(token: string) {
 	return createHash('sha256').update(token).digest('hex')
 }
 
+/**
+ * Cookie headers whose signature has been checked, with the token they carry. The check
+ * (WebCrypto HMAC, a key import and a verify on the thread pool) is a noticeable share of
+ * every signed-in request, and a header verifies the same way every time, so each is
+ * checked once. Only verified headers are kept, so a
+ * forged one cannot push a real one out; the cache is bounded in characters, since a
+ * header can be long.
+ */
+const verifiedCookieHeaders = new LRUCache<string, string>({
+	maxSize: 2_000_000,
+	sizeCalculation: (token, header) => header.length + token.length,
+})
+
 export async function readSessionToken(request: Request): Promise<string | null> {
-	const value = await sessionCookie().parse(request.headers.get('Cookie'))
-	return typeof value === 'string' && value.length > 0 ? value : null
+	const header = request.headers.get('Cookie')
+	if (!header) return null
+	const verified = verifiedCookieHeaders.get(header)
+	if (verified !== undefined) return verified
+	const value = await sessionCookie().parse(header)
+	if (typeof value !== 'string' || value.length === 0) return null
+	verifiedCookieHeaders.set(header, value)
+	return value
 }
 
 export async function createSession(

@@ -167,6 +167,17 @@ describe('session lifetime', () => {
 
 	test('a forged or tampered cookie is ignored', async () => {
 		expect(await getSessionUser(getRequest('/', { cookie: 'session=forged-value' }))).toBeNull()
+
+		const account = await user()
+		const cookie = await sessionCookieFor(account.id)
+		// Verified once, the real header is remembered; look-alikes still go through the signature check.
+		expect((await getSessionUser(getRequest('/', { cookie })))?.id).toBe(account.id)
+		const [value, signature] = decodeURIComponent(cookie.slice('session='.length)).split('.') as [string, string]
+		const flip = (text: string, at: number) => text.slice(0, at) + (text[at] === 'A' ? 'B' : 'A') + text.slice(at + 1)
+		for (const tampered of [`${flip(value, 3)}.${signature}`, `${value}.${flip(signature, 3)}`, value]) {
+			expect(await getSessionUser(getRequest('/', { cookie: `session=${encodeURIComponent(tampered)}` }))).toBeNull()
+		}
+		expect((await getSessionUser(getRequest('/', { cookie })))?.id).toBe(account.id)
 	})
 })
 
