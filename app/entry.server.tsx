@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream'
 import { buffer } from 'node:stream/consumers'
 import { renderToPipeableStream } from 'react-dom/server'
-import { ServerRouter, type EntryContext, type HandleErrorFunction } from 'react-router'
+import { isRouteErrorResponse, ServerRouter, type EntryContext, type HandleErrorFunction } from 'react-router'
 import { storageOrigin } from '#app/services/storage/index.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { NonceProvider } from '#app/utils/nonce.tsx'
@@ -80,6 +80,7 @@ function renderDocument(request: Request, routerContext: EntryContext, initialSt
 }
 
 export const handleError: HandleErrorFunction = (error, { request }) => {
-	if (request.signal.aborted) return
+	// A refused request (a method a route does not take, an unknown address) is the client's error, not the server's.
+	if (request.signal.aborted || (isRouteErrorResponse(error) && error.status < 500)) return
 	console.error(error)
 }

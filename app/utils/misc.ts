@@ -38,6 +38,14 @@ export function safeRedirectPath(target: FormDataEntryValue | string | null | un
 	return target
 }
 
+/**
+ * The text of a page's search box (`?q=` unless named otherwise): trimmed, capped, and
+ * without control characters, which a search never needs and PostgreSQL text cannot hold (NUL).
+ */
+export function searchText(params: URLSearchParams, { name = 'q', maxLength = 200 } = {}) {
+	return (params.get(name) ?? '').replace(/\p{Cc}/gu, ' ').trim().slice(0, maxLength)
+}
+
 export function cn(...classes: Array<string | false | null | undefined>) {
 	return classes.filter(Boolean).join(' ')
 }

@@ -46,6 +46,19 @@ function storedMaterialShapes(dataDir: string) {
 		.sort()
 }
 
+/** Every query parameter the app's modules read, found in their source so that a new one is covered too. */
+function queryParamNames() {
+	// searchText (app/utils/misc.ts) reads `q` unless it is given another name.
+	const names = new Set<string>(['q'])
+	for (const entry of fs.readdirSync('app', { recursive: true, withFileTypes: true })) {
+		if (!entry.isFile() || !/\.tsx?$/.test(entry.name)) continue
+		const source = fs.readFileSync(path.join(entry.parentPath, entry.name), 'utf8')
+		const reads = /(?:searchParams|params)\.get(?:All)?\('(\w+)'\)|_PARAM = '(\w+)'|searchText\([^)]*?name: '(\w+)'/g
+		for (const match of source.matchAll(reads)) names.add((match[1] ?? match[2] ?? match[3])!)
+	}
+	return [...names].sort()
+}
+
 test.describe('forgery, GET safety and headers', () => {
 	test.describe.configure({ mode: 'serial' })
 	let server: PrivateServer
@@ -180,6 +193,25 @@ test.describe('forgery, GET safety and headers', () => {
 			expect(setCookie).toMatch(/; HttpOnly/i)
 			expect(setCookie).toMatch(/; SameSite=Lax/i)
 		}
+	})
+
+	test('no GET of any route answers 5xx to query parameters no link of the app produces', async () => {
+		const paths = await routePaths()
+		const names = [...queryParamNames(), `week${params.weekId}`]
+		expect(names).toEqual(expect.arrayContaining(['q', 'with', 'before', 'weeks']))
+		const problems: string[] = []
+		for (const value of ['\u0000', '-1', '99999999999999999999', '%zz']) {
+			const query = new URLSearchParams(names.map((name) => [name, value]))
+			for (const path of paths) {
+				if (path === '/events') continue
+				for (const visitor of VISITORS) {
+					const response = await fetch(`${server.url}${path}?${query}`, { redirect: 'manual', headers: cookies[visitor] ? { Cookie: cookies[visitor] } : {} })
+					if (response.status >= 500) problems.push(`${path}?…=${JSON.stringify(value)} ${visitor} → ${response.status}`)
+					await response.arrayBuffer()
+				}
+			}
+		}
+		expect(problems).toEqual([])
 	})
 
 	test('a request target in absolute form is answered as its path; any other form is a 400, never a 500', async () => {

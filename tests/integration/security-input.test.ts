@@ -101,6 +101,11 @@ async function counts() {
 	return row.rows[0]!
 }
 
+/** A course of its own for the delete confirmation, which acts without any field. */
+async function spareCourseId() {
+	return String((await t.db.insertInto('courses').values({ title: 'Spare' }).returning('id').executeTakeFirstOrThrow()).id)
+}
+
 beforeAll(async () => {
 	table = await loadRouteTable()
 	const rows = await sql<{ name: string }>`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'`.execute(t.db)
@@ -122,11 +127,8 @@ describe('malformed bodies to every action', () => {
 		let requests = 0
 		const started = Date.now()
 		for (const route of table.filter((entry) => entry.hasAction)) {
-			// A spare course for the delete confirmation, which needs no fields at all.
 			const routeParams = { ...params }
-			if (route.id === 'routes/admin/course-delete') {
-				routeParams.courseId = String((await t.db.insertInto('courses').values({ title: 'Spare' }).returning('id').executeTakeFirstOrThrow()).id)
-			}
+			if (route.id === 'routes/admin/course-delete') routeParams.courseId = await spareCourseId()
 			const values = Object.fromEntries(paramNames(route.path).map((name) => [name, routeParams[name]!]))
 			const path = concretePath(route.path, values)
 			for (const visitor of ['anonymous', 'student', 'admin'] as const) {
@@ -172,4 +174,55 @@ describe('malformed bodies to every action', () => {
 		expect(problems).toEqual([])
 		expect(requests).toBeGreaterThan(1000)
 	}, 300_000)
+})
+
+/** Bodies a browser form never sends: each must get a 4xx (or the designed refusal), never a throw. */
+const NON_FORM_BODIES: { label: string; method: string; contentType: string | null; body: string | null }[] = [
+	{ label: 'no body', method: 'POST', contentType: null, body: null },
+	{ label: 'PUT without a body', method: 'PUT', contentType: null, body: null },
+	{ label: 'plain text', method: 'POST', contentType: 'text/plain', body: 'intent=send&content=hi' },
+	{ label: 'JSON', method: 'POST', contentType: 'application/json', body: '{"intent":"send","content":"hi"}' },
+	{ label: 'multipart without a boundary', method: 'POST', contentType: 'multipart/form-data', body: 'intent=send' },
+	{ label: 'multipart with a boundary that never comes', method: 'POST', contentType: 'multipart/form-data; boundary=xyz', body: 'intent=send' },
+	{ label: 'multipart cut off mid-part', method: 'POST', contentType: 'multipart/form-data; boundary=xyz', body: '--xyz\r\nContent-Disposition: form-data; name="intent"\r\n\r\nsen' },
+]
+
+describe('bodies that are not forms, to every action', () => {
+	test('never a 5xx, and nothing written', async () => {
+		const problems: string[] = []
+		let requests = 0
+		for (const route of table.filter((entry) => entry.hasAction)) {
+			const routeParams = { ...params }
+			if (route.id === 'routes/admin/course-delete') routeParams.courseId = await spareCourseId()
+			const values = Object.fromEntries(paramNames(route.path).map((name) => [name, routeParams[name]!]))
+			const path = concretePath(route.path, values)
+			for (const visitor of ['anonymous', 'student', 'admin'] as const) {
+				let before = await counts()
+				for (const { label, method, contentType, body } of NON_FORM_BODIES) {
+					const headers = new Headers({ 'x-client-ip': `198.51.100.${requests % 250}` })
+					if (contentType) headers.set('Content-Type', contentType)
+					if (visitor !== 'anonymous') headers.set('Cookie', await sessionCookieFor(users[visitor]))
+					requests++
+					let status: number
+					try {
+						const response = await callRoute(route.module.action!, new Request(`http://localhost${path}`, { method, body, headers }), values)
+						status = response.status
+						await response.body?.cancel()
+					} catch (error) {
+						problems.push(`${route.id} ${visitor} ${label}: threw ${error instanceof Error ? error.message.slice(0, 200) : String(error)}`)
+						continue
+					}
+					if (status >= 500) problems.push(`${route.id} ${visitor} ${label}: ${status}`)
+					const after = await counts()
+					if (!WRITING_REFUSALS.has(route.id)) {
+						const changed = Object.keys(before).filter((name) => before[name] !== after[name])
+						if (changed.length > 0) problems.push(`${route.id} ${visitor} ${label}: ${status} but wrote ${changed.join(', ')}`)
+					}
+					before = after
+				}
+			}
+		}
+		expect(problems).toEqual([])
+		expect(requests).toBeGreaterThan(300)
+	}, 120_000)
 })

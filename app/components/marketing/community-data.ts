@@ -1,3 +1,5 @@
+import { searchText } from '#app/utils/misc.ts'
+
 /**
  * Sample content of the public investor community page (the spec's static
  * page): nothing here is stored, and the marketing figures are fixed.
@@ -274,7 +276,7 @@ function oneOf<T extends string>(options: readonly T[], value: string | null): T
 /** Reads the search and filters from the page's query string; unknown values are ignored. */
 export function readCommunityFilters(params: URLSearchParams): CommunityFilters {
 	return {
-		q: (params.get('q') ?? '').trim().slice(0, 100),
+		q: searchText(params, { maxLength: 100 }),
 		location: oneOf(COMMUNITY_LOCATIONS, params.get('location')),
 		specialty: oneOf(COMMUNITY_SPECIALTIES, params.get('specialty')),
 		experience: oneOf(

@@ -10,6 +10,7 @@ import { createMessage, deleteMessage, markConversationRead } from '#app/models/
 import { getStorage } from '#app/services/storage/index.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
+import { readFormData } from '#app/utils/form-data.server.ts'
 import { safeRedirectPath } from '#app/utils/misc.ts'
 import { MultipartError, parseMultipartForm, UploadTooLargeError } from '#app/utils/multipart.server.ts'
 import { hitRateLimit, RATE_LIMITS } from '#app/utils/rate-limit.server.ts'
@@ -65,7 +66,7 @@ export async function receiveForm(
 	},
 ): Promise<ReceivedForm> {
 	const contentType = request.headers.get('Content-Type') ?? ''
-	if (!contentType.toLowerCase().startsWith('multipart/form-data')) return { ok: true, fields: await request.formData() }
+	if (!contentType.toLowerCase().startsWith('multipart/form-data')) return { ok: true, fields: await readFormData(request) }
 
 	// Only the composer and the broadcast send multipart forms: both create a message.
 	const limit = await hitRateLimit(getDb(), `message-send:${user.id}`, RATE_LIMITS.messageSend)

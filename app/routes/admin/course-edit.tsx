@@ -10,6 +10,7 @@ import { CapacityBelowTakenError, parseRowId, updateCourse } from '#app/models/a
 import { getCourseWithAvailability } from '#app/models/courses.server.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
+import { readFormData } from '#app/utils/form-data.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 
 const COURSES_PATH = '/dashboard/admin/courses'
@@ -26,7 +27,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 	const admin = await requireAdmin(request)
 	const id = parseRowId(params.courseId)
 	if (!id) throw data('Course Not Found', { status: 404 })
-	const submission = parseWithZod(await request.formData(), { schema: CourseFormSchema })
+	const submission = parseWithZod(await readFormData(request), { schema: CourseFormSchema })
 	if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
 	let updated: Awaited<ReturnType<typeof updateCourse>>
 	try {

@@ -32,6 +32,7 @@ import { getStorage } from '#app/services/storage/index.server.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
+import { readFormData } from '#app/utils/form-data.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 
 const rowId = z.coerce.number().int().positive().max(2_147_483_647)
@@ -88,7 +89,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 		return redirectWithToast(back, uploadSuccessToast(outcome))
 	}
 
-	const formData = await request.formData()
+	const formData = await readFormData(request)
 	const intent = formData.get('intent')
 
 	if (intent === 'delete-item') {

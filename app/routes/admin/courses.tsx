@@ -17,6 +17,7 @@ import { createCourse, listRawCourses } from '#app/models/admin-courses.server.t
 import { listCoursesWithAvailability } from '#app/models/courses.server.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
+import { readFormData } from '#app/utils/form-data.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 
 const COURSES_PATH = '/dashboard/admin/courses'
@@ -53,7 +54,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
 	const admin = await requireAdmin(request)
-	const submission = parseWithZod(await request.formData(), { schema: CourseFormSchema })
+	const submission = parseWithZod(await readFormData(request), { schema: CourseFormSchema })
 	if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
 	try {
 		await createCourse(getDb(), admin.id, toCourseInput(submission.value))

@@ -41,7 +41,8 @@ import {
 import { SeatUnavailableError, type SeatRefusal } from '#app/models/seats.server.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
-import { formatCents } from '#app/utils/misc.ts'
+import { readFormData } from '#app/utils/form-data.server.ts'
+import { formatCents, searchText } from '#app/utils/misc.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 
 const ENROLLMENTS_PATH = '/dashboard/admin/enrollments'
@@ -72,10 +73,6 @@ const refusalMessages: Record<SeatRefusal, string> = {
 	'course-not-found': 'Failed to create enrollment',
 }
 
-function searchQuery(url: URL) {
-	return (url.searchParams.get('q') ?? '').trim().slice(0, 200)
-}
-
 function enrollmentsPath(query: string, extra?: string) {
 	const params = [query ? `q=${encodeURIComponent(query)}` : null, extra ?? null].filter(Boolean)
 	return params.length > 0 ? `${ENROLLMENTS_PATH}?${params.join('&')}` : ENROLLMENTS_PATH
@@ -84,7 +81,7 @@ function enrollmentsPath(query: string, extra?: string) {
 export async function loader({ request }: Route.LoaderArgs) {
 	await requireAdmin(request)
 	const url = new URL(request.url)
-	const query = searchQuery(url)
+	const query = searchText(url.searchParams)
 	const db = getDb()
 	const showAdd = url.searchParams.get('dialog') === 'add'
 	const removeId = parseRowId(url.searchParams.get('confirm')?.replace(/^remove-/, ''))
@@ -108,8 +105,8 @@ async function loadOptions() {
 
 export async function action({ request }: Route.ActionArgs) {
 	const admin = await requireAdmin(request)
-	const back = enrollmentsPath(searchQuery(new URL(request.url)))
-	const formData = await request.formData()
+	const back = enrollmentsPath(searchText(new URL(request.url).searchParams))
+	const formData = await readFormData(request)
 	const intent = formData.get('intent')
 	const db = getDb()
 

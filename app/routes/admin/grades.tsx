@@ -14,6 +14,8 @@ import { parseRowId } from '#app/models/admin-courses.server.ts'
 import { getSubmissionDetail, gradeSubmission, listGradingQueue, type GradingRow, type GradingTab } from '#app/models/assignments.server.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
+import { readFormData } from '#app/utils/form-data.server.ts'
+import { searchText } from '#app/utils/misc.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 
 const GRADES_PATH = '/dashboard/admin/grades'
@@ -23,7 +25,7 @@ type ListState = { tab: GradingTab; query: string }
 function listState(url: URL): ListState {
 	return {
 		tab: url.searchParams.get('tab') === 'graded' ? 'graded' : 'pending',
-		query: (url.searchParams.get('q') ?? '').trim().slice(0, 200),
+		query: searchText(url.searchParams),
 	}
 }
 
@@ -55,7 +57,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 export async function action({ request }: Route.ActionArgs) {
 	const admin = await requireAdmin(request)
 	const state = listState(new URL(request.url))
-	const submission = parseWithZod(await request.formData(), { schema: GradeSchema })
+	const submission = parseWithZod(await readFormData(request), { schema: GradeSchema })
 	if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
 	const graded = await gradeSubmission(getDb(), { adminId: admin.id, ...submission.value })
 	if (!graded) return redirectWithToast(gradesUrl(state), { type: 'error', title: 'Failed to grade: the submission no longer exists.' })

@@ -28,7 +28,7 @@ import { createMessage, listAnnouncements, listConversation, splitAnnouncement }
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
-import { cn } from '#app/utils/misc.ts'
+import { cn, searchText } from '#app/utils/misc.ts'
 import { createToastHeaders, redirectWithToast } from '#app/utils/toast.server.ts'
 
 const PATH = '/dashboard/admin/messages'
@@ -90,7 +90,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 			confirmDelete: page.messages.find((message) => message.id === confirm && message.senderId === admin.id)?.id ?? null,
 		}
 	}
-	const search = params.get('q')?.trim() ?? ''
+	const search = searchText(params)
 	const { contacts, hasMore } = await listContacts(db, admin, { search })
 	const withId = params.get('with')
 	const selected = withId ? (contacts.find((contact) => contact.id === withId) ?? (await getContact(db, admin, withId))) : null

@@ -15,6 +15,7 @@ import { cleanUpOrphans, findOrphanedMaterials, type OrphanGroup } from '#app/mo
 import { getStorage } from '#app/services/storage/index.server.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
+import { readFormData } from '#app/utils/form-data.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 
 const ORPHANS_PATH = '/dashboard/admin/orphaned-materials'
@@ -38,7 +39,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
 	const admin = await requireAdmin(request)
-	const formData = await request.formData()
+	const formData = await readFormData(request)
 	const groupIds = formData.getAll('group').map(String)
 	if (groupIds.length === 0) return redirectWithToast(ORPHANS_PATH, { type: 'error', title: NOTHING_SELECTED })
 	try {

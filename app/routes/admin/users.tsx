@@ -14,6 +14,8 @@ import { AdminUserError, listStudents, promoteToAdmin, removeUser, USER_LIST_LIM
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
+import { readFormData } from '#app/utils/form-data.server.ts'
+import { searchText } from '#app/utils/misc.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 
 const USERS_PATH = '/dashboard/admin/users'
@@ -23,10 +25,6 @@ const UserActionSchema = z.discriminatedUnion('intent', [
 	z.object({ intent: z.literal('make-admin'), userId: z.uuid() }),
 ])
 
-function searchQuery(url: URL) {
-	return (url.searchParams.get('q') ?? '').trim().slice(0, 200)
-}
-
 function usersPath(query: string) {
 	return query ? `${USERS_PATH}?q=${encodeURIComponent(query)}` : USERS_PATH
 }
@@ -34,7 +32,7 @@ function usersPath(query: string) {
 export async function loader({ request }: Route.LoaderArgs) {
 	await requireAdmin(request)
 	const url = new URL(request.url)
-	const query = searchQuery(url)
+	const query = searchText(url.searchParams)
 	const { users, truncated } = await listStudents(getDb(), { query })
 	const adminEmails = getEnv().ADMIN_EMAILS
 	const confirm = url.searchParams.get('confirm') ?? ''
@@ -50,8 +48,8 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
 	const admin = await requireAdmin(request)
-	const back = usersPath(searchQuery(new URL(request.url)))
-	const formData = await request.formData()
+	const back = usersPath(searchText(new URL(request.url).searchParams))
+	const formData = await readFormData(request)
 	const submission = parseWithZod(formData, { schema: UserActionSchema })
 	const failure = formData.get('intent') === 'make-admin' ? 'Failed to make user admin' : 'Failed to remove user'
 	if (submission.status !== 'success') {

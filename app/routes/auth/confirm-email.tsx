@@ -8,6 +8,7 @@ import { checkToken, consumeToken } from '#app/models/auth-tokens.server.ts'
 import { confirmEmail } from '#app/models/users.server.ts'
 import { getUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
+import { readFormData } from '#app/utils/form-data.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 
 const ConfirmSchema = z.object({ token: z.string().min(1).max(200) })
@@ -23,7 +24,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-	const parsed = ConfirmSchema.safeParse(Object.fromEntries(await request.formData()))
+	const parsed = ConfirmSchema.safeParse(Object.fromEntries(await readFormData(request)))
 	if (!parsed.success) return data({ error: INVALID_LINK }, { status: 400 })
 	const db = getDb()
 	const check = await checkToken(db, parsed.data.token, 'confirm_email')

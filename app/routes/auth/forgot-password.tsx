@@ -10,6 +10,7 @@ import { Field } from '#app/components/ui/field.tsx'
 import { sendPasswordResetEmail } from '#app/models/account-emails.server.ts'
 import { findUserByEmail, normalizeEmail } from '#app/models/users.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
+import { readFormData } from '#app/utils/form-data.server.ts'
 import { hitRateLimit, RATE_LIMITS } from '#app/utils/rate-limit.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 
@@ -23,7 +24,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-	const formData = await request.formData()
+	const formData = await readFormData(request)
 	const submission = parseWithZod(formData, { schema: ForgotPasswordSchema })
 	if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
 	const db = getDb()

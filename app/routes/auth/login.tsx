@@ -10,6 +10,7 @@ import { PasswordField } from '#app/components/password-field.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Field } from '#app/components/ui/field.tsx'
+import { readFormData } from '#app/utils/form-data.server.ts'
 import { EmailSchema, MAX_PASSWORD_LENGTH } from '#app/utils/user-validation.ts'
 import { authenticator, getUser, LoginError, startSession } from '#app/utils/auth.server.ts'
 import { safeRedirectPath } from '#app/utils/misc.ts'
@@ -40,7 +41,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-	const formData = await request.clone().formData()
+	const formData = await readFormData(request.clone())
 	const submission = parseWithZod(formData, { schema: LoginSchema })
 	if (submission.status !== 'success') {
 		return data({ result: submission.reply({ hideFields: ['password'] }), unconfirmedEmail: null }, { status: 400 })

@@ -9,6 +9,7 @@ import { sendConfirmationEmail } from '#app/models/account-emails.server.ts'
 import { findUserByEmail, normalizeEmail } from '#app/models/users.server.ts'
 import { getUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
+import { readFormData } from '#app/utils/form-data.server.ts'
 import { hitRateLimit, RATE_LIMITS } from '#app/utils/rate-limit.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 
@@ -25,7 +26,7 @@ export async function loader({ request }: Route.LoaderArgs) {
  * given (answering the same whether or not it has an account).
  */
 export async function action({ request }: Route.ActionArgs) {
-	const parsed = ResendSchema.safeParse(Object.fromEntries(await request.formData()))
+	const parsed = ResendSchema.safeParse(Object.fromEntries(await readFormData(request)))
 	const sessionUser = await getUser(request)
 	const email = sessionUser?.email ?? (parsed.success ? parsed.data.email : undefined)
 	if (!email) return data({ error: 'Please enter a valid email address' }, { status: 400 })

@@ -9,6 +9,7 @@ import { Alert } from '#app/components/ui/alert.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
 import { checkToken, consumeToken, type TokenCheck } from '#app/models/auth-tokens.server.ts'
 import { setPassword } from '#app/models/users.server.ts'
+import { readFormData } from '#app/utils/form-data.server.ts'
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '#app/utils/user-validation.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { clearSessionCookie } from '#app/utils/session.server.ts'
@@ -42,7 +43,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-	const formData = await request.formData()
+	const formData = await readFormData(request)
 	const submission = parseWithZod(formData, { schema: ResetPasswordSchema })
 	if (submission.status !== 'success') {
 		return data({ result: submission.reply({ hideFields: ['password', 'confirmPassword'] }) }, { status: 400 })

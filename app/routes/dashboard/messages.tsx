@@ -18,6 +18,7 @@ import { listAnnouncements, listConversation, splitAnnouncement } from '#app/mod
 import { requireUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
+import { searchText } from '#app/utils/misc.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 
 const PATH = '/dashboard/messages'
@@ -52,7 +53,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 		}
 	}
 
-	const search = params.get('q')?.trim() ?? ''
+	const search = searchText(params)
 	const dialog = params.get('dialog') === 'new'
 	const [{ contacts, hasMore }, allContacts] = await Promise.all([
 		listContacts(db, user, { search }),

@@ -11,6 +11,7 @@ import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { Field } from '#app/components/ui/field.tsx'
 import { checkPassword, setPassword, updateProfileName } from '#app/models/users.server.ts'
+import { readFormData } from '#app/utils/form-data.server.ts'
 import { MAX_PASSWORD_LENGTH, NameSchema } from '#app/utils/user-validation.ts'
 import { requireUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
@@ -45,7 +46,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
 	const user = await requireUser(request)
-	const formData = await request.formData()
+	const formData = await readFormData(request)
 	const submission = parseWithZod(formData, { schema: SettingsSchema })
 	const intent = formData.get('intent')
 	const hideFields = ['currentPassword', 'newPassword', 'confirmPassword']

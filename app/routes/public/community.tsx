@@ -33,6 +33,7 @@ import { EmptyState } from '#app/components/ui/empty-state.tsx'
 import { CheckboxField, Field, SelectField, TextareaField } from '#app/components/ui/field.tsx'
 import { Input, Label } from '#app/components/ui/input.tsx'
 import { TabLinks } from '#app/components/ui/tabs.tsx'
+import { readFormData } from '#app/utils/form-data.server.ts'
 import { cn } from '#app/utils/misc.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 
@@ -83,7 +84,7 @@ export function loader({ request }: Route.LoaderArgs) {
 
 /** The community is sample data (spec): every action validates, then answers with a toast and stores nothing. */
 export async function action({ request }: Route.ActionArgs) {
-	const submission = parseWithZod(await request.formData(), { schema: CommunityActionSchema })
+	const submission = parseWithZod(await readFormData(request), { schema: CommunityActionSchema })
 	if (submission.status !== 'success') {
 		return data({ result: submission.reply() }, { status: 400 })
 	}

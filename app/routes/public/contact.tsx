@@ -14,6 +14,7 @@ import { Field, TextareaField } from '#app/components/ui/field.tsx'
 import { createContactSubmission } from '#app/models/contact.server.ts'
 import { useContactEmail } from '#app/root.tsx'
 import { getDb } from '#app/utils/db.server.ts'
+import { readFormData } from '#app/utils/form-data.server.ts'
 import { clientAddress, hitRateLimit, RATE_LIMITS } from '#app/utils/rate-limit.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 
@@ -45,7 +46,7 @@ const sentToast = {
 } as const
 
 export async function action({ request }: Route.ActionArgs) {
-	const formData = await request.formData()
+	const formData = await readFormData(request)
 	// A bot gets the same answer as a person, so it cannot tell it was caught.
 	if (isHoneypotFilled(formData)) return redirectWithToast(SENT_URL, sentToast)
 

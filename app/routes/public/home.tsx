@@ -21,6 +21,7 @@ import {
 import { STATIC_FOR_VISITORS, useOptionalUser } from '#app/root.tsx'
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
+import { readFormData } from '#app/utils/form-data.server.ts'
 import { clearPublicPageCache } from '#app/utils/page-cache.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 
@@ -44,7 +45,7 @@ export async function loader() {
 
 export async function action({ request }: Route.ActionArgs) {
 	const admin = await requireAdmin(request)
-	const formData = await request.formData()
+	const formData = await readFormData(request)
 	const db = getDb()
 	if (formData.get('intent') === 'remove-offer') {
 		await db.transaction().execute(async (trx) => {

@@ -11,6 +11,7 @@ import { getPayments } from '#app/services/payments/index.server.ts'
 import { requireUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
+import { readFormData } from '#app/utils/form-data.server.ts'
 import { createToastHeaders, redirectWithToast } from '#app/utils/toast.server.ts'
 
 const CourseIdSchema = z.coerce.number().int().positive().max(2_147_483_647)
@@ -46,7 +47,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 export async function action({ request, params }: Route.ActionArgs) {
 	const user = await requireUser(request)
 	const course = await courseOf(params.id)
-	const submission = parseWithZod(await request.formData(), { schema: AgreeToTermsSchema })
+	const submission = parseWithZod(await readFormData(request), { schema: AgreeToTermsSchema })
 	if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
 
 	const db = getDb()

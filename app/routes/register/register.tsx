@@ -35,6 +35,7 @@ import { getPayments } from '#app/services/payments/index.server.ts'
 import { getUser, startSession } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
+import { readFormData } from '#app/utils/form-data.server.ts'
 import { cn, formatDateOnly } from '#app/utils/misc.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
 import { clientAddress, hitRateLimit, RATE_LIMITS } from '#app/utils/rate-limit.server.ts'
@@ -125,7 +126,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-	const formData = await request.formData()
+	const formData = await readFormData(request)
 	switch (formData.get('intent')) {
 		case 'details':
 			return submitDetails(request, formData)

@@ -10,6 +10,7 @@ import { getCourseWithAvailability } from '#app/models/courses.server.ts'
 import { joinWaitlist } from '#app/models/waitlist.server.ts'
 import { getUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
+import { readFormData } from '#app/utils/form-data.server.ts'
 import { safeRedirectPath } from '#app/utils/misc.ts'
 import { clientAddress, hitRateLimit, RATE_LIMITS } from '#app/utils/rate-limit.server.ts'
 import { createToastHeaders, redirectWithToast } from '#app/utils/toast.server.ts'
@@ -43,7 +44,7 @@ export async function loader({ request }: Route.LoaderArgs) {
  * dashboard, goes back to the page the waitlist was opened from.
  */
 export async function action({ request }: Route.ActionArgs) {
-	const formData = await request.formData()
+	const formData = await readFormData(request)
 	const user = await getUser(request)
 	const returnTo = safeRedirectPath(formData.get('returnTo'), '/courses')
 	const target = user ? '/dashboard' : returnTo

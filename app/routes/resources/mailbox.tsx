@@ -12,6 +12,8 @@ import { isMailboxAvailable } from '#app/services/mail/index.server.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
+import { searchText } from '#app/utils/misc.ts'
+import { MAX_EMAIL_LENGTH } from '#app/utils/user-validation.ts'
 
 const PAGE_SIZE = 100
 
@@ -20,7 +22,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 	if (!isMailboxAvailable(env)) throw data(null, { status: 404 })
 	// The mails hold password-reset links: outside development only an admin may read them.
 	if (env.NODE_ENV === 'production') await requireAdmin(request)
-	const to = new URL(request.url).searchParams.get('to')?.trim() || null
+	const to = searchText(new URL(request.url).searchParams, { name: 'to', maxLength: MAX_EMAIL_LENGTH }) || null
 	let query = getDb()
 		.selectFrom('email_outbox')
 		.select(['id', 'to_address', 'subject', 'text_body', 'status', 'attempts', 'last_error', 'created_at', 'sent_at'])
