@@ -75,6 +75,17 @@ function toOriginForm(req: http.IncomingMessage) {
 }
 
 /**
+ * Whether the request names a host that a URL can hold: the router builds the request's URL
+ * from Host (and X-Forwarded-Host) and throws on one it cannot parse ('a b', port 99999).
+ * A client's own X-Forwarded-Host is dropped unless proxies are trusted.
+ */
+function hasUsableHost(req: http.IncomingMessage) {
+	if (env.TRUST_PROXY === 0) delete req.headers['x-forwarded-host']
+	const forwarded = [req.headers['x-forwarded-host'] ?? []].flat().flatMap((value) => value.split(','))
+	return [req.headers.host ?? '', ...forwarded].every((host) => host.trim() !== '' && URL.canParse(`http://${host.trim()}`))
+}
+
+/**
  * A public page every anonymous visitor shares goes out from memory, compressed once, before
  * Express or the router see the request: it is most of the traffic, and a GET is never refused
  * as forgery. Returns whether it answered.
@@ -147,6 +158,10 @@ if (isDev) {
 const server = http.createServer((req, res) => {
 	if (!toOriginForm(req)) {
 		res.writeHead(400, { ...securityHeaders, 'Content-Type': 'text/plain' }).end('Bad request target.')
+		return
+	}
+	if (!hasUsableHost(req)) {
+		res.writeHead(400, { ...securityHeaders, 'Content-Type': 'text/plain' }).end('Bad Host header.')
 		return
 	}
 	if (!answerFromPageCache(req, res)) void app(req, res)

@@ -214,18 +214,21 @@ test.describe('forgery, GET safety and headers', () => {
 		expect(problems).toEqual([])
 	})
 
+	/** One raw HTTP/1.1 request, for what fetch will not send: a target in absolute form, a broken Host. */
+	function rawGet(line: string, host = new URL(server.url).host, extraHeaders = '') {
+		const { port } = new URL(server.url)
+		return new Promise<string>((resolve, reject) => {
+			const socket = net.connect(Number(port), '127.0.0.1', () => socket.write(`${line}\r\nHost: ${host}\r\n${extraHeaders}Connection: close\r\n\r\n`))
+			let response = ''
+			socket.setEncoding('utf8')
+			socket.on('data', (chunk: string) => (response += chunk))
+			socket.on('end', () => resolve(response))
+			socket.on('error', reject)
+		})
+	}
+
 	test('a request target in absolute form is answered as its path; any other form is a 400, never a 500', async () => {
 		const { port } = new URL(server.url)
-		/** One raw HTTP/1.1 request: fetch always sends the origin form. */
-		const rawGet = (line: string) =>
-			new Promise<string>((resolve, reject) => {
-				const socket = net.connect(Number(port), '127.0.0.1', () => socket.write(`${line}\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`))
-				let response = ''
-				socket.setEncoding('utf8')
-				socket.on('data', (chunk: string) => (response += chunk))
-				socket.on('end', () => resolve(response))
-				socket.on('error', reject)
-			})
 		// Twice, so that the second answer comes from the shared page cache, which must not mistake the target for '/'.
 		const answers = [await rawGet(`GET http://127.0.0.1:${port}/faq HTTP/1.1`), await rawGet(`GET http://127.0.0.1:${port}/faq HTTP/1.1`)]
 		for (const faq of answers) {
@@ -239,6 +242,19 @@ test.describe('forgery, GET safety and headers', () => {
 		}
 		// Node's parser refuses a target that is no URL at all before the app sees it.
 		expect(await rawGet('GET faq HTTP/1.1')).toMatch(/^HTTP\/1\.1 400 /)
+	})
+
+	test('a Host or a trusted proxy\'s X-Forwarded-Host that no URL can hold is a 400, never a 500', async () => {
+		for (const path of ['/dashboard', '/about', '/courses']) {
+			for (const host of ['', 'a b', 'example.com:99999', '[::1']) {
+				expect(await rawGet(`GET ${path} HTTP/1.1`, host), `${path} with Host ${JSON.stringify(host)}`).toMatch(/^HTTP\/1\.1 400 [^]*Bad Host header\./)
+			}
+			// This server trusts one proxy hop (TRUST_PROXY=1), so the header counts.
+			for (const forwarded of ['example.com:99999', 'a b', 'example.com:-1']) {
+				const response = await rawGet(`GET ${path} HTTP/1.1`, undefined, `X-Forwarded-Host: ${forwarded}\r\n`)
+				expect(response, `${path} with X-Forwarded-Host ${forwarded}`).toMatch(/^HTTP\/1\.1 400 [^]*Bad Host header\./)
+			}
+		}
 	})
 
 	test('pages carry an enforced CSP with a fresh nonce, object-src and base-uri none, frame-ancestors self; no HSTS over http', async () => {
@@ -328,6 +344,20 @@ test.describe('faults', () => {
 		} finally {
 			await server.stop()
 			await proxy.down()
+			await dropServerDatabase(server)
+		}
+	})
+
+	test('without trusted proxies a client\'s own X-Forwarded-Host is ignored, whatever it holds', async () => {
+		const server = await startServer({ database: 'postgres', env: { TRUST_PROXY: '0' } })
+		try {
+			for (const forwarded of ['example.com:99999', 'a b', 'evil.example:8080']) {
+				const response = await fetch(`${server.url}/dashboard`, { redirect: 'manual', headers: { 'X-Forwarded-Host': forwarded } })
+				expect(response.status, forwarded).toBe(302)
+				expect(response.headers.get('Location')).toBe('/login?redirectTo=%2Fdashboard')
+			}
+		} finally {
+			await server.stop()
 			await dropServerDatabase(server)
 		}
 	})
