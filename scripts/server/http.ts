@@ -155,7 +155,20 @@ if (isDev) {
 	app.use(createRequestHandler({ build, mode: env.NODE_ENV }))
 }
 
+/**
+ * An answer can go out before its request's body has been read (an upload refused at its
+ * first part). The router's body stream then stops pulling and the rest of the body stays
+ * on the connection, so the next request on it would wait forever: detach that stream and
+ * read the rest to nowhere, as Node does for a body nobody touched.
+ */
+function discardUnreadBody(req: http.IncomingMessage) {
+	if (req.complete || req.destroyed) return
+	req.removeAllListeners('data')
+	req.resume()
+}
+
 const server = http.createServer((req, res) => {
+	res.once('finish', () => discardUnreadBody(req))
 	if (!toOriginForm(req)) {
 		res.writeHead(400, { ...securityHeaders, 'Content-Type': 'text/plain' }).end('Bad request target.')
 		return

@@ -4,6 +4,7 @@
  * snapshots are exact, and a process the test may stop, kill and restart.
  */
 import { randomUUID } from 'node:crypto'
+import { once } from 'node:events'
 import fs from 'node:fs'
 import net from 'node:net'
 import path from 'node:path'
@@ -254,6 +255,29 @@ test.describe('forgery, GET safety and headers', () => {
 				const response = await rawGet(`GET ${path} HTTP/1.1`, undefined, `X-Forwarded-Host: ${forwarded}\r\n`)
 				expect(response, `${path} with X-Forwarded-Host ${forwarded}`).toMatch(/^HTTP\/1\.1 400 [^]*Bad Host header\./)
 			}
+		}
+	})
+
+	test('a body left unread by an early answer does not stall the next request on its connection', async () => {
+		const { host } = new URL(server.url)
+		const boundary = 'unread'
+		const body = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.pdf"\r\nContent-Type: application/pdf\r\n\r\n${'x'.repeat(2 * 1024 * 1024)}\r\n--${boundary}--\r\n`
+		const socket = net.connect(Number(new URL(server.url).port), '127.0.0.1')
+		await once(socket, 'connect')
+		let received = ''
+		socket.setEncoding('utf8')
+		socket.on('data', (chunk: string) => (received += chunk))
+		try {
+			// A student's upload to the admin-only endpoint is refused before its body is read; the next request follows on the same connection.
+			socket.write(
+				`POST /uploads/materials HTTP/1.1\r\nHost: ${host}\r\nCookie: ${cookies.student}\r\nOrigin: ${server.url}\r\n` +
+					`Content-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+			)
+			socket.write(`GET /healthz HTTP/1.1\r\nHost: ${host}\r\n\r\n`)
+			await expect.poll(() => received.match(/^HTTP\/1\.1 \d{3}/gm)?.length ?? 0, { timeout: 10_000 }).toBe(2)
+			expect(received).toMatch(/^HTTP\/1\.1 302 [^]*HTTP\/1\.1 200 /)
+		} finally {
+			socket.destroy()
 		}
 	})
 
