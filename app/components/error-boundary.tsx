@@ -13,7 +13,7 @@ const defaultHandlers: Record<number, StatusHandler> = {
 	400: ({ data }) => messageOf(data) ?? 'That request could not be understood.',
 	403: ({ data }) => messageOf(data) ?? "You don't have permission to access this area",
 	404: ({ data }) => messageOf(data) ?? 'Oops! Page not found',
-	413: () => 'File too large. Please select a smaller file.',
+	413: ({ data }) => messageOf(data) ?? 'File too large. Please select a smaller file.',
 	429: ({ data }) => messageOf(data) ?? 'Too many requests. Please wait a few minutes and try again.',
 }
 
