@@ -1,4 +1,5 @@
 import { data } from 'react-router'
+import { readBodyUpTo } from './request-body.server.ts'
 
 const FORM_TYPES = new Set(['application/x-www-form-urlencoded', 'multipart/form-data'])
 
@@ -21,29 +22,10 @@ export async function readFormData(request: Request): Promise<FormData> {
 		throw data('This address accepts form submissions only.', { status: 415 })
 	}
 	const body = await readBodyUpTo(request, MAX_FORM_BYTES)
+	if (body === null) throw data('The form is too large to send.', { status: 413 })
 	try {
 		return await new Response(body, { headers: { 'Content-Type': contentType } }).formData()
 	} catch {
 		throw data('The form could not be read. Please send it again.', { status: 400 })
 	}
-}
-
-async function readBodyUpTo(request: Request, limit: number) {
-	const tooLarge = () => data('The form is too large to send.', { status: 413 })
-	if (Number(request.headers.get('Content-Length')) > limit) throw tooLarge()
-	const chunks: Uint8Array[] = []
-	let size = 0
-	const reader = request.body?.getReader()
-	if (!reader) return new Uint8Array()
-	try {
-		for (let read = await reader.read(); !read.done; read = await reader.read()) {
-			size += read.value.byteLength
-			// The rest stays unread (the server discards it once the answer is out): cancelling would close the connection first.
-			if (size > limit) throw tooLarge()
-			chunks.push(read.value)
-		}
-	} finally {
-		reader.releaseLock()
-	}
-	return Buffer.concat(chunks)
 }

@@ -81,6 +81,16 @@ describe('POST /webhooks/stripe', () => {
 		expect(before).toMatchObject({ enrollments: 0, holds: 1, payment: { status: 'pending' } })
 	})
 
+	test('a body far larger than any Stripe event is refused with 413 unread, and nothing is written', async () => {
+		const { courseId, sessionId } = await paidCheckout()
+		stripe.pay(sessionId)
+		const before = await state(courseId, sessionId)
+		const { body, signature } = stripe.webhook('checkout.session.completed', sessionId)
+		const padded = body.replace('"livemode":false', `"livemode":false,"padding":"${'x'.repeat(2 * 1024 * 1024)}"`)
+		expect((await deliver(padded, signature)).status).toBe(413)
+		expect(await state(courseId, sessionId)).toEqual(before)
+	})
+
 	test('checkout.session.completed enrols; the same event delivered twice still makes one enrollment', async () => {
 		const { courseId, sessionId, userId } = await paidCheckout()
 		stripe.pay(sessionId)

@@ -3,6 +3,10 @@ import { expireCheckout, fulfil } from '#app/models/payments.server.ts'
 import { getPayments } from '#app/services/payments/index.server.ts'
 import { WebhookSignatureError } from '#app/services/payments/payments.ts'
 import { getDb } from '#app/utils/db.server.ts'
+import { readBodyUpTo } from '#app/utils/request-body.server.ts'
+
+/** Stripe's events are a few kilobytes; anything far larger is not from Stripe. */
+const MAX_WEBHOOK_BYTES = 1024 * 1024
 
 /** Stripe only posts; a browser that opens the address learns nothing. */
 export async function loader() {
@@ -18,7 +22,9 @@ export async function loader() {
 export async function action({ request }: Route.ActionArgs) {
 	const payments = getPayments()
 	if (!payments.webhooks) return new Response('Not Found', { status: 404 })
-	const rawBody = await request.text()
+	const body = await readBodyUpTo(request, MAX_WEBHOOK_BYTES)
+	if (body === null) return new Response('Payload Too Large', { status: 413 })
+	const rawBody = new TextDecoder().decode(body)
 	let event
 	try {
 		event = payments.webhooks.parse(rawBody, request.headers.get('stripe-signature'))
