@@ -46,9 +46,8 @@ export function hashToken(token: string) {
  * Cookie headers whose signature has been checked, with the token they carry. The check
  * (WebCrypto HMAC, a key import and a verify on the thread pool) is a noticeable share of
  * every signed-in request, and a header verifies the same way every time, so each is
- * checked once. Only verified headers are kept, so a
- * forged one cannot push a real one out; the cache is bounded in characters, since a
- * header can be long.
+ * checked once. Only verified headers are kept, so a forged one cannot push a real one
+ * out; the cache is bounded in characters, since a header can be long.
  */
 const verifiedCookieHeaders = new LRUCache<string, string>({
 	maxSize: 2_000_000,
