@@ -104,9 +104,16 @@ async function counts() {
 	return row.rows[0]!
 }
 
-/** A course of its own for the delete confirmation, which acts without any field. */
-async function spareCourseId() {
-	return String((await t.db.insertInto('courses').values({ title: 'Spare' }).returning('id').executeTakeFirstOrThrow()).id)
+/** Every route with an action, with the path to post to; the delete confirmation acts without any field, so it gets a course of its own. */
+async function* actionTargets() {
+	for (const route of table.filter((entry) => entry.hasAction)) {
+		const routeParams = { ...params }
+		if (route.id === 'routes/admin/course-delete') {
+			routeParams.courseId = String((await t.db.insertInto('courses').values({ title: 'Spare' }).returning('id').executeTakeFirstOrThrow()).id)
+		}
+		const values = Object.fromEntries(paramNames(route.path).map((name) => [name, routeParams[name]!]))
+		yield { route, values, path: concretePath(route.path, values) }
+	}
 }
 
 beforeAll(async () => {
@@ -129,11 +136,7 @@ describe('malformed bodies to every action', () => {
 		const refusals = new Map<string, Set<number>>()
 		let requests = 0
 		const started = Date.now()
-		for (const route of table.filter((entry) => entry.hasAction)) {
-			const routeParams = { ...params }
-			if (route.id === 'routes/admin/course-delete') routeParams.courseId = await spareCourseId()
-			const values = Object.fromEntries(paramNames(route.path).map((name) => [name, routeParams[name]!]))
-			const path = concretePath(route.path, values)
+		for await (const { route, values, path } of actionTargets()) {
 			for (const visitor of ['anonymous', 'student', 'admin'] as const) {
 				let cookie = visitor === 'anonymous' ? '' : await sessionCookieFor(users[visitor])
 				let before = await counts()
@@ -194,11 +197,7 @@ describe('bodies that are not forms, to every action', () => {
 	test('never a 5xx, and nothing written', async () => {
 		const problems: string[] = []
 		let requests = 0
-		for (const route of table.filter((entry) => entry.hasAction)) {
-			const routeParams = { ...params }
-			if (route.id === 'routes/admin/course-delete') routeParams.courseId = await spareCourseId()
-			const values = Object.fromEntries(paramNames(route.path).map((name) => [name, routeParams[name]!]))
-			const path = concretePath(route.path, values)
+		for await (const { route, values, path } of actionTargets()) {
 			for (const visitor of ['anonymous', 'student', 'admin'] as const) {
 				let before = await counts()
 				for (const { label, method, contentType, body } of NON_FORM_BODIES) {
