@@ -15,9 +15,16 @@ const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']
 
 export type TestUser = { id: string; email: string; name: string; password: string; role: Role }
 
-type WorkerFixtures = { db: Kysely<Database> }
+type WorkerFixtures = {
+	db: Kysely<Database>
+	/**
+	 * Runs axe on a document as the server sent it, in a page of its own that shows it without
+	 * running its scripts: what a browser without JavaScript shows (axe itself needs scripts).
+	 */
+	checkWithoutScripts: (url: string, markup: string) => Promise<Awaited<ReturnType<typeof axeViolations>>>
+}
 type TestFixtures = {
-	/** Runs axe on the page as it is now (JavaScript-enabled pages); every test also checks each document it loaded. */
+	/** Runs axe on the page as it is now (JavaScript-enabled pages); the page fixture also checks each document a test loaded. */
 	checkA11y: (page?: Page) => Promise<void>
 	createUser: (options?: Partial<Omit<TestUser, 'id'>> & { confirmed?: boolean }) => Promise<TestUser>
 	/** Signs the browser context in as the user by setting a real session cookie. */
@@ -34,6 +41,14 @@ async function axeViolations(page: Page) {
 		help: violation.help,
 		targets: violation.nodes.map((node) => node.target.join(' ')).slice(0, 5),
 	}))
+}
+
+/** Markup this worker has already checked: most pages come back unchanged in test after test. */
+const checkedMarkup = new Set<string>()
+
+/** The document without its scripts and their per-request nonces: what a browser without JavaScript renders. */
+function markupWithoutScripts(html: string) {
+	return html.replace(/<script\b[^>]*>[\s\S]*?<\/script>/gi, '').replace(/ nonce="[^"]*"/g, '')
 }
 
 let counter = 0
@@ -58,8 +73,30 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 		{ scope: 'worker' },
 	],
 
+	checkWithoutScripts: [
+		async ({ browser }, use) => {
+			let checker: Page | undefined
+			let markup = ''
+			await use(async (url, nextMarkup) => {
+				markup = nextMarkup
+				if (!checker) {
+					checker = await (await browser.newContext({ javaScriptEnabled: true })).newPage()
+					await checker.route('**/*', (route) => {
+						const request = route.request()
+						if (request.isNavigationRequest()) return route.fulfill({ status: 200, contentType: 'text/html', body: markup })
+						return route.continue()
+					})
+				}
+				await checker.goto(url)
+				return axeViolations(checker)
+			})
+			await checker?.context().close()
+		},
+		{ scope: 'worker' },
+	],
+
 	page: [
-		async ({ page, browser, javaScriptEnabled }, use) => {
+		async ({ page, javaScriptEnabled, checkWithoutScripts }, use, testInfo) => {
 			const consoleErrors: string[] = []
 			const pageErrors: string[] = []
 			const expectedFailures = new Set<string>()
@@ -108,27 +145,16 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 
 			const violations: Awaited<ReturnType<typeof axeViolations>> = []
 			if (javaScriptEnabled && !page.isClosed()) violations.push(...(await axeViolations(page)))
-			// axe runs inside the page, so each document is checked again in a JavaScript-enabled page of
-			// its own, as the server sent it and with the app's scripts blocked: what a browser without
-			// JavaScript shows.
-			const checked = new Set<string>()
-			const checker = documents.length > 0 ? await browser.newContext({ javaScriptEnabled: true }) : null
-			for (const document of documents) {
-				const html = await document.html
-				if (!html || checked.has(html)) continue
-				checked.add(html)
-				const checkPage = await checker!.newPage()
-				await checkPage.route('**/*', (route) => {
-					const request = route.request()
-					if (request.resourceType() === 'script') return route.abort()
-					if (request.isNavigationRequest()) return route.fulfill({ status: 200, contentType: 'text/html', body: html })
-					return route.continue()
-				})
-				await checkPage.goto(document.url)
-				violations.push(...(await axeViolations(checkPage)))
-				await checkPage.close()
+			// The JavaScript-disabled project runs every test but the @js-only ones and checks the same
+			// documents: here only those tests' documents need it.
+			if (!javaScriptEnabled || testInfo.tags.includes('@js-only')) {
+				for (const document of documents) {
+					const markup = markupWithoutScripts(await document.html)
+					if (!markup || checkedMarkup.has(markup)) continue
+					checkedMarkup.add(markup)
+					violations.push(...(await checkWithoutScripts(document.url, markup)))
+				}
 			}
-			await checker?.close()
 			expect(violations, 'accessibility violations (axe)').toEqual([])
 			expect(pageErrors, 'uncaught page errors').toEqual([])
 			expect(consoleErrors, 'console errors (including CSP violations)').toEqual([])
