@@ -9,7 +9,12 @@ import { expect, test } from 'vitest'
  * walked here.
  */
 const ROOT = path.resolve(import.meta.dirname, '../..')
-const ALIASES: Record<string, string> = { '#app/': 'app/', '#db/': 'db/', '#tests/': 'tests/' }
+/** package.json "imports", e.g. '#app/' → 'app/'. */
+const ALIASES: Record<string, string> = Object.fromEntries(
+	Object.entries(JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).imports as Record<string, string>).map(
+		([pattern, target]) => [pattern.replace(/\*$/, ''), path.normalize(target.replace(/\*$/, ''))],
+	),
+)
 // Whole-statement `import type` and `export type` are erased; every other form is loaded.
 const SPECIFIER = /(?:^|\n)\s*(?:import(?!\s+type\s)[^'"]*?from\s*|import\s*\(\s*|import\s+|export(?!\s+type\s)[^'"]*?from\s*)['"]([^'"]+)['"]/g
 
