@@ -1,7 +1,17 @@
 // First, so that Zod is configured before any module builds a schema.
 import './utils/zod-config.ts'
 import { useEffect } from 'react'
-import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useMatches, useRouteLoaderData } from 'react-router'
+import {
+	data,
+	Links,
+	Meta,
+	Outlet,
+	Scripts,
+	ScrollRestoration,
+	useMatches,
+	useRouteLoaderData,
+	type ShouldRevalidateFunctionArgs,
+} from 'react-router'
 import type { Route } from './+types/root'
 import stylesheet from './app.css?url'
 import { GeneralErrorBoundary } from './components/error-boundary.tsx'
@@ -9,7 +19,7 @@ import { Toaster } from './components/ui/toast.tsx'
 import { getUser } from './utils/auth.server.ts'
 import { getEnv } from './utils/env.server.ts'
 import { withPublicPageCache } from './utils/page-cache.server.ts'
-import { getToast } from './utils/toast.server.ts'
+import { getActionToast, getToast } from './utils/toast.server.ts'
 
 /**
  * Public pages are shared by every anonymous visitor (see page-cache.server.ts);
@@ -28,8 +38,8 @@ export const links: Route.LinksFunction = () => [
 	{ rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
 ]
 
-export async function loader({ request }: Route.LoaderArgs) {
-	const [user, { toast, headers }] = await Promise.all([getUser(request), getToast(request)])
+export async function loader({ request, context }: Route.LoaderArgs) {
+	const [user, { toast, headers }] = await Promise.all([getUser(request), getActionToast(context) ?? getToast(request)])
 	const env = getEnv()
 	return data(
 		{
@@ -48,6 +58,15 @@ export async function loader({ request }: Route.LoaderArgs) {
 		},
 		{ headers: headers ?? undefined },
 	)
+}
+
+/**
+ * React Router skips revalidation after an action that answered 4xx/5xx, but such an answer may
+ * carry a toast in a cookie: the root loader (the one that reads it, and cheap) runs again to show it.
+ */
+export function shouldRevalidate({ actionStatus, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+	if (actionStatus !== undefined && actionStatus >= 400) return true
+	return defaultShouldRevalidate
 }
 
 export type RootLoaderData = Awaited<ReturnType<typeof loader>>['data']

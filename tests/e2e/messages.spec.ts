@@ -176,3 +176,28 @@ test("an admin's message reaches the student's open page live @js-only", async (
 		await other.context.close()
 	}
 })
+
+test('a refused send shows its toast on the page that answers it, and only there', async ({ page, db, createUser, signIn }) => {
+	const tag = randomUUID().slice(0, 8)
+	const admin = await createUser({ role: 'admin', name: `Ada ${tag}` })
+	const student = await createUser({ name: `Sam ${tag}` })
+	const otherStudent = await createUser({ name: `Other ${tag}` })
+	await signIn(student)
+	await page.goto(`/dashboard/messages?with=${admin.id}`)
+
+	// As a forged form would: the post names a student this student may not write to.
+	await page.route('**/dashboard/messages*', async (route) => {
+		const request = route.request()
+		if (request.method() !== 'POST') return route.continue()
+		return route.continue({ postData: Buffer.from(request.postDataBuffer()!.toString('latin1').replace(admin.id, otherStudent.id), 'latin1') })
+	})
+	await page.getByLabel('Message', { exact: true }).fill(`Hello ${tag}`)
+	await page.getByRole('button', { name: 'Send' }).click()
+	await expect(page.getByRole('status').getByText('Failed to send message')).toBeVisible()
+	await expect(page.getByText('You cannot send messages to this person.').first()).toBeVisible()
+	expect(await db.selectFrom('messages').select('id').where('sender_id', '=', student.id).execute()).toEqual([])
+
+	await page.getByRole('link', { name: 'My Courses' }).click()
+	await expect(page.getByRole('heading', { level: 1, name: 'My Courses' })).toBeVisible()
+	await expect(page.getByRole('status')).toHaveText('')
+})

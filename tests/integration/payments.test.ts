@@ -1,3 +1,4 @@
+import { RouterContextProvider } from 'react-router'
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest'
 import { claimSeat, expireCheckout, fulfil, openCheckout, sweepExpiredCheckouts } from '#app/models/payments.server.ts'
 import { createUser } from '#app/models/users.server.ts'
@@ -221,7 +222,7 @@ describe('50 concurrent attempts for the last 2 seats', () => {
 					enrollAction({
 						request: formRequest(`/courses/${courseId}/enroll`, { agreeToTerms: 'on' }, { cookie }),
 						params: { id: String(courseId) },
-						context: {},
+						context: new RouterContextProvider(),
 					} as never),
 				),
 			),

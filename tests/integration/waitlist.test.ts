@@ -1,3 +1,4 @@
+import { RouterContextProvider } from 'react-router'
 import { describe, expect, test } from 'vitest'
 import { createUser } from '#app/models/users.server.ts'
 import { action as waitlistAction, loader as waitlistLoader } from '#app/routes/register/waitlist.tsx'
@@ -16,7 +17,7 @@ function nextAddress() {
 
 function join(fields: Record<string, string>, init: { cookie?: string; ip?: string } = {}) {
 	return settle(() =>
-		waitlistAction({ request: formRequest('/waitlist', fields, { ip: nextAddress(), ...init }), params: {}, context: {} } as never),
+		waitlistAction({ request: formRequest('/waitlist', fields, { ip: nextAddress(), ...init }), params: {}, context: new RouterContextProvider() } as never),
 	)
 }
 
@@ -125,7 +126,7 @@ describe('joining the waitlist', () => {
 	test('the page form knows its course and keeps only same-site return paths', async () => {
 		const course = await t.db.insertInto('courses').values({ title: 'Rental Basics' }).returning('id').executeTakeFirstOrThrow()
 		const page = await settle(() =>
-			waitlistLoader({ request: getRequest(`/waitlist?course=${course.id}&returnTo=https://evil.example`), params: {}, context: {} } as never),
+			waitlistLoader({ request: getRequest(`/waitlist?course=${course.id}&returnTo=https://evil.example`), params: {}, context: new RouterContextProvider() } as never),
 		)
 		expect(await page.json()).toEqual({ course: { id: course.id, title: 'Rental Basics' }, returnTo: '/courses' })
 	})

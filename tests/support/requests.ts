@@ -1,3 +1,4 @@
+import { RouterContextProvider } from 'react-router'
 import { createSession } from '#app/utils/session.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 
@@ -55,8 +56,8 @@ type RouteFunction = (args: never) => unknown
 
 /** Calls a loader or action directly as React Router would, and returns its Response. */
 export function callRoute(fn: RouteFunction, request: Request, params: Record<string, string> = {}) {
-	const args: RouteArgs = { request, params, context: {}, unstable_pattern: '' }
+	const args: RouteArgs = { request, params, context: new RouterContextProvider(), unstable_pattern: '' }
 	return settle(() => (fn as (routeArgs: RouteArgs) => unknown)(args))
 }
 
-type RouteArgs = { request: Request; params: Record<string, string>; context: object; unstable_pattern: string }
+type RouteArgs = { request: Request; params: Record<string, string>; context: RouterContextProvider; unstable_pattern: string }

@@ -15,7 +15,7 @@ import { safeRedirectPath } from '#app/utils/misc.ts'
 import { MultipartError, parseMultipartForm, UploadTooLargeError } from '#app/utils/multipart.server.ts'
 import { hitRateLimit, RATE_LIMITS } from '#app/utils/rate-limit.server.ts'
 import type { SessionUser } from '#app/utils/session.server.ts'
-import { createToastHeaders, redirectWithToast, type ToastInput } from '#app/utils/toast.server.ts'
+import { actionToastHeaders, redirectWithToast, type ActionRequest, type ToastInput } from '#app/utils/toast.server.ts'
 import { EMPTY_MESSAGE, MAX_MESSAGE_LENGTH } from './limits.ts'
 
 
@@ -120,10 +120,10 @@ function forbiddenFailure(): Failure {
 	return { status: 403, error, toast: { type: 'error', title: 'Failed to send message', description: error } }
 }
 
-export async function failureResponse(intent: string, failure: Failure, receiverId?: string) {
+export async function failureResponse(action: ActionRequest, intent: string, failure: Failure, receiverId?: string) {
 	return data<MessagesActionData>(
 		{ intent, error: failure.error, receiverId },
-		{ status: failure.status, headers: await createToastHeaders(failure.toast) },
+		{ status: failure.status, headers: await actionToastHeaders(action, failure.toast) },
 	)
 }
 
@@ -137,6 +137,7 @@ async function auditIfAdmin(trx: Kysely<Database>, user: SessionUser, entry: Par
  * mark-read. `threadUrl` is where post/redirect/get returns to.
  */
 export async function handleConversationIntent(
+	action: ActionRequest,
 	received: Extract<ReceivedForm, { ok: true }>,
 	user: SessionUser,
 	{ threadUrl, successToasts }: { threadUrl: (partnerId: string) => string; successToasts: boolean },
@@ -149,7 +150,7 @@ export async function handleConversationIntent(
 		await discardUpload(upload)
 		const receiverId = String(fields.get('receiverId') ?? '') || undefined
 		const error = submission.error?.receiverId?.[0] ?? submission.error?.content?.[0] ?? 'The form could not be read.'
-		return failureResponse(intent, { status: 400, error, toast: { type: 'error', title: 'Failed to send message' } }, receiverId)
+		return failureResponse(action, intent, { status: 400, error, toast: { type: 'error', title: 'Failed to send message' } }, receiverId)
 	}
 	const value = submission.value
 
@@ -160,7 +161,7 @@ export async function handleConversationIntent(
 		}
 		if (!(await canMessage(db, user, value.receiverId))) {
 			await discardUpload(upload)
-			return failureResponse(intent, forbiddenFailure(), value.receiverId)
+			return failureResponse(action, intent, forbiddenFailure(), value.receiverId)
 		}
 		try {
 			await db.transaction().execute(async (trx) => {
@@ -179,6 +180,7 @@ export async function handleConversationIntent(
 			console.error('[messages] send failed', error)
 			await discardUpload(upload)
 			return failureResponse(
+				action,
 				intent,
 				{ status: 503, error: 'The message could not be sent. Please try again.', toast: { type: 'error', title: 'Failed to send message' } },
 				value.receiverId,
@@ -206,7 +208,7 @@ export async function handleConversationIntent(
 				}),
 		})
 		if (outcome.result !== 'deleted') {
-			return failureResponse(intent, {
+			return failureResponse(action, intent, {
 				status: outcome.result === 'forbidden' ? 403 : 404,
 				error: 'Only the sender can delete a message.',
 				toast: { type: 'error', title: 'Failed to delete message' },

@@ -29,7 +29,7 @@ import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { cn, searchText } from '#app/utils/misc.ts'
-import { createToastHeaders, redirectWithToast } from '#app/utils/toast.server.ts'
+import { actionToastHeaders, redirectWithToast } from '#app/utils/toast.server.ts'
 
 const PATH = '/dashboard/admin/messages'
 const threadUrl = (partnerId: string) => `${PATH}?tab=direct&with=${partnerId}`
@@ -108,7 +108,8 @@ export async function loader({ request }: Route.LoaderArgs) {
 	}
 }
 
-export async function action({ request }: Route.ActionArgs) {
+export async function action(args: Route.ActionArgs) {
+	const { request } = args
 	const admin = await requireAdmin(request)
 	const db = getDb()
 	const received = await receiveForm(request, admin, {
@@ -119,7 +120,7 @@ export async function action({ request }: Route.ActionArgs) {
 		},
 		uploadFailedTitle: (intent) => (intent === 'announce' ? 'Failed to attach file to announcement' : 'Failed to upload file'),
 	})
-	if (!received.ok) return failureResponse(received.intent, received, received.receiverId)
+	if (!received.ok) return failureResponse(args, received.intent, received, received.receiverId)
 	const intent = received.fields.get('intent')
 
 	if (intent === 'announce') {
@@ -153,7 +154,7 @@ export async function action({ request }: Route.ActionArgs) {
 				{ intent: 'announce', result: submission.reply() },
 				{
 					status: 503,
-					headers: await createToastHeaders({ type: 'error', title: "Failed to send announcement. Please ensure you're logged in." }),
+					headers: await actionToastHeaders(args, { type: 'error', title: "Failed to send announcement. Please ensure you're logged in." }),
 				},
 			)
 		}
@@ -183,7 +184,7 @@ export async function action({ request }: Route.ActionArgs) {
 		return redirect(`${PATH}?tab=contact`)
 	}
 
-	return handleConversationIntent(received, admin, {
+	return handleConversationIntent(args, received, admin, {
 		threadUrl,
 		successToasts: true,
 	})

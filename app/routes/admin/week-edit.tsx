@@ -11,7 +11,7 @@ import { getStorage } from '#app/services/storage/index.server.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
-import { createToastHeaders, redirectWithToast } from '#app/utils/toast.server.ts'
+import { actionToastHeaders, redirectWithToast } from '#app/utils/toast.server.ts'
 
 async function requireWeek(params: { courseId?: string; weekId?: string }) {
 	const courseId = parseRowId(params.courseId)
@@ -26,15 +26,13 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 	return requireWeek(params)
 }
 
-export async function action({ request, params }: Route.ActionArgs) {
+export async function action(args: Route.ActionArgs) {
+	const { request, params } = args
 	const admin = await requireAdmin(request)
 	const { courseId, week } = await requireWeek(params)
 	const outcome = await receiveWeekEdit(getDb(), getStorage(), request, { adminId: admin.id, week, courseId, maxUploadMb: getEnv().MAX_UPLOAD_MB })
 	if (outcome.ok) return redirectWithToast(materialsPath(courseId), { type: 'success', title: WEEK_MESSAGES.success })
-	// A page post renders its answer in the same request, before a toast cookie could be read:
-	// only a client-side submission (a `.data` request, revalidated afterwards) gets the toast.
-	const clientSide = new URL(request.url).pathname.endsWith('.data')
-	const headers = outcome.toast && clientSide ? await createToastHeaders(outcome.toast) : undefined
+	const headers = outcome.toast ? await actionToastHeaders(args, outcome.toast) : undefined
 	return data({ result: outcome.result }, { status: outcome.status, headers })
 }
 

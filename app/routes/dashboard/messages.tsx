@@ -78,13 +78,14 @@ export async function loader({ request }: Route.LoaderArgs) {
 	}
 }
 
-export async function action({ request }: Route.ActionArgs) {
+export async function action(args: Route.ActionArgs) {
+	const { request } = args
 	const user = await requireUser(request)
 	const received = await receiveForm(request, user, {
 		mayUpload: async (fields) => fields.get('intent') === 'send' && canMessage(getDb(), user, String(fields.get('receiverId') ?? '')),
 	})
-	if (!received.ok) return failureResponse(received.intent, received, received.receiverId)
-	return handleConversationIntent(received, user, {
+	if (!received.ok) return failureResponse(args, received.intent, received, received.receiverId)
+	return handleConversationIntent(args, received, user, {
 		threadUrl,
 		successToasts: false,
 	})

@@ -12,7 +12,7 @@ import { requireUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
-import { createToastHeaders, redirectWithToast } from '#app/utils/toast.server.ts'
+import { actionToastHeaders, redirectWithToast } from '#app/utils/toast.server.ts'
 
 const CourseIdSchema = z.coerce.number().int().positive().max(2_147_483_647)
 
@@ -44,7 +44,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
  * a paid one holds the seat and goes to the checkout; a full one offers the
  * waitlist.
  */
-export async function action({ request, params }: Route.ActionArgs) {
+export async function action(args: Route.ActionArgs) {
+	const { request, params } = args
 	const user = await requireUser(request)
 	const course = await courseOf(params.id)
 	const submission = parseWithZod(await readFormData(request), { schema: AgreeToTermsSchema })
@@ -82,7 +83,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 				{ result: submission.reply({ formErrors: [error.message] }) },
 				{
 					status: 502,
-					headers: await createToastHeaders({ type: 'error', title: 'Checkout Error', description: 'Failed to initiate payment' }),
+					headers: await actionToastHeaders(args, { type: 'error', title: 'Checkout Error', description: 'Failed to initiate payment' }),
 				},
 			)
 		}

@@ -40,7 +40,7 @@ import { cn, formatDateOnly } from '#app/utils/misc.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
 import { clientAddress, hitRateLimit, RATE_LIMITS } from '#app/utils/rate-limit.server.ts'
 import { rowIdSchema } from '#app/utils/row-id.ts'
-import { createToastHeaders, redirectWithToast } from '#app/utils/toast.server.ts'
+import { actionToastHeaders, redirectWithToast, type ActionRequest } from '#app/utils/toast.server.ts'
 import { EmailSchema, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, NameSchema } from '#app/utils/user-validation.ts'
 
 const PASSWORD_MESSAGE = 'Password must be at least 8 characters'
@@ -125,7 +125,8 @@ export async function loader({ request }: Route.LoaderArgs) {
 	return { step, course: publicCourse(course) } as const
 }
 
-export async function action({ request }: Route.ActionArgs) {
+export async function action(args: Route.ActionArgs) {
+	const { request } = args
 	const formData = await readFormData(request)
 	switch (formData.get('intent')) {
 		case 'details':
@@ -133,7 +134,7 @@ export async function action({ request }: Route.ActionArgs) {
 		case 'course':
 			return submitCourse(request, formData)
 		case 'agree':
-			return submitAgreement(request, formData)
+			return submitAgreement(args, formData)
 		default:
 			throw data('Unknown registration step', { status: 400 })
 	}
@@ -196,7 +197,8 @@ async function submitCourse(request: Request, formData: FormData) {
  * signed in and goes to the dashboard) or holds the seat and sends the
  * browser to the checkout (paid course).
  */
-async function submitAgreement(request: Request, formData: FormData) {
+async function submitAgreement(args: ActionRequest, formData: FormData) {
+	const { request } = args
 	const db = getDb()
 	const draftId = await readDraftId(request)
 	const draft = await getDraft(db, draftId)
@@ -253,7 +255,7 @@ async function submitAgreement(request: Request, formData: FormData) {
 				{ step: 3, result: submission.reply({ formErrors: [error.message] }) },
 				{
 					status: 502,
-					headers: await createToastHeaders({ type: 'error', title: 'Checkout Error', description: 'Failed to initiate payment' }),
+					headers: await actionToastHeaders(args, { type: 'error', title: 'Checkout Error', description: 'Failed to initiate payment' }),
 				},
 			)
 		}

@@ -13,7 +13,7 @@ import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { safeRedirectPath } from '#app/utils/misc.ts'
 import { clientAddress, hitRateLimit, RATE_LIMITS } from '#app/utils/rate-limit.server.ts'
-import { createToastHeaders, redirectWithToast } from '#app/utils/toast.server.ts'
+import { actionToastHeaders, redirectWithToast } from '#app/utils/toast.server.ts'
 
 const CourseIdSchema = z.coerce.number().int().positive().max(2_147_483_647)
 
@@ -43,7 +43,8 @@ export async function loader({ request }: Route.LoaderArgs) {
  * A signed-in user lands on the dashboard (the spec); a visitor, who has no
  * dashboard, goes back to the page the waitlist was opened from.
  */
-export async function action({ request }: Route.ActionArgs) {
+export async function action(args: Route.ActionArgs) {
+	const { request } = args
 	const formData = await readFormData(request)
 	const user = await getUser(request)
 	const returnTo = safeRedirectPath(formData.get('returnTo'), '/courses')
@@ -73,7 +74,7 @@ export async function action({ request }: Route.ActionArgs) {
 		const message = 'There was an error adding you to the waitlist. Please try again.'
 		return data(
 			{ result: submission.reply({ formErrors: [message] }), course, returnTo },
-			{ status: 503, headers: await createToastHeaders({ type: 'error', title: 'Error', description: message }) },
+			{ status: 503, headers: await actionToastHeaders(args, { type: 'error', title: 'Error', description: message }) },
 		)
 	}
 	return redirectWithToast(target, joinedToast)
