@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely'
+import type { Kysely, Transaction } from 'kysely'
 import type { Database, Role } from '#db/types.ts'
 import { hashPassword, verifyPassword } from '#app/utils/password.server.ts'
 
@@ -78,12 +78,15 @@ export async function confirmEmail(db: Kysely<Database>, userId: string) {
 /** Sets a new password and ends every session but the one given (none for a reset). */
 export async function setPassword(db: Kysely<Database>, userId: string, password: string, keepSessionId?: string) {
 	const passwordHash = await hashPassword(password)
-	await db.transaction().execute(async (trx) => {
-		await trx.updateTable('users').set({ password_hash: passwordHash, updated_at: new Date() }).where('id', '=', userId).execute()
-		let sessions = trx.deleteFrom('sessions').where('user_id', '=', userId)
-		if (keepSessionId) sessions = sessions.where('id', '<>', keepSessionId)
-		await sessions.execute()
-	})
+	await db.transaction().execute((trx) => replacePasswordHash(trx, userId, passwordHash, keepSessionId))
+}
+
+/** Stores a new password hash and ends the user's other sessions; run it in a transaction. */
+export async function replacePasswordHash(trx: Transaction<Database>, userId: string, passwordHash: string, keepSessionId?: string) {
+	await trx.updateTable('users').set({ password_hash: passwordHash, updated_at: new Date() }).where('id', '=', userId).execute()
+	let sessions = trx.deleteFrom('sessions').where('user_id', '=', userId)
+	if (keepSessionId) sessions = sessions.where('id', '<>', keepSessionId)
+	await sessions.execute()
 }
 
 export async function checkPassword(db: Kysely<Database>, userId: string, password: string) {

@@ -3,7 +3,7 @@ import { Authenticator } from 'remix-auth'
 import { FormStrategy } from 'remix-auth-form'
 import { getDb } from './db.server.ts'
 import { clientAddress, hitRateLimit, isRateLimited, RATE_LIMITS, resetRateLimit } from './rate-limit.server.ts'
-import { createSession, getSessionUser, type SessionUser } from './session.server.ts'
+import { createSession, getSessionUser, readSessionToken, type SessionUser } from './session.server.ts'
 import { redirectWithToast } from './toast.server.ts'
 import { normalizeEmail, verifyLogin } from '#app/models/users.server.ts'
 
@@ -99,13 +99,20 @@ export function pageUrl(request: Pick<Request, 'url'>) {
 	return url
 }
 
+/** An announcement posted without a live session says whether the session ran out or never was. */
+async function announcementLoginMessage(request: Request, url: URL) {
+	if (request.method !== 'POST' || url.pathname !== '/dashboard/admin/messages' || url.searchParams.get('tab') !== 'broadcast') return null
+	return (await readSessionToken(request)) ? 'Your session has expired. Please log in again.' : 'You must be logged in to send announcements'
+}
+
 export async function requireUser(request: Request): Promise<SessionUser> {
 	const user = await getUser(request)
 	if (user) return user
 	const url = pageUrl(request)
 	const origin = request.method === 'GET' ? `${url.pathname}${url.search}` : url.pathname
 	const target = `/login?redirectTo=${encodeURIComponent(origin)}`
-	throw await redirectWithToast(target, { type: 'error', title: loginRequiredMessage(url.pathname) })
+	const title = (await announcementLoginMessage(request, url)) ?? loginRequiredMessage(url.pathname)
+	throw await redirectWithToast(target, { type: 'error', title })
 }
 
 export async function requireAdmin(request: Request): Promise<SessionUser> {

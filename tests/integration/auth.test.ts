@@ -1,3 +1,5 @@
+import { sql } from 'kysely'
+import { RouterContextProvider } from 'react-router'
 import { beforeEach, describe, expect, test } from 'vitest'
 import { action as loginAction, loader as loginLoader } from '#app/routes/auth/login.tsx'
 import { action as forgotAction } from '#app/routes/auth/forgot-password.tsx'
@@ -11,6 +13,7 @@ import { createUser } from '#app/models/users.server.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getSessionUser } from '#app/utils/session.server.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
+import { getActionToast, getToast } from '#app/utils/toast.server.ts'
 import { callRoute, cookiesFrom, formRequest, getRequest, sessionCookieFor, settle } from '#tests/support/requests.ts'
 
 const t = useTestDatabase()
@@ -34,6 +37,23 @@ async function outboxFor(email: string) {
 
 function tokenFrom(text: string) {
 	return new URL(/https?:\/\/\S+/.exec(text)![0]).searchParams.get('token')!
+}
+
+/** Runs `run` while `table` cannot be reached, as during a database fault, then puts it back. */
+async function withTableUnavailable<T>(table: string, run: () => Promise<T>) {
+	await sql`ALTER TABLE ${sql.table(table)} RENAME TO ${sql.table(`${table}_unavailable`)}`.execute(t.db)
+	try {
+		return await run()
+	} finally {
+		await sql`ALTER TABLE ${sql.table(`${table}_unavailable`)} RENAME TO ${sql.table(table)}`.execute(t.db)
+	}
+}
+
+/** Calls an action with a request context of its own, returned with the answer. */
+async function callWithContext(action: (args: never) => unknown, request: Request) {
+	const context = new RouterContextProvider()
+	const response = await settle(() => action({ request, params: {}, context, unstable_pattern: '' } as never))
+	return { response, context }
 }
 
 beforeEach(async () => {
@@ -142,6 +162,21 @@ describe('logout', () => {
 		expect(response.headers.get('Location')).toBe('/')
 		expect(await getSessionUser(getRequest('/', { cookie }))).toBeNull()
 	})
+	test('when the session cannot be ended, the visitor stays signed in and is told so where they were', async () => {
+		const account = await user()
+		const cookie = await sessionCookieFor(account.id)
+		const [fromDashboard, fromHeader] = await withTableUnavailable('sessions', async () => [
+			await callRoute(logoutAction, formRequest('/logout', { from: 'dashboard' }, { cookie })),
+			await callRoute(logoutAction, formRequest('/logout', { redirectTo: '/courses?x=1' }, { cookie })),
+		])
+		expect(fromDashboard.headers.get('Location')).toBe('/dashboard')
+		expect(fromHeader.headers.get('Location')).toBe('/courses?x=1')
+		const toastOf = async (response: Response) => (await getToast(getRequest('/', { cookie: cookiesFrom(response) }))).toast
+		expect(await toastOf(fromDashboard)).toMatchObject({ type: 'error', title: 'Failed to log out. Please try again.' })
+		expect(await toastOf(fromHeader)).toMatchObject({ type: 'error', title: 'Failed to log out completely. Please try again.' })
+		expect(cookiesFrom(fromHeader)).not.toMatch(/session=/)
+		expect(await getSessionUser(getRequest('/', { cookie }))).not.toBeNull()
+	})
 })
 
 describe('session lifetime', () => {
@@ -195,6 +230,21 @@ describe('guards', () => {
 		expect(response.status).toBe(302)
 		expect(response.headers.get('Location')).toBe('/dashboard')
 	})
+
+	test('an announcement posted without a live session says whether the session ran out', async () => {
+		const admin = await user({ role: 'admin' })
+		const cookie = await sessionCookieFor(admin.id)
+		await t.db.deleteFrom('sessions').where('user_id', '=', admin.id).execute()
+		const post = (path: string, init: { cookie?: string } = {}) =>
+			settle(() => requireAdmin(formRequest(path, { intent: 'announce', subject: 'Kickoff', message: 'Monday' }, init)))
+		const toastOf = async (response: Response) => (await getToast(getRequest('/', { cookie: cookiesFrom(response) }))).toast?.title
+
+		const expired = await post('/dashboard/admin/messages.data?tab=broadcast', { cookie })
+		expect(expired.headers.get('Location')).toBe('/login?redirectTo=%2Fdashboard%2Fadmin%2Fmessages')
+		expect(await toastOf(expired)).toBe('Your session has expired. Please log in again.')
+		expect(await toastOf(await post('/dashboard/admin/messages?tab=broadcast'))).toBe('You must be logged in to send announcements')
+		expect(await toastOf(await post('/dashboard/admin/messages?tab=direct', { cookie }))).toBe('You must be logged in to access this page')
+	})
 })
 
 describe('e-mail confirmation', () => {
@@ -225,6 +275,18 @@ describe('password reset', () => {
 		expect(known.headers.get('Location')).toBe(unknown.headers.get('Location'))
 		expect(await outboxFor(account.email)).toHaveLength(1)
 		expect(await outboxFor('nobody-here@example.com')).toHaveLength(0)
+	})
+
+	test('when the e-mail cannot be queued, the form says so and nothing is kept', async () => {
+		const account = await user()
+		const { response, context } = await withTableUnavailable('email_outbox', () =>
+			callWithContext(forgotAction, formRequest('/forgot-password', { email: account.email })),
+		)
+		expect(response.status).toBe(503)
+		expect(await response.text()).toContain('Failed to send reset email. Please try again.')
+		expect(getActionToast(context)?.toast).toMatchObject({ type: 'error', title: 'Failed to send reset email' })
+		expect(await t.db.selectFrom('auth_tokens').select('id').where('user_id', '=', account.id).execute()).toEqual([])
+		expect(await outboxFor(account.email)).toEqual([])
 	})
 
 	test('a fourth request within the hour is refused with 429', async () => {
@@ -259,6 +321,23 @@ describe('password reset', () => {
 		const again = await callRoute(resetAction, formRequest('/reset-password', { token, password: 'another-pass-2', confirmPassword: 'another-pass-2' }))
 		expect(again.status).toBe(400)
 		expect(await again.text()).toContain('Invalid session. Please request a new password reset.')
+	})
+
+	test('a database fault is reported, and a reset that failed leaves the link usable', async () => {
+		const account = await user()
+		const token = await issueToken(t.db, account.id, 'reset_password')
+		const page = await withTableUnavailable('auth_tokens', async () => (await callRoute(resetLoader, getRequest(`/reset-password?token=${token}`))).json())
+		expect(page).toMatchObject({ status: 'invalid', error: 'Failed to validate reset session. Please request a new password reset.' })
+
+		const fields = { token, password: 'new-password-1', confirmPassword: 'new-password-1' }
+		const failed = await withTableUnavailable('sessions', () => callRoute(resetAction, formRequest('/reset-password', fields)))
+		expect(failed.status).toBe(503)
+		expect(await failed.text()).toContain('An unexpected error occurred. Please try again.')
+		expect((await login(account.email, PASSWORD)).status).toBe(302)
+
+		const retried = await callRoute(resetAction, formRequest('/reset-password', fields))
+		expect(retried.headers.get('Location')).toBe('/login?notice=password-updated')
+		expect((await login(account.email, 'new-password-1')).status).toBe(302)
 	})
 
 	test('an expired or missing token shows the matching message', async () => {

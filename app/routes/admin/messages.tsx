@@ -32,6 +32,8 @@ import { cn, searchText } from '#app/utils/misc.ts'
 import { actionToastHeaders, redirectWithToast } from '#app/utils/toast.server.ts'
 
 const PATH = '/dashboard/admin/messages'
+/** Where announcements are posted: the tab tells a post that finds no session what it was (see requireUser). */
+const ANNOUNCE_URL = `${PATH}?tab=broadcast`
 const threadUrl = (partnerId: string) => `${PATH}?tab=direct&with=${partnerId}`
 const BOTH_REQUIRED = 'Please fill in both subject and message'
 const LIVE_EVENTS = ['message.created', 'message.deleted', 'message.read', 'announcement.created', 'announcement.deleted'] as const
@@ -254,6 +256,7 @@ function Broadcast({
 					<Form
 						ref={formRef}
 						method="post"
+						action={ANNOUNCE_URL}
 						encType="multipart/form-data"
 						{...getFormProps(form)}
 						className="max-w-2xl space-y-4"

@@ -12,7 +12,7 @@ import { findUserByEmail, normalizeEmail } from '#app/models/users.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { hitRateLimit, RATE_LIMITS } from '#app/utils/rate-limit.server.ts'
-import { redirectWithToast } from '#app/utils/toast.server.ts'
+import { actionToastHeaders, redirectWithToast } from '#app/utils/toast.server.ts'
 
 const ForgotPasswordSchema = z.object({
 	email: z.email({ error: 'Please enter a valid email address' }).max(254),
@@ -23,22 +23,30 @@ export async function loader({ request }: Route.LoaderArgs) {
 	return { sent: url.searchParams.get('sent') === '1' }
 }
 
-export async function action({ request }: Route.ActionArgs) {
-	const formData = await readFormData(request)
+export async function action(args: Route.ActionArgs) {
+	const formData = await readFormData(args.request)
 	const submission = parseWithZod(formData, { schema: ForgotPasswordSchema })
 	if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
 	const db = getDb()
 	const email = normalizeEmail(submission.value.email)
-	const limit = await hitRateLimit(db, `account-mail:reset:${email}`, RATE_LIMITS.accountMail)
-	if (!limit.allowed) {
+	try {
+		const limit = await hitRateLimit(db, `account-mail:reset:${email}`, RATE_LIMITS.accountMail)
+		if (!limit.allowed) {
+			return data(
+				{ result: submission.reply({ formErrors: ['Too many password reset requests. Please wait a few minutes before trying again.'] }) },
+				{ status: 429, headers: { 'Retry-After': String(limit.retryAfterSeconds) } },
+			)
+		}
+		// The answer is the same whether or not the account exists, so the form cannot be used to find accounts.
+		const user = await findUserByEmail(db, email)
+		if (user) await db.transaction().execute((trx) => sendPasswordResetEmail(trx, { id: user.id, email: user.email, name: user.name }))
+	} catch (error) {
+		console.error('[forgot-password] the reset e-mail could not be queued:', error instanceof Error ? error.message : error)
 		return data(
-			{ result: submission.reply({ formErrors: ['Too many password reset requests. Please wait a few minutes before trying again.'] }) },
-			{ status: 429, headers: { 'Retry-After': String(limit.retryAfterSeconds) } },
+			{ result: submission.reply({ formErrors: ['Failed to send reset email. Please try again.'] }) },
+			{ status: 503, headers: await actionToastHeaders(args, { type: 'error', title: 'Failed to send reset email' }) },
 		)
 	}
-	// The answer is the same whether or not the account exists, so the form cannot be used to find accounts.
-	const user = await findUserByEmail(db, email)
-	if (user) await db.transaction().execute((trx) => sendPasswordResetEmail(trx, { id: user.id, email: user.email, name: user.name }))
 	return redirectWithToast('/forgot-password?sent=1', { type: 'success', title: 'Password reset email sent' })
 }
 

@@ -8,8 +8,9 @@ import { PasswordField } from '#app/components/password-field.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
 import { checkToken, consumeToken, type TokenCheck } from '#app/models/auth-tokens.server.ts'
-import { setPassword } from '#app/models/users.server.ts'
+import { replacePasswordHash } from '#app/models/users.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
+import { hashPassword } from '#app/utils/password.server.ts'
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '#app/utils/user-validation.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { clearSessionCookie } from '#app/utils/session.server.ts'
@@ -35,9 +36,18 @@ const TOKEN_ERRORS: Record<Exclude<TokenCheck['status'], 'valid'>, string> = {
 	expired: 'Your session has expired. Please request a new password reset.',
 }
 
+const VALIDATION_FAILED = 'Failed to validate reset session. Please request a new password reset.'
+const UNEXPECTED_ERROR = 'An unexpected error occurred. Please try again.'
+
 export async function loader({ request }: Route.LoaderArgs) {
 	const token = new URL(request.url).searchParams.get('token')
-	const check = await checkToken(getDb(), token, 'reset_password')
+	let check: TokenCheck
+	try {
+		check = await checkToken(getDb(), token, 'reset_password')
+	} catch (error) {
+		console.error('[reset-password] the token could not be checked:', error instanceof Error ? error.message : error)
+		return { status: 'invalid' as const, error: VALIDATION_FAILED, token: null }
+	}
 	if (check.status !== 'valid') return { status: 'invalid' as const, error: TOKEN_ERRORS[check.status], token: null }
 	return { status: 'valid' as const, error: null, token }
 }
@@ -48,14 +58,25 @@ export async function action({ request }: Route.ActionArgs) {
 	if (submission.status !== 'success') {
 		return data({ result: submission.reply({ hideFields: ['password', 'confirmPassword'] }) }, { status: 400 })
 	}
+	const refuse = (message: string, status: number) =>
+		data({ result: submission.reply({ formErrors: [message], hideFields: ['password', 'confirmPassword'] }) }, { status })
 	const db = getDb()
-	const check = await checkToken(db, submission.value.token, 'reset_password')
-	if (check.status !== 'valid' || !(await consumeToken(db, check.tokenId))) {
-		const message = TOKEN_ERRORS[check.status === 'valid' ? 'used' : check.status]
-		return data({ result: submission.reply({ formErrors: [message], hideFields: ['password', 'confirmPassword'] }) }, { status: 400 })
+	try {
+		const check = await checkToken(db, submission.value.token, 'reset_password')
+		if (check.status !== 'valid') return refuse(TOKEN_ERRORS[check.status], 400)
+		// Hashed once the token is known to be good; the token is spent only with the new password in place.
+		const passwordHash = await hashPassword(submission.value.password)
+		const reset = await db.transaction().execute(async (trx) => {
+			if (!(await consumeToken(trx, check.tokenId))) return false
+			// A reset ends every session, including any an attacker may hold.
+			await replacePasswordHash(trx, check.userId, passwordHash)
+			return true
+		})
+		if (!reset) return refuse(TOKEN_ERRORS.used, 400)
+	} catch (error) {
+		console.error('[reset-password] the password could not be reset:', error instanceof Error ? error.message : error)
+		return refuse(UNEXPECTED_ERROR, 503)
 	}
-	// A reset ends every session, including any an attacker may hold.
-	await setPassword(db, check.userId, submission.value.password)
 	return redirect('/login?notice=password-updated', { headers: { 'Set-Cookie': await clearSessionCookie() } })
 }
 

@@ -116,6 +116,7 @@ export default function DashboardLayout({ loaderData }: Route.ComponentProps) {
 						</div>
 						{user.isAdmin ? <Badge tone="brand">Admin</Badge> : null}
 						<Form method="post" action="/logout">
+							<input type="hidden" name="from" value="dashboard" />
 							<button type="submit" className="rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100">
 								Log Out
 							</button>
