@@ -119,7 +119,8 @@ test('settings: name and password changes with every message of the spec', async
 	await confirm.fill('another-password')
 	await page.getByRole('button', { name: 'Update Password' }).click()
 	await expect(page.getByText('Current password is incorrect')).toBeVisible()
-	await expect(page.getByText('Password Change Failed')).toBeVisible()
+	await expect(page.getByRole('main').getByText('Password Change Failed')).toBeVisible()
+	await expect(page.getByRole('status').getByText('Password Change Failed')).toBeVisible()
 
 	await page.getByLabel('Current Password', { exact: true }).fill(user.password)
 	await page.getByLabel('New Password', { exact: true }).fill('another-password')

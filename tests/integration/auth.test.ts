@@ -363,6 +363,19 @@ describe('settings', () => {
 		expect(profile.name).toBe('New Name')
 	})
 
+	test('a refused change answers with the spec toast', async () => {
+		const account = await user()
+		const cookie = await sessionCookieFor(account.id)
+		const toastFor = async (fields: Record<string, string>) => {
+			const { response, context } = await callWithContext(settingsAction, formRequest('/dashboard/settings', fields, { cookie }))
+			expect(response.status).toBe(400)
+			return getActionToast(context)?.toast.title
+		}
+		expect(await toastFor({ intent: 'update-profile', name: '' })).toBe('Update Failed')
+		const password = { currentPassword: 'not-it-at-all', newPassword: 'brand-new-pass', confirmPassword: 'brand-new-pass' }
+		expect(await toastFor({ intent: 'change-password', ...password })).toBe('Password Change Failed')
+	})
+
 	test('changing the password checks the current one and the confirmation, then ends the other sessions only', async () => {
 		const account = await user()
 		const here = await sessionCookieFor(account.id)

@@ -15,7 +15,7 @@ import { readFormData } from '#app/utils/form-data.server.ts'
 import { MAX_PASSWORD_LENGTH, NameSchema } from '#app/utils/user-validation.ts'
 import { requireUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
-import { redirectWithToast } from '#app/utils/toast.server.ts'
+import { actionToastHeaders, redirectWithToast } from '#app/utils/toast.server.ts'
 
 const ProfileSchema = z.object({
 	intent: z.literal('update-profile'),
@@ -44,14 +44,17 @@ export async function loader({ request }: Route.LoaderArgs) {
 	return { name: user.name, email: user.email }
 }
 
-export async function action({ request }: Route.ActionArgs) {
+export async function action(args: Route.ActionArgs) {
+	const { request } = args
 	const user = await requireUser(request)
 	const formData = await readFormData(request)
 	const submission = parseWithZod(formData, { schema: SettingsSchema })
 	const intent = formData.get('intent')
 	const hideFields = ['currentPassword', 'newPassword', 'confirmPassword']
+	const failureToast = () =>
+		actionToastHeaders(args, { type: 'error', title: intent === 'change-password' ? 'Password Change Failed' : 'Update Failed' })
 	if (submission.status !== 'success') {
-		return data({ intent, result: submission.reply({ hideFields }) }, { status: 400 })
+		return data({ intent, result: submission.reply({ hideFields }) }, { status: 400, headers: await failureToast() })
 	}
 	const db = getDb()
 	if (submission.value.intent === 'update-profile') {
@@ -61,7 +64,7 @@ export async function action({ request }: Route.ActionArgs) {
 	if (!(await checkPassword(db, user.id, submission.value.currentPassword))) {
 		return data(
 			{ intent, result: submission.reply({ fieldErrors: { currentPassword: ['Current password is incorrect'] }, hideFields }) },
-			{ status: 400 },
+			{ status: 400, headers: await failureToast() },
 		)
 	}
 	// Every other session of this account ends; this browser stays signed in.
