@@ -88,9 +88,10 @@ test('a signed-in student secures a paid spot from the course page', async ({ pa
 
 	await page.goto(`/courses/${course.id}`)
 	await page.getByRole('link', { name: 'Secure Your Spot Now' }).click()
-	await expect(page).toHaveURL(new RegExp(`/courses/${course.id}/enroll$`))
-	await page.getByRole('checkbox', { name: /I have read and agree/ }).check()
-	await page.getByRole('button', { name: 'Proceed to Payment' }).click()
+	await expect(page).toHaveURL(new RegExp(`/courses/${course.id}\\?dialog=purchase$`))
+	const dialog = page.getByRole('dialog', { name: 'Secure Your Spot' })
+	await dialog.getByRole('checkbox', { name: /I have read and agree/ }).check()
+	await dialog.getByRole('button', { name: 'Proceed to Payment' }).click()
 	await expect(page).toHaveURL(/\/test-checkout\//)
 	await expect(page.getByLabel('Email')).toHaveValue(student.email)
 	await fillCard(page, '4242424242424242')

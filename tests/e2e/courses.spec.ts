@@ -83,14 +83,27 @@ test('the course page shows its blocks and asks a visitor to sign in', async ({ 
 	await expect(dialog).toBeHidden()
 })
 
-test('a signed-in student is sent on to enrol', async ({ page, db, createUser, signIn }) => {
+test('a signed-in student enrols in a free course from the purchase dialog', async ({ page, db, createUser, signIn }) => {
 	const course = await createCourse(db)
-	await signIn(await createUser())
+	const student = await createUser()
+	await signIn(student)
 	await page.goto(`/courses/${course.id}`)
-	await expect(page.getByRole('link', { name: 'Secure Your Spot Now' })).toHaveAttribute(
-		'href',
-		`/courses/${course.id}/enroll`,
-	)
+	await page.getByRole('link', { name: 'Secure Your Spot Now' }).click()
+	await expect(page).toHaveURL(new RegExp(`/courses/${course.id}\\?dialog=purchase$`))
+	const dialog = page.getByRole('dialog', { name: 'Secure Your Spot' })
+	await expect(dialog.getByRole('checkbox', { name: /I have read and agree/ })).toBeVisible()
+	await expect(dialog.getByRole('region', { name: 'Agreement terms' })).toBeVisible()
+	await dialog.getByRole('link', { name: 'Cancel' }).click()
+	await expect(page).toHaveURL(new RegExp(`/courses/${course.id}$`))
+	await expect(page.getByRole('dialog')).toHaveCount(0)
+
+	await page.getByRole('link', { name: 'Secure Your Spot Now' }).click()
+	await dialog.getByRole('checkbox', { name: /I have read and agree/ }).check()
+	await dialog.getByRole('button', { name: 'Register Now' }).click()
+	await expect(page).toHaveURL(/\/dashboard$/)
+	await expect(page.getByText('Enrollment Successful')).toBeVisible()
+	const enrollments = await db.selectFrom('enrollments').select('status').where('user_id', '=', student.id).where('course_id', '=', course.id).execute()
+	expect(enrollments).toEqual([{ status: 'active' }])
 })
 
 test('an unknown or invalid course id answers 404 with a way back', async ({ page }) => {

@@ -3,6 +3,7 @@ import { z } from 'zod'
 import type { Route } from './+types/course-detail'
 import { AvailabilityBadge, CoursePrice, SpotsLeft } from '#app/components/course-availability.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { LazyPurchaseForm } from '#app/components/lazy-purchase-form.tsx'
 import { LazyWaitlistDialog } from '#app/components/lazy-waitlist-dialog.tsx'
 import { LiveSeatCounts } from '#app/components/live-seat-counts.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
@@ -38,13 +39,10 @@ export default function CourseDetailPage({ loaderData }: Route.ComponentProps) {
 	const coursePath = `/courses/${course.id}`
 	const ctaLabel = course.isFull ? 'Join Waitlist' : 'Secure Your Spot Now'
 	// The waitlist is open to visitors too; buying a spot needs an account.
-	const ctaTarget = course.isFull
-		? `${coursePath}?dialog=waitlist`
-		: !user
-			? `${coursePath}?dialog=auth`
-			: `${coursePath}/enroll`
+	const ctaTarget = course.isFull ? `${coursePath}?dialog=waitlist` : !user ? `${coursePath}?dialog=auth` : `${coursePath}?dialog=purchase`
 	const dialog = searchParams.get('dialog')
-	const showAuthDialog = !user && dialog === 'auth'
+	const showAuthDialog = !user && (dialog === 'auth' || dialog === 'purchase')
+	const showPurchaseDialog = user && !course.isFull && dialog === 'purchase'
 
 	return (
 		<div className="mx-auto max-w-6xl px-4 py-8 sm:py-12">
@@ -129,7 +127,7 @@ export default function CourseDetailPage({ loaderData }: Route.ComponentProps) {
 						</dl>
 						<ButtonLink
 							to={ctaTarget}
-							preventScrollReset={!user || course.isFull}
+							preventScrollReset
 							size="lg"
 							variant={course.isFull ? 'secondary' : 'primary'}
 							className="mt-6 w-full"
@@ -159,6 +157,14 @@ export default function CourseDetailPage({ loaderData }: Route.ComponentProps) {
 							Log in
 						</ButtonLink>
 					</div>
+				</RouteDialog>
+			) : null}
+			{showPurchaseDialog ? (
+				<RouteDialog title="Secure Your Spot" closeTo={coursePath} size="lg">
+					<LazyPurchaseForm
+						course={{ id: course.id, title: course.title, registrationFee: course.registrationFee }}
+						cancelTo={coursePath}
+					/>
 				</RouteDialog>
 			) : null}
 			{dialog === 'waitlist' ? (
