@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import type { Page } from '@playwright/test'
 import type { Kysely } from 'kysely'
 import type { Database } from '#db/types.ts'
 import { expect, test } from '../support/e2e.ts'
@@ -24,17 +25,24 @@ async function waitlistRows(db: Kysely<Database>, email: string) {
 	return db.selectFrom('contact_submissions').select(['program', 'message', 'phone']).where('kind', '=', 'waitlist').where('email', '=', email).execute()
 }
 
-test('a course that fills up during registration leads to the waitlist', async ({ page, db }) => {
-	const course = await createCourse(db, 1)
-	const email = `late-${randomUUID().slice(0, 12)}@example.com`
-
+async function startRegistration(page: Page, email: string) {
 	await page.goto('/register')
 	await page.getByLabel('Full Name').fill('Lena Late')
 	await page.getByLabel('Email').fill(email)
 	await page.getByLabel('Password', { exact: true }).fill('too-late-password')
 	await page.getByLabel('Confirm Password').fill('too-late-password')
 	await page.getByRole('button', { name: 'Continue' }).click()
+}
+
+test('a course that fills up during registration leads to the waitlist', async ({ page, db, javaScriptEnabled }) => {
+	const course = await createCourse(db, 1)
+	const email = `late-${randomUUID().slice(0, 12)}@example.com`
+
+	await startRegistration(page, email)
+	// With JavaScript, choosing checks the seats: let that check see the seat still free.
+	const checked = javaScriptEnabled ? page.waitForResponse((response) => new URL(response.url()).pathname === '/courses.data') : null
 	await page.getByRole('radio', { name: new RegExp(course.title) }).check()
+	await checked
 	// Someone else takes the last seat before Continue.
 	await takeSeat(db, course.id)
 	await page.getByRole('button', { name: 'Continue' }).click()
@@ -60,6 +68,22 @@ test('a course that fills up during registration leads to the waitlist', async (
 	expect(await waitlistRows(db, email)).toEqual([
 		{ program: course.title, message: `Waitlist request for: ${course.title}\nAny evening works for me.`, phone: '555-0199' },
 	])
+})
+
+test('choosing a course that filled up meanwhile shows Course Full and the waitlist at once @js-only', async ({ page, db }) => {
+	const course = await createCourse(db, 1)
+	await startRegistration(page, `late-${randomUUID().slice(0, 12)}@example.com`)
+	await expect(page.getByRole('radio', { name: new RegExp(course.title) })).toBeVisible()
+	// The seat goes while the list is on screen (written straight to the database: no live update tells the page).
+	await takeSeat(db, course.id)
+	await page.getByRole('radio', { name: new RegExp(course.title) }).check()
+
+	await expect(page.getByText('Course Full', { exact: true })).toBeVisible()
+	await expect(page.getByRole('dialog', { name: 'Join Our Waitlist' })).toBeVisible()
+	await expect(page.getByRole('alert').filter({ hasText: course.title })).toContainText(
+		'This course is now full. Please join our waitlist to be notified when spots become available.',
+	)
+	await expect(page).toHaveURL(new RegExp(`/register\\?step=2&full=${course.id}&dialog=waitlist$`))
 })
 
 test('a full course page offers the waitlist and checks the form', async ({ page, db, javaScriptEnabled }) => {

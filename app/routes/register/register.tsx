@@ -1,10 +1,11 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { useState } from 'react'
-import { data, Form, Link, redirect, useNavigation } from 'react-router'
+import { useEffect, useRef, useState, type FormEvent } from 'react'
+import { data, Form, Link, redirect, useFetcher, useNavigation, useSubmit } from 'react-router'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { z } from 'zod'
 import type { Route } from './+types/register'
+import type { loader as coursesLoader } from '#app/routes/public/courses.tsx'
 import { AvailabilityBadge, CoursePrice, SpotsLeft } from '#app/components/course-availability.tsx'
 import { AgreementCheckbox, AgreeToTermsSchema, ProgramAgreement } from '#app/components/enrollment-agreement.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
@@ -425,9 +426,36 @@ function DetailsStep({
 type CourseStepData = Extract<Route.ComponentProps['loaderData'], { step: 2 }>
 type ListedCourse = CourseStepData['available'][number]
 
+/**
+ * With JavaScript, choosing a course checks its seats at once (the list may be stale): a course
+ * that filled up meanwhile is submitted, and the server answers as Continue would, with the
+ * Course Full toast, the message and the waitlist.
+ */
+function useAvailabilityCheck() {
+	const formRef = useRef<HTMLFormElement>(null)
+	const availability = useFetcher<typeof coursesLoader>()
+	const [chosenId, setChosenId] = useState<number | null>(null)
+	const submit = useSubmit()
+	const chosenIsFull =
+		availability.state === 'idle' && Boolean(availability.data?.courses.find((course) => course.id === chosenId)?.isFull)
+	useEffect(() => {
+		const form = formRef.current
+		const checked = form?.querySelector<HTMLInputElement>('input[type="radio"]:checked')
+		if (form && chosenIsFull && checked?.value === String(chosenId)) void submit(form)
+	}, [chosenIsFull, chosenId, submit])
+	const onChange = (event: FormEvent<HTMLFormElement>) => {
+		const input = event.target
+		if (!(input instanceof HTMLInputElement) || input.type !== 'radio') return
+		setChosenId(Number(input.value))
+		void availability.load('/courses')
+	}
+	return { formRef, onChange }
+}
+
 function CourseStep({ data: stepData, lastResult }: { data: CourseStepData; lastResult: StepResult }) {
 	const { available, full, selectedCourseId, fullCourse, waitlist } = stepData
 	const checking = useIntentSubmitting('course')
+	const availabilityCheck = useAvailabilityCheck()
 	const [form, fields] = useForm({
 		id: 'register-course',
 		lastResult,
@@ -459,7 +487,14 @@ function CourseStep({ data: stepData, lastResult }: { data: CourseStepData; last
 					action={<ButtonLink to={waitlistUrl} preventScrollReset>Join Waitlist</ButtonLink>}
 				/>
 			) : (
-				<Form method="post" action={STEP_PATH[2]} {...getFormProps(form)} className="space-y-4">
+				<Form
+					ref={availabilityCheck.formRef}
+					method="post"
+					action={STEP_PATH[2]}
+					{...getFormProps(form)}
+					onChange={availabilityCheck.onChange}
+					className="space-y-4"
+				>
 					<input type="hidden" name="intent" value="course" />
 					<fieldset aria-labelledby={listId} aria-describedby={fields.courseId.errors ? fields.courseId.errorId : undefined}>
 						<h3 id={listId} className="text-base font-semibold text-ink">
