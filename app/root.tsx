@@ -15,7 +15,7 @@ import {
 import type { Route } from './+types/root'
 import stylesheet from './app.css?url'
 import { GeneralErrorBoundary } from './components/error-boundary.tsx'
-import { Toaster } from './components/ui/toast.tsx'
+import { Toaster, type ToastMessage } from './components/ui/toast.tsx'
 import { getUser } from './utils/auth.server.ts'
 import { getEnv } from './utils/env.server.ts'
 import { withPublicPageCache } from './utils/page-cache.server.ts'
@@ -134,7 +134,15 @@ export function Layout({ children }: { children: React.ReactNode }) {
 	)
 }
 
+/** A page whose loader reports an outcome as a toast (no action to redirect from) returns it as `pageToast`. */
+function usePageToast() {
+	const data = useMatches().at(-1)?.loaderData
+	const pageToast = data && typeof data === 'object' && 'pageToast' in data ? data.pageToast : null
+	return (pageToast as ToastMessage | null) ?? null
+}
+
 export default function App({ loaderData }: Route.ComponentProps) {
+	const pageToast = usePageToast()
 	// Marks the page as interactive: styles and tests can tell the enhanced page from the plain one.
 	useEffect(() => {
 		document.documentElement.dataset.hydrated = 'true'
@@ -142,7 +150,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
 	return (
 		<>
 			<Outlet />
-			<Toaster toast={loaderData.toast} />
+			<Toaster toast={loaderData.toast ?? pageToast} />
 		</>
 	)
 }

@@ -99,3 +99,11 @@ test('a signed-in student secures a paid spot from the course page', async ({ pa
 	const enrollment = await db.selectFrom('enrollments').select('status').where('user_id', '=', student.id).where('course_id', '=', course.id).execute()
 	expect(enrollment).toEqual([{ status: 'active' }])
 })
+
+test('a payment that cannot be verified shows the spec error and toast', async ({ page }) => {
+	await page.goto(`/registration-complete?session_id=cs_test_${'0'.repeat(32)}`)
+	await expect(page.getByRole('heading', { name: 'Registration Problem' })).toBeVisible()
+	await expect(page.getByRole('main').getByText('Failed to verify your registration payment.')).toBeVisible()
+	const toast = page.getByRole('status').filter({ hasText: 'Payment Verification Error' })
+	await expect(toast).toContainText('Failed to verify payment')
+})

@@ -1,3 +1,4 @@
+import { sql } from 'kysely'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 import { createUser } from '#app/models/users.server.ts'
 import { setPayments } from '#app/services/payments/index.server.ts'
@@ -416,10 +417,29 @@ describe('the paid path through the test checkout', () => {
 	test('the completion page without a usable session id shows the spec error', async () => {
 		for (const path of ['/registration-complete', '/registration-complete?session_id=../../etc']) {
 			const page = await settle(() => completionLoader({ request: getRequest(path), params: {}, context: {} } as never))
-			expect(await page.json()).toEqual({ state: 'error', message: 'Missing information required to complete registration.' })
+			expect(await page.json()).toEqual({ state: 'error', message: 'Missing information required to complete registration.', pageToast: null })
 		}
 		const unknown = await completion(`cs_test_${'0'.repeat(32)}`)
-		expect(await unknown.json()).toEqual({ state: 'error', message: 'Failed to verify your registration payment.' })
+		expect(await unknown.json()).toEqual({
+			state: 'error',
+			message: 'Failed to verify your registration payment.',
+			pageToast: { id: expect.any(String), type: 'error', title: 'Payment Verification Error', description: 'Failed to verify payment' },
+		})
+	})
+
+	test('a verification that breaks shows the spec error and toast', async () => {
+		const { sessionId } = await toCheckout()
+		// The payment provider's store cannot be read, as in an outage.
+		await sql`ALTER TABLE test_checkout_sessions RENAME TO test_checkout_sessions_unavailable`.execute(t.db)
+		try {
+			expect(await (await completion(sessionId)).json()).toEqual({
+				state: 'error',
+				message: 'An unexpected error occurred during registration.',
+				pageToast: { id: expect.any(String), type: 'error', title: 'Verification Error', description: 'Failed to complete verification. Please try again.' },
+			})
+		} finally {
+			await sql`ALTER TABLE test_checkout_sessions_unavailable RENAME TO test_checkout_sessions`.execute(t.db)
+		}
 	})
 })
 

@@ -5,6 +5,7 @@ import type { Route } from './+types/registration-complete'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
 import { Spinner } from '#app/components/ui/spinner.tsx'
+import type { ToastMessage } from '#app/components/ui/toast.tsx'
 import { fulfil } from '#app/models/payments.server.ts'
 import { clearDraftCookieHeader, deleteDraft, getDraft, readDraftId } from '#app/models/registration.server.ts'
 import { getPayments } from '#app/services/payments/index.server.ts'
@@ -25,8 +26,15 @@ const MESSAGES = {
 	unexpected: 'An unexpected error occurred during registration.',
 } as const
 
-function failure(message: string) {
-	return { state: 'error', message } as const
+function failure(message: string, pageToast: ToastMessage | null = null) {
+	return { state: 'error', message, pageToast } as const
+}
+
+/** The spec's toasts for a payment that could not be verified, and for a verification that broke. */
+function verificationToast(kind: 'unverified' | 'unexpected'): ToastMessage {
+	return kind === 'unverified'
+		? { id: crypto.randomUUID(), type: 'error', title: 'Payment Verification Error', description: 'Failed to verify payment' }
+		: { id: crypto.randomUUID(), type: 'error', title: 'Verification Error', description: 'Failed to complete verification. Please try again.' }
 }
 
 /**
@@ -43,14 +51,14 @@ export async function loader({ request }: Route.LoaderArgs) {
 		result = await fulfil(db, getPayments(), sessionId.data)
 	} catch (error) {
 		console.error('[registration-complete] fulfilment failed:', error instanceof Error ? error.message : error)
-		return failure(MESSAGES.unexpected)
+		return failure(MESSAGES.unexpected, verificationToast('unexpected'))
 	}
 	switch (result.status) {
 		case 'unpaid':
 			return { state: 'pending' } as const
 		case 'not-found':
 		case 'expired':
-			return failure(MESSAGES.unverified)
+			return failure(MESSAGES.unverified, verificationToast('unverified'))
 		case 'needs_refund':
 			return failure(
 				`Failed to complete registration: ${result.courseTitle} filled up before your payment was confirmed. Your payment is recorded and will be refunded.`,
