@@ -24,6 +24,11 @@ export function clearSelectedCourseCookie() {
 	return selectedCourseCookie().serialize('', { maxAge: 0 })
 }
 
+/** The Set-Cookie header that forgets the user's remembered course if it is `courseId` (a deleted course), else null. */
+export async function forgetSelectedCourse(request: Request, userId: string, courseId: number) {
+	return (await readStoredCourse(request, userId)) === courseId ? clearSelectedCourseCookie() : null
+}
+
 async function readStoredCourse(request: Request, userId: string) {
 	const parsed = CookieValueSchema.safeParse(await selectedCourseCookie().parse(request.headers.get('Cookie')))
 	return parsed.success && parsed.data.userId === userId ? parsed.data.courseId : null

@@ -5,6 +5,7 @@ import { createUser } from '#app/models/users.server.ts'
 import { action as courseDeleteAction, loader as courseDeleteLoader } from '#app/routes/admin/course-delete.tsx'
 import { action as courseEditAction, loader as courseEditLoader } from '#app/routes/admin/course-edit.tsx'
 import { action as coursesAction, loader as coursesLoader } from '#app/routes/admin/courses.tsx'
+import { loader as dashboardLoader } from '#app/routes/dashboard/index.tsx'
 import { materialKey, submissionKey } from '#app/services/storage/keys.ts'
 import { getToast } from '#app/utils/toast.server.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
@@ -305,6 +306,19 @@ describe('delete course', () => {
 		const audit = await t.db.selectFrom('audit_log').selectAll().orderBy('id', 'desc').executeTakeFirstOrThrow()
 		expect(audit).toMatchObject({ actor_id: admin.id, action: 'course.delete', entity: 'course', entity_id: String(course.id) })
 		expect(audit.details).toMatchObject({ title: course.title, weeks: 1, files: 1, enrollments: 1, payments: 1 })
+	})
+
+	test("the admin's remembered dashboard course is forgotten only when it is the deleted one", async () => {
+		const admin = await account('admin')
+		const [deleted, other] = [await courseRow(), await courseRow()]
+		const selecting = await callRoute(dashboardLoader, getRequest(`/dashboard?course=${deleted.id}`, { cookie: admin.cookie }))
+		const cookie = `${admin.cookie}; ${cookiesFrom(selecting)}`
+		const remembered = (response: Response) => response.headers.getSetCookie().filter((line) => line.startsWith('selected-course='))
+		const remove = (courseId: number) =>
+			callRoute(courseDeleteAction, formRequest(`${COURSES}/${courseId}/delete`, {}, { cookie }), { courseId: String(courseId) })
+
+		expect(remembered(await remove(other.id))).toEqual([])
+		expect(remembered(await remove(deleted.id))).toEqual([expect.stringMatching(/^selected-course=; Max-Age=0/)])
 	})
 
 	test('a delete that fails half-way (the audit insert) leaves the database and the files unchanged', async () => {

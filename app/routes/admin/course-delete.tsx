@@ -7,7 +7,7 @@ import { RouteDialog } from '#app/components/ui/dialog.tsx'
 import { deleteCourse, getCourseDeletionSummary, parseRowId } from '#app/models/admin-courses.server.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
-import { clearSelectedCourseCookie } from '#app/utils/selected-course.server.ts'
+import { forgetSelectedCourse } from '#app/utils/selected-course.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 
 const COURSES_PATH = '/dashboard/admin/courses'
@@ -43,7 +43,8 @@ export async function action({ request, params }: Route.ActionArgs) {
 		})
 	}
 	// The admin's own dashboard may have had the deleted course selected.
-	const headers = { 'Set-Cookie': await clearSelectedCourseCookie() }
+	const forget = await forgetSelectedCourse(request, admin.id, id)
+	const headers = forget ? { 'Set-Cookie': forget } : undefined
 	return redirectWithToast(
 		COURSES_PATH,
 		deleted.filesRemoved
