@@ -34,6 +34,8 @@ test('an admin adds an enrollment, changes its status and removes it', async ({ 
 
 	await page.getByLabel('Search enrollments').fill(student.name)
 	await page.getByRole('button', { name: 'Search' }).click()
+	// The row is on the unfiltered list too: wait for the search itself, or the next post would cancel it.
+	await expect(page).toHaveURL(/\?q=Enrolee/)
 	const row = page.getByRole('row').filter({ hasText: student.name })
 	await expect(row).toHaveCount(1)
 	await expect(row.getByRole('cell', { name: course.title, exact: true })).toBeVisible()

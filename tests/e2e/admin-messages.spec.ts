@@ -77,6 +77,7 @@ test('direct messages: pick a student and write to them', async ({ page, db, cre
 
 	await page.getByLabel('Search contacts').fill(`Dana ${tag}`)
 	await page.getByRole('button', { name: 'Search' }).click()
+	await expect(page).toHaveURL(new RegExp(`[?&]q=Dana(\\+|%20)${tag}`))
 	await page.getByRole('list', { name: 'Students' }).getByRole('link', { name: new RegExp(`Dana ${tag}`) }).click()
 	await expect(page.getByRole('heading', { level: 2, name: `Dana ${tag}` })).toBeVisible()
 	await page.getByLabel('Message', { exact: true }).fill(`Hello Dana ${tag}`)
