@@ -1,4 +1,4 @@
-import type { LogEvent } from 'kysely'
+import { sql, type LogEvent } from 'kysely'
 import { beforeEach, describe, expect, test } from 'vitest'
 import { listContacts } from '#app/models/contacts.server.ts'
 import { listConversation } from '#app/models/messages.server.ts'
@@ -190,6 +190,33 @@ describe('the messages page', () => {
 			['No colon here', ''],
 			['Welcome', 'Classes start Monday: 6 PM'],
 		])
+	})
+
+	test('a part that cannot be read shows empty, with the spec toast, instead of an error page', async () => {
+		const student = await person('student')
+		const admin = await person('admin')
+		const load = async (fn: typeof loader | typeof adminLoader, path: string, cookie: string) => {
+			const response = await callRoute(fn, getRequest(path, { cookie }))
+			expect(response.status).toBe(200)
+			return json(response)
+		}
+		// The messages (and with them contacts' unread counts) cannot be read, as in a fault of that table.
+		await sql`ALTER TABLE messages RENAME TO messages_unavailable`.execute(t.db)
+		await sql`ALTER TABLE contact_submissions RENAME TO contact_submissions_unavailable`.execute(t.db)
+		try {
+			const conversations = await load(loader, '/dashboard/messages', student.cookie)
+			expect(conversations).toMatchObject({ contacts: [], thread: null, pageToast: { type: 'error', title: 'Failed to load contacts' } })
+			const announcements = await load(loader, '/dashboard/messages?tab=announcements', student.cookie)
+			expect(announcements).toMatchObject({ announcements: [], pageToast: { title: 'Failed to load announcements' } })
+			const broadcast = await load(adminLoader, '/dashboard/admin/messages?tab=broadcast', admin.cookie)
+			expect(broadcast.pageToast.title).toBe('Failed to load announcements: the server could not read them')
+			const inbox = await load(adminLoader, '/dashboard/admin/messages?tab=contact', admin.cookie)
+			expect(inbox).toMatchObject({ submissions: [], pageToast: { title: 'Failed to load contact submissions' } })
+		} finally {
+			await sql`ALTER TABLE messages_unavailable RENAME TO messages`.execute(t.db)
+			await sql`ALTER TABLE contact_submissions_unavailable RENAME TO contact_submissions`.execute(t.db)
+		}
+		expect((await load(loader, '/dashboard/messages', student.cookie)).pageToast).toBeNull()
 	})
 
 	test('refresh answers with the Contacts refreshed toast and a clean URL', async () => {

@@ -28,6 +28,7 @@ import { createMessage, listAnnouncements, listConversation, splitAnnouncement }
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
+import { partialPage } from '#app/utils/page-toast.server.ts'
 import { cn, searchText } from '#app/utils/misc.ts'
 import { actionToastHeaders, redirectWithToast } from '#app/utils/toast.server.ts'
 
@@ -78,28 +79,41 @@ export async function loader({ request }: Route.LoaderArgs) {
 	const before = positiveInt(params.get('before'))
 	const base = { userId: admin.id, maxUploadMb: getEnv().MAX_UPLOAD_MB }
 
+	const page = partialPage('admin messages')
+
 	if (tab === 'contact') {
-		return { ...base, tab: 'contact' as const, submissions: await listContactSubmissions(db) }
+		const submissions = await page.load(listContactSubmissions(db), [], 'Failed to load contact submissions')
+		return { ...base, tab: 'contact' as const, submissions, pageToast: page.pageToast() }
 	}
 	if (tab === 'broadcast') {
-		const page = await listAnnouncements(db, { before })
+		const announcements = await page.load(
+			listAnnouncements(db, { before }),
+			{ messages: [], hasOlder: false },
+			'Failed to load announcements: the server could not read them',
+		)
 		const confirm = confirmedId(params)
 		return {
 			...base,
 			tab: 'broadcast' as const,
-			announcements: page.messages.map((message) => ({ ...message, ...splitAnnouncement(message.content) })),
-			olderBefore: page.hasOlder ? page.messages.at(-1)!.id : null,
-			confirmDelete: page.messages.find((message) => message.id === confirm && message.senderId === admin.id)?.id ?? null,
+			announcements: announcements.messages.map((message) => ({ ...message, ...splitAnnouncement(message.content) })),
+			olderBefore: announcements.hasOlder ? announcements.messages.at(-1)!.id : null,
+			confirmDelete: announcements.messages.find((message) => message.id === confirm && message.senderId === admin.id)?.id ?? null,
+			pageToast: page.pageToast(),
 		}
 	}
 	const search = searchText(params)
-	const { contacts, hasMore } = await listContacts(db, admin, { search })
+	const { contacts, hasMore } = await page.load(listContacts(db, admin, { search }), { contacts: [], hasMore: false }, 'Failed to load contacts')
 	const withId = params.get('with')
-	const selected = withId ? (contacts.find((contact) => contact.id === withId) ?? (await getContact(db, admin, withId))) : null
-	const thread = selected ? await listConversation(db, { userId: admin.id, partnerId: selected.id, before }) : null
+	const selected = withId
+		? (contacts.find((contact) => contact.id === withId) ?? (await page.load(getContact(db, admin, withId), null, 'Failed to load contacts')))
+		: null
+	const thread = selected
+		? await page.load(listConversation(db, { userId: admin.id, partnerId: selected.id, before }), null, 'Failed to load messages')
+		: null
 	const confirm = confirmedId(params)
 	return {
 		...base,
+		pageToast: page.pageToast(),
 		tab: 'direct' as const,
 		search,
 		contacts,

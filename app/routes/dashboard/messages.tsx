@@ -18,6 +18,7 @@ import { listAnnouncements, listConversation, splitAnnouncement } from '#app/mod
 import { requireUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
+import { partialPage } from '#app/utils/page-toast.server.ts'
 import { searchText } from '#app/utils/misc.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 
@@ -43,29 +44,38 @@ export async function loader({ request }: Route.LoaderArgs) {
 	const before = positiveInt(params.get('before'))
 	const base = { userId: user.id, maxUploadMb: getEnv().MAX_UPLOAD_MB }
 
+	const page = partialPage('messages')
+
 	if (tab === 'announcements') {
-		const page = await listAnnouncements(db, { before })
+		const announcements = await page.load(listAnnouncements(db, { before }), { messages: [], hasOlder: false }, 'Failed to load announcements')
 		return {
 			...base,
 			tab: 'announcements' as const,
-			announcements: page.messages.map((message) => ({ ...message, ...splitAnnouncement(message.content) })),
-			olderAnnouncementsBefore: page.hasOlder ? page.messages.at(-1)!.id : null,
+			announcements: announcements.messages.map((message) => ({ ...message, ...splitAnnouncement(message.content) })),
+			olderAnnouncementsBefore: announcements.hasOlder ? announcements.messages.at(-1)!.id : null,
+			pageToast: page.pageToast(),
 		}
 	}
 
 	const search = searchText(params)
 	const dialog = params.get('dialog') === 'new'
+	const noContacts = { contacts: [], hasMore: false }
 	const [{ contacts, hasMore }, allContacts] = await Promise.all([
-		listContacts(db, user, { search }),
-		dialog && search ? listContacts(db, user) : null,
+		page.load(listContacts(db, user, { search }), noContacts, 'Failed to load contacts'),
+		dialog && search ? page.load(listContacts(db, user), noContacts, 'Failed to load contacts') : null,
 	])
 	const withId = params.get('with')
-	const selected = withId ? (contacts.find((contact) => contact.id === withId) ?? (await getContact(db, user, withId))) : (contacts[0] ?? null)
-	const thread = selected ? await listConversation(db, { userId: user.id, partnerId: selected.id, before }) : null
+	const selected = withId
+		? (contacts.find((contact) => contact.id === withId) ?? (await page.load(getContact(db, user, withId), null, 'Failed to load contacts')))
+		: (contacts[0] ?? null)
+	const thread = selected
+		? await page.load(listConversation(db, { userId: user.id, partnerId: selected.id, before }), null, 'Failed to load messages')
+		: null
 	const confirmId = positiveInt(params.get('confirm')?.replace(/^delete-/, '') ?? null)
 	const confirmDelete = thread?.messages.find((message) => message.id === confirmId && message.senderId === user.id)?.id ?? null
 	return {
 		...base,
+		pageToast: page.pageToast(),
 		tab: 'conversations' as const,
 		search,
 		contacts,

@@ -1,0 +1,24 @@
+import type { ToastMessage } from '#app/components/ui/toast.tsx'
+
+/**
+ * For a page made of parts that can fail on their own (messages: contacts, thread,
+ * announcements): a part that cannot be loaded shows empty, as the spec degrades, and the
+ * page reports the first such failure as its toast (`pageToast`, shown by the root).
+ */
+export function partialPage(scope: string) {
+	let failure: string | null = null
+	return {
+		async load<T>(part: Promise<T>, fallback: T, failureTitle: string): Promise<T> {
+			try {
+				return await part
+			} catch (error) {
+				console.error(`[${scope}] ${failureTitle}:`, error instanceof Error ? error.message : error)
+				failure ??= failureTitle
+				return fallback
+			}
+		},
+		pageToast(): ToastMessage | null {
+			return failure ? { id: crypto.randomUUID(), type: 'error', title: failure } : null
+		},
+	}
+}
