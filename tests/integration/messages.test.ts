@@ -8,7 +8,8 @@ import { action, loader } from '#app/routes/dashboard/messages.tsx'
 import { openDatabase } from '#app/utils/db.server.ts'
 import type { Role } from '#db/types.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
-import { callRoute, formRequest, getRequest, sessionCookieFor } from '#tests/support/requests.ts'
+import { getToast } from '#app/utils/toast.server.ts'
+import { callRoute, cookiesFrom, formRequest, getRequest, sessionCookieFor } from '#tests/support/requests.ts'
 import { useTestStorage } from '#tests/support/storage.ts'
 
 const t = useTestDatabase()
@@ -217,6 +218,19 @@ describe('the messages page', () => {
 			await sql`ALTER TABLE contact_submissions_unavailable RENAME TO contact_submissions`.execute(t.db)
 		}
 		expect((await load(loader, '/dashboard/messages', student.cookie)).pageToast).toBeNull()
+	})
+
+	test('a refresh that cannot read the contacts says so', async () => {
+		const student = await person('student')
+		await sql`ALTER TABLE messages RENAME TO messages_unavailable`.execute(t.db)
+		try {
+			const response = await callRoute(loader, getRequest('/dashboard/messages?tab=conversations&refresh=1', { cookie: student.cookie }))
+			expect(response.headers.get('Location')).toBe('/dashboard/messages?tab=conversations')
+			const { toast } = await getToast(getRequest('/', { cookie: cookiesFrom(response) }))
+			expect(toast).toMatchObject({ type: 'error', title: 'Failed to refresh contacts' })
+		} finally {
+			await sql`ALTER TABLE messages_unavailable RENAME TO messages`.execute(t.db)
+		}
 	})
 
 	test('refresh answers with the Contacts refreshed toast and a clean URL', async () => {

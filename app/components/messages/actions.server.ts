@@ -5,13 +5,13 @@ import { z } from 'zod'
 import type { Database } from '#db/types.ts'
 import { deleteStoredFiles, RefusedFileTypeError, storeAttachment, type StoredUpload } from '#app/models/attachments.server.ts'
 import { recordAudit } from '#app/models/audit-log.server.ts'
-import { canMessage } from '#app/models/contacts.server.ts'
+import { canMessage, listContacts } from '#app/models/contacts.server.ts'
 import { createMessage, deleteMessage, markConversationRead } from '#app/models/messages.server.ts'
 import { getStorage } from '#app/services/storage/index.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
-import { safeRedirectPath } from '#app/utils/misc.ts'
+import { safeRedirectPath, searchText } from '#app/utils/misc.ts'
 import { MultipartError, parseMultipartForm, UploadTooLargeError } from '#app/utils/multipart.server.ts'
 import { hitRateLimit, RATE_LIMITS } from '#app/utils/rate-limit.server.ts'
 import type { SessionUser } from '#app/utils/session.server.ts'
@@ -230,6 +230,22 @@ export async function handleConversationIntent(
 	})
 	if (value.redirectTo) return redirect(safeRedirectPath(value.redirectTo, threadUrl(value.partnerId)))
 	return data({ intent, ok: true })
+}
+
+/**
+ * The contact list's Refresh link (`?refresh`): reads the contacts once to tell whether that
+ * works, then sends the browser to the page without the parameter, with the spec's toast.
+ */
+export async function refreshContacts(path: string, params: URLSearchParams, user: SessionUser) {
+	params.delete('refresh')
+	const target = `${path}?${params}`
+	try {
+		await listContacts(getDb(), user, { search: searchText(params) })
+	} catch (error) {
+		console.error('[messages] contacts could not be refreshed:', error instanceof Error ? error.message : error)
+		return redirectWithToast(target, { type: 'error', title: 'Failed to refresh contacts' })
+	}
+	return redirectWithToast(target, { type: 'success', title: 'Contacts refreshed' })
 }
 
 /** A file stored for a message that was then refused must not stay behind. */

@@ -7,7 +7,7 @@ import type { Route } from './+types/messages'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { useLiveRevalidation } from '#app/components/live-revalidation.tsx'
 import { LocalDate } from '#app/components/local-date.tsx'
-import { discardUpload, failureResponse, handleConversationIntent, receiveForm } from '#app/components/messages/actions.server.ts'
+import { discardUpload, failureResponse, handleConversationIntent, receiveForm, refreshContacts } from '#app/components/messages/actions.server.ts'
 import { AnnouncementList } from '#app/components/messages/announcement-list.tsx'
 import { MAX_MESSAGE_LENGTH } from '#app/components/messages/limits.ts'
 import { ConversationPanel } from '#app/components/messages/conversation-panel.tsx'
@@ -69,10 +69,7 @@ function confirmedId(params: URLSearchParams) {
 export async function loader({ request }: Route.LoaderArgs) {
 	const admin = await requireAdmin(request)
 	const params = new URL(request.url).searchParams
-	if (params.has('refresh')) {
-		params.delete('refresh')
-		throw await redirectWithToast(`${PATH}?${params}`, { type: 'success', title: 'Contacts refreshed' })
-	}
+	if (params.has('refresh')) throw await refreshContacts(PATH, params, admin)
 	const db = getDb()
 	const requested = params.get('tab')
 	const tab: Tab = requested === 'direct' || requested === 'contact' ? requested : 'broadcast'

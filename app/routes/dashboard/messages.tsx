@@ -2,7 +2,7 @@ import { Link, useLocation } from 'react-router'
 import type { Route } from './+types/messages'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { useLiveRevalidation } from '#app/components/live-revalidation.tsx'
-import { failureResponse, handleConversationIntent, receiveForm } from '#app/components/messages/actions.server.ts'
+import { failureResponse, handleConversationIntent, receiveForm, refreshContacts } from '#app/components/messages/actions.server.ts'
 import { AnnouncementList } from '#app/components/messages/announcement-list.tsx'
 import { InitialsAvatar } from '#app/components/messages/avatar.tsx'
 import { ConversationPanel } from '#app/components/messages/conversation-panel.tsx'
@@ -20,7 +20,6 @@ import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { partialPage } from '#app/utils/page-toast.server.ts'
 import { searchText } from '#app/utils/misc.ts'
-import { redirectWithToast } from '#app/utils/toast.server.ts'
 
 const PATH = '/dashboard/messages'
 const threadUrl = (partnerId: string) => `${PATH}?tab=conversations&with=${partnerId}`
@@ -35,10 +34,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 	const user = await requireUser(request)
 	const url = new URL(request.url)
 	const params = url.searchParams
-	if (params.has('refresh')) {
-		params.delete('refresh')
-		throw await redirectWithToast(`${PATH}?${params}`, { type: 'success', title: 'Contacts refreshed' })
-	}
+	if (params.has('refresh')) throw await refreshContacts(PATH, params, user)
 	const db = getDb()
 	const tab = params.get('tab') === 'announcements' ? 'announcements' : 'conversations'
 	const before = positiveInt(params.get('before'))
