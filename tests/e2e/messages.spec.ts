@@ -1,10 +1,17 @@
 import { randomUUID } from 'node:crypto'
+import path from 'node:path'
 import type { Browser, Page } from '@playwright/test'
 import type { Kysely } from 'kysely'
 import type { Database } from '#db/types.ts'
+import { LocalFileStorage } from '#app/services/storage/local.server.ts'
+import { attachmentKey } from '#app/services/storage/keys.ts'
 import { expect, test, type TestUser } from '../support/e2e.ts'
+import { e2eServerEnv } from '../support/e2e-env.ts'
 
 const { createSession } = await import('#app/utils/session.server.ts')
+
+/** The e2e server keeps its files on local disk under DATA_DIR/files. */
+const serverStorage = new LocalFileStorage(path.join(e2eServerEnv().DATA_DIR, 'files'))
 
 /** A 1×1 PNG. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64')
@@ -200,4 +207,28 @@ test('a refused send shows its toast on the page that answers it, and only there
 	await page.getByRole('link', { name: 'My Courses' }).click()
 	await expect(page.getByRole('heading', { level: 1, name: 'My Courses' })).toBeVisible()
 	await expect(page.getByRole('status')).toHaveText('')
+})
+
+test('an image attachment that cannot be shown says so and keeps its download @js-only', async ({ page, db, createUser, signIn }) => {
+	const tag = randomUUID().slice(0, 8)
+	const admin = await createUser({ role: 'admin', name: `Ada ${tag}` })
+	const student = await createUser({ name: `Sam ${tag}` })
+	// Stored as a PNG, but its bytes are not an image (a damaged upload).
+	const key = attachmentKey(admin.id, 'floor-plan.png')
+	const { size } = await serverStorage.put(key, new TextEncoder().encode('not an image'), { contentType: 'image/png' })
+	const message = await db
+		.insertInto('messages')
+		.values({ sender_id: admin.id, receiver_id: student.id, content: `Plan ${tag}` })
+		.returning('id')
+		.executeTakeFirstOrThrow()
+	const attachment = await db
+		.insertInto('message_attachments')
+		.values({ message_id: message.id, name: 'floor-plan.png', type: 'image/png', size_bytes: size, storage_key: key })
+		.returning('id')
+		.executeTakeFirstOrThrow()
+	await signIn(student)
+
+	await page.goto(`/dashboard/messages?with=${admin.id}`)
+	await expect(thread(page).getByRole('alert').filter({ hasText: 'Failed to preview attachment' })).toBeVisible()
+	await expect(thread(page).getByRole('link', { name: 'floor-plan.png' })).toHaveAttribute('href', `/files/attachments/${attachment.id}`)
 })
