@@ -55,3 +55,26 @@ test('the mobile menu opens without JavaScript', async ({ page }) => {
 	await mobileNav.getByRole('link', { name: 'Contact' }).click()
 	await expect(page).toHaveURL(/\/contact$/)
 })
+
+test('an aborted data request is not reported as an error, and any other failure still is @js-only', async ({ browser, baseURL }) => {
+	// A page of its own: the control failure below would fail the page fixture's own check.
+	const context = await browser.newContext({ baseURL })
+	const page = await context.newPage()
+	const errors: string[] = []
+	page.on('pageerror', (error) => errors.push(error.message))
+	await page.goto('/login')
+	await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true')
+
+	// As React Router's decoder leaves a request aborted mid-response: the stream's `closed` promise, unhandled.
+	await page.evaluate(() => {
+		const controller = new AbortController()
+		const stream = new ReadableStream({ start: (source) => controller.signal.addEventListener('abort', () => source.error(controller.signal.reason)) })
+		void stream.getReader().closed.then(() => undefined)
+		controller.abort()
+	})
+	await page.evaluate(() => {
+		void Promise.reject(new Error('a real failure'))
+	})
+	await expect.poll(() => errors).toEqual(['a real failure'])
+	await context.close()
+})
