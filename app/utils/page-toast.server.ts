@@ -1,5 +1,10 @@
 import type { ToastMessage } from '#app/components/ui/toast.tsx'
 
+/** An error toast a loader returns as its page's `pageToast` (shown once by the root, with or without JavaScript). */
+export function errorPageToast(title: string, description?: string): ToastMessage {
+	return { id: crypto.randomUUID(), type: 'error', title, description }
+}
+
 /**
  * For a page made of parts that can fail on their own (messages: contacts, thread,
  * announcements): a part that cannot be loaded shows empty, as the spec degrades, and the
@@ -18,7 +23,7 @@ export function partialPage(scope: string) {
 			}
 		},
 		pageToast(): ToastMessage | null {
-			return failure ? { id: crypto.randomUUID(), type: 'error', title: failure } : null
+			return failure ? errorPageToast(failure) : null
 		},
 	}
 }

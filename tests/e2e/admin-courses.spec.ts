@@ -1,12 +1,9 @@
 import { randomUUID } from 'node:crypto'
-import path from 'node:path'
-import { LocalFileStorage } from '#app/services/storage/local.server.ts'
 import { materialKey } from '#app/services/storage/keys.ts'
-import { e2eServerEnv } from '../support/e2e-env.ts'
+import { e2eServerStorage } from '../support/e2e-env.ts'
 import { expect, test } from '../support/e2e.ts'
 
-/** The e2e server keeps its files on local disk under DATA_DIR/files. */
-const serverStorage = new LocalFileStorage(path.join(e2eServerEnv().DATA_DIR, 'files'))
+const serverStorage = e2eServerStorage()
 
 test('an admin adds, edits and deletes a course; its enrollments and stored files go with it', async ({
 	page,

@@ -1,17 +1,14 @@
 import { randomUUID } from 'node:crypto'
-import path from 'node:path'
 import type { Browser, Page } from '@playwright/test'
 import type { Kysely } from 'kysely'
 import type { Database } from '#db/types.ts'
-import { LocalFileStorage } from '#app/services/storage/local.server.ts'
 import { attachmentKey } from '#app/services/storage/keys.ts'
 import { expect, test, type TestUser } from '../support/e2e.ts'
-import { e2eServerEnv } from '../support/e2e-env.ts'
+import { e2eServerStorage } from '../support/e2e-env.ts'
 
 const { createSession } = await import('#app/utils/session.server.ts')
 
-/** The e2e server keeps its files on local disk under DATA_DIR/files. */
-const serverStorage = new LocalFileStorage(path.join(e2eServerEnv().DATA_DIR, 'files'))
+const serverStorage = e2eServerStorage()
 
 /** A 1×1 PNG. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64')

@@ -1,15 +1,13 @@
 import { randomUUID } from 'node:crypto'
-import path from 'node:path'
 import type { Kysely } from 'kysely'
 import type { Page } from '@playwright/test'
-import { LocalFileStorage } from '#app/services/storage/local.server.ts'
 import { materialKey } from '#app/services/storage/keys.ts'
 import { sampleChartPng, sampleClassRecording, sampleDocx, samplePdf } from '#db/seed/sample-files.ts'
 import type { Database, MaterialCategory, MaterialType } from '#db/types.ts'
+import { e2eServerStorage } from '../support/e2e-env.ts'
 import { expect, test } from '../support/e2e.ts'
 
-/** The e2e server keeps local files under DATA_DIR/files; the fixtures set DATA_DIR as the server has it. */
-const storage = new LocalFileStorage(path.join(process.env.DATA_DIR!, 'files'))
+const storage = e2eServerStorage()
 
 type StoredItem = { id: number; title: string; url: string }
 

@@ -1,4 +1,3 @@
-import { sql } from 'kysely'
 import { RouterContextProvider } from 'react-router'
 import { beforeEach, describe, expect, test } from 'vitest'
 import { action as loginAction, loader as loginLoader } from '#app/routes/auth/login.tsx'
@@ -12,7 +11,7 @@ import { issueToken } from '#app/models/auth-tokens.server.ts'
 import { createUser } from '#app/models/users.server.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getSessionUser } from '#app/utils/session.server.ts'
-import { useTestDatabase } from '#tests/support/db.ts'
+import { useTestDatabase, withTablesUnavailable } from '#tests/support/db.ts'
 import { getActionToast, getToast } from '#app/utils/toast.server.ts'
 import { callRoute, cookiesFrom, formRequest, getRequest, sessionCookieFor, settle } from '#tests/support/requests.ts'
 
@@ -37,16 +36,6 @@ async function outboxFor(email: string) {
 
 function tokenFrom(text: string) {
 	return new URL(/https?:\/\/\S+/.exec(text)![0]).searchParams.get('token')!
-}
-
-/** Runs `run` while `table` cannot be reached, as during a database fault, then puts it back. */
-async function withTableUnavailable<T>(table: string, run: () => Promise<T>) {
-	await sql`ALTER TABLE ${sql.table(table)} RENAME TO ${sql.table(`${table}_unavailable`)}`.execute(t.db)
-	try {
-		return await run()
-	} finally {
-		await sql`ALTER TABLE ${sql.table(`${table}_unavailable`)} RENAME TO ${sql.table(table)}`.execute(t.db)
-	}
 }
 
 /** Calls an action with a request context of its own, returned with the answer. */
@@ -165,7 +154,7 @@ describe('logout', () => {
 	test('when the session cannot be ended, the visitor stays signed in and is told so where they were', async () => {
 		const account = await user()
 		const cookie = await sessionCookieFor(account.id)
-		const [fromDashboard, fromHeader] = await withTableUnavailable('sessions', async () => [
+		const [fromDashboard, fromHeader] = await withTablesUnavailable(t.db, ['sessions'], async () => [
 			await callRoute(logoutAction, formRequest('/logout', { from: 'dashboard' }, { cookie })),
 			await callRoute(logoutAction, formRequest('/logout', { redirectTo: '/courses?x=1' }, { cookie })),
 		])
@@ -279,7 +268,7 @@ describe('password reset', () => {
 
 	test('when the e-mail cannot be queued, the form says so and nothing is kept', async () => {
 		const account = await user()
-		const { response, context } = await withTableUnavailable('email_outbox', () =>
+		const { response, context } = await withTablesUnavailable(t.db, ['email_outbox'], () =>
 			callWithContext(forgotAction, formRequest('/forgot-password', { email: account.email })),
 		)
 		expect(response.status).toBe(503)
@@ -326,11 +315,11 @@ describe('password reset', () => {
 	test('a database fault is reported, and a reset that failed leaves the link usable', async () => {
 		const account = await user()
 		const token = await issueToken(t.db, account.id, 'reset_password')
-		const page = await withTableUnavailable('auth_tokens', async () => (await callRoute(resetLoader, getRequest(`/reset-password?token=${token}`))).json())
+		const page = await withTablesUnavailable(t.db, ['auth_tokens'], async () => (await callRoute(resetLoader, getRequest(`/reset-password?token=${token}`))).json())
 		expect(page).toMatchObject({ status: 'invalid', error: 'Failed to validate reset session. Please request a new password reset.' })
 
 		const fields = { token, password: 'new-password-1', confirmPassword: 'new-password-1' }
-		const failed = await withTableUnavailable('sessions', () => callRoute(resetAction, formRequest('/reset-password', fields)))
+		const failed = await withTablesUnavailable(t.db, ['sessions'], () => callRoute(resetAction, formRequest('/reset-password', fields)))
 		expect(failed.status).toBe(503)
 		expect(await failed.text()).toContain('An unexpected error occurred. Please try again.')
 		expect((await login(account.email, PASSWORD)).status).toBe(302)

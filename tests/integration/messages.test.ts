@@ -1,4 +1,4 @@
-import { sql, type LogEvent } from 'kysely'
+import type { LogEvent } from 'kysely'
 import { beforeEach, describe, expect, test } from 'vitest'
 import { listContacts } from '#app/models/contacts.server.ts'
 import { listConversation } from '#app/models/messages.server.ts'
@@ -7,7 +7,7 @@ import { action as adminAction, loader as adminLoader } from '#app/routes/admin/
 import { action, loader } from '#app/routes/dashboard/messages.tsx'
 import { openDatabase } from '#app/utils/db.server.ts'
 import type { Role } from '#db/types.ts'
-import { useTestDatabase } from '#tests/support/db.ts'
+import { useTestDatabase, withTablesUnavailable } from '#tests/support/db.ts'
 import { getToast } from '#app/utils/toast.server.ts'
 import { callRoute, cookiesFrom, formRequest, getRequest, sessionCookieFor } from '#tests/support/requests.ts'
 import { useTestStorage } from '#tests/support/storage.ts'
@@ -202,9 +202,7 @@ describe('the messages page', () => {
 			return json(response)
 		}
 		// The messages (and with them contacts' unread counts) cannot be read, as in a fault of that table.
-		await sql`ALTER TABLE messages RENAME TO messages_unavailable`.execute(t.db)
-		await sql`ALTER TABLE contact_submissions RENAME TO contact_submissions_unavailable`.execute(t.db)
-		try {
+		await withTablesUnavailable(t.db, ['messages', 'contact_submissions'], async () => {
 			const conversations = await load(loader, '/dashboard/messages', student.cookie)
 			expect(conversations).toMatchObject({ contacts: [], thread: null, pageToast: { type: 'error', title: 'Failed to load contacts' } })
 			const announcements = await load(loader, '/dashboard/messages?tab=announcements', student.cookie)
@@ -213,24 +211,18 @@ describe('the messages page', () => {
 			expect(broadcast.pageToast.title).toBe('Failed to load announcements: the server could not read them')
 			const inbox = await load(adminLoader, '/dashboard/admin/messages?tab=contact', admin.cookie)
 			expect(inbox).toMatchObject({ submissions: [], pageToast: { title: 'Failed to load contact submissions' } })
-		} finally {
-			await sql`ALTER TABLE messages_unavailable RENAME TO messages`.execute(t.db)
-			await sql`ALTER TABLE contact_submissions_unavailable RENAME TO contact_submissions`.execute(t.db)
-		}
+		})
 		expect((await load(loader, '/dashboard/messages', student.cookie)).pageToast).toBeNull()
 	})
 
 	test('a refresh that cannot read the contacts says so', async () => {
 		const student = await person('student')
-		await sql`ALTER TABLE messages RENAME TO messages_unavailable`.execute(t.db)
-		try {
-			const response = await callRoute(loader, getRequest('/dashboard/messages?tab=conversations&refresh=1', { cookie: student.cookie }))
-			expect(response.headers.get('Location')).toBe('/dashboard/messages?tab=conversations')
-			const { toast } = await getToast(getRequest('/', { cookie: cookiesFrom(response) }))
-			expect(toast).toMatchObject({ type: 'error', title: 'Failed to refresh contacts' })
-		} finally {
-			await sql`ALTER TABLE messages_unavailable RENAME TO messages`.execute(t.db)
-		}
+		const response = await withTablesUnavailable(t.db, ['messages'], () =>
+			callRoute(loader, getRequest('/dashboard/messages?tab=conversations&refresh=1', { cookie: student.cookie })),
+		)
+		expect(response.headers.get('Location')).toBe('/dashboard/messages?tab=conversations')
+		const { toast } = await getToast(getRequest('/', { cookie: cookiesFrom(response) }))
+		expect(toast).toMatchObject({ type: 'error', title: 'Failed to refresh contacts' })
 	})
 
 	test('refresh answers with the Contacts refreshed toast and a clean URL', async () => {

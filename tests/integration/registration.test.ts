@@ -1,4 +1,3 @@
-import { sql } from 'kysely'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 import { createUser } from '#app/models/users.server.ts'
 import { setPayments } from '#app/services/payments/index.server.ts'
@@ -10,7 +9,7 @@ import { action as checkoutAction, loader as checkoutLoader } from '#app/routes/
 import { getSessionUser } from '#app/utils/session.server.ts'
 import { hitRateLimit, RATE_LIMITS } from '#app/utils/rate-limit.server.ts'
 import { getToast } from '#app/utils/toast.server.ts'
-import { useTestDatabase } from '#tests/support/db.ts'
+import { useTestDatabase, withTablesUnavailable } from '#tests/support/db.ts'
 import { cookiesFrom, formRequest, getRequest, sessionCookieFor, settle } from '#tests/support/requests.ts'
 
 const t = useTestDatabase()
@@ -430,16 +429,12 @@ describe('the paid path through the test checkout', () => {
 	test('a verification that breaks shows the spec error and toast', async () => {
 		const { sessionId } = await toCheckout()
 		// The payment provider's store cannot be read, as in an outage.
-		await sql`ALTER TABLE test_checkout_sessions RENAME TO test_checkout_sessions_unavailable`.execute(t.db)
-		try {
-			expect(await (await completion(sessionId)).json()).toEqual({
-				state: 'error',
-				message: 'An unexpected error occurred during registration.',
-				pageToast: { id: expect.any(String), type: 'error', title: 'Verification Error', description: 'Failed to complete verification. Please try again.' },
-			})
-		} finally {
-			await sql`ALTER TABLE test_checkout_sessions_unavailable RENAME TO test_checkout_sessions`.execute(t.db)
-		}
+		const page = await withTablesUnavailable(t.db, ['test_checkout_sessions'], async () => (await completion(sessionId)).json())
+		expect(page).toEqual({
+			state: 'error',
+			message: 'An unexpected error occurred during registration.',
+			pageToast: { id: expect.any(String), type: 'error', title: 'Verification Error', description: 'Failed to complete verification. Please try again.' },
+		})
 	})
 })
 

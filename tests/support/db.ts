@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, inject } from 'vitest'
-import type { Kysely } from 'kysely'
+import { sql, type Kysely } from 'kysely'
 import type { Database } from '#db/types.ts'
 import { openDatabase, setDatabaseHandle, type DatabaseHandle, migrateToLatest } from '#app/utils/db.server.ts'
 import { createDatabase, databaseUrl, dropDatabase, randomDatabaseName } from './postgres.ts'
@@ -49,4 +49,14 @@ export function useTestDatabase() {
 		await drop?.()
 	})
 	return holder
+}
+
+/** Runs `run` while the tables cannot be reached, as during a database fault, then puts them back. */
+export async function withTablesUnavailable<T>(db: Kysely<Database>, tables: string[], run: () => Promise<T>) {
+	for (const table of tables) await sql`ALTER TABLE ${sql.table(table)} RENAME TO ${sql.table(`${table}_unavailable`)}`.execute(db)
+	try {
+		return await run()
+	} finally {
+		for (const table of tables) await sql`ALTER TABLE ${sql.table(`${table}_unavailable`)} RENAME TO ${sql.table(table)}`.execute(db)
+	}
 }

@@ -1,5 +1,6 @@
 import path from 'node:path'
 import os from 'node:os'
+import { LocalFileStorage } from '#app/services/storage/local.server.ts'
 import { databaseUrl } from './postgres.ts'
 
 /** The environment of the production server the end-to-end tests drive. */
@@ -24,4 +25,9 @@ export function e2eServerEnv() {
 		// workers are tested by tests/e2e/cluster.spec.ts.
 		WEB_CONCURRENCY: '1',
 	}
+}
+
+/** The e2e server's file store: local disk under its DATA_DIR/files, for specs that put or check stored files. */
+export function e2eServerStorage() {
+	return new LocalFileStorage(path.join(e2eServerEnv().DATA_DIR, 'files'))
 }

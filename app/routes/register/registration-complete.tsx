@@ -11,6 +11,7 @@ import { clearDraftCookieHeader, deleteDraft, getDraft, readDraftId } from '#app
 import { getPayments } from '#app/services/payments/index.server.ts'
 import { getUser, startSession } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
+import { errorPageToast } from '#app/utils/page-toast.server.ts'
 
 const SessionIdSchema = z.string().regex(/^cs_[A-Za-z0-9_]{1,200}$/)
 
@@ -31,10 +32,10 @@ function failure(message: string, pageToast: ToastMessage | null = null) {
 }
 
 /** The spec's toasts for a payment that could not be verified, and for a verification that broke. */
-function verificationToast(kind: 'unverified' | 'unexpected'): ToastMessage {
+function verificationToast(kind: 'unverified' | 'unexpected') {
 	return kind === 'unverified'
-		? { id: crypto.randomUUID(), type: 'error', title: 'Payment Verification Error', description: 'Failed to verify payment' }
-		: { id: crypto.randomUUID(), type: 'error', title: 'Verification Error', description: 'Failed to complete verification. Please try again.' }
+		? errorPageToast('Payment Verification Error', 'Failed to verify payment')
+		: errorPageToast('Verification Error', 'Failed to complete verification. Please try again.')
 }
 
 /**
