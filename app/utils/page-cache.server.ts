@@ -10,7 +10,9 @@ import { pageUrl } from './auth.server.ts'
  * allow) until the data behind it changes. Anything personal — a signed-in
  * visitor, a pending toast, a Set-Cookie — is never cached or shared.
  */
-const PUBLIC_PAGES = [/^\/$/, /^\/(about|faq|terms|privacy|community|courses)$/, /^\/courses\/\d{1,9}$/]
+const PAGES_SHOWING_DATA = [/^\/$/, /^\/courses$/, /^\/courses\/\d{1,9}$/]
+/** Pages whose markup comes from the code alone: no data change can make a copy of them stale. */
+const PAGES_OF_CODE_ONLY = [/^\/(about|faq|terms|privacy|community)$/]
 const PERSONAL_COOKIES = /(^|;\s*)(__Host-)?(session|toast|registration[^=]*)=/
 /** Bounds staleness of what no event announces (a seat hold expiring) and of other processes' caches. */
 const TTL_MS = 30_000
@@ -21,6 +23,7 @@ const INVALIDATING_EVENTS = new Set<AppEvent['type']>(['course.changed', 'enroll
 export const PUBLIC_CACHE_CONTROL = 'public, max-age=0, must-revalidate, s-maxage=30, stale-while-revalidate=30'
 
 type Entry = {
+	showsData: boolean
 	body: Uint8Array<ArrayBuffer>
 	/** The body gzipped on first demand, so each page is compressed once, not per visitor. */
 	gzipped?: Uint8Array<ArrayBuffer>
@@ -49,7 +52,7 @@ function cacheKeyOf({ method, url: href, cookie }: RequestFacts) {
 	if (PERSONAL_COOKIES.test(cookie ?? '')) return null
 	const url = new URL(href)
 	const { pathname } = pageUrl({ url: href })
-	if (!PUBLIC_PAGES.some((pattern) => pattern.test(pathname))) return null
+	if (!PAGES_SHOWING_DATA.some((pattern) => pattern.test(pathname)) && !PAGES_OF_CODE_ONLY.some((pattern) => pattern.test(pathname))) return null
 	// Only the bare page (and the router's data request for it) is shared: query strings
 	// (search, filters, dialogs) are rendered per request, so they cannot crowd out the cache.
 	const params = [...url.searchParams.keys()]
@@ -57,18 +60,24 @@ function cacheKeyOf({ method, url: href, cookie }: RequestFacts) {
 	return `${url.pathname}${url.search}`
 }
 
-export function clearPublicPageCache() {
+function showsData(key: string) {
+	const { pathname } = pageUrl({ url: `http://localhost${key}` })
+	return PAGES_SHOWING_DATA.some((pattern) => pattern.test(pathname))
+}
+
+/** The data behind the public pages changed: the copies of the pages that show it go. */
+export function invalidatePagesShowingData() {
 	generation += 1
-	entries.clear()
+	for (const [key, entry] of entries) if (entry.showsData) entries.delete(key)
 	// Visitors from now on get a render of their own, not one that may have read the old data.
-	rendering.clear()
+	for (const key of rendering.keys()) if (showsData(key)) rendering.delete(key)
 }
 
 function ensureInvalidation() {
 	subscribed ??= getEventHub()
 		.then((hub) =>
 			hub.subscribe((event) => {
-				if (INVALIDATING_EVENTS.has(event.type)) clearPublicPageCache()
+				if (INVALIDATING_EVENTS.has(event.type)) invalidatePagesShowingData()
 			}),
 		)
 		.catch((error: unknown) => {
@@ -152,12 +161,13 @@ async function renderEntry(key: string, render: () => Promise<Response>): Promis
 	if (response.status !== 200 || response.headers.has('Set-Cookie') || !response.body) return response
 	const body = new Uint8Array(await response.arrayBuffer())
 	const entry: Entry = {
+		showsData: showsData(key),
 		body,
 		headers: [...response.headers.entries()].filter(([name]) => name !== 'content-length'),
 		etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`,
 		storedAt: Date.now(),
 	}
-	if (subscribed && generation === renderedIn) {
+	if (subscribed && (!entry.showsData || generation === renderedIn)) {
 		if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value!)
 		entries.set(key, entry)
 	}

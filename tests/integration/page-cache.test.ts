@@ -1,7 +1,7 @@
 import { gunzipSync } from 'node:zlib'
 import { afterAll, describe, expect, test } from 'vitest'
 import { stopEventHub } from '#app/services/events/hub.server.ts'
-import { cachedPublicPage, clearPublicPageCache, publicCacheKey, withPublicPageCache } from '#app/utils/page-cache.server.ts'
+import { cachedPublicPage, invalidatePagesShowingData, publicCacheKey, withPublicPageCache } from '#app/utils/page-cache.server.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
 
 useTestDatabase()
@@ -38,7 +38,6 @@ describe('which requests share a cached page', () => {
 
 describe('the cache', () => {
 	test('a burst of visitors renders the page once, then it is served from memory with an ETag', async () => {
-		clearPublicPageCache()
 		let renders = 0
 		const render = async () => {
 			renders += 1
@@ -57,7 +56,6 @@ describe('the cache', () => {
 	})
 
 	test('an answer that cannot be shared goes to its own request only', async () => {
-		clearPublicPageCache()
 		let renders = 0
 		const render = async () => {
 			renders += 1
@@ -70,32 +68,30 @@ describe('the cache', () => {
 	})
 
 	test('a render that began before a change is neither shared with later visitors nor kept', async () => {
-		clearPublicPageCache()
 		let finishOldRender!: () => void
 		const oldRender = () =>
 			new Promise<Response>((resolve) => {
 				finishOldRender = () => resolve(new Response('before the change', { headers: { 'Content-Type': 'text/html' } }))
 			})
-		const early = withPublicPageCache(get('/privacy'), oldRender)
+		const early = withPublicPageCache(get('/courses/3'), oldRender)
 		await expect.poll(() => finishOldRender).toBeDefined()
 
-		clearPublicPageCache() // what a course, seat or settings change event does
-		const late = await withPublicPageCache(get('/privacy'), async () => new Response('after the change', { headers: { 'Content-Type': 'text/html' } }))
+		invalidatePagesShowingData() // what a course, seat or settings change event does
+		const late = await withPublicPageCache(get('/courses/3'), async () => new Response('after the change', { headers: { 'Content-Type': 'text/html' } }))
 		expect(await late.text()).toBe('after the change')
 		finishOldRender()
 		expect(await (await early).text()).toBe('before the change')
 
-		const next = await withPublicPageCache(get('/privacy'), async () => new Response('rendered again'))
+		const next = await withPublicPageCache(get('/courses/3'), async () => new Response('rendered again'))
 		expect(next.headers.get('X-Page-Cache')).toBe('HIT')
 		expect(await next.text()).toBe('after the change')
 	})
 
 	test('the HTTP server answers a fresh copy before the router: plain, gzipped once, or 304', async () => {
-		clearPublicPageCache()
-		const facts = { method: 'GET', url: 'http://localhost/terms', cookie: undefined, ifNoneMatch: undefined, acceptsGzip: false }
+		const facts = { method: 'GET', url: 'http://localhost/courses', cookie: undefined, ifNoneMatch: undefined, acceptsGzip: false }
 		expect(cachedPublicPage(facts)).toBeNull()
 		const html = `<html>${'same for everyone '.repeat(200)}</html>`
-		await withPublicPageCache(get('/terms'), async () => new Response(html, { headers: { 'Content-Type': 'text/html' } }))
+		await withPublicPageCache(get('/courses'), async () => new Response(html, { headers: { 'Content-Type': 'text/html' } }))
 
 		const plain = cachedPublicPage(facts)!
 		expect(plain.status).toBe(200)
@@ -114,7 +110,18 @@ describe('the cache', () => {
 		expect(cachedPublicPage({ ...facts, method: 'HEAD' })).toMatchObject({ status: 200, body: null })
 		expect(cachedPublicPage({ ...facts, cookie: 'session=abc' })).toBeNull()
 		expect(cachedPublicPage({ ...facts, method: 'POST' })).toBeNull()
-		clearPublicPageCache()
+		invalidatePagesShowingData()
 		expect(cachedPublicPage(facts)).toBeNull()
+	})
+
+	test('a data change drops the pages that show data and keeps those made of code alone', async () => {
+		const page = (body: string) => async () => new Response(body, { headers: { 'Content-Type': 'text/html' } })
+		await withPublicPageCache(get('/'), page('home before'))
+		await withPublicPageCache(get('/terms'), page('terms'))
+		invalidatePagesShowingData()
+		expect(await (await withPublicPageCache(get('/'), page('home after'))).text()).toBe('home after')
+		const terms = await withPublicPageCache(get('/terms'), page('terms rendered again'))
+		expect(terms.headers.get('X-Page-Cache')).toBe('HIT')
+		expect(await terms.text()).toBe('terms')
 	})
 })

@@ -22,7 +22,7 @@ import { STATIC_FOR_VISITORS, useOptionalUser } from '#app/root.tsx'
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
-import { clearPublicPageCache } from '#app/utils/page-cache.server.ts'
+import { invalidatePagesShowingData } from '#app/utils/page-cache.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 
 /** The offer editor's form: the bullet items come as one textarea, one item per line. */
@@ -52,7 +52,7 @@ export async function action({ request }: Route.ActionArgs) {
 			await removeLimitedTimeOffer(trx, admin.id)
 			await recordAudit(trx, { actorId: admin.id, action: 'offer.remove', entity: 'site_setting', entityId: LIMITED_TIME_OFFER_KEY })
 		})
-		clearPublicPageCache()
+		invalidatePagesShowingData()
 		return redirectWithToast('/', { type: 'success', title: 'Limited time offer removed' })
 	}
 	const submission = parseWithZod(formData, { schema: OfferFormSchema })
@@ -69,7 +69,7 @@ export async function action({ request }: Route.ActionArgs) {
 		})
 	})
 	// The database announces the change to every process (site.changed); this one need not wait for it.
-	clearPublicPageCache()
+	invalidatePagesShowingData()
 	return redirectWithToast('/', { type: 'success', title: 'Limited time offer saved' })
 }
 
