@@ -1,14 +1,14 @@
 import { PassThrough } from 'node:stream'
 import { buffer } from 'node:stream/consumers'
 import { renderToPipeableStream } from 'react-dom/server'
-import { isRouteErrorResponse, ServerRouter, type EntryContext, type HandleErrorFunction } from 'react-router'
+import { type EntryContext, type HandleErrorFunction, isRouteErrorResponse, ServerRouter } from 'react-router'
 import { storageOrigin } from '#app/services/storage/index.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { NonceProvider } from '#app/utils/nonce.tsx'
 import { inlineScriptHashes, publicCacheKey } from '#app/utils/page-cache.server.ts'
 import { contentSecurityPolicy, createNonce } from '#app/utils/security.server.ts'
 
-export { startup, shutdown } from '#app/utils/lifecycle.server.ts'
+export { shutdown, startup } from '#app/utils/lifecycle.server.ts'
 export { cachedPublicPage } from '#app/utils/page-cache.server.ts'
 
 export const streamTimeout = 5_000

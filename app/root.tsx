@@ -8,9 +8,9 @@ import {
 	Outlet,
 	Scripts,
 	ScrollRestoration,
+	type ShouldRevalidateFunctionArgs,
 	useMatches,
 	useRouteLoaderData,
-	type ShouldRevalidateFunctionArgs,
 } from 'react-router'
 import type { Route } from './+types/root'
 import stylesheet from './app.css?url'

@@ -1,4 +1,4 @@
-import { index, layout, prefix, route, type RouteConfig } from '@react-router/dev/routes'
+import { index, layout, prefix, type RouteConfig, route } from '@react-router/dev/routes'
 
 export default [
 	layout('routes/public/layout.tsx', [
@@ -42,9 +42,7 @@ export default [
 					route(':courseId/edit', 'routes/admin/course-edit.tsx'),
 					route(':courseId/delete', 'routes/admin/course-delete.tsx'),
 				]),
-				route('courses/:courseId/materials', 'routes/admin/course-materials.tsx', [
-					route(':weekId/edit', 'routes/admin/week-edit.tsx'),
-				]),
+				route('courses/:courseId/materials', 'routes/admin/course-materials.tsx', [route(':weekId/edit', 'routes/admin/week-edit.tsx')]),
 				route('users', 'routes/admin/users.tsx'),
 				route('enrollments', 'routes/admin/enrollments.tsx'),
 				route('messages', 'routes/admin/messages.tsx'),

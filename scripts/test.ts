@@ -1,6 +1,6 @@
 /**
- * The whole test suite, in the order that fails fastest: types, unit and
- * integration tests (Vitest, real PostgreSQL and PGlite), the concurrency tests
+ * The whole test suite, in the order that fails fastest: types, lint and
+ * formatting (Biome), unit and integration tests (Vitest, real PostgreSQL and PGlite), the concurrency tests
  * repeated, then a production build driven end to end by Playwright with
  * JavaScript on and off.
  * Ends with one line 'N passed, N failed'.
@@ -30,6 +30,9 @@ const failures: string[] = []
 if (wanted('typecheck')) {
 	if (!run('typecheck', bin('react-router'), ['typegen']) || !run('tsc', bin('tsc'), ['--noEmit'])) failures.push('typecheck')
 }
+if (wanted('lint')) {
+	if (!run('lint and format (biome ci)', bin('biome'), ['ci', '.'])) failures.push('lint')
+}
 if (wanted('unit')) {
 	if (!run('vitest', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`])) {
 		failures.push('vitest')
@@ -44,7 +47,10 @@ function ensureChromium() {
 		return false
 	}
 	const env = { DEBIAN_FRONTEND: 'noninteractive' }
-	return run('apt-get update', 'apt-get', ['update', '-qq'], env) && run('install chromium', 'apt-get', ['install', '-y', '-qq', 'chromium'], env)
+	return (
+		run('apt-get update', 'apt-get', ['update', '-qq'], env) &&
+		run('install chromium', 'apt-get', ['install', '-y', '-qq', 'chromium'], env)
+	)
 }
 
 // The concurrency tests again, 20 times over (npm run test:stress): cheap enough to run on every CI run.

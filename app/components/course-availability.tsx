@@ -22,11 +22,7 @@ export function spotsLeftText({ spotsLeft, isFull }: Pick<Availability, 'spotsLe
 
 /** 'N spots left' (or 'Course is full') in the colour of the availability tone. */
 export function SpotsLeft({ availability, className }: { availability: Availability; className?: string }) {
-	return (
-		<p className={cn('text-sm font-semibold', availabilityTextClasses[availability.tone], className)}>
-			{spotsLeftText(availability)}
-		</p>
-	)
+	return <p className={cn('text-sm font-semibold', availabilityTextClasses[availability.tone], className)}>{spotsLeftText(availability)}</p>
 }
 
 /** FULL or ALMOST FULL, or nothing while plenty of spots are left. */

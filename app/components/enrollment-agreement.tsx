@@ -1,13 +1,13 @@
-import { getFormProps, getInputProps, useForm, type FieldMetadata, type SubmissionResult } from '@conform-to/react'
+import { type FieldMetadata, getFormProps, getInputProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { useState } from 'react'
 import { useFetcher } from 'react-router'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { z } from 'zod'
+import { formatCents } from '#app/utils/misc.ts'
 import { Alert } from './ui/alert.tsx'
 import { Button, ButtonLink } from './ui/button.tsx'
 import { CheckboxField } from './ui/field.tsx'
-import { formatCents } from '#app/utils/misc.ts'
 
 export const TERMS_REQUIRED_MESSAGE = 'You must agree to the terms before proceeding to payment'
 
@@ -23,8 +23,7 @@ export const AgreeToTermsSchema = z.object({
  */
 export function ProgramAgreement({ courseTitle, feeCents }: { courseTitle: string; feeCents: number }) {
 	return (
-		<div
-			role="region"
+		<section
 			aria-label="Agreement terms"
 			tabIndex={0}
 			className="max-h-80 space-y-3 overflow-y-auto rounded-lg border border-slate-200 bg-slate-50 p-4 text-sm text-slate-800 focus:ring-2 focus:ring-brand-200 focus:outline-none"
@@ -35,35 +34,34 @@ export function ProgramAgreement({ courseTitle, feeCents }: { courseTitle: strin
 			</p>
 			<ol className="list-decimal space-y-2 pl-5">
 				<li>
-					<strong>Program.</strong> The program runs for 8 weeks, with one live online mentoring session of one hour
-					per week in a small group.
+					<strong>Program.</strong> The program runs for 8 weeks, with one live online mentoring session of one hour per week in a small
+					group.
 				</li>
 				<li>
 					<strong>Fee.</strong> The program price is $2,500. The registration fee for the course you selected is{' '}
-					<strong>{feeCents === 0 ? 'FREE' : formatCents(feeCents)}</strong>. Any fee must be paid in full before the
-					first class starts.
+					<strong>{feeCents === 0 ? 'FREE' : formatCents(feeCents)}</strong>. Any fee must be paid in full before the first class starts.
 				</li>
 				<li>
-					<strong>No refunds.</strong> All sales are final. Fees are non-refundable, including when sessions are missed
-					or the Participant stops attending.
+					<strong>No refunds.</strong> All sales are final. Fees are non-refundable, including when sessions are missed or the Participant
+					stops attending.
 				</li>
 				<li>
-					<strong>Materials.</strong> Class materials and recordings are for the Participant's personal use and may
-					not be shared, copied or resold.
+					<strong>Materials.</strong> Class materials and recordings are for the Participant's personal use and may not be shared, copied or
+					resold.
 				</li>
 				<li>
-					<strong>No guarantee.</strong> Real estate investing carries risk. The Company teaches methods and does not
-					guarantee any financial result.
+					<strong>No guarantee.</strong> Real estate investing carries risk. The Company teaches methods and does not guarantee any
+					financial result.
 				</li>
 				<li>
 					<strong>Governing law.</strong> This agreement is governed by the laws of the State of Georgia.
 				</li>
 				<li>
-					<strong>Disputes.</strong> Before taking any other action, both parties agree to try to settle a dispute
-					through mediation within 30 days of it being raised in writing.
+					<strong>Disputes.</strong> Before taking any other action, both parties agree to try to settle a dispute through mediation within
+					30 days of it being raised in writing.
 				</li>
 			</ol>
-		</div>
+		</section>
 	)
 }
 

@@ -19,9 +19,5 @@ export function LocalDate({ value, time = false }: { value: Date | string; time?
 	const hydrated = useHydrated()
 	const date = new Date(value)
 	const format = formats[time ? 'dateTime' : 'date']
-	return (
-		<time dateTime={date.toISOString()}>
-			{hydrated ? format.local.format(date) : `${format.utc.format(date)} (UTC)`}
-		</time>
-	)
+	return <time dateTime={date.toISOString()}>{hydrated ? format.local.format(date) : `${format.utc.format(date)} (UTC)`}</time>
 }

@@ -1,6 +1,6 @@
-import { getInputProps, type FieldMetadata } from '@conform-to/react'
-import { Field } from './ui/field.tsx'
+import { type FieldMetadata, getInputProps } from '@conform-to/react'
 import { MAX_EMAIL_LENGTH, MAX_NAME_LENGTH } from '#app/utils/user-validation.ts'
+import { Field } from './ui/field.tsx'
 
 /** The name and e-mail inputs of the public forms (waitlist, contact, registration, checkout). */
 export function NameEmailFields({

@@ -1,4 +1,4 @@
-import { useId, useState, type InputHTMLAttributes } from 'react'
+import { type InputHTMLAttributes, useId, useState } from 'react'
 import { Link, useLocation } from 'react-router'
 import { ErrorList, type ListOfErrors } from './ui/field.tsx'
 import { Input, Label } from './ui/input.tsx'

@@ -1,14 +1,14 @@
-import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from '@conform-to/react'
+import { getFormProps, getInputProps, getTextareaProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { useFetcher } from 'react-router'
 import { z } from 'zod'
+import { useOptionalUser } from '#app/root.tsx'
 import { HoneypotField } from './marketing/honeypot.tsx'
 import { NameEmailFields } from './name-email-fields.tsx'
 import { Alert } from './ui/alert.tsx'
 import { Button, ButtonLink } from './ui/button.tsx'
 import { RouteDialog } from './ui/dialog.tsx'
 import { Field, TextareaField } from './ui/field.tsx'
-import { useOptionalUser } from '#app/root.tsx'
 
 /** The program a request names when it is not about one particular course. */
 export const DEFAULT_PROGRAM = 'Real Estate Investment Program'
@@ -18,7 +18,11 @@ const EMAIL_MESSAGE = 'Please enter a valid email address.'
 
 export const WaitlistSchema = z.object({
 	name: z.string({ error: NAME_MESSAGE }).trim().min(2, NAME_MESSAGE).max(200, 'Name must be at most 200 characters.'),
-	email: z.string({ error: EMAIL_MESSAGE }).trim().max(254, EMAIL_MESSAGE).pipe(z.email({ error: EMAIL_MESSAGE })),
+	email: z
+		.string({ error: EMAIL_MESSAGE })
+		.trim()
+		.max(254, EMAIL_MESSAGE)
+		.pipe(z.email({ error: EMAIL_MESSAGE })),
 	phone: z.string().trim().max(50, 'Phone number must be at most 50 characters.').optional(),
 	message: z.string().trim().max(5000, 'Message must be at most 5,000 characters.').optional(),
 	// A course that cannot be read falls back to the general program rather than failing the form.
@@ -93,15 +97,7 @@ export function waitlistDescription(course: WaitlistCourse | null) {
 }
 
 /** The waitlist as a `?dialog=waitlist` state of the page it opens on. */
-export function WaitlistDialog({
-	course,
-	closeTo,
-	returnTo,
-}: {
-	course: WaitlistCourse | null
-	closeTo: string
-	returnTo: string
-}) {
+export function WaitlistDialog({ course, closeTo, returnTo }: { course: WaitlistCourse | null; closeTo: string; returnTo: string }) {
 	return (
 		<RouteDialog title="Join Our Waitlist" description={waitlistDescription(course)} closeTo={closeTo}>
 			<WaitlistForm course={course} returnTo={returnTo} cancelTo={closeTo} />

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely'
-import type { Database } from '#db/types.ts'
 import { enqueueMail } from '#app/services/mail/index.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
+import type { Database } from '#db/types.ts'
 import { issueToken } from './auth-tokens.server.ts'
 
 /** Queues the e-mail-confirmation link; call in the transaction that created the account. */

@@ -1,8 +1,8 @@
-import { sql, type Kysely, type Transaction } from 'kysely'
+import { type Kysely, sql, type Transaction } from 'kysely'
 import { z } from 'zod'
-import type { Database } from '#db/types.ts'
 import { publishEvent } from '#app/services/events/publish.server.ts'
-import { getStorage, type FileStorage } from '#app/services/storage/index.server.ts'
+import { type FileStorage, getStorage } from '#app/services/storage/index.server.ts'
+import type { Database } from '#db/types.ts'
 import { recordAudit } from './audit-log.server.ts'
 import { takenSeatsExpression } from './courses.server.ts'
 
@@ -140,11 +140,7 @@ async function countCourseContents(db: Kysely<Database>, courseId: number): Prom
 				.select(eb.fn.countAll().as('n'))
 				.where('assignments.course_id', '=', courseId)
 				.as('submissions'),
-			eb
-				.selectFrom('registration_payments')
-				.select(eb.fn.countAll().as('n'))
-				.where('course_id', '=', courseId)
-				.as('payments'),
+			eb.selectFrom('registration_payments').select(eb.fn.countAll().as('n')).where('course_id', '=', courseId).as('payments'),
 		])
 		.executeTakeFirstOrThrow()
 	return {

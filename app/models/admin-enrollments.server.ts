@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely'
-import type { Database, EnrollmentStatus } from '#db/types.ts'
 import { publishEvent } from '#app/services/events/publish.server.ts'
+import type { Database, EnrollmentStatus } from '#db/types.ts'
 import { likePattern } from './admin-users.server.ts'
 import { recordAudit } from './audit-log.server.ts'
 import { listCoursesWithAvailability } from './courses.server.ts'
@@ -109,11 +109,7 @@ export async function adminEnroll(db: Kysely<Database>, actorId: string, input: 
 /** Any status to any other; into a seat-taking one needs a free seat (throws SeatUnavailableError). Null when missing. */
 export async function updateEnrollmentStatus(db: Kysely<Database>, actorId: string, enrollmentId: number, status: EnrollmentStatus) {
 	return db.transaction().execute(async (trx) => {
-		const before = await trx
-			.selectFrom('enrollments')
-			.select(['status', 'user_id'])
-			.where('id', '=', enrollmentId)
-			.executeTakeFirst()
+		const before = await trx.selectFrom('enrollments').select(['status', 'user_id']).where('id', '=', enrollmentId).executeTakeFirst()
 		if (!before) return null
 		const changed = await changeEnrollmentStatus(trx, enrollmentId, status)
 		if (!changed) return null

@@ -6,6 +6,7 @@ import { materialKind, safeExternalUrl, storedFileName, type ViewerKind } from '
 import { recordAudit } from '#app/models/audit-log.server.ts'
 import { selectWeeksWithItems } from '#app/models/materials.server.ts'
 import {
+	type CheckedType,
 	describeUploadError,
 	discardFile,
 	errorResult,
@@ -13,7 +14,6 @@ import {
 	removeStoredFiles,
 	storeCheckedFile,
 	UploadRefusal,
-	type CheckedType,
 } from '#app/models/uploads.server.ts'
 import type { FileStorage } from '#app/services/storage/index.server.ts'
 import { materialKey } from '#app/services/storage/keys.ts'
@@ -263,7 +263,10 @@ export async function receiveWeekEdit(
 		})
 		fields = parsed.fields
 	} catch (error) {
-		await removeStoredFiles(storage, [...stored.values()].map((file) => file.key))
+		await removeStoredFiles(
+			storage,
+			[...stored.values()].map((file) => file.key),
+		)
 		return fail(error, seenFields)
 	}
 
@@ -271,7 +274,10 @@ export async function receiveWeekEdit(
 	for (const [name, file] of stored) fields.set(name, file.fileName)
 	const submission = parseWithZod(fields, { schema: WeekEditSchema })
 	if (submission.status !== 'success') {
-		await removeStoredFiles(storage, [...stored.values()].map((file) => file.key))
+		await removeStoredFiles(
+			storage,
+			[...stored.values()].map((file) => file.key),
+		)
 		const rowsChanged = submission.status === undefined
 		return {
 			ok: false,
@@ -377,7 +383,10 @@ export async function receiveWeekEdit(
 			return oldKeys
 		})
 	} catch (error) {
-		await removeStoredFiles(storage, [...stored.values()].map((file) => file.key))
+		await removeStoredFiles(
+			storage,
+			[...stored.values()].map((file) => file.key),
+		)
 		return fail(error, fields)
 	}
 

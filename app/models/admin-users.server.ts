@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto'
 import type { Kysely } from 'kysely'
-import type { Database } from '#db/types.ts'
 import { publishEvent } from '#app/services/events/publish.server.ts'
-import { getStorage, type FileStorage } from '#app/services/storage/index.server.ts'
+import { type FileStorage, getStorage } from '#app/services/storage/index.server.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
+import type { Database } from '#db/types.ts'
 import { removeStoredFiles } from './admin-courses.server.ts'
 import { recordAudit } from './audit-log.server.ts'
 import { createUser, findUserByEmail, normalizeEmail } from './users.server.ts'
@@ -27,7 +27,11 @@ export async function listStudents(db: Kysely<Database>, { query, limit = USER_L
 		const pattern = likePattern(query)
 		select = select.where((eb) => eb.or([eb('profiles.name', 'ilike', pattern), eb('users.email', 'ilike', pattern)]))
 	}
-	const rows = await select.orderBy('profiles.created_at', 'desc').orderBy('profiles.id').limit(limit + 1).execute()
+	const rows = await select
+		.orderBy('profiles.created_at', 'desc')
+		.orderBy('profiles.id')
+		.limit(limit + 1)
+		.execute()
 	return {
 		users: rows.slice(0, limit).map((row) => ({
 			id: row.id,

@@ -1,5 +1,5 @@
 import { parseWithZod } from '@conform-to/zod/v4'
-import { sql, type Kysely } from 'kysely'
+import { type Kysely, sql } from 'kysely'
 import { SubmitAssignmentSchema } from '#app/components/grading/schemas.ts'
 import { recordAudit } from '#app/models/audit-log.server.ts'
 import { canAccessCourse, type MaterialReader } from '#app/models/materials.server.ts'
@@ -10,8 +10,8 @@ import {
 	fileTitle,
 	removeStoredFiles,
 	storeCheckedFile,
-	UploadRefusal,
 	type UploadFailure,
+	UploadRefusal,
 } from '#app/models/uploads.server.ts'
 import type { FileStorage } from '#app/services/storage/index.server.ts'
 import { submissionKey } from '#app/services/storage/keys.ts'
@@ -104,7 +104,10 @@ export type StudentAssignment = {
 }
 
 /** A course's assignments as one student sees them, with their own status and grade. */
-export async function listStudentAssignments(db: Kysely<Database>, { studentId, courseId }: { studentId: string; courseId: number }): Promise<StudentAssignment[]> {
+export async function listStudentAssignments(
+	db: Kysely<Database>,
+	{ studentId, courseId }: { studentId: string; courseId: number },
+): Promise<StudentAssignment[]> {
 	const rows = await db
 		.selectFrom('assignments as a')
 		.leftJoin('course_materials as week', 'week.id', 'a.week_id')
@@ -209,7 +212,12 @@ export async function receiveSubmission(
 	let currentFile: string | undefined
 	const fail = (error: unknown, fields: FormData): UploadFailure => {
 		const { status, message, field } = describeUploadError(error, { fileName: currentFile, maxUploadMb })
-		return { ok: false, status, result: errorResult(fields, message, { field, hideFields: ['file'] }), toast: { type: 'error', title: message } }
+		return {
+			ok: false,
+			status,
+			result: errorResult(fields, message, { field, hideFields: ['file'] }),
+			toast: { type: 'error', title: message },
+		}
 	}
 
 	let fields: FormData
@@ -240,7 +248,12 @@ export async function receiveSubmission(
 	const submission = parseWithZod(fields, { schema: SubmitAssignmentSchema })
 	if (submission.status !== 'success') {
 		if (stored) await removeStoredFiles(storage, [stored.key])
-		return { ok: false, status: 400, result: submission.reply({ hideFields: ['file'] }), toast: { type: 'error', title: submission.error?.['']?.[0] ?? 'Please correct the highlighted fields.' } }
+		return {
+			ok: false,
+			status: 400,
+			result: submission.reply({ hideFields: ['file'] }),
+			toast: { type: 'error', title: submission.error?.['']?.[0] ?? 'Please correct the highlighted fields.' },
+		}
 	}
 	const { body } = submission.value
 
@@ -304,7 +317,12 @@ function gradingQuery(db: Kysely<Database>, query: string) {
 	if (query) {
 		const pattern = `%${query.replace(/[\\%_]/g, (character) => `\\${character}`)}%`
 		base = base.where((eb) =>
-			eb.or([eb('p.name', 'ilike', pattern), eb('u.email', 'ilike', pattern), eb('a.title', 'ilike', pattern), eb('c.title', 'ilike', pattern)]),
+			eb.or([
+				eb('p.name', 'ilike', pattern),
+				eb('u.email', 'ilike', pattern),
+				eb('a.title', 'ilike', pattern),
+				eb('c.title', 'ilike', pattern),
+			]),
 		)
 	}
 	return base
@@ -332,7 +350,10 @@ export async function listGradingQueue(db: Kysely<Database>, { tab, query }: { t
 			.orderBy('s.id', 'desc')
 			.limit(GRADING_LIST_LIMIT)
 			.execute(),
-		gradingQuery(db, query).select(['s.status', (eb) => eb.fn.countAll<string>().as('count')]).groupBy('s.status').execute(),
+		gradingQuery(db, query)
+			.select(['s.status', (eb) => eb.fn.countAll<string>().as('count')])
+			.groupBy('s.status')
+			.execute(),
 	])
 	const count = (status: SubmissionStatus) => Number(counts.find((row) => row.status === status)?.count ?? 0)
 	return { rows: rows satisfies GradingRow[], counts: { pending: count('submitted'), graded: count('graded') } }
@@ -402,5 +423,10 @@ export async function getSubmissionFile(db: Kysely<Database>, user: MaterialRead
 		.executeTakeFirst()
 	if (!row?.storage_key) return 'not-found' as const
 	if (row.student_id !== user.id && !user.isAdmin) return 'forbidden' as const
-	return { storageKey: row.storage_key, fileName: row.file_name ?? 'file', fileType: row.file_type ?? 'application/octet-stream', size: row.file_size }
+	return {
+		storageKey: row.storage_key,
+		fileName: row.file_name ?? 'file',
+		fileType: row.file_type ?? 'application/octet-stream',
+		size: row.file_size,
+	}
 }

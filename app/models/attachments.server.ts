@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream'
+import type { Readable } from 'node:stream'
 import { fileTypeFromBuffer } from 'file-type'
 import type { FileStorage } from '#app/services/storage/index.server.ts'
 import { attachmentKey } from '#app/services/storage/keys.ts'
@@ -30,7 +30,16 @@ export async function storeAttachment(
 	const key = attachmentKey(userId, fileName)
 	const { size } = await storage.put(key, rest, { contentType: type })
 	// Control characters go: PostgreSQL refuses a NUL in text.
-	return { key, name: fileName.replace(/\p{Cc}/gu, '').trim().slice(0, 255) || 'file', type, size }
+	return {
+		key,
+		name:
+			fileName
+				.replace(/\p{Cc}/gu, '')
+				.trim()
+				.slice(0, 255) || 'file',
+		type,
+		size,
+	}
 }
 
 export async function sniffType(head: Uint8Array, fileName: string) {
@@ -45,9 +54,12 @@ export async function sniffType(head: Uint8Array, fileName: string) {
 	return isText(head) ? 'text/plain' : 'application/octet-stream'
 }
 
-
 function looksLikeMarkup(head: Uint8Array) {
-	const text = Buffer.from(head.subarray(0, 4096)).toString('latin1').replace(/^\uFEFF|^\xEF\xBB\xBF/, '').trimStart().toLowerCase()
+	const text = Buffer.from(head.subarray(0, 4096))
+		.toString('latin1')
+		.replace(/^\uFEFF|^\xEF\xBB\xBF/, '')
+		.trimStart()
+		.toLowerCase()
 	if (!text.startsWith('<')) return false
 	return /<(svg|html|!doctype\s+html|head|body|script|iframe)[\s>/]/.test(text)
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import type { Kysely } from 'kysely'
-import type { Database } from '#db/types.ts'
 import { hashToken } from '#app/utils/session.server.ts'
+import type { Database } from '#db/types.ts'
 
 export type TokenPurpose = 'confirm_email' | 'reset_password'
 

@@ -1,6 +1,6 @@
-import { sql, type Kysely } from 'kysely'
-import type { Database, Role } from '#db/types.ts'
+import { type Kysely, sql } from 'kysely'
 import { initials } from '#app/utils/misc.ts'
+import type { Database, Role } from '#db/types.ts'
 
 export type Contact = {
 	id: string
@@ -25,45 +25,45 @@ function reachableRoles(role: Role): Role[] {
 }
 
 function contactsQuery(db: Kysely<Database>, owner: ContactOwner & { storedRole: Role }) {
-	return db
-		// Each side of the conversations is read from its own index alone (an admin has tens of
-		// thousands of messages); a message with a receiver is never an announcement.
-		.with('partners', (qb) =>
-			qb
-				.selectFrom((eb) =>
-					eb
-						.selectFrom('messages')
-						.select(['receiver_id as id', (sub) => sub.fn.max('created_at').as('last_at')])
-						.where('sender_id', '=', owner.id)
-						.where('receiver_id', 'is not', null)
-						.groupBy('receiver_id')
-						.unionAll(
-							eb
-								.selectFrom('messages')
-								.select(['sender_id as id', (sub) => sub.fn.max('created_at').as('last_at')])
-								.where('receiver_id', '=', owner.id)
-								.groupBy('sender_id'),
-						)
-						.as('sides'),
-				)
-				.select(['sides.id', (eb) => eb.fn.max('sides.last_at').as('last_at')])
-				.groupBy('sides.id'),
-		)
-		.with('unread', (qb) =>
-			qb
-				.selectFrom('messages')
-				.select(['sender_id as id', (eb) => eb.fn.countAll<number>().as('n')])
-				.where('receiver_id', '=', owner.id)
-				.where('read', '=', false)
-				.groupBy('sender_id'),
-		)
-		.selectFrom('profiles')
-		.leftJoin('partners', 'partners.id', 'profiles.id')
-		.leftJoin('unread', 'unread.id', 'profiles.id')
-		.where('profiles.id', '<>', owner.id)
-		.where((eb) =>
-			eb.or([eb('partners.id', 'is not', null), eb('profiles.role', 'in', reachableRoles(owner.storedRole))]),
-		)
+	return (
+		db
+			// Each side of the conversations is read from its own index alone (an admin has tens of
+			// thousands of messages); a message with a receiver is never an announcement.
+			.with('partners', (qb) =>
+				qb
+					.selectFrom((eb) =>
+						eb
+							.selectFrom('messages')
+							.select(['receiver_id as id', (sub) => sub.fn.max('created_at').as('last_at')])
+							.where('sender_id', '=', owner.id)
+							.where('receiver_id', 'is not', null)
+							.groupBy('receiver_id')
+							.unionAll(
+								eb
+									.selectFrom('messages')
+									.select(['sender_id as id', (sub) => sub.fn.max('created_at').as('last_at')])
+									.where('receiver_id', '=', owner.id)
+									.groupBy('sender_id'),
+							)
+							.as('sides'),
+					)
+					.select(['sides.id', (eb) => eb.fn.max('sides.last_at').as('last_at')])
+					.groupBy('sides.id'),
+			)
+			.with('unread', (qb) =>
+				qb
+					.selectFrom('messages')
+					.select(['sender_id as id', (eb) => eb.fn.countAll<number>().as('n')])
+					.where('receiver_id', '=', owner.id)
+					.where('read', '=', false)
+					.groupBy('sender_id'),
+			)
+			.selectFrom('profiles')
+			.leftJoin('partners', 'partners.id', 'profiles.id')
+			.leftJoin('unread', 'unread.id', 'profiles.id')
+			.where('profiles.id', '<>', owner.id)
+			.where((eb) => eb.or([eb('partners.id', 'is not', null), eb('profiles.role', 'in', reachableRoles(owner.storedRole))]))
+	)
 }
 
 /**
@@ -79,12 +79,7 @@ export async function listContacts(
 	const { storedRole } = owner
 	if (!storedRole) return { contacts: [], hasMore: false }
 	let query = contactsQuery(db, { ...owner, storedRole })
-		.select([
-			'profiles.id',
-			'profiles.name',
-			'profiles.role',
-			sql<number>`coalesce(unread.n, 0)`.as('unreadCount'),
-		])
+		.select(['profiles.id', 'profiles.name', 'profiles.role', sql<number>`coalesce(unread.n, 0)`.as('unreadCount')])
 		.orderBy(sql`coalesce(unread.n, 0) > 0`, 'desc')
 		.orderBy('partners.last_at', (ob) => ob.desc().nullsLast())
 		.orderBy(sql`lower(profiles.name)`)

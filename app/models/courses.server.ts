@@ -1,4 +1,4 @@
-import { sql, type ExpressionBuilder, type Kysely, type Selectable } from 'kysely'
+import { type ExpressionBuilder, type Kysely, type Selectable, sql } from 'kysely'
 import type { CoursesTable, Database, EnrollmentStatus } from '#db/types.ts'
 
 /** Enrollment states that occupy a seat (DECISIONS.md 11); 'inactive' frees it. */
@@ -67,7 +67,10 @@ export function takenSeatsExpression(eb: ExpressionBuilder<Database, 'courses'>)
 }
 
 function coursesWithTakenSeats(db: Kysely<Database>) {
-	return db.selectFrom('courses').selectAll('courses').select((eb) => takenSeatsExpression(eb).as('taken'))
+	return db
+		.selectFrom('courses')
+		.selectAll('courses')
+		.select((eb) => takenSeatsExpression(eb).as('taken'))
 }
 
 function toCourseWithAvailability(row: Selectable<CoursesTable> & { taken: number }): CourseWithAvailability {
@@ -87,10 +90,7 @@ function toCourseWithAvailability(row: Selectable<CoursesTable> & { taken: numbe
 
 /** Every course, newest first, with its availability, in a single query. */
 export async function listCoursesWithAvailability(db: Kysely<Database>) {
-	const rows = await coursesWithTakenSeats(db)
-		.orderBy('courses.created_at', 'desc')
-		.orderBy('courses.id', 'desc')
-		.execute()
+	const rows = await coursesWithTakenSeats(db).orderBy('courses.created_at', 'desc').orderBy('courses.id', 'desc').execute()
 	return rows.map(toCourseWithAvailability)
 }
 

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely'
+import { type Kysely, sql } from 'kysely'
 import type { Database, EnrollmentStatus } from '#db/types.ts'
 
 export const UNKNOWN_COURSE_TITLE = 'Unknown Course'

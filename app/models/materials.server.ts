@@ -116,11 +116,7 @@ export async function getCourseWeeks(
 		.$if(!all, (query) => query.limit(RECENT_WEEKS))
 	const rows = await selectWeeksWithItems(db)
 		.select((eb) =>
-			eb
-				.selectFrom('course_materials')
-				.select(eb.fn.countAll<string>().as('count'))
-				.where('course_id', '=', courseId)
-				.as('totalWeeks'),
+			eb.selectFrom('course_materials').select(eb.fn.countAll<string>().as('count')).where('course_id', '=', courseId).as('totalWeeks'),
 		)
 		.where('week.id', 'in', listedWeekIds)
 		.orderBy('week.week_number', 'desc')

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely'
-import type { Database } from '#db/types.ts'
 import { publishEvent } from '#app/services/events/publish.server.ts'
 import type { FileStorage } from '#app/services/storage/index.server.ts'
+import type { Database } from '#db/types.ts'
 import { deleteStoredFiles, type StoredUpload } from './attachments.server.ts'
 import { UNKNOWN_USER } from './contacts.server.ts'
 
@@ -125,7 +125,12 @@ export async function listAnnouncements(db: Kysely<Database>, { before }: { befo
  */
 export async function createMessage(
 	trx: Kysely<Database>,
-	{ senderId, receiverId, content, attachment }: { senderId: string; receiverId: string | null; content: string; attachment?: StoredUpload },
+	{
+		senderId,
+		receiverId,
+		content,
+		attachment,
+	}: { senderId: string; receiverId: string | null; content: string; attachment?: StoredUpload },
 ) {
 	const message = await trx
 		.insertInto('messages')
@@ -186,11 +191,7 @@ export async function deleteMessage(
 			const visible = message.is_announcement || message.receiver_id === userId
 			return { result: visible ? ('forbidden' as const) : ('not-found' as const), keys: [] }
 		}
-		const attachments = await trx
-			.deleteFrom('message_attachments')
-			.where('message_id', '=', messageId)
-			.returning('storage_key')
-			.execute()
+		const attachments = await trx.deleteFrom('message_attachments').where('message_id', '=', messageId).returning('storage_key').execute()
 		await trx.deleteFrom('messages').where('id', '=', messageId).execute()
 		await beforeCommit?.(trx, { isAnnouncement: message.is_announcement })
 		await publishEvent(

@@ -36,13 +36,20 @@ type ScanOptions = { now?: Date; graceMs?: number }
  * Lists every stored object under `prefix` (however many pages the store needs) that no
  * material item references and that is older than the grace period.
  */
-async function* unreferencedObjects(db: Kysely<Database>, storage: FileStorage, prefix: string, { now = new Date(), graceMs = ORPHAN_GRACE_MS }: ScanOptions) {
+async function* unreferencedObjects(
+	db: Kysely<Database>,
+	storage: FileStorage,
+	prefix: string,
+	{ now = new Date(), graceMs = ORPHAN_GRACE_MS }: ScanOptions,
+) {
 	const cutoff = now.getTime() - graceMs
 	let batch: StoredObject[] = []
 	async function* flush() {
 		const keys = batch.map((object) => object.key)
 		const referenced = new Set(
-			(await db.selectFrom('material_items').select('storage_key').where('storage_key', 'in', keys).execute()).map((row) => row.storage_key),
+			(await db.selectFrom('material_items').select('storage_key').where('storage_key', 'in', keys).execute()).map(
+				(row) => row.storage_key,
+			),
 		)
 		for (const object of batch) if (!referenced.has(object.key)) yield object
 		batch = []
@@ -70,7 +77,13 @@ export async function findOrphanedMaterials(db: Kysely<Database>, storage: FileS
 			group = { id, courseId, weekId, weekNumber: null, topic: null, files: [], createdAt: object.lastModified }
 			groups.set(id, group)
 		}
-		group.files.push({ key: object.key, name: storedFileName(object.key), category, sizeBytes: object.size, lastModified: object.lastModified })
+		group.files.push({
+			key: object.key,
+			name: storedFileName(object.key),
+			category,
+			sizeBytes: object.size,
+			lastModified: object.lastModified,
+		})
 		if (object.lastModified < group.createdAt) group.createdAt = object.lastModified
 	}
 	const list = [...groups.values()].sort((a, b) => a.courseId - b.courseId || a.weekId - b.weekId)

@@ -1,8 +1,8 @@
 import type { Kysely, Transaction } from 'kysely'
-import type { Database } from '#db/types.ts'
+import { publishEvent } from '#app/services/events/publish.server.ts'
 import type { CheckoutSession, PaymentProvider } from '#app/services/payments/payments.ts'
 import { TestCheckoutPayments } from '#app/services/payments/test-checkout.server.ts'
-import { publishEvent } from '#app/services/events/publish.server.ts'
+import type { Database } from '#db/types.ts'
 import { enrollWithinCapacity, placeSeatHold, SeatUnavailableError, sweepExpiredSeatHolds } from './seats.server.ts'
 
 /**
@@ -129,7 +129,7 @@ export async function supersedeUnfinishedCheckouts(
 		try {
 			await payments.expireCheckoutSession(sessionId)
 			const session = await payments.retrieveCheckoutSession(sessionId)
-			if (!session || session.paymentStatus !== 'paid') await expireCheckout(db, sessionId)
+			if (session?.paymentStatus !== 'paid') await expireCheckout(db, sessionId)
 		} catch (error) {
 			console.error('[payments] could not expire checkout', sessionId, error instanceof Error ? error.message : error)
 		}
@@ -189,11 +189,7 @@ export async function fulfil(db: Kysely<Database>, payments: PaymentProvider, se
 				.set({ status: 'needs_refund', fulfilled_at: now, updated_at: now })
 				.where('id', '=', payment.id)
 				.execute()
-			const released = await trx
-				.deleteFrom('seat_holds')
-				.where('checkout_session_id', '=', sessionId)
-				.returning('course_id')
-				.execute()
+			const released = await trx.deleteFrom('seat_holds').where('checkout_session_id', '=', sessionId).returning('course_id').execute()
 			for (const hold of released) await publishEvent(trx, { type: 'enrollment.changed', courseId: hold.course_id })
 			return { status: 'needs_refund', userId: payment.user_id, courseTitle: payment.course_title } as const
 		}
@@ -227,12 +223,7 @@ async function lockPayment(trx: Transaction<Database>, payments: PaymentProvider
 		})
 		.onConflict((conflict) => conflict.column('checkout_session_id').doNothing())
 		.execute()
-	return trx
-		.selectFrom('registration_payments')
-		.selectAll()
-		.where('checkout_session_id', '=', session.id)
-		.forUpdate()
-		.executeTakeFirst()
+	return trx.selectFrom('registration_payments').selectAll().where('checkout_session_id', '=', session.id).forUpdate().executeTakeFirst()
 }
 
 /** An expired or abandoned checkout: the pending payment is closed and its seat hold released. */
@@ -244,11 +235,7 @@ export async function expireCheckout(db: Kysely<Database>, sessionId: string) {
 			.where('checkout_session_id', '=', sessionId)
 			.where('status', '=', 'pending')
 			.execute()
-		const released = await trx
-			.deleteFrom('seat_holds')
-			.where('checkout_session_id', '=', sessionId)
-			.returning('course_id')
-			.execute()
+		const released = await trx.deleteFrom('seat_holds').where('checkout_session_id', '=', sessionId).returning('course_id').execute()
 		for (const hold of released) await publishEvent(trx, { type: 'enrollment.changed', courseId: hold.course_id })
 	})
 }
@@ -262,12 +249,7 @@ export async function sweepExpiredCheckouts(db: Kysely<Database>, payments: Paym
 	if (payments instanceof TestCheckoutPayments) {
 		for (const sessionId of await payments.expireOverdueSessions()) await expireCheckout(db, sessionId)
 	}
-	const courses = await db
-		.selectFrom('seat_holds')
-		.select('course_id')
-		.distinct()
-		.where('expires_at', '<=', new Date())
-		.execute()
+	const courses = await db.selectFrom('seat_holds').select('course_id').distinct().where('expires_at', '<=', new Date()).execute()
 	// Even a DELETE of no rows fires the public-content trigger, which empties every process's page cache.
 	if (courses.length > 0) await sweepExpiredSeatHolds(db)
 	for (const { course_id: courseId } of courses) await publishEvent(db, { type: 'enrollment.changed', courseId })

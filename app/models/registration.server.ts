@@ -1,8 +1,8 @@
-import { createCookie } from 'react-router'
 import type { Kysely, Transaction } from 'kysely'
-import type { Database } from '#db/types.ts'
+import { createCookie } from 'react-router'
 import type { PaymentProvider } from '#app/services/payments/payments.ts'
 import { getEnv } from '#app/utils/env.server.ts'
+import type { Database } from '#db/types.ts'
 import { sendConfirmationEmail } from './account-emails.server.ts'
 import { claimSeat, openCheckout, supersedeUnfinishedCheckouts, sweepExpiredCheckouts } from './payments.server.ts'
 import { createUser, emailIsRegistered, normalizeEmail } from './users.server.ts'
@@ -177,19 +177,17 @@ export async function completeRegistration(
 	if (draft?.userId && draft.courseId) {
 		await supersedeUnfinishedCheckouts(db, payments, { userId: draft.userId, courseId: draft.courseId })
 	}
-	let claimed
-	try {
-		claimed = await db.transaction().execute(async (trx) => {
+	const { account, claim } = await db
+		.transaction()
+		.execute(async (trx) => {
 			const account = await accountOfDraft(trx, draftId)
 			const claim = await claimSeat(trx, { userId: account.userId, courseId: account.courseId })
 			if (claim.kind === 'enrolled') await trx.deleteFrom('registration_drafts').where('id', '=', draftId).execute()
 			return { account, claim }
 		})
-	} catch (error) {
-		if (isUniqueViolation(error)) throw new RegistrationError('email-taken')
-		throw error
-	}
-	const { account, claim } = claimed
+		.catch((error: unknown) => {
+			throw isUniqueViolation(error) ? new RegistrationError('email-taken') : error
+		})
 	if (claim.kind === 'enrolled') return { kind: 'enrolled', userId: account.userId, courseTitle: claim.course.title }
 	const checkout = await openCheckout(db, payments, {
 		claim,

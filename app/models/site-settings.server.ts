@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely'
+import { type Kysely, sql } from 'kysely'
 import { z } from 'zod'
 import type { Database } from '#db/types.ts'
 
@@ -6,11 +6,7 @@ export const LIMITED_TIME_OFFER_KEY = 'limited_time_offer'
 
 /** The hero's limited-time offer card (DECISIONS.md 17: stored, so every visitor sees an admin's edit). */
 export const LimitedTimeOfferSchema = z.object({
-	title: z
-		.string({ error: 'Title is required' })
-		.trim()
-		.min(1, 'Title is required')
-		.max(120, 'Title must be at most 120 characters'),
+	title: z.string({ error: 'Title is required' }).trim().min(1, 'Title is required').max(120, 'Title must be at most 120 characters'),
 	discount: z
 		.string({ error: 'Discount is required' })
 		.trim()
@@ -51,11 +47,7 @@ export const DEFAULT_LIMITED_TIME_OFFER: LimitedTimeOffer = {
  * touched it yet (the default); a stored JSON null means removed.
  */
 export async function getLimitedTimeOffer(db: Kysely<Database>): Promise<LimitedTimeOffer | null> {
-	const row = await db
-		.selectFrom('site_settings')
-		.select('value')
-		.where('key', '=', LIMITED_TIME_OFFER_KEY)
-		.executeTakeFirst()
+	const row = await db.selectFrom('site_settings').select('value').where('key', '=', LIMITED_TIME_OFFER_KEY).executeTakeFirst()
 	if (!row) return DEFAULT_LIMITED_TIME_OFFER
 	if (row.value === null) return null
 	const parsed = LimitedTimeOfferSchema.safeParse(row.value)

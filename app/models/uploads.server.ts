@@ -1,8 +1,8 @@
-import { Readable } from 'node:stream'
+import type { Readable } from 'node:stream'
 import { finished } from 'node:stream/promises'
 import type { SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { sql, type Insertable, type Kysely } from 'kysely'
+import { type Insertable, type Kysely, sql } from 'kysely'
 import { z } from 'zod'
 import {
 	ALLOWED_FILES_TEXT,
@@ -115,7 +115,6 @@ export async function checkFileType(head: Uint8Array, fileName: string, { videoO
 	return { contentType: allowed.contentType?.(extension) ?? detected, type: allowed.video ? 'video' : 'document' }
 }
 
-
 /** Sniffs a file as it streams in, then streams it into storage under `key`. */
 export async function storeCheckedFile(
 	storage: FileStorage,
@@ -153,11 +152,20 @@ export async function removeStoredFiles(storage: FileStorage, keys: string[]) {
  * characters (PostgreSQL refuses a NUL in text).
  */
 export function fileTitle(fileName: string) {
-	return (fileName.split(/[/\\]/).pop() ?? '').replace(/\p{Cc}/gu, '').trim().slice(0, 300) || 'Untitled file'
+	return (
+		(fileName.split(/[/\\]/).pop() ?? '')
+			.replace(/\p{Cc}/gu, '')
+			.trim()
+			.slice(0, 300) || 'Untitled file'
+	)
 }
 
 /** A failed form's answer: the text fields come back as they were sent, with the message. */
-export function errorResult(fields: FormData, message: string, options: { field?: string; hideFields?: string[] } = {}): SubmissionResult<string[]> {
+export function errorResult(
+	fields: FormData,
+	message: string,
+	options: { field?: string; hideFields?: string[] } = {},
+): SubmissionResult<string[]> {
 	return parseWithZod(fields, { schema: z.looseObject({}) }).reply({
 		...(options.field ? { fieldErrors: { [options.field]: [message] } } : { formErrors: [message] }),
 		hideFields: options.hideFields,
@@ -190,7 +198,10 @@ export function describeUploadError(error: unknown, { fileName, maxUploadMb }: {
 }
 
 /** The Upload Materials form's answer to a failure, with the spec's toasts. */
-function materialUploadFailure(error: unknown, context: { fields: FormData; fileName: string | undefined; maxUploadMb: number }): UploadFailure {
+function materialUploadFailure(
+	error: unknown,
+	context: { fields: FormData; fileName: string | undefined; maxUploadMb: number },
+): UploadFailure {
 	const { status, message, field } = describeUploadError(error, context)
 	const toast: ToastInput =
 		status === 413 ? { type: 'error', title: UPLOAD_MESSAGES.tooLargeTitle, description: message } : { type: 'error', title: message }
@@ -274,7 +285,10 @@ export async function receiveMaterialUpload(
 		})
 		fields = parsed.fields
 	} catch (error) {
-		await removeStoredFiles(storage, stored.map((file) => file.key))
+		await removeStoredFiles(
+			storage,
+			stored.map((file) => file.key),
+		)
 		return materialUploadFailure(error, { fields: seenFields, fileName: currentFile, maxUploadMb })
 	}
 
@@ -283,7 +297,10 @@ export async function receiveMaterialUpload(
 	for (const file of discarded) if (FILE_FIELDS[file.field]) fields.append(file.field, file.name)
 	const submission = parseWithZod(fields, { schema: UploadSchema })
 	if (submission.status !== 'success') {
-		await removeStoredFiles(storage, stored.map((file) => file.key))
+		await removeStoredFiles(
+			storage,
+			stored.map((file) => file.key),
+		)
 		return {
 			ok: false,
 			status: 400,
@@ -372,7 +389,10 @@ export async function receiveMaterialUpload(
 			})
 		})
 	} catch (error) {
-		await removeStoredFiles(storage, stored.map((file) => file.key))
+		await removeStoredFiles(
+			storage,
+			stored.map((file) => file.key),
+		)
 		return materialUploadFailure(error, { fields, fileName: undefined, maxUploadMb })
 	}
 

@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely'
-import type { Database, Role } from '#db/types.ts'
 import { hashPassword, verifyPassword } from '#app/utils/password.server.ts'
+import type { Database, Role } from '#db/types.ts'
 
 export function normalizeEmail(email: string) {
 	return email.trim().toLowerCase()
@@ -50,9 +50,7 @@ export async function createUser(db: Kysely<Database>, input: NewUser) {
 	return user
 }
 
-export type LoginResult =
-	| { ok: true; userId: string }
-	| { ok: false; reason: 'invalid-credentials' | 'email-not-confirmed' }
+export type LoginResult = { ok: true; userId: string } | { ok: false; reason: 'invalid-credentials' | 'email-not-confirmed' }
 
 /** Checks the password; an unknown address costs the same hashing time as a known one. */
 export async function verifyLogin(db: Kysely<Database>, email: string, password: string): Promise<LoginResult> {

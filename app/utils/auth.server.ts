@@ -1,11 +1,11 @@
 import { redirect } from 'react-router'
 import { Authenticator } from 'remix-auth'
 import { FormStrategy } from 'remix-auth-form'
+import { normalizeEmail, verifyLogin } from '#app/models/users.server.ts'
 import { getDb } from './db.server.ts'
 import { clientAddress, hitRateLimit, isRateLimited, RATE_LIMITS, resetRateLimit } from './rate-limit.server.ts'
 import { createSession, getSessionUser, readSessionToken, type SessionUser } from './session.server.ts'
 import { redirectWithToast } from './toast.server.ts'
-import { normalizeEmail, verifyLogin } from '#app/models/users.server.ts'
 
 export class LoginError extends Error {
 	readonly code: 'invalid-credentials' | 'email-not-confirmed' | 'rate-limited'
@@ -102,7 +102,9 @@ export function pageUrl(request: Pick<Request, 'url'>) {
 /** An announcement posted without a live session says whether the session ran out or never was. */
 async function announcementLoginMessage(request: Request, url: URL) {
 	if (request.method !== 'POST' || url.pathname !== '/dashboard/admin/messages' || url.searchParams.get('tab') !== 'broadcast') return null
-	return (await readSessionToken(request)) ? 'Your session has expired. Please log in again.' : 'You must be logged in to send announcements'
+	return (await readSessionToken(request))
+		? 'Your session has expired. Please log in again.'
+		: 'You must be logged in to send announcements'
 }
 
 export async function requireUser(request: Request): Promise<SessionUser> {

@@ -1,11 +1,12 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
-import { Kysely, PGliteDialect, PostgresDialect, type LogEvent } from 'kysely'
+import { Kysely, type LogEvent, PGliteDialect, PostgresDialect } from 'kysely'
 import { Migrator } from 'kysely/migration'
 import pg from 'pg'
 import { migrations } from '#db/migrations/index.ts'
 import type { Database } from '#db/types.ts'
+import { processWide } from './process-wide.server.ts'
 
 const DATE_OID = 1082
 const INT8_OID = 20
@@ -116,7 +117,7 @@ export async function migrateToLatest(db: Kysely<Database>) {
 type Registry = { handle?: DatabaseHandle; opening?: Promise<DatabaseHandle> }
 
 /** One handle per process, kept on globalThis so dev reloads reuse it. */
-const registry: Registry = ((globalThis as { __appDatabase?: Registry }).__appDatabase ??= {})
+const registry = processWide<Registry>('__appDatabase', () => ({}))
 
 export async function initDatabase(options: DatabaseOptions) {
 	if (registry.handle) return registry.handle

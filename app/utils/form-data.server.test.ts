@@ -19,7 +19,9 @@ function chunkedRequest(chunkBytes: number, chunks: number) {
 }
 
 test('reads urlencoded and multipart forms', async () => {
-	const urlencoded = await readFormData(new Request('http://localhost/', { method: 'POST', headers: FORM, body: 'name=Ada&name=Grace&email=a%40b.co' }))
+	const urlencoded = await readFormData(
+		new Request('http://localhost/', { method: 'POST', headers: FORM, body: 'name=Ada&name=Grace&email=a%40b.co' }),
+	)
 	expect(urlencoded.getAll('name')).toEqual(['Ada', 'Grace'])
 	const multipart = new FormData()
 	multipart.set('message', 'Hello')
@@ -27,14 +29,28 @@ test('reads urlencoded and multipart forms', async () => {
 })
 
 test('a body that is not a form is a 415, a broken form a 400', async () => {
-	const json = await settle(() => readFormData(new Request('http://localhost/', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' })))
+	const json = await settle(() =>
+		readFormData(new Request('http://localhost/', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' })),
+	)
 	expect(json.status).toBe(415)
-	const broken = await settle(() => readFormData(new Request('http://localhost/', { method: 'POST', headers: { 'Content-Type': 'multipart/form-data; boundary=x' }, body: '--x\r\nbroken' })))
+	const broken = await settle(() =>
+		readFormData(
+			new Request('http://localhost/', {
+				method: 'POST',
+				headers: { 'Content-Type': 'multipart/form-data; boundary=x' },
+				body: '--x\r\nbroken',
+			}),
+		),
+	)
 	expect(broken.status).toBe(400)
 })
 
 test('a form over MAX_FORM_BYTES is a 413, and reading stops at the limit', async () => {
-	const declared = await settle(() => readFormData(new Request('http://localhost/', { method: 'POST', headers: { ...FORM, 'Content-Length': String(MAX_FORM_BYTES + 1) }, body: 'x=1' })))
+	const declared = await settle(() =>
+		readFormData(
+			new Request('http://localhost/', { method: 'POST', headers: { ...FORM, 'Content-Length': String(MAX_FORM_BYTES + 1) }, body: 'x=1' }),
+		),
+	)
 	expect(declared.status).toBe(413)
 
 	const chunkBytes = 64 * 1024

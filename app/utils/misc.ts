@@ -43,7 +43,10 @@ export function safeRedirectPath(target: FormDataEntryValue | string | null | un
  * without control characters, which a search never needs and PostgreSQL text cannot hold (NUL).
  */
 export function searchText(params: URLSearchParams, { name = 'q', maxLength = 200 } = {}) {
-	return (params.get(name) ?? '').replace(/\p{Cc}/gu, ' ').trim().slice(0, maxLength)
+	return (params.get(name) ?? '')
+		.replace(/\p{Cc}/gu, ' ')
+		.trim()
+		.slice(0, maxLength)
 }
 
 export function cn(...classes: Array<string | false | null | undefined>) {

@@ -275,7 +275,7 @@ function parseParameters(value: string) {
 const QUOTED_ESCAPES: Record<string, string> = { '%22': '"', '%0d': '\r', '%0a': '\n' }
 
 function decodeQuotedValue(value: string) {
-	return value.replace(/%22|%0d|%0a/gi, (escape) => QUOTED_ESCAPES[escape.toLowerCase()]!)
+	return value.replace(/%22|%0d|%0a/gi, (sequence) => QUOTED_ESCAPES[sequence.toLowerCase()]!)
 }
 
 /** RFC 5987 `UTF-8''percent-encoded` values. */

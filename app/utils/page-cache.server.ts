@@ -52,7 +52,8 @@ function cacheKeyOf({ method, url: href, cookie }: RequestFacts) {
 	if (PERSONAL_COOKIES.test(cookie ?? '')) return null
 	const url = new URL(href)
 	const { pathname } = pageUrl({ url: href })
-	if (!PAGES_SHOWING_DATA.some((pattern) => pattern.test(pathname)) && !PAGES_OF_CODE_ONLY.some((pattern) => pattern.test(pathname))) return null
+	if (!PAGES_SHOWING_DATA.some((pattern) => pattern.test(pathname)) && !PAGES_OF_CODE_ONLY.some((pattern) => pattern.test(pathname)))
+		return null
 	// Only the bare page (and the router's data request for it) is shared: query strings
 	// (search, filters, dialogs) are rendered per request, so they cannot crowd out the cache.
 	const params = [...url.searchParams.keys()]

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
-import { contentSecurityPolicy, isCrossSiteRequest } from './security.server.ts'
 import { safeRedirectPath } from './misc.ts'
+import { contentSecurityPolicy, isCrossSiteRequest } from './security.server.ts'
 
 const headers = (values: Record<string, string>) => new Headers(values)
 const allowed = ['http://localhost:3000']
@@ -33,7 +33,7 @@ describe('content security policy', () => {
 	})
 	test('presigned file URLs are allowed when files live in a bucket', () => {
 		expect(contentSecurityPolicy({ nonce: 'n', isDevelopment: false, storageOrigin: 'https://files.example' })).toContain(
-			'media-src \'self\' blob: https://files.example',
+			"media-src 'self' blob: https://files.example",
 		)
 	})
 })

@@ -64,11 +64,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
  * Browsers send Sec-Fetch-Site and Origin with every non-GET request; a request
  * without either (curl, server-to-server) is not a forgery risk for cookie sessions.
  */
-export function isCrossSiteRequest(
-	method: string,
-	headers: { get(name: string): string | null },
-	allowedOrigins: string[],
-) {
+export function isCrossSiteRequest(method: string, headers: { get(name: string): string | null }, allowedOrigins: string[]) {
 	if (SAFE_METHODS.has(method.toUpperCase())) return false
 	const fetchSite = headers.get('sec-fetch-site')
 	if (fetchSite === 'cross-site' || fetchSite === 'same-site') return true

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto'
+import type { Kysely } from 'kysely'
 import { LRUCache } from 'lru-cache'
 import { createCookie } from 'react-router'
-import type { Kysely } from 'kysely'
 import type { Database, Role } from '#db/types.ts'
 import { getDb } from './db.server.ts'
 import { getEnv } from './env.server.ts'
@@ -65,11 +65,7 @@ export async function readSessionToken(request: Request): Promise<string | null>
 	return value
 }
 
-export async function createSession(
-	db: Kysely<Database>,
-	userId: string,
-	meta: { userAgent?: string | null; ip?: string | null } = {},
-) {
+export async function createSession(db: Kysely<Database>, userId: string, meta: { userAgent?: string | null; ip?: string | null } = {}) {
 	const token = randomBytes(32).toString('base64url')
 	await db
 		.insertInto('sessions')
@@ -110,7 +106,7 @@ export async function getSessionUser(request: Request, db: Kysely<Database> = ge
 		])
 		.where('sessions.id', '=', sessionId)
 		.executeTakeFirst()
-	if (!row || !row.profileId) return null
+	if (!row?.profileId) return null
 	if (row.expires_at.getTime() <= now || row.last_seen_at.getTime() + SESSION_IDLE_MS <= now) {
 		await db.deleteFrom('sessions').where('id', '=', sessionId).execute()
 		return null

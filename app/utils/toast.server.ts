@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { createContext, createCookie, redirect, type RouterContextProvider } from 'react-router'
+import { createContext, createCookie, type RouterContextProvider, redirect } from 'react-router'
 import { z } from 'zod'
 import { getEnv } from './env.server.ts'
 

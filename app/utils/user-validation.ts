@@ -14,7 +14,7 @@ export const NameSchema = z
 	.min(2, 'Name must be at least 2 characters')
 	.max(MAX_NAME_LENGTH, `Name must be at most ${MAX_NAME_LENGTH} characters`)
 	// PostgreSQL text cannot hold NUL, and no name has control characters.
-	.refine((name) => !/[\u0000-\u001f\u007f]/.test(name), 'Name must not contain control characters')
+	.refine((name) => !/\p{Cc}/u.test(name), 'Name must not contain control characters')
 
 export const EmailSchema = z
 	.string({ error: 'Please enter a valid email address' })

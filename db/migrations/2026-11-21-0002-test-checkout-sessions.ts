@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely'
+import { type Kysely, sql } from 'kysely'
 
 /**
  * The built-in test checkout (the embedded stand-in for Stripe Checkout when

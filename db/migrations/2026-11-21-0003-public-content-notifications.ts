@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely'
+import { type Kysely, sql } from 'kysely'
 
 /**
  * Anything that changes what the public pages show (courses, seats, the home

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely'
+import { type Kysely, sql } from 'kysely'
 
 /**
  * Indexes found missing by EXPLAIN on the scale data set (scripts/bench/explain.ts):

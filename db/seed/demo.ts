@@ -4,7 +4,7 @@
  * office files) stored through the FileStorage, messages, assignments and contact
  * submissions. Runs only on a database without users, so it never touches real data.
  */
-import { sql, type Kysely, type Transaction } from 'kysely'
+import { type Kysely, sql, type Transaction } from 'kysely'
 import { attachmentKey, materialKey, submissionKey } from '#app/services/storage/keys.ts'
 import type { FileStorage } from '#app/services/storage/storage.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
@@ -30,9 +30,7 @@ const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.doc
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
 
 type StoredFile = { fileName: string; contentType: string; bytes: Uint8Array }
-type ItemSeed =
-	| { title: string; category: MaterialCategory; type: MaterialType; file: StoredFile }
-	| { title: string; youtubeUrl: string }
+type ItemSeed = { title: string; category: MaterialCategory; type: MaterialType; file: StoredFile } | { title: string; youtubeUrl: string }
 type WeekSeed = { week: number; topic: string; zoomLink: string | null; items: ItemSeed[] }
 
 export async function hasUsers(db: Kysely<Database>) {

@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises'
 import { crc32, deflateSync } from 'node:zlib'
 import { strToU8, zipSync } from 'fflate'
-import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib'
+import { PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from 'pdf-lib'
 
 export type PdfContent = {
 	title: string
@@ -190,8 +190,7 @@ export function sampleBudgetXlsx(sheetName: string, lines: BudgetLine[]) {
 	const BOLD = 1
 	const MONEY = 2
 	const BOLD_MONEY = 3
-	const text = (ref: string, value: string, style = 0) =>
-		`<c r="${ref}" t="inlineStr" s="${style}"><is><t>${escapeXml(value)}</t></is></c>`
+	const text = (ref: string, value: string, style = 0) => `<c r="${ref}" t="inlineStr" s="${style}"><is><t>${escapeXml(value)}</t></is></c>`
 	const number = (ref: string, value: number, style: number, formula?: string) =>
 		`<c r="${ref}" s="${style}">${formula ? `<f>${formula}</f>` : ''}<v>${value}</v></c>`
 	const rows = [
@@ -209,9 +208,24 @@ export function sampleBudgetXlsx(sheetName: string, lines: BudgetLine[]) {
 	const sum = (pick: (line: BudgetLine) => number) => lines.reduce((acc, line) => acc + pick(line), 0)
 	rows.push(
 		`<row r="${total}">${text(`A${total}`, 'Total', BOLD)}` +
-			`${number(`B${total}`, sum((line) => line.estimated), BOLD_MONEY, `SUM(B2:B${last})`)}` +
-			`${number(`C${total}`, sum((line) => line.actual), BOLD_MONEY, `SUM(C2:C${last})`)}` +
-			`${number(`D${total}`, sum((line) => line.actual - line.estimated), BOLD_MONEY, `SUM(D2:D${last})`)}</row>`,
+			`${number(
+				`B${total}`,
+				sum((line) => line.estimated),
+				BOLD_MONEY,
+				`SUM(B2:B${last})`,
+			)}` +
+			`${number(
+				`C${total}`,
+				sum((line) => line.actual),
+				BOLD_MONEY,
+				`SUM(C2:C${last})`,
+			)}` +
+			`${number(
+				`D${total}`,
+				sum((line) => line.actual - line.estimated),
+				BOLD_MONEY,
+				`SUM(D2:D${last})`,
+			)}</row>`,
 	)
 	const main = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main'
 	const officeRel = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships'

@@ -6,7 +6,7 @@
  * and queries are what the data set measures, not downloads.
  * Every scale account signs in with the demo password.
  */
-import { sql, type Kysely } from 'kysely'
+import { type Kysely, sql } from 'kysely'
 import { hashPassword } from '#app/utils/password.server.ts'
 import type { Database } from '#db/types.ts'
 import { DEMO_PASSWORD } from './demo.ts'

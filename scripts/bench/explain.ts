@@ -3,7 +3,7 @@
  * database of DATABASE_URL (or DATA_DIR's PGlite), seeded with `npm run db:seed -- --scale`,
  * and prints EXPLAIN ANALYZE of every statement they issue, to check that indexes are used.
  */
-import { sql, type CompiledQuery, type LogEvent } from 'kysely'
+import { type CompiledQuery, type LogEvent, sql } from 'kysely'
 import { listEnrollments } from '#app/models/admin-enrollments.server.ts'
 import { listStudents } from '#app/models/admin-users.server.ts'
 import { listContacts } from '#app/models/contacts.server.ts'
@@ -64,9 +64,7 @@ try {
 
 	await explain('dashboard: accessible courses (student)', () => listAccessibleCourses(db, studentReader))
 	await explain('dashboard: course weeks', () => getCourseWeeks(db, courses[0]!.id))
-	await explain('messages: contacts with unread counts (student)', () =>
-		listContacts(db, { id: student.id, storedRole: student.role }),
-	)
+	await explain('messages: contacts with unread counts (student)', () => listContacts(db, { id: student.id, storedRole: student.role }))
 	await explain('messages: contacts with unread counts (admin)', () => listContacts(db, { id: admin.id, storedRole: admin.role }))
 	await explain('messages: contacts search (admin)', () =>
 		listContacts(db, { id: admin.id, storedRole: admin.role }, { search: 'Student 12' }),

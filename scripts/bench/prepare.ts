@@ -19,9 +19,15 @@ try {
 	await seedScaleData(db, { log: (line) => console.error(`  [${handle.kind}] ${line}`) })
 	const seedSeconds = (performance.now() - started) / 1000
 
-	const userId = async (email: string) => (await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow()).id
+	const userId = async (email: string) =>
+		(await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow()).id
 	const cookie = async (email: string) => (await createSession(db, await userId(email))).setCookie.split(';')[0]!
-	const course = await db.selectFrom('courses').select('id').where('title', 'like', 'Scale Course %').orderBy('id').executeTakeFirstOrThrow()
+	const course = await db
+		.selectFrom('courses')
+		.select('id')
+		.where('title', 'like', 'Scale Course %')
+		.orderBy('id')
+		.executeTakeFirstOrThrow()
 	const enrollment = await db
 		.selectFrom('enrollments')
 		.select(['id', 'status'])

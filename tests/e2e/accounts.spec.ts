@@ -1,6 +1,6 @@
-import { expect, test } from '../support/e2e.ts'
 import type { Kysely } from 'kysely'
 import type { Database } from '#db/types.ts'
+import { expect, test } from '../support/e2e.ts'
 
 async function latestMailLink(db: Kysely<Database>, email: string, path: string) {
 	const mail = await db
@@ -23,7 +23,9 @@ test('an unconfirmed account is refused, confirms by the mailed link, logs in an
 	await page.getByLabel('Password', { exact: true }).fill(user.password)
 	await page.getByRole('button', { name: 'Log in' }).click()
 	await expect(
-		page.getByText('Your email address has not been confirmed yet. Please check your inbox and click the confirmation link before logging in.'),
+		page.getByText(
+			'Your email address has not been confirmed yet. Please check your inbox and click the confirmation link before logging in.',
+		),
 	).toBeVisible()
 
 	await page.getByRole('button', { name: 'Resend confirmation email' }).click()
@@ -57,7 +59,13 @@ test('the password can be shown and hidden', async ({ page }) => {
 	await expect(page.getByLabel('Password', { exact: true })).toHaveAttribute('type', 'password')
 })
 
-test('forgot and reset: the old password stops working, the new one works, other sessions end', async ({ page, browser, createUser, signIn, db }) => {
+test('forgot and reset: the old password stops working, the new one works, other sessions end', async ({
+	page,
+	browser,
+	createUser,
+	signIn,
+	db,
+}) => {
 	const user = await createUser({ name: 'Reset Tester' })
 	const otherBrowser = await browser.newContext()
 	const otherPage = await otherBrowser.newPage()

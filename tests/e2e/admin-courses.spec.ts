@@ -1,16 +1,11 @@
 import { randomUUID } from 'node:crypto'
 import { materialKey } from '#app/services/storage/keys.ts'
-import { e2eServerStorage } from '../support/e2e-env.ts'
 import { expect, test } from '../support/e2e.ts'
+import { e2eServerStorage } from '../support/e2e-env.ts'
 
 const serverStorage = e2eServerStorage()
 
-test('an admin adds, edits and deletes a course; its enrollments and stored files go with it', async ({
-	page,
-	db,
-	createUser,
-	signIn,
-}) => {
+test('an admin adds, edits and deletes a course; its enrollments and stored files go with it', async ({ page, db, createUser, signIn }) => {
 	test.slow()
 	const admin = await createUser({ role: 'admin', name: 'Course Admin' })
 	await signIn(admin)
@@ -18,7 +13,10 @@ test('an admin adds, edits and deletes a course; its enrollments and stored file
 
 	await page.goto('/dashboard/admin/courses')
 	await expect(page.getByRole('heading', { level: 1, name: 'Manage Courses' })).toBeVisible()
-	await expect(page.getByRole('link', { name: 'Cleanup Orphaned Materials' })).toHaveAttribute('href', '/dashboard/admin/orphaned-materials')
+	await expect(page.getByRole('link', { name: 'Cleanup Orphaned Materials' })).toHaveAttribute(
+		'href',
+		'/dashboard/admin/orphaned-materials',
+	)
 
 	const addForm = page.locator('#add-course')
 	await addForm.getByLabel('Title *').fill(title)
@@ -37,7 +35,10 @@ test('an admin adds, edits and deletes a course; its enrollments and stored file
 	await expect(card.getByText('Mar 1, 2031')).toBeVisible()
 	const course = await db.selectFrom('courses').select(['id', 'registration_fee']).where('title', '=', title).executeTakeFirstOrThrow()
 	expect(course.registration_fee).toBe(125001)
-	await expect(card.getByRole('link', { name: /^Manage Materials/ })).toHaveAttribute('href', `/dashboard/admin/courses/${course.id}/materials`)
+	await expect(card.getByRole('link', { name: /^Manage Materials/ })).toHaveAttribute(
+		'href',
+		`/dashboard/admin/courses/${course.id}/materials`,
+	)
 
 	// Two students take seats; a week with a stored file is uploaded.
 	for (const name of ['Seat One', 'Seat Two']) {
@@ -67,7 +68,9 @@ test('an admin adds, edits and deletes a course; its enrollments and stored file
 	await expect(editDialog.getByLabel('Registration Fee ($)')).toHaveValue('1250.01')
 	await editDialog.getByLabel('Capacity').fill('1')
 	await editDialog.getByRole('button', { name: 'Save Changes' }).click()
-	await expect(page.getByRole('dialog', { name: 'Edit Course' }).getByText('Capacity cannot be less than the 2 seats already taken')).toBeVisible()
+	await expect(
+		page.getByRole('dialog', { name: 'Edit Course' }).getByText('Capacity cannot be less than the 2 seats already taken'),
+	).toBeVisible()
 
 	const editedTitle = `${title} Edited`
 	await page.getByRole('dialog', { name: 'Edit Course' }).getByLabel('Title *').fill(editedTitle)
@@ -115,7 +118,17 @@ test('the add form shows the spec messages and the raw data dialog lists every c
 	await page.getByRole('link', { name: 'Show Raw Courses Data' }).click()
 	const dialog = page.getByRole('dialog', { name: 'Raw Courses Data' })
 	await expect(dialog).toBeVisible()
-	for (const column of ['id', 'title', 'description', 'start_date', 'end_date', 'capacity', 'registration_fee', 'created_at', 'updated_at']) {
+	for (const column of [
+		'id',
+		'title',
+		'description',
+		'start_date',
+		'end_date',
+		'capacity',
+		'registration_fee',
+		'created_at',
+		'updated_at',
+	]) {
 		await expect(dialog.getByRole('columnheader', { name: column, exact: true })).toBeVisible()
 	}
 	await expect(dialog.getByRole('cell', { name: course.title })).toBeVisible()

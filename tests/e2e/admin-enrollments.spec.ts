@@ -53,7 +53,11 @@ test('an admin adds an enrollment, changes its status and removes it', async ({ 
 		.poll(async () => (await db.selectFrom('enrollments').select('status').where('user_id', '=', student.id).executeTakeFirst())?.status)
 		.toBe('completed')
 
-	await page.getByRole('row').filter({ hasText: student.name }).getByRole('link', { name: /^Remove/ }).click()
+	await page
+		.getByRole('row')
+		.filter({ hasText: student.name })
+		.getByRole('link', { name: /^Remove/ })
+		.click()
 	const confirm = page.getByRole('dialog', { name: 'Remove Enrollment' })
 	await expect(confirm.getByText(`Remove ${student.name} from ${course.title}?`)).toBeVisible()
 	await confirm.getByRole('button', { name: 'Remove' }).click()

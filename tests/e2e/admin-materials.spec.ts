@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import type { Kysely } from 'kysely'
-import { LocalFileStorage } from '#app/services/storage/local.server.ts'
 import { materialKey } from '#app/services/storage/keys.ts'
+import { LocalFileStorage } from '#app/services/storage/local.server.ts'
 import { samplePdf } from '#db/seed/sample-files.ts'
 import type { Database, MaterialCategory } from '#db/types.ts'
-import { e2eServerEnv } from '../support/e2e-env.ts'
 import { expect, test } from '../support/e2e.ts'
+import { e2eServerEnv } from '../support/e2e-env.ts'
 
 /** The e2e server keeps its files on local disk under DATA_DIR/files. */
 const filesDir = path.join(e2eServerEnv().DATA_DIR, 'files')
@@ -21,13 +21,25 @@ async function courseWithWeek(db: Kysely<Database>) {
 		.values({ title: `Materials Course ${randomUUID().slice(0, 8)}` })
 		.returning(['id', 'title'])
 		.executeTakeFirstOrThrow()
-	const week = await db.insertInto('course_materials').values({ course_id: course.id, week_number: 1, topic: 'Intro' }).returning('id').executeTakeFirstOrThrow()
+	const week = await db
+		.insertInto('course_materials')
+		.values({ course_id: course.id, week_number: 1, topic: 'Intro' })
+		.returning('id')
+		.executeTakeFirstOrThrow()
 	const store = async (title: string, category: MaterialCategory) => {
 		const key = materialKey(course.id, week.id, category, title)
 		await serverStorage.put(key, PDF, { contentType: 'application/pdf' })
 		return db
 			.insertInto('material_items')
-			.values({ material_id: week.id, title, type: 'document', category, storage_key: key, mime_type: 'application/pdf', size_bytes: PDF.length })
+			.values({
+				material_id: week.id,
+				title,
+				type: 'document',
+				category,
+				storage_key: key,
+				mime_type: 'application/pdf',
+				size_bytes: PDF.length,
+			})
 			.returning(['id', 'storage_key'])
 			.executeTakeFirstOrThrow()
 	}
@@ -65,7 +77,9 @@ test('an admin edits a week: renames it, replaces a file, adds one material and 
 	await dialog.getByLabel('Topic').fill('Finding Deals')
 	if (javaScriptEnabled) await expect(dialog.getByText('Unsaved Changes')).toBeVisible()
 	await dialog.getByLabel('Title of notes.pdf').fill('Deal Notes')
-	await dialog.getByLabel('Replace file of notes.pdf').setInputFiles({ name: 'deal-notes-v2.pdf', mimeType: 'application/pdf', buffer: PDF })
+	await dialog
+		.getByLabel('Replace file of notes.pdf')
+		.setInputFiles({ name: 'deal-notes-v2.pdf', mimeType: 'application/pdf', buffer: PDF })
 	if (javaScriptEnabled) await expect(dialog.getByText('Modified')).toBeVisible()
 
 	const deleteSlides = dialog.getByLabel('Delete of slides.pdf')

@@ -27,7 +27,9 @@ test('a broadcast reaches every student', async ({ page, browser, db, baseURL, c
 	const { setCookie } = await createSession(db, first.id)
 	const [pair] = setCookie.split(';')
 	const separator = pair!.indexOf('=')
-	await studentContext.addCookies([{ name: pair!.slice(0, separator), value: pair!.slice(separator + 1), url: baseURL!, httpOnly: true, sameSite: 'Lax' }])
+	await studentContext.addCookies([
+		{ name: pair!.slice(0, separator), value: pair!.slice(separator + 1), url: baseURL!, httpOnly: true, sameSite: 'Lax' },
+	])
 	const studentPage = await studentContext.newPage()
 	try {
 		await studentPage.goto('/dashboard/messages?tab=announcements')
@@ -43,7 +45,9 @@ test('a broadcast reaches every student', async ({ page, browser, db, baseURL, c
 		await expect(page.getByText('Please fill in both subject and message')).toBeVisible()
 
 		await page.getByLabel('Message', { exact: true }).fill('We start on Monday at 6 PM')
-		await page.getByLabel('Attachment (optional)').setInputFiles({ name: 'syllabus.txt', mimeType: 'text/plain', buffer: Buffer.from('week 1') })
+		await page
+			.getByLabel('Attachment (optional)')
+			.setInputFiles({ name: 'syllabus.txt', mimeType: 'text/plain', buffer: Buffer.from('week 1') })
 		await page.getByRole('button', { name: 'Send to All Students' }).click()
 		await expect(page.getByText('Announcement with file sent successfully')).toBeVisible()
 		const history = page.getByRole('region', { name: 'Sent announcements' })
@@ -53,7 +57,9 @@ test('a broadcast reaches every student', async ({ page, browser, db, baseURL, c
 		expect(stored.content).toBe(`Kickoff ${tag}: We start on Monday at 6 PM`)
 
 		if (!javaScriptEnabled) await studentPage.reload()
-		const announcement = studentPage.getByRole('article').filter({ has: studentPage.getByRole('heading', { level: 3, name: `Kickoff ${tag}` }) })
+		const announcement = studentPage
+			.getByRole('article')
+			.filter({ has: studentPage.getByRole('heading', { level: 3, name: `Kickoff ${tag}` }) })
 		await expect(announcement).toBeVisible({ timeout: 2000 })
 		await expect(announcement.getByRole('link', { name: 'syllabus.txt' })).toBeVisible()
 
@@ -78,7 +84,10 @@ test('direct messages: pick a student and write to them', async ({ page, db, cre
 	await page.getByLabel('Search contacts').fill(`Dana ${tag}`)
 	await page.getByRole('button', { name: 'Search' }).click()
 	await expect(page).toHaveURL(new RegExp(`[?&]q=Dana(\\+|%20)${tag}`))
-	await page.getByRole('list', { name: 'Students' }).getByRole('link', { name: new RegExp(`Dana ${tag}`) }).click()
+	await page
+		.getByRole('list', { name: 'Students' })
+		.getByRole('link', { name: new RegExp(`Dana ${tag}`) })
+		.click()
 	await expect(page.getByRole('heading', { level: 2, name: `Dana ${tag}` })).toBeVisible()
 	await page.getByLabel('Message', { exact: true }).fill(`Hello Dana ${tag}`)
 	await page.getByRole('button', { name: 'Send' }).click()
@@ -92,7 +101,12 @@ test('contact form submissions are listed and can be marked read', async ({ page
 	const tag = randomUUID().slice(0, 8)
 	await db
 		.insertInto('contact_submissions')
-		.values({ name: `Visitor ${tag}`, email: `visitor-${tag}@example.com`, phone: '+1 404 555 0100', message: `When does it start? ${tag}` })
+		.values({
+			name: `Visitor ${tag}`,
+			email: `visitor-${tag}@example.com`,
+			phone: '+1 404 555 0100',
+			message: `When does it start? ${tag}`,
+		})
 		.execute()
 	await signIn(await createUser({ role: 'admin' }))
 	await page.goto('/dashboard/admin/messages?tab=contact')

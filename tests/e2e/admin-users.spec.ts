@@ -12,7 +12,11 @@ test('an admin searches for a student and removes them', async ({ page, db, crea
 	const admin = await createUser({ role: 'admin' })
 	const tag = randomUUID().slice(0, 8)
 	const student = await createUser({ name: `Removable ${tag}` })
-	const course = await db.insertInto('courses').values({ title: `Removal ${tag}` }).returning('id').executeTakeFirstOrThrow()
+	const course = await db
+		.insertInto('courses')
+		.values({ title: `Removal ${tag}` })
+		.returning('id')
+		.executeTakeFirstOrThrow()
 	await db.insertInto('enrollments').values({ user_id: student.id, course_id: course.id, enrollment_date: new Date() }).execute()
 	await signIn(admin)
 

@@ -1,13 +1,18 @@
 import { randomUUID } from 'node:crypto'
-import type { Kysely } from 'kysely'
 import type { Page } from '@playwright/test'
+import type { Kysely } from 'kysely'
 import type { Database } from '#db/types.ts'
 import { expect, test } from '../support/e2e.ts'
 
 async function createPaidCourse(db: Kysely<Database>) {
 	return db
 		.insertInto('courses')
-		.values({ title: `Checkout E2E ${randomUUID().slice(0, 8)}`, description: 'A paid course made by a test.', capacity: 5, registration_fee: 250000 })
+		.values({
+			title: `Checkout E2E ${randomUUID().slice(0, 8)}`,
+			description: 'A paid course made by a test.',
+			capacity: 5,
+			registration_fee: 250000,
+		})
 		.returning(['id', 'title'])
 		.executeTakeFirstOrThrow()
 }
@@ -44,7 +49,11 @@ async function finishOnDashboard(page: Page, javaScriptEnabled: boolean) {
 	await expect(page).toHaveURL(/\/dashboard$/)
 }
 
-test('paid registration goes through the test checkout to the completion page and the dashboard', async ({ page, db, javaScriptEnabled }) => {
+test('paid registration goes through the test checkout to the completion page and the dashboard', async ({
+	page,
+	db,
+	javaScriptEnabled,
+}) => {
 	const course = await createPaidCourse(db)
 	const email = `payer-${randomUUID().slice(0, 12)}@example.com`
 	await registerToCheckout(page, course.title, email)
@@ -56,9 +65,18 @@ test('paid registration goes through the test checkout to the completion page an
 	await expect(page.getByRole('heading', { name: 'Welcome, Paula Payer!' })).toBeVisible()
 
 	const user = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow()
-	const enrollments = await db.selectFrom('enrollments').select('status').where('user_id', '=', user.id).where('course_id', '=', course.id).execute()
+	const enrollments = await db
+		.selectFrom('enrollments')
+		.select('status')
+		.where('user_id', '=', user.id)
+		.where('course_id', '=', course.id)
+		.execute()
 	expect(enrollments).toEqual([{ status: 'active' }])
-	const payment = await db.selectFrom('registration_payments').select(['status', 'amount_cents']).where('user_id', '=', user.id).executeTakeFirstOrThrow()
+	const payment = await db
+		.selectFrom('registration_payments')
+		.select(['status', 'amount_cents'])
+		.where('user_id', '=', user.id)
+		.executeTakeFirstOrThrow()
 	expect(payment).toEqual({ status: 'paid', amount_cents: 250000 })
 })
 
@@ -96,7 +114,12 @@ test('a signed-in student secures a paid spot from the course page', async ({ pa
 	await expect(page.getByLabel('Email')).toHaveValue(student.email)
 	await fillCard(page, '4242424242424242')
 	await finishOnDashboard(page, javaScriptEnabled)
-	const enrollment = await db.selectFrom('enrollments').select('status').where('user_id', '=', student.id).where('course_id', '=', course.id).execute()
+	const enrollment = await db
+		.selectFrom('enrollments')
+		.select('status')
+		.where('user_id', '=', student.id)
+		.where('course_id', '=', course.id)
+		.execute()
 	expect(enrollment).toEqual([{ status: 'active' }])
 })
 

@@ -18,10 +18,7 @@ async function fillSeats(db: Kysely<Database>, courseId: number, count: number) 
 			.values({ email: `seat-${randomUUID()}@example.com`, password_hash: 'unused' })
 			.returning('id')
 			.executeTakeFirstOrThrow()
-		await db
-			.insertInto('enrollments')
-			.values({ user_id: user.id, course_id: courseId, enrollment_date: new Date() })
-			.execute()
+		await db.insertInto('enrollments').values({ user_id: user.id, course_id: courseId, enrollment_date: new Date() }).execute()
 	}
 }
 
@@ -102,7 +99,12 @@ test('a signed-in student enrols in a free course from the purchase dialog', asy
 	await dialog.getByRole('button', { name: 'Register Now' }).click()
 	await expect(page).toHaveURL(/\/dashboard$/)
 	await expect(page.getByText('Enrollment Successful')).toBeVisible()
-	const enrollments = await db.selectFrom('enrollments').select('status').where('user_id', '=', student.id).where('course_id', '=', course.id).execute()
+	const enrollments = await db
+		.selectFrom('enrollments')
+		.select('status')
+		.where('user_id', '=', student.id)
+		.where('course_id', '=', course.id)
+		.execute()
 	expect(enrollments).toEqual([{ status: 'active' }])
 })
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
-import type { Kysely } from 'kysely'
 import type { Page } from '@playwright/test'
+import type { Kysely } from 'kysely'
 import { materialKey } from '#app/services/storage/keys.ts'
 import type { Database, EnrollmentStatus, MaterialCategory } from '#db/types.ts'
 import { expect, test } from '../support/e2e.ts'
@@ -27,7 +27,14 @@ async function addWeek(db: Kysely<Database>, courseId: number, weekNumber: numbe
 }
 
 /** Rows only: listing materials needs no stored file. */
-async function addItem(db: Kysely<Database>, courseId: number, weekId: number, title: string, fileName: string, category: MaterialCategory) {
+async function addItem(
+	db: Kysely<Database>,
+	courseId: number,
+	weekId: number,
+	title: string,
+	fileName: string,
+	category: MaterialCategory,
+) {
 	await db
 		.insertInto('material_items')
 		.values({
@@ -198,7 +205,7 @@ test.describe('in a time zone a day ahead of the server', () => {
 	// UTC+14: noon UTC is already the next day here.
 	test.use({ timezoneId: 'Pacific/Kiritimati' })
 
-	test('My Courses shows the enrollment date in the reader\'s time zone', async ({ page, db, createUser, signIn, javaScriptEnabled }) => {
+	test("My Courses shows the enrollment date in the reader's time zone", async ({ page, db, createUser, signIn, javaScriptEnabled }) => {
 		const student = await createUser()
 		const course = await createCourse(db)
 		await db
@@ -211,7 +218,9 @@ test.describe('in a time zone a day ahead of the server', () => {
 		const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: course.title }) })
 		// The server cannot know the reader's zone, so it says which one it used; the browser then shows its own
 		// (and hydrating over the server's text raises no mismatch: the page fixture fails on console errors).
-		await expect(card.getByText(/^Enrolled on /)).toHaveText(javaScriptEnabled ? 'Enrolled on Mar 11, 2026' : 'Enrolled on Mar 10, 2026 (UTC)')
+		await expect(card.getByText(/^Enrolled on /)).toHaveText(
+			javaScriptEnabled ? 'Enrolled on Mar 11, 2026' : 'Enrolled on Mar 10, 2026 (UTC)',
+		)
 	})
 })
 

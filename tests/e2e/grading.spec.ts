@@ -11,7 +11,11 @@ test('an admin creates an assignment, a student hands it in, the admin grades it
 }) => {
 	test.slow()
 	const tag = randomUUID().slice(0, 8)
-	const course = await db.insertInto('courses').values({ title: `Grading Course ${tag}` }).returning(['id', 'title']).executeTakeFirstOrThrow()
+	const course = await db
+		.insertInto('courses')
+		.values({ title: `Grading Course ${tag}` })
+		.returning(['id', 'title'])
+		.executeTakeFirstOrThrow()
 	const admin = await createUser({ role: 'admin', name: 'Grading Admin' })
 	const student = await createUser({ name: `Student ${tag}` })
 	await db.insertInto('enrollments').values({ user_id: student.id, course_id: course.id, enrollment_date: new Date() }).execute()

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto'
 import type { Browser, Page } from '@playwright/test'
 import type { Kysely } from 'kysely'
-import type { Database } from '#db/types.ts'
 import { attachmentKey } from '#app/services/storage/keys.ts'
-import { expect, test, type TestUser } from '../support/e2e.ts'
+import type { Database } from '#db/types.ts'
+import { expect, type TestUser, test } from '../support/e2e.ts'
 import { e2eServerStorage } from '../support/e2e-env.ts'
 
 const { createSession } = await import('#app/utils/session.server.ts')
@@ -19,7 +19,9 @@ async function openAs(browser: Browser, db: Kysely<Database>, user: TestUser, ba
 	const { setCookie } = await createSession(db, user.id)
 	const [pair] = setCookie.split(';')
 	const separator = pair!.indexOf('=')
-	await context.addCookies([{ name: pair!.slice(0, separator), value: pair!.slice(separator + 1), url: baseURL, httpOnly: true, sameSite: 'Lax' }])
+	await context.addCookies([
+		{ name: pair!.slice(0, separator), value: pair!.slice(separator + 1), url: baseURL, httpOnly: true, sameSite: 'Lax' },
+	])
 	return { context, page: await context.newPage() }
 }
 
@@ -36,7 +38,10 @@ test('a student reads, sends, attaches and deletes messages', async ({ page, db,
 	const tag = randomUUID().slice(0, 8)
 	const admin = await createUser({ role: 'admin', name: `Ada ${tag}` })
 	const student = await createUser({ name: `Sam ${tag}` })
-	await db.insertInto('messages').values({ sender_id: admin.id, receiver_id: student.id, content: `Welcome ${tag}` }).execute()
+	await db
+		.insertInto('messages')
+		.values({ sender_id: admin.id, receiver_id: student.id, content: `Welcome ${tag}` })
+		.execute()
 	await signIn(student)
 
 	await page.goto('/dashboard/messages')
@@ -75,7 +80,9 @@ test('a student reads, sends, attaches and deletes messages', async ({ page, db,
 	await expect(thread(page).getByRole('img', { name: 'pixel.png' })).toBeVisible()
 	await expect(thread(page).getByText(`pixel.png (${PNG.length} bytes)`)).toBeVisible()
 
-	await page.getByLabel('Attachment (optional)').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('reading list') })
+	await page
+		.getByLabel('Attachment (optional)')
+		.setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('reading list') })
 	await page.getByRole('button', { name: 'Send' }).click()
 	const download = thread(page).getByRole('link', { name: 'notes.txt' })
 	await expect(download).toBeVisible()
@@ -85,8 +92,17 @@ test('a student reads, sends, attaches and deletes messages', async ({ page, db,
 	expect(await response.text()).toBe('reading list')
 
 	// Only the sender's messages have a delete control; deleting asks first.
-	await expect(thread(page).getByRole('listitem').filter({ hasText: `Welcome ${tag}` }).getByRole('link', { name: 'Delete' })).toHaveCount(0)
-	await thread(page).getByRole('listitem').filter({ hasText: `Photo ${tag}` }).getByRole('link', { name: 'Delete' }).click()
+	await expect(
+		thread(page)
+			.getByRole('listitem')
+			.filter({ hasText: `Welcome ${tag}` })
+			.getByRole('link', { name: 'Delete' }),
+	).toHaveCount(0)
+	await thread(page)
+		.getByRole('listitem')
+		.filter({ hasText: `Photo ${tag}` })
+		.getByRole('link', { name: 'Delete' })
+		.click()
 	const dialog = page.getByRole('dialog', { name: 'Delete this message?' })
 	await expect(dialog).toBeVisible()
 	await dialog.getByRole('button', { name: 'Delete' }).click()
@@ -131,7 +147,10 @@ test('announcements show a subject and a body', async ({ page, db, createUser, s
 	const tag = randomUUID().slice(0, 8)
 	const admin = await createUser({ role: 'admin', name: `Ada ${tag}` })
 	const student = await createUser()
-	await db.insertInto('messages').values({ sender_id: admin.id, receiver_id: null, is_announcement: true, content: `Schedule ${tag}: Class moves to 7 PM` }).execute()
+	await db
+		.insertInto('messages')
+		.values({ sender_id: admin.id, receiver_id: null, is_announcement: true, content: `Schedule ${tag}: Class moves to 7 PM` })
+		.execute()
 	await signIn(student)
 	await page.goto('/dashboard/messages?tab=announcements')
 	await expect(page.getByRole('heading', { level: 3, name: `Schedule ${tag}` })).toBeVisible()
@@ -173,9 +192,18 @@ test("an admin's message reaches the student's open page live @js-only", async (
 		await expect(thread(page).getByText(`Second live ${tag}`)).toBeVisible({ timeout: 2000 })
 		// Seen on screen, so marked read; the admin's page learns it too.
 		await expect
-			.poll(async () => (await db.selectFrom('messages').select('read').where('content', '=', `Second live ${tag}`).executeTakeFirstOrThrow()).read)
+			.poll(
+				async () =>
+					(await db.selectFrom('messages').select('read').where('content', '=', `Second live ${tag}`).executeTakeFirstOrThrow()).read,
+			)
 			.toBe(true)
-		await expect(adminPage.getByRole('log').getByRole('listitem').filter({ hasText: `Second live ${tag}` }).getByText('Read')).toBeVisible()
+		await expect(
+			adminPage
+				.getByRole('log')
+				.getByRole('listitem')
+				.filter({ hasText: `Second live ${tag}` })
+				.getByText('Read'),
+		).toBeVisible()
 	} finally {
 		await other.context.close()
 	}
@@ -193,7 +221,9 @@ test('a refused send shows its toast on the page that answers it, and only there
 	await page.route('**/dashboard/messages*', async (route) => {
 		const request = route.request()
 		if (request.method() !== 'POST') return route.continue()
-		return route.continue({ postData: Buffer.from(request.postDataBuffer()!.toString('latin1').replace(admin.id, otherStudent.id), 'latin1') })
+		return route.continue({
+			postData: Buffer.from(request.postDataBuffer()!.toString('latin1').replace(admin.id, otherStudent.id), 'latin1'),
+		})
 	})
 	await page.getByLabel('Message', { exact: true }).fill(`Hello ${tag}`)
 	await page.getByRole('button', { name: 'Send' }).click()

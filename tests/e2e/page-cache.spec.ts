@@ -5,10 +5,10 @@ const MODULE_SCRIPT = /<script [^>]*type="module"/
 test('an anonymous visitor gets a shared, cacheable public page with an ETag', async ({ request }) => {
 	const first = await request.get('/faq')
 	expect(first.status()).toBe(200)
-	const etag = first.headers()['etag']
+	const etag = first.headers().etag
 	expect(etag).toMatch(/^"[\w-]+"$/)
 	expect(first.headers()['cache-control']).toContain('public')
-	expect(first.headers()['vary']).toContain('Cookie')
+	expect(first.headers().vary).toContain('Cookie')
 	// A static page reaches a signed-out visitor without scripts: the policy allows none inline.
 	const csp = first.headers()['content-security-policy'] ?? ''
 	expect(csp).toContain("script-src 'self';")
@@ -44,7 +44,11 @@ test('a new course shows on the cached course list at once', async ({ request, d
 	await expect.poll(async () => (await request.get('/courses')).headers()['x-page-cache']).toBe('HIT')
 	const title = `Cache Busting Course ${Date.now()}`
 	const course = await db.insertInto('courses').values({ title, capacity: 5 }).returning('id').executeTakeFirstOrThrow()
-	await db.selectNoFrom((eb) => eb.fn<unknown>('pg_notify', [eb.val('app_events'), eb.val(JSON.stringify({ type: 'course.changed', courseId: course.id }))]).as('n')).execute()
+	await db
+		.selectNoFrom((eb) =>
+			eb.fn<unknown>('pg_notify', [eb.val('app_events'), eb.val(JSON.stringify({ type: 'course.changed', courseId: course.id }))]).as('n'),
+		)
+		.execute()
 	await expect.poll(async () => (await (await request.get('/courses')).text()).includes(title)).toBe(true)
 })
 

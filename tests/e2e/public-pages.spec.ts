@@ -165,7 +165,10 @@ test('the community tabs, profile, discussion and event actions answer', async (
 	await expect(page.locator('[data-toast="success"]')).toContainText('Discussion submitted')
 	await expect(page.getByRole('heading', { level: 2, name: 'Recent Discussions' })).toBeVisible()
 
-	await page.getByRole('navigation', { name: 'Community sections' }).getByRole('link', { name: /Events/ }).click()
+	await page
+		.getByRole('navigation', { name: 'Community sections' })
+		.getByRole('link', { name: /Events/ })
+		.click()
 	await expect(page.getByRole('heading', { level: 2, name: 'Upcoming Events' })).toBeVisible()
 	await page.getByRole('button', { name: 'Register to Attend Atlanta Investor Meetup' }).click()
 	await expect(page.locator('[data-toast]')).toContainText('Atlanta Investor Meetup')

@@ -67,7 +67,12 @@ test('free registration goes to the dashboard, signed in', async ({ page, db, ja
 
 	const user = await db.selectFrom('users').select(['id', 'email_confirmed_at']).where('email', '=', email).executeTakeFirstOrThrow()
 	expect(user.email_confirmed_at).toBeNull()
-	const enrollment = await db.selectFrom('enrollments').select('status').where('user_id', '=', user.id).where('course_id', '=', course.id).executeTakeFirstOrThrow()
+	const enrollment = await db
+		.selectFrom('enrollments')
+		.select('status')
+		.where('user_id', '=', user.id)
+		.where('course_id', '=', course.id)
+		.executeTakeFirstOrThrow()
 	expect(enrollment.status).toBe('active')
 })
 

@@ -4,7 +4,12 @@ const SCRIPT = '<script>window.__xss = 1; alert("xss")</script>'
 const IMG = '<img src=x onerror="window.__xss = 2">'
 const LINK = '[click me](javascript:window.__xss=3) javascript:window.__xss=4 <a href="javascript:window.__xss=5">link</a>'
 
-test('course and message texts with script, event handlers and javascript: links render inert', async ({ page, db, createUser, signIn }) => {
+test('course and message texts with script, event handlers and javascript: links render inert', async ({
+	page,
+	db,
+	createUser,
+	signIn,
+}) => {
 	const dialogs: string[] = []
 	page.on('dialog', async (dialog) => {
 		dialogs.push(dialog.message())
@@ -18,8 +23,14 @@ test('course and message texts with script, event handlers and javascript: links
 		.executeTakeFirstOrThrow()
 	const student = await createUser({ name: `Student ${SCRIPT}` })
 	const admin = await createUser({ role: 'admin', name: `Admin ${IMG}` })
-	await db.insertInto('enrollments').values({ user_id: student.id, course_id: course.id, status: 'active', enrollment_date: new Date() }).execute()
-	await db.insertInto('messages').values({ sender_id: admin.id, receiver_id: student.id, content: `${marker} ${SCRIPT} ${IMG} ${LINK}` }).execute()
+	await db
+		.insertInto('enrollments')
+		.values({ user_id: student.id, course_id: course.id, status: 'active', enrollment_date: new Date() })
+		.execute()
+	await db
+		.insertInto('messages')
+		.values({ sender_id: admin.id, receiver_id: student.id, content: `${marker} ${SCRIPT} ${IMG} ${LINK}` })
+		.execute()
 
 	await page.goto(`/courses/${course.id}`)
 	await expect(page.getByText(SCRIPT, { exact: false }).first()).toBeVisible()

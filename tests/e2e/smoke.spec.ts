@@ -68,7 +68,9 @@ test('an aborted data request is not reported as an error, and any other failure
 	// As React Router's decoder leaves a request aborted mid-response: the stream's `closed` promise, unhandled.
 	await page.evaluate(() => {
 		const controller = new AbortController()
-		const stream = new ReadableStream({ start: (source) => controller.signal.addEventListener('abort', () => source.error(controller.signal.reason)) })
+		const stream = new ReadableStream({
+			start: (source) => controller.signal.addEventListener('abort', () => source.error(controller.signal.reason)),
+		})
 		void stream.getReader().closed.then(() => undefined)
 		controller.abort()
 	})

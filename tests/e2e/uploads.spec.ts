@@ -4,7 +4,9 @@ import { sampleClassRecording, samplePdf } from '#db/seed/sample-files.ts'
 import type { Database } from '#db/types.ts'
 import { expect, test } from '../support/e2e.ts'
 
-const PDF = Buffer.from(await samplePdf({ title: 'Deal Guide', subtitle: 'Comps', sections: [{ heading: 'ARV', paragraphs: ['Three comparables.'] }] }))
+const PDF = Buffer.from(
+	await samplePdf({ title: 'Deal Guide', subtitle: 'Comps', sections: [{ heading: 'ARV', paragraphs: ['Three comparables.'] }] }),
+)
 const MP4 = Buffer.from(await sampleClassRecording())
 
 async function createCourse(db: Kysely<Database>) {
@@ -104,9 +106,7 @@ test('a real progress bar follows the upload and the form resets @js-only', asyn
 
 	const bar = page.getByRole('progressbar', { name: /Uploading|Upload complete/ })
 	await expect(bar).toBeVisible()
-	await expect
-		.poll(async () => Number(await bar.getAttribute('aria-valuenow')), { timeout: 15_000, intervals: [50] })
-		.toBeGreaterThan(0)
+	await expect.poll(async () => Number(await bar.getAttribute('aria-valuenow')), { timeout: 15_000, intervals: [50] }).toBeGreaterThan(0)
 	const midway = Number(await bar.getAttribute('aria-valuenow'))
 	expect(midway).toBeLessThan(100)
 	await expect(bar).toHaveAttribute('aria-valuenow', '100', { timeout: 20_000 })

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto'
-import type { Kysely } from 'kysely'
 import type { Page } from '@playwright/test'
+import type { Kysely } from 'kysely'
 import { materialKey } from '#app/services/storage/keys.ts'
 import { sampleChartPng, sampleClassRecording, sampleDocx, samplePdf } from '#db/seed/sample-files.ts'
 import type { Database, MaterialCategory, MaterialType } from '#db/types.ts'
-import { e2eServerStorage } from '../support/e2e-env.ts'
 import { expect, test } from '../support/e2e.ts'
+import { e2eServerStorage } from '../support/e2e-env.ts'
 
 const storage = e2eServerStorage()
 
@@ -148,7 +148,15 @@ test('a PDF that cannot be read shows the failure with a download @js-only', asy
 	await storage.put(key, new TextEncoder().encode('this is not a PDF'), { contentType: 'application/pdf' })
 	const broken = await db
 		.insertInto('material_items')
-		.values({ material_id: weekId, title: 'Broken Notes', type: 'document', category: 'material', storage_key: key, mime_type: 'application/pdf', size_bytes: 17 })
+		.values({
+			material_id: weekId,
+			title: 'Broken Notes',
+			type: 'document',
+			category: 'material',
+			storage_key: key,
+			mime_type: 'application/pdf',
+			size_bytes: 17,
+		})
 		.returning('id')
 		.executeTakeFirstOrThrow()
 	await signIn(await createUser({ role: 'admin' }))
@@ -167,7 +175,7 @@ test('a class recording plays inline and its file answers byte ranges', async ({
 
 	await page.goto(`/dashboard?course=${course.id}`)
 	const rangeResponse = page.waitForResponse(
-		(response) => response.url().endsWith(video.url) && response.request().headers()['range'] !== undefined,
+		(response) => response.url().endsWith(video.url) && response.request().headers().range !== undefined,
 	)
 	const dialog = await openItem(page, video, 'Class Recordings')
 	// A recording is not a document: no protected overlay.
@@ -253,5 +261,5 @@ test('a signed-out visitor is sent to log in for the viewer and the files', asyn
 	await expect(page).toHaveURL(new RegExp(`/login\\?redirectTo=%2Fdashboard%2Fmaterials%2F${pdf.id}$`))
 	const file = await page.request.get(pdf.url, { maxRedirects: 0 })
 	expect(file.status()).toBe(302)
-	expect(file.headers()['location']).toMatch(/^\/login\?redirectTo=/)
+	expect(file.headers().location).toMatch(/^\/login\?redirectTo=/)
 })

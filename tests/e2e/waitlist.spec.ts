@@ -7,7 +7,12 @@ import { expect, test } from '../support/e2e.ts'
 async function createCourse(db: Kysely<Database>, capacity: number) {
 	return db
 		.insertInto('courses')
-		.values({ title: `Waitlist E2E ${randomUUID().slice(0, 8)}`, description: 'A small course made by a test.', capacity, registration_fee: 0 })
+		.values({
+			title: `Waitlist E2E ${randomUUID().slice(0, 8)}`,
+			description: 'A small course made by a test.',
+			capacity,
+			registration_fee: 0,
+		})
 		.returning(['id', 'title'])
 		.executeTakeFirstOrThrow()
 }
@@ -22,7 +27,12 @@ async function takeSeat(db: Kysely<Database>, courseId: number) {
 }
 
 async function waitlistRows(db: Kysely<Database>, email: string) {
-	return db.selectFrom('contact_submissions').select(['program', 'message', 'phone']).where('kind', '=', 'waitlist').where('email', '=', email).execute()
+	return db
+		.selectFrom('contact_submissions')
+		.select(['program', 'message', 'phone'])
+		.where('kind', '=', 'waitlist')
+		.where('email', '=', email)
+		.execute()
 }
 
 async function startRegistration(page: Page, email: string) {
@@ -108,7 +118,9 @@ test('a full course page offers the waitlist and checks the form', async ({ page
 	await form.getByRole('button', { name: 'Join Waitlist' }).click()
 	await expect(page.getByText('Waitlist Joined')).toBeVisible()
 	await expect(page).toHaveURL(new RegExp(`/courses/${course.id}$`))
-	expect(await waitlistRows(db, email)).toEqual([{ program: course.title, message: `Waitlist request for: ${course.title}\n`, phone: null }])
+	expect(await waitlistRows(db, email)).toEqual([
+		{ program: course.title, message: `Waitlist request for: ${course.title}\n`, phone: null },
+	])
 })
 
 test('a signed-in student who joins the waitlist lands on the dashboard', async ({ page, db, createUser, signIn }) => {
@@ -124,5 +136,7 @@ test('a signed-in student who joins the waitlist lands on the dashboard', async 
 	await dialog.getByRole('button', { name: 'Join Waitlist' }).click()
 	await expect(page).toHaveURL(/\/dashboard$/)
 	await expect(page.getByText('Waitlist Joined')).toBeVisible()
-	expect(await waitlistRows(db, student.email)).toEqual([{ program: course.title, message: `Waitlist request for: ${course.title}\n`, phone: null }])
+	expect(await waitlistRows(db, student.email)).toEqual([
+		{ program: course.title, message: `Waitlist request for: ${course.title}\n`, phone: null },
+	])
 })

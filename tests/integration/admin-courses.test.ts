@@ -17,7 +17,13 @@ const files = useTestStorage()
 const COURSES = '/dashboard/admin/courses'
 
 async function account(role: 'student' | 'admin') {
-	const user = await createUser(t.db, { email: `${role}-${randomUUID()}@example.com`, name: `A ${role}`, passwordHash: 'x', role, confirmed: true })
+	const user = await createUser(t.db, {
+		email: `${role}-${randomUUID()}@example.com`,
+		name: `A ${role}`,
+		passwordHash: 'x',
+		role,
+		confirmed: true,
+	})
 	return { id: user.id, cookie: await sessionCookieFor(user.id) }
 }
 
@@ -35,7 +41,10 @@ async function courseRow(values: { title?: string; capacity?: number } = {}) {
 }
 
 async function auditCount() {
-	const row = await t.db.selectFrom('audit_log').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
+	const row = await t.db
+		.selectFrom('audit_log')
+		.select((eb) => eb.fn.countAll<number>().as('n'))
+		.executeTakeFirstOrThrow()
 	return Number(row.n)
 }
 
@@ -81,7 +90,10 @@ describe('add course', () => {
 	test('stores the course with the fee in cents, writes one audit row and redirects with the toast', async () => {
 		const admin = await account('admin')
 		const before = await auditCount()
-		const response = await callRoute(coursesAction, formRequest(COURSES, { ...validCourse, title: 'Add Test One' }, { cookie: admin.cookie }))
+		const response = await callRoute(
+			coursesAction,
+			formRequest(COURSES, { ...validCourse, title: 'Add Test One' }, { cookie: admin.cookie }),
+		)
 		expect(response.status).toBe(302)
 		expect(response.headers.get('Location')).toBe(COURSES)
 		expect(await toastOf(response)).toMatchObject({ type: 'success', title: 'Course added successfully' })
@@ -100,12 +112,19 @@ describe('add course', () => {
 
 	test('rounds the fee to cents, counts a non-number fee as 0 and falls back to capacity 20', async () => {
 		const admin = await account('admin')
-		await callRoute(coursesAction, formRequest(COURSES, { ...validCourse, title: 'Rounded', registrationFee: '99.999' }, { cookie: admin.cookie }))
+		await callRoute(
+			coursesAction,
+			formRequest(COURSES, { ...validCourse, title: 'Rounded', registrationFee: '99.999' }, { cookie: admin.cookie }),
+		)
 		await callRoute(
 			coursesAction,
 			formRequest(COURSES, { ...validCourse, title: 'Fallbacks', registrationFee: 'free!', capacity: 'lots' }, { cookie: admin.cookie }),
 		)
-		const rows = await t.db.selectFrom('courses').select(['title', 'registration_fee', 'capacity']).where('title', 'in', ['Rounded', 'Fallbacks']).execute()
+		const rows = await t.db
+			.selectFrom('courses')
+			.select(['title', 'registration_fee', 'capacity'])
+			.where('title', 'in', ['Rounded', 'Fallbacks'])
+			.execute()
 		expect(rows).toEqual(
 			expect.arrayContaining([
 				{ title: 'Rounded', registration_fee: 10000, capacity: 12 },
@@ -194,7 +213,9 @@ describe('edit course', () => {
 
 	test('an unknown course is a 404', async () => {
 		const admin = await account('admin')
-		const response = await callRoute(courseEditLoader, getRequest(`${COURSES}/999999/edit`, { cookie: admin.cookie }), { courseId: '999999' })
+		const response = await callRoute(courseEditLoader, getRequest(`${COURSES}/999999/edit`, { cookie: admin.cookie }), {
+			courseId: '999999',
+		})
 		expect(response.status).toBe(404)
 	})
 })
@@ -298,7 +319,11 @@ describe('delete course', () => {
 		expect(await toastOf(response)).toMatchObject({ type: 'success', title: 'Course and all associated data deleted successfully' })
 
 		expect(await rowsOf(course.id)).toEqual({ courses: 0, weeks: 0, enrollments: 0, seatHolds: 0, assignments: 0, payments: 0 })
-		const payment = await t.db.selectFrom('registration_payments').selectAll().where('id', '=', paymentsBefore[0]!.id).executeTakeFirstOrThrow()
+		const payment = await t.db
+			.selectFrom('registration_payments')
+			.selectAll()
+			.where('id', '=', paymentsBefore[0]!.id)
+			.executeTakeFirstOrThrow()
 		expect(payment).toMatchObject({ course_id: null, course_title: course.title, status: 'paid' })
 		for (const key of keys) expect(await exists(key), key).toBe(false)
 
@@ -331,7 +356,9 @@ describe('delete course', () => {
 				IF NEW.action = 'course.delete' THEN RAISE EXCEPTION 'audit insert failed on purpose'; END IF;
 				RETURN NEW;
 			END $$`.execute(t.db)
-		await sql`CREATE TRIGGER fail_course_delete_audit BEFORE INSERT ON audit_log FOR EACH ROW EXECUTE FUNCTION fail_course_delete_audit()`.execute(t.db)
+		await sql`CREATE TRIGGER fail_course_delete_audit BEFORE INSERT ON audit_log FOR EACH ROW EXECUTE FUNCTION fail_course_delete_audit()`.execute(
+			t.db,
+		)
 		const logged = vi.spyOn(console, 'error').mockImplementation(() => {})
 		try {
 			const response = await callRoute(courseDeleteAction, formRequest(`${COURSES}/${course.id}/delete`, {}, { cookie: admin.cookie }), {

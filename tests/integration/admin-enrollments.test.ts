@@ -34,7 +34,10 @@ async function toastOf(response: Response) {
 }
 
 async function auditCount() {
-	const row = await t.db.selectFrom('audit_log').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
+	const row = await t.db
+		.selectFrom('audit_log')
+		.select((eb) => eb.fn.countAll<number>().as('n'))
+		.executeTakeFirstOrThrow()
 	return Number(row.n)
 }
 
@@ -68,7 +71,9 @@ describe('access', () => {
 				expect(response.headers.get('Location'), body.intent).toMatch(target)
 			}
 		}
-		expect(await t.db.selectFrom('enrollments').select('status').where('id', '=', enrollment.id).executeTakeFirstOrThrow()).toEqual({ status: 'active' })
+		expect(await t.db.selectFrom('enrollments').select('status').where('id', '=', enrollment.id).executeTakeFirstOrThrow()).toEqual({
+			status: 'active',
+		})
 	})
 })
 
@@ -117,7 +122,9 @@ describe('list', () => {
 		}
 		expect(data.options.courses.find((row) => row.id === full.id)).toMatchObject({ isFull: true, taken: 1, capacity: 1 })
 		expect(data.options.courses.find((row) => row.id === open.id)).toMatchObject({ isFull: false, taken: 0, capacity: 5 })
-		expect(data.refunds).toEqual(expect.arrayContaining([expect.objectContaining({ customerEmail: 'late@example.com', amountCents: 250000 })]))
+		expect(data.refunds).toEqual(
+			expect.arrayContaining([expect.objectContaining({ customerEmail: 'late@example.com', amountCents: 250000 })]),
+		)
 	})
 })
 
@@ -127,13 +134,17 @@ describe('add enrollment', () => {
 		const student = await account('student')
 		const target = await course(2)
 		const before = await auditCount()
-		const response = await post(admin.cookie, { intent: 'create', userId: student.id, courseId: String(target.id) }, `${ENROLLMENTS}?dialog=add`)
+		const response = await post(
+			admin.cookie,
+			{ intent: 'create', userId: student.id, courseId: String(target.id) },
+			`${ENROLLMENTS}?dialog=add`,
+		)
 		expect(response.status).toBe(302)
 		expect(response.headers.get('Location')).toBe(ENROLLMENTS)
 		expect(await toastOf(response)).toMatchObject({ type: 'success', title: 'Enrollment created!' })
-		expect(await t.db.selectFrom('enrollments').select('status').where('user_id', '=', student.id).where('course_id', '=', target.id).execute()).toEqual([
-			{ status: 'active' },
-		])
+		expect(
+			await t.db.selectFrom('enrollments').select('status').where('user_id', '=', student.id).where('course_id', '=', target.id).execute(),
+		).toEqual([{ status: 'active' }])
 		expect(await auditCount()).toBe(before + 1)
 		expect(await t.db.selectFrom('audit_log').selectAll().orderBy('id', 'desc').executeTakeFirstOrThrow()).toMatchObject({
 			actor_id: admin.id,
@@ -146,8 +157,12 @@ describe('add enrollment', () => {
 		const admin = await account('admin')
 		const student = await account('student')
 		const target = await course()
-		expect(await formErrors(await post(admin.cookie, { intent: 'create', userId: student.id }))).toEqual(['Select both a user and a course.'])
-		expect(await formErrors(await post(admin.cookie, { intent: 'create', courseId: String(target.id) }))).toEqual(['Select both a user and a course.'])
+		expect(await formErrors(await post(admin.cookie, { intent: 'create', userId: student.id }))).toEqual([
+			'Select both a user and a course.',
+		])
+		expect(await formErrors(await post(admin.cookie, { intent: 'create', courseId: String(target.id) }))).toEqual([
+			'Select both a user and a course.',
+		])
 		expect(await formErrors(await post(admin.cookie, { intent: 'create' }))).toEqual(['Select both a user and a course.'])
 	})
 
@@ -172,7 +187,10 @@ describe('add enrollment', () => {
 		const admin = await account('admin')
 		const target = await course(1)
 		const holder = await account('student')
-		await t.db.insertInto('seat_holds').values({ user_id: holder.id, course_id: target.id, expires_at: new Date(Date.now() + 600_000) }).execute()
+		await t.db
+			.insertInto('seat_holds')
+			.values({ user_id: holder.id, course_id: target.id, expires_at: new Date(Date.now() + 600_000) })
+			.execute()
 		const student = await account('student')
 		expect(await formErrors(await post(admin.cookie, { intent: 'create', userId: student.id, courseId: String(target.id) }))).toEqual([
 			'Cannot enroll: Course has reached maximum capacity.',
@@ -187,10 +205,16 @@ describe('status and removal', () => {
 		const target = await course()
 		const enrollment = await enrol(student.id, target.id)
 		const before = await auditCount()
-		const response = await post(admin.cookie, { intent: 'status', enrollmentId: String(enrollment.id), status: 'completed' }, `${ENROLLMENTS}?q=x`)
+		const response = await post(
+			admin.cookie,
+			{ intent: 'status', enrollmentId: String(enrollment.id), status: 'completed' },
+			`${ENROLLMENTS}?q=x`,
+		)
 		expect(response.headers.get('Location')).toBe(`${ENROLLMENTS}?q=x`)
 		expect(await toastOf(response)).toMatchObject({ type: 'success', title: 'Enrollment status updated successfully' })
-		expect(await t.db.selectFrom('enrollments').select('status').where('id', '=', enrollment.id).executeTakeFirstOrThrow()).toEqual({ status: 'completed' })
+		expect(await t.db.selectFrom('enrollments').select('status').where('id', '=', enrollment.id).executeTakeFirstOrThrow()).toEqual({
+			status: 'completed',
+		})
 		expect(await auditCount()).toBe(before + 1)
 		expect((await t.db.selectFrom('audit_log').select('details').orderBy('id', 'desc').executeTakeFirstOrThrow()).details).toMatchObject({
 			from: 'active',
@@ -210,7 +234,9 @@ describe('status and removal', () => {
 			title: 'Failed to update enrollment status',
 			description: 'Cannot enroll: Course has reached maximum capacity.',
 		})
-		expect(await t.db.selectFrom('enrollments').select('status').where('id', '=', inactive.id).executeTakeFirstOrThrow()).toEqual({ status: 'inactive' })
+		expect(await t.db.selectFrom('enrollments').select('status').where('id', '=', inactive.id).executeTakeFirstOrThrow()).toEqual({
+			status: 'inactive',
+		})
 		expect(await auditCount()).toBe(before)
 	})
 

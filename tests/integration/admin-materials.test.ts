@@ -22,7 +22,13 @@ afterEach(() => setStorage(files.storage))
 
 async function admin() {
 	sequence += 1
-	const user = await createUser(t.db, { email: `materials-admin-${sequence}@example.com`, name: 'Materials Admin', password: 'password-123', role: 'admin', confirmed: true })
+	const user = await createUser(t.db, {
+		email: `materials-admin-${sequence}@example.com`,
+		name: 'Materials Admin',
+		password: 'password-123',
+		role: 'admin',
+		confirmed: true,
+	})
 	return { id: user.id, cookie: await sessionCookieFor(user.id) }
 }
 
@@ -40,7 +46,11 @@ function multipart(pathname: string, cookie: string, fields: Array<[string, Fiel
 /** A course with week 1 ('Intro': two PDFs, a recording, a YouTube link), uploaded through the screen's own form. */
 async function courseWithWeek(cookie: string) {
 	sequence += 1
-	const course = await t.db.insertInto('courses').values({ title: `Materials Course ${sequence}` }).returning('id').executeTakeFirstOrThrow()
+	const course = await t.db
+		.insertInto('courses')
+		.values({ title: `Materials Course ${sequence}` })
+		.returning('id')
+		.executeTakeFirstOrThrow()
 	const pathname = `/dashboard/admin/courses/${course.id}/materials`
 	const response = await callRoute(
 		materialsAction,
@@ -99,27 +109,39 @@ describe('Manage Course Materials', () => {
 		const empty = await loadScreen(pathname, cookie, courseId, '?dialog=last-sql')
 		expect(empty.lastSql).toBeNull()
 
-		const response = await callRoute(materialsAction, formRequest(pathname, { intent: 'delete-item', itemId: String(guide.id) }, { cookie }), { courseId: String(courseId) })
+		const response = await callRoute(
+			materialsAction,
+			formRequest(pathname, { intent: 'delete-item', itemId: String(guide.id) }, { cookie }),
+			{ courseId: String(courseId) },
+		)
 		expect(response.status).toBe(302)
 		expect(await toastOf(response)).toEqual({ type: 'success', title: 'Material deleted successfully' })
 		expect(await t.db.selectFrom('material_items').select('id').where('id', '=', guide.id).executeTakeFirst()).toBeUndefined()
 		expect(stored(guide.storage_key)).toBe(false)
 
 		const screen = await loadScreen(pathname, cookie, courseId, '?dialog=last-sql')
-		expect(screen.lastSql?.sql).toMatch(/^delete from "material_items" where "id" = \$1 and "material_id" in \(select "id" from "course_materials" where "course_id" = \$2\) returning/)
+		expect(screen.lastSql?.sql).toMatch(
+			/^delete from "material_items" where "id" = \$1 and "material_id" in \(select "id" from "course_materials" where "course_id" = \$2\) returning/,
+		)
 		expect(screen.lastSql?.parameters).toEqual([guide.id, courseId])
 		expect(screen.lastSql?.result).toEqual([{ id: guide.id, material_id: guide.material_id }])
 		// Another admin's last delete is their own.
 		expect((await loadScreen(pathname, other.cookie, courseId, '?dialog=last-sql')).lastSql).toBeNull()
 
-		const again = await callRoute(materialsAction, formRequest(pathname, { intent: 'delete-item', itemId: String(guide.id) }, { cookie }), { courseId: String(courseId) })
+		const again = await callRoute(materialsAction, formRequest(pathname, { intent: 'delete-item', itemId: String(guide.id) }, { cookie }), {
+			courseId: String(courseId),
+		})
 		expect(await toastOf(again)).toEqual({ type: 'error', title: 'Failed to delete material: Material not found' })
 	})
 
 	test('deleting a week removes its items and, after commit, their files', async () => {
 		const { cookie } = await admin()
 		const { courseId, pathname, week, items } = await courseWithWeek(cookie)
-		const response = await callRoute(materialsAction, formRequest(pathname, { intent: 'delete-week', weekId: String(week.id) }, { cookie }), { courseId: String(courseId) })
+		const response = await callRoute(
+			materialsAction,
+			formRequest(pathname, { intent: 'delete-week', weekId: String(week.id) }, { cookie }),
+			{ courseId: String(courseId) },
+		)
 		expect(await toastOf(response)).toEqual({ type: 'success', title: 'Week 1: Intro deleted successfully' })
 		expect(await t.db.selectFrom('material_items').select('id').where('material_id', '=', week.id).execute()).toEqual([])
 		for (const item of items) if (item.storage_key) expect(stored(item.storage_key)).toBe(false)
@@ -132,8 +154,14 @@ describe('Manage Course Materials', () => {
 		const { cookie } = await admin()
 		const { courseId, pathname, week, items } = await courseWithWeek(cookie)
 		const log = vi.spyOn(console, 'error').mockImplementation(() => {})
-		setStorage(Object.assign(Object.create(files.storage) as FileStorage, { deleteMany: async () => Promise.reject(new Error('store down')) }))
-		const response = await callRoute(materialsAction, formRequest(pathname, { intent: 'delete-week', weekId: String(week.id) }, { cookie }), { courseId: String(courseId) })
+		setStorage(
+			Object.assign(Object.create(files.storage) as FileStorage, { deleteMany: async () => Promise.reject(new Error('store down')) }),
+		)
+		const response = await callRoute(
+			materialsAction,
+			formRequest(pathname, { intent: 'delete-week', weekId: String(week.id) }, { cookie }),
+			{ courseId: String(courseId) },
+		)
 		expect(await toastOf(response)).toEqual({ type: 'success', title: 'Week 1: Intro deleted successfully' })
 		expect(await t.db.selectFrom('course_materials').select('id').where('id', '=', week.id).executeTakeFirst()).toBeUndefined()
 		expect(items.filter((item) => item.storage_key).every((item) => stored(item.storage_key))).toBe(true)
@@ -181,7 +209,11 @@ describe('Edit Week & Materials', () => {
 			if (item.id === guide.id) fields.push([`materials[${index}].file`, { name: 'deal-guide-v2.pdf', bytes: PDF }])
 			if (item.id === checklist.id) fields.push([`materials[${index}].delete`, 'on'])
 		})
-		fields.push(['newMaterials[0].title', 'Extra Recording'], ['newMaterials[0].category', 'recording'], ['newMaterials[0].file', { name: 'extra.mp4', bytes: MP4 }])
+		fields.push(
+			['newMaterials[0].title', 'Extra Recording'],
+			['newMaterials[0].category', 'recording'],
+			['newMaterials[0].file', { name: 'extra.mp4', bytes: MP4 }],
+		)
 		// An unused empty row (the page without JavaScript offers two) is ignored.
 		fields.push(['newMaterials[1].title', ''], ['newMaterials[1].category', 'material'])
 
@@ -202,7 +234,12 @@ describe('Edit Week & Materials', () => {
 		const extra = after.find((item) => item.title === 'Extra Recording')!
 		expect(extra).toMatchObject({ category: 'recording', type: 'video', mime_type: 'video/mp4' })
 		expect(stored(extra.storage_key)).toBe(true)
-		const audit = await t.db.selectFrom('audit_log').select(['action', 'details']).where('actor_id', '=', adminId).where('action', '=', 'week.update').executeTakeFirstOrThrow()
+		const audit = await t.db
+			.selectFrom('audit_log')
+			.select(['action', 'details'])
+			.where('actor_id', '=', adminId)
+			.where('action', '=', 'week.update')
+			.executeTakeFirstOrThrow()
 		expect(audit.details).toMatchObject({ updated: 3, replaced: 1, deleted: 1, added: 1 })
 	})
 
@@ -235,7 +272,9 @@ describe('Edit Week & Materials', () => {
 			'materials[0].title': ['Title is required'],
 			'newMaterials[0].file': ['Please choose a file for the new material'],
 		})
-		expect(await t.db.selectFrom('course_materials').select('topic').where('id', '=', week.id).executeTakeFirstOrThrow()).toEqual({ topic: 'Intro' })
+		expect(await t.db.selectFrom('course_materials').select('topic').where('id', '=', week.id).executeTakeFirstOrThrow()).toEqual({
+			topic: 'Intro',
+		})
 	})
 
 	test('a week number another week of the course has is refused and nothing changes', async () => {
@@ -257,7 +296,9 @@ describe('Edit Week & Materials', () => {
 		expect(response.status).toBe(409)
 		const body = (await response.json()) as { result: { error: Record<string, string[]> } }
 		expect(body.result.error.weekNumber).toEqual(['Failed to update: Week 5 already exists for this course.'])
-		expect(await t.db.selectFrom('course_materials').select('topic').where('id', '=', week.id).executeTakeFirstOrThrow()).toEqual({ topic: 'Intro' })
+		expect(await t.db.selectFrom('course_materials').select('topic').where('id', '=', week.id).executeTakeFirstOrThrow()).toEqual({
+			topic: 'Intro',
+		})
 		expect(await t.db.selectFrom('material_items').select('id').where('title', '=', 'Slides').execute()).toEqual([])
 		const leftovers = fs.readdirSync(files.dir, { recursive: true }).filter((name) => String(name).endsWith('-slides.pdf'))
 		expect(leftovers).toEqual([])
@@ -283,9 +324,15 @@ describe('Edit Week & Materials', () => {
 		)
 		expect(response.status).toBe(503)
 		const body = (await response.json()) as { result: { error: Record<string, string[]> } }
-		expect(body.result.error['']).toEqual(['Failed to update: The file storage could not save "new.pdf", so nothing was saved. Please try again later.'])
-		expect(await t.db.selectFrom('course_materials').select('topic').where('id', '=', week.id).executeTakeFirstOrThrow()).toEqual({ topic: 'Intro' })
-		expect(await t.db.selectFrom('material_items').select('storage_key').where('id', '=', first.id).executeTakeFirstOrThrow()).toEqual({ storage_key: first.storage_key })
+		expect(body.result.error['']).toEqual([
+			'Failed to update: The file storage could not save "new.pdf", so nothing was saved. Please try again later.',
+		])
+		expect(await t.db.selectFrom('course_materials').select('topic').where('id', '=', week.id).executeTakeFirstOrThrow()).toEqual({
+			topic: 'Intro',
+		})
+		expect(await t.db.selectFrom('material_items').select('storage_key').where('id', '=', first.id).executeTakeFirstOrThrow()).toEqual({
+			storage_key: first.storage_key,
+		})
 	})
 
 	test("without JavaScript, 'Add Material' posts the form for one more row and saves nothing", async () => {
@@ -309,14 +356,19 @@ describe('Edit Week & Materials', () => {
 		const body = (await response.json()) as { result: { initialValue: { topic: string; newMaterials: Array<{ title?: string }> } } }
 		expect(body.result.initialValue.topic).toBe('Typed but not saved')
 		expect(body.result.initialValue.newMaterials.map((row) => row.title ?? '')).toEqual(['Kept text', '', ''])
-		expect(await t.db.selectFrom('course_materials').select('topic').where('id', '=', week.id).executeTakeFirstOrThrow()).toEqual({ topic: 'Intro' })
+		expect(await t.db.selectFrom('course_materials').select('topic').where('id', '=', week.id).executeTakeFirstOrThrow()).toEqual({
+			topic: 'Intro',
+		})
 		expect(fs.readdirSync(files.dir, { recursive: true }).filter((name) => String(name).endsWith('-early.pdf'))).toEqual([])
 	})
 
 	test('an unknown week is a 404', async () => {
 		const { cookie } = await admin()
 		const { courseId, pathname } = await courseWithWeek(cookie)
-		const response = await callRoute(editLoader, getRequest(`${pathname}/999999/edit`, { cookie }), { courseId: String(courseId), weekId: '999999' })
+		const response = await callRoute(editLoader, getRequest(`${pathname}/999999/edit`, { cookie }), {
+			courseId: String(courseId),
+			weekId: '999999',
+		})
 		expect(response.status).toBe(404)
 	})
 })
@@ -327,7 +379,17 @@ describe('assignments on the course screen', () => {
 		const { courseId, pathname, week } = await courseWithWeek(cookie)
 		const response = await callRoute(
 			materialsAction,
-			formRequest(pathname, { intent: 'create-assignment', title: 'Deal Worksheet', instructions: 'Analyse one deal.', weekId: String(week.id), dueDate: '2030-05-01' }, { cookie }),
+			formRequest(
+				pathname,
+				{
+					intent: 'create-assignment',
+					title: 'Deal Worksheet',
+					instructions: 'Analyse one deal.',
+					weekId: String(week.id),
+					dueDate: '2030-05-01',
+				},
+				{ cookie },
+			),
 			{ courseId: String(courseId) },
 		)
 		expect(await toastOf(response)).toEqual({ type: 'success', title: 'Assignment created successfully' })
@@ -337,7 +399,9 @@ describe('assignments on the course screen', () => {
 		const screen = await loadScreen(pathname, cookie, courseId)
 		expect(screen.assignments.map((row) => [row.title, row.weekNumber, row.submissions])).toEqual([['Deal Worksheet', 1, 0]])
 
-		const invalid = await callRoute(materialsAction, formRequest(pathname, { intent: 'create-assignment', title: '' }, { cookie }), { courseId: String(courseId) })
+		const invalid = await callRoute(materialsAction, formRequest(pathname, { intent: 'create-assignment', title: '' }, { cookie }), {
+			courseId: String(courseId),
+		})
 		expect(invalid.status).toBe(400)
 	})
 })

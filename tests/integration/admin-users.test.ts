@@ -35,11 +35,17 @@ async function toastOf(response: Response) {
 }
 
 async function auditCount() {
-	const row = await t.db.selectFrom('audit_log').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
+	const row = await t.db
+		.selectFrom('audit_log')
+		.select((eb) => eb.fn.countAll<number>().as('n'))
+		.executeTakeFirstOrThrow()
 	return Number(row.n)
 }
 
-type UsersData = { users: Array<{ id: string; email: string; name: string; role: string; canMakeAdmin: boolean }>; removing: { id: string } | null }
+type UsersData = {
+	users: Array<{ id: string; email: string; name: string; role: string; canMakeAdmin: boolean }>
+	removing: { id: string } | null
+}
 
 async function list(cookie: string, search = '') {
 	const response = await callRoute(usersLoader, getRequest(`${USERS}${search}`, { cookie }))
@@ -110,22 +116,36 @@ describe('remove', () => {
 		const course = await t.db.insertInto('courses').values({ title: 'Removal course' }).returning('id').executeTakeFirstOrThrow()
 		await t.db.insertInto('enrollments').values({ user_id: student.id, course_id: course.id, enrollment_date: new Date() }).execute()
 		const message = (sender: string, receiver: string) =>
-			t.db.insertInto('messages').values({ sender_id: sender, receiver_id: receiver, content: 'hi' }).returning('id').executeTakeFirstOrThrow()
+			t.db
+				.insertInto('messages')
+				.values({ sender_id: sender, receiver_id: receiver, content: 'hi' })
+				.returning('id')
+				.executeTakeFirstOrThrow()
 		const sent = await message(student.id, admin.id)
 		const received = await message(admin.id, student.id)
 		const sentKey = attachmentKey(student.id, 'photo.png')
 		const receivedKey = attachmentKey(admin.id, 'notes.pdf')
-		for (const [messageId, key] of [[sent.id, sentKey], [received.id, receivedKey]] as const) {
+		for (const [messageId, key] of [
+			[sent.id, sentKey],
+			[received.id, receivedKey],
+		] as const) {
 			await files.storage.put(key, new TextEncoder().encode('x'), { contentType: 'application/octet-stream' })
 			await t.db
 				.insertInto('message_attachments')
 				.values({ message_id: messageId, name: 'file', type: 'application/octet-stream', size_bytes: 1, storage_key: key })
 				.execute()
 		}
-		const assignment = await t.db.insertInto('assignments').values({ course_id: course.id, title: 'Homework' }).returning('id').executeTakeFirstOrThrow()
+		const assignment = await t.db
+			.insertInto('assignments')
+			.values({ course_id: course.id, title: 'Homework' })
+			.returning('id')
+			.executeTakeFirstOrThrow()
 		const answerKey = submissionKey(assignment.id, student.id, 'answer.pdf')
 		await files.storage.put(answerKey, new TextEncoder().encode('x'), { contentType: 'application/pdf' })
-		await t.db.insertInto('assignment_submissions').values({ assignment_id: assignment.id, student_id: student.id, storage_key: answerKey }).execute()
+		await t.db
+			.insertInto('assignment_submissions')
+			.values({ assignment_id: assignment.id, student_id: student.id, storage_key: answerKey })
+			.execute()
 		const payment = await t.db
 			.insertInto('registration_payments')
 			.values({
@@ -141,7 +161,10 @@ describe('remove', () => {
 			.executeTakeFirstOrThrow()
 		const before = await auditCount()
 
-		const response = await callRoute(usersAction, formRequest(`${USERS}?q=abc`, { intent: 'remove', userId: student.id }, { cookie: admin.cookie }))
+		const response = await callRoute(
+			usersAction,
+			formRequest(`${USERS}?q=abc`, { intent: 'remove', userId: student.id }, { cookie: admin.cookie }),
+		)
 		expect(response.status).toBe(302)
 		expect(response.headers.get('Location')).toBe(`${USERS}?q=abc`)
 		expect(await toastOf(response)).toMatchObject({ type: 'success', title: 'User removed successfully' })
@@ -151,9 +174,13 @@ describe('remove', () => {
 		expect(await t.db.selectFrom('sessions').select('id').where('user_id', '=', student.id).execute()).toEqual([])
 		expect(await t.db.selectFrom('enrollments').select('id').where('user_id', '=', student.id).execute()).toEqual([])
 		expect(await t.db.selectFrom('messages').select('id').where('id', 'in', [sent.id, received.id]).execute()).toEqual([])
-		expect(await t.db.selectFrom('message_attachments').select('id').where('storage_key', 'in', [sentKey, receivedKey]).execute()).toEqual([])
+		expect(await t.db.selectFrom('message_attachments').select('id').where('storage_key', 'in', [sentKey, receivedKey]).execute()).toEqual(
+			[],
+		)
 		for (const key of [sentKey, receivedKey, answerKey]) expect(await files.storage.stat(key), key).toBeNull()
-		expect(await t.db.selectFrom('registration_payments').select(['user_id']).where('id', '=', payment.id).executeTakeFirstOrThrow()).toEqual({ user_id: null })
+		expect(
+			await t.db.selectFrom('registration_payments').select(['user_id']).where('id', '=', payment.id).executeTakeFirstOrThrow(),
+		).toEqual({ user_id: null })
 
 		expect(await auditCount()).toBe(before + 1)
 		const audit = await t.db.selectFrom('audit_log').selectAll().orderBy('id', 'desc').executeTakeFirstOrThrow()
@@ -201,7 +228,10 @@ describe('make admin', () => {
 		expect(data.users.find((user) => user.id === ordinary.id)?.canMakeAdmin).toBe(false)
 
 		const before = await auditCount()
-		const response = await callRoute(usersAction, formRequest(USERS, { intent: 'make-admin', userId: designated.id }, { cookie: admin.cookie }))
+		const response = await callRoute(
+			usersAction,
+			formRequest(USERS, { intent: 'make-admin', userId: designated.id }, { cookie: admin.cookie }),
+		)
 		expect(await toastOf(response)).toMatchObject({ type: 'success', title: 'User promoted to admin successfully!' })
 		expect((await t.db.selectFrom('profiles').select('role').where('id', '=', designated.id).executeTakeFirstOrThrow()).role).toBe('admin')
 		expect(await auditCount()).toBe(before + 1)
@@ -217,7 +247,10 @@ describe('make admin', () => {
 		const ordinary = await account('student')
 		designate('someone-else@example.com')
 		const before = await auditCount()
-		const response = await callRoute(usersAction, formRequest(USERS, { intent: 'make-admin', userId: ordinary.id }, { cookie: admin.cookie }))
+		const response = await callRoute(
+			usersAction,
+			formRequest(USERS, { intent: 'make-admin', userId: ordinary.id }, { cookie: admin.cookie }),
+		)
 		expect(await toastOf(response)).toMatchObject({
 			type: 'error',
 			title: 'Failed to make user admin: This account is not designated as an administrator',

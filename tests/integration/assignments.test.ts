@@ -17,13 +17,23 @@ const HTML = new TextEncoder().encode('<html><body><script>alert(1)</script></bo
 
 async function person(role: Role, name = `Person ${sequence}`) {
 	sequence += 1
-	const user = await createUser(t.db, { email: `assign-${role}-${sequence}@example.com`, name, password: 'password-123', role, confirmed: true })
+	const user = await createUser(t.db, {
+		email: `assign-${role}-${sequence}@example.com`,
+		name,
+		password: 'password-123',
+		role,
+		confirmed: true,
+	})
 	return { id: user.id, email: user.email, cookie: await sessionCookieFor(user.id) }
 }
 
 async function courseWithAssignment(title = 'Deal Worksheet') {
 	sequence += 1
-	const course = await t.db.insertInto('courses').values({ title: `Investing Course ${sequence}` }).returning(['id', 'title']).executeTakeFirstOrThrow()
+	const course = await t.db
+		.insertInto('courses')
+		.values({ title: `Investing Course ${sequence}` })
+		.returning(['id', 'title'])
+		.executeTakeFirstOrThrow()
 	const assignment = await t.db
 		.insertInto('assignments')
 		.values({ course_id: course.id, title, instructions: 'Analyse one deal in your market.' })
@@ -40,12 +50,18 @@ function submit(assignmentId: number, cookie: string, fields: { body?: string; f
 	const form = new FormData()
 	form.set('body', fields.body ?? '')
 	if (fields.file) form.set('file', new File([fields.file.bytes as Uint8Array<ArrayBuffer>], fields.file.name))
-	const request = new Request(`http://localhost/dashboard/assignments/${assignmentId}`, { method: 'POST', body: form, headers: { Cookie: cookie } })
+	const request = new Request(`http://localhost/dashboard/assignments/${assignmentId}`, {
+		method: 'POST',
+		body: form,
+		headers: { Cookie: cookie },
+	})
 	return callRoute(assignmentAction, request, { assignmentId: String(assignmentId) })
 }
 
 function view(assignmentId: number, cookie: string) {
-	return callRoute(assignmentLoader, getRequest(`/dashboard/assignments/${assignmentId}`, { cookie }), { assignmentId: String(assignmentId) })
+	return callRoute(assignmentLoader, getRequest(`/dashboard/assignments/${assignmentId}`, { cookie }), {
+		assignmentId: String(assignmentId),
+	})
 }
 
 async function queue(cookie: string, search = '') {
@@ -67,13 +83,25 @@ describe('a student and an assignment', () => {
 
 		const before = (await (await view(assignmentId, student.cookie)).json()) as Awaited<ReturnType<typeof assignmentLoader>>
 		expect(before).toMatchObject({ canSubmit: true, submission: null, assignment: { title: 'Deal Worksheet', courseTitle: course.title } })
-		expect((await listStudentAssignments(t.db, { studentId: student.id, courseId: course.id }))[0]).toMatchObject({ status: 'not-submitted' })
+		expect((await listStudentAssignments(t.db, { studentId: student.id, courseId: course.id }))[0]).toMatchObject({
+			status: 'not-submitted',
+		})
 
 		const sent = await submit(assignmentId, student.cookie, { body: 'Offer $170,000.', file: { name: 'analysis.pdf', bytes: PDF } })
 		expect(sent.status).toBe(302)
 		expect(toastTitle(sent)).toBe('Assignment submitted successfully')
-		const row = await t.db.selectFrom('assignment_submissions').selectAll().where('assignment_id', '=', assignmentId).executeTakeFirstOrThrow()
-		expect(row).toMatchObject({ student_id: student.id, body: 'Offer $170,000.', file_name: 'analysis.pdf', file_type: 'application/pdf', status: 'submitted' })
+		const row = await t.db
+			.selectFrom('assignment_submissions')
+			.selectAll()
+			.where('assignment_id', '=', assignmentId)
+			.executeTakeFirstOrThrow()
+		expect(row).toMatchObject({
+			student_id: student.id,
+			body: 'Offer $170,000.',
+			file_name: 'analysis.pdf',
+			file_type: 'application/pdf',
+			status: 'submitted',
+		})
 		expect(row.storage_key).toMatch(new RegExp(`^submissions/${assignmentId}/${student.id}/[0-9a-f-]{36}-analysis\\.pdf$`))
 
 		// Handing in again before grading replaces the answer and the file.
@@ -85,29 +113,54 @@ describe('a student and an assignment', () => {
 		expect(await files.storage.stat(replaced.storage_key!)).not.toBeNull()
 
 		const pending = await queue(admin.cookie)
-		expect(pending.rows.find((entry) => entry.id === row.id)).toMatchObject({ studentName: 'Sam Student', assignmentTitle: 'Deal Worksheet', courseTitle: course.title })
+		expect(pending.rows.find((entry) => entry.id === row.id)).toMatchObject({
+			studentName: 'Sam Student',
+			assignmentTitle: 'Deal Worksheet',
+			courseTitle: course.title,
+		})
 
-		const empty = await callRoute(gradesAction, formRequest(`/dashboard/admin/grades?grade=${row.id}`, { submissionId: String(row.id), grade: ' ' }, { cookie: admin.cookie }))
+		const empty = await callRoute(
+			gradesAction,
+			formRequest(`/dashboard/admin/grades?grade=${row.id}`, { submissionId: String(row.id), grade: ' ' }, { cookie: admin.cookie }),
+		)
 		expect(empty.status).toBe(400)
 		expect(((await empty.json()) as { result: { error: Record<string, string[]> } }).result.error.grade).toEqual(['Please enter a grade'])
 
 		const graded = await callRoute(
 			gradesAction,
-			formRequest(`/dashboard/admin/grades?grade=${row.id}`, { submissionId: String(row.id), grade: 'B+', feedback: 'Add vacancy costs.' }, { cookie: admin.cookie }),
+			formRequest(
+				`/dashboard/admin/grades?grade=${row.id}`,
+				{ submissionId: String(row.id), grade: 'B+', feedback: 'Add vacancy costs.' },
+				{ cookie: admin.cookie },
+			),
 		)
 		expect(graded.status).toBe(302)
 		expect(graded.headers.get('Location')).toBe('/dashboard/admin/grades')
 		expect(toastTitle(graded)).toBe('Assignment graded successfully')
-		const audit = await t.db.selectFrom('audit_log').select(['action', 'entity_id']).where('actor_id', '=', admin.id).executeTakeFirstOrThrow()
+		const audit = await t.db
+			.selectFrom('audit_log')
+			.select(['action', 'entity_id'])
+			.where('actor_id', '=', admin.id)
+			.executeTakeFirstOrThrow()
 		expect(audit).toEqual({ action: 'submission.grade', entity_id: String(row.id) })
 
 		// Reopened through Feedback: the grade and feedback change.
-		await callRoute(gradesAction, formRequest(`/dashboard/admin/grades?tab=graded&grade=${row.id}`, { submissionId: String(row.id), grade: 'A-', feedback: 'Better.' }, { cookie: admin.cookie }))
+		await callRoute(
+			gradesAction,
+			formRequest(
+				`/dashboard/admin/grades?tab=graded&grade=${row.id}`,
+				{ submissionId: String(row.id), grade: 'A-', feedback: 'Better.' },
+				{ cookie: admin.cookie },
+			),
+		)
 
 		const after = (await (await view(assignmentId, student.cookie)).json()) as Awaited<ReturnType<typeof assignmentLoader>>
 		expect(after.canSubmit).toBe(false)
 		expect(after.submission).toMatchObject({ status: 'graded', grade: 'A-', feedback: 'Better.' })
-		expect((await listStudentAssignments(t.db, { studentId: student.id, courseId: course.id }))[0]).toMatchObject({ status: 'graded', grade: 'A-' })
+		expect((await listStudentAssignments(t.db, { studentId: student.id, courseId: course.id }))[0]).toMatchObject({
+			status: 'graded',
+			grade: 'A-',
+		})
 
 		const locked = await submit(assignmentId, student.cookie, { body: 'One more try' })
 		expect(locked.status).toBe(403)
@@ -134,7 +187,9 @@ describe('a student and an assignment', () => {
 		await enroll(student.id, course.id)
 		const empty = await submit(assignmentId, student.cookie, { body: '   ' })
 		expect(empty.status).toBe(400)
-		expect(((await empty.json()) as { result: { error: Record<string, string[]> } }).result.error['']).toEqual(['Please write your answer or attach a file'])
+		expect(((await empty.json()) as { result: { error: Record<string, string[]> } }).result.error['']).toEqual([
+			'Please write your answer or attach a file',
+		])
 		const html = await submit(assignmentId, student.cookie, { file: { name: 'essay.pdf', bytes: HTML } })
 		expect(html.status).toBe(415)
 		expect(await t.db.selectFrom('assignment_submissions').select('id').where('assignment_id', '=', assignmentId).execute()).toEqual([])
@@ -151,8 +206,13 @@ describe('a student and an assignment', () => {
 		await enroll(student.id, course.id)
 		await enroll(classmate.id, course.id)
 		await submit(assignmentId, student.cookie, { file: { name: 'budget.pdf', bytes: PDF } })
-		const { id } = await t.db.selectFrom('assignment_submissions').select('id').where('student_id', '=', student.id).executeTakeFirstOrThrow()
-		const fetchAs = (cookie: string) => callRoute(submissionFileLoader, getRequest(`/files/submissions/${id}`, { cookie }), { submissionId: String(id) })
+		const { id } = await t.db
+			.selectFrom('assignment_submissions')
+			.select('id')
+			.where('student_id', '=', student.id)
+			.executeTakeFirstOrThrow()
+		const fetchAs = (cookie: string) =>
+			callRoute(submissionFileLoader, getRequest(`/files/submissions/${id}`, { cookie }), { submissionId: String(id) })
 
 		const own = await fetchAs(student.cookie)
 		expect(own.status).toBe(200)
@@ -178,8 +238,15 @@ describe('the grading queue', () => {
 		await submit(first.assignmentId, olivia.cookie, { body: 'Budget attached.' })
 		await submit(second.assignmentId, olivia.cookie, { body: 'Criteria.' })
 		await submit(first.assignmentId, marco.cookie, { body: 'My budget.' })
-		const marcoSubmission = await t.db.selectFrom('assignment_submissions').select('id').where('student_id', '=', marco.id).executeTakeFirstOrThrow()
-		await callRoute(gradesAction, formRequest('/dashboard/admin/grades', { submissionId: String(marcoSubmission.id), grade: 'A' }, { cookie: admin.cookie }))
+		const marcoSubmission = await t.db
+			.selectFrom('assignment_submissions')
+			.select('id')
+			.where('student_id', '=', marco.id)
+			.executeTakeFirstOrThrow()
+		await callRoute(
+			gradesAction,
+			formRequest('/dashboard/admin/grades', { submissionId: String(marcoSubmission.id), grade: 'A' }, { cookie: admin.cookie }),
+		)
 
 		const all = await queue(admin.cookie, '?q=zeta')
 		expect(all.counts).toEqual({ pending: 2, graded: 1 })
@@ -190,7 +257,10 @@ describe('the grading queue', () => {
 		expect((await queue(admin.cookie, '?q=OLIVIA')).counts).toEqual({ pending: 2, graded: 0 })
 		expect((await queue(admin.cookie, `?q=${encodeURIComponent(marco.email.toUpperCase())}`)).counts).toEqual({ pending: 0, graded: 1 })
 		expect((await queue(admin.cookie, '?q=tenant screening zeta')).rows.map((row) => row.studentName)).toEqual(['Olivia Zeta-Quinn'])
-		expect((await queue(admin.cookie, `?q=${encodeURIComponent(first.course.title.toLowerCase())}`)).counts).toEqual({ pending: 1, graded: 1 })
+		expect((await queue(admin.cookie, `?q=${encodeURIComponent(first.course.title.toLowerCase())}`)).counts).toEqual({
+			pending: 1,
+			graded: 1,
+		})
 		// Wildcards are searched for literally.
 		expect((await queue(admin.cookie, '?q=%25')).counts).toEqual({ pending: 0, graded: 0 })
 		expect((await queue(admin.cookie, '?q=no-such-thing-zeta')).rows).toEqual([])

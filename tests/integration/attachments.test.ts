@@ -24,11 +24,22 @@ type Person = { id: string; cookie: string }
 
 async function person(role: Role): Promise<Person> {
 	sequence += 1
-	const user = await createUser(t.db, { email: `attach-${sequence}@example.com`, name: `Person ${sequence}`, password: 'password-123', role, confirmed: true })
+	const user = await createUser(t.db, {
+		email: `attach-${sequence}@example.com`,
+		name: `Person ${sequence}`,
+		password: 'password-123',
+		role,
+		confirmed: true,
+	})
 	return { id: user.id, cookie: await sessionCookieFor(user.id) }
 }
 
-function multipart(pathname: string, cookie: string, fields: Record<string, string>, file?: { name: string; bytes: Uint8Array<ArrayBuffer>; type?: string }) {
+function multipart(
+	pathname: string,
+	cookie: string,
+	fields: Record<string, string>,
+	file?: { name: string; bytes: Uint8Array<ArrayBuffer>; type?: string },
+) {
 	const body = new FormData()
 	for (const [name, value] of Object.entries(fields)) body.set(name, value)
 	if (file) body.set('attachment', new File([file.bytes], file.name, { type: file.type ?? 'application/octet-stream' }))
@@ -67,7 +78,12 @@ describe('sending an attachment', () => {
 		const [student, stranger, admin] = await Promise.all([person('student'), person('student'), person('admin')])
 		const sent = await callRoute(
 			action,
-			multipart('/dashboard/messages', student.cookie, { intent: 'send', receiverId: admin.id, content: '' }, { name: 'photo.png', bytes: PNG, type: 'text/html' }),
+			multipart(
+				'/dashboard/messages',
+				student.cookie,
+				{ intent: 'send', receiverId: admin.id, content: '' },
+				{ name: 'photo.png', bytes: PNG, type: 'text/html' },
+			),
 		)
 		expect(sent.status).toBe(302)
 		const [attachment] = await attachments()
@@ -91,7 +107,12 @@ describe('sending an attachment', () => {
 		const [student, admin] = await Promise.all([person('student'), person('admin')])
 		await callRoute(
 			action,
-			multipart('/dashboard/messages', student.cookie, { intent: 'send', receiverId: admin.id, content: 'notes' }, { name: 'notes.pdf', bytes: PDF }),
+			multipart(
+				'/dashboard/messages',
+				student.cookie,
+				{ intent: 'send', receiverId: admin.id, content: 'notes' },
+				{ name: 'notes.pdf', bytes: PDF },
+			),
 		)
 		const [attachment] = await attachments()
 		expect(attachment!.type).toBe('application/pdf')
@@ -111,7 +132,12 @@ describe('sending an attachment', () => {
 		const big = new Uint8Array(new ArrayBuffer(1024 * 1024 + 1)).fill(65)
 		const response = await callRoute(
 			action,
-			multipart('/dashboard/messages', student.cookie, { intent: 'send', receiverId: admin.id, content: 'too big' }, { name: 'big.txt', bytes: big }),
+			multipart(
+				'/dashboard/messages',
+				student.cookie,
+				{ intent: 'send', receiverId: admin.id, content: 'too big' },
+				{ name: 'big.txt', bytes: big },
+			),
 		)
 		expect(response.status).toBe(413)
 		expect(await t.db.selectFrom('messages').select('id').execute()).toHaveLength(0)
@@ -129,7 +155,10 @@ describe('sending an attachment', () => {
 			{ name: 'picture.png', bytes: svg },
 			{ name: 'page.txt', bytes: html },
 		]) {
-			const response = await callRoute(action, multipart('/dashboard/messages', student.cookie, { intent: 'send', receiverId: admin.id, content: 'x' }, file))
+			const response = await callRoute(
+				action,
+				multipart('/dashboard/messages', student.cookie, { intent: 'send', receiverId: admin.id, content: 'x' }, file),
+			)
 			expect(response.status).toBe(415)
 		}
 		expect(await t.db.selectFrom('messages').select('id').execute()).toHaveLength(0)
@@ -140,7 +169,12 @@ describe('sending an attachment', () => {
 		const [student, otherStudent] = await Promise.all([person('student'), person('student')])
 		const response = await callRoute(
 			action,
-			multipart('/dashboard/messages', student.cookie, { intent: 'send', receiverId: otherStudent.id, content: 'hi' }, { name: 'a.png', bytes: PNG }),
+			multipart(
+				'/dashboard/messages',
+				student.cookie,
+				{ intent: 'send', receiverId: otherStudent.id, content: 'hi' },
+				{ name: 'a.png', bytes: PNG },
+			),
 		)
 		expect(response.status).toBe(403)
 		expect(storedFiles()).toHaveLength(0)
@@ -148,10 +182,21 @@ describe('sending an attachment', () => {
 
 	test('deleting a message removes its attachments and their stored files', async () => {
 		const [student, admin] = await Promise.all([person('student'), person('admin')])
-		await callRoute(action, multipart('/dashboard/messages', student.cookie, { intent: 'send', receiverId: admin.id, content: '' }, { name: 'a.png', bytes: PNG }))
+		await callRoute(
+			action,
+			multipart(
+				'/dashboard/messages',
+				student.cookie,
+				{ intent: 'send', receiverId: admin.id, content: '' },
+				{ name: 'a.png', bytes: PNG },
+			),
+		)
 		const message = await t.db.selectFrom('messages').select('id').executeTakeFirstOrThrow()
 		expect(storedFiles()).toHaveLength(1)
-		const response = await callRoute(action, formRequest('/dashboard/messages', { intent: 'delete', messageId: String(message.id) }, { cookie: student.cookie }))
+		const response = await callRoute(
+			action,
+			formRequest('/dashboard/messages', { intent: 'delete', messageId: String(message.id) }, { cookie: student.cookie }),
+		)
 		expect(response.status).toBe(302)
 		expect(await attachments()).toHaveLength(0)
 		expect(storedFiles()).toHaveLength(0)
@@ -161,12 +206,19 @@ describe('sending an attachment', () => {
 		const [admin, student] = await Promise.all([person('admin'), person('student')])
 		const sent = await callRoute(
 			adminAction,
-			multipart('/dashboard/admin/messages', admin.cookie, { intent: 'announce', subject: 'Syllabus', message: 'Attached' }, { name: 'syllabus.pdf', bytes: PDF }),
+			multipart(
+				'/dashboard/admin/messages',
+				admin.cookie,
+				{ intent: 'announce', subject: 'Syllabus', message: 'Attached' },
+				{ name: 'syllabus.pdf', bytes: PDF },
+			),
 		)
 		expect(sent.status).toBe(302)
 		const [attachment] = await attachments()
 		expect((await download(attachment!.id, student.cookie)).status).toBe(200)
-		const signedOut = await callRoute(attachmentLoader, getRequest(`/files/attachments/${attachment!.id}`), { attachmentId: String(attachment!.id) })
+		const signedOut = await callRoute(attachmentLoader, getRequest(`/files/attachments/${attachment!.id}`), {
+			attachmentId: String(attachment!.id),
+		})
 		expect(signedOut.status).toBe(302)
 	})
 })
@@ -190,11 +242,17 @@ describe('the multipart parser', () => {
 	}
 
 	const boundary = '----formboundaryXYZ'
-	const fileBytes = Buffer.concat([Buffer.from('\r\n--not-the-boundary\r\n'), Buffer.alloc(3000, 7), Buffer.from(`\r\n--${boundary.slice(0, 10)}`)])
+	const fileBytes = Buffer.concat([
+		Buffer.from('\r\n--not-the-boundary\r\n'),
+		Buffer.alloc(3000, 7),
+		Buffer.from(`\r\n--${boundary.slice(0, 10)}`),
+	])
 	const body = Buffer.concat([
 		Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="intent"\r\n\r\nsend\r\n`),
 		Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="content"\r\n\r\nline one\r\nline two\r\n`),
-		Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="attachment"; filename="r\u00e9sum\u00e9 %22final%22.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`),
+		Buffer.from(
+			`--${boundary}\r\nContent-Disposition: form-data; name="attachment"; filename="r\u00e9sum\u00e9 %22final%22.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+		),
 		fileBytes,
 		Buffer.from(`\r\n--${boundary}--\r\n`),
 	])
@@ -251,15 +309,18 @@ describe('the multipart parser', () => {
 
 	test('a truncated body or a second file is refused', async () => {
 		const truncated = body.subarray(0, body.length - 10)
-		await expect(parseMultipartForm(chunkedRequest(truncated, boundary, 100), { maxFileBytes: 10_000, onFile: async (file) => file.stream.resume() })).rejects.toBeInstanceOf(
-			MultipartError,
-		)
+		await expect(
+			parseMultipartForm(chunkedRequest(truncated, boundary, 100), { maxFileBytes: 10_000, onFile: async (file) => file.stream.resume() }),
+		).rejects.toBeInstanceOf(MultipartError)
 		const twoFiles = Buffer.concat([
 			Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="a"; filename="a.txt"\r\n\r\na\r\n`),
 			Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="b"; filename="b.txt"\r\n\r\nb\r\n--${boundary}--\r\n`),
 		])
 		await expect(
-			parseMultipartForm(chunkedRequest(twoFiles, boundary, 100), { maxFileBytes: 10_000, onFile: async (file) => void file.stream.resume() }),
+			parseMultipartForm(chunkedRequest(twoFiles, boundary, 100), {
+				maxFileBytes: 10_000,
+				onFile: async (file) => void file.stream.resume(),
+			}),
 		).rejects.toBeInstanceOf(MultipartError)
 	})
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, test } from 'vitest'
+import { getLimitedTimeOffer } from '#app/models/site-settings.server.ts'
 import { createUser } from '#app/models/users.server.ts'
 import { loader as auditLoader } from '#app/routes/admin/audit-log.tsx'
 import { action as courseDeleteAction } from '#app/routes/admin/course-delete.tsx'
@@ -8,7 +9,6 @@ import { action as coursesAction } from '#app/routes/admin/courses.tsx'
 import { action as enrollmentsAction } from '#app/routes/admin/enrollments.tsx'
 import { action as usersAction } from '#app/routes/admin/users.tsx'
 import { action as homeAction } from '#app/routes/public/home.tsx'
-import { getLimitedTimeOffer } from '#app/models/site-settings.server.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
 import { callRoute, formRequest, getRequest, sessionCookieFor } from '#tests/support/requests.ts'
 import { useTestStorage } from '#tests/support/storage.ts'
@@ -54,8 +54,16 @@ describe('audit log', () => {
 		const { id: courseId } = await t.db.selectFrom('courses').select('id').where('title', '=', course.title).executeTakeFirstOrThrow()
 		await post(`/dashboard/admin/courses/${courseId}/edit`, { ...course, capacity: '6' }, courseEditAction, { courseId: String(courseId) })
 		await post('/dashboard/admin/enrollments', { intent: 'create', userId: student.id, courseId: String(courseId) }, enrollmentsAction)
-		const { id: enrollmentId } = await t.db.selectFrom('enrollments').select('id').where('user_id', '=', student.id).executeTakeFirstOrThrow()
-		await post('/dashboard/admin/enrollments', { intent: 'status', enrollmentId: String(enrollmentId), status: 'pending' }, enrollmentsAction)
+		const { id: enrollmentId } = await t.db
+			.selectFrom('enrollments')
+			.select('id')
+			.where('user_id', '=', student.id)
+			.executeTakeFirstOrThrow()
+		await post(
+			'/dashboard/admin/enrollments',
+			{ intent: 'status', enrollmentId: String(enrollmentId), status: 'pending' },
+			enrollmentsAction,
+		)
 		await post('/dashboard/admin/enrollments', { intent: 'remove', enrollmentId: String(enrollmentId) }, enrollmentsAction)
 		await post(`/dashboard/admin/courses/${courseId}/delete`, {}, courseDeleteAction, { courseId: String(courseId) })
 		await post('/dashboard/admin/users', { intent: 'remove', userId: student.id }, usersAction)
@@ -142,7 +150,10 @@ describe('limited time offer (home page)', () => {
 	test('an offer without items or title is refused with the messages', async () => {
 		const admin = await account('admin')
 		const before = await getLimitedTimeOffer(t.db)
-		const response = await callRoute(homeAction, formRequest('/?index&edit-offer=1', { ...edited, title: ' ', items: ' \n ' }, { cookie: admin.cookie }))
+		const response = await callRoute(
+			homeAction,
+			formRequest('/?index&edit-offer=1', { ...edited, title: ' ', items: ' \n ' }, { cookie: admin.cookie }),
+		)
 		expect(response.status).toBe(400)
 		const body = (await response.json()) as { result: { error: Record<string, string[]> } }
 		expect(body.result.error.title).toEqual(['Title is required'])

@@ -1,18 +1,18 @@
 import { RouterContextProvider } from 'react-router'
 import { beforeEach, describe, expect, test } from 'vitest'
-import { action as loginAction, loader as loginLoader } from '#app/routes/auth/login.tsx'
-import { action as forgotAction } from '#app/routes/auth/forgot-password.tsx'
-import { action as resetAction, loader as resetLoader } from '#app/routes/auth/reset-password.tsx'
-import { action as confirmAction, loader as confirmLoader } from '#app/routes/auth/confirm-email.tsx'
-import { action as settingsAction } from '#app/routes/dashboard/settings.tsx'
-import { action as logoutAction } from '#app/routes/auth/logout.ts'
-import { loader as dashboardLoader } from '#app/routes/dashboard/index.tsx'
 import { issueToken } from '#app/models/auth-tokens.server.ts'
 import { createUser } from '#app/models/users.server.ts'
+import { action as confirmAction, loader as confirmLoader } from '#app/routes/auth/confirm-email.tsx'
+import { action as forgotAction } from '#app/routes/auth/forgot-password.tsx'
+import { action as loginAction, loader as loginLoader } from '#app/routes/auth/login.tsx'
+import { action as logoutAction } from '#app/routes/auth/logout.ts'
+import { action as resetAction, loader as resetLoader } from '#app/routes/auth/reset-password.tsx'
+import { loader as dashboardLoader } from '#app/routes/dashboard/index.tsx'
+import { action as settingsAction } from '#app/routes/dashboard/settings.tsx'
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getSessionUser } from '#app/utils/session.server.ts'
-import { useTestDatabase, withTablesUnavailable } from '#tests/support/db.ts'
 import { getActionToast, getToast } from '#app/utils/toast.server.ts'
+import { useTestDatabase, withTablesUnavailable } from '#tests/support/db.ts'
 import { callRoute, cookiesFrom, formRequest, getRequest, sessionCookieFor, settle } from '#tests/support/requests.ts'
 
 const t = useTestDatabase()
@@ -22,7 +22,13 @@ const PASSWORD = 'correct-horse-battery'
 async function user(options: { confirmed?: boolean; role?: 'student' | 'admin' } = {}) {
 	sequence += 1
 	const email = `auth-${sequence}@example.com`
-	const created = await createUser(t.db, { email, name: 'Auth Tester', password: PASSWORD, confirmed: options.confirmed ?? true, role: options.role })
+	const created = await createUser(t.db, {
+		email,
+		name: 'Auth Tester',
+		password: PASSWORD,
+		confirmed: options.confirmed ?? true,
+		role: options.role,
+	})
 	return { id: created.id, email }
 }
 
@@ -182,7 +188,11 @@ describe('session lifetime', () => {
 			.set({ last_seen_at: new Date(Date.now() - 8 * 24 * 60 * 60 * 1000) })
 			.where('id', '=', idleSession!.sessionId)
 			.execute()
-		await t.db.updateTable('sessions').set({ expires_at: new Date(Date.now() - 1000) }).where('id', '=', oldSession!.sessionId).execute()
+		await t.db
+			.updateTable('sessions')
+			.set({ expires_at: new Date(Date.now() - 1000) })
+			.where('id', '=', oldSession!.sessionId)
+			.execute()
 		expect(await getSessionUser(getRequest('/', { cookie: idle }))).toBeNull()
 		expect(await getSessionUser(getRequest('/', { cookie: old }))).toBeNull()
 		const left = await t.db.selectFrom('sessions').select('id').where('user_id', '=', account.id).execute()
@@ -296,18 +306,27 @@ describe('password reset', () => {
 		const token = tokenFrom(mail!.text_body)
 		expect((await (await callRoute(resetLoader, getRequest(`/reset-password?token=${token}`))).json()).status).toBe('valid')
 
-		const mismatch = await callRoute(resetAction, formRequest('/reset-password', { token, password: 'new-password-1', confirmPassword: 'other' }))
+		const mismatch = await callRoute(
+			resetAction,
+			formRequest('/reset-password', { token, password: 'new-password-1', confirmPassword: 'other' }),
+		)
 		expect((await mismatch.json()).result.error.confirmPassword).toEqual(["Passwords don't match"])
 		const short = await callRoute(resetAction, formRequest('/reset-password', { token, password: 'short', confirmPassword: 'short' }))
 		expect((await short.json()).result.error.password).toEqual(['Password must be at least 8 characters'])
 
-		const done = await callRoute(resetAction, formRequest('/reset-password', { token, password: 'new-password-1', confirmPassword: 'new-password-1' }))
+		const done = await callRoute(
+			resetAction,
+			formRequest('/reset-password', { token, password: 'new-password-1', confirmPassword: 'new-password-1' }),
+		)
 		expect(done.headers.get('Location')).toBe('/login?notice=password-updated')
 		expect(await getSessionUser(getRequest('/', { cookie: otherBrowser }))).toBeNull()
 		expect((await login(account.email, PASSWORD)).status).toBe(400)
 		expect((await login(account.email, 'new-password-1')).status).toBe(302)
 
-		const again = await callRoute(resetAction, formRequest('/reset-password', { token, password: 'another-pass-2', confirmPassword: 'another-pass-2' }))
+		const again = await callRoute(
+			resetAction,
+			formRequest('/reset-password', { token, password: 'another-pass-2', confirmPassword: 'another-pass-2' }),
+		)
 		expect(again.status).toBe(400)
 		expect(await again.text()).toContain('Invalid session. Please request a new password reset.')
 	})
@@ -315,7 +334,9 @@ describe('password reset', () => {
 	test('a database fault is reported, and a reset that failed leaves the link usable', async () => {
 		const account = await user()
 		const token = await issueToken(t.db, account.id, 'reset_password')
-		const page = await withTablesUnavailable(t.db, ['auth_tokens'], async () => (await callRoute(resetLoader, getRequest(`/reset-password?token=${token}`))).json())
+		const page = await withTablesUnavailable(t.db, ['auth_tokens'], async () =>
+			(await callRoute(resetLoader, getRequest(`/reset-password?token=${token}`))).json(),
+		)
 		expect(page).toMatchObject({ status: 'invalid', error: 'Failed to validate reset session. Please request a new password reset.' })
 
 		const fields = { token, password: 'new-password-1', confirmPassword: 'new-password-1' }
@@ -332,7 +353,11 @@ describe('password reset', () => {
 	test('an expired or missing token shows the matching message', async () => {
 		const account = await user()
 		const token = await issueToken(t.db, account.id, 'reset_password')
-		await t.db.updateTable('auth_tokens').set({ expires_at: new Date(Date.now() - 1000) }).where('user_id', '=', account.id).execute()
+		await t.db
+			.updateTable('auth_tokens')
+			.set({ expires_at: new Date(Date.now() - 1000) })
+			.where('user_id', '=', account.id)
+			.execute()
 		const expired = await (await callRoute(resetLoader, getRequest(`/reset-password?token=${token}`))).json()
 		expect(expired.error).toBe('Your session has expired. Please request a new password reset.')
 		const missing = await (await callRoute(resetLoader, getRequest('/reset-password'))).json()
@@ -346,7 +371,10 @@ describe('settings', () => {
 	test('updates the display name', async () => {
 		const account = await user()
 		const cookie = await sessionCookieFor(account.id)
-		const response = await callRoute(settingsAction, formRequest('/dashboard/settings', { intent: 'update-profile', name: 'New Name' }, { cookie }))
+		const response = await callRoute(
+			settingsAction,
+			formRequest('/dashboard/settings', { intent: 'update-profile', name: 'New Name' }, { cookie }),
+		)
 		expect(response.status).toBe(302)
 		const profile = await t.db.selectFrom('profiles').select('name').where('id', '=', account.id).executeTakeFirstOrThrow()
 		expect(profile.name).toBe('New Name')

@@ -1,12 +1,8 @@
 import { randomUUID } from 'node:crypto'
-import { Kysely, PostgresDialect, type LogEvent } from 'kysely'
+import { Kysely, type LogEvent, PostgresDialect } from 'kysely'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import {
-	availabilityOf,
-	getCourseWithAvailability,
-	listCoursesWithAvailability,
-} from '#app/models/courses.server.ts'
+import { availabilityOf, getCourseWithAvailability, listCoursesWithAvailability } from '#app/models/courses.server.ts'
 import { loader as courseDetailLoader } from '#app/routes/public/course-detail.tsx'
 import type { Database, EnrollmentStatus, NewCourse } from '#db/types.ts'
 import { createPgliteDatabase, useTestDatabase } from '#tests/support/db.ts'

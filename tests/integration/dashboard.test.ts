@@ -104,7 +104,12 @@ describe('the dashboard course selection', () => {
 		await enroll(other.id, second, 'active', 1)
 		const chosen = await loadDashboard(other.cookie, `?course=${first}`)
 		const cookie = `${other.cookie}; ${cookiesFrom(chosen.response)}`
-		await t.db.updateTable('enrollments').set({ status: 'inactive' }).where('user_id', '=', other.id).where('course_id', '=', first).execute()
+		await t.db
+			.updateTable('enrollments')
+			.set({ status: 'inactive' })
+			.where('user_id', '=', other.id)
+			.where('course_id', '=', first)
+			.execute()
 
 		const { response, data } = await loadDashboard(cookie)
 		expect(data.selectedCourseId).toBe(second)
@@ -154,7 +159,13 @@ describe('the material viewer', () => {
 	let courseId: number
 	let weekId: number
 
-	async function addItem(values: { title: string; type: 'video' | 'document'; category: 'material' | 'recording'; fileName?: string; fileUrl?: string }) {
+	async function addItem(values: {
+		title: string
+		type: 'video' | 'document'
+		category: 'material' | 'recording'
+		fileName?: string
+		fileUrl?: string
+	}) {
 		const item = await t.db
 			.insertInto('material_items')
 			.values({
@@ -211,7 +222,12 @@ describe('the material viewer', () => {
 	})
 
 	test('embeds YouTube from the privacy-enhanced domain and has no file for it', async () => {
-		const link = await addItem({ title: 'YouTube: Tour', type: 'video', category: 'recording', fileUrl: 'https://www.youtube.com/watch?v=aqz-KE-bpKQ' })
+		const link = await addItem({
+			title: 'YouTube: Tour',
+			type: 'video',
+			category: 'recording',
+			fileUrl: 'https://www.youtube.com/watch?v=aqz-KE-bpKQ',
+		})
 		const { data } = await view(link, student.cookie)
 		expect(data.item).toMatchObject({ kind: 'youtube', fileUrl: null, downloadUrl: null })
 		expect(data.item.embedUrl).toMatch(/^https:\/\/www\.youtube-nocookie\.com\/embed\/aqz-KE-bpKQ\?/)
@@ -274,7 +290,13 @@ describe('My Courses', () => {
 					message: 'Waitlist request for: Spring Cohort\nPlease keep me posted.',
 				},
 				{ kind: 'contact', name: 'Dana', email: student.email, message: 'Not a waitlist request' },
-				{ kind: 'waitlist', name: 'Else', email: 'someone-else@example.com', program: 'Spring Cohort', message: 'Waitlist request for: Spring Cohort' },
+				{
+					kind: 'waitlist',
+					name: 'Else',
+					email: 'someone-else@example.com',
+					program: 'Spring Cohort',
+					message: 'Waitlist request for: Spring Cohort',
+				},
 			])
 			.execute()
 		const data = await load(student.cookie)

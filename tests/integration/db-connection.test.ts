@@ -25,7 +25,12 @@ test('a connection lost while a request holds it fails that request only, and th
 
 		await proxy.up()
 		await expect
-			.poll(async () => sql<{ one: number }>`SELECT 1 AS one`.execute(handle.db).then((result) => result.rows[0]?.one, () => 'down'))
+			.poll(async () =>
+				sql<{ one: number }>`SELECT 1 AS one`.execute(handle.db).then(
+					(result) => result.rows[0]?.one,
+					() => 'down',
+				),
+			)
 			.toBe(1)
 	} finally {
 		await handle.close()

@@ -5,7 +5,7 @@ import type { AppEvent } from '#app/services/events/events.ts'
 import { createEventHub, getEventHub, parseEvent, stopEventHub } from '#app/services/events/hub.server.ts'
 import { publishEvent } from '#app/services/events/publish.server.ts'
 import { acceptStreams, canSeeEvent, closeAllStreams, HEARTBEAT_MS } from '#app/services/events/streams.server.ts'
-import { openDatabase, type DatabaseHandle } from '#app/utils/db.server.ts'
+import { type DatabaseHandle, openDatabase } from '#app/utils/db.server.ts'
 import { createPgliteDatabase, useTestDatabase } from '#tests/support/db.ts'
 import { getRequest, sessionCookieFor } from '#tests/support/requests.ts'
 
@@ -25,7 +25,12 @@ afterAll(async () => {
 
 async function signedIn() {
 	sequence += 1
-	const user = await createUser(t.db, { email: `events-${sequence}@example.com`, name: 'Event Tester', password: 'password-123', confirmed: true })
+	const user = await createUser(t.db, {
+		email: `events-${sequence}@example.com`,
+		name: 'Event Tester',
+		password: 'password-123',
+		confirmed: true,
+	})
 	return { id: user.id, cookie: await sessionCookieFor(user.id) }
 }
 
@@ -44,10 +49,7 @@ async function readUntil(reader: ReadableStreamDefaultReader<Uint8Array>, expect
 	while (!text.includes(expected)) {
 		const remaining = deadline - Date.now()
 		if (remaining <= 0) throw new Error(`timed out waiting for ${expected}; got ${JSON.stringify(text)}`)
-		const chunk = await Promise.race([
-			reader.read(),
-			new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), remaining)),
-		])
+		const chunk = await Promise.race([reader.read(), new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), remaining))])
 		if (chunk === 'timeout') continue
 		if (chunk.done) throw new Error(`stream ended before ${expected}; got ${JSON.stringify(text)}`)
 		text += decoder.decode(chunk.value, { stream: true })

@@ -127,7 +127,13 @@ describe('who may fetch a material file', () => {
 	test('answers 404 for a YouTube link, which has no file', async () => {
 		const link = await t.db
 			.insertInto('material_items')
-			.values({ material_id: weekId, title: 'YouTube: Replay', type: 'video', category: 'recording', file_url: 'https://youtu.be/aqz-KE-bpKQ' })
+			.values({
+				material_id: weekId,
+				title: 'YouTube: Replay',
+				type: 'video',
+				category: 'recording',
+				file_url: 'https://youtu.be/aqz-KE-bpKQ',
+			})
 			.returning('id')
 			.executeTakeFirstOrThrow()
 		expect((await getFile(link.id, { cookie: student.cookie })).status).toBe(404)
@@ -181,9 +187,7 @@ describe('how a material file is served', () => {
 	test('types a browser should not render are always attachments, and unknown ones opaque', async () => {
 		const docx = await storeItem('notes.docx', PDF_BYTES, { contentType: 'text/html' })
 		const docxResponse = await getFile(docx, { cookie: student.cookie })
-		expect(docxResponse.headers.get('Content-Type')).toBe(
-			'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-		)
+		expect(docxResponse.headers.get('Content-Type')).toBe('application/vnd.openxmlformats-officedocument.wordprocessingml.document')
 		expect(docxResponse.headers.get('Content-Disposition')).toMatch(/^attachment;/)
 		await docxResponse.body?.cancel()
 

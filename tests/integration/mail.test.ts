@@ -1,17 +1,17 @@
 import { setTimeout as sleep } from 'node:timers/promises'
-import { sql, type Kysely } from 'kysely'
+import { type Kysely, sql } from 'kysely'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest'
+import { createUser } from '#app/models/users.server.ts'
 import { loader as mailboxLoader } from '#app/routes/resources/mailbox.tsx'
 import { enqueueMail, isMailboxAvailable } from '#app/services/mail/index.server.ts'
 import type { MailTransport, OutgoingMail } from '#app/services/mail/mail.ts'
 import { MailboxTransport } from '#app/services/mail/mailbox.server.ts'
-import { createUser } from '#app/models/users.server.ts'
-import { sessionCookieFor } from '#tests/support/requests.ts'
 import { deliverPendingMail, MAX_ATTEMPTS, retryDelaySeconds } from '#app/services/mail/outbox.server.ts'
 import { SmtpTransport } from '#app/services/mail/smtp.server.ts'
 import { parseEnv, resetEnvCache } from '#app/utils/env.server.ts'
 import type { Database } from '#db/types.ts'
 import { createPgliteDatabase, useTestDatabase } from '#tests/support/db.ts'
+import { sessionCookieFor } from '#tests/support/requests.ts'
 import { startSmtpServer, type TestSmtpServer } from '#tests/support/smtp-server.ts'
 
 const t = useTestDatabase()
@@ -114,7 +114,11 @@ describe('the outbox', () => {
 	test(`marks a mail failed after ${MAX_ATTEMPTS} attempts`, async () => {
 		const consoleError = vi.spyOn(console, 'error').mockImplementation(() => {})
 		const id = await enqueueMail(t.db, welcome)
-		await t.db.updateTable('email_outbox').set({ attempts: MAX_ATTEMPTS - 1 }).where('id', '=', id).execute()
+		await t.db
+			.updateTable('email_outbox')
+			.set({ attempts: MAX_ATTEMPTS - 1 })
+			.where('id', '=', id)
+			.execute()
 		const { transport } = recordingTransport({ error: 'mailbox unavailable' })
 
 		expect(await deliverPendingMail(t.db, transport, FROM)).toEqual({ sent: 0, retried: 0, failed: 1 })

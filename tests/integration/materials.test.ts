@@ -1,14 +1,8 @@
 import { randomUUID } from 'node:crypto'
-import { Kysely, PostgresDialect, type LogEvent } from 'kysely'
+import { Kysely, type LogEvent, PostgresDialect } from 'kysely'
 import pg from 'pg'
 import { describe, expect, test } from 'vitest'
-import {
-	fileTypeOf,
-	materialKind,
-	storedFileName,
-	youtubeEmbedUrl,
-	youtubeVideoId,
-} from '#app/components/viewer/file-kind.ts'
+import { fileTypeOf, materialKind, storedFileName, youtubeEmbedUrl, youtubeVideoId } from '#app/components/viewer/file-kind.ts'
 import { canAccessCourse, getCourseWeeks, getMaterialItem, listAccessibleCourses } from '#app/models/materials.server.ts'
 import { materialKey } from '#app/services/storage/keys.ts'
 import type { Database, EnrollmentStatus, MaterialCategory } from '#db/types.ts'
@@ -69,9 +63,7 @@ describe('canAccessCourse', () => {
 
 	test('lets a student see only a course with an active enrollment', async () => {
 		const student = await createUser()
-		const [active, pending, inactive, completed, other] = await Promise.all(
-			Array.from({ length: 5 }, () => createCourse()),
-		)
+		const [active, pending, inactive, completed, other] = await Promise.all(Array.from({ length: 5 }, () => createCourse()))
 		await enroll(student.id, active!, 'active')
 		await enroll(student.id, pending!, 'pending')
 		await enroll(student.id, inactive!, 'inactive')
@@ -107,7 +99,10 @@ describe('listAccessibleCourses', () => {
 		const courses = await listAccessibleCourses(t.db, admin)
 		expect(courses[0]).toEqual({ id: own, title: 'Zebra course', enrolled: true })
 		expect(courses).toContainEqual({ id: other, title: 'Aardvark course', enrolled: false })
-		const total = await t.db.selectFrom('courses').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
+		const total = await t.db
+			.selectFrom('courses')
+			.select((eb) => eb.fn.countAll<number>().as('n'))
+			.executeTakeFirstOrThrow()
 		expect(courses).toHaveLength(Number(total.n))
 	})
 })

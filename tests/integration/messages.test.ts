@@ -6,9 +6,9 @@ import { createUser } from '#app/models/users.server.ts'
 import { action as adminAction, loader as adminLoader } from '#app/routes/admin/messages.tsx'
 import { action, loader } from '#app/routes/dashboard/messages.tsx'
 import { openDatabase } from '#app/utils/db.server.ts'
+import { getToast } from '#app/utils/toast.server.ts'
 import type { Role } from '#db/types.ts'
 import { useTestDatabase, withTablesUnavailable } from '#tests/support/db.ts'
-import { getToast } from '#app/utils/toast.server.ts'
 import { callRoute, cookiesFrom, formRequest, getRequest, sessionCookieFor } from '#tests/support/requests.ts'
 import { useTestStorage } from '#tests/support/storage.ts'
 
@@ -49,6 +49,7 @@ function composerRequest(path: string, cookie: string, fields: Record<string, st
 }
 
 async function json(response: Response) {
+	// biome-ignore lint/suspicious/noExplicitAny: the loaders' JSON, read field by field in each test
 	return (await response.json()) as Record<string, any>
 }
 
@@ -161,7 +162,10 @@ describe('the messages page', () => {
 		expect(first.thread.messages[0].content).toBe('message 6')
 		expect(first.thread.messages.at(-1).content).toBe('message 25')
 		const older = await json(
-			await callRoute(loader, getRequest(`/dashboard/messages?with=${admin.id}&before=${first.thread.olderBefore}`, { cookie: student.cookie })),
+			await callRoute(
+				loader,
+				getRequest(`/dashboard/messages?with=${admin.id}&before=${first.thread.olderBefore}`, { cookie: student.cookie }),
+			),
 		)
 		expect(older.thread.messages.map((row: { content: string }) => row.content)).toEqual([1, 2, 3, 4, 5].map((n) => `message ${n}`))
 		expect(older.thread.olderBefore).toBeNull()
@@ -240,14 +244,20 @@ describe('sending, reading and deleting', () => {
 		const otherStudent = await person('student')
 		const admin = await person('admin')
 
-		const sent = await callRoute(action, composerRequest('/dashboard/messages', student.cookie, { intent: 'send', receiverId: admin.id, content: '  Hello there  ' }))
+		const sent = await callRoute(
+			action,
+			composerRequest('/dashboard/messages', student.cookie, { intent: 'send', receiverId: admin.id, content: '  Hello there  ' }),
+		)
 		expect(sent.status).toBe(302)
 		expect(sent.headers.get('Location')).toBe(`/dashboard/messages?tab=conversations&with=${admin.id}`)
 		const rows = await t.db.selectFrom('messages').selectAll().execute()
 		expect(rows).toHaveLength(1)
 		expect(rows[0]).toMatchObject({ sender_id: student.id, receiver_id: admin.id, content: 'Hello there', is_announcement: false })
 
-		const empty = await callRoute(action, composerRequest('/dashboard/messages', student.cookie, { intent: 'send', receiverId: admin.id, content: '   ' }))
+		const empty = await callRoute(
+			action,
+			composerRequest('/dashboard/messages', student.cookie, { intent: 'send', receiverId: admin.id, content: '   ' }),
+		)
 		expect(empty.status).toBe(400)
 		expect(await json(empty)).toMatchObject({ error: 'Please enter a message' })
 
@@ -262,7 +272,10 @@ describe('sending, reading and deleting', () => {
 	test('a profile without a role cannot send to anyone', async () => {
 		const noRole = await person(null)
 		const admin = await person('admin')
-		const response = await callRoute(action, composerRequest('/dashboard/messages', noRole.cookie, { intent: 'send', receiverId: admin.id, content: 'hi' }))
+		const response = await callRoute(
+			action,
+			composerRequest('/dashboard/messages', noRole.cookie, { intent: 'send', receiverId: admin.id, content: 'hi' }),
+		)
 		expect(response.status).toBe(403)
 	})
 
@@ -273,7 +286,10 @@ describe('sending, reading and deleting', () => {
 			.insertInto('rate_limit_buckets')
 			.values({ key: `message-send:${student.id}`, hits: 60, reset_at: new Date(Date.now() + 60_000) })
 			.execute()
-		const response = await callRoute(action, composerRequest('/dashboard/messages', student.cookie, { intent: 'send', receiverId: admin.id, content: 'hi' }))
+		const response = await callRoute(
+			action,
+			composerRequest('/dashboard/messages', student.cookie, { intent: 'send', receiverId: admin.id, content: 'hi' }),
+		)
 		expect(response.status).toBe(429)
 		expect(await t.db.selectFrom('messages').select('id').execute()).toHaveLength(0)
 	})
@@ -283,7 +299,10 @@ describe('sending, reading and deleting', () => {
 		const admin = await person('admin')
 		await message(admin, student, 'to the student')
 		await message(student, admin, 'to the admin')
-		const fetcher = await callRoute(action, formRequest('/dashboard/messages', { intent: 'mark-read', partnerId: admin.id }, { cookie: student.cookie }))
+		const fetcher = await callRoute(
+			action,
+			formRequest('/dashboard/messages', { intent: 'mark-read', partnerId: admin.id }, { cookie: student.cookie }),
+		)
 		expect(fetcher.status).toBe(200)
 		const rows = await t.db.selectFrom('messages').select(['content', 'read']).orderBy('id').execute()
 		expect(rows).toEqual([
@@ -292,7 +311,11 @@ describe('sending, reading and deleting', () => {
 		])
 		const plain = await callRoute(
 			action,
-			formRequest('/dashboard/messages', { intent: 'mark-read', partnerId: student.id, redirectTo: `/dashboard/messages?with=${student.id}` }, { cookie: admin.cookie }),
+			formRequest(
+				'/dashboard/messages',
+				{ intent: 'mark-read', partnerId: student.id, redirectTo: `/dashboard/messages?with=${student.id}` },
+				{ cookie: admin.cookie },
+			),
 		)
 		expect(plain.status).toBe(302)
 		expect(plain.headers.get('Location')).toBe(`/dashboard/messages?with=${student.id}`)
@@ -303,12 +326,21 @@ describe('sending, reading and deleting', () => {
 		const [student, stranger] = await Promise.all([person('student'), person('student')])
 		const admin = await person('admin')
 		const { id } = await message(student, admin, 'delete me')
-		const asReceiver = await callRoute(action, formRequest('/dashboard/messages', { intent: 'delete', messageId: String(id) }, { cookie: admin.cookie }))
+		const asReceiver = await callRoute(
+			action,
+			formRequest('/dashboard/messages', { intent: 'delete', messageId: String(id) }, { cookie: admin.cookie }),
+		)
 		expect(asReceiver.status).toBe(403)
-		const asStranger = await callRoute(action, formRequest('/dashboard/messages', { intent: 'delete', messageId: String(id) }, { cookie: stranger.cookie }))
+		const asStranger = await callRoute(
+			action,
+			formRequest('/dashboard/messages', { intent: 'delete', messageId: String(id) }, { cookie: stranger.cookie }),
+		)
 		expect(asStranger.status).toBe(404)
 		expect(await t.db.selectFrom('messages').select('id').execute()).toHaveLength(1)
-		const asSender = await callRoute(action, formRequest('/dashboard/messages', { intent: 'delete', messageId: String(id) }, { cookie: student.cookie }))
+		const asSender = await callRoute(
+			action,
+			formRequest('/dashboard/messages', { intent: 'delete', messageId: String(id) }, { cookie: student.cookie }),
+		)
 		expect(asSender.status).toBe(302)
 		expect(await t.db.selectFrom('messages').select('id').execute()).toHaveLength(0)
 	})
@@ -328,13 +360,20 @@ describe('student communications (admin)', () => {
 	})
 
 	test('a broadcast needs both fields and is stored as subject: message, with an audit entry', async () => {
-		const missing = await callRoute(adminAction, composerRequest('/dashboard/admin/messages', admin.cookie, { intent: 'announce', subject: 'Hello', message: ' ' }))
+		const missing = await callRoute(
+			adminAction,
+			composerRequest('/dashboard/admin/messages', admin.cookie, { intent: 'announce', subject: 'Hello', message: ' ' }),
+		)
 		expect(missing.status).toBe(400)
 		expect(JSON.stringify(await json(missing))).toContain('Please fill in both subject and message')
 
 		const sent = await callRoute(
 			adminAction,
-			composerRequest('/dashboard/admin/messages', admin.cookie, { intent: 'announce', subject: 'Schedule', message: 'Class moves to 7 PM' }),
+			composerRequest('/dashboard/admin/messages', admin.cookie, {
+				intent: 'announce',
+				subject: 'Schedule',
+				message: 'Class moves to 7 PM',
+			}),
 		)
 		expect(sent.status).toBe(302)
 		expect(sent.headers.get('Location')).toBe('/dashboard/admin/messages?tab=broadcast')
@@ -343,7 +382,9 @@ describe('student communications (admin)', () => {
 		const audit = await t.db.selectFrom('audit_log').selectAll().execute()
 		expect(audit).toEqual([expect.objectContaining({ action: 'announcement.create', actor_id: admin.id, entity_id: String(rows[0]!.id) })])
 
-		const history = await json(await callRoute(adminLoader, getRequest('/dashboard/admin/messages?tab=broadcast', { cookie: admin.cookie })))
+		const history = await json(
+			await callRoute(adminLoader, getRequest('/dashboard/admin/messages?tab=broadcast', { cookie: admin.cookie })),
+		)
 		expect(history.announcements).toEqual([expect.objectContaining({ subject: 'Schedule', body: 'Class moves to 7 PM' })])
 	})
 
@@ -367,7 +408,10 @@ describe('student communications (admin)', () => {
 			.values({ name: 'First', email: 'first@example.com', message: 'older', created_at: new Date(Date.now() - 60_000) })
 			.returning('id')
 			.executeTakeFirstOrThrow()
-		await t.db.insertInto('contact_submissions').values({ name: 'Second', email: 'second@example.com', phone: '555', message: 'newer' }).execute()
+		await t.db
+			.insertInto('contact_submissions')
+			.values({ name: 'Second', email: 'second@example.com', phone: '555', message: 'newer' })
+			.execute()
 		const page = await json(await callRoute(adminLoader, getRequest('/dashboard/admin/messages?tab=contact', { cookie: admin.cookie })))
 		expect(page.submissions.map((row: { name: string }) => row.name)).toEqual(['Second', 'First'])
 		const marked = await callRoute(

@@ -16,7 +16,8 @@ const ALIASES: Record<string, string> = Object.fromEntries(
 	),
 )
 // Whole-statement `import type` and `export type` are erased; every other form is loaded.
-const SPECIFIER = /(?:^|\n)\s*(?:import(?!\s+type\s)[^'"]*?from\s*|import\s*\(\s*|import\s+|export(?!\s+type\s)[^'"]*?from\s*)['"]([^'"]+)['"]/g
+const SPECIFIER =
+	/(?:^|\n)\s*(?:import(?!\s+type\s)[^'"]*?from\s*|import\s*\(\s*|import\s+|export(?!\s+type\s)[^'"]*?from\s*)['"]([^'"]+)['"]/g
 
 function scriptEntries(dir: string): string[] {
 	return fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {

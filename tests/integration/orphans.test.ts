@@ -26,20 +26,42 @@ function toastTitle(response: Response) {
 
 async function admin() {
 	sequence += 1
-	const user = await createUser(t.db, { email: `orphans-admin-${sequence}@example.com`, name: 'Orphans Admin', password: 'password-123', role: 'admin', confirmed: true })
+	const user = await createUser(t.db, {
+		email: `orphans-admin-${sequence}@example.com`,
+		name: 'Orphans Admin',
+		password: 'password-123',
+		role: 'admin',
+		confirmed: true,
+	})
 	return { id: user.id, cookie: await sessionCookieFor(user.id) }
 }
 
 /** A course with one week and one referenced file; returns what an orphan needs to look real. */
 async function liveWeek(storage: FileStorage) {
 	sequence += 1
-	const course = await t.db.insertInto('courses').values({ title: `Orphan Course ${sequence}` }).returning('id').executeTakeFirstOrThrow()
-	const week = await t.db.insertInto('course_materials').values({ course_id: course.id, week_number: 3, topic: 'Still Here' }).returning('id').executeTakeFirstOrThrow()
+	const course = await t.db
+		.insertInto('courses')
+		.values({ title: `Orphan Course ${sequence}` })
+		.returning('id')
+		.executeTakeFirstOrThrow()
+	const week = await t.db
+		.insertInto('course_materials')
+		.values({ course_id: course.id, week_number: 3, topic: 'Still Here' })
+		.returning('id')
+		.executeTakeFirstOrThrow()
 	const key = materialKey(course.id, week.id, 'material', 'kept.pdf')
 	await storage.put(key, PDF, { contentType: 'application/pdf' })
 	await t.db
 		.insertInto('material_items')
-		.values({ material_id: week.id, title: 'kept.pdf', type: 'document', category: 'material', storage_key: key, mime_type: 'application/pdf', size_bytes: PDF.length })
+		.values({
+			material_id: week.id,
+			title: 'kept.pdf',
+			type: 'document',
+			category: 'material',
+			storage_key: key,
+			mime_type: 'application/pdf',
+			size_bytes: PDF.length,
+		})
 		.execute()
 	return { courseId: course.id, weekId: week.id, key }
 }
@@ -91,23 +113,35 @@ describe('on the local file store', () => {
 		const old = new Date(Date.now() - ORPHAN_GRACE_MS * 2)
 		for (const key of [...first.keys, ...second.keys, live.key]) fs.utimesSync(path.join(files.dir, ...key.split('/')), old, old)
 
-		const page = (await (await callRoute(loader, getRequest('/dashboard/admin/orphaned-materials', { cookie }))).json()) as Awaited<ReturnType<typeof loader>>
+		const page = (await (await callRoute(loader, getRequest('/dashboard/admin/orphaned-materials', { cookie }))).json()) as Awaited<
+			ReturnType<typeof loader>
+		>
 		expect(page.groups.map((group) => group.id)).toEqual([`${first.courseId}-${first.weekId}`, `${second.courseId}-${second.weekId}`])
 		expect(page.confirming).toBeNull()
 
 		const confirm = (await (
-			await callRoute(loader, getRequest(`/dashboard/admin/orphaned-materials?confirm=1&group=${first.courseId}-${first.weekId}`, { cookie }))
+			await callRoute(
+				loader,
+				getRequest(`/dashboard/admin/orphaned-materials?confirm=1&group=${first.courseId}-${first.weekId}`, { cookie }),
+			)
 		).json()) as Awaited<ReturnType<typeof loader>>
 		expect(confirm.confirming).toEqual([`${first.courseId}-${first.weekId}`])
-		const all = (await (await callRoute(loader, getRequest('/dashboard/admin/orphaned-materials?confirm=1&all=1', { cookie }))).json()) as Awaited<ReturnType<typeof loader>>
+		const all = (await (
+			await callRoute(loader, getRequest('/dashboard/admin/orphaned-materials?confirm=1&all=1', { cookie }))
+		).json()) as Awaited<ReturnType<typeof loader>>
 		expect(all.confirming).toHaveLength(2)
-		const none = (await (await callRoute(loader, getRequest('/dashboard/admin/orphaned-materials?confirm=1', { cookie }))).json()) as Awaited<ReturnType<typeof loader>>
+		const none = (await (
+			await callRoute(loader, getRequest('/dashboard/admin/orphaned-materials?confirm=1', { cookie }))
+		).json()) as Awaited<ReturnType<typeof loader>>
 		expect(none.confirming).toEqual([])
 
 		const empty = await callRoute(action, formRequest('/dashboard/admin/orphaned-materials', {}, { cookie }))
 		expect(toastTitle(empty)).toBe('No materials selected for cleanup')
 
-		const cleaned = await callRoute(action, formRequest('/dashboard/admin/orphaned-materials', { group: `${first.courseId}-${first.weekId}` }, { cookie }))
+		const cleaned = await callRoute(
+			action,
+			formRequest('/dashboard/admin/orphaned-materials', { group: `${first.courseId}-${first.weekId}` }, { cookie }),
+		)
 		expect(cleaned.status).toBe(302)
 		expect(toastTitle(cleaned)).toBe('Successfully cleaned up 1 orphaned materials')
 		for (const key of first.keys) expect(fs.existsSync(path.join(files.dir, ...key.split('/')))).toBe(false)
@@ -122,7 +156,15 @@ describe('on the local file store', () => {
 		const group = await orphanFiles(files.storage, 2, { courseId: live.courseId, weekId: live.weekId })
 		await t.db
 			.insertInto('material_items')
-			.values({ material_id: live.weekId, title: 'adopted', type: 'document', category: 'material', storage_key: group.keys[0]!, mime_type: 'application/pdf', size_bytes: PDF.length })
+			.values({
+				material_id: live.weekId,
+				title: 'adopted',
+				type: 'document',
+				category: 'material',
+				storage_key: group.keys[0]!,
+				mime_type: 'application/pdf',
+				size_bytes: PDF.length,
+			})
 			.execute()
 		const result = await cleanUpOrphans(t.db, files.storage, { adminId, groupIds: [`${live.courseId}-${live.weekId}`], now: later() })
 		expect(result).toEqual({ groups: 1, files: 1 })

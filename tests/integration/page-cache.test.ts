@@ -77,7 +77,10 @@ describe('the cache', () => {
 		await expect.poll(() => finishOldRender).toBeDefined()
 
 		invalidatePagesShowingData() // what a course, seat or settings change event does
-		const late = await withPublicPageCache(get('/courses/3'), async () => new Response('after the change', { headers: { 'Content-Type': 'text/html' } }))
+		const late = await withPublicPageCache(
+			get('/courses/3'),
+			async () => new Response('after the change', { headers: { 'Content-Type': 'text/html' } }),
+		)
 		expect(await late.text()).toBe('after the change')
 		finishOldRender()
 		expect(await (await early).text()).toBe('before the change')

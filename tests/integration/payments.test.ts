@@ -2,14 +2,14 @@ import { RouterContextProvider } from 'react-router'
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest'
 import { claimSeat, expireCheckout, fulfil, openCheckout, sweepExpiredCheckouts } from '#app/models/payments.server.ts'
 import { createUser } from '#app/models/users.server.ts'
+import { action as enrollAction } from '#app/routes/register/enroll.tsx'
 import { createPayments, setPayments } from '#app/services/payments/index.server.ts'
 import { StripePayments, stripeApiAddress } from '#app/services/payments/stripe.server.ts'
 import { TestCheckoutPayments } from '#app/services/payments/test-checkout.server.ts'
 import { parseEnv } from '#app/utils/env.server.ts'
-import { action as enrollAction } from '#app/routes/register/enroll.tsx'
 import { createPgliteDatabase, useTestDatabase } from '#tests/support/db.ts'
 import { formRequest, sessionCookieFor, settle } from '#tests/support/requests.ts'
-import { startStripeServer, type StripeStandIn } from '#tests/support/stripe-server.ts'
+import { type StripeStandIn, startStripeServer } from '#tests/support/stripe-server.ts'
 
 const t = useTestDatabase()
 const APP_URL = 'http://localhost:3000'
@@ -85,9 +85,18 @@ describe('the Stripe adapter against the local stand-in, with the real SDK', () 
 			success_url: `${APP_URL}/registration-complete?session_id={CHECKOUT_SESSION_ID}`,
 			cancel_url: `${APP_URL}/courses/${courseId}`,
 		})
-		const hold = await t.db.selectFrom('seat_holds').selectAll().where('checkout_session_id', '=', checkout.sessionId).executeTakeFirstOrThrow()
+		const hold = await t.db
+			.selectFrom('seat_holds')
+			.selectAll()
+			.where('checkout_session_id', '=', checkout.sessionId)
+			.executeTakeFirstOrThrow()
 		expect(Number(create.body.expires_at)).toBe(Math.floor(hold.expires_at.getTime() / 1000))
-		expect(await payment(checkout.sessionId)).toMatchObject({ status: 'pending', provider: 'stripe', amount_cents: 123_400, user_id: buyer.id })
+		expect(await payment(checkout.sessionId)).toMatchObject({
+			status: 'pending',
+			provider: 'stripe',
+			amount_cents: 123_400,
+			user_id: buyer.id,
+		})
 
 		const retrieved = await stripePayments.retrieveCheckoutSession(checkout.sessionId)
 		expect(retrieved).toMatchObject({ id: checkout.sessionId, status: 'open', paymentStatus: 'unpaid', amountTotal: 123_400 })
@@ -129,7 +138,11 @@ describe('the Stripe adapter against the local stand-in, with the real SDK', () 
 		const { id: courseId } = await course({ capacity: 1 })
 		const { sessionId } = await holdAndCheckout(stripePayments, late.id, late.email, courseId)
 		// The hold ran out and someone else took the seat before the payment arrived.
-		await t.db.updateTable('seat_holds').set({ expires_at: new Date(Date.now() - 1000) }).where('checkout_session_id', '=', sessionId).execute()
+		await t.db
+			.updateTable('seat_holds')
+			.set({ expires_at: new Date(Date.now() - 1000) })
+			.where('checkout_session_id', '=', sessionId)
+			.execute()
 		const other = await student()
 		expect((await t.db.transaction().execute((trx) => claimSeat(trx, { userId: other.id, courseId }))).kind).toBe('held')
 
@@ -258,7 +271,11 @@ describe('on the embedded database (PGlite)', () => {
 		const db = pglite.db
 		const payments = new TestCheckoutPayments(() => db)
 		const user = await createUser(db, { email: 'embedded@example.com', name: 'Embedded', passwordHash: 'x', confirmed: true })
-		const { id: courseId } = await db.insertInto('courses').values({ title: 'Embedded', capacity: 1, registration_fee: 5000 }).returning('id').executeTakeFirstOrThrow()
+		const { id: courseId } = await db
+			.insertInto('courses')
+			.values({ title: 'Embedded', capacity: 1, registration_fee: 5000 })
+			.returning('id')
+			.executeTakeFirstOrThrow()
 		const claim = await db.transaction().execute((trx) => claimSeat(trx, { userId: user.id, courseId }))
 		if (claim.kind !== 'held') throw new Error('expected a hold')
 		const { sessionId } = await openCheckout(db, payments, { claim, user, appUrl: APP_URL, cancelPath: '/register?step=3' })

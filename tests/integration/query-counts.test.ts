@@ -28,7 +28,13 @@ afterAll(async () => {
 async function createUsers(count: number, role: Role) {
 	const users = await t.db
 		.insertInto('users')
-		.values(Array.from({ length: count }, () => ({ email: `${randomUUID()}@example.com`, password_hash: 'unused', email_confirmed_at: new Date() })))
+		.values(
+			Array.from({ length: count }, () => ({
+				email: `${randomUUID()}@example.com`,
+				password_hash: 'unused',
+				email_confirmed_at: new Date(),
+			})),
+		)
 		.returning('id')
 		.execute()
 	await t.db
@@ -86,7 +92,15 @@ async function createWorld(n: number) {
 		.execute()
 	await t.db
 		.insertInto('message_attachments')
-		.values(thread.map((message) => ({ message_id: message.id, name: 'notes.pdf', type: 'application/pdf', size_bytes: 100, storage_key: `counts/${randomUUID()}.pdf` })))
+		.values(
+			thread.map((message) => ({
+				message_id: message.id,
+				name: 'notes.pdf',
+				type: 'application/pdf',
+				size_bytes: 100,
+				storage_key: `counts/${randomUUID()}.pdf`,
+			})),
+		)
 		.execute()
 	return { cookie: await sessionCookieFor(studentId!), itemId: items[0]!.id, partnerId: staff[0]! }
 }
@@ -99,7 +113,9 @@ async function countStatements(world: World, adminCookie: string) {
 		'/dashboard': () => callRoute(dashboardLoader, getRequest('/dashboard', { cookie: world.cookie })),
 		'/dashboard?weeks=all': () => callRoute(dashboardLoader, getRequest('/dashboard?weeks=all', { cookie: world.cookie })),
 		'/dashboard/materials/:itemId': () =>
-			callRoute(viewerLoader, getRequest(`/dashboard/materials/${world.itemId}`, { cookie: world.cookie }), { itemId: String(world.itemId) }),
+			callRoute(viewerLoader, getRequest(`/dashboard/materials/${world.itemId}`, { cookie: world.cookie }), {
+				itemId: String(world.itemId),
+			}),
 		'/dashboard/messages': () => callRoute(messagesLoader, getRequest('/dashboard/messages', { cookie: world.cookie })),
 		'/dashboard/messages?with=': () =>
 			callRoute(messagesLoader, getRequest(`/dashboard/messages?with=${world.partnerId}`, { cookie: world.cookie })),

@@ -1,13 +1,13 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 import { createUser } from '#app/models/users.server.ts'
-import { setPayments } from '#app/services/payments/index.server.ts'
-import { TestCheckoutPayments } from '#app/services/payments/test-checkout.server.ts'
 import { action as enrollAction } from '#app/routes/register/enroll.tsx'
 import { action as registerAction, loader as registerLoader } from '#app/routes/register/register.tsx'
 import { loader as completionLoader } from '#app/routes/register/registration-complete.tsx'
 import { action as checkoutAction, loader as checkoutLoader } from '#app/routes/register/test-checkout.tsx'
-import { getSessionUser } from '#app/utils/session.server.ts'
+import { setPayments } from '#app/services/payments/index.server.ts'
+import { TestCheckoutPayments } from '#app/services/payments/test-checkout.server.ts'
 import { hitRateLimit, RATE_LIMITS } from '#app/utils/rate-limit.server.ts'
+import { getSessionUser } from '#app/utils/session.server.ts'
 import { getToast } from '#app/utils/toast.server.ts'
 import { useTestDatabase, withTablesUnavailable } from '#tests/support/db.ts'
 import { cookiesFrom, formRequest, getRequest, sessionCookieFor, settle } from '#tests/support/requests.ts'
@@ -141,7 +141,11 @@ describe('step 1: your information', () => {
 		expect(setCookie).toMatch(/SameSite=Lax/i)
 		expect(setCookie).not.toContain(PASSWORD)
 
-		const draft = await t.db.selectFrom('registration_drafts').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirstOrThrow()
+		const draft = await t.db
+			.selectFrom('registration_drafts')
+			.selectAll()
+			.where('email', '=', email.toLowerCase())
+			.executeTakeFirstOrThrow()
 		expect(draft.password_hash).toMatch(/^\$argon2id\$/)
 		expect(draft.password_hash).not.toContain(PASSWORD)
 
@@ -332,7 +336,11 @@ describe('the paid path through the test checkout', () => {
 		const minutes = (hold.expires_at.getTime() - Date.now()) / 60_000
 		expect(minutes).toBeGreaterThan(30)
 		expect(minutes).toBeLessThanOrEqual(31)
-		const paymentRow = await t.db.selectFrom('registration_payments').selectAll().where('checkout_session_id', '=', sessionId).executeTakeFirstOrThrow()
+		const paymentRow = await t.db
+			.selectFrom('registration_payments')
+			.selectAll()
+			.where('checkout_session_id', '=', sessionId)
+			.executeTakeFirstOrThrow()
 		expect(paymentRow).toMatchObject({ status: 'pending', amount_cents: 199_900, customer_email: email, provider: 'test' })
 
 		const page = await (await checkoutPage(sessionId)).json()
@@ -376,7 +384,9 @@ describe('the paid path through the test checkout', () => {
 		expect(await toastOf(paid)).toMatchObject({ type: 'success', title: 'Payment processed successfully!' })
 
 		const user = await t.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow()
-		expect(await t.db.selectFrom('enrollments').select('user_id').where('course_id', '=', courseId).execute()).toEqual([{ user_id: user.id }])
+		expect(await t.db.selectFrom('enrollments').select('user_id').where('course_id', '=', courseId).execute()).toEqual([
+			{ user_id: user.id },
+		])
 
 		// A browser without the registration draft is told to log in.
 		const elsewhere = await completion(sessionId)
@@ -401,9 +411,15 @@ describe('the paid path through the test checkout', () => {
 
 		const retry = await post({ intent: 'agree', agreeToTerms: 'on' }, cookie)
 		expect(retry.status).toBe(303)
-		const first = await t.db.selectFrom('registration_payments').select('status').where('checkout_session_id', '=', sessionId).executeTakeFirstOrThrow()
+		const first = await t.db
+			.selectFrom('registration_payments')
+			.select('status')
+			.where('checkout_session_id', '=', sessionId)
+			.executeTakeFirstOrThrow()
 		expect(first.status).toBe('expired')
-		expect((await t.db.selectFrom('test_checkout_sessions').select('status').where('id', '=', sessionId).executeTakeFirstOrThrow()).status).toBe('expired')
+		expect(
+			(await t.db.selectFrom('test_checkout_sessions').select('status').where('id', '=', sessionId).executeTakeFirstOrThrow()).status,
+		).toBe('expired')
 	})
 
 	test('Cancel on the test checkout releases the seat and returns to the agreement', async () => {
@@ -416,7 +432,11 @@ describe('the paid path through the test checkout', () => {
 	test('the completion page without a usable session id shows the spec error', async () => {
 		for (const path of ['/registration-complete', '/registration-complete?session_id=../../etc']) {
 			const page = await settle(() => completionLoader({ request: getRequest(path), params: {}, context: {} } as never))
-			expect(await page.json()).toEqual({ state: 'error', message: 'Missing information required to complete registration.', pageToast: null })
+			expect(await page.json()).toEqual({
+				state: 'error',
+				message: 'Missing information required to complete registration.',
+				pageToast: null,
+			})
 		}
 		const unknown = await completion(`cs_test_${'0'.repeat(32)}`)
 		expect(await unknown.json()).toEqual({
@@ -433,7 +453,12 @@ describe('the paid path through the test checkout', () => {
 		expect(page).toEqual({
 			state: 'error',
 			message: 'An unexpected error occurred during registration.',
-			pageToast: { id: expect.any(String), type: 'error', title: 'Verification Error', description: 'Failed to complete verification. Please try again.' },
+			pageToast: {
+				id: expect.any(String),
+				type: 'error',
+				title: 'Verification Error',
+				description: 'Failed to complete verification. Please try again.',
+			},
 		})
 	})
 })
@@ -452,7 +477,11 @@ describe('tampered course ids', () => {
 	}
 
 	async function draftCourseOf(email: string) {
-		const draft = await t.db.selectFrom('registration_drafts').select('course_id').where('email', '=', email.toLowerCase()).executeTakeFirstOrThrow()
+		const draft = await t.db
+			.selectFrom('registration_drafts')
+			.select('course_id')
+			.where('email', '=', email.toLowerCase())
+			.executeTakeFirstOrThrow()
 		return draft.course_id
 	}
 
@@ -513,7 +542,9 @@ describe('tampered course ids', () => {
 		const cookie = await throughStepTwo(chosen.id, email)
 		expect((await post({ intent: 'course', courseId: '2147483647' }, cookie)).status).toBe(400)
 		expect((await post({ intent: 'course', courseId: 'abc' }, cookie)).status).toBe(400)
-		expect((await post({ intent: 'course', courseId: String(full.id) }, cookie)).headers.get('Location')).toBe(`/register?step=2&full=${full.id}&dialog=waitlist`)
+		expect((await post({ intent: 'course', courseId: String(full.id) }, cookie)).headers.get('Location')).toBe(
+			`/register?step=2&full=${full.id}&dialog=waitlist`,
+		)
 		expect(await draftCourseOf(email)).toBe(chosen.id)
 		expect((await post({ intent: 'agree', agreeToTerms: 'on' }, cookie)).headers.get('Location')).toBe('/dashboard')
 		expect(await footprint(email, [chosen.id])).toEqual({ accounts: 1, enrollments: 1, seatHolds: 0, payments: 0 })
@@ -546,7 +577,11 @@ describe('tampered course ids', () => {
 		const response = await post({ intent: 'agree', agreeToTerms: 'on', courseId: String(free.id) }, cookie)
 		expect(response.status).toBe(303)
 		const sessionId = response.headers.get('Location')!.split('/').pop()!
-		const payment = await t.db.selectFrom('registration_payments').select(['course_id', 'amount_cents']).where('checkout_session_id', '=', sessionId).executeTakeFirstOrThrow()
+		const payment = await t.db
+			.selectFrom('registration_payments')
+			.select(['course_id', 'amount_cents'])
+			.where('checkout_session_id', '=', sessionId)
+			.executeTakeFirstOrThrow()
 		expect(payment).toEqual({ course_id: paid.id, amount_cents: 250_000 })
 		expect(await footprint(email, [paid.id])).toEqual({ accounts: 1, enrollments: 0, seatHolds: 1, payments: 1 })
 		expect(await footprint(email, [free.id])).toEqual({ accounts: 1, enrollments: 0, seatHolds: 0, payments: 0 })
@@ -563,7 +598,13 @@ describe('tampered course ids', () => {
 		const student = await createUser(t.db, { email, name: 'Enrolling Student', passwordHash: 'x', confirmed: true })
 		const cookie = await sessionCookieFor(student.id)
 		const enroll = (id: string, fields: Record<string, string> = {}) =>
-			settle(() => enrollAction({ request: formRequest(`/courses/${id}/enroll`, { agreeToTerms: 'on', ...fields }, { cookie }), params: { id }, context: {} } as never))
+			settle(() =>
+				enrollAction({
+					request: formRequest(`/courses/${id}/enroll`, { agreeToTerms: 'on', ...fields }, { cookie }),
+					params: { id },
+					context: {},
+				} as never),
+			)
 
 		for (const id of [String(gone.id), '2147483648', 'abc', '0', '-1', '1.5', '1 OR 1=1']) {
 			expect((await enroll(id)).status, id).toBe(404)
@@ -576,7 +617,9 @@ describe('tampered course ids', () => {
 
 		const enrolled = await enroll(String(free.id), { courseId: String(paid.id) })
 		expect(enrolled.headers.get('Location')).toBe('/dashboard')
-		expect(await t.db.selectFrom('enrollments').select('course_id').where('user_id', '=', student.id).execute()).toEqual([{ course_id: free.id }])
+		expect(await t.db.selectFrom('enrollments').select('course_id').where('user_id', '=', student.id).execute()).toEqual([
+			{ course_id: free.id },
+		])
 		expect(await footprint(email, [paid.id, gone.id])).toEqual({ accounts: 1, enrollments: 0, seatHolds: 0, payments: 0 })
 	})
 })

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely'
+import { type Kysely, sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { Database } from '#db/types.ts'
 import { createPgliteDatabase, createTestDatabase } from '#tests/support/db.ts'
@@ -56,21 +56,17 @@ describe.each(engines)('schema constraints on %s', (_engine, open) => {
 
 	test('e-mail addresses are unique and stored lower-case', async () => {
 		await db.insertInto('users').values({ email: 'unique@example.com', password_hash: 'x' }).execute()
-		await expect(
-			db.insertInto('users').values({ email: 'unique@example.com', password_hash: 'x' }).execute(),
-		).rejects.toThrow(/unique|duplicate/i)
-		await expect(
-			db.insertInto('users').values({ email: 'Upper@Example.com', password_hash: 'x' }).execute(),
-		).rejects.toThrow(/check/i)
+		await expect(db.insertInto('users').values({ email: 'unique@example.com', password_hash: 'x' }).execute()).rejects.toThrow(
+			/unique|duplicate/i,
+		)
+		await expect(db.insertInto('users').values({ email: 'Upper@Example.com', password_hash: 'x' }).execute()).rejects.toThrow(/check/i)
 	})
 
 	test('roles are student, instructor or admin', async () => {
 		const id = (
 			await db.insertInto('users').values({ email: 'role@example.com', password_hash: 'x' }).returning('id').executeTakeFirstOrThrow()
 		).id
-		await expect(
-			sql`INSERT INTO profiles (id, name, role) VALUES (${id}, 'X', 'superuser')`.execute(db),
-		).rejects.toThrow(/check/i)
+		await expect(sql`INSERT INTO profiles (id, name, role) VALUES (${id}, 'X', 'superuser')`.execute(db)).rejects.toThrow(/check/i)
 		await db.insertInto('profiles').values({ id, name: 'X' }).execute()
 		const profile = await db.selectFrom('profiles').select('role').where('id', '=', id).executeTakeFirstOrThrow()
 		expect(profile.role).toBe('student')
@@ -106,10 +102,15 @@ describe.each(engines)('schema constraints on %s', (_engine, open) => {
 		const base = { material_id: week.id, title: 'File', type: 'document' as const, category: 'material' as const }
 		await expect(db.insertInto('material_items').values(base).execute()).rejects.toThrow(/check/i)
 		await expect(
-			db.insertInto('material_items').values({ ...base, storage_key: 'k1', file_url: 'https://x.example' }).execute(),
+			db
+				.insertInto('material_items')
+				.values({ ...base, storage_key: 'k1', file_url: 'https://x.example' })
+				.execute(),
 		).rejects.toThrow(/check/i)
 		await expect(
-			sql`INSERT INTO material_items (material_id, title, type, category, storage_key) VALUES (${week.id}, 'x', 'audio', 'material', 'k2')`.execute(db),
+			sql`INSERT INTO material_items (material_id, title, type, category, storage_key) VALUES (${week.id}, 'x', 'audio', 'material', 'k2')`.execute(
+				db,
+			),
 		).rejects.toThrow(/check/i)
 	})
 
@@ -170,9 +171,9 @@ describe.each(engines)('schema constraints on %s', (_engine, open) => {
 		await expect(
 			db.insertInto('messages').values({ sender_id: sender, receiver_id: null, is_announcement: false, content: 'x' }).execute(),
 		).rejects.toThrow(/check/i)
-		await expect(
-			db.insertInto('messages').values({ sender_id: sender, receiver_id: sender, content: 'x' }).execute(),
-		).rejects.toThrow(/check/i)
+		await expect(db.insertInto('messages').values({ sender_id: sender, receiver_id: sender, content: 'x' }).execute()).rejects.toThrow(
+			/check/i,
+		)
 	})
 
 	test('a waitlist request is unique per e-mail and program', async () => {
@@ -185,7 +186,10 @@ describe.each(engines)('schema constraints on %s', (_engine, open) => {
 		}
 		await db.insertInto('contact_submissions').values(values).execute()
 		await expect(
-			db.insertInto('contact_submissions').values({ ...values, email: 'WANDA@example.com' }).execute(),
+			db
+				.insertInto('contact_submissions')
+				.values({ ...values, email: 'WANDA@example.com' })
+				.execute(),
 		).rejects.toThrow(/unique|duplicate/i)
 		await expect(
 			db.insertInto('contact_submissions').values({ name: 'C', email: 'c@example.com', message: 'm', program: 'P' }).execute(),

@@ -1,5 +1,11 @@
 import { describe, expect, test } from 'vitest'
-import { changeEnrollmentStatus, enrollWithinCapacity, placeSeatHold, SeatUnavailableError, sweepExpiredSeatHolds } from '#app/models/seats.server.ts'
+import {
+	changeEnrollmentStatus,
+	enrollWithinCapacity,
+	placeSeatHold,
+	SeatUnavailableError,
+	sweepExpiredSeatHolds,
+} from '#app/models/seats.server.ts'
 import { createUser } from '#app/models/users.server.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
 
@@ -31,7 +37,10 @@ describe('seats', () => {
 		const first = await student()
 		await t.db.transaction().execute((trx) => enrollWithinCapacity(trx, { userId: first, courseId }))
 		const second = await student()
-		const refused = await t.db.transaction().execute((trx) => enrollWithinCapacity(trx, { userId: second, courseId })).catch(reasonOf)
+		const refused = await t.db
+			.transaction()
+			.execute((trx) => enrollWithinCapacity(trx, { userId: second, courseId }))
+			.catch(reasonOf)
 		expect(refused).toBe('course-full')
 	})
 
@@ -39,13 +48,19 @@ describe('seats', () => {
 		const courseId = await course(5)
 		const userId = await student()
 		await t.db.transaction().execute((trx) => enrollWithinCapacity(trx, { userId, courseId }))
-		const refused = await t.db.transaction().execute((trx) => enrollWithinCapacity(trx, { userId, courseId })).catch(reasonOf)
+		const refused = await t.db
+			.transaction()
+			.execute((trx) => enrollWithinCapacity(trx, { userId, courseId }))
+			.catch(reasonOf)
 		expect(refused).toBe('already-enrolled')
 	})
 
 	test('an unknown course is refused', async () => {
 		const userId = await student()
-		const refused = await t.db.transaction().execute((trx) => enrollWithinCapacity(trx, { userId, courseId: 999_999 })).catch(reasonOf)
+		const refused = await t.db
+			.transaction()
+			.execute((trx) => enrollWithinCapacity(trx, { userId, courseId: 999_999 }))
+			.catch(reasonOf)
 		expect(refused).toBe('course-not-found')
 	})
 
@@ -74,9 +89,18 @@ describe('seats', () => {
 		const holder = await student()
 		await t.db.transaction().execute((trx) => placeSeatHold(trx, { userId: holder, courseId, expiresAt: new Date(Date.now() + 60_000) }))
 		const other = await student()
-		expect(await t.db.transaction().execute((trx) => enrollWithinCapacity(trx, { userId: other, courseId })).catch(reasonOf)).toBe('course-full')
+		expect(
+			await t.db
+				.transaction()
+				.execute((trx) => enrollWithinCapacity(trx, { userId: other, courseId }))
+				.catch(reasonOf),
+		).toBe('course-full')
 
-		await t.db.updateTable('seat_holds').set({ expires_at: new Date(Date.now() - 1000) }).where('user_id', '=', holder).execute()
+		await t.db
+			.updateTable('seat_holds')
+			.set({ expires_at: new Date(Date.now() - 1000) })
+			.where('user_id', '=', holder)
+			.execute()
 		await t.db.transaction().execute((trx) => enrollWithinCapacity(trx, { userId: other, courseId }))
 		expect(await enrolledCount(courseId)).toBe(1)
 		expect(await sweepExpiredSeatHolds(t.db)).toBeGreaterThanOrEqual(1)
@@ -95,9 +119,14 @@ describe('seats', () => {
 	test('re-activating an inactive enrollment needs a free seat', async () => {
 		const courseId = await course(1)
 		const first = await student()
-		const { enrollmentId } = await t.db.transaction().execute((trx) => enrollWithinCapacity(trx, { userId: first, courseId, status: 'inactive' }))
+		const { enrollmentId } = await t.db
+			.transaction()
+			.execute((trx) => enrollWithinCapacity(trx, { userId: first, courseId, status: 'inactive' }))
 		await t.db.transaction().execute(async (trx) => enrollWithinCapacity(trx, { userId: await student(), courseId }))
-		const refused = await t.db.transaction().execute((trx) => changeEnrollmentStatus(trx, enrollmentId, 'active')).catch(reasonOf)
+		const refused = await t.db
+			.transaction()
+			.execute((trx) => changeEnrollmentStatus(trx, enrollmentId, 'active'))
+			.catch(reasonOf)
 		expect(refused).toBe('course-full')
 	})
 })

@@ -143,7 +143,15 @@ beforeAll(async () => {
 	await files.storage.put(itemKey, pdf, { contentType: 'application/pdf' })
 	const item = await t.db
 		.insertInto('material_items')
-		.values({ material_id: week.id, title: 'Notes', type: 'document', category: 'material', storage_key: itemKey, mime_type: 'application/pdf', size_bytes: pdf.byteLength })
+		.values({
+			material_id: week.id,
+			title: 'Notes',
+			type: 'document',
+			category: 'material',
+			storage_key: itemKey,
+			mime_type: 'application/pdf',
+			size_bytes: pdf.byteLength,
+		})
 		.returning('id')
 		.executeTakeFirstOrThrow()
 	// A private message between another student and a fifth party: nobody in the matrix may read its file.
@@ -168,7 +176,14 @@ beforeAll(async () => {
 	await files.storage.put(submissionStorageKey, pdf, { contentType: 'application/pdf' })
 	const submission = await t.db
 		.insertInto('assignment_submissions')
-		.values({ assignment_id: assignment.id, student_id: other, file_name: 'answer.pdf', file_type: 'application/pdf', file_size: pdf.byteLength, storage_key: submissionStorageKey })
+		.values({
+			assignment_id: assignment.id,
+			student_id: other,
+			file_name: 'answer.pdf',
+			file_type: 'application/pdf',
+			file_size: pdf.byteLength,
+			storage_key: submissionStorageKey,
+		})
 		.returning('id')
 		.executeTakeFirstOrThrow()
 	fixtures = {
@@ -204,7 +219,8 @@ async function answerOf(route: RouteInfo, method: 'GET' | 'POST', visitor: Visit
 		// Abort first, as the server does when a client goes away, then drop the body (an event stream stays open otherwise).
 		controller.abort()
 		await response.body?.cancel()
-		if (response.status >= 300 && response.status < 400) return `→${new URL(response.headers.get('Location')!, 'http://localhost').pathname}`
+		if (response.status >= 300 && response.status < 400)
+			return `→${new URL(response.headers.get('Location')!, 'http://localhost').pathname}`
 		return String(response.status)
 	} catch (error) {
 		return `threw ${error instanceof Error ? error.message : String(error)}`
@@ -216,8 +232,14 @@ async function answerOf(route: RouteInfo, method: 'GET' | 'POST', visitor: Visit
 describe('access matrix', () => {
 	test('every route of app/routes.ts has a row, and every row is a route', () => {
 		const ids = table.map((route) => route.id)
-		expect(ids.filter((id) => !(id in ACCESS)), 'routes without an access row').toEqual([])
-		expect(Object.keys(ACCESS).filter((id) => !ids.includes(id)), 'rows without a route').toEqual([])
+		expect(
+			ids.filter((id) => !(id in ACCESS)),
+			'routes without an access row',
+		).toEqual([])
+		expect(
+			Object.keys(ACCESS).filter((id) => !ids.includes(id)),
+			'rows without a route',
+		).toEqual([])
 	})
 
 	test('each row declares exactly the methods its module answers', () => {
@@ -255,7 +277,8 @@ async function refusedBody(response: Response) {
 }
 
 describe('objects of other users', () => {
-	const get = (path: string, userId: string) => sessionCookieFor(userId).then((cookie) => new Request(`http://localhost${path}`, { headers: { Cookie: cookie } }))
+	const get = (path: string, userId: string) =>
+		sessionCookieFor(userId).then((cookie) => new Request(`http://localhost${path}`, { headers: { Cookie: cookie } }))
 	const moduleOf = (id: string) => table.find((route) => route.id === id)!.module
 
 	test("another user's attachment and submission are refused without a byte of them", async () => {
@@ -263,9 +286,13 @@ describe('objects of other users', () => {
 		const submission = moduleOf('routes/resources/submission-file').loader!
 		for (const visitor of ['stranger', 'student', 'instructor'] as const) {
 			const userId = fixtures.users[visitor]
-			const a = await callRoute(attachment, await get(`/files/attachments/${fixtures.params.attachmentId}`, userId), { attachmentId: fixtures.params.attachmentId! })
+			const a = await callRoute(attachment, await get(`/files/attachments/${fixtures.params.attachmentId}`, userId), {
+				attachmentId: fixtures.params.attachmentId!,
+			})
 			expect(await refusedBody(a)).not.toContain('secret')
-			const s = await callRoute(submission, await get(`/files/submissions/${fixtures.params.submissionId}`, userId), { submissionId: fixtures.params.submissionId! })
+			const s = await callRoute(submission, await get(`/files/submissions/${fixtures.params.submissionId}`, userId), {
+				submissionId: fixtures.params.submissionId!,
+			})
 			expect(await refusedBody(s)).not.toContain('%PDF')
 		}
 	})
@@ -275,7 +302,9 @@ describe('objects of other users', () => {
 		for (const status of ['pending', 'inactive', 'completed'] as const) {
 			const userId = await createUser('student')
 			await enroll(userId, fixtures.courseId, status)
-			const response = await callRoute(file, await get(`/files/materials/${fixtures.params.itemId}`, userId), { itemId: fixtures.params.itemId! })
+			const response = await callRoute(file, await get(`/files/materials/${fixtures.params.itemId}`, userId), {
+				itemId: fixtures.params.itemId!,
+			})
 			expect(await refusedBody(response), status).not.toContain('%PDF')
 		}
 	})
@@ -289,7 +318,10 @@ describe('objects of other users', () => {
 		const post = (fields: Record<string, string>) => {
 			const body = new FormData()
 			for (const [name, value] of Object.entries(fields)) body.set(name, value)
-			return callRoute(messages.action!, new Request('http://localhost/dashboard/messages', { method: 'POST', body, headers: { Cookie: cookie } }))
+			return callRoute(
+				messages.action!,
+				new Request('http://localhost/dashboard/messages', { method: 'POST', body, headers: { Cookie: cookie } }),
+			)
 		}
 		const deleted = await post({ intent: 'delete', messageId: String(fixtures.privateMessageId) })
 		expect([403, 404]).toContain(deleted.status)

@@ -7,10 +7,10 @@ import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import express from 'express'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
-import { action as contactAction } from '#app/routes/public/contact.tsx'
-import { action as loginAction } from '#app/routes/auth/login.tsx'
 import { clearDraftCookieHeader, draftCookieHeader } from '#app/models/registration.server.ts'
 import { createUser } from '#app/models/users.server.ts'
+import { action as loginAction } from '#app/routes/auth/login.tsx'
+import { action as contactAction } from '#app/routes/public/contact.tsx'
 import { parseEnv, resetEnvCache } from '#app/utils/env.server.ts'
 import { hashPassword, PASSWORD_HASH_OPTIONS } from '#app/utils/password.server.ts'
 import { baseSecurityHeaders, contentSecurityPolicy } from '#app/utils/security.server.ts'
@@ -57,7 +57,8 @@ describe('cookies', () => {
 			for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
 				const full = path.join(dir, entry.name)
 				if (entry.isDirectory()) walk(full)
-				else if (/\.tsx?$/.test(entry.name) && fs.readFileSync(full, 'utf8').includes('createCookie(')) sites.push(path.relative('app', full))
+				else if (/\.tsx?$/.test(entry.name) && fs.readFileSync(full, 'utf8').includes('createCookie('))
+					sites.push(path.relative('app', full))
 			}
 		}
 		walk('app')
@@ -77,7 +78,10 @@ describe('cookies', () => {
 			const { name, attributes } = attributesOf(setCookie)
 			expect(name, setCookie).toMatch(/^__Host-/)
 			expect(attributes, setCookie).toEqual(expect.arrayContaining(['secure', 'httponly', 'samesite=lax', 'path=/']))
-			expect(attributes.some((attribute) => attribute.startsWith('domain=')), setCookie).toBe(false)
+			expect(
+				attributes.some((attribute) => attribute.startsWith('domain=')),
+				setCookie,
+			).toBe(false)
 		}
 	})
 
@@ -159,7 +163,10 @@ describe('trusted proxy and X-Forwarded-For', () => {
 		for (let attempt = 0; attempt < 6; attempt++) {
 			// Each attempt comes from a new fake address, and a new account name, so only the address limit can stop it.
 			const ip = await ipFor(`192.0.2.${attempt + 1}, 203.0.113.77`)
-			const response = await callRoute(loginAction, formRequest('/login', { email: `nobody${attempt}@example.com`, password: 'wrong-password-1' }, { ip }))
+			const response = await callRoute(
+				loginAction,
+				formRequest('/login', { email: `nobody${attempt}@example.com`, password: 'wrong-password-1' }, { ip }),
+			)
 			statuses.push(response.status)
 		}
 		expect(statuses).toEqual([400, 400, 400, 400, 400, 429])
@@ -172,7 +179,10 @@ describe('trusted proxy and X-Forwarded-For', () => {
 describe('contact form abuse', () => {
 	test('the sixth message within the hour from one address answers 429 with a clear message, and is not stored', async () => {
 		const ip = '203.0.113.50'
-		const before = await t.db.selectFrom('contact_submissions').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()
+		const before = await t.db
+			.selectFrom('contact_submissions')
+			.select((eb) => eb.fn.countAll<string>().as('n'))
+			.executeTakeFirstOrThrow()
 		const post = () =>
 			callRoute(contactAction, formRequest('/contact', { name: 'Flooder', email: 'flood@example.com', message: 'Again' }, { ip }))
 		for (let i = 0; i < 5; i++) expect((await post()).status).toBe(302)
@@ -180,10 +190,16 @@ describe('contact form abuse', () => {
 		expect(refused.status).toBe(429)
 		expect(refused.headers.get('Retry-After')).toMatch(/^\d+$/)
 		expect(JSON.stringify(await refused.json())).toContain('Too many messages from your network. Please wait an hour and try again.')
-		const after = await t.db.selectFrom('contact_submissions').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()
+		const after = await t.db
+			.selectFrom('contact_submissions')
+			.select((eb) => eb.fn.countAll<string>().as('n'))
+			.executeTakeFirstOrThrow()
 		expect(Number(after.n) - Number(before.n)).toBe(5)
 		// Another address is not affected.
-		const other = await callRoute(contactAction, formRequest('/contact', { name: 'Someone', email: 'someone@example.com', message: 'Hi' }, { ip: '203.0.113.51' }))
+		const other = await callRoute(
+			contactAction,
+			formRequest('/contact', { name: 'Someone', email: 'someone@example.com', message: 'Hi' }, { ip: '203.0.113.51' }),
+		)
 		expect(other.status).toBe(302)
 	})
 
@@ -191,7 +207,11 @@ describe('contact form abuse', () => {
 		await t.db.deleteFrom('contact_submissions').execute()
 		const response = await callRoute(
 			contactAction,
-			formRequest('/contact', { name: 'Bot', email: 'bot@example.com', message: 'Buy', website: 'https://spam.example' }, { ip: '203.0.113.52' }),
+			formRequest(
+				'/contact',
+				{ name: 'Bot', email: 'bot@example.com', message: 'Buy', website: 'https://spam.example' },
+				{ ip: '203.0.113.52' },
+			),
 		)
 		expect(response.status).toBe(302)
 		expect(await t.db.selectFrom('contact_submissions').selectAll().execute()).toEqual([])
@@ -200,12 +220,14 @@ describe('contact form abuse', () => {
 
 describe('security headers', () => {
 	test('HSTS is sent in production over https only', () => {
-		expect(baseSecurityHeaders({ isProduction: true, secure: true })['Strict-Transport-Security']).toBe('max-age=31536000; includeSubDomains')
+		expect(baseSecurityHeaders({ isProduction: true, secure: true })['Strict-Transport-Security']).toBe(
+			'max-age=31536000; includeSubDomains',
+		)
 		expect(baseSecurityHeaders({ isProduction: true, secure: false })['Strict-Transport-Security']).toBeUndefined()
 		expect(baseSecurityHeaders({ isProduction: false, secure: true })['Strict-Transport-Security']).toBeUndefined()
 	})
 
-	test("the production CSP allows scripts by nonce or hash only, and sets object-src, base-uri and frame-ancestors", () => {
+	test('the production CSP allows scripts by nonce or hash only, and sets object-src, base-uri and frame-ancestors', () => {
 		for (const policy of [
 			contentSecurityPolicy({ nonce: 'abc', isDevelopment: false }),
 			contentSecurityPolicy({ scriptHashes: ["'sha256-xyz'"], isDevelopment: false }),

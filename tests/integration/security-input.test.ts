@@ -4,8 +4,9 @@
  * admin. None may answer 5xx (or throw), and every refusal (4xx, or the
  * designed redirect with an error toast, see REDIRECTING_REFUSALS) writes nothing.
  */
-import fs from 'node:fs'
+
 import { randomUUID } from 'node:crypto'
+import fs from 'node:fs'
 import { sql } from 'kysely'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { MAX_FORM_BYTES } from '#app/utils/form-data.server.ts'
@@ -38,17 +39,60 @@ const NASTY_VALUES = [
 const TEXT_FIELDS = ['name', 'message', 'content', 'title', 'description', 'feedback', 'topic']
 /** Field names the app's forms use; a body sets all of them at once. */
 const FIELDS = [
-	'name', 'email', 'password', 'confirmPassword', 'currentPassword', 'newPassword', 'message', 'content', 'phone', 'title',
-	'description', 'capacity', 'registrationFee', 'price', 'startDate', 'endDate', 'courseId', 'userId', 'receiverId', 'partnerId',
-	'messageId', 'enrollmentId', 'weekId', 'weekNumber', 'itemId', 'assignmentId', 'submissionId', 'status', 'grade', 'feedback',
-	'topic', 'zoomLink', 'url', 'token', 'redirectTo', 'group', 'step', 'agree', 'hasAgreedToTerms', 'key', 'category', 'type',
+	'name',
+	'email',
+	'password',
+	'confirmPassword',
+	'currentPassword',
+	'newPassword',
+	'message',
+	'content',
+	'phone',
+	'title',
+	'description',
+	'capacity',
+	'registrationFee',
+	'price',
+	'startDate',
+	'endDate',
+	'courseId',
+	'userId',
+	'receiverId',
+	'partnerId',
+	'messageId',
+	'enrollmentId',
+	'weekId',
+	'weekNumber',
+	'itemId',
+	'assignmentId',
+	'submissionId',
+	'status',
+	'grade',
+	'feedback',
+	'topic',
+	'zoomLink',
+	'url',
+	'token',
+	'redirectTo',
+	'group',
+	'step',
+	'agree',
+	'hasAgreedToTerms',
+	'key',
+	'category',
+	'type',
 ]
 
 /**
  * Actions whose designed answer to a refused form is a redirect with an
  * error toast (a no-JavaScript confirmation button has no page to re-render).
  */
-const REDIRECTING_REFUSALS = new Set(['routes/admin/users', 'routes/admin/orphaned-materials', 'routes/admin/course-delete', 'routes/auth/logout'])
+const REDIRECTING_REFUSALS = new Set([
+	'routes/admin/users',
+	'routes/admin/orphaned-materials',
+	'routes/admin/course-delete',
+	'routes/auth/logout',
+])
 
 /** Refusals that may write by design: the delete confirmation and logout act without fields. */
 const WRITING_REFUSALS = new Set(['routes/admin/course-delete', 'routes/auth/logout'])
@@ -73,18 +117,39 @@ function* malformedBodies(intents: string[], visitor: string) {
 	for (const intent of [...intents, 'no-such-intent']) {
 		yield { label: `intent ${intent} only`, fields: [['intent', intent]] } satisfies Body
 		for (const value of values) {
-			yield { label: `intent ${intent}, all fields ${JSON.stringify(value.slice(0, 12))}`, fields: [['intent', intent], ...FIELDS.map((name): [string, string] => [name, value])] } satisfies Body
+			yield {
+				label: `intent ${intent}, all fields ${JSON.stringify(value.slice(0, 12))}`,
+				fields: [['intent', intent], ...FIELDS.map((name): [string, string] => [name, value])],
+			} satisfies Body
 		}
 		// Control characters (NUL above all, which PostgreSQL text refuses) behind an otherwise plausible form.
 		if (visitor !== 'anonymous') {
 			yield {
 				label: `intent ${intent}, plausible form with NUL texts`,
-				fields: [['intent', intent], ['email', 'fuzz@example.com'], ['receiverId', randomUUID()], ...TEXT_FIELDS.map((name): [string, string] => [name, 'Hello\u0000world'])],
+				fields: [
+					['intent', intent],
+					['email', 'fuzz@example.com'],
+					['receiverId', randomUUID()],
+					...TEXT_FIELDS.map((name): [string, string] => [name, 'Hello\u0000world']),
+				],
 			} satisfies Body
 		}
-		yield { label: `intent ${intent}, over-long texts`, fields: [['intent', intent], ...TEXT_FIELDS.map((name): [string, string] => [name, LONG_TEXT])] } satisfies Body
+		yield {
+			label: `intent ${intent}, over-long texts`,
+			fields: [['intent', intent], ...TEXT_FIELDS.map((name): [string, string] => [name, LONG_TEXT])],
+		} satisfies Body
 		// Every field twice, with conflicting values.
-		yield { label: `intent ${intent}, duplicated fields`, fields: [['intent', intent], ['intent', 'delete'], ...FIELDS.flatMap((name): [string, string][] => [[name, '1'], [name, 'two']])] } satisfies Body
+		yield {
+			label: `intent ${intent}, duplicated fields`,
+			fields: [
+				['intent', intent],
+				['intent', 'delete'],
+				...FIELDS.flatMap((name): [string, string][] => [
+					[name, '1'],
+					[name, 'two'],
+				]),
+			],
+		} satisfies Body
 	}
 }
 
@@ -109,7 +174,9 @@ async function* actionTargets() {
 	for (const route of table.filter((entry) => entry.hasAction)) {
 		const routeParams = { ...params }
 		if (route.id === 'routes/admin/course-delete') {
-			routeParams.courseId = String((await t.db.insertInto('courses').values({ title: 'Spare' }).returning('id').executeTakeFirstOrThrow()).id)
+			routeParams.courseId = String(
+				(await t.db.insertInto('courses').values({ title: 'Spare' }).returning('id').executeTakeFirstOrThrow()).id,
+			)
 		}
 		const values = Object.fromEntries(paramNames(route.path).map((name) => [name, routeParams[name]!]))
 		yield { route, values, path: concretePath(route.path, values) }
@@ -118,16 +185,37 @@ async function* actionTargets() {
 
 beforeAll(async () => {
 	table = await loadRouteTable()
-	const rows = await sql<{ name: string }>`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'`.execute(t.db)
+	const rows = await sql<{
+		name: string
+	}>`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'`.execute(t.db)
 	// Refused requests still count against rate limits, and each request here brings a session of its own.
-	tables = rows.rows.map((row) => row.name).filter((name) => !['rate_limit_buckets', 'sessions', 'kysely_migration', 'kysely_migration_lock'].includes(name))
+	tables = rows.rows
+		.map((row) => row.name)
+		.filter((name) => !['rate_limit_buckets', 'sessions', 'kysely_migration', 'kysely_migration_lock'].includes(name))
 	users.student = await createUser('student')
 	users.admin = await createUser('admin')
 	const course = await t.db.insertInto('courses').values({ title: 'Fuzz course', capacity: 5 }).returning('id').executeTakeFirstOrThrow()
-	await t.db.insertInto('enrollments').values({ user_id: users.student, course_id: course.id, status: 'active', enrollment_date: new Date() }).execute()
-	const week = await t.db.insertInto('course_materials').values({ course_id: course.id, week_number: 1, topic: 'Week' }).returning('id').executeTakeFirstOrThrow()
-	const assignment = await t.db.insertInto('assignments').values({ course_id: course.id, week_id: week.id, title: 'Homework' }).returning('id').executeTakeFirstOrThrow()
-	params = { id: String(course.id), courseId: String(course.id), weekId: String(week.id), assignmentId: String(assignment.id), sessionId: 'cs_test_nothing' }
+	await t.db
+		.insertInto('enrollments')
+		.values({ user_id: users.student, course_id: course.id, status: 'active', enrollment_date: new Date() })
+		.execute()
+	const week = await t.db
+		.insertInto('course_materials')
+		.values({ course_id: course.id, week_number: 1, topic: 'Week' })
+		.returning('id')
+		.executeTakeFirstOrThrow()
+	const assignment = await t.db
+		.insertInto('assignments')
+		.values({ course_id: course.id, week_id: week.id, title: 'Homework' })
+		.returning('id')
+		.executeTakeFirstOrThrow()
+	params = {
+		id: String(course.id),
+		courseId: String(course.id),
+		weekId: String(week.id),
+		assignmentId: String(assignment.id),
+		sessionId: 'cs_test_nothing',
+	}
 })
 
 describe('malformed bodies to every action', () => {
@@ -151,11 +239,17 @@ describe('malformed bodies to every action', () => {
 					}
 					let status: number
 					try {
-						const response = await callRoute(route.module.action!, new Request(`http://localhost${path}`, { method: 'POST', body: form, headers }), values)
+						const response = await callRoute(
+							route.module.action!,
+							new Request(`http://localhost${path}`, { method: 'POST', body: form, headers }),
+							values,
+						)
 						status = response.status
 						await response.body?.cancel()
 					} catch (error) {
-						problems.push(`${route.id} ${visitor} ${body.label}: threw ${error instanceof Error ? error.message.slice(0, 200) : String(error)}`)
+						problems.push(
+							`${route.id} ${visitor} ${body.label}: threw ${error instanceof Error ? error.message.slice(0, 200) : String(error)}`,
+						)
 						continue
 					} finally {
 						requests++
@@ -176,7 +270,8 @@ describe('malformed bodies to every action', () => {
 				}
 			}
 		}
-		if (process.env.PRINT_FUZZ) console.log(requests, Date.now() - started, Object.fromEntries([...refusals].map(([id, set]) => [id, [...set]])))
+		if (process.env.PRINT_FUZZ)
+			console.log(requests, Date.now() - started, Object.fromEntries([...refusals].map(([id, set]) => [id, [...set]])))
 		expect(problems).toEqual([])
 		expect(requests).toBeGreaterThan(1000)
 	}, 300_000)
@@ -189,8 +284,18 @@ const NON_FORM_BODIES: { label: string; method: string; contentType: string | nu
 	{ label: 'plain text', method: 'POST', contentType: 'text/plain', body: 'intent=send&content=hi' },
 	{ label: 'JSON', method: 'POST', contentType: 'application/json', body: '{"intent":"send","content":"hi"}' },
 	{ label: 'multipart without a boundary', method: 'POST', contentType: 'multipart/form-data', body: 'intent=send' },
-	{ label: 'multipart with a boundary that never comes', method: 'POST', contentType: 'multipart/form-data; boundary=xyz', body: 'intent=send' },
-	{ label: 'multipart cut off mid-part', method: 'POST', contentType: 'multipart/form-data; boundary=xyz', body: '--xyz\r\nContent-Disposition: form-data; name="intent"\r\n\r\nsen' },
+	{
+		label: 'multipart with a boundary that never comes',
+		method: 'POST',
+		contentType: 'multipart/form-data; boundary=xyz',
+		body: 'intent=send',
+	},
+	{
+		label: 'multipart cut off mid-part',
+		method: 'POST',
+		contentType: 'multipart/form-data; boundary=xyz',
+		body: '--xyz\r\nContent-Disposition: form-data; name="intent"\r\n\r\nsen',
+	},
 ]
 
 describe('bodies that are not forms, to every action', () => {
@@ -207,7 +312,11 @@ describe('bodies that are not forms, to every action', () => {
 					requests++
 					let status: number
 					try {
-						const response = await callRoute(route.module.action!, new Request(`http://localhost${path}`, { method, body, headers }), values)
+						const response = await callRoute(
+							route.module.action!,
+							new Request(`http://localhost${path}`, { method, body, headers }),
+							values,
+						)
 						status = response.status
 						await response.body?.cancel()
 					} catch (error) {

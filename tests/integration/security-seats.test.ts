@@ -12,7 +12,7 @@ import { setPayments } from '#app/services/payments/index.server.ts'
 import { StripePayments } from '#app/services/payments/stripe.server.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
 import { getRequest, settle } from '#tests/support/requests.ts'
-import { startStripeServer, type StripeStandIn } from '#tests/support/stripe-server.ts'
+import { type StripeStandIn, startStripeServer } from '#tests/support/stripe-server.ts'
 
 const t = useTestDatabase()
 const REPEATS = Number(process.env.SECURITY_REPEATS ?? 1)
@@ -22,17 +22,33 @@ async function users(count: number) {
 	if (count === 0) return []
 	const rows = await t.db
 		.insertInto('users')
-		.values(Array.from({ length: count }, () => ({ email: `buyer-${++sequence}-${Date.now()}@example.com`, password_hash: 'unused', email_confirmed_at: new Date() })))
+		.values(
+			Array.from({ length: count }, () => ({
+				email: `buyer-${++sequence}-${Date.now()}@example.com`,
+				password_hash: 'unused',
+				email_confirmed_at: new Date(),
+			})),
+		)
 		.returning('id')
 		.execute()
-	await t.db.insertInto('profiles').values(rows.map((row) => ({ id: row.id, name: 'Buyer', role: 'student' as const }))).execute()
+	await t.db
+		.insertInto('profiles')
+		.values(rows.map((row) => ({ id: row.id, name: 'Buyer', role: 'student' as const })))
+		.execute()
 	return rows.map((row) => row.id)
 }
 
 async function courseWithSeatsLeft(capacity: number, taken: number) {
-	const course = await t.db.insertInto('courses').values({ title: `Race ${++sequence}`, capacity }).returning('id').executeTakeFirstOrThrow()
+	const course = await t.db
+		.insertInto('courses')
+		.values({ title: `Race ${++sequence}`, capacity })
+		.returning('id')
+		.executeTakeFirstOrThrow()
 	for (const userId of await users(taken)) {
-		await t.db.insertInto('enrollments').values({ user_id: userId, course_id: course.id, status: 'active', enrollment_date: new Date() }).execute()
+		await t.db
+			.insertInto('enrollments')
+			.values({ user_id: userId, course_id: course.id, status: 'active', enrollment_date: new Date() })
+			.execute()
 	}
 	return course.id
 }
@@ -48,7 +64,9 @@ function attempt(userId: string, courseId: number) {
 }
 
 function tally(outcomes: string[]) {
-	return outcomes.reduce<Record<string, number>>((counts, outcome) => ({ ...counts, [outcome]: (counts[outcome] ?? 0) + 1 }), {})
+	const counts: Record<string, number> = {}
+	for (const outcome of outcomes) counts[outcome] = (counts[outcome] ?? 0) + 1
+	return counts
 }
 
 describe('seats under concurrency', () => {
@@ -90,10 +108,19 @@ describe('checkout events at scale', () => {
 	async function heldCheckout() {
 		const email = `paying-${++sequence}@example.com`
 		const user = await createUser(t.db, { email, name: 'Paying Buyer', passwordHash: 'unused', confirmed: true })
-		const course = await t.db.insertInto('courses').values({ title: `Paid ${sequence}`, capacity: 1, registration_fee: 250000 }).returning('id').executeTakeFirstOrThrow()
+		const course = await t.db
+			.insertInto('courses')
+			.values({ title: `Paid ${sequence}`, capacity: 1, registration_fee: 250000 })
+			.returning('id')
+			.executeTakeFirstOrThrow()
 		const claim = await t.db.transaction().execute((trx) => claimSeat(trx, { userId: user.id, courseId: course.id }))
 		if (claim.kind !== 'held') throw new Error('expected a hold')
-		const { sessionId } = await openCheckout(t.db, payments, { claim, user: { id: user.id, email }, appUrl: 'http://localhost:3000', cancelPath: '/register?step=3' })
+		const { sessionId } = await openCheckout(t.db, payments, {
+			claim,
+			user: { id: user.id, email },
+			appUrl: 'http://localhost:3000',
+			cancelPath: '/register?step=3',
+		})
 		return { email, courseId: course.id, sessionId }
 	}
 

@@ -25,8 +25,20 @@ const PDF = Buffer.from('%PDF-1.4\n1 0 obj\n<<>>\nendobj\ntrailer\n<<>>\n%%EOF\n
 
 async function pair() {
 	sequence += 1
-	const student = await createUser(t.db, { email: `up-student-${sequence}@example.com`, name: 'Up Student', password: 'password-123', role: 'student', confirmed: true })
-	const admin = await createUser(t.db, { email: `up-admin-${sequence}@example.com`, name: 'Up Admin', password: 'password-123', role: 'admin', confirmed: true })
+	const student = await createUser(t.db, {
+		email: `up-student-${sequence}@example.com`,
+		name: 'Up Student',
+		password: 'password-123',
+		role: 'student',
+		confirmed: true,
+	})
+	const admin = await createUser(t.db, {
+		email: `up-admin-${sequence}@example.com`,
+		name: 'Up Admin',
+		password: 'password-123',
+		role: 'admin',
+		confirmed: true,
+	})
 	return { student: { id: student.id, cookie: await sessionCookieFor(student.id) }, admin }
 }
 
@@ -36,7 +48,14 @@ function send(cookie: string, receiverId: string, file: { name: string; bytes: U
 	body.set('receiverId', receiverId)
 	body.set('content', 'with a file')
 	body.set('attachment', new File([Buffer.from(file.bytes)], file.name, { type: file.type }))
-	return callRoute(action, new Request('http://localhost/dashboard/messages', { method: 'POST', body, headers: { Cookie: cookie, 'x-client-ip': '203.0.113.60' } }))
+	return callRoute(
+		action,
+		new Request('http://localhost/dashboard/messages', {
+			method: 'POST',
+			body,
+			headers: { Cookie: cookie, 'x-client-ip': '203.0.113.60' },
+		}),
+	)
 }
 
 function storedFiles() {
@@ -58,7 +77,9 @@ describe('attachments that lie', () => {
 		const row = await t.db.selectFrom('message_attachments').selectAll().executeTakeFirst()
 		if (!row) return
 		expect(row.type).not.toBe('image/png')
-		const served = await callRoute(attachmentLoader, getRequest(`/files/attachments/${row.id}`, { cookie: student.cookie }), { attachmentId: String(row.id) })
+		const served = await callRoute(attachmentLoader, getRequest(`/files/attachments/${row.id}`, { cookie: student.cookie }), {
+			attachmentId: String(row.id),
+		})
 		expect(served.headers.get('Content-Type')).not.toMatch(/^image\//)
 		expect(served.headers.get('Content-Disposition')).toMatch(/^attachment/)
 		expect(served.headers.get('X-Content-Type-Options')).toBe('nosniff')
@@ -66,24 +87,38 @@ describe('attachments that lie', () => {
 
 	test('control characters and NUL in a name are dropped: the attachment is kept under a clean name, not refused with 5xx', async () => {
 		const { student, admin } = await pair()
-		const response = await send(student.cookie, admin.id, { name: 'notes\u0000\u0007\u001b[31m.txt', bytes: Buffer.from('plain text'), type: 'text/plain' })
+		const response = await send(student.cookie, admin.id, {
+			name: 'notes\u0000\u0007\u001b[31m.txt',
+			bytes: Buffer.from('plain text'),
+			type: 'text/plain',
+		})
 		expect(response.status).toBe(302)
 		const row = await t.db.selectFrom('message_attachments').selectAll().executeTakeFirstOrThrow()
 		expect(row.name).toBe('notes[31m.txt')
 		expect(row.storage_key).toMatch(new RegExp(`^messages/${student.id}/[0-9a-f-]{36}-notes-31m\\.txt$`))
-		const served = await callRoute(attachmentLoader, getRequest(`/files/attachments/${row.id}`, { cookie: student.cookie }), { attachmentId: String(row.id) })
-		expect(served.headers.get('Content-Disposition')).toMatch(/^(inline|attachment); filename="notes-31m\.txt"; filename\*=UTF-8''notes%5B31m\.txt$/)
+		const served = await callRoute(attachmentLoader, getRequest(`/files/attachments/${row.id}`, { cookie: student.cookie }), {
+			attachmentId: String(row.id),
+		})
+		expect(served.headers.get('Content-Disposition')).toMatch(
+			/^(inline|attachment); filename="notes-31m\.txt"; filename\*=UTF-8''notes%5B31m\.txt$/,
+		)
 	})
 
 	test('a ../ name never leaves the user folder, and the download name is the server-cleaned one', async () => {
 		const { student, admin } = await pair()
-		const response = await send(student.cookie, admin.id, { name: '../../../etc/passwd.txt', bytes: Buffer.from('plain text'), type: 'text/plain' })
+		const response = await send(student.cookie, admin.id, {
+			name: '../../../etc/passwd.txt',
+			bytes: Buffer.from('plain text'),
+			type: 'text/plain',
+		})
 		expect(response.status).toBeLessThan(400)
 		const row = await t.db.selectFrom('message_attachments').selectAll().executeTakeFirstOrThrow()
 		expect(row.storage_key).not.toContain('..')
 		expect(row.storage_key.startsWith(`messages/${student.id}/`) || row.storage_key.includes(student.id)).toBe(true)
 		for (const entry of storedFiles()) expect(path.resolve(entry.parentPath, entry.name).startsWith(files.dir)).toBe(true)
-		const served = await callRoute(attachmentLoader, getRequest(`/files/attachments/${row.id}`, { cookie: student.cookie }), { attachmentId: String(row.id) })
+		const served = await callRoute(attachmentLoader, getRequest(`/files/attachments/${row.id}`, { cookie: student.cookie }), {
+			attachmentId: String(row.id),
+		})
 		const disposition = served.headers.get('Content-Disposition') ?? ''
 		expect(disposition).toMatch(/^attachment/)
 		expect(disposition).not.toContain('..')

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto'
-import { sql, type Kysely } from 'kysely'
+import { type Kysely, sql } from 'kysely'
 import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest'
 import {
 	DEFAULT_LIMITED_TIME_OFFER,
 	getLimitedTimeOffer,
 	LIMITED_TIME_OFFER_KEY,
+	type LimitedTimeOffer,
 	removeLimitedTimeOffer,
 	saveLimitedTimeOffer,
-	type LimitedTimeOffer,
 } from '#app/models/site-settings.server.ts'
 import { loader as homeLoader } from '#app/routes/public/home.tsx'
 import type { Database } from '#db/types.ts'
@@ -41,11 +41,7 @@ async function createAdmin(db: Kysely<Database>) {
 }
 
 function readRow(db: Kysely<Database>) {
-	return db
-		.selectFrom('site_settings')
-		.select(['value', 'updated_by'])
-		.where('key', '=', LIMITED_TIME_OFFER_KEY)
-		.executeTakeFirst()
+	return db.selectFrom('site_settings').select(['value', 'updated_by']).where('key', '=', LIMITED_TIME_OFFER_KEY).executeTakeFirst()
 }
 
 for (const engine of ['postgres', 'pglite'] as const) {
@@ -78,9 +74,9 @@ for (const engine of ['postgres', 'pglite'] as const) {
 			const adminId = await createAdmin(db())
 			await removeLimitedTimeOffer(db(), adminId)
 			expect(await getLimitedTimeOffer(db())).toBeNull()
-			const stored = await sql<{ kind: string }>`SELECT jsonb_typeof(value) AS kind FROM site_settings WHERE key = ${LIMITED_TIME_OFFER_KEY}`.execute(
-				db(),
-			)
+			const stored = await sql<{
+				kind: string
+			}>`SELECT jsonb_typeof(value) AS kind FROM site_settings WHERE key = ${LIMITED_TIME_OFFER_KEY}`.execute(db())
 			expect(stored.rows[0]?.kind).toBe('null')
 			expect((await readRow(db()))?.updated_by).toBe(adminId)
 

@@ -206,9 +206,7 @@ describe.each([
 	test('a stream that fails part-way leaves no object behind', async () => {
 		const prefix = freshPrefix()
 		const key = `${prefix}/broken.bin`
-		await expect(storage.put(key, failingStream(100 * 1024), { contentType: 'application/pdf' })).rejects.toThrow(
-			'client went away',
-		)
+		await expect(storage.put(key, failingStream(100 * 1024), { contentType: 'application/pdf' })).rejects.toThrow('client went away')
 		expect(await storage.stat(key)).toBeNull()
 		expect(await storage.get(key)).toBeNull()
 		expect(await keysUnder(storage, `${prefix}/`)).toEqual([])
@@ -314,9 +312,9 @@ describe('S3 adapter', () => {
 	test('a large stream that fails after some parts leaves no object', async () => {
 		const storage = s3Storage({ partSize: 5 * 1024 * 1024 })
 		const prefix = freshPrefix()
-		await expect(
-			storage.put(`${prefix}/video.mp4`, failingStream(6 * 1024 * 1024), { contentType: 'video/mp4' }),
-		).rejects.toThrow('client went away')
+		await expect(storage.put(`${prefix}/video.mp4`, failingStream(6 * 1024 * 1024), { contentType: 'video/mp4' })).rejects.toThrow(
+			'client went away',
+		)
 		expect(await keysUnder(storage, `${prefix}/`)).toEqual([])
 	})
 

@@ -28,13 +28,23 @@ const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}'
 
 async function admin() {
 	sequence += 1
-	const user = await createUser(t.db, { email: `upload-admin-${sequence}@example.com`, name: 'Upload Admin', password: 'password-123', role: 'admin', confirmed: true })
+	const user = await createUser(t.db, {
+		email: `upload-admin-${sequence}@example.com`,
+		name: 'Upload Admin',
+		password: 'password-123',
+		role: 'admin',
+		confirmed: true,
+	})
 	return { id: user.id, cookie: await sessionCookieFor(user.id) }
 }
 
 async function course(title = 'Upload Course') {
 	sequence += 1
-	return t.db.insertInto('courses').values({ title: `${title} ${sequence}` }).returning(['id', 'title']).executeTakeFirstOrThrow()
+	return t.db
+		.insertInto('courses')
+		.values({ title: `${title} ${sequence}` })
+		.returning(['id', 'title'])
+		.executeTakeFirstOrThrow()
 }
 
 type Part = { name: string; value: string } | { name: string; file: { name: string; bytes: Uint8Array; type?: string } }
@@ -43,7 +53,11 @@ function uploadRequest(cookie: string, parts: Part[], pathname = '/dashboard/adm
 	const body = new FormData()
 	for (const part of parts) {
 		if ('value' in part) body.append(part.name, part.value)
-		else body.append(part.name, new File([part.file.bytes as Uint8Array<ArrayBuffer>], part.file.name, { type: part.file.type ?? 'application/octet-stream' }))
+		else
+			body.append(
+				part.name,
+				new File([part.file.bytes as Uint8Array<ArrayBuffer>], part.file.name, { type: part.file.type ?? 'application/octet-stream' }),
+			)
 	}
 	return new Request(`http://localhost${pathname}`, { method: 'POST', body, headers: { Cookie: cookie } })
 }
@@ -127,9 +141,15 @@ describe('uploading a week of materials', () => {
 	test('an upload into an existing week number adds to that week and takes the new topic', async () => {
 		const { cookie } = await admin()
 		const { id: courseId } = await course()
-		const first = await callRoute(uploadsAction, uploadRequest(cookie, [...target(courseId, 2, 'Rehab'), { name: 'materialFiles', file: { name: 'a.pdf', bytes: PDF } }]))
+		const first = await callRoute(
+			uploadsAction,
+			uploadRequest(cookie, [...target(courseId, 2, 'Rehab'), { name: 'materialFiles', file: { name: 'a.pdf', bytes: PDF } }]),
+		)
 		expect(first.status).toBe(302)
-		const second = await callRoute(uploadsAction, uploadRequest(cookie, [...target(courseId, 2, 'Rehab Budgets'), { name: 'materialFiles', file: { name: 'b.pdf', bytes: PDF } }]))
+		const second = await callRoute(
+			uploadsAction,
+			uploadRequest(cookie, [...target(courseId, 2, 'Rehab Budgets'), { name: 'materialFiles', file: { name: 'b.pdf', bytes: PDF } }]),
+		)
 		expect(second.status).toBe(302)
 		const weeks = await weeksOf(courseId)
 		expect(weeks).toHaveLength(1)
@@ -140,7 +160,10 @@ describe('uploading a week of materials', () => {
 	test('a file name already in the week is refused with the spec message and nothing new is stored', async () => {
 		const { cookie } = await admin()
 		const { id: courseId } = await course()
-		await callRoute(uploadsAction, uploadRequest(cookie, [...target(courseId, 1, 'Intro'), { name: 'materialFiles', file: { name: 'notes.pdf', bytes: PDF } }]))
+		await callRoute(
+			uploadsAction,
+			uploadRequest(cookie, [...target(courseId, 1, 'Intro'), { name: 'materialFiles', file: { name: 'notes.pdf', bytes: PDF } }]),
+		)
 		const before = storedKeys()
 		const response = await callRoute(
 			uploadsAction,
@@ -182,7 +205,10 @@ describe('uploading a week of materials', () => {
 		const { cookie } = await admin()
 		const { id: courseId } = await course()
 		const field = name.endsWith('.mp4') ? 'recordingFiles' : 'materialFiles'
-		const response = await callRoute(uploadsAction, uploadRequest(cookie, [...target(courseId, 1, 'Intro'), { name: field, file: { name, bytes } }]))
+		const response = await callRoute(
+			uploadsAction,
+			uploadRequest(cookie, [...target(courseId, 1, 'Intro'), { name: field, file: { name, bytes } }]),
+		)
 		expect(response.status).toBe(status)
 		expect(storedKeys()).toEqual([])
 		expect(await weeksOf(courseId)).toEqual([])
@@ -191,7 +217,10 @@ describe('uploading a week of materials', () => {
 	test('a PDF sent as a class recording is refused', async () => {
 		const { cookie } = await admin()
 		const { id: courseId } = await course()
-		const response = await callRoute(uploadsAction, uploadRequest(cookie, [...target(courseId, 1, 'Intro'), { name: 'recordingFiles', file: { name: 'slides.pdf', bytes: PDF } }]))
+		const response = await callRoute(
+			uploadsAction,
+			uploadRequest(cookie, [...target(courseId, 1, 'Intro'), { name: 'recordingFiles', file: { name: 'slides.pdf', bytes: PDF } }]),
+		)
 		expect(response.status).toBe(415)
 		expect((await errorsOf(response))[0]).toContain('is not a video')
 	})
@@ -200,14 +229,35 @@ describe('uploading a week of materials', () => {
 		const { cookie } = await admin()
 		const { id: courseId } = await course()
 		const cases: Array<[Part[], string]> = [
-			[[{ name: 'weekNumber', value: '1' }, { name: 'topic', value: 'x' }, { name: 'youtubeUrl', value: 'https://youtu.be/dQw4w9WgXcQ' }], 'No course selected. Please select a course first.'],
+			[
+				[
+					{ name: 'weekNumber', value: '1' },
+					{ name: 'topic', value: 'x' },
+					{ name: 'youtubeUrl', value: 'https://youtu.be/dQw4w9WgXcQ' },
+				],
+				'No course selected. Please select a course first.',
+			],
 			[[...target(courseId, 0, 'x'), { name: 'youtubeUrl', value: 'https://youtu.be/dQw4w9WgXcQ' }], 'Week number must be 1 or greater'],
-			[[{ name: 'courseId', value: String(courseId) }, { name: 'weekNumber', value: '1' }, { name: 'topic', value: '' }, { name: 'youtubeUrl', value: 'https://youtu.be/dQw4w9WgXcQ' }], 'Topic is required'],
-			[[...target(courseId, 1, 'x'), { name: 'addZoom', value: 'on' }, { name: 'zoomLink', value: '' }], 'Please add a Zoom link or uncheck the Zoom link option'],
+			[
+				[
+					{ name: 'courseId', value: String(courseId) },
+					{ name: 'weekNumber', value: '1' },
+					{ name: 'topic', value: '' },
+					{ name: 'youtubeUrl', value: 'https://youtu.be/dQw4w9WgXcQ' },
+				],
+				'Topic is required',
+			],
+			[
+				[...target(courseId, 1, 'x'), { name: 'addZoom', value: 'on' }, { name: 'zoomLink', value: '' }],
+				'Please add a Zoom link or uncheck the Zoom link option',
+			],
 			[[...target(courseId, 1, 'x'), { name: 'youtubeUrl', value: 'https://vimeo.com/123' }], 'Please enter a valid YouTube URL'],
 			[target(courseId, 1, 'x'), 'Please add materials, recordings or a Zoom link'],
 			// Without JavaScript the Zoom field is always there: it counts only when the box is ticked.
-			[[...target(courseId, 1, 'x'), { name: 'zoomLink', value: 'https://zoom.us/j/1' }], 'Please add materials, recordings or a Zoom link'],
+			[
+				[...target(courseId, 1, 'x'), { name: 'zoomLink', value: 'https://zoom.us/j/1' }],
+				'Please add materials, recordings or a Zoom link',
+			],
 		]
 		for (const [parts, message] of cases) {
 			const response = await callRoute(uploadsAction, uploadRequest(cookie, parts))
@@ -269,7 +319,11 @@ describe('uploading a week of materials', () => {
 		const { id: courseId } = await course()
 		const ok = await callRoute(
 			xhrAction,
-			uploadRequest(cookie, [...target(courseId, 3, 'Renting'), { name: 'materialFiles', file: { name: 'lease.pdf', bytes: PDF } }], '/uploads/materials'),
+			uploadRequest(
+				cookie,
+				[...target(courseId, 3, 'Renting'), { name: 'materialFiles', file: { name: 'lease.pdf', bytes: PDF } }],
+				'/uploads/materials',
+			),
 		)
 		expect(ok.status).toBe(200)
 		expect(await ok.json()).toEqual({ ok: true, courseId, weekNumber: 3 })
@@ -281,11 +335,20 @@ describe('uploading a week of materials', () => {
 
 	test('students cannot upload', async () => {
 		sequence += 1
-		const student = await createUser(t.db, { email: `upload-student-${sequence}@example.com`, name: 'S', password: 'password-123', role: 'student', confirmed: true })
+		const student = await createUser(t.db, {
+			email: `upload-student-${sequence}@example.com`,
+			name: 'S',
+			password: 'password-123',
+			role: 'student',
+			confirmed: true,
+		})
 		const { id: courseId } = await course()
 		const response = await callRoute(
 			uploadsAction,
-			uploadRequest(await sessionCookieFor(student.id), [...target(courseId, 1, 'x'), { name: 'materialFiles', file: { name: 'a.pdf', bytes: PDF } }]),
+			uploadRequest(await sessionCookieFor(student.id), [
+				...target(courseId, 1, 'x'),
+				{ name: 'materialFiles', file: { name: 'a.pdf', bytes: PDF } },
+			]),
 		)
 		expect(response.status).toBe(302)
 		expect(response.headers.get('Location')).toBe('/dashboard')
@@ -295,7 +358,13 @@ describe('uploading a week of materials', () => {
 
 describe('files that lie about their type or their name', () => {
 	test.each([
-		['an SVG with a script, named .png and sent as image/svg+xml', 'diagram.png', new TextEncoder().encode(SVG_WITH_SCRIPT), 'image/svg+xml', /^"diagram\.png" cannot be uploaded: its content is a web page or SVG image/],
+		[
+			'an SVG with a script, named .png and sent as image/svg+xml',
+			'diagram.png',
+			new TextEncoder().encode(SVG_WITH_SCRIPT),
+			'image/svg+xml',
+			/^"diagram\.png" cannot be uploaded: its content is a web page or SVG image/,
+		],
 		[
 			'an SVG with a script behind a byte-order mark, an XML prolog and a comment, named .png',
 			'chart.png',
@@ -303,14 +372,35 @@ describe('files that lie about their type or their name', () => {
 			'image/png',
 			/^"chart\.png" cannot be uploaded: its content is a web page or SVG image/,
 		],
-		['an SVG with a script named .svg', 'diagram.svg', new TextEncoder().encode(SVG_WITH_SCRIPT), 'image/svg+xml', /^"diagram\.svg" is not an allowed file type/],
+		[
+			'an SVG with a script named .svg',
+			'diagram.svg',
+			new TextEncoder().encode(SVG_WITH_SCRIPT),
+			'image/svg+xml',
+			/^"diagram\.svg" is not an allowed file type/,
+		],
 		['a PDF named .png', 'photo.png', PDF, 'image/png', /^"photo\.png" is not a valid \.png file: its content does not match its name\.$/],
-		['a Windows executable named .png', 'setup.png', Buffer.concat([Buffer.from('MZ\x90\x00\x03\x00\x00\x00'), Buffer.alloc(256)]), 'image/png', /^"setup\.png" is not a valid \.png file/],
-		['a Linux executable named .png', 'run.png', Buffer.concat([Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0]), Buffer.alloc(256)]), 'image/png', /^"run\.png" is not a valid \.png file/],
+		[
+			'a Windows executable named .png',
+			'setup.png',
+			Buffer.concat([Buffer.from('MZ\x90\x00\x03\x00\x00\x00'), Buffer.alloc(256)]),
+			'image/png',
+			/^"setup\.png" is not a valid \.png file/,
+		],
+		[
+			'a Linux executable named .png',
+			'run.png',
+			Buffer.concat([Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0]), Buffer.alloc(256)]),
+			'image/png',
+			/^"run\.png" is not a valid \.png file/,
+		],
 	])('%s is refused with 415: nothing stored, no row', async (_, name, bytes, type, message) => {
 		const { cookie } = await admin()
 		const { id: courseId } = await course()
-		const response = await callRoute(uploadsAction, uploadRequest(cookie, [...target(courseId, 1, 'Intro'), { name: 'materialFiles', file: { name, bytes, type } }]))
+		const response = await callRoute(
+			uploadsAction,
+			uploadRequest(cookie, [...target(courseId, 1, 'Intro'), { name: 'materialFiles', file: { name, bytes, type } }]),
+		)
 		expect(response.status).toBe(415)
 		expect((await errorsOf(response))[0]).toMatch(message)
 		expect(storedKeys()).toEqual([])
@@ -323,7 +413,10 @@ describe('files that lie about their type or their name', () => {
 		const polyglot = Buffer.concat([sampleChartPng([1, 2, 3], { width: 32, height: 32 }), Buffer.from(SVG_WITH_SCRIPT)])
 		const response = await callRoute(
 			uploadsAction,
-			uploadRequest(cookie, [...target(courseId, 1, 'Intro'), { name: 'materialFiles', file: { name: 'chart.png', bytes: polyglot, type: 'image/svg+xml' } }]),
+			uploadRequest(cookie, [
+				...target(courseId, 1, 'Intro'),
+				{ name: 'materialFiles', file: { name: 'chart.png', bytes: polyglot, type: 'image/svg+xml' } },
+			]),
 		)
 		expect(response.status).toBe(302)
 		const [week] = await weeksOf(courseId)
@@ -342,26 +435,37 @@ describe('files that lie about their type or their name', () => {
 		['a Windows ..\\ path', '..\\..\\Windows\\win.ini.pdf', 'win.ini.pdf', 'win.ini.pdf'],
 		['a double quote', 'say "hi".pdf', 'say "hi".pdf', 'say-hi-.pdf'],
 		['control characters and NUL', 'report\u0000\u0007\u001b[31m\u007f.pdf', 'report[31m.pdf', 'report-31m.pdf'],
-	])('a file name with %s is stored under a server-chosen key in its week and served under a clean name', async (_, name, title, servedName) => {
-		const { cookie } = await admin()
-		const { id: courseId } = await course()
-		const response = await callRoute(uploadsAction, uploadRequest(cookie, [...target(courseId, 1, 'Intro'), { name: 'materialFiles', file: { name, bytes: PDF } }]))
-		expect(response.status).toBe(302)
-		const [week] = await weeksOf(courseId)
-		const [item] = await itemsOf(week!.id)
-		expect(item!.title).toBe(title)
-		expect(item!.storage_key).toMatch(new RegExp(`^courses/${courseId}/weeks/${week!.id}/material/${UUID}-${servedName.replace(/\./g, '\\.')}$`))
-		expect(storedKeys()).toEqual([item!.storage_key])
-		const served = await callRoute(materialFileLoader, getRequest(`/files/materials/${item!.id}`, { cookie }), { itemId: String(item!.id) })
-		expect(served.status).toBe(200)
-		expect(served.headers.get('Content-Disposition')).toBe(`inline; filename="${servedName}"; filename*=UTF-8''${servedName}`)
-	})
+	])(
+		'a file name with %s is stored under a server-chosen key in its week and served under a clean name',
+		async (_, name, title, servedName) => {
+			const { cookie } = await admin()
+			const { id: courseId } = await course()
+			const response = await callRoute(
+				uploadsAction,
+				uploadRequest(cookie, [...target(courseId, 1, 'Intro'), { name: 'materialFiles', file: { name, bytes: PDF } }]),
+			)
+			expect(response.status).toBe(302)
+			const [week] = await weeksOf(courseId)
+			const [item] = await itemsOf(week!.id)
+			expect(item!.title).toBe(title)
+			expect(item!.storage_key).toMatch(
+				new RegExp(`^courses/${courseId}/weeks/${week!.id}/material/${UUID}-${servedName.replace(/\./g, '\\.')}$`),
+			)
+			expect(storedKeys()).toEqual([item!.storage_key])
+			const served = await callRoute(materialFileLoader, getRequest(`/files/materials/${item!.id}`, { cookie }), {
+				itemId: String(item!.id),
+			})
+			expect(served.status).toBe(200)
+			expect(served.headers.get('Content-Disposition')).toBe(`inline; filename="${servedName}"; filename*=UTF-8''${servedName}`)
+		},
+	)
 
 	test('control characters spelled out in an RFC 5987 file name (CR, LF, NUL) are dropped from the title as well', async () => {
 		const { cookie } = await admin()
 		const { id: courseId } = await course()
 		const boundary = `----control-${sequence}`
-		const field = (fieldName: string, value: string) => `--${boundary}\r\nContent-Disposition: form-data; name="${fieldName}"\r\n\r\n${value}\r\n`
+		const field = (fieldName: string, value: string) =>
+			`--${boundary}\r\nContent-Disposition: form-data; name="${fieldName}"\r\n\r\n${value}\r\n`
 		const body = Buffer.concat([
 			Buffer.from(
 				field('courseId', String(courseId)) +

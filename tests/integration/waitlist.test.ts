@@ -17,7 +17,11 @@ function nextAddress() {
 
 function join(fields: Record<string, string>, init: { cookie?: string; ip?: string } = {}) {
 	return settle(() =>
-		waitlistAction({ request: formRequest('/waitlist', fields, { ip: nextAddress(), ...init }), params: {}, context: new RouterContextProvider() } as never),
+		waitlistAction({
+			request: formRequest('/waitlist', fields, { ip: nextAddress(), ...init }),
+			params: {},
+			context: new RouterContextProvider(),
+		} as never),
 	)
 }
 
@@ -27,12 +31,7 @@ async function toastOf(response: Response) {
 }
 
 async function waitlistRows(email: string) {
-	return t.db
-		.selectFrom('contact_submissions')
-		.selectAll()
-		.where('kind', '=', 'waitlist')
-		.where('email', 'ilike', email)
-		.execute()
+	return t.db.selectFrom('contact_submissions').selectAll().where('kind', '=', 'waitlist').where('email', 'ilike', email).execute()
 }
 
 describe('joining the waitlist', () => {
@@ -98,7 +97,10 @@ describe('joining the waitlist', () => {
 
 	test('a signed-in user lands on the dashboard', async () => {
 		const user = await createUser(t.db, { email: 'signed@example.com', name: 'Signed In', passwordHash: 'x', confirmed: true })
-		const response = await join({ name: 'Signed In', email: 'signed@example.com', returnTo: '/courses' }, { cookie: await sessionCookieFor(user.id) })
+		const response = await join(
+			{ name: 'Signed In', email: 'signed@example.com', returnTo: '/courses' },
+			{ cookie: await sessionCookieFor(user.id) },
+		)
 		expect(response.headers.get('Location')).toBe('/dashboard')
 	})
 
@@ -126,7 +128,11 @@ describe('joining the waitlist', () => {
 	test('the page form knows its course and keeps only same-site return paths', async () => {
 		const course = await t.db.insertInto('courses').values({ title: 'Rental Basics' }).returning('id').executeTakeFirstOrThrow()
 		const page = await settle(() =>
-			waitlistLoader({ request: getRequest(`/waitlist?course=${course.id}&returnTo=https://evil.example`), params: {}, context: new RouterContextProvider() } as never),
+			waitlistLoader({
+				request: getRequest(`/waitlist?course=${course.id}&returnTo=https://evil.example`),
+				params: {},
+				context: new RouterContextProvider(),
+			} as never),
 		)
 		expect(await page.json()).toEqual({ course: { id: course.id, title: 'Rental Basics' }, returnTo: '/courses' })
 	})

@@ -2,14 +2,14 @@ import Stripe from 'stripe'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { claimSeat, openCheckout } from '#app/models/payments.server.ts'
 import { createUser } from '#app/models/users.server.ts'
+import { loader as completionLoader } from '#app/routes/register/registration-complete.tsx'
+import { action as webhookAction, loader as webhookLoader } from '#app/routes/resources/stripe-webhook.ts'
 import { setPayments } from '#app/services/payments/index.server.ts'
 import { StripePayments } from '#app/services/payments/stripe.server.ts'
 import { TestCheckoutPayments } from '#app/services/payments/test-checkout.server.ts'
-import { loader as completionLoader } from '#app/routes/register/registration-complete.tsx'
-import { action as webhookAction, loader as webhookLoader } from '#app/routes/resources/stripe-webhook.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
 import { getRequest, settle } from '#tests/support/requests.ts'
-import { startStripeServer, type StripeStandIn } from '#tests/support/stripe-server.ts'
+import { type StripeStandIn, startStripeServer } from '#tests/support/stripe-server.ts'
 
 const t = useTestDatabase()
 let stripe: StripeStandIn
@@ -55,7 +55,11 @@ async function state(courseId: number, sessionId: string) {
 	const [enrollments, holds, paymentRow] = await Promise.all([
 		t.db.selectFrom('enrollments').select('id').where('course_id', '=', courseId).execute(),
 		t.db.selectFrom('seat_holds').select('id').where('course_id', '=', courseId).execute(),
-		t.db.selectFrom('registration_payments').select(['status', 'updated_at']).where('checkout_session_id', '=', sessionId).executeTakeFirstOrThrow(),
+		t.db
+			.selectFrom('registration_payments')
+			.select(['status', 'updated_at'])
+			.where('checkout_session_id', '=', sessionId)
+			.executeTakeFirstOrThrow(),
 	])
 	return { enrollments: enrollments.length, holds: holds.length, payment: paymentRow }
 }
@@ -101,7 +105,11 @@ describe('POST /webhooks/stripe', () => {
 		const again = await deliver(event.body, event.signature)
 		expect(again.status).toBe(200)
 		expect(await state(courseId, sessionId)).toMatchObject({ enrollments: 1, holds: 0, payment: { status: 'paid' } })
-		const enrollment = await t.db.selectFrom('enrollments').select(['user_id', 'status']).where('course_id', '=', courseId).executeTakeFirstOrThrow()
+		const enrollment = await t.db
+			.selectFrom('enrollments')
+			.select(['user_id', 'status'])
+			.where('course_id', '=', courseId)
+			.executeTakeFirstOrThrow()
 		expect(enrollment).toEqual({ user_id: userId, status: 'active' })
 	})
 

@@ -4,7 +4,7 @@
  * else writes to its database, so a before/after snapshot is exact, and the
  * test may stop, kill and restart it.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
+import { type ChildProcess, spawn } from 'node:child_process'
 import fs from 'node:fs'
 import net from 'node:net'
 import os from 'node:os'
@@ -81,7 +81,10 @@ export async function startServer(options: StartOptions): Promise<PrivateServer>
 	const deadline = Date.now() + 60_000
 	for (;;) {
 		if (child.exitCode !== null) throw new Error(`The server exited while starting:\n${log}`)
-		const healthy = await fetch(`${base}/healthz`).then((response) => response.ok, () => false)
+		const healthy = await fetch(`${base}/healthz`).then(
+			(response) => response.ok,
+			() => false,
+		)
 		if (healthy) break
 		if (Date.now() > deadline) throw new Error(`The server did not start:\n${log}`)
 		await new Promise((resolve) => setTimeout(resolve, 200))

@@ -1,7 +1,7 @@
+import { type Kysely, sql } from 'kysely'
 import { afterAll, beforeAll, inject } from 'vitest'
-import { sql, type Kysely } from 'kysely'
+import { type DatabaseHandle, migrateToLatest, openDatabase, setDatabaseHandle } from '#app/utils/db.server.ts'
 import type { Database } from '#db/types.ts'
-import { openDatabase, setDatabaseHandle, type DatabaseHandle, migrateToLatest } from '#app/utils/db.server.ts'
 import { createDatabase, databaseUrl, dropDatabase, randomDatabaseName } from './postgres.ts'
 
 export type TestDatabase = { handle: DatabaseHandle; db: Kysely<Database>; url: string; name: string }

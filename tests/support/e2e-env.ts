@@ -1,5 +1,5 @@
-import path from 'node:path'
 import os from 'node:os'
+import path from 'node:path'
 import { LocalFileStorage } from '#app/services/storage/local.server.ts'
 import { databaseUrl } from './postgres.ts'
 

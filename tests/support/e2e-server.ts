@@ -3,8 +3,8 @@
  * PostgreSQL database of this run's own (dropped by the global teardown).
  */
 import { spawn } from 'node:child_process'
-import { createDatabase, withAdminClient } from './postgres.ts'
 import { e2eServerEnv } from './e2e-env.ts'
+import { createDatabase, withAdminClient } from './postgres.ts'
 
 const env = e2eServerEnv()
 const name = process.env.E2E_DATABASE_NAME!

@@ -58,6 +58,7 @@ function uniqueEmail(prefix = 'user') {
 }
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
+	// biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's needs from its first parameter, which must be destructured
 	extraHTTPHeaders: async ({}, use) => {
 		const octet = () => Math.floor(Math.random() * 254) + 1
 		// 198.18.0.0/15 is reserved for benchmarking: never a real visitor.
@@ -65,6 +66,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 	},
 
 	db: [
+		// biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's needs from its first parameter, which must be destructured
 		async ({}, use) => {
 			const handle = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: 'unused', poolMax: 2 })
 			await use(handle.db)
@@ -125,7 +127,9 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 				await page.addInitScript(() => {
 					document.addEventListener('securitypolicyviolation', (event) => {
 						const report = (window as unknown as { __reportCspViolation: (violation: string) => void }).__reportCspViolation
-						void report(`${event.effectiveDirective} blocked ${event.blockedURI || 'inline'} (${event.sourceFile}:${event.lineNumber}) on ${location.pathname}`)
+						void report(
+							`${event.effectiveDirective} blocked ${event.blockedURI || 'inline'} (${event.sourceFile}:${event.lineNumber}) on ${location.pathname}`,
+						)
 					})
 				})
 			}

@@ -1,4 +1,4 @@
-import { openDatabase, getDatabaseHandle, setDatabaseHandle } from '#app/utils/db.server.ts'
+import { getDatabaseHandle, openDatabase, setDatabaseHandle } from '#app/utils/db.server.ts'
 
 /**
  * Counts the SQL statements app code issues: a second handle on the same database with

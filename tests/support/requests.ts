@@ -1,6 +1,6 @@
 import { RouterContextProvider } from 'react-router'
-import { createSession } from '#app/utils/session.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
+import { createSession } from '#app/utils/session.server.ts'
 
 /** A form POST as a browser on the site would send it. */
 export function formRequest(path: string, fields: Record<string, string | string[]>, init: { cookie?: string; ip?: string } = {}) {

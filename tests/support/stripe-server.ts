@@ -98,7 +98,9 @@ export async function startStripeServer(): Promise<StripeStandIn> {
 			return stripeError(response, 400, 'The `expires_at` timestamp must be between 30 minutes and 24 hours from now.')
 		}
 		if (!body.success_url || body.mode !== 'payment') return stripeError(response, 400, 'Missing required parameters.')
-		const items = Object.values((body.line_items ?? {}) as Record<string, { quantity: string; price_data: { unit_amount: string; currency: string } }>)
+		const items = Object.values(
+			(body.line_items ?? {}) as Record<string, { quantity: string; price_data: { unit_amount: string; currency: string } }>,
+		)
 		const amount = items.reduce((sum, item) => sum + Number(item.price_data.unit_amount) * Number(item.quantity), 0)
 		const id = `cs_test_${randomBytes(20).toString('hex')}`
 		const session: StandInSession = {
@@ -170,7 +172,7 @@ export async function startStripeServer(): Promise<StripeStandIn> {
 		requests,
 		pay(sessionId) {
 			const session = sessions.get(sessionId)
-			if (!session || session.status !== 'open') throw new Error(`Session ${sessionId} cannot be paid`)
+			if (session?.status !== 'open') throw new Error(`Session ${sessionId} cannot be paid`)
 			session.status = 'complete'
 			session.payment_status = 'paid'
 			session.customer_details = { email: session.customer_email }

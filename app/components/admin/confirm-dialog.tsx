@@ -28,8 +28,7 @@ export function ConfirmDialog({
 }) {
 	const navigation = useNavigation()
 	const isBusy =
-		navigation.state === 'submitting' &&
-		Object.entries(fields).every(([name, value]) => navigation.formData?.get(name) === value)
+		navigation.state === 'submitting' && Object.entries(fields).every(([name, value]) => navigation.formData?.get(name) === value)
 	return (
 		<RouteDialog title={title} description={description} closeTo={closeTo} size="sm">
 			{children}

@@ -58,12 +58,7 @@ export function AdminCourseCard({ course }: { course: CourseWithAvailability }) 
 				<ButtonLink to={`${base}/delete`} preventScrollReset variant="destructive" size="sm">
 					Delete<span className="sr-only"> {course.title}</span>
 				</ButtonLink>
-				<ButtonLink
-					to={`${base}/materials`}
-					state={{ course: { id: course.id, title: course.title } }}
-					variant="primary"
-					size="sm"
-				>
+				<ButtonLink to={`${base}/materials`} state={{ course: { id: course.id, title: course.title } }} variant="primary" size="sm">
 					Manage Materials<span className="sr-only"> of {course.title}</span>
 				</ButtonLink>
 			</CardFooter>

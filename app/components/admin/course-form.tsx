@@ -1,4 +1,4 @@
-import { getInputProps, getTextareaProps, useForm, type SubmissionResult } from '@conform-to/react'
+import { getInputProps, getTextareaProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { z } from 'zod'
 import { Field, TextareaField } from '#app/components/ui/field.tsx'
@@ -50,11 +50,7 @@ export const CourseFormSchema = z
 		endDate: DateSchema,
 		registrationFee: z.preprocess(
 			dollarsToCents,
-			z
-				.number()
-				.int()
-				.min(0, 'Registration fee cannot be negative')
-				.max(MAX_FEE_CENTS, 'Registration fee must be at most $1,000,000.00'),
+			z.number().int().min(0, 'Registration fee cannot be negative').max(MAX_FEE_CENTS, 'Registration fee must be at most $1,000,000.00'),
 		),
 		capacity: z.preprocess(
 			capacityOrDefault,

@@ -41,6 +41,7 @@ export function EnrollmentStatusForm({
 	const submit = useSubmit()
 	const id = useId()
 	const [value, setValue] = useState<string>(status)
+	// biome-ignore lint/correctness/useExhaustiveDependencies: a reload that leaves the status as it was must still undo a choice the server refused
 	useEffect(() => setValue(status), [status, loadedAt])
 	return (
 		<Form method="post" action={action} preventScrollReset className="flex items-center gap-2">

@@ -1,9 +1,9 @@
-import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from '@conform-to/react'
+import { getFormProps, getInputProps, getTextareaProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { Form, Link, useNavigation } from 'react-router'
+import { LimitedTimeOfferCard } from '#app/components/marketing/offer-card.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
 import { Field, TextareaField } from '#app/components/ui/field.tsx'
-import { LimitedTimeOfferCard } from '#app/components/marketing/offer-card.tsx'
 import type { LimitedTimeOffer } from '#app/models/site-settings.server.ts'
 
 /** The home route's action; `edit-offer=1` keeps the editor open when the reply carries errors. */
@@ -61,7 +61,11 @@ function LimitedTimeOfferEditor({
 			<Form method="post" action={OFFER_ACTION} preventScrollReset {...getFormProps(form)} className="mt-4 space-y-4">
 				<input type="hidden" name="intent" value="save-offer" />
 				{form.errors?.length ? <Alert tone="error">{form.errors[0]}</Alert> : null}
-				<Field label="Title" errors={fields.title.errors} inputProps={{ ...getInputProps(fields.title, { type: 'text' }), maxLength: 120 }} />
+				<Field
+					label="Title"
+					errors={fields.title.errors}
+					inputProps={{ ...getInputProps(fields.title, { type: 'text' }), maxLength: 120 }}
+				/>
 				<Field
 					label="Discount"
 					errors={fields.discount.errors}

@@ -13,8 +13,7 @@ export function RawDataTable({ rows, label }: { rows: Array<Record<string, unkno
 	const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))]
 	if (rows.length === 0) return <p className="text-sm text-slate-600">No rows.</p>
 	return (
-		<div
-			role="region"
+		<section
 			aria-label={label}
 			tabIndex={0}
 			className="max-h-[360px] overflow-auto rounded-md border border-slate-200 focus:ring-2 focus:ring-brand-200 focus:outline-none"
@@ -31,6 +30,7 @@ export function RawDataTable({ rows, label }: { rows: Array<Record<string, unkno
 				</thead>
 				<tbody className="divide-y divide-slate-100">
 					{rows.map((row, index) => (
+						// biome-ignore lint/suspicious/noArrayIndexKey: raw rows have no key of their own, and the list never reorders on the page
 						<tr key={index}>
 							{columns.map((column) => (
 								<td key={column} className="max-w-xs px-3 py-2 align-top break-words text-slate-700">
@@ -41,6 +41,6 @@ export function RawDataTable({ rows, label }: { rows: Array<Record<string, unkno
 					))}
 				</tbody>
 			</table>
-		</div>
+		</section>
 	)
 }

@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm, type SubmissionResult } from '@conform-to/react'
+import { getFormProps, getInputProps, getSelectProps, getTextareaProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { Form, Link, useNavigation } from 'react-router'
 import { Alert } from '#app/components/ui/alert.tsx'
@@ -93,7 +93,11 @@ export function AssignmentsCard({
 								</option>
 							))}
 						</SelectField>
-						<Field label="Due Date (optional)" errors={fields.dueDate.errors} inputProps={getInputProps(fields.dueDate, { type: 'date' })} />
+						<Field
+							label="Due Date (optional)"
+							errors={fields.dueDate.errors}
+							inputProps={getInputProps(fields.dueDate, { type: 'date' })}
+						/>
 					</div>
 					<Button type="submit" disabled={creating}>
 						{creating ? 'Creating...' : 'Create Assignment'}

@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from '@conform-to/react'
+import { getFormProps, getInputProps, getTextareaProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { Form, useNavigation } from 'react-router'
 import { LocalDate } from '#app/components/local-date.tsx'
@@ -25,7 +25,9 @@ export function SubmissionSummary({ submission }: { submission: SubmissionDetail
 				<dt className="font-medium text-slate-600">Assignment</dt>
 				<dd className="text-ink">{submission.assignmentTitle}</dd>
 				<dt className="font-medium text-slate-600">Submitted</dt>
-				<dd className="text-ink"><LocalDate value={submission.submittedAt} /></dd>
+				<dd className="text-ink">
+					<LocalDate value={submission.submittedAt} />
+				</dd>
 			</dl>
 			{submission.body ? (
 				<div>

@@ -30,7 +30,11 @@ export const SubmitAssignmentSchema = z
 
 export const GradeSchema = z.object({
 	submissionId: rowId,
-	grade: z.string({ error: GRADING_MESSAGES.gradeRequired }).trim().min(1, GRADING_MESSAGES.gradeRequired).max(20, 'Grade must be at most 20 characters'),
+	grade: z
+		.string({ error: GRADING_MESSAGES.gradeRequired })
+		.trim()
+		.min(1, GRADING_MESSAGES.gradeRequired)
+		.max(20, 'Grade must be at most 20 characters'),
 	feedback: optionalText(5000, 'Feedback must be at most 5,000 characters'),
 })
 

@@ -26,7 +26,10 @@ export function StudentAssignments({ assignments }: { assignments: StudentAssign
 						{assignments.map((assignment) => (
 							<li key={assignment.id} className="flex flex-col gap-1 py-3 sm:flex-row sm:items-center sm:justify-between">
 								<span>
-									<Link to={`/dashboard/assignments/${assignment.id}`} className="font-medium text-brand-700 underline-offset-4 hover:underline">
+									<Link
+										to={`/dashboard/assignments/${assignment.id}`}
+										className="font-medium text-brand-700 underline-offset-4 hover:underline"
+									>
 										{assignment.title}
 									</Link>
 									<span className="block text-sm text-slate-600">

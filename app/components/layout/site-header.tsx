@@ -41,9 +41,7 @@ export function SiteHeader() {
 							{link.label}
 						</NavLink>
 					))}
-					{user ? (
-						<LogoutButton className="rounded-md px-3 py-2 text-sm text-slate-700 hover:bg-slate-100 hover:text-ink" />
-					) : null}
+					{user ? <LogoutButton className="rounded-md px-3 py-2 text-sm text-slate-700 hover:bg-slate-100 hover:text-ink" /> : null}
 				</nav>
 				{/* A <details> toggle opens the mobile menu without JavaScript; a new page closes it. */}
 				<details key={location.key} className="group relative md:hidden">
@@ -65,9 +63,7 @@ export function SiteHeader() {
 								{link.label}
 							</NavLink>
 						))}
-						{user ? (
-							<LogoutButton className="w-full rounded-md px-3 py-2 text-left text-sm text-slate-700 hover:bg-slate-100" />
-						) : null}
+						{user ? <LogoutButton className="w-full rounded-md px-3 py-2 text-left text-sm text-slate-700 hover:bg-slate-100" /> : null}
 					</nav>
 				</details>
 			</div>

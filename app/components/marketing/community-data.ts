@@ -5,14 +5,7 @@ import { searchText } from '#app/utils/misc.ts'
  * page): nothing here is stored, and the marketing figures are fixed.
  */
 
-export const COMMUNITY_LOCATIONS = [
-	'Dallas TX',
-	'Atlanta GA',
-	'Chicago IL',
-	'San Francisco CA',
-	'Miami FL',
-	'Denver CO',
-] as const
+export const COMMUNITY_LOCATIONS = ['Dallas TX', 'Atlanta GA', 'Chicago IL', 'San Francisco CA', 'Miami FL', 'Denver CO'] as const
 
 export const COMMUNITY_SPECIALTIES = [
 	'Fix & Flip',
@@ -249,14 +242,12 @@ export const COMMUNITY_TESTIMONIALS = [
 		role: 'Rental property owner, Miami FL',
 	},
 	{
-		quote:
-			'The underwriting clinics changed how I look at every property. People share real numbers, not just success stories.',
+		quote: 'The underwriting clinics changed how I look at every property. People share real numbers, not just success stories.',
 		name: 'Marcus Williams',
 		role: 'Fix & flip investor, Dallas TX',
 	},
 	{
-		quote:
-			'After ten years of investing I still learn something every week. It is the most generous group of investors I know.',
+		quote: 'After ten years of investing I still learn something every week. It is the most generous group of investors I know.',
 		name: 'David Chen',
 		role: 'Commercial investor, San Francisco CA',
 	},

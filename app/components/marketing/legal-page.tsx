@@ -36,7 +36,12 @@ export function LegalPage({
 				<article className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-10">
 					<p className="text-sm text-slate-600">Last updated: {updated}</p>
 					{sections.map((section) => (
-						<section key={section.id} id={section.id} aria-labelledby={`${section.id}-title`} className="mt-10 scroll-mt-24 first-of-type:mt-6">
+						<section
+							key={section.id}
+							id={section.id}
+							aria-labelledby={`${section.id}-title`}
+							className="mt-10 scroll-mt-24 first-of-type:mt-6"
+						>
 							<h2 id={`${section.id}-title`} className="text-xl font-semibold text-ink">
 								{section.title}
 							</h2>

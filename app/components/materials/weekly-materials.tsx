@@ -87,12 +87,7 @@ export function WeeklyMaterials({
 										Week {week.weekNumber}: {week.topic}
 									</h3>
 									{week.zoomLink ? (
-										<a
-											href={week.zoomLink}
-											target="_blank"
-											rel="noopener noreferrer"
-											className={buttonClasses({ size: 'sm' })}
-										>
+										<a href={week.zoomLink} target="_blank" rel="noopener noreferrer" className={buttonClasses({ size: 'sm' })}>
 											Join Class Session
 											<svg aria-hidden="true" viewBox="0 0 24 24" className="size-4" fill="none" stroke="currentColor" strokeWidth="2">
 												<path d="M14 4h6v6M20 4l-9 9M18 14v6H4V6h6" />
@@ -154,7 +149,15 @@ function ItemList({ items, empty }: { items: MaterialListItem[]; empty: string }
 						preventScrollReset
 						className="flex items-center gap-3 rounded-md px-2 py-2.5 hover:bg-slate-50"
 					>
-						<svg aria-hidden="true" viewBox="0 0 24 24" className="size-5 shrink-0 text-brand-700" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinejoin="round">
+						<svg
+							aria-hidden="true"
+							viewBox="0 0 24 24"
+							className="size-5 shrink-0 text-brand-700"
+							fill="none"
+							stroke="currentColor"
+							strokeWidth="1.8"
+							strokeLinejoin="round"
+						>
 							<path d={KIND_ICONS[item.kind]} />
 						</svg>
 						<span className="min-w-0 flex-1">

@@ -2,8 +2,7 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import type { Kysely } from 'kysely'
 import { data, redirect } from 'react-router'
 import { z } from 'zod'
-import type { Database } from '#db/types.ts'
-import { deleteStoredFiles, RefusedFileTypeError, storeAttachment, type StoredUpload } from '#app/models/attachments.server.ts'
+import { deleteStoredFiles, RefusedFileTypeError, type StoredUpload, storeAttachment } from '#app/models/attachments.server.ts'
 import { recordAudit } from '#app/models/audit-log.server.ts'
 import { canMessage, listContacts } from '#app/models/contacts.server.ts'
 import { createMessage, deleteMessage, markConversationRead } from '#app/models/messages.server.ts'
@@ -15,9 +14,9 @@ import { safeRedirectPath, searchText } from '#app/utils/misc.ts'
 import { MultipartError, parseMultipartForm, UploadTooLargeError } from '#app/utils/multipart.server.ts'
 import { hitRateLimit, RATE_LIMITS } from '#app/utils/rate-limit.server.ts'
 import type { SessionUser } from '#app/utils/session.server.ts'
-import { actionToastHeaders, redirectWithToast, type ActionRequest, type ToastInput } from '#app/utils/toast.server.ts'
+import { type ActionRequest, actionToastHeaders, redirectWithToast, type ToastInput } from '#app/utils/toast.server.ts'
+import type { Database } from '#db/types.ts'
 import { EMPTY_MESSAGE, MAX_MESSAGE_LENGTH } from './limits.ts'
-
 
 /** What an action answers when it does not redirect; the composer shows `error`. */
 export type MessagesActionData = { intent: string; error: string; receiverId?: string }
@@ -45,7 +44,9 @@ const ConversationIntentSchema = z.discriminatedUnion('intent', [SendSchema, Del
 
 type Failure = { status: number; error: string; toast: ToastInput }
 
-export type ReceivedForm = { ok: true; fields: FormData; upload?: StoredUpload } | ({ ok: false; intent: string; receiverId?: string } & Failure)
+export type ReceivedForm =
+	| { ok: true; fields: FormData; upload?: StoredUpload }
+	| ({ ok: false; intent: string; receiverId?: string } & Failure)
 
 /**
  * Reads an action's form. A multipart form (the composer, the broadcast) may
@@ -182,7 +183,11 @@ export async function handleConversationIntent(
 			return failureResponse(
 				action,
 				intent,
-				{ status: 503, error: 'The message could not be sent. Please try again.', toast: { type: 'error', title: 'Failed to send message' } },
+				{
+					status: 503,
+					error: 'The message could not be sent. Please try again.',
+					toast: { type: 'error', title: 'Failed to send message' },
+				},
 				value.receiverId,
 			)
 		}

@@ -1,6 +1,6 @@
 import { Link } from 'react-router'
 import { LocalDate } from '#app/components/local-date.tsx'
-import { AttachmentView, type AttachmentItem } from './attachment-view.tsx'
+import { type AttachmentItem, AttachmentView } from './attachment-view.tsx'
 
 export type AnnouncementItem = {
 	id: number
@@ -43,7 +43,11 @@ export function AnnouncementList({
 								<span aria-hidden="true">·</span>
 								<LocalDate value={announcement.timestamp} time />
 								{deleteUrl && announcement.senderId === currentUserId ? (
-									<Link to={deleteUrl(announcement.id)} preventScrollReset className="font-medium text-red-800 underline underline-offset-2">
+									<Link
+										to={deleteUrl(announcement.id)}
+										preventScrollReset
+										className="font-medium text-red-800 underline underline-offset-2"
+									>
 										Delete
 									</Link>
 								) : null}

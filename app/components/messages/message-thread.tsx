@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react'
 import { Link } from 'react-router'
 import { LocalDate } from '#app/components/local-date.tsx'
 import { cn } from '#app/utils/misc.ts'
-import { AttachmentView, type AttachmentItem } from './attachment-view.tsx'
+import { type AttachmentItem, AttachmentView } from './attachment-view.tsx'
 
 export type ThreadMessage = {
 	id: number
@@ -33,6 +33,7 @@ export function MessageThread({
 }) {
 	const scrollRef = useRef<HTMLDivElement>(null)
 	const lastId = messages.at(-1)?.id
+	// biome-ignore lint/correctness/useExhaustiveDependencies: scrolls to the bottom each time a new message arrives
 	useEffect(() => {
 		const element = scrollRef.current
 		if (element) element.scrollTop = element.scrollHeight
@@ -67,9 +68,7 @@ export function MessageThread({
 										mine ? 'bg-brand-700 text-white' : 'border border-slate-200 bg-white text-ink',
 									)}
 								>
-									<p className={cn('text-xs font-semibold', mine ? 'text-white' : 'text-slate-700')}>
-										{mine ? 'You' : message.sender}
-									</p>
+									<p className={cn('text-xs font-semibold', mine ? 'text-white' : 'text-slate-700')}>{mine ? 'You' : message.sender}</p>
 									{message.content ? <p className="break-words whitespace-pre-wrap">{message.content}</p> : null}
 									{message.attachments.map((attachment) => (
 										<AttachmentView key={attachment.id} attachment={attachment} onDark={mine} />
@@ -78,11 +77,7 @@ export function MessageThread({
 										<LocalDate value={message.timestamp} time />
 										{mine ? <span>{message.read ? 'Read' : 'Sent'}</span> : null}
 										{mine ? (
-											<Link
-												to={deleteUrl(message.id)}
-												preventScrollReset
-												className="font-medium underline underline-offset-2"
-											>
+											<Link to={deleteUrl(message.id)} preventScrollReset className="font-medium underline underline-offset-2">
 												Delete
 											</Link>
 										) : null}

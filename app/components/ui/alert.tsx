@@ -19,11 +19,7 @@ export function Alert({
 	...props
 }: HTMLAttributes<HTMLDivElement> & { tone?: AlertTone; title?: ReactNode }) {
 	return (
-		<div
-			role={tone === 'error' ? 'alert' : 'status'}
-			className={cn('rounded-lg border p-4 text-sm', tones[tone], className)}
-			{...props}
-		>
+		<div role={tone === 'error' ? 'alert' : 'status'} className={cn('rounded-lg border p-4 text-sm', tones[tone], className)} {...props}>
 			{title ? <p className="font-semibold">{title}</p> : null}
 			{children ? <div className={title ? 'mt-1' : undefined}>{children}</div> : null}
 		</div>

@@ -16,11 +16,7 @@ const tones: Record<BadgeTone, string> = {
 export function Badge({ tone = 'gray', className, ...props }: HTMLAttributes<HTMLSpanElement> & { tone?: BadgeTone }) {
 	return (
 		<span
-			className={cn(
-				'inline-flex items-center rounded-full px-2 py-0.5 text-xs font-semibold ring-1 ring-inset',
-				tones[tone],
-				className,
-			)}
+			className={cn('inline-flex items-center rounded-full px-2 py-0.5 text-xs font-semibold ring-1 ring-inset', tones[tone], className)}
 			{...props}
 		/>
 	)

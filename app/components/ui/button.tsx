@@ -1,4 +1,4 @@
-import { forwardRef, type ButtonHTMLAttributes } from 'react'
+import { type ButtonHTMLAttributes, forwardRef } from 'react'
 import { Link, type LinkProps } from 'react-router'
 import { cn } from '#app/utils/misc.ts'
 
@@ -24,7 +24,11 @@ export function buttonClasses({
 	variant = 'primary',
 	size = 'md',
 	className,
-}: { variant?: ButtonVariant; size?: ButtonSize; className?: string } = {}) {
+}: {
+	variant?: ButtonVariant
+	size?: ButtonSize
+	className?: string
+} = {}) {
 	return cn(
 		'inline-flex items-center justify-center gap-2 rounded-md font-semibold transition-colors',
 		'disabled:pointer-events-none disabled:opacity-50 aria-disabled:pointer-events-none aria-disabled:opacity-50',
@@ -46,11 +50,6 @@ export const Button = forwardRef<HTMLButtonElement, ButtonProps>(function Button
 	return <button ref={ref} type={type} className={buttonClasses({ variant, size, className })} {...props} />
 })
 
-export function ButtonLink({
-	variant,
-	size,
-	className,
-	...props
-}: LinkProps & { variant?: ButtonVariant; size?: ButtonSize }) {
+export function ButtonLink({ variant, size, className, ...props }: LinkProps & { variant?: ButtonVariant; size?: ButtonSize }) {
 	return <Link className={buttonClasses({ variant, size, className })} {...props} />
 }

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, type ReactNode } from 'react'
+import { type ReactNode, useEffect, useId, useRef } from 'react'
 import { Link, useNavigate } from 'react-router'
 import { cn } from '#app/utils/misc.ts'
 
@@ -65,13 +65,7 @@ export function RouteDialog({
 
 	return (
 		<div className="fixed inset-0 z-50 flex items-end justify-center p-0 sm:items-center sm:p-4">
-			<Link
-				to={closeTo}
-				preventScrollReset
-				aria-hidden="true"
-				tabIndex={-1}
-				className="absolute inset-0 bg-slate-900/50"
-			/>
+			<Link to={closeTo} preventScrollReset aria-hidden="true" tabIndex={-1} className="absolute inset-0 bg-slate-900/50" />
 			<div
 				ref={panelRef}
 				role="dialog"

@@ -42,10 +42,7 @@ export function Toaster({ toast }: { toast: ToastMessage | null }) {
 		>
 			{visible ? (
 				<div
-					className={cn(
-						'pointer-events-auto flex w-full max-w-sm items-start gap-3 rounded-lg border p-4 shadow-lg',
-						tones[visible.type],
-					)}
+					className={cn('pointer-events-auto flex w-full max-w-sm items-start gap-3 rounded-lg border p-4 shadow-lg', tones[visible.type])}
 					data-toast={visible.type}
 				>
 					<div className="flex-1">

@@ -80,7 +80,11 @@ export const UploadTargetSchema = z.object({
 		.int(UPLOAD_MESSAGES.weekNumberMin)
 		.min(1, UPLOAD_MESSAGES.weekNumberMin)
 		.max(1000, 'Week number must be 1000 or less'),
-	topic: z.string({ error: UPLOAD_MESSAGES.topicRequired }).trim().min(1, UPLOAD_MESSAGES.topicRequired).max(300, 'Topic must be at most 300 characters'),
+	topic: z
+		.string({ error: UPLOAD_MESSAGES.topicRequired })
+		.trim()
+		.min(1, UPLOAD_MESSAGES.topicRequired)
+		.max(300, 'Topic must be at most 300 characters'),
 })
 
 /** The whole upload form, on both sides. */

@@ -1,13 +1,6 @@
-import {
-	getFormProps,
-	getInputProps,
-	getSelectProps,
-	useForm,
-	type FieldMetadata,
-	type SubmissionResult,
-} from '@conform-to/react'
+import { type FieldMetadata, getFormProps, getInputProps, getSelectProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { useEffect, useRef, useState, type MouseEvent } from 'react'
+import { type MouseEvent, useEffect, useRef, useState } from 'react'
 import { Form, useNavigation } from 'react-router'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { Alert } from '#app/components/ui/alert.tsx'
@@ -142,7 +135,12 @@ export function WeekEditForm({
 							number={index + 1}
 							removeButton={
 								hydrated ? (
-									<Button type="submit" variant="ghost" size="sm" {...form.remove.getButtonProps({ name: fields.newMaterials.name, index })}>
+									<Button
+										type="submit"
+										variant="ghost"
+										size="sm"
+										{...form.remove.getButtonProps({ name: fields.newMaterials.name, index })}
+									>
 										Remove<span className="sr-only"> new material {index + 1}</span>
 									</Button>
 								) : null
@@ -150,6 +148,7 @@ export function WeekEditForm({
 						/>
 					))}
 					{Array.from({ length: noScriptRows }, (_, index) => (
+						// biome-ignore lint/suspicious/noArrayIndexKey: these rows are numbered blanks, not items
 						<NoScriptNewRow key={index} index={index} />
 					))}
 				</ul>
@@ -198,7 +197,9 @@ function ExistingMaterialRow({
 	const deleting = row.delete.value === 'on'
 	const about = <span className="sr-only"> of {item.title}</span>
 	return (
-		<li className={deleting ? 'space-y-3 rounded-lg border border-red-300 bg-red-50 p-4' : 'space-y-3 rounded-lg border border-slate-200 p-4'}>
+		<li
+			className={deleting ? 'space-y-3 rounded-lg border border-red-300 bg-red-50 p-4' : 'space-y-3 rounded-lg border border-slate-200 p-4'}
+		>
 			<input {...getInputProps(row.id, { type: 'hidden' })} />
 			<div className="flex flex-wrap items-center gap-2">
 				<p className="min-w-0 flex-1 truncate font-medium text-ink">{item.title}</p>
@@ -215,12 +216,22 @@ function ExistingMaterialRow({
 			<p className="text-sm text-slate-700">
 				Current file:{' '}
 				{item.fileName ? (
-					<a href={`/files/materials/${item.id}`} target="_blank" rel="noopener noreferrer" className="font-medium text-brand-700 underline-offset-4 hover:underline">
+					<a
+						href={`/files/materials/${item.id}`}
+						target="_blank"
+						rel="noopener noreferrer"
+						className="font-medium text-brand-700 underline-offset-4 hover:underline"
+					>
 						{item.fileName}
 						<span className="sr-only"> (opens in a new tab)</span>
 					</a>
 				) : item.link ? (
-					<a href={item.link} target="_blank" rel="noopener noreferrer" className="font-medium break-all text-brand-700 underline-offset-4 hover:underline">
+					<a
+						href={item.link}
+						target="_blank"
+						rel="noopener noreferrer"
+						className="font-medium break-all text-brand-700 underline-offset-4 hover:underline"
+					>
 						{item.link}
 						<span className="sr-only"> (opens in a new tab)</span>
 					</a>
@@ -237,7 +248,10 @@ function ExistingMaterialRow({
 			<CheckboxField
 				label={<>Delete{about}</>}
 				errors={undefined}
-				inputProps={{ ...getInputProps(row.delete, { type: 'checkbox' }), onClick: (event) => (hydrated ? onDeleteClick(event, item.title) : undefined) }}
+				inputProps={{
+					...getInputProps(row.delete, { type: 'checkbox' }),
+					onClick: (event) => (hydrated ? onDeleteClick(event, item.title) : undefined),
+				}}
 			/>
 		</li>
 	)
@@ -270,7 +284,11 @@ function NewMaterialRow({
 					<option value="recording">Recording</option>
 				</SelectField>
 			</div>
-			<Field label={<>File{about}</>} errors={row.file.errors} inputProps={{ ...getInputProps(row.file, { type: 'file' }), className: 'py-1.5' }} />
+			<Field
+				label={<>File{about}</>}
+				errors={row.file.errors}
+				inputProps={{ ...getInputProps(row.file, { type: 'file' }), className: 'py-1.5' }}
+			/>
 		</li>
 	)
 }

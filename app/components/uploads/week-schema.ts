@@ -46,7 +46,11 @@ export const WeekEditSchema = z.object({
 		.int(WEEK_MESSAGES.weekNumberMin)
 		.min(1, WEEK_MESSAGES.weekNumberMin)
 		.max(1000, 'Week number must be 1000 or less'),
-	topic: z.string({ error: WEEK_MESSAGES.topicRequired }).trim().min(1, WEEK_MESSAGES.topicRequired).max(300, 'Topic must be at most 300 characters'),
+	topic: z
+		.string({ error: WEEK_MESSAGES.topicRequired })
+		.trim()
+		.min(1, WEEK_MESSAGES.topicRequired)
+		.max(300, 'Topic must be at most 300 characters'),
 	zoomLink: z
 		.string()
 		.trim()
@@ -55,7 +59,10 @@ export const WeekEditSchema = z.object({
 		.transform((value) => value || undefined)
 		.refine((value) => value === undefined || isHttpUrl(value), WEEK_MESSAGES.zoomInvalid),
 	materials: z.array(ExistingMaterialSchema).default([]),
-	newMaterials: z.array(NewMaterialSchema).max(MAX_NEW_MATERIALS, `At most ${MAX_NEW_MATERIALS} new materials can be added at once`).default([]),
+	newMaterials: z
+		.array(NewMaterialSchema)
+		.max(MAX_NEW_MATERIALS, `At most ${MAX_NEW_MATERIALS} new materials can be added at once`)
+		.default([]),
 })
 
 export type WeekEditValues = z.output<typeof WeekEditSchema>

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { ButtonLink, buttonClasses } from '#app/components/ui/button.tsx'
-import { OFFICE_APPS, isOfficeKind, type OfficeKind, type ViewerKind } from './file-kind.ts'
+import { isOfficeKind, OFFICE_APPS, type OfficeKind, type ViewerKind } from './file-kind.ts'
 import { PdfViewer } from './pdf-viewer.tsx'
 
 export type ViewerItem = {
@@ -27,6 +27,7 @@ export function MaterialViewer({ item, isProtected, revealTo }: { item: ViewerIt
 	if (kind === 'image' && fileUrl) return <ImageView src={fileUrl} alt={item.title} />
 	if (kind === 'video' && fileUrl) {
 		return (
+			// biome-ignore lint/a11y/useMediaCaption: an uploaded video comes without a caption file (admins upload the video alone)
 			<video controls preload="metadata" src={fileUrl} className="max-h-[70vh] w-full rounded-lg bg-black">
 				<a href={downloadUrl ?? fileUrl}>Download the video</a>
 			</video>
@@ -96,13 +97,7 @@ function ImageView({ src, alt }: { src: string; alt: string }) {
 	}, [])
 	if (failed) return <Alert tone="error" title="Failed to load image" />
 	return (
-		<img
-			ref={imageRef}
-			src={src}
-			alt={alt}
-			onError={() => setFailed(true)}
-			className="mx-auto max-h-[70vh] w-auto max-w-full rounded-lg"
-		/>
+		<img ref={imageRef} src={src} alt={alt} onError={() => setFailed(true)} className="mx-auto max-h-[70vh] w-auto max-w-full rounded-lg" />
 	)
 }
 

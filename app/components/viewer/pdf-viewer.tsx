@@ -21,7 +21,7 @@ export function PdfViewer({ src, downloadUrl, title }: { src: string; downloadUr
 	const [status, setStatus] = useState<Status>('idle')
 	const [zoom, setZoom] = useState(DEFAULT_ZOOM)
 	const [pdf, setPdf] = useState<PDFDocumentProxy | null>(null)
-	const pagesRef = useRef<HTMLDivElement>(null)
+	const pagesRef = useRef<HTMLElement>(null)
 
 	useEffect(() => {
 		let cancelled = false
@@ -152,9 +152,8 @@ export function PdfViewer({ src, downloadUrl, title }: { src: string; downloadUr
 				</div>
 			) : null}
 			{/* Focusable, so keyboard users can scroll the pages. */}
-			<div
+			<section
 				ref={pagesRef}
-				role="region"
 				aria-label={`${title} pages`}
 				tabIndex={0}
 				className="max-h-[65vh] space-y-4 overflow-auto rounded-lg bg-slate-100 p-4"
@@ -165,17 +164,7 @@ export function PdfViewer({ src, downloadUrl, title }: { src: string; downloadUr
 }
 
 /** The browser's built-in viewer, for when pdf.js cannot be loaded; checks what the frame received. */
-function PdfFrame({
-	src,
-	title,
-	downloadUrl,
-	links,
-}: {
-	src: string
-	title: string
-	downloadUrl: string
-	links: React.ReactNode
-}) {
+function PdfFrame({ src, title, downloadUrl, links }: { src: string; title: string; downloadUrl: string; links: React.ReactNode }) {
 	const [failed, setFailed] = useState(false)
 	if (failed) {
 		return (

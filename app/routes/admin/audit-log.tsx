@@ -1,5 +1,4 @@
 import { Form } from 'react-router'
-import type { Route } from './+types/audit-log'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card } from '#app/components/ui/card.tsx'
@@ -7,6 +6,7 @@ import { Label, Select } from '#app/components/ui/input.tsx'
 import { listAuditEntities, listAuditEntries } from '#app/models/audit-log.server.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
+import type { Route } from './+types/audit-log'
 
 const AUDIT_PATH = '/dashboard/admin/audit-log'
 const ENTRY_LIMIT = 200
@@ -70,12 +70,24 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
 						<caption className="sr-only">Audit entries</caption>
 						<thead className="border-b border-slate-200 bg-slate-50 text-slate-700">
 							<tr>
-								<th scope="col" className="px-4 py-3 font-semibold">When</th>
-								<th scope="col" className="px-4 py-3 font-semibold">Who</th>
-								<th scope="col" className="px-4 py-3 font-semibold">Action</th>
-								<th scope="col" className="px-4 py-3 font-semibold">Kind</th>
-								<th scope="col" className="px-4 py-3 font-semibold">ID</th>
-								<th scope="col" className="px-4 py-3 font-semibold">Details</th>
+								<th scope="col" className="px-4 py-3 font-semibold">
+									When
+								</th>
+								<th scope="col" className="px-4 py-3 font-semibold">
+									Who
+								</th>
+								<th scope="col" className="px-4 py-3 font-semibold">
+									Action
+								</th>
+								<th scope="col" className="px-4 py-3 font-semibold">
+									Kind
+								</th>
+								<th scope="col" className="px-4 py-3 font-semibold">
+									ID
+								</th>
+								<th scope="col" className="px-4 py-3 font-semibold">
+									Details
+								</th>
 							</tr>
 						</thead>
 						<tbody className="divide-y divide-slate-100">

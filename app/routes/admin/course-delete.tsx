@@ -1,5 +1,4 @@
 import { data, Form, useNavigation } from 'react-router'
-import type { Route } from './+types/course-delete'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
@@ -9,6 +8,7 @@ import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { forgetSelectedCourse } from '#app/utils/selected-course.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
+import type { Route } from './+types/course-delete'
 
 const COURSES_PATH = '/dashboard/admin/courses'
 
@@ -64,11 +64,11 @@ export default function DeleteCourseDialog({ loaderData }: Route.ComponentProps)
 	const action = `${COURSES_PATH}/${course.id}/delete`
 	const isDeleting = navigation.state === 'submitting' && navigation.formAction === action
 	const removed = [
-		plural(contents.weeks, 'week') + ' of course materials',
-		plural(contents.files, 'uploaded file') + ' (removed from storage)',
+		`${plural(contents.weeks, 'week')} of course materials`,
+		`${plural(contents.files, 'uploaded file')} (removed from storage)`,
 		contents.links > 0 ? plural(contents.links, 'video link') : null,
 		plural(contents.enrollments, 'enrollment'),
-		plural(contents.seatHolds, 'seat hold') + ' of checkouts in progress',
+		`${plural(contents.seatHolds, 'seat hold')} of checkouts in progress`,
 		contents.assignments > 0 ? plural(contents.assignments, 'assignment') : null,
 		contents.submissions > 0 ? plural(contents.submissions, 'assignment submission') : null,
 	].filter((line): line is string => line !== null)
@@ -89,8 +89,8 @@ export default function DeleteCourseDialog({ loaderData }: Route.ComponentProps)
 					</ul>
 				</div>
 				<Alert tone="info" title="Payments are kept">
-					{plural(contents.payments, 'payment record')} of this course will be kept and detached from it, so money
-					received stays on record for refunds and accounting.
+					{plural(contents.payments, 'payment record')} of this course will be kept and detached from it, so money received stays on record
+					for refunds and accounting.
 				</Alert>
 			</div>
 			<Form method="post" action={action} className="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">

@@ -1,8 +1,7 @@
 import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, useNavigation } from 'react-router'
-import type { Route } from './+types/course-edit'
-import { centsToDollars, CourseFields, CourseFormSchema, toCourseInput, useCourseForm } from '#app/components/admin/course-form.tsx'
+import { CourseFields, CourseFormSchema, centsToDollars, toCourseInput, useCourseForm } from '#app/components/admin/course-form.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
@@ -12,6 +11,7 @@ import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
+import type { Route } from './+types/course-edit'
 
 const COURSES_PATH = '/dashboard/admin/courses'
 

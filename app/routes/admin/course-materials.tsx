@@ -2,7 +2,6 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Link, Outlet, useRevalidator } from 'react-router'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { z } from 'zod'
-import type { Route } from './+types/course-materials'
 import { ConfirmDialog } from '#app/components/admin/confirm-dialog.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { AssignmentsCard } from '#app/components/grading/assignments-card.tsx'
@@ -17,14 +16,14 @@ import { materialsPath } from '#app/components/uploads/paths.ts'
 import { UploadMaterialsForm } from '#app/components/uploads/upload-form.tsx'
 import { parseRowId } from '#app/models/admin-courses.server.ts'
 import {
+	type AdminWeek,
 	countMaterials,
+	type DeleteRecord,
 	deleteMaterialItem,
 	deleteWeek,
 	getCourseOption,
 	lastDeleteRecord,
 	listAdminWeeks,
-	type AdminWeek,
-	type DeleteRecord,
 } from '#app/models/admin-materials.server.ts'
 import { createAssignment, listCourseAssignments } from '#app/models/assignments.server.ts'
 import { receiveMaterialUpload, uploadSuccessToast } from '#app/models/uploads.server.ts'
@@ -34,6 +33,7 @@ import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
+import type { Route } from './+types/course-materials'
 
 const rowId = z.coerce.number().int().positive().max(2_147_483_647)
 const DeleteItemSchema = z.object({ intent: z.literal('delete-item'), itemId: rowId })
@@ -94,9 +94,14 @@ export async function action({ request, params }: Route.ActionArgs) {
 
 	if (intent === 'delete-item') {
 		const submission = parseWithZod(formData, { schema: DeleteItemSchema })
-		if (submission.status !== 'success') return redirectWithToast(back, { type: 'error', title: 'Failed to delete material: Unknown error' })
+		if (submission.status !== 'success')
+			return redirectWithToast(back, { type: 'error', title: 'Failed to delete material: Unknown error' })
 		try {
-			const deleted = await deleteMaterialItem(db, getStorage(), { adminId: admin.id, courseId: course.id, itemId: submission.value.itemId })
+			const deleted = await deleteMaterialItem(db, getStorage(), {
+				adminId: admin.id,
+				courseId: course.id,
+				itemId: submission.value.itemId,
+			})
 			if (!deleted) return redirectWithToast(back, { type: 'error', title: 'Failed to delete material: Material not found' })
 		} catch (error) {
 			console.error('[materials] item delete failed', error)
@@ -107,7 +112,8 @@ export async function action({ request, params }: Route.ActionArgs) {
 
 	if (intent === 'delete-week') {
 		const submission = parseWithZod(formData, { schema: DeleteWeekSchema })
-		if (submission.status !== 'success') return redirectWithToast(back, { type: 'error', title: 'Failed to delete course material: Unknown error' })
+		if (submission.status !== 'success')
+			return redirectWithToast(back, { type: 'error', title: 'Failed to delete course material: Unknown error' })
 		try {
 			const deleted = await deleteWeek(db, getStorage(), { adminId: admin.id, courseId: course.id, weekId: submission.value.weekId })
 			if (!deleted) return redirectWithToast(back, { type: 'error', title: 'Failed to delete course material: Week not found' })
@@ -237,11 +243,21 @@ function MaterialsTable({ weeks, path }: { weeks: AdminWeek[]; path: string }) {
 				<caption className="sr-only">Weeks and their materials</caption>
 				<thead className="border-b border-slate-200 bg-slate-50 text-slate-700">
 					<tr>
-						<th scope="col" className="px-4 py-3 font-semibold">Week</th>
-						<th scope="col" className="px-4 py-3 font-semibold">Topic</th>
-						<th scope="col" className="px-4 py-3 font-semibold">Zoom Link</th>
-						<th scope="col" className="px-4 py-3 font-semibold">Files</th>
-						<th scope="col" className="px-4 py-3 font-semibold">Actions</th>
+						<th scope="col" className="px-4 py-3 font-semibold">
+							Week
+						</th>
+						<th scope="col" className="px-4 py-3 font-semibold">
+							Topic
+						</th>
+						<th scope="col" className="px-4 py-3 font-semibold">
+							Zoom Link
+						</th>
+						<th scope="col" className="px-4 py-3 font-semibold">
+							Files
+						</th>
+						<th scope="col" className="px-4 py-3 font-semibold">
+							Actions
+						</th>
 					</tr>
 				</thead>
 				<tbody className="divide-y divide-slate-100 align-top">
@@ -251,7 +267,12 @@ function MaterialsTable({ weeks, path }: { weeks: AdminWeek[]; path: string }) {
 							<td className="min-w-40 px-4 py-3 text-slate-800">{week.topic}</td>
 							<td className="px-4 py-3">
 								{week.zoomLink ? (
-									<a href={week.zoomLink} target="_blank" rel="noopener noreferrer" className="break-all font-medium text-brand-700 underline-offset-4 hover:underline">
+									<a
+										href={week.zoomLink}
+										target="_blank"
+										rel="noopener noreferrer"
+										className="break-all font-medium text-brand-700 underline-offset-4 hover:underline"
+									>
 										{week.zoomLink}
 									</a>
 								) : (
@@ -275,7 +296,12 @@ function MaterialsTable({ weeks, path }: { weeks: AdminWeek[]; path: string }) {
 														Download<span className="sr-only"> {item.title}</span>
 													</a>
 												) : item.link ? (
-													<a href={item.link} target="_blank" rel="noopener noreferrer" className="text-brand-700 underline-offset-4 hover:underline">
+													<a
+														href={item.link}
+														target="_blank"
+														rel="noopener noreferrer"
+														className="text-brand-700 underline-offset-4 hover:underline"
+													>
 														Open link<span className="sr-only"> {item.title} (opens in a new tab)</span>
 													</a>
 												) : null}
@@ -311,7 +337,12 @@ function MaterialsTable({ weeks, path }: { weeks: AdminWeek[]; path: string }) {
 
 function LastSqlDialog({ record, closeTo }: { record: DeleteRecord | null; closeTo: string }) {
 	return (
-		<RouteDialog title="Last SQL Operation" description="The last delete you ran on course materials, and what it removed." closeTo={closeTo} size="lg">
+		<RouteDialog
+			title="Last SQL Operation"
+			description="The last delete you ran on course materials, and what it removed."
+			closeTo={closeTo}
+			size="lg"
+		>
 			<div className="space-y-4 text-sm">
 				<section aria-labelledby="last-sql-command" className="space-y-1">
 					<h3 id="last-sql-command" className="font-semibold text-ink">

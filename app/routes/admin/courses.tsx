@@ -1,8 +1,7 @@
 import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { useEffect, useRef } from 'react'
-import { data, Form, Link, Outlet, useLocation, useNavigation, useRouteError, isRouteErrorResponse } from 'react-router'
-import type { Route } from './+types/courses'
+import { data, Form, isRouteErrorResponse, Link, Outlet, useLocation, useNavigation, useRouteError } from 'react-router'
 import { AdminCourseCard } from '#app/components/admin/course-card.tsx'
 import { CourseFields, CourseFormSchema, DEFAULT_CAPACITY, toCourseInput, useCourseForm } from '#app/components/admin/course-form.tsx'
 import { RawDataTable } from '#app/components/admin/raw-data-table.tsx'
@@ -19,6 +18,7 @@ import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
+import type { Route } from './+types/courses'
 
 const COURSES_PATH = '/dashboard/admin/courses'
 

@@ -1,23 +1,18 @@
-import { getFormProps, getSelectProps, useForm, type SubmissionResult } from '@conform-to/react'
+import { getFormProps, getSelectProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import {
 	data,
 	Form,
 	isRouteErrorResponse,
 	Link,
+	type ShouldRevalidateFunctionArgs,
 	useLocation,
 	useNavigation,
 	useRouteError,
-	type ShouldRevalidateFunctionArgs,
 } from 'react-router'
 import { z } from 'zod'
-import type { Route } from './+types/enrollments'
 import { ConfirmDialog } from '#app/components/admin/confirm-dialog.tsx'
-import {
-	ENROLLMENT_STATUS_OPTIONS,
-	EnrollmentStatusBadge,
-	EnrollmentStatusForm,
-} from '#app/components/admin/enrollment-status.tsx'
+import { ENROLLMENT_STATUS_OPTIONS, EnrollmentStatusBadge, EnrollmentStatusForm } from '#app/components/admin/enrollment-status.tsx'
 import { SearchForm } from '#app/components/admin/search-form.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { useLiveRevalidation } from '#app/components/live-revalidation.tsx'
@@ -38,12 +33,13 @@ import {
 	removeEnrollment,
 	updateEnrollmentStatus,
 } from '#app/models/admin-enrollments.server.ts'
-import { SeatUnavailableError, type SeatRefusal } from '#app/models/seats.server.ts'
+import { type SeatRefusal, SeatUnavailableError } from '#app/models/seats.server.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { formatCents, searchText } from '#app/utils/misc.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
+import type { Route } from './+types/enrollments'
 
 const ENROLLMENTS_PATH = '/dashboard/admin/enrollments'
 const SELECT_BOTH = 'Select both a user and a course.'
@@ -209,11 +205,21 @@ export default function ManageEnrollments({ loaderData, actionData }: Route.Comp
 						<caption className="sr-only">Enrollments</caption>
 						<thead className="border-b border-slate-200 bg-slate-50 text-slate-700">
 							<tr>
-								<th scope="col" className="px-4 py-3 font-semibold">Student</th>
-								<th scope="col" className="px-4 py-3 font-semibold">Course</th>
-								<th scope="col" className="px-4 py-3 font-semibold">Enrollment Date</th>
-								<th scope="col" className="px-4 py-3 font-semibold">Status</th>
-								<th scope="col" className="px-4 py-3 font-semibold">Actions</th>
+								<th scope="col" className="px-4 py-3 font-semibold">
+									Student
+								</th>
+								<th scope="col" className="px-4 py-3 font-semibold">
+									Course
+								</th>
+								<th scope="col" className="px-4 py-3 font-semibold">
+									Enrollment Date
+								</th>
+								<th scope="col" className="px-4 py-3 font-semibold">
+									Status
+								</th>
+								<th scope="col" className="px-4 py-3 font-semibold">
+									Actions
+								</th>
 							</tr>
 						</thead>
 						<tbody className="divide-y divide-slate-100">
@@ -226,7 +232,9 @@ export default function ManageEnrollments({ loaderData, actionData }: Route.Comp
 											<p className="break-all text-slate-600">{enrollment.studentEmail}</p>
 										</td>
 										<td className="px-4 py-3 text-slate-700">{enrollment.courseTitle}</td>
-										<td className="px-4 py-3 whitespace-nowrap text-slate-700"><LocalDate value={enrollment.enrollmentDate} /></td>
+										<td className="px-4 py-3 whitespace-nowrap text-slate-700">
+											<LocalDate value={enrollment.enrollmentDate} />
+										</td>
 										<td className="px-4 py-3">
 											<div className="flex flex-col items-start gap-2">
 												<EnrollmentStatusBadge status={enrollment.status} />
@@ -246,7 +254,11 @@ export default function ManageEnrollments({ loaderData, actionData }: Route.Comp
 												size="sm"
 												variant="destructive"
 											>
-												Remove<span className="sr-only"> {student} from {enrollment.courseTitle}</span>
+												Remove
+												<span className="sr-only">
+													{' '}
+													{student} from {enrollment.courseTitle}
+												</span>
 											</ButtonLink>
 										</td>
 									</tr>
@@ -256,9 +268,7 @@ export default function ManageEnrollments({ loaderData, actionData }: Route.Comp
 					</table>
 				</Card>
 			)}
-			{truncated ? (
-				<p className="text-sm text-slate-600">Showing the newest {limit} enrollments. Search to find others.</p>
-			) : null}
+			{truncated ? <p className="text-sm text-slate-600">Showing the newest {limit} enrollments. Search to find others.</p> : null}
 
 			{options ? <AddEnrollmentDialog options={options} query={query} lastResult={actionData?.result} /> : null}
 

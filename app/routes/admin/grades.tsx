@@ -1,6 +1,5 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link } from 'react-router'
-import type { Route } from './+types/grades'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { GradePanel, SubmissionDialog } from '#app/components/grading/grade-panel.tsx'
 import { GRADING_MESSAGES, GradeSchema } from '#app/components/grading/schemas.ts'
@@ -11,12 +10,13 @@ import { Card } from '#app/components/ui/card.tsx'
 import { Input, Label } from '#app/components/ui/input.tsx'
 import { TabLinks } from '#app/components/ui/tabs.tsx'
 import { parseRowId } from '#app/models/admin-courses.server.ts'
-import { getSubmissionDetail, gradeSubmission, listGradingQueue, type GradingRow, type GradingTab } from '#app/models/assignments.server.ts'
+import { type GradingRow, type GradingTab, getSubmissionDetail, gradeSubmission, listGradingQueue } from '#app/models/assignments.server.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { searchText } from '#app/utils/misc.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
+import type { Route } from './+types/grades'
 
 const GRADES_PATH = '/dashboard/admin/grades'
 
@@ -92,7 +92,10 @@ export default function GradeAssignments({ loaderData, actionData }: Route.Compo
 						Search
 					</Button>
 					{query ? (
-						<Link to={gradesUrl({ tab, query: '' })} className="self-center text-sm font-medium text-brand-700 underline-offset-4 hover:underline">
+						<Link
+							to={gradesUrl({ tab, query: '' })}
+							className="self-center text-sm font-medium text-brand-700 underline-offset-4 hover:underline"
+						>
 							Clear
 						</Link>
 					) : null}
@@ -142,11 +145,21 @@ function PendingTable({ rows, state }: { rows: GradingRow[]; state: ListState })
 			<caption className="sr-only">Pending assignments</caption>
 			<thead className="border-b border-slate-200 bg-slate-50 text-slate-700">
 				<tr>
-					<th scope="col" className={headerCell}>Student</th>
-					<th scope="col" className={headerCell}>Course</th>
-					<th scope="col" className={headerCell}>Assignment</th>
-					<th scope="col" className={headerCell}>Submitted</th>
-					<th scope="col" className={headerCell}>Actions</th>
+					<th scope="col" className={headerCell}>
+						Student
+					</th>
+					<th scope="col" className={headerCell}>
+						Course
+					</th>
+					<th scope="col" className={headerCell}>
+						Assignment
+					</th>
+					<th scope="col" className={headerCell}>
+						Submitted
+					</th>
+					<th scope="col" className={headerCell}>
+						Actions
+					</th>
 				</tr>
 			</thead>
 			<tbody className="divide-y divide-slate-100">
@@ -156,7 +169,9 @@ function PendingTable({ rows, state }: { rows: GradingRow[]; state: ListState })
 						<StudentCell row={row} />
 						<td className="px-4 py-3 text-slate-700">{row.courseTitle}</td>
 						<td className="px-4 py-3 text-slate-800">{row.assignmentTitle}</td>
-						<td className="px-4 py-3 whitespace-nowrap text-slate-700"><LocalDate value={row.submittedAt} /></td>
+						<td className="px-4 py-3 whitespace-nowrap text-slate-700">
+							<LocalDate value={row.submittedAt} />
+						</td>
 						<td className="px-4 py-3">
 							<RowActions row={row} state={state} primary="Grade" />
 						</td>
@@ -173,11 +188,21 @@ function GradedTable({ rows, state }: { rows: GradingRow[]; state: ListState }) 
 			<caption className="sr-only">Graded assignments</caption>
 			<thead className="border-b border-slate-200 bg-slate-50 text-slate-700">
 				<tr>
-					<th scope="col" className={headerCell}>Student</th>
-					<th scope="col" className={headerCell}>Assignment</th>
-					<th scope="col" className={headerCell}>Submitted</th>
-					<th scope="col" className={headerCell}>Grade</th>
-					<th scope="col" className={headerCell}>Actions</th>
+					<th scope="col" className={headerCell}>
+						Student
+					</th>
+					<th scope="col" className={headerCell}>
+						Assignment
+					</th>
+					<th scope="col" className={headerCell}>
+						Submitted
+					</th>
+					<th scope="col" className={headerCell}>
+						Grade
+					</th>
+					<th scope="col" className={headerCell}>
+						Actions
+					</th>
 				</tr>
 			</thead>
 			<tbody className="divide-y divide-slate-100">
@@ -186,7 +211,9 @@ function GradedTable({ rows, state }: { rows: GradingRow[]; state: ListState }) 
 					<tr key={row.id}>
 						<StudentCell row={row} withCourse />
 						<td className="px-4 py-3 text-slate-800">{row.assignmentTitle}</td>
-						<td className="px-4 py-3 whitespace-nowrap text-slate-700"><LocalDate value={row.submittedAt} /></td>
+						<td className="px-4 py-3 whitespace-nowrap text-slate-700">
+							<LocalDate value={row.submittedAt} />
+						</td>
 						<td className="px-4 py-3">
 							<Badge tone="green">{row.grade}</Badge>
 						</td>

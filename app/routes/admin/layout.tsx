@@ -1,6 +1,6 @@
 import { Outlet } from 'react-router'
-import type { Route } from './+types/layout'
 import { requireAdmin } from '#app/utils/auth.server.ts'
+import type { Route } from './+types/layout'
 
 /** Every request under /dashboard/admin (loaders and actions alike) needs an admin. */
 export const middleware: Route.MiddlewareFunction[] = [

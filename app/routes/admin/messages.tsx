@@ -3,23 +3,28 @@ import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { useEffect, useRef } from 'react'
 import { data, Form, redirect, useLocation, useNavigation } from 'react-router'
 import { z } from 'zod'
-import type { Route } from './+types/messages'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { useLiveRevalidation } from '#app/components/live-revalidation.tsx'
 import { LocalDate } from '#app/components/local-date.tsx'
-import { discardUpload, failureResponse, handleConversationIntent, receiveForm, refreshContacts } from '#app/components/messages/actions.server.ts'
+import {
+	discardUpload,
+	failureResponse,
+	handleConversationIntent,
+	receiveForm,
+	refreshContacts,
+} from '#app/components/messages/actions.server.ts'
 import { AnnouncementList } from '#app/components/messages/announcement-list.tsx'
-import { MAX_MESSAGE_LENGTH } from '#app/components/messages/limits.ts'
-import { ConversationPanel } from '#app/components/messages/conversation-panel.tsx'
 import { ContactList } from '#app/components/messages/contact-list.tsx'
+import { ConversationPanel } from '#app/components/messages/conversation-panel.tsx'
 import { DeleteMessageDialog } from '#app/components/messages/delete-dialog.tsx'
-import { withSearch, type LinkBuilder } from '#app/components/messages/urls.ts'
+import { MAX_MESSAGE_LENGTH } from '#app/components/messages/limits.ts'
+import { type LinkBuilder, withSearch } from '#app/components/messages/urls.ts'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
-import { Field, TextareaField } from '#app/components/ui/field.tsx'
 import { EmptyState } from '#app/components/ui/empty-state.tsx'
+import { Field, TextareaField } from '#app/components/ui/field.tsx'
 import { TabLinks } from '#app/components/ui/tabs.tsx'
 import { recordAudit } from '#app/models/audit-log.server.ts'
 import { listContactSubmissions, markContactSubmissionRead } from '#app/models/contact-submissions.server.ts'
@@ -28,9 +33,10 @@ import { createMessage, listAnnouncements, listConversation, splitAnnouncement }
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
-import { partialPage } from '#app/utils/page-toast.server.ts'
 import { cn, searchText } from '#app/utils/misc.ts'
+import { partialPage } from '#app/utils/page-toast.server.ts'
 import { actionToastHeaders, redirectWithToast } from '#app/utils/toast.server.ts'
+import type { Route } from './+types/messages'
 
 const PATH = '/dashboard/admin/messages'
 /** Where announcements are posted: the tab tells a post that finds no session what it was (see requireUser). */
@@ -44,7 +50,11 @@ const AnnounceSchema = z
 	.object({
 		intent: z.literal('announce'),
 		subject: z.string().trim().max(200, 'The subject is too long.').optional(),
-		message: z.string().trim().max(MAX_MESSAGE_LENGTH - 202, 'The message is too long.').optional(),
+		message: z
+			.string()
+			.trim()
+			.max(MAX_MESSAGE_LENGTH - 202, 'The message is too long.')
+			.optional(),
 	})
 	.superRefine((value, context) => {
 		if (!value.subject || !value.message) context.addIssue({ code: 'custom', message: BOTH_REQUIRED, path: [] })
@@ -99,10 +109,15 @@ export async function loader({ request }: Route.LoaderArgs) {
 		}
 	}
 	const search = searchText(params)
-	const { contacts, hasMore } = await page.load(listContacts(db, admin, { search }), { contacts: [], hasMore: false }, 'Failed to load contacts')
+	const { contacts, hasMore } = await page.load(
+		listContacts(db, admin, { search }),
+		{ contacts: [], hasMore: false },
+		'Failed to load contacts',
+	)
 	const withId = params.get('with')
 	const selected = withId
-		? (contacts.find((contact) => contact.id === withId) ?? (await page.load(getContact(db, admin, withId), null, 'Failed to load contacts')))
+		? (contacts.find((contact) => contact.id === withId) ??
+			(await page.load(getContact(db, admin, withId), null, 'Failed to load contacts')))
 		: null
 	const thread = selected
 		? await page.load(listConversation(db, { userId: admin.id, partnerId: selected.id, before }), null, 'Failed to load messages')
@@ -316,14 +331,14 @@ function Broadcast({
 					{count === 0 ? (
 						<EmptyState title="No announcements sent yet" />
 					) : (
-						<div role="region" aria-label="Sent announcements" tabIndex={0} className="max-h-[400px] overflow-y-auto pr-1">
+						<section aria-label="Sent announcements" tabIndex={0} className="max-h-[400px] overflow-y-auto pr-1">
 							<AnnouncementList
 								announcements={loaderData.announcements}
 								olderUrl={loaderData.olderBefore ? link({ before: loaderData.olderBefore, confirm: null }) : null}
 								currentUserId={loaderData.userId}
 								deleteUrl={(id) => link({ confirm: `delete-${id}` })}
 							/>
-						</div>
+						</section>
 					)}
 				</CardContent>
 			</Card>
@@ -386,10 +401,7 @@ function ContactSubmissions({ submissions }: { submissions: Extract<LoaderData, 
 						{submissions.map((submission) => (
 							<li
 								key={submission.id}
-								className={cn(
-									'rounded-lg border p-4',
-									submission.read ? 'border-slate-200 bg-white' : 'border-amber-300 bg-amber-50',
-								)}
+								className={cn('rounded-lg border p-4', submission.read ? 'border-slate-200 bg-white' : 'border-amber-300 bg-amber-50')}
 							>
 								<article aria-label={`Message from ${submission.name}`}>
 									<div className="flex flex-wrap items-start justify-between gap-2">

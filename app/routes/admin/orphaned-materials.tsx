@@ -1,8 +1,8 @@
 import { useState } from 'react'
 import { Form, useNavigation, useRevalidator } from 'react-router'
 import { useHydrated } from 'remix-utils/use-hydrated'
-import type { Route } from './+types/orphaned-materials'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { LocalDate } from '#app/components/local-date.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
@@ -10,20 +10,23 @@ import { Card } from '#app/components/ui/card.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
 import { EmptyState } from '#app/components/ui/empty-state.tsx'
 import { Spinner } from '#app/components/ui/spinner.tsx'
-import { LocalDate } from '#app/components/local-date.tsx'
 import { cleanUpOrphans, findOrphanedMaterials, type OrphanGroup } from '#app/models/orphans.server.ts'
 import { getStorage } from '#app/services/storage/index.server.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
+import type { Route } from './+types/orphaned-materials'
 
 const ORPHANS_PATH = '/dashboard/admin/orphaned-materials'
 const NOTHING_SELECTED = 'No materials selected for cleanup'
 const FILES_SHOWN = 3
 
 /** The groups a form asked for: the ticked ones, or every group when 'select all' was ticked. */
-function selectedGroups(groups: OrphanGroup[], params: { getAll(name: string): FormDataEntryValue[]; get(name: string): FormDataEntryValue | null }) {
+function selectedGroups(
+	groups: OrphanGroup[],
+	params: { getAll(name: string): FormDataEntryValue[]; get(name: string): FormDataEntryValue | null },
+) {
 	if (params.get('all') === '1') return groups
 	const ids = new Set(params.getAll('group').map(String))
 	return groups.filter((group) => ids.has(group.id))
@@ -75,8 +78,7 @@ export default function OrphanedMaterials({ loaderData }: Route.ComponentProps) 
 				<div className="space-y-1">
 					<h1 className="text-2xl font-bold text-ink">Orphaned Materials Cleanup</h1>
 					<p className="text-slate-700">
-						Stored files of course materials whose course or week was deleted, left behind when the file store could not
-						delete them.
+						Stored files of course materials whose course or week was deleted, left behind when the file store could not delete them.
 					</p>
 				</div>
 				<ButtonLink
@@ -94,8 +96,8 @@ export default function OrphanedMaterials({ loaderData }: Route.ComponentProps) 
 			</div>
 			<p className="font-semibold text-ink">Materials from deleted courses: {groups.length}</p>
 			<Alert tone="info">
-				These materials are inaccessible to students but still stored. Files stored within the last hour are not listed, as an
-				upload may still be saving them.
+				These materials are inaccessible to students but still stored. Files stored within the last hour are not listed, as an upload may
+				still be saving them.
 			</Alert>
 			{confirming !== null && confirming.length === 0 ? <Alert tone="error">{NOTHING_SELECTED}</Alert> : null}
 
@@ -130,21 +132,26 @@ export default function OrphanedMaterials({ loaderData }: Route.ComponentProps) 
 											className="size-4 rounded border-slate-400"
 										/>
 									</th>
-									<th scope="col" className="px-4 py-3 font-semibold">Week</th>
-									<th scope="col" className="px-4 py-3 font-semibold">Topic</th>
-									<th scope="col" className="px-4 py-3 font-semibold">Deleted Course ID</th>
-									<th scope="col" className="px-4 py-3 font-semibold">Files</th>
-									<th scope="col" className="px-4 py-3 font-semibold">Created</th>
+									<th scope="col" className="px-4 py-3 font-semibold">
+										Week
+									</th>
+									<th scope="col" className="px-4 py-3 font-semibold">
+										Topic
+									</th>
+									<th scope="col" className="px-4 py-3 font-semibold">
+										Deleted Course ID
+									</th>
+									<th scope="col" className="px-4 py-3 font-semibold">
+										Files
+									</th>
+									<th scope="col" className="px-4 py-3 font-semibold">
+										Created
+									</th>
 								</tr>
 							</thead>
 							<tbody className="divide-y divide-slate-100 align-top">
 								{groups.map((group) => (
-									<OrphanRow
-										key={group.id}
-										group={group}
-										checked={picked.has(group.id)}
-										onToggle={(on) => toggle(group.id, on)}
-									/>
+									<OrphanRow key={group.id} group={group} checked={picked.has(group.id)} onToggle={(on) => toggle(group.id, on)} />
 								))}
 							</tbody>
 						</table>
@@ -173,7 +180,9 @@ function OrphanRow({ group, checked, onToggle }: { group: OrphanGroup; checked: 
 					className="size-4 rounded border-slate-400"
 				/>
 			</td>
-			<td className="px-4 py-3 whitespace-nowrap text-ink">{group.weekNumber !== null ? group.weekNumber : `Unknown (week ID ${group.weekId})`}</td>
+			<td className="px-4 py-3 whitespace-nowrap text-ink">
+				{group.weekNumber !== null ? group.weekNumber : `Unknown (week ID ${group.weekId})`}
+			</td>
 			<td className="px-4 py-3 text-slate-800">{group.topic ?? '—'}</td>
 			<td className="px-4 py-3 text-slate-800">{group.courseId}</td>
 			<td className="px-4 py-3">
@@ -203,8 +212,8 @@ function ConfirmCleanup({ groupIds }: { groupIds: string[] }) {
 	return (
 		<RouteDialog title="Confirm Cleanup" closeTo={ORPHANS_PATH} size="sm">
 			<p className="text-sm text-slate-700">
-				Are you sure you want to permanently delete {groupIds.length} orphaned material(s) and all their associated files? This
-				action cannot be undone.
+				Are you sure you want to permanently delete {groupIds.length} orphaned material(s) and all their associated files? This action
+				cannot be undone.
 			</p>
 			<Form method="post" action={ORPHANS_PATH} preventScrollReset className="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
 				{groupIds.map((id) => (

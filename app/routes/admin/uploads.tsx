@@ -1,9 +1,8 @@
 import { data, Link } from 'react-router'
-import type { Route } from './+types/uploads'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { ButtonLink } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { EmptyState } from '#app/components/ui/empty-state.tsx'
-import { ButtonLink } from '#app/components/ui/button.tsx'
 import { UploadMaterialsForm } from '#app/components/uploads/upload-form.tsx'
 import { parseRowId } from '#app/models/admin-courses.server.ts'
 import { listCourseOptions } from '#app/models/admin-materials.server.ts'
@@ -13,6 +12,7 @@ import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
+import type { Route } from './+types/uploads'
 
 const UPLOADS_PATH = '/dashboard/admin/uploads'
 

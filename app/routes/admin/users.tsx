@@ -1,7 +1,6 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { Form, isRouteErrorResponse, Link, useLocation, useNavigation, useRouteError } from 'react-router'
 import { z } from 'zod'
-import type { Route } from './+types/users'
 import { ConfirmDialog } from '#app/components/admin/confirm-dialog.tsx'
 import { SearchForm } from '#app/components/admin/search-form.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
@@ -17,6 +16,7 @@ import { getEnv } from '#app/utils/env.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { searchText } from '#app/utils/misc.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
+import type { Route } from './+types/users'
 
 const USERS_PATH = '/dashboard/admin/users'
 
@@ -83,9 +83,8 @@ export default function ManageUsers({ loaderData }: Route.ComponentProps) {
 	const { users, query, truncated, limit, removing } = loaderData
 	const back = usersPath(query)
 	const navigation = useNavigation()
-	const promotingId = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'make-admin'
-		? navigation.formData.get('userId')
-		: null
+	const promotingId =
+		navigation.state === 'submitting' && navigation.formData?.get('intent') === 'make-admin' ? navigation.formData.get('userId') : null
 	const withQuery = (extra: string) => `${USERS_PATH}?${query ? `q=${encodeURIComponent(query)}&` : ''}${extra}`
 
 	return (
@@ -106,11 +105,21 @@ export default function ManageUsers({ loaderData }: Route.ComponentProps) {
 						<caption className="sr-only">Students</caption>
 						<thead className="border-b border-slate-200 bg-slate-50 text-slate-700">
 							<tr>
-								<th scope="col" className="px-4 py-3 font-semibold">Name</th>
-								<th scope="col" className="px-4 py-3 font-semibold">Email</th>
-								<th scope="col" className="px-4 py-3 font-semibold">Role</th>
-								<th scope="col" className="px-4 py-3 font-semibold">Registered Date</th>
-								<th scope="col" className="px-4 py-3 font-semibold">Actions</th>
+								<th scope="col" className="px-4 py-3 font-semibold">
+									Name
+								</th>
+								<th scope="col" className="px-4 py-3 font-semibold">
+									Email
+								</th>
+								<th scope="col" className="px-4 py-3 font-semibold">
+									Role
+								</th>
+								<th scope="col" className="px-4 py-3 font-semibold">
+									Registered Date
+								</th>
+								<th scope="col" className="px-4 py-3 font-semibold">
+									Actions
+								</th>
 							</tr>
 						</thead>
 						<tbody className="divide-y divide-slate-100">
@@ -121,7 +130,9 @@ export default function ManageUsers({ loaderData }: Route.ComponentProps) {
 									<td className="px-4 py-3">
 										<Badge tone="gray">{user.role}</Badge>
 									</td>
-									<td className="px-4 py-3 whitespace-nowrap text-slate-700"><LocalDate value={user.createdAt} /></td>
+									<td className="px-4 py-3 whitespace-nowrap text-slate-700">
+										<LocalDate value={user.createdAt} />
+									</td>
 									<td className="px-4 py-3">
 										<div className="flex flex-wrap gap-2">
 											{user.canMakeAdmin ? (
@@ -144,9 +155,7 @@ export default function ManageUsers({ loaderData }: Route.ComponentProps) {
 					</table>
 				</Card>
 			)}
-			{truncated ? (
-				<p className="text-sm text-slate-600">Showing the newest {limit} students. Search to find others.</p>
-			) : null}
+			{truncated ? <p className="text-sm text-slate-600">Showing the newest {limit} students. Search to find others.</p> : null}
 
 			{removing ? (
 				<ConfirmDialog
@@ -159,8 +168,7 @@ export default function ManageUsers({ loaderData }: Route.ComponentProps) {
 					busyLabel="Removing..."
 				>
 					<p className="text-sm text-slate-700">
-						Their account, sessions, enrollments, messages and uploaded files will be permanently deleted. Payment records
-						are kept.
+						Their account, sessions, enrollments, messages and uploaded files will be permanently deleted. Payment records are kept.
 					</p>
 				</ConfirmDialog>
 			) : null}

@@ -1,5 +1,4 @@
 import { data } from 'react-router'
-import type { Route } from './+types/week-edit'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
 import { materialsPath } from '#app/components/uploads/paths.ts'
@@ -12,6 +11,7 @@ import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { actionToastHeaders, redirectWithToast } from '#app/utils/toast.server.ts'
+import type { Route } from './+types/week-edit'
 
 async function requireWeek(params: { courseId?: string; weekId?: string }) {
 	const courseId = parseRowId(params.courseId)
@@ -30,7 +30,12 @@ export async function action(args: Route.ActionArgs) {
 	const { request, params } = args
 	const admin = await requireAdmin(request)
 	const { courseId, week } = await requireWeek(params)
-	const outcome = await receiveWeekEdit(getDb(), getStorage(), request, { adminId: admin.id, week, courseId, maxUploadMb: getEnv().MAX_UPLOAD_MB })
+	const outcome = await receiveWeekEdit(getDb(), getStorage(), request, {
+		adminId: admin.id,
+		week,
+		courseId,
+		maxUploadMb: getEnv().MAX_UPLOAD_MB,
+	})
 	if (outcome.ok) return redirectWithToast(materialsPath(courseId), { type: 'success', title: WEEK_MESSAGES.success })
 	const headers = outcome.toast ? await actionToastHeaders(args, outcome.toast) : undefined
 	return data({ result: outcome.result }, { status: outcome.status, headers })
@@ -41,13 +46,7 @@ export default function EditWeek({ loaderData, actionData }: Route.ComponentProp
 	const closeTo = materialsPath(courseId)
 	return (
 		<RouteDialog title="Edit Week & Materials" description={`Week ${week.weekNumber}: ${week.topic}`} closeTo={closeTo} size="xl">
-			<WeekEditForm
-				key={week.id}
-				week={week}
-				action={`${closeTo}/${week.id}/edit`}
-				closeTo={closeTo}
-				lastResult={actionData?.result}
-			/>
+			<WeekEditForm key={week.id} week={week} action={`${closeTo}/${week.id}/edit`} closeTo={closeTo} lastResult={actionData?.result} />
 		</RouteDialog>
 	)
 }

@@ -1,6 +1,5 @@
 import { data, Form, redirect } from 'react-router'
 import { z } from 'zod'
-import type { Route } from './+types/confirm-email'
 import { AuthCard } from '#app/components/auth/auth-card.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
@@ -10,6 +9,7 @@ import { getUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
+import type { Route } from './+types/confirm-email'
 
 const ConfirmSchema = z.object({ token: z.string().min(1).max(200) })
 const INVALID_LINK = 'This confirmation link is invalid or has already been used. Log in to request a new one.'
@@ -33,7 +33,12 @@ export async function action({ request }: Route.ActionArgs) {
 		if (await consumeToken(trx, check.tokenId)) await confirmEmail(trx, check.userId)
 	})
 	const user = await getUser(request)
-	if (user) return redirectWithToast('/dashboard', { type: 'success', title: 'Email confirmed', description: 'Thank you for confirming your email address.' })
+	if (user)
+		return redirectWithToast('/dashboard', {
+			type: 'success',
+			title: 'Email confirmed',
+			description: 'Thank you for confirming your email address.',
+		})
 	return redirect('/login?notice=email-confirmed')
 }
 

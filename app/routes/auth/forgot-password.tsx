@@ -2,7 +2,6 @@ import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link, useNavigation } from 'react-router'
 import { z } from 'zod'
-import type { Route } from './+types/forgot-password'
 import { AuthCard } from '#app/components/auth/auth-card.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
@@ -13,6 +12,7 @@ import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { hitRateLimit, RATE_LIMITS } from '#app/utils/rate-limit.server.ts'
 import { actionToastHeaders, redirectWithToast } from '#app/utils/toast.server.ts'
+import type { Route } from './+types/forgot-password'
 
 const ForgotPasswordSchema = z.object({
 	email: z.email({ error: 'Please enter a valid email address' }).max(254),
@@ -64,8 +64,7 @@ export default function ForgotPasswordPage({ loaderData, actionData }: Route.Com
 		return (
 			<AuthCard title="Check your email">
 				<Alert tone="success" title="Password reset email sent">
-					If an account exists for that address, we have sent it a link to reset your password. The link expires in 1
-					hour.
+					If an account exists for that address, we have sent it a link to reset your password. The link expires in 1 hour.
 				</Alert>
 				<div className="text-sm text-slate-700">
 					<p className="font-semibold">Didn't get the email?</p>

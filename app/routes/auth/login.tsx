@@ -2,19 +2,19 @@ import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { useState } from 'react'
 import { data, Form, Link, redirect, useNavigation, useSearchParams } from 'react-router'
-import { z } from 'zod'
 import { useHydrated } from 'remix-utils/use-hydrated'
-import type { Route } from './+types/login'
+import { z } from 'zod'
 import { AuthCard } from '#app/components/auth/auth-card.tsx'
 import { PasswordField } from '#app/components/password-field.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Field } from '#app/components/ui/field.tsx'
-import { readFormData } from '#app/utils/form-data.server.ts'
-import { EmailSchema, MAX_PASSWORD_LENGTH } from '#app/utils/user-validation.ts'
 import { authenticator, getUser, LoginError, startSession } from '#app/utils/auth.server.ts'
+import { readFormData } from '#app/utils/form-data.server.ts'
 import { safeRedirectPath } from '#app/utils/misc.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
+import { EmailSchema, MAX_PASSWORD_LENGTH } from '#app/utils/user-validation.ts'
+import type { Route } from './+types/login'
 
 export const LoginSchema = z.object({
 	email: EmailSchema,
@@ -108,11 +108,7 @@ export default function LoginPage({ loaderData, actionData }: Route.ComponentPro
 				<Alert tone="error">{formError || 'Failed to log in'}</Alert>
 			) : null}
 
-			<Form
-				method="post"
-				{...getFormProps(form)}
-				className="space-y-4"
-			>
+			<Form method="post" {...getFormProps(form)} className="space-y-4">
 				<input type="hidden" name="redirectTo" value={searchParams.get('redirectTo') ?? ''} />
 				<Field
 					label="Email"

@@ -1,11 +1,11 @@
 import { redirect } from 'react-router'
-import type { Route } from './+types/logout'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { safeRedirectPath } from '#app/utils/misc.ts'
 import { clearSelectedCourseCookie } from '#app/utils/selected-course.server.ts'
 import { clearSessionCookie, hashToken, readSessionToken } from '#app/utils/session.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
+import type { Route } from './+types/logout'
 
 export async function loader() {
 	return redirect('/')

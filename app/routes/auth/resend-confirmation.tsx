@@ -1,6 +1,5 @@
 import { data, Form, redirect } from 'react-router'
 import { z } from 'zod'
-import type { Route } from './+types/resend-confirmation'
 import { AuthCard } from '#app/components/auth/auth-card.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button } from '#app/components/ui/button.tsx'
@@ -12,6 +11,7 @@ import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { hitRateLimit, RATE_LIMITS } from '#app/utils/rate-limit.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
+import type { Route } from './+types/resend-confirmation'
 
 const ResendSchema = z.object({ email: z.email().max(254).optional() })
 

@@ -1,7 +1,6 @@
 import { getFormProps, getInputProps, getTextareaProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link, useNavigation } from 'react-router'
-import type { Route } from './+types/assignment'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { formatDueDate } from '#app/components/grading/assignments-card.tsx'
 import { GRADING_MESSAGES, SubmitAssignmentSchema } from '#app/components/grading/schemas.ts'
@@ -20,6 +19,7 @@ import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { formatFileSize } from '#app/utils/misc.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
+import type { Route } from './+types/assignment'
 
 async function loadAssignment(request: Request, params: { assignmentId?: string }) {
 	const user = await requireUser(request)
@@ -38,7 +38,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 export async function action({ request, params }: Route.ActionArgs) {
 	const { user, found } = await loadAssignment(request, params)
 	if (!found.canSubmit) {
-		const reason = found.submission?.status === 'graded' ? 'This assignment has already been graded.' : 'Only enrolled students can hand in work.'
+		const reason =
+			found.submission?.status === 'graded' ? 'This assignment has already been graded.' : 'Only enrolled students can hand in work.'
 		throw data(reason, { status: 403 })
 	}
 	const outcome = await receiveSubmission(getDb(), getStorage(), request, {
@@ -99,7 +100,11 @@ export default function AssignmentPage({ loaderData, actionData }: Route.Compone
 									{form.errors[0]}
 								</Alert>
 							) : null}
-							<TextareaField label="Your Answer" errors={fields.body.errors} textareaProps={{ ...getTextareaProps(fields.body), rows: 8 }} />
+							<TextareaField
+								label="Your Answer"
+								errors={fields.body.errors}
+								textareaProps={{ ...getTextareaProps(fields.body), rows: 8 }}
+							/>
 							<Field
 								label={submission?.fileName ? 'Replace File (optional)' : 'Attach a File (optional)'}
 								errors={fields.file.errors}
@@ -128,7 +133,9 @@ function SubmissionCard({ submission }: { submission: StudentSubmission }) {
 				<Badge tone={graded ? 'green' : 'yellow'}>{graded ? 'Graded' : 'Submitted'}</Badge>
 			</CardHeader>
 			<CardContent className="space-y-3 text-sm">
-				<p className="text-slate-700">Submitted <LocalDate value={submission.submittedAt} /></p>
+				<p className="text-slate-700">
+					Submitted <LocalDate value={submission.submittedAt} />
+				</p>
 				{submission.body ? <p className="rounded-md bg-slate-50 p-3 whitespace-pre-wrap text-ink">{submission.body}</p> : null}
 				{submission.fileName ? (
 					<p>

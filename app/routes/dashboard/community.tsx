@@ -1,7 +1,7 @@
-import type { Route } from './+types/community'
 import { ButtonLink } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { requireUser } from '#app/utils/auth.server.ts'
+import type { Route } from './+types/community'
 
 export async function loader({ request }: Route.LoaderArgs) {
 	await requireUser(request)
@@ -16,9 +16,7 @@ export default function DashboardCommunityPage() {
 			<Card>
 				<CardHeader>
 					<CardTitle>Coming soon</CardTitle>
-					<CardDescription>
-						A space to meet your classmates, share deals and ask questions between sessions is on its way.
-					</CardDescription>
+					<CardDescription>A space to meet your classmates, share deals and ask questions between sessions is on its way.</CardDescription>
 				</CardHeader>
 				<CardContent className="flex flex-wrap gap-3">
 					<ButtonLink to="/community">Visit the Investor Community</ButtonLink>

@@ -1,4 +1,3 @@
-import type { Route } from './+types/courses'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { LocalDate } from '#app/components/local-date.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
@@ -8,6 +7,7 @@ import { EmptyState } from '#app/components/ui/empty-state.tsx'
 import { listUserEnrollments, listUserWaitlistRequests } from '#app/models/enrollments.server.ts'
 import { requireUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
+import type { Route } from './+types/courses'
 
 export async function loader({ request }: Route.LoaderArgs) {
 	const user = await requireUser(request)
@@ -35,7 +35,9 @@ export default function MyCoursesPage({ loaderData }: Route.ComponentProps) {
 											{enrollment.status}
 										</Badge>
 									</div>
-									<CardDescription>Enrolled on <LocalDate value={enrollment.enrollmentDate} /></CardDescription>
+									<CardDescription>
+										Enrolled on <LocalDate value={enrollment.enrollmentDate} />
+									</CardDescription>
 								</CardHeader>
 								<CardContent className="mt-auto">
 									<ButtonLink to={`/dashboard?course=${enrollment.courseId}`}>View Materials</ButtonLink>
@@ -56,7 +58,9 @@ export default function MyCoursesPage({ loaderData }: Route.ComponentProps) {
 									<h3 className="font-semibold text-ink">{request.program}</h3>
 									<Badge tone="yellow">Waitlisted</Badge>
 								</div>
-								<p className="mt-1 text-sm text-slate-600">Requested on <LocalDate value={request.createdAt} /></p>
+								<p className="mt-1 text-sm text-slate-600">
+									Requested on <LocalDate value={request.createdAt} />
+								</p>
 								{request.note ? <p className="mt-2 text-sm whitespace-pre-line text-slate-800">{request.note}</p> : null}
 							</li>
 						))}

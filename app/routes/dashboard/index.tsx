@@ -1,5 +1,4 @@
-import { data, useSearchParams, type ShouldRevalidateFunctionArgs } from 'react-router'
-import type { Route } from './+types/index'
+import { data, type ShouldRevalidateFunctionArgs, useSearchParams } from 'react-router'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { DashboardHome } from '#app/components/materials/dashboard-home.tsx'
 import { listsAllWeeks } from '#app/components/materials/week-list.ts'
@@ -10,6 +9,7 @@ import { useOptionalUser } from '#app/root.tsx'
 import { requireUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { resolveSelectedCourse } from '#app/utils/selected-course.server.ts'
+import type { Route } from './+types/index'
 
 export async function loader({ request }: Route.LoaderArgs) {
 	const user = await requireUser(request)
@@ -45,8 +45,7 @@ export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShoul
 		for (const key of [...params.keys()]) if (isWeekTabParam(key)) params.delete(key)
 		return `${url.pathname}?${params}`
 	}
-	const onlyTabsChanged =
-		!formMethod && currentUrl.href !== nextUrl.href && withoutTabs(currentUrl) === withoutTabs(nextUrl)
+	const onlyTabsChanged = !formMethod && currentUrl.href !== nextUrl.href && withoutTabs(currentUrl) === withoutTabs(nextUrl)
 	return onlyTabsChanged ? false : defaultShouldRevalidate
 }
 

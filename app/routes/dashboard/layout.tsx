@@ -1,8 +1,8 @@
 import { Form, Link, NavLink, Outlet, useLocation } from 'react-router'
-import type { Route } from './+types/layout'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { requireUser } from '#app/utils/auth.server.ts'
 import { cn, initials } from '#app/utils/misc.ts'
+import type { Route } from './+types/layout'
 
 /** Every request under /dashboard (loaders and actions alike) needs a signed-in user. */
 export const middleware: Route.MiddlewareFunction[] = [
@@ -94,7 +94,10 @@ export default function DashboardLayout({ loaderData }: Route.ComponentProps) {
 									<path d="M4 6h16M4 12h16M4 18h16" />
 								</svg>
 							</summary>
-							<nav aria-label="Dashboard (mobile)" className="absolute left-0 mt-2 w-64 rounded-lg border border-slate-200 bg-white p-3 shadow-lg">
+							<nav
+								aria-label="Dashboard (mobile)"
+								className="absolute left-0 mt-2 w-64 rounded-lg border border-slate-200 bg-white p-3 shadow-lg"
+							>
 								<Menu isAdmin={user.isAdmin} />
 							</nav>
 						</details>
@@ -132,7 +135,10 @@ export default function DashboardLayout({ loaderData }: Route.ComponentProps) {
 				</aside>
 				<main id="main" className="min-w-0 flex-1 space-y-6">
 					{user.emailConfirmed ? null : (
-						<div role="status" className="flex flex-wrap items-center justify-between gap-3 rounded-lg border border-amber-300 bg-amber-50 p-4 text-sm text-amber-900">
+						<div
+							role="status"
+							className="flex flex-wrap items-center justify-between gap-3 rounded-lg border border-amber-300 bg-amber-50 p-4 text-sm text-amber-900"
+						>
 							<p>
 								Please confirm your email address: we sent a link to <strong>{user.email}</strong>.
 							</p>

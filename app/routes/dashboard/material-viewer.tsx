@@ -1,7 +1,6 @@
 import { useMemo } from 'react'
 import { data } from 'react-router'
 import { z } from 'zod'
-import type { Route } from './+types/material-viewer'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { DashboardHome } from '#app/components/materials/dashboard-home.tsx'
 import { weekTabParam } from '#app/components/materials/weekly-materials.tsx'
@@ -19,6 +18,7 @@ import { canAccessCourse, getCourseWeeks, getMaterialItem, listAccessibleCourses
 import { getStorage } from '#app/services/storage/index.server.ts'
 import { requireUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
+import type { Route } from './+types/material-viewer'
 
 const ItemIdSchema = z.coerce.number().int().positive().max(2_147_483_647)
 
@@ -95,9 +95,7 @@ export default function MaterialViewerPage({ loaderData }: Route.ComponentProps)
 	)
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [
-	{ title: `${loaderData?.item.title ?? 'Material'} | Real Estate Mentorship` },
-]
+export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${loaderData?.item.title ?? 'Material'} | Real Estate Mentorship` }]
 
 export function ErrorBoundary() {
 	return <GeneralErrorBoundary />

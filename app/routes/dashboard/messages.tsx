@@ -1,14 +1,13 @@
 import { Link, useLocation } from 'react-router'
-import type { Route } from './+types/messages'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { useLiveRevalidation } from '#app/components/live-revalidation.tsx'
 import { failureResponse, handleConversationIntent, receiveForm, refreshContacts } from '#app/components/messages/actions.server.ts'
 import { AnnouncementList } from '#app/components/messages/announcement-list.tsx'
 import { InitialsAvatar } from '#app/components/messages/avatar.tsx'
-import { ConversationPanel } from '#app/components/messages/conversation-panel.tsx'
 import { ContactList } from '#app/components/messages/contact-list.tsx'
+import { ConversationPanel } from '#app/components/messages/conversation-panel.tsx'
 import { DeleteMessageDialog } from '#app/components/messages/delete-dialog.tsx'
-import { withSearch, type LinkBuilder } from '#app/components/messages/urls.ts'
+import { type LinkBuilder, withSearch } from '#app/components/messages/urls.ts'
 import { Card, CardContent, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
 import { EmptyState } from '#app/components/ui/empty-state.tsx'
@@ -18,8 +17,9 @@ import { listAnnouncements, listConversation, splitAnnouncement } from '#app/mod
 import { requireUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
-import { partialPage } from '#app/utils/page-toast.server.ts'
 import { searchText } from '#app/utils/misc.ts'
+import { partialPage } from '#app/utils/page-toast.server.ts'
+import type { Route } from './+types/messages'
 
 const PATH = '/dashboard/messages'
 const threadUrl = (partnerId: string) => `${PATH}?tab=conversations&with=${partnerId}`
@@ -43,7 +43,11 @@ export async function loader({ request }: Route.LoaderArgs) {
 	const page = partialPage('messages')
 
 	if (tab === 'announcements') {
-		const announcements = await page.load(listAnnouncements(db, { before }), { messages: [], hasOlder: false }, 'Failed to load announcements')
+		const announcements = await page.load(
+			listAnnouncements(db, { before }),
+			{ messages: [], hasOlder: false },
+			'Failed to load announcements',
+		)
 		return {
 			...base,
 			tab: 'announcements' as const,
@@ -62,7 +66,8 @@ export async function loader({ request }: Route.LoaderArgs) {
 	])
 	const withId = params.get('with')
 	const selected = withId
-		? (contacts.find((contact) => contact.id === withId) ?? (await page.load(getContact(db, user, withId), null, 'Failed to load contacts')))
+		? (contacts.find((contact) => contact.id === withId) ??
+			(await page.load(getContact(db, user, withId), null, 'Failed to load contacts')))
 		: (contacts[0] ?? null)
 	const thread = selected
 		? await page.load(listConversation(db, { userId: user.id, partnerId: selected.id, before }), null, 'Failed to load messages')
@@ -191,10 +196,7 @@ function Conversations({
 						<ul className="max-h-96 space-y-1 overflow-y-auto">
 							{loaderData.dialogContacts.map((contact) => (
 								<li key={contact.id}>
-									<Link
-										to={threadUrl(contact.id)}
-										className="flex items-center gap-3 rounded-lg px-2 py-2 hover:bg-slate-100"
-									>
+									<Link to={threadUrl(contact.id)} className="flex items-center gap-3 rounded-lg px-2 py-2 hover:bg-slate-100">
 										<InitialsAvatar initials={contact.avatar} />
 										<span className="font-medium text-ink">{contact.name}</span>
 									</Link>

@@ -4,18 +4,18 @@ import { useState } from 'react'
 import { data, Form, useNavigation } from 'react-router'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { z } from 'zod'
-import type { Route } from './+types/settings'
 import { PasswordField } from '#app/components/password-field.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { Field } from '#app/components/ui/field.tsx'
 import { checkPassword, setPassword, updateProfileName } from '#app/models/users.server.ts'
-import { readFormData } from '#app/utils/form-data.server.ts'
-import { MAX_PASSWORD_LENGTH, NameSchema } from '#app/utils/user-validation.ts'
 import { requireUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
+import { readFormData } from '#app/utils/form-data.server.ts'
 import { actionToastHeaders, redirectWithToast } from '#app/utils/toast.server.ts'
+import { MAX_PASSWORD_LENGTH, NameSchema } from '#app/utils/user-validation.ts'
+import type { Route } from './+types/settings'
 
 const ProfileSchema = z.object({
 	intent: z.literal('update-profile'),
@@ -109,7 +109,11 @@ export default function SettingsPage({ loaderData, actionData }: Route.Component
 					<CardDescription>Update the name other students and your instructor see.</CardDescription>
 				</CardHeader>
 				<CardContent>
-					{profileFailed ? <Alert tone="error" title="Update Failed" className="mb-4">Please correct the highlighted field.</Alert> : null}
+					{profileFailed ? (
+						<Alert tone="error" title="Update Failed" className="mb-4">
+							Please correct the highlighted field.
+						</Alert>
+					) : null}
 					<Form method="post" {...getFormProps(profileForm)} className="max-w-md space-y-4">
 						<input type="hidden" name="intent" value="update-profile" />
 						<Field

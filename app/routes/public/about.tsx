@@ -1,9 +1,9 @@
-import type { Route } from './+types/about'
 import { Icon, type IconName } from '#app/components/marketing/icons.tsx'
 import { pageMeta } from '#app/components/marketing/meta.ts'
 import { PageHero, SectionHeading } from '#app/components/marketing/page-hero.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
 import { STATIC_FOR_VISITORS } from '#app/root.tsx'
+import type { Route } from './+types/about'
 
 const values: Array<{ icon: IconName; title: string; description: string }> = [
 	{
@@ -15,14 +15,12 @@ const values: Array<{ icon: IconName; title: string; description: string }> = [
 	{
 		icon: 'users',
 		title: 'Small groups, real attention',
-		description:
-			'Cohorts are capped at 10 investors so that every student gets their own deals reviewed and their own questions answered.',
+		description: 'Cohorts are capped at 10 investors so that every student gets their own deals reviewed and their own questions answered.',
 	},
 	{
 		icon: 'trendingUp',
 		title: 'Wealth that lasts',
-		description:
-			'We teach long-term, cash-flowing ownership: buy well, renovate with care, rent responsibly and refinance to grow.',
+		description: 'We teach long-term, cash-flowing ownership: buy well, renovate with care, rent responsibly and refinance to grow.',
 	},
 ]
 
@@ -41,13 +39,13 @@ export default function About() {
 						<SectionHeading id="mission-title" align="left" eyebrow="Our mission" title="Real estate investing, made approachable" />
 						<div className="mt-6 space-y-4 text-lg leading-relaxed text-slate-700">
 							<p>
-								Our mission is to give everyday people the knowledge, confidence and support to buy their first
-								investment property, and to keep building from there.
+								Our mission is to give everyday people the knowledge, confidence and support to buy their first investment property, and to
+								keep building from there.
 							</p>
 							<p>
-								Real estate has created more long-term wealth for ordinary families than almost any other investment,
-								yet most people never start because the first deal feels too risky and too complicated. We break the
-								process into clear weekly steps and walk beside you while you take them.
+								Real estate has created more long-term wealth for ordinary families than almost any other investment, yet most people never
+								start because the first deal feels too risky and too complicated. We break the process into clear weekly steps and walk
+								beside you while you take them.
 							</p>
 						</div>
 					</div>
@@ -81,13 +79,13 @@ export default function About() {
 						<p className="mt-1 text-sm font-medium text-brand-700">Founder and lead mentor, Atlanta, Georgia</p>
 						<div className="mt-6 space-y-4 leading-relaxed text-slate-700">
 							<p>
-								Marcus bought his first property, a tired three-bedroom house outside Atlanta, with savings from a
-								teaching salary and a great deal of help from more experienced friends. He renovated it on weekends,
-								rented it to a local family and refinanced a year later to buy the next one.
+								Marcus bought his first property, a tired three-bedroom house outside Atlanta, with savings from a teaching salary and a
+								great deal of help from more experienced friends. He renovated it on weekends, rented it to a local family and refinanced a
+								year later to buy the next one.
 							</p>
 							<p>
-								Fifteen years and more than forty transactions later, he still remembers how confusing that first deal
-								felt, and he started this program to give new investors the guidance he was lucky to have.
+								Fifteen years and more than forty transactions later, he still remembers how confusing that first deal felt, and he started
+								this program to give new investors the guidance he was lucky to have.
 							</p>
 						</div>
 						{/* A <details> toggle: the rest of the biography opens without JavaScript. */}
@@ -109,19 +107,17 @@ export default function About() {
 							</summary>
 							<div className="mt-4 space-y-4 leading-relaxed text-slate-700">
 								<p>
-									Over the years Marcus has flipped houses, held single-family rentals and small multi-family
-									buildings, and partnered with private lenders on larger projects. He has also made the mistakes
-									every investor makes: an underestimated roof, a contractor who disappeared, a vacancy that lasted
-									too long. He teaches those lessons as openly as the successes.
+									Over the years Marcus has flipped houses, held single-family rentals and small multi-family buildings, and partnered with
+									private lenders on larger projects. He has also made the mistakes every investor makes: an underestimated roof, a
+									contractor who disappeared, a vacancy that lasted too long. He teaches those lessons as openly as the successes.
 								</p>
 								<p>
-									Before investing full time, Marcus spent ten years as a high-school mathematics teacher, which shows
-									in how he explains deal analysis: one step at a time, with real numbers, until it makes sense.
+									Before investing full time, Marcus spent ten years as a high-school mathematics teacher, which shows in how he explains
+									deal analysis: one step at a time, with real numbers, until it makes sense.
 								</p>
 								<p>
-									Today he leads every cohort personally, keeps each group small, and stays in touch with graduates
-									long after the eight weeks end. His favourite part of the job is the message that arrives when a
-									student closes their first deal.
+									Today he leads every cohort personally, keeps each group small, and stays in touch with graduates long after the eight
+									weeks end. His favourite part of the job is the message that arrives when a student closes their first deal.
 								</p>
 							</div>
 						</details>
@@ -133,9 +129,7 @@ export default function About() {
 				<h2 id="about-cta-title" className="text-2xl font-bold tracking-tight text-ink sm:text-3xl">
 					Learn the method with us
 				</h2>
-				<p className="mx-auto mt-3 max-w-xl text-slate-600">
-					Join the next small-group cohort, or send us your questions first.
-				</p>
+				<p className="mx-auto mt-3 max-w-xl text-slate-600">Join the next small-group cohort, or send us your questions first.</p>
 				<div className="mt-8 flex flex-col justify-center gap-3 sm:flex-row">
 					<ButtonLink to="/register" size="lg">
 						Get Started

@@ -1,8 +1,7 @@
-import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from '@conform-to/react'
+import { getFormProps, getInputProps, getTextareaProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link, useLocation, useNavigation } from 'react-router'
 import { z } from 'zod'
-import type { Route } from './+types/community'
 import {
 	COMMUNITY_EVENTS,
 	COMMUNITY_EXPERIENCE_LEVELS,
@@ -11,15 +10,15 @@ import {
 	COMMUNITY_SPECIALTIES,
 	COMMUNITY_STATS,
 	COMMUNITY_TESTIMONIALS,
+	type CommunityDiscussion,
+	type CommunityEvent,
+	type CommunityFilters,
+	type CommunityMember,
 	experienceLabel,
 	filterDiscussions,
 	filterEvents,
 	filterMembers,
 	readCommunityFilters,
-	type CommunityDiscussion,
-	type CommunityEvent,
-	type CommunityFilters,
-	type CommunityMember,
 } from '#app/components/marketing/community-data.ts'
 import { Icon, type IconName } from '#app/components/marketing/icons.tsx'
 import { pageMeta } from '#app/components/marketing/meta.ts'
@@ -36,6 +35,7 @@ import { TabLinks } from '#app/components/ui/tabs.tsx'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { cn } from '#app/utils/misc.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
+import type { Route } from './+types/community'
 
 const FILL_IN_ALL_FIELDS = 'Please fill in all fields'
 
@@ -201,7 +201,12 @@ export default function Community({ loaderData, actionData }: Route.ComponentPro
 						</Button>
 					</Form>
 					<div className="flex gap-2">
-						<ButtonLink to={hrefWith({ dialog: 'filters', member: null })} preventScrollReset variant="outline" className="flex-1 whitespace-nowrap">
+						<ButtonLink
+							to={hrefWith({ dialog: 'filters', member: null })}
+							preventScrollReset
+							variant="outline"
+							className="flex-1 whitespace-nowrap"
+						>
 							<Icon name="filter" className="size-4" />
 							Filters
 							{activeFilterCount ? (
@@ -226,7 +231,12 @@ export default function Community({ loaderData, actionData }: Route.ComponentPro
 					current={tab}
 					tabs={[
 						{ id: 'members', label: 'Members', to: hrefWith({ tab: null, dialog: null, member: null }), count: members.length },
-						{ id: 'discussions', label: 'Discussions', to: hrefWith({ tab: 'discussions', dialog: null, member: null }), count: discussions.length },
+						{
+							id: 'discussions',
+							label: 'Discussions',
+							to: hrefWith({ tab: 'discussions', dialog: null, member: null }),
+							count: discussions.length,
+						},
 						{ id: 'events', label: 'Events', to: hrefWith({ tab: 'events', dialog: null, member: null }), count: events.length },
 					]}
 				/>
@@ -283,16 +293,14 @@ export default function Community({ loaderData, actionData }: Route.ComponentPro
 							Join Our Investor Community
 						</h2>
 						<p className="mt-4 text-lg text-brand-100">
-							Every student of the mentorship program becomes a member: ask questions, find partners and celebrate
-							your first deal with people who understand it.
+							Every student of the mentorship program becomes a member: ask questions, find partners and celebrate your first deal with
+							people who understand it.
 						</p>
 						<div className="mt-8 flex flex-col gap-3 sm:flex-row">
 							<ButtonLink to="/register" variant="secondary" size="lg">
 								Get Started
 							</ButtonLink>
-							<OnDarkButtonLink to="/contact">
-								Email Us
-							</OnDarkButtonLink>
+							<OnDarkButtonLink to="/contact">Email Us</OnDarkButtonLink>
 						</div>
 					</div>
 					<img src="/images/community-network.svg" alt="" width={480} height={320} className="w-full rounded-2xl" />
@@ -454,7 +462,11 @@ function DiscussionsPanel({ discussions }: { discussions: CommunityDiscussion[] 
 				Recent Discussions
 			</h2>
 			{discussions.length === 0 ? (
-				<EmptyState className="mt-6" title="No discussions found" description="Try a different search, or start the conversation yourself." />
+				<EmptyState
+					className="mt-6"
+					title="No discussions found"
+					description="Try a different search, or start the conversation yourself."
+				/>
 			) : (
 				<ul className="mt-6 space-y-4">
 					{discussions.map((discussion) => (
@@ -533,17 +545,7 @@ function EventsPanel({ events }: { events: CommunityEvent[] }) {
 	)
 }
 
-function FiltersDialog({
-	filters,
-	tab,
-	closeTo,
-	hrefWith,
-}: {
-	filters: CommunityFilters
-	tab: Tab
-	closeTo: string
-	hrefWith: HrefWith
-}) {
+function FiltersDialog({ filters, tab, closeTo, hrefWith }: { filters: CommunityFilters; tab: Tab; closeTo: string; hrefWith: HrefWith }) {
 	return (
 		<RouteDialog title="Filters" description="Find investors by location, specialty and experience level." closeTo={closeTo}>
 			<Form method="get" action="/community" className="space-y-4">
@@ -615,12 +617,14 @@ function DiscussionDialog({ closeTo, lastResult }: { closeTo: string; lastResult
 				<TextareaField
 					label="Content"
 					errors={fields.content.errors}
-					textareaProps={{ ...getTextareaProps(fields.content), maxLength: 5000, rows: 6, placeholder: 'Share details, numbers or context...' }}
+					textareaProps={{
+						...getTextareaProps(fields.content),
+						maxLength: 5000,
+						rows: 6,
+						placeholder: 'Share details, numbers or context...',
+					}}
 				/>
-				<CheckboxField
-					label="Notify me when someone replies"
-					inputProps={getInputProps(fields.notifyReplies, { type: 'checkbox' })}
-				/>
+				<CheckboxField label="Notify me when someone replies" inputProps={getInputProps(fields.notifyReplies, { type: 'checkbox' })} />
 				<div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
 					<Link to={closeTo} preventScrollReset className={buttonClasses({ variant: 'outline' })}>
 						Cancel

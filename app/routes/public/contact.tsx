@@ -1,8 +1,7 @@
-import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from '@conform-to/react'
+import { getFormProps, getInputProps, getTextareaProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, useNavigation, useSearchParams } from 'react-router'
 import { z } from 'zod'
-import type { Route } from './+types/contact'
 import { HoneypotField, isHoneypotFilled } from '#app/components/marketing/honeypot.tsx'
 import { Icon } from '#app/components/marketing/icons.tsx'
 import { pageMeta } from '#app/components/marketing/meta.ts'
@@ -17,14 +16,11 @@ import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { clientAddress, hitRateLimit, RATE_LIMITS } from '#app/utils/rate-limit.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
+import type { Route } from './+types/contact'
 
 /** The limits match the check constraints of contact_submissions. */
 const ContactSchema = z.object({
-	name: z
-		.string({ error: 'Name is required' })
-		.trim()
-		.min(1, 'Name is required')
-		.max(200, 'Name must be at most 200 characters'),
+	name: z.string({ error: 'Name is required' }).trim().min(1, 'Name is required').max(200, 'Name must be at most 200 characters'),
 	email: z
 		.string({ error: 'Email is required' })
 		.trim()
@@ -89,10 +85,7 @@ export default function Contact({ actionData }: Route.ComponentProps) {
 				description="Questions about the program, enrolment or your account? Send us a message and we'll get back to you within one business day."
 			/>
 			<div className="mx-auto grid max-w-6xl gap-8 px-4 py-12 sm:py-16 lg:grid-cols-[1fr_22rem]">
-				<section
-					aria-labelledby="contact-form-title"
-					className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8"
-				>
+				<section aria-labelledby="contact-form-title" className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
 					{sent ? (
 						<SentMessage email={email} />
 					) : (
@@ -213,8 +206,7 @@ function SentMessage({ email }: { email: string }) {
 				Thank you! Your message has been sent.
 			</h2>
 			<p className="mx-auto mt-2 max-w-md text-slate-600">
-				We'll get back to you within one business day. If you would rather use your own e-mail, you can also write to
-				us at{' '}
+				We'll get back to you within one business day. If you would rather use your own e-mail, you can also write to us at{' '}
 				<a href={`mailto:${email}`} className="font-medium text-brand-700 underline underline-offset-2">
 					{email}
 				</a>

@@ -1,6 +1,5 @@
 import { data, isRouteErrorResponse, Link, useRouteError, useSearchParams } from 'react-router'
 import { z } from 'zod'
-import type { Route } from './+types/course-detail'
 import { AvailabilityBadge, CoursePrice, SpotsLeft } from '#app/components/course-availability.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { LazyPurchaseForm } from '#app/components/lazy-purchase-form.tsx'
@@ -8,10 +7,11 @@ import { LazyWaitlistDialog } from '#app/components/lazy-waitlist-dialog.tsx'
 import { LiveSeatCounts } from '#app/components/live-seat-counts.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
-import { useOptionalUser } from '#app/root.tsx'
 import { getCourseWithAvailability } from '#app/models/courses.server.ts'
+import { useOptionalUser } from '#app/root.tsx'
 import { getDb } from '#app/utils/db.server.ts'
 import { formatDateOnly } from '#app/utils/misc.ts'
+import type { Route } from './+types/course-detail'
 
 /** Course ids are PostgreSQL integers; anything else cannot name a course. */
 const CourseIdSchema = z.coerce.number().int().positive().max(2_147_483_647)
@@ -149,11 +149,7 @@ export default function CourseDetailPage({ loaderData }: Route.ComponentProps) {
 						<ButtonLink to="/register" className="flex-1">
 							Register
 						</ButtonLink>
-						<ButtonLink
-							to={`/login?redirectTo=${encodeURIComponent(coursePath)}`}
-							variant="outline"
-							className="flex-1"
-						>
+						<ButtonLink to={`/login?redirectTo=${encodeURIComponent(coursePath)}`} variant="outline" className="flex-1">
 							Log in
 						</ButtonLink>
 					</div>

@@ -1,13 +1,13 @@
 import { Link, useSearchParams } from 'react-router'
-import type { Route } from './+types/courses'
 import { AvailabilityBadge, CoursePrice, SeatsProgress, SpotsLeft } from '#app/components/course-availability.tsx'
 import { LazyWaitlistDialog } from '#app/components/lazy-waitlist-dialog.tsx'
 import { LiveSeatCounts } from '#app/components/live-seat-counts.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
 import { Card } from '#app/components/ui/card.tsx'
-import { listCoursesWithAvailability, type CourseWithAvailability } from '#app/models/courses.server.ts'
+import { type CourseWithAvailability, listCoursesWithAvailability } from '#app/models/courses.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { formatDateOnly } from '#app/utils/misc.ts'
+import type { Route } from './+types/courses'
 
 export async function loader() {
 	return { courses: await listCoursesWithAvailability(getDb()) }

@@ -1,9 +1,9 @@
 import { Link } from 'react-router'
-import type { Route } from './+types/faq'
 import { pageMeta } from '#app/components/marketing/meta.ts'
 import { PageHero } from '#app/components/marketing/page-hero.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
 import { STATIC_FOR_VISITORS, useContactEmail } from '#app/root.tsx'
+import type { Route } from './+types/faq'
 
 export default function Faq() {
 	const email = useContactEmail()
@@ -13,12 +13,12 @@ export default function Faq() {
 			answer: (
 				<>
 					<p>
-						It is the home of our online real-estate investing mentorship: an 8-week, small-group program that teaches
-						first-time investors to buy, rehab, rent and refinance property.
+						It is the home of our online real-estate investing mentorship: an 8-week, small-group program that teaches first-time investors
+						to buy, rehab, rent and refinance property.
 					</p>
 					<p>
-						Enrolled students use their dashboard to join the weekly live session, download class materials, watch
-						recordings and message their instructor.
+						Enrolled students use their dashboard to join the weekly live session, download class materials, watch recordings and message
+						their instructor.
 					</p>
 				</>
 			),
@@ -28,12 +28,12 @@ export default function Faq() {
 			answer: (
 				<>
 					<p>
-						Anyone who wants to start investing in real estate can enroll; no previous experience is needed. Most
-						students are buying their first or second property.
+						Anyone who wants to start investing in real estate can enroll; no previous experience is needed. Most students are buying their
+						first or second property.
 					</p>
 					<p>
-						Create an account, choose an open course and complete registration. When a course is full you can join the
-						waitlist and we will let you know when a spot opens.
+						Create an account, choose an open course and complete registration. When a course is full you can join the waitlist and we will
+						let you know when a spot opens.
 					</p>
 				</>
 			),
@@ -43,12 +43,12 @@ export default function Faq() {
 			answer: (
 				<>
 					<p>
-						Yes. Your password is stored only as a secure hash, every page is served over an encrypted connection, and
-						card payments are handled by our payment provider, so we never see or store your card number.
+						Yes. Your password is stored only as a secure hash, every page is served over an encrypted connection, and card payments are
+						handled by our payment provider, so we never see or store your card number.
 					</p>
 					<p>
-						We use your information only to run the program and never sell it. Read our{' '}
-						<Link to="/privacy">Privacy Policy</Link> for the details.
+						We use your information only to run the program and never sell it. Read our <Link to="/privacy">Privacy Policy</Link> for the
+						details.
 					</p>
 				</>
 			),
@@ -57,8 +57,8 @@ export default function Faq() {
 			question: 'Who do I contact for support?',
 			answer: (
 				<p>
-					Write to us at <a href={`mailto:${email}`}>{email}</a> or use our <Link to="/contact">contact form</Link>. We
-					reply within one business day. Enrolled students can also message their instructor from the dashboard.
+					Write to us at <a href={`mailto:${email}`}>{email}</a> or use our <Link to="/contact">contact form</Link>. We reply within one
+					business day. Enrolled students can also message their instructor from the dashboard.
 				</p>
 			),
 		},
@@ -82,7 +82,15 @@ export default function Faq() {
 									aria-hidden="true"
 									className="flex size-8 shrink-0 items-center justify-center rounded-full bg-brand-50 text-brand-700 transition-transform group-open:rotate-45"
 								>
-									<svg viewBox="0 0 20 20" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" className="size-4">
+									<svg
+										aria-hidden="true"
+										viewBox="0 0 20 20"
+										fill="none"
+										stroke="currentColor"
+										strokeWidth="2"
+										strokeLinecap="round"
+										className="size-4"
+									>
 										<path d="M10 4v12M4 10h12" />
 									</svg>
 								</span>

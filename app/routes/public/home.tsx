@@ -2,7 +2,6 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { lazy } from 'react'
 import { data, useSearchParams } from 'react-router'
 import { z } from 'zod'
-import type { Route } from './+types/home'
 import { Icon, type IconName } from '#app/components/marketing/icons.tsx'
 import { pageMeta } from '#app/components/marketing/meta.ts'
 import { LimitedTimeOfferCard } from '#app/components/marketing/offer-card.tsx'
@@ -24,6 +23,7 @@ import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { invalidatePagesShowingData } from '#app/utils/page-cache.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
+import type { Route } from './+types/home'
 
 /** The offer editor's form: the bullet items come as one textarea, one item per line. */
 const OfferFormSchema = LimitedTimeOfferSchema.extend({
@@ -154,12 +154,10 @@ export default function Home({ loaderData, actionData }: Route.ComponentProps) {
 							<Icon name="home" className="size-4 text-amber-300" />
 							Small-group online mentorship for new investors
 						</p>
-						<h1 className="mt-6 text-4xl font-bold tracking-tight text-balance sm:text-6xl">
-							Building Wealth With Real Estate
-						</h1>
+						<h1 className="mt-6 text-4xl font-bold tracking-tight text-balance sm:text-6xl">Building Wealth With Real Estate</h1>
 						<p className="mt-6 max-w-xl text-lg text-brand-100">
-							Learn to buy, rehab, rent and refinance your first investment property with an experienced investor
-							guiding you every week: 8 weeks, live and online, in a group small enough to ask every question.
+							Learn to buy, rehab, rent and refinance your first investment property with an experienced investor guiding you every week: 8
+							weeks, live and online, in a group small enough to ask every question.
 						</p>
 						<div className="mt-8 flex flex-col gap-3 sm:flex-row">
 							<ButtonLink to="/register" variant="secondary" size="lg">
@@ -262,12 +260,9 @@ export default function Home({ loaderData, actionData }: Route.ComponentProps) {
 					<div className="flex flex-col justify-between gap-8 bg-gradient-to-br from-brand-700 to-brand-900 p-8 text-white">
 						<div>
 							<Badge tone="yellow">10 Weeks Duration</Badge>
-							<h3 className="mt-4 text-2xl font-bold">
-								Real Estate Investment Mentorship
-							</h3>
+							<h3 className="mt-4 text-2xl font-bold">Real Estate Investment Mentorship</h3>
 							<p className="mt-3 text-brand-100">
-								Buy, rehab, rent and refinance: the complete method for building a rental portfolio that pays for
-								itself.
+								Buy, rehab, rent and refinance: the complete method for building a rental portfolio that pays for itself.
 							</p>
 						</div>
 						<p>
@@ -308,16 +303,13 @@ export default function Home({ loaderData, actionData }: Route.ComponentProps) {
 							Ready to Start Your Real Estate Journey?
 						</h2>
 						<p className="mx-auto mt-4 max-w-2xl text-lg text-brand-100">
-							Join the next cohort and close your first deal with a mentor in your corner. Questions first? We
-							answer every e-mail.
+							Join the next cohort and close your first deal with a mentor in your corner. Questions first? We answer every e-mail.
 						</p>
 						<div className="mt-8 flex flex-col justify-center gap-3 sm:flex-row">
 							<ButtonLink to="/register" variant="secondary" size="lg">
 								Get Started
 							</ButtonLink>
-							<OnDarkButtonLink to="/contact">
-								Email Us
-							</OnDarkButtonLink>
+							<OnDarkButtonLink to="/contact">Email Us</OnDarkButtonLink>
 						</div>
 					</div>
 				</div>

@@ -1,7 +1,7 @@
 import { data, Link } from 'react-router'
-import type { Route } from './+types/not-found'
 import { pageMeta } from '#app/components/marketing/meta.ts'
 import { ButtonLink } from '#app/components/ui/button.tsx'
+import type { Route } from './+types/not-found'
 
 /** The catch-all route: a real 404 status, rendered inside the public layout. */
 export function loader() {
@@ -22,9 +22,7 @@ export default function NotFound() {
 				404
 			</p>
 			<h1 className="mt-4 text-3xl font-bold tracking-tight text-ink sm:text-4xl">Oops! Page not found</h1>
-			<p className="mt-4 max-w-md text-slate-600">
-				The page you are looking for does not exist or has moved. Let's get you back on track.
-			</p>
+			<p className="mt-4 max-w-md text-slate-600">The page you are looking for does not exist or has moved. Let's get you back on track.</p>
 			<ButtonLink to="/" size="lg" className="mt-8">
 				Return to Home
 			</ButtonLink>

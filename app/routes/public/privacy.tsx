@@ -1,8 +1,8 @@
 import { Link } from 'react-router'
-import type { Route } from './+types/privacy'
 import { LegalPage } from '#app/components/marketing/legal-page.tsx'
 import { pageMeta } from '#app/components/marketing/meta.ts'
 import { STATIC_FOR_VISITORS, useContactEmail } from '#app/root.tsx'
+import type { Route } from './+types/privacy'
 
 export default function Privacy() {
 	const email = useContactEmail()
@@ -20,20 +20,19 @@ export default function Privacy() {
 							<p>We collect only what we need to run the program:</p>
 							<ul>
 								<li>
-									<strong>Account details</strong>: your name, e-mail address and a secure hash of your password (never
-									the password itself).
+									<strong>Account details</strong>: your name, e-mail address and a secure hash of your password (never the password
+									itself).
 								</li>
 								<li>
-									<strong>Enrolment and payment records</strong>: the courses you join and the status of your payments.
-									Card details go directly to our payment provider; we never see or store your card number.
+									<strong>Enrolment and payment records</strong>: the courses you join and the status of your payments. Card details go
+									directly to our payment provider; we never see or store your card number.
 								</li>
 								<li>
-									<strong>What you send us</strong>: contact form and waitlist messages, messages to instructors, and
-									files you attach.
+									<strong>What you send us</strong>: contact form and waitlist messages, messages to instructors, and files you attach.
 								</li>
 								<li>
-									<strong>Technical data</strong>: a session cookie that keeps you logged in, and basic server logs
-									(such as IP address and browser type) used to keep the site secure.
+									<strong>Technical data</strong>: a session cookie that keeps you logged in, and basic server logs (such as IP address and
+									browser type) used to keep the site secure.
 								</li>
 							</ul>
 						</>
@@ -63,8 +62,8 @@ export default function Privacy() {
 							<p>We share personal information only with:</p>
 							<ul>
 								<li>
-									service providers who help us run the site, such as our payment processor, hosting, file storage and
-									e-mail delivery providers, under contracts that limit their use of it;
+									service providers who help us run the site, such as our payment processor, hosting, file storage and e-mail delivery
+									providers, under contracts that limit their use of it;
 								</li>
 								<li>your instructors and program administrators, who need it to teach and support you;</li>
 								<li>authorities, when the law requires it or to protect the rights and safety of others.</li>
@@ -79,14 +78,13 @@ export default function Privacy() {
 					body: (
 						<>
 							<p>
-								You can see and update your name in your account settings at any time. You may also ask us to give you
-								a copy of your information, correct it, or delete your account and the information linked to it, except
-								where we must keep records by law (for example, payment records).
+								You can see and update your name in your account settings at any time. You may also ask us to give you a copy of your
+								information, correct it, or delete your account and the information linked to it, except where we must keep records by law
+								(for example, payment records).
 							</p>
 							<p>
-								To make a request or ask a question about your privacy, write to us at{' '}
-								<a href={`mailto:${email}`}>{email}</a> or use our <Link to="/contact">contact form</Link>. We answer
-								within 30 days.
+								To make a request or ask a question about your privacy, write to us at <a href={`mailto:${email}`}>{email}</a> or use our{' '}
+								<Link to="/contact">contact form</Link>. We answer within 30 days.
 							</p>
 						</>
 					),

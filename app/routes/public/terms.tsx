@@ -1,8 +1,8 @@
 import { Link } from 'react-router'
-import type { Route } from './+types/terms'
 import { LegalPage } from '#app/components/marketing/legal-page.tsx'
 import { pageMeta } from '#app/components/marketing/meta.ts'
 import { STATIC_FOR_VISITORS, useContactEmail } from '#app/root.tsx'
+import type { Route } from './+types/terms'
 
 export default function Terms() {
 	const email = useContactEmail()
@@ -18,13 +18,12 @@ export default function Terms() {
 					body: (
 						<>
 							<p>
-								By creating an account, enrolling in a program or otherwise using this website, you agree to these Terms
-								of Service and to our <Link to="/privacy">Privacy Policy</Link>. If you do not agree, please do not use
-								the site.
+								By creating an account, enrolling in a program or otherwise using this website, you agree to these Terms of Service and to
+								our <Link to="/privacy">Privacy Policy</Link>. If you do not agree, please do not use the site.
 							</p>
 							<p>
-								Enrolment in a program is also governed by the Real Estate Mentorship Program Agreement that you accept
-								during registration. Where that agreement and these terms differ, the agreement applies to the program.
+								Enrolment in a program is also governed by the Real Estate Mentorship Program Agreement that you accept during registration.
+								Where that agreement and these terms differ, the agreement applies to the program.
 							</p>
 						</>
 					),
@@ -35,17 +34,15 @@ export default function Terms() {
 					body: (
 						<>
 							<p>
-								You must give accurate information when you register and keep it up to date. You must confirm your
-								e-mail address before you can log in with your password.
+								You must give accurate information when you register and keep it up to date. You must confirm your e-mail address before you
+								can log in with your password.
 							</p>
 							<ul>
 								<li>Keep your password confidential and do not share your account with anyone else.</li>
 								<li>You are responsible for everything done through your account.</li>
 								<li>Tell us straight away if you suspect someone else has used your account.</li>
 							</ul>
-							<p>
-								We may suspend or close an account that breaks these terms, after telling you why whenever we can.
-							</p>
+							<p>We may suspend or close an account that breaks these terms, after telling you why whenever we can.</p>
 						</>
 					),
 				},
@@ -55,18 +52,16 @@ export default function Terms() {
 					body: (
 						<>
 							<p>
-								Class materials, recordings, templates and other course content are owned by us or our licensors and
-								are protected by copyright. While you are enrolled you may view them and download them for your own
-								personal, non-commercial learning.
+								Class materials, recordings, templates and other course content are owned by us or our licensors and are protected by
+								copyright. While you are enrolled you may view them and download them for your own personal, non-commercial learning.
 							</p>
 							<p>
-								You may not copy, share, resell, publish or record course content, or give others access to it, without
-								our written permission.
+								You may not copy, share, resell, publish or record course content, or give others access to it, without our written
+								permission.
 							</p>
 							<p>
-								The program is educational. Nothing in it is financial, legal, tax or investment advice for your
-								particular situation, and no results are guaranteed. Consult qualified professionals before making
-								investment decisions.
+								The program is educational. Nothing in it is financial, legal, tax or investment advice for your particular situation, and
+								no results are guaranteed. Consult qualified professionals before making investment decisions.
 							</p>
 						</>
 					),
@@ -94,9 +89,9 @@ export default function Terms() {
 					body: (
 						<>
 							<p>
-								We may update these terms from time to time. When we make a significant change we will update the date
-								at the top of this page and, where appropriate, tell you by e-mail. Continuing to use the site after a
-								change means you accept the updated terms.
+								We may update these terms from time to time. When we make a significant change we will update the date at the top of this
+								page and, where appropriate, tell you by e-mail. Continuing to use the site after a change means you accept the updated
+								terms.
 							</p>
 							<p>
 								Questions about these terms? Write to us at <a href={`mailto:${email}`}>{email}</a> or use our{' '}

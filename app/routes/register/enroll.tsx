@@ -1,7 +1,6 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect } from 'react-router'
 import { z } from 'zod'
-import type { Route } from './+types/enroll'
 import { AgreeToTermsSchema, PurchaseForm } from '#app/components/enrollment-agreement.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { getCourseWithAvailability } from '#app/models/courses.server.ts'
@@ -13,6 +12,7 @@ import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { actionToastHeaders, redirectWithToast } from '#app/utils/toast.server.ts'
+import type { Route } from './+types/enroll'
 
 const CourseIdSchema = z.coerce.number().int().positive().max(2_147_483_647)
 

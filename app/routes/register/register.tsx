@@ -1,11 +1,9 @@
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react'
+import { getFormProps, getInputProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { useEffect, useRef, useState, type FormEvent } from 'react'
+import { type FormEvent, useEffect, useRef, useState } from 'react'
 import { data, Form, Link, redirect, useFetcher, useNavigation, useSubmit } from 'react-router'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { z } from 'zod'
-import type { Route } from './+types/register'
-import type { loader as coursesLoader } from '#app/routes/public/courses.tsx'
 import { AvailabilityBadge, CoursePrice, SpotsLeft } from '#app/components/course-availability.tsx'
 import { AgreementCheckbox, AgreeToTermsSchema, ProgramAgreement } from '#app/components/enrollment-agreement.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
@@ -16,9 +14,9 @@ import { PasswordField } from '#app/components/password-field.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
 import { EmptyState } from '#app/components/ui/empty-state.tsx'
-import { ErrorList, Field } from '#app/components/ui/field.tsx'
+import { ErrorList } from '#app/components/ui/field.tsx'
 import { WaitlistDialog } from '#app/components/waitlist-form.tsx'
-import { getCourseWithAvailability, listCoursesWithAvailability, type CourseWithAvailability } from '#app/models/courses.server.ts'
+import { type CourseWithAvailability, getCourseWithAvailability, listCoursesWithAvailability } from '#app/models/courses.server.ts'
 import { CheckoutError } from '#app/models/payments.server.ts'
 import {
 	chooseDraftCourse,
@@ -26,12 +24,13 @@ import {
 	completeRegistration,
 	draftCookieHeader,
 	getDraft,
-	readDraftId,
 	RegistrationError,
+	readDraftId,
 	saveDraftDetails,
 } from '#app/models/registration.server.ts'
 import { SeatUnavailableError } from '#app/models/seats.server.ts'
 import { emailIsRegistered } from '#app/models/users.server.ts'
+import type { loader as coursesLoader } from '#app/routes/public/courses.tsx'
 import { getPayments } from '#app/services/payments/index.server.ts'
 import { getUser, startSession } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
@@ -41,8 +40,9 @@ import { cn, formatDateOnly } from '#app/utils/misc.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
 import { clientAddress, hitRateLimit, RATE_LIMITS } from '#app/utils/rate-limit.server.ts'
 import { rowIdSchema } from '#app/utils/row-id.ts'
-import { actionToastHeaders, redirectWithToast, type ActionRequest } from '#app/utils/toast.server.ts'
+import { type ActionRequest, actionToastHeaders, redirectWithToast } from '#app/utils/toast.server.ts'
 import { EmailSchema, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, NameSchema } from '#app/utils/user-validation.ts'
+import type { Route } from './+types/register'
 
 const PASSWORD_MESSAGE = 'Password must be at least 8 characters'
 
@@ -72,8 +72,7 @@ const CourseChoiceSchema = z.object({
 const AgreementSchema = AgreeToTermsSchema.extend({ intent: z.literal('agree') })
 
 const PASSWORD_FIELDS = ['password', 'confirmPassword']
-const COURSE_FULL_MESSAGE =
-	'This course is now full. Please join our waitlist to be notified when spots become available.'
+const COURSE_FULL_MESSAGE = 'This course is now full. Please join our waitlist to be notified when spots become available.'
 const EMAIL_TAKEN_MESSAGE = 'An account with this email already exists. Please log in instead.'
 const TOO_MANY_REGISTRATIONS_MESSAGE = 'Too many registrations from your network. Please wait an hour and try again.'
 
@@ -373,8 +372,7 @@ function DetailsStep({
 			<>
 				<StepHeading title="Your Information" subtitle="Enter your details to continue with registration" />
 				<Alert tone="info" title="Your account has been created">
-					We created the account for {details.name} ({details.email}). Choose your course and complete your payment to
-					finish registering.
+					We created the account for {details.name} ({details.email}). Choose your course and complete your payment to finish registering.
 				</Alert>
 				<div className="mt-6 flex justify-end">
 					<ButtonLink to={STEP_PATH[2]}>Continue</ButtonLink>
@@ -436,8 +434,7 @@ function useAvailabilityCheck() {
 	const availability = useFetcher<typeof coursesLoader>()
 	const [chosenId, setChosenId] = useState<number | null>(null)
 	const submit = useSubmit()
-	const chosenIsFull =
-		availability.state === 'idle' && Boolean(availability.data?.courses.find((course) => course.id === chosenId)?.isFull)
+	const chosenIsFull = availability.state === 'idle' && Boolean(availability.data?.courses.find((course) => course.id === chosenId)?.isFull)
 	useEffect(() => {
 		const form = formRef.current
 		const checked = form?.querySelector<HTMLInputElement>('input[type="radio"]:checked')
@@ -484,7 +481,11 @@ function CourseStep({ data: stepData, lastResult }: { data: CourseStepData; last
 							? 'All of our courses are full right now. Join our waitlist to be notified when spots become available.'
 							: 'No courses are open for registration right now. Join our waitlist to be notified when one opens.'
 					}
-					action={<ButtonLink to={waitlistUrl} preventScrollReset>Join Waitlist</ButtonLink>}
+					action={
+						<ButtonLink to={waitlistUrl} preventScrollReset>
+							Join Waitlist
+						</ButtonLink>
+					}
 				/>
 			) : (
 				<Form
@@ -568,14 +569,7 @@ function SelectableCourse({ course, name, defaultChecked }: { course: ListedCour
 				'has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50 has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-brand-200',
 			)}
 		>
-			<input
-				id={id}
-				type="radio"
-				name={name}
-				value={course.id}
-				defaultChecked={defaultChecked}
-				className="mt-1 size-4 text-brand-700"
-			/>
+			<input id={id} type="radio" name={name} value={course.id} defaultChecked={defaultChecked} className="mt-1 size-4 text-brand-700" />
 			<CourseSummary course={course} />
 		</label>
 	)
@@ -621,8 +615,7 @@ function AgreementStep({
 		<>
 			<StepHeading title="Real Estate Mentorship Program Agreement" />
 			<p className="mb-4 text-sm text-slate-700">
-				Selected course: <strong className="text-ink">{course.title}</strong> —{' '}
-				<CoursePrice cents={course.registrationFee} />
+				Selected course: <strong className="text-ink">{course.title}</strong> — <CoursePrice cents={course.registrationFee} />
 			</p>
 			{form.errors?.length ? (
 				<Alert tone="error" className="mb-4">

@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'react'
 import { data, Link, useLocation, useNavigate, useRevalidator } from 'react-router'
 import { z } from 'zod'
-import type { Route } from './+types/registration-complete'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
 import { Spinner } from '#app/components/ui/spinner.tsx'
@@ -12,6 +11,7 @@ import { getPayments } from '#app/services/payments/index.server.ts'
 import { getUser, startSession } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { errorPageToast } from '#app/utils/page-toast.server.ts'
+import type { Route } from './+types/registration-complete'
 
 const SessionIdSchema = z.string().regex(/^cs_[A-Za-z0-9_]{1,200}$/)
 
@@ -47,7 +47,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 	const sessionId = SessionIdSchema.safeParse(new URL(request.url).searchParams.get('session_id'))
 	if (!sessionId.success) return failure(MESSAGES.missing)
 	const db = getDb()
-	let result
+	let result: Awaited<ReturnType<typeof fulfil>>
 	try {
 		result = await fulfil(db, getPayments(), sessionId.data)
 	} catch (error) {
@@ -122,7 +122,11 @@ function Pending({ onGiveUp }: { onGiveUp: (gaveUp: true) => void }) {
 			</p>
 			<p className="mt-6 text-sm text-slate-600">
 				This usually takes a few seconds.{' '}
-				<Link reloadDocument to={`${location.pathname}${location.search}`} className="font-semibold text-brand-700 underline-offset-4 hover:underline">
+				<Link
+					reloadDocument
+					to={`${location.pathname}${location.search}`}
+					className="font-semibold text-brand-700 underline-offset-4 hover:underline"
+				>
 					Check again
 				</Link>
 			</p>
@@ -139,7 +143,10 @@ function Success({ courseTitle, signedIn }: { courseTitle: string; signedIn: boo
 	}, [signedIn, navigate])
 	return (
 		<>
-			<span aria-hidden="true" className="mx-auto flex size-14 items-center justify-center rounded-full bg-green-100 text-2xl text-green-800">
+			<span
+				aria-hidden="true"
+				className="mx-auto flex size-14 items-center justify-center rounded-full bg-green-100 text-2xl text-green-800"
+			>
 				✓
 			</span>
 			<h1 className="mt-4 text-2xl font-bold text-ink">Registration Complete!</h1>
@@ -155,9 +162,7 @@ function Success({ courseTitle, signedIn }: { courseTitle: string; signedIn: boo
 				</>
 			) : (
 				<>
-					<p className="mt-2 text-slate-700">
-						Account Created, please log in. Confirm your email address with the link we sent you first.
-					</p>
+					<p className="mt-2 text-slate-700">Account Created, please log in. Confirm your email address with the link we sent you first.</p>
 					<ButtonLink to="/login" size="lg" className="mt-6">
 						Login Now
 					</ButtonLink>
@@ -175,8 +180,8 @@ function Failure({ message }: { message: string }) {
 				{message}
 			</Alert>
 			<p className="mt-4 text-sm text-slate-700">
-				If you completed a payment, it may have been processed even though we could not confirm your registration here.
-				Please try logging in, or contact support and we will sort it out.
+				If you completed a payment, it may have been processed even though we could not confirm your registration here. Please try logging
+				in, or contact support and we will sort it out.
 			</p>
 			<div className="mt-6 flex flex-col justify-center gap-3 sm:flex-row">
 				<ButtonLink to="/login">Try Login</ButtonLink>

@@ -2,7 +2,6 @@ import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, redirect, useNavigation } from 'react-router'
 import { z } from 'zod'
-import type { Route } from './+types/test-checkout'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { NameEmailFields } from '#app/components/name-email-fields.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
@@ -14,6 +13,7 @@ import { TestCheckoutPayments } from '#app/services/payments/test-checkout.serve
 import { getDb } from '#app/utils/db.server.ts'
 import { formatCents } from '#app/utils/misc.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
+import type { Route } from './+types/test-checkout'
 
 /** The one card number that is always declined, to try the failure path. */
 const DECLINED_CARD = '4000000000000002'
@@ -46,11 +46,7 @@ const CardSchema = z.object({
 		.string({ error: 'Please use format MM/YY' })
 		.trim()
 		.regex(/^(0[1-9]|1[0-2])\/\d{2}$/, 'Please use format MM/YY'),
-	cvc: z
-		.string({ error: 'Please enter a valid CVC.' })
-		.trim()
-		.min(3, 'Please enter a valid CVC.')
-		.max(4, 'Please enter a valid CVC.'),
+	cvc: z.string({ error: 'Please enter a valid CVC.' }).trim().min(3, 'Please enter a valid CVC.').max(4, 'Please enter a valid CVC.'),
 })
 
 const CARD_FIELDS = ['cardNumber', 'expiry', 'cvc']
@@ -129,8 +125,8 @@ export default function TestCheckoutPage({ loaderData, actionData }: Route.Compo
 	return (
 		<div className="mx-auto max-w-lg px-4 py-10 sm:py-14">
 			<Alert tone="warning" title="Test mode — no real charge" className="mb-6">
-				This is the built-in test checkout. No card is charged and no card details are stored. Any card number of 16 to
-				19 digits succeeds, for example 4242 4242 4242 4242; the card number 4000 0000 0000 0002 is always declined.
+				This is the built-in test checkout. No card is charged and no card details are stored. Any card number of 16 to 19 digits succeeds,
+				for example 4242 4242 4242 4242; the card number 4000 0000 0000 0002 is always declined.
 			</Alert>
 			<div className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
 				<h1 className="text-2xl font-bold text-ink">Secure Checkout</h1>
@@ -218,10 +214,7 @@ export default function TestCheckoutPage({ loaderData, actionData }: Route.Compo
 	)
 }
 
-export const meta: Route.MetaFunction = () => [
-	{ title: 'Test Checkout | Real Estate Mentorship' },
-	{ name: 'robots', content: 'noindex' },
-]
+export const meta: Route.MetaFunction = () => [{ title: 'Test Checkout | Real Estate Mentorship' }, { name: 'robots', content: 'noindex' }]
 
 export function ErrorBoundary() {
 	return (

@@ -1,11 +1,10 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data } from 'react-router'
 import { z } from 'zod'
-import type { Route } from './+types/waitlist'
 import { AuthCard } from '#app/components/auth/auth-card.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { isHoneypotFilled } from '#app/components/marketing/honeypot.tsx'
-import { DEFAULT_PROGRAM, waitlistDescription, WaitlistForm, WaitlistSchema } from '#app/components/waitlist-form.tsx'
+import { DEFAULT_PROGRAM, WaitlistForm, WaitlistSchema, waitlistDescription } from '#app/components/waitlist-form.tsx'
 import { getCourseWithAvailability } from '#app/models/courses.server.ts'
 import { joinWaitlist } from '#app/models/waitlist.server.ts'
 import { getUser } from '#app/utils/auth.server.ts'
@@ -14,6 +13,7 @@ import { readFormData } from '#app/utils/form-data.server.ts'
 import { safeRedirectPath } from '#app/utils/misc.ts'
 import { clientAddress, hitRateLimit, RATE_LIMITS } from '#app/utils/rate-limit.server.ts'
 import { actionToastHeaders, redirectWithToast } from '#app/utils/toast.server.ts'
+import type { Route } from './+types/waitlist'
 
 const CourseIdSchema = z.coerce.number().int().positive().max(2_147_483_647)
 

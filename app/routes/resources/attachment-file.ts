@@ -1,12 +1,13 @@
 import { Readable } from 'node:stream'
 import { data } from 'react-router'
-import type { Route } from './+types/attachment-file'
 import { isPreviewable } from '#app/components/messages/attachment-view.tsx'
 import { findAttachmentForUser } from '#app/models/messages.server.ts'
 import { getStorage } from '#app/services/storage/index.server.ts'
 import { safeFileName } from '#app/services/storage/keys.ts'
+import type { ObjectStream } from '#app/services/storage/storage.ts'
 import { requireUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
+import type { Route } from './+types/attachment-file'
 
 const PRESIGNED_SECONDS = 300
 
@@ -41,7 +42,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 	}
 
 	const range = parseRange(request.headers.get('Range'))
-	let object
+	let object: ObjectStream | null
 	try {
 		object = await storage.get(attachment.storage_key, range ?? undefined)
 	} catch (error) {

@@ -1,7 +1,6 @@
+import { sql } from 'kysely'
 import type { ReactNode } from 'react'
 import { data, Form } from 'react-router'
-import { sql } from 'kysely'
-import type { Route } from './+types/mailbox'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { Badge, type BadgeTone } from '#app/components/ui/badge.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
@@ -14,6 +13,7 @@ import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { searchText } from '#app/utils/misc.ts'
 import { MAX_EMAIL_LENGTH } from '#app/utils/user-validation.ts'
+import type { Route } from './+types/mailbox'
 
 const PAGE_SIZE = 100
 
@@ -43,8 +43,8 @@ export default function Mailbox({ loaderData }: Route.ComponentProps) {
 		<main id="main" className="mx-auto w-full max-w-4xl px-4 py-8 sm:py-12">
 			<h1 className="text-2xl font-bold text-ink sm:text-3xl">Mailbox</h1>
 			<p className="mt-2 text-slate-600">
-				Development mailbox: the newest {PAGE_SIZE} e-mails the app has queued. No SMTP server is configured, so
-				nothing here has left the server.
+				Development mailbox: the newest {PAGE_SIZE} e-mails the app has queued. No SMTP server is configured, so nothing here has left the
+				server.
 			</p>
 			<Form method="get" action="/dev/mailbox" className="mt-6 flex flex-col gap-3 sm:flex-row sm:items-end">
 				<Field
@@ -154,7 +154,10 @@ function linkify(text: string) {
 	return nodes
 }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Mailbox (development) | Real Estate Mentorship' }, { name: 'robots', content: 'noindex' }]
+export const meta: Route.MetaFunction = () => [
+	{ title: 'Mailbox (development) | Real Estate Mentorship' },
+	{ name: 'robots', content: 'noindex' },
+]
 
 export function ErrorBoundary() {
 	return (

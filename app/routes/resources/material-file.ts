@@ -1,12 +1,12 @@
 import { createReadableStreamFromReadable } from '@react-router/node'
 import { redirect } from 'react-router'
 import { z } from 'zod'
-import type { Route } from './+types/material-file'
 import { fileTypeOf, isInlineKind, storedFileName } from '#app/components/viewer/file-kind.ts'
 import { canAccessCourse, getMaterialItem } from '#app/models/materials.server.ts'
 import { getStorage } from '#app/services/storage/index.server.ts'
 import { requireUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
+import type { Route } from './+types/material-file'
 
 const ItemIdSchema = z.coerce.number().int().positive().max(2_147_483_647)
 

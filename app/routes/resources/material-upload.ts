@@ -1,10 +1,10 @@
-import type { Route } from './+types/material-upload'
 import { receiveMaterialUpload, uploadSuccessToast } from '#app/models/uploads.server.ts'
 import { getStorage } from '#app/services/storage/index.server.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { createToastHeaders } from '#app/utils/toast.server.ts'
+import type { Route } from './+types/material-upload'
 
 /**
  * The Upload Materials form as the browser sends it with JavaScript (XMLHttpRequest, so the

@@ -1,9 +1,9 @@
-import type { Route } from './+types/stripe-webhook'
 import { expireCheckout, fulfil } from '#app/models/payments.server.ts'
 import { getPayments } from '#app/services/payments/index.server.ts'
-import { WebhookSignatureError } from '#app/services/payments/payments.ts'
+import { type CheckoutEvent, WebhookSignatureError } from '#app/services/payments/payments.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readBodyUpTo } from '#app/utils/request-body.server.ts'
+import type { Route } from './+types/stripe-webhook'
 
 /** Stripe's events are a few kilobytes; anything far larger is not from Stripe. */
 const MAX_WEBHOOK_BYTES = 1024 * 1024
@@ -25,7 +25,7 @@ export async function action({ request }: Route.ActionArgs) {
 	const body = await readBodyUpTo(request, MAX_WEBHOOK_BYTES)
 	if (body === null) return new Response('Payload Too Large', { status: 413 })
 	const rawBody = new TextDecoder().decode(body)
-	let event
+	let event: CheckoutEvent
 	try {
 		event = payments.webhooks.parse(rawBody, request.headers.get('stripe-signature'))
 	} catch (error) {

@@ -1,11 +1,12 @@
 import { Readable } from 'node:stream'
-import type { Route } from './+types/submission-file'
 import { parseRowId } from '#app/models/admin-courses.server.ts'
 import { getSubmissionFile } from '#app/models/assignments.server.ts'
 import { getStorage } from '#app/services/storage/index.server.ts'
 import { contentDisposition } from '#app/services/storage/keys.ts'
+import type { ObjectStream } from '#app/services/storage/storage.ts'
 import { requireUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
+import type { Route } from './+types/submission-file'
 
 /** A presigned link outlives the page that used it only by a few minutes. */
 const PRESIGNED_SECONDS = 5 * 60
@@ -32,7 +33,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 	if (presigned) return new Response(null, { status: 302, headers: { Location: presigned, 'Cache-Control': 'private, no-store' } })
 
 	const range = parseRange(request.headers.get('Range'))
-	let object
+	let object: ObjectStream | null
 	try {
 		object = await storage.get(file.storageKey, range ?? undefined)
 	} catch (error) {

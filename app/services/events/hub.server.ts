@@ -1,6 +1,7 @@
 import { z } from 'zod'
-import { getDatabaseHandle, type DatabaseHandle } from '#app/utils/db.server.ts'
-import { EVENTS_CHANNEL, type AppEvent } from './events.ts'
+import { type DatabaseHandle, getDatabaseHandle } from '#app/utils/db.server.ts'
+import { processWide } from '#app/utils/process-wide.server.ts'
+import { type AppEvent, EVENTS_CHANNEL } from './events.ts'
 
 export type EventListener = (event: AppEvent) => void
 
@@ -64,7 +65,7 @@ export async function createEventHub(handle: Pick<DatabaseHandle, 'listen'>): Pr
 type Registry = { handle?: DatabaseHandle; hub?: Promise<EventHub> }
 
 /** One hub (one LISTEN connection) per process, kept on globalThis so dev reloads reuse it. */
-const registry: Registry = ((globalThis as { __appEventHub?: Registry }).__appEventHub ??= {})
+const registry = processWide<Registry>('__appEventHub', () => ({}))
 
 /** The process's hub, started on first use for the current database handle. */
 export function getEventHub(): Promise<EventHub> {

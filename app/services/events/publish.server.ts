@@ -1,6 +1,6 @@
-import { sql, type Kysely } from 'kysely'
+import { type Kysely, sql } from 'kysely'
 import type { Database } from '#db/types.ts'
-import { EVENTS_CHANNEL, type AppEvent } from './events.ts'
+import { type AppEvent, EVENTS_CHANNEL } from './events.ts'
 
 /**
  * Publishes an event through PostgreSQL. Called with a transaction, the event

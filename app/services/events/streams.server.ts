@@ -1,4 +1,5 @@
 import { eventStream } from 'remix-utils/sse/server'
+import { processWide } from '#app/utils/process-wide.server.ts'
 import type { SessionUser } from '#app/utils/session.server.ts'
 import type { AppEvent } from './events.ts'
 import type { EventHub } from './hub.server.ts'
@@ -8,10 +9,7 @@ export const HEARTBEAT_MS = 25_000
 
 type StreamRegistry = { accepting: boolean; open: Set<() => void> }
 
-const registry: StreamRegistry = ((globalThis as { __appEventStreams?: StreamRegistry }).__appEventStreams ??= {
-	accepting: true,
-	open: new Set(),
-})
+const registry = processWide<StreamRegistry>('__appEventStreams', () => ({ accepting: true, open: new Set() }))
 
 /**
  * Message events go to their two parties and announcements to signed-in users;

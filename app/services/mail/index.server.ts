@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely'
-import type { Database } from '#db/types.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import type { Env } from '#app/utils/env.server.ts'
+import type { Database } from '#db/types.ts'
 import type { MailTransport, OutgoingMail } from './mail.ts'
 import { MailboxTransport } from './mailbox.server.ts'
 import { deliverPendingMail } from './outbox.server.ts'

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely'
+import { type Kysely, sql } from 'kysely'
 import type { Database } from '#db/types.ts'
 import type { MailTransport } from './mail.ts'
 

@@ -1,5 +1,5 @@
 import { getDb } from '#app/utils/db.server.ts'
-import { getEnv, type Env } from '#app/utils/env.server.ts'
+import { type Env, getEnv } from '#app/utils/env.server.ts'
 import type { PaymentProvider } from './payments.ts'
 import { StripePayments } from './stripe.server.ts'
 import { TestCheckoutPayments } from './test-checkout.server.ts'

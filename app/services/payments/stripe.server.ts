@@ -1,10 +1,10 @@
 import Stripe from 'stripe'
 import {
-	WebhookSignatureError,
 	type CheckoutEvent,
 	type CheckoutSession,
 	type NewCheckoutSession,
 	type PaymentProvider,
+	WebhookSignatureError,
 	type WebhookVerifier,
 } from './payments.ts'
 

@@ -51,11 +51,7 @@ export class TestCheckoutPayments implements PaymentProvider {
 	}
 
 	async getSession(sessionId: string): Promise<TestCheckoutSession | null> {
-		const row = await this.#db()
-			.selectFrom('test_checkout_sessions')
-			.selectAll()
-			.where('id', '=', sessionId)
-			.executeTakeFirst()
+		const row = await this.#db().selectFrom('test_checkout_sessions').selectAll().where('id', '=', sessionId).executeTakeFirst()
 		return row ? toSession(row) : null
 	}
 

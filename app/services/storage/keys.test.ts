@@ -82,23 +82,12 @@ describe('parseMaterialKey', () => {
 })
 
 describe('key validation', () => {
-	test.each([
-		'',
-		'/absolute/key',
-		'a/../b',
-		'a/..',
-		'..',
-		'a..b',
-		'a\\b',
-		'a\u0000b',
-		'a\nb',
-		'a//b',
-		'a/',
-		'a/.hidden',
-		'x'.repeat(1025),
-	])('refuses %j', (key) => {
-		expect(() => assertValidKey(key)).toThrow(InvalidStorageKeyError)
-	})
+	test.each(['', '/absolute/key', 'a/../b', 'a/..', '..', 'a..b', 'a\\b', 'a\u0000b', 'a\nb', 'a//b', 'a/', 'a/.hidden', 'x'.repeat(1025)])(
+		'refuses %j',
+		(key) => {
+			expect(() => assertValidKey(key)).toThrow(InvalidStorageKeyError)
+		},
+	)
 
 	test('prefixes may be empty or end with a slash', () => {
 		expect(() => assertValidPrefix('')).not.toThrow()
@@ -128,8 +117,6 @@ describe('contentDisposition', () => {
 		expect(contentDisposition('attachment', 'Résumé (1).pdf')).toBe(
 			`attachment; filename="R_sum_ (1).pdf"; filename*=UTF-8''R%C3%A9sum%C3%A9%20%281%29.pdf`,
 		)
-		expect(contentDisposition('inline', 'say "hi".txt')).toBe(
-			`inline; filename="say _hi_.txt"; filename*=UTF-8''say%20%22hi%22.txt`,
-		)
+		expect(contentDisposition('inline', 'say "hi".txt')).toBe(`inline; filename="say _hi_.txt"; filename*=UTF-8''say%20%22hi%22.txt`)
 	})
 })

@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream'
+import type { Readable } from 'node:stream'
 import {
 	AbortMultipartUploadCommand,
 	CompleteMultipartUploadCommand,
@@ -212,9 +212,7 @@ export class S3FileStorage implements FileStorage {
 				await this.putBytes(key, bytes, contentType)
 				return { size: bytes.byteLength }
 			}
-			const created = await this.client.send(
-				new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: key, ContentType: contentType }),
-			)
+			const created = await this.client.send(new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: key, ContentType: contentType }))
 			uploadId = created.UploadId
 			const completed: Array<{ ETag: string | undefined; PartNumber: number }> = []
 			let size = 0
@@ -246,9 +244,7 @@ export class S3FileStorage implements FileStorage {
 		} catch (error) {
 			body.destroy()
 			if (uploadId) {
-				await this.client
-					.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId }))
-					.catch(() => {})
+				await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId })).catch(() => {})
 			}
 			throw error
 		}
