@@ -11,7 +11,7 @@
  * Flags: --skip-build --skip-pglite --skip-postgres --skip-sse --skip-lighthouse --skip-js
  *        --duration=10 --connections=50 --sse-clients=2000
  */
-import { spawn, type ChildProcess } from 'node:child_process'
+import { type ChildProcess, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import http from 'node:http'
@@ -20,6 +20,7 @@ import path from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { chromium } from '@playwright/test'
 import pg from 'pg'
+import { childPids } from '../lib/processes.ts'
 
 const args = process.argv.slice(2)
 const flag = (name: string) => args.includes(`--${name}`)
@@ -34,7 +35,8 @@ const WARM_UP = 2
 const BUILD_DIR = path.resolve('build-bench')
 const HEAP_PROBE_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-heap-'))
 const bin = (name: string) => path.resolve('node_modules/.bin', name)
-const CHROME_FLAGS = '--headless=new --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --disable-sync --no-first-run'
+const CHROME_FLAGS =
+	'--headless=new --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --disable-sync --no-first-run'
 
 type Prepared = {
 	seedSeconds: number
@@ -54,7 +56,9 @@ function run(command: string, commandArgs: string[], env: NodeJS.ProcessEnv = {}
 		let output = ''
 		child.stdout.on('data', (chunk: Buffer) => (output += chunk))
 		child.on('error', reject)
-		child.on('exit', (code) => (code === 0 ? resolve(output) : reject(new Error(`${command} ${commandArgs.join(' ')} exited with ${code}`))))
+		child.on('exit', (code) =>
+			code === 0 ? resolve(output) : reject(new Error(`${command} ${commandArgs.join(' ')} exited with ${code}`)),
+		)
 	})
 }
 
@@ -143,8 +147,7 @@ const CLOCK_TICKS = 100
 
 /** The process and its children (a cluster's workers). */
 function processTree(pid: number) {
-	const children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number)
-	return [pid, ...children]
+	return [pid, ...childPids(pid)]
 }
 
 /** CPU time (user + system) the server's processes have used, in ms: unlike latency, it does not depend on what else the machine runs. */
@@ -186,7 +189,9 @@ async function bareServer(body: Buffer, contentType: string) {
 		server.keepAliveTimeout = 65000
 		server.listen(0, '127.0.0.1', () => console.log(server.address().port))`
 	const child = spawn(process.execPath, ['-e', source], { stdio: ['ignore', 'pipe', 'inherit'] })
-	const port = await new Promise<number>((resolve) => child.stdout.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim()))))
+	const port = await new Promise<number>((resolve) =>
+		child.stdout.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim()))),
+	)
 	return { child, url: `http://127.0.0.1:${port}/`, cleanup: () => fs.rmSync(file, { force: true }) }
 }
 
@@ -338,7 +343,14 @@ async function lighthouseOnce(url: string) {
 	const output = path.join(os.tmpdir(), `bench-lighthouse-${process.pid}.json`)
 	await run(
 		bin('lighthouse'),
-		[url, '--quiet', '--output=json', `--output-path=${output}`, `--chrome-flags=${CHROME_FLAGS}`, '--only-categories=performance,accessibility,best-practices,seo'],
+		[
+			url,
+			'--quiet',
+			'--output=json',
+			`--output-path=${output}`,
+			`--chrome-flags=${CHROME_FLAGS}`,
+			'--only-categories=performance,accessibility,best-practices,seo',
+		],
 		{ CHROME_PATH: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' },
 	)
 	const report = JSON.parse(fs.readFileSync(output, 'utf8')) as {
@@ -374,12 +386,18 @@ async function benchTarget(target: Target, prepared: Prepared, withLighthouse: b
 		const homeBody = Buffer.from(await home.arrayBuffer())
 		const again = await fetch(`${origin}/`)
 		await again.arrayBuffer()
-		const pageCache = { first: home.headers.get('x-page-cache'), second: again.headers.get('x-page-cache'), etag: again.headers.get('etag'), cacheControl: again.headers.get('cache-control') }
+		const pageCache = {
+			first: home.headers.get('x-page-cache'),
+			second: again.headers.get('x-page-cache'),
+			etag: again.headers.get('etag'),
+			cacheControl: again.headers.get('cache-control'),
+		}
 		log(`${target.kind}: X-Page-Cache ${pageCache.first} → ${pageCache.second}`)
 
 		// Streams first, while the heap is at rest: after the load runs, garbage collection would hide their memory.
 		const sse = flag('skip-sse') ? null : await sseAtScale(origin, child.pid!, prepared)
-		if (sse) log(`${target.kind}: SSE p99 ${sse.p99Ms} ms, ${sse.rssPerConnectionKb} KB RSS and ${sse.livePerConnectionKb} KB live per connection`)
+		if (sse)
+			log(`${target.kind}: SSE p99 ${sse.p99Ms} ms, ${sse.rssPerConnectionKb} KB RSS and ${sse.livePerConnectionKb} KB live per connection`)
 
 		const student = { Cookie: prepared.studentCookie }
 		const admin = { Cookie: prepared.adminCookie }
@@ -400,9 +418,22 @@ async function benchTarget(target: Target, prepared: Prepared, withLighthouse: b
 
 		const javascript = flag('skip-js')
 			? []
-			: [await firstVisitJs(origin, '/'), await firstVisitJs(origin, '/courses'), await firstVisitJs(origin, '/dashboard', prepared.studentCookie)]
+			: [
+					await firstVisitJs(origin, '/'),
+					await firstVisitJs(origin, '/courses'),
+					await firstVisitJs(origin, '/dashboard', prepared.studentCookie),
+				]
 		const lighthouseScores = withLighthouse ? [await lighthouse(`${origin}/`), await lighthouse(`${origin}/courses`)] : []
-		return { database: target.kind, workers, seedSeconds: Math.round(prepared.seedSeconds), pageCache, pages, javascript, sse, lighthouse: lighthouseScores }
+		return {
+			database: target.kind,
+			workers,
+			seedSeconds: Math.round(prepared.seedSeconds),
+			pageCache,
+			pages,
+			javascript,
+			sse,
+			lighthouse: lighthouseScores,
+		}
 	} finally {
 		await stopServer(child)
 	}
@@ -418,7 +449,11 @@ function printTable(results: TargetResult[]) {
 		rows.push([db, 'server processes (WEB_CONCURRENCY)', String(result.workers)])
 		rows.push([db, 'X-Page-Cache on / (1st → 2nd)', `${result.pageCache.first} → ${result.pageCache.second}`])
 		for (const page of result.pages) {
-			rows.push([db, page.page, `${page.rps} req/s · p50 ${page.p50} ms · p99 ${page.p99} ms · non-2xx ${page.non2xx} · errors ${page.errors} · ${page.cpuMsPerRequest} ms CPU/req`])
+			rows.push([
+				db,
+				page.page,
+				`${page.rps} req/s · p50 ${page.p50} ms · p99 ${page.p99} ms · non-2xx ${page.non2xx} · errors ${page.errors} · ${page.cpuMsPerRequest} ms CPU/req`,
+			])
 		}
 		const ssr = result.pages[0]!.rps
 		const bare = result.pages[1]!.rps
@@ -435,7 +470,11 @@ function printTable(results: TargetResult[]) {
 			])
 		}
 		for (const scores of result.lighthouse) {
-			rows.push([db, `Lighthouse mobile ${scores.page}`, `perf ${scores.performance} · a11y ${scores.accessibility} · best ${scores.bestPractices} · SEO ${scores.seo}`])
+			rows.push([
+				db,
+				`Lighthouse mobile ${scores.page}`,
+				`perf ${scores.performance} · a11y ${scores.accessibility} · best ${scores.bestPractices} · SEO ${scores.seo}`,
+			])
 		}
 	}
 	const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)))
@@ -461,7 +500,13 @@ try {
 		log(`measuring ${target.kind}`)
 		results.push(await benchTarget(target, prepared[index]!, index === 0 && !flag('skip-lighthouse')))
 	}
-	const machine = { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? 'unknown', memoryGb: Math.round(os.totalmem() / 2 ** 30), node: process.version, platform: `${os.type()} ${os.release()}` }
+	const machine = {
+		cpus: os.cpus().length,
+		cpuModel: os.cpus()[0]?.model ?? 'unknown',
+		memoryGb: Math.round(os.totalmem() / 2 ** 30),
+		node: process.version,
+		platform: `${os.type()} ${os.release()}`,
+	}
 	const summary = {
 		date: new Date().toISOString(),
 		machine,
@@ -471,7 +516,9 @@ try {
 	}
 	fs.mkdirSync('bench', { recursive: true })
 	fs.writeFileSync('bench/results.json', `${JSON.stringify(summary, null, '\t')}\n`)
-	console.log(`\nMachine: ${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGb} GB, Node ${machine.node}; ${CONNECTIONS} connections, ${DURATION} s after ${WARM_UP} s warm-up`)
+	console.log(
+		`\nMachine: ${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGb} GB, Node ${machine.node}; ${CONNECTIONS} connections, ${DURATION} s after ${WARM_UP} s warm-up`,
+	)
 	printTable(results)
 	console.log(`\nTotal ${summary.totalSeconds} s; written to bench/results.json`)
 } finally {

@@ -3,33 +3,17 @@
  * default runs on PostgreSQL: they share nothing but the database, so a session, a live
  * event and a restart must not care which process answers.
  */
-import fs from 'node:fs'
 import http from 'node:http'
 import net from 'node:net'
 import pg from 'pg'
-import { dropServerDatabase, freePort, startServer, type PrivateServer } from '#tests/security/server.ts'
+import { dropServerDatabase, freePort, type PrivateServer, startServer } from '#tests/security/server.ts'
 import { createDatabase, databaseUrl as databaseUrlOf, dropDatabase, randomDatabaseName } from '#tests/support/postgres.ts'
 import { insertUser } from '#tests/support/users.ts'
+import { childPids } from '../../scripts/lib/processes.ts'
 import { expect, test } from '../support/e2e.ts'
 
 const { openDatabase } = await import('#app/utils/db.server.ts')
 const { createSession } = await import('#app/utils/session.server.ts')
-
-/** The live processes whose parent is pid (a cluster primary's workers). */
-function childPids(pid: number) {
-	return fs
-		.readdirSync('/proc')
-		.filter((entry) => /^\d+$/.test(entry))
-		.filter((entry) => {
-			try {
-				const [state, parent] = fs.readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]!.split(' ')
-				return state !== 'Z' && Number(parent) === pid
-			} catch {
-				return false // gone meanwhile
-			}
-		})
-		.map(Number)
-}
 
 async function waitFor<T>(read: () => T | Promise<T>, accept: (value: T) => boolean, timeoutMs = 30_000) {
 	const deadline = Date.now() + timeoutMs
@@ -74,7 +58,11 @@ test.describe('two workers on one port', () => {
 		const handle = await openDatabase({ databaseUrl, dataDir: 'unused', poolMax: 2 })
 		const student = await insertUser(handle.db, { email: 'cluster-student@example.com', name: 'Cluster student' })
 		const admin = await insertUser(handle.db, { role: 'admin', email: 'cluster-admin@example.com', name: 'Cluster admin' })
-		const course = await handle.db.insertInto('courses').values({ title: 'Cluster course', capacity: 10 }).returning('id').executeTakeFirstOrThrow()
+		const course = await handle.db
+			.insertInto('courses')
+			.values({ title: 'Cluster course', capacity: 10 })
+			.returning('id')
+			.executeTakeFirstOrThrow()
 		const enrollment = await handle.db
 			.insertInto('enrollments')
 			.values({ user_id: student, course_id: course.id, status: 'active', enrollment_date: new Date() })
@@ -94,8 +82,18 @@ test.describe('two workers on one port', () => {
 	test('the primary runs two workers, each listening to the database for events', async () => {
 		expect(childPids(server.process.pid!)).toHaveLength(2)
 		// The first worker to listen answers health checks; the primary speaks once both do.
-		expect(await waitFor(() => server.output(), (output) => output.includes('(production, 2 workers)'))).toContain('(production, 2 workers)')
-		expect(await waitFor(() => countListeners(databaseUrl), (count) => count === 2)).toBe(2)
+		expect(
+			await waitFor(
+				() => server.output(),
+				(output) => output.includes('(production, 2 workers)'),
+			),
+		).toContain('(production, 2 workers)')
+		expect(
+			await waitFor(
+				() => countListeners(databaseUrl),
+				(count) => count === 2,
+			),
+		).toBe(2)
 	})
 
 	test('a session is valid on every worker: no sticky sessions', async () => {
@@ -152,10 +150,16 @@ test.describe('two workers on one port', () => {
 		expect(replaced).toContain(survivor)
 		expect(replaced).toHaveLength(2)
 		// The new worker opens its LISTEN connection before it takes requests.
-		expect(await waitFor(() => countListeners(databaseUrl), (count) => count === 2)).toBe(2)
+		expect(
+			await waitFor(
+				() => countListeners(databaseUrl),
+				(count) => count === 2,
+			),
+		).toBe(2)
 		expect(server.output()).toMatch(new RegExp(`Server worker ${victim} exited \\(SIGKILL\\); starting another`))
 		const healthy = await waitFor(
-			async () => (await Promise.all([0, 1, 2, 3].map(() => getOnNewConnection(`${server.url}/healthz`, '')))).map((response) => response.status),
+			async () =>
+				(await Promise.all([0, 1, 2, 3].map(() => getOnNewConnection(`${server.url}/healthz`, '')))).map((response) => response.status),
 			(statuses) => statuses.every((status) => status === 200),
 		)
 		expect(healthy).toEqual([200, 200, 200, 200])
