@@ -1,9 +1,19 @@
+import type { APIResponse } from '@playwright/test'
 import { expect, test } from '../support/e2e.ts'
 
 const MODULE_SCRIPT = /<script [^>]*type="module"/
 
+const isHit = (response: APIResponse) => response.headers()['x-page-cache'] === 'HIT'
+
 test('an anonymous visitor gets a shared, cacheable public page with an ETag', async ({ request }) => {
-	const first = await request.get('/faq')
+	const visit = async () => ({ first: await request.get('/faq'), second: await request.get('/faq'), head: await request.head('/faq') })
+	let { first, second, head } = await visit()
+	// Other tests visit /faq too, so the first answer may be a copy one of them stored up to 30 s ago,
+	// which can run out before the next request. Only then look again: a copy this test's first
+	// request stored itself (a MISS) is fresh and must answer the two requests after it.
+	for (let attempt = 1; attempt < 3 && isHit(first) && !(isHit(second) && isHit(head)); attempt++) {
+		;({ first, second, head } = await visit())
+	}
 	expect(first.status()).toBe(200)
 	const etag = first.headers().etag
 	expect(etag).toMatch(/^"[\w-]+"$/)
@@ -14,14 +24,12 @@ test('an anonymous visitor gets a shared, cacheable public page with an ETag', a
 	expect(csp).toContain("script-src 'self';")
 	expect(csp).not.toContain('nonce-')
 
-	const second = await request.get('/faq')
 	expect(second.headers()['x-page-cache']).toBe('HIT')
 	expect(await second.text()).toBe(await first.text())
 	// A copy from memory is answered before Express, with the same headers as a rendered page.
 	for (const name of ['content-security-policy', 'x-content-type-options', 'x-frame-options', 'referrer-policy', 'etag']) {
 		expect(second.headers()[name], name).toBe(first.headers()[name])
 	}
-	const head = await request.head('/faq')
 	expect(head.headers()['x-page-cache']).toBe('HIT')
 	expect(await head.body()).toHaveLength(0)
 

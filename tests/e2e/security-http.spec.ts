@@ -268,7 +268,15 @@ test.describe('forgery, GET safety and headers', () => {
 	test('a request target in absolute form is answered as its path; any other form is a 400, never a 500', async () => {
 		const { port } = new URL(server.url)
 		// Twice, so that the second answer comes from the shared page cache, which must not mistake the target for '/'.
-		const answers = [await rawGet(`GET http://127.0.0.1:${port}/faq HTTP/1.1`), await rawGet(`GET http://127.0.0.1:${port}/faq HTTP/1.1`)]
+		const twice = async () => [
+			await rawGet(`GET http://127.0.0.1:${port}/faq HTTP/1.1`),
+			await rawGet(`GET http://127.0.0.1:${port}/faq HTTP/1.1`),
+		]
+		let answers = await twice()
+		// The crawls above stored a copy of /faq that lives 30 s and can run out between the two: only
+		// when the first answer was that copy (a HIT), look again; a copy the first stored itself must answer the second.
+		const hit = /X-Page-Cache: HIT/i
+		for (let attempt = 1; attempt < 3 && hit.test(answers[0]!) && !hit.test(answers[1]!); attempt++) answers = await twice()
 		for (const faq of answers) {
 			expect(faq).toMatch(/^HTTP\/1\.1 200 /)
 			expect(faq).toContain('<title>Frequently Asked Questions')
