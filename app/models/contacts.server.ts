@@ -62,7 +62,15 @@ function contactsQuery(db: Kysely<Database>, owner: ContactOwner & { storedRole:
 			.leftJoin('partners', 'partners.id', 'profiles.id')
 			.leftJoin('unread', 'unread.id', 'profiles.id')
 			.where('profiles.id', '<>', owner.id)
-			.where((eb) => eb.or([eb('partners.id', 'is not', null), eb('profiles.role', 'in', reachableRoles(owner.storedRole))]))
+			.where((eb) => {
+				const reachable = eb('profiles.role', 'in', reachableRoles(owner.storedRole))
+				// A student reaches a few staff and partners: both are index lookups on profiles
+				// (a bitmap OR). Staff reach every student, so reading all profiles once is cheaper
+				// than checking each against a list of thousands of partners.
+				return owner.storedRole === 'student'
+					? eb.or([reachable, eb('profiles.id', '=', eb.fn.any(sql<string[]>`array(${eb.selectFrom('partners').select('partners.id')})`))])
+					: eb.or([eb('partners.id', 'is not', null), reachable])
+			})
 	)
 }
 
