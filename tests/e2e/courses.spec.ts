@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { Page } from '@playwright/test'
 import type { Kysely } from 'kysely'
 import type { Database, NewCourse } from '#db/types.ts'
+import { insertUser } from '#tests/support/users.ts'
 import { expect, test } from '../support/e2e.ts'
 
 async function createCourse(db: Kysely<Database>, values: Partial<NewCourse> = {}) {
@@ -14,12 +15,8 @@ async function createCourse(db: Kysely<Database>, values: Partial<NewCourse> = {
 
 async function fillSeats(db: Kysely<Database>, courseId: number, count: number) {
 	for (let i = 0; i < count; i++) {
-		const user = await db
-			.insertInto('users')
-			.values({ email: `seat-${randomUUID()}@example.com`, password_hash: 'unused' })
-			.returning('id')
-			.executeTakeFirstOrThrow()
-		await db.insertInto('enrollments').values({ user_id: user.id, course_id: courseId, enrollment_date: new Date() }).execute()
+		const userId = await insertUser(db)
+		await db.insertInto('enrollments').values({ user_id: userId, course_id: courseId, enrollment_date: new Date() }).execute()
 	}
 }
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { Page } from '@playwright/test'
 import type { Kysely } from 'kysely'
 import type { Database } from '#db/types.ts'
+import { insertUser } from '#tests/support/users.ts'
 import { expect, test } from '../support/e2e.ts'
 
 async function createCourse(db: Kysely<Database>, capacity: number) {
@@ -18,12 +19,8 @@ async function createCourse(db: Kysely<Database>, capacity: number) {
 }
 
 async function takeSeat(db: Kysely<Database>, courseId: number) {
-	const user = await db
-		.insertInto('users')
-		.values({ email: `seat-${randomUUID()}@example.com`, password_hash: 'unused' })
-		.returning('id')
-		.executeTakeFirstOrThrow()
-	await db.insertInto('enrollments').values({ user_id: user.id, course_id: courseId }).execute()
+	const userId = await insertUser(db)
+	await db.insertInto('enrollments').values({ user_id: userId, course_id: courseId }).execute()
 }
 
 async function waitlistRows(db: Kysely<Database>, email: string) {

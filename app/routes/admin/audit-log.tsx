@@ -3,6 +3,7 @@ import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card } from '#app/components/ui/card.tsx'
 import { Label, Select } from '#app/components/ui/input.tsx'
+import { TableHead } from '#app/components/ui/table.tsx'
 import { listAuditEntities, listAuditEntries } from '#app/models/audit-log.server.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
@@ -67,29 +68,7 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
 			) : (
 				<Card className="overflow-x-auto">
 					<table className="min-w-full text-left text-sm">
-						<caption className="sr-only">Audit entries</caption>
-						<thead className="border-b border-slate-200 bg-slate-50 text-slate-700">
-							<tr>
-								<th scope="col" className="px-4 py-3 font-semibold">
-									When
-								</th>
-								<th scope="col" className="px-4 py-3 font-semibold">
-									Who
-								</th>
-								<th scope="col" className="px-4 py-3 font-semibold">
-									Action
-								</th>
-								<th scope="col" className="px-4 py-3 font-semibold">
-									Kind
-								</th>
-								<th scope="col" className="px-4 py-3 font-semibold">
-									ID
-								</th>
-								<th scope="col" className="px-4 py-3 font-semibold">
-									Details
-								</th>
-							</tr>
-						</thead>
+						<TableHead caption="Audit entries" columns={['When', 'Who', 'Action', 'Kind', 'ID', 'Details']} />
 						<tbody className="divide-y divide-slate-100">
 							{entries.map((entry) => (
 								<tr key={entry.id} className="align-top">

@@ -11,6 +11,7 @@ import { ButtonLink } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
 import { Spinner } from '#app/components/ui/spinner.tsx'
+import { TableHead } from '#app/components/ui/table.tsx'
 import { FileKindIcon } from '#app/components/uploads/file-icon.tsx'
 import { materialsPath } from '#app/components/uploads/paths.ts'
 import { UploadMaterialsForm } from '#app/components/uploads/upload-form.tsx'
@@ -240,26 +241,7 @@ function MaterialsTable({ weeks, path }: { weeks: AdminWeek[]; path: string }) {
 	return (
 		<div className="-mx-5 overflow-x-auto sm:mx-0">
 			<table className="min-w-full text-left text-sm">
-				<caption className="sr-only">Weeks and their materials</caption>
-				<thead className="border-b border-slate-200 bg-slate-50 text-slate-700">
-					<tr>
-						<th scope="col" className="px-4 py-3 font-semibold">
-							Week
-						</th>
-						<th scope="col" className="px-4 py-3 font-semibold">
-							Topic
-						</th>
-						<th scope="col" className="px-4 py-3 font-semibold">
-							Zoom Link
-						</th>
-						<th scope="col" className="px-4 py-3 font-semibold">
-							Files
-						</th>
-						<th scope="col" className="px-4 py-3 font-semibold">
-							Actions
-						</th>
-					</tr>
-				</thead>
+				<TableHead caption="Weeks and their materials" columns={['Week', 'Topic', 'Zoom Link', 'Files', 'Actions']} />
 				<tbody className="divide-y divide-slate-100 align-top">
 					{weeks.map((week) => (
 						<tr key={week.id}>

@@ -22,6 +22,7 @@ import { Button, ButtonLink, buttonClasses } from '#app/components/ui/button.tsx
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
 import { SelectField } from '#app/components/ui/field.tsx'
+import { TableHead } from '#app/components/ui/table.tsx'
 import { parseRowId } from '#app/models/admin-courses.server.ts'
 import {
 	adminEnroll,
@@ -202,26 +203,7 @@ export default function ManageEnrollments({ loaderData, actionData }: Route.Comp
 			) : (
 				<Card className="overflow-x-auto">
 					<table className="min-w-full text-left text-sm">
-						<caption className="sr-only">Enrollments</caption>
-						<thead className="border-b border-slate-200 bg-slate-50 text-slate-700">
-							<tr>
-								<th scope="col" className="px-4 py-3 font-semibold">
-									Student
-								</th>
-								<th scope="col" className="px-4 py-3 font-semibold">
-									Course
-								</th>
-								<th scope="col" className="px-4 py-3 font-semibold">
-									Enrollment Date
-								</th>
-								<th scope="col" className="px-4 py-3 font-semibold">
-									Status
-								</th>
-								<th scope="col" className="px-4 py-3 font-semibold">
-									Actions
-								</th>
-							</tr>
-						</thead>
+						<TableHead caption="Enrollments" columns={['Student', 'Course', 'Enrollment Date', 'Status', 'Actions']} />
 						<tbody className="divide-y divide-slate-100">
 							{enrollments.map((enrollment) => {
 								const student = enrollment.studentName || 'Unknown User'

@@ -8,6 +8,7 @@ import { Badge } from '#app/components/ui/badge.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
 import { Card } from '#app/components/ui/card.tsx'
 import { Input, Label } from '#app/components/ui/input.tsx'
+import { TableHead } from '#app/components/ui/table.tsx'
 import { TabLinks } from '#app/components/ui/tabs.tsx'
 import { parseRowId } from '#app/models/admin-courses.server.ts'
 import { type GradingRow, type GradingTab, getSubmissionDetail, gradeSubmission, listGradingQueue } from '#app/models/assignments.server.ts'
@@ -118,8 +119,6 @@ export default function GradeAssignments({ loaderData, actionData }: Route.Compo
 	)
 }
 
-const headerCell = 'px-4 py-3 font-semibold'
-
 function StudentCell({ row, withCourse }: { row: GradingRow; withCourse?: boolean }) {
 	return (
 		<td className="px-4 py-3">
@@ -142,26 +141,7 @@ function EmptyRow({ columns, children }: { columns: number; children: string }) 
 function PendingTable({ rows, state }: { rows: GradingRow[]; state: ListState }) {
 	return (
 		<table className="min-w-full text-left text-sm">
-			<caption className="sr-only">Pending assignments</caption>
-			<thead className="border-b border-slate-200 bg-slate-50 text-slate-700">
-				<tr>
-					<th scope="col" className={headerCell}>
-						Student
-					</th>
-					<th scope="col" className={headerCell}>
-						Course
-					</th>
-					<th scope="col" className={headerCell}>
-						Assignment
-					</th>
-					<th scope="col" className={headerCell}>
-						Submitted
-					</th>
-					<th scope="col" className={headerCell}>
-						Actions
-					</th>
-				</tr>
-			</thead>
+			<TableHead caption="Pending assignments" columns={['Student', 'Course', 'Assignment', 'Submitted', 'Actions']} />
 			<tbody className="divide-y divide-slate-100">
 				{rows.length === 0 ? <EmptyRow columns={5}>No pending assignments found</EmptyRow> : null}
 				{rows.map((row) => (
@@ -185,26 +165,7 @@ function PendingTable({ rows, state }: { rows: GradingRow[]; state: ListState })
 function GradedTable({ rows, state }: { rows: GradingRow[]; state: ListState }) {
 	return (
 		<table className="min-w-full text-left text-sm">
-			<caption className="sr-only">Graded assignments</caption>
-			<thead className="border-b border-slate-200 bg-slate-50 text-slate-700">
-				<tr>
-					<th scope="col" className={headerCell}>
-						Student
-					</th>
-					<th scope="col" className={headerCell}>
-						Assignment
-					</th>
-					<th scope="col" className={headerCell}>
-						Submitted
-					</th>
-					<th scope="col" className={headerCell}>
-						Grade
-					</th>
-					<th scope="col" className={headerCell}>
-						Actions
-					</th>
-				</tr>
-			</thead>
+			<TableHead caption="Graded assignments" columns={['Student', 'Assignment', 'Submitted', 'Grade', 'Actions']} />
 			<tbody className="divide-y divide-slate-100">
 				{rows.length === 0 ? <EmptyRow columns={5}>No graded assignments found</EmptyRow> : null}
 				{rows.map((row) => (

@@ -10,6 +10,7 @@ import { Card } from '#app/components/ui/card.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
 import { EmptyState } from '#app/components/ui/empty-state.tsx'
 import { Spinner } from '#app/components/ui/spinner.tsx'
+import { TableHead } from '#app/components/ui/table.tsx'
 import { cleanUpOrphans, findOrphanedMaterials, type OrphanGroup } from '#app/models/orphans.server.ts'
 import { getStorage } from '#app/services/storage/index.server.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
@@ -118,9 +119,10 @@ export default function OrphanedMaterials({ loaderData }: Route.ComponentProps) 
 					) : null}
 					<Card className="overflow-x-auto">
 						<table className="min-w-full text-left text-sm">
-							<caption className="sr-only">Orphaned materials</caption>
-							<thead className="border-b border-slate-200 bg-slate-50 text-slate-700">
-								<tr>
+							<TableHead
+								caption="Orphaned materials"
+								columns={['Week', 'Topic', 'Deleted Course ID', 'Files', 'Created']}
+								leading={
 									<th scope="col" className="px-4 py-3">
 										<input
 											type="checkbox"
@@ -132,23 +134,8 @@ export default function OrphanedMaterials({ loaderData }: Route.ComponentProps) 
 											className="size-4 rounded border-slate-400"
 										/>
 									</th>
-									<th scope="col" className="px-4 py-3 font-semibold">
-										Week
-									</th>
-									<th scope="col" className="px-4 py-3 font-semibold">
-										Topic
-									</th>
-									<th scope="col" className="px-4 py-3 font-semibold">
-										Deleted Course ID
-									</th>
-									<th scope="col" className="px-4 py-3 font-semibold">
-										Files
-									</th>
-									<th scope="col" className="px-4 py-3 font-semibold">
-										Created
-									</th>
-								</tr>
-							</thead>
+								}
+							/>
 							<tbody className="divide-y divide-slate-100 align-top">
 								{groups.map((group) => (
 									<OrphanRow key={group.id} group={group} checked={picked.has(group.id)} onToggle={(on) => toggle(group.id, on)} />

@@ -9,6 +9,7 @@ import { Alert } from '#app/components/ui/alert.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Button, ButtonLink, buttonClasses } from '#app/components/ui/button.tsx'
 import { Card } from '#app/components/ui/card.tsx'
+import { TableHead } from '#app/components/ui/table.tsx'
 import { AdminUserError, listStudents, promoteToAdmin, removeUser, USER_LIST_LIMIT } from '#app/models/admin-users.server.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
@@ -102,26 +103,7 @@ export default function ManageUsers({ loaderData }: Route.ComponentProps) {
 			) : (
 				<Card className="overflow-x-auto">
 					<table className="min-w-full text-left text-sm">
-						<caption className="sr-only">Students</caption>
-						<thead className="border-b border-slate-200 bg-slate-50 text-slate-700">
-							<tr>
-								<th scope="col" className="px-4 py-3 font-semibold">
-									Name
-								</th>
-								<th scope="col" className="px-4 py-3 font-semibold">
-									Email
-								</th>
-								<th scope="col" className="px-4 py-3 font-semibold">
-									Role
-								</th>
-								<th scope="col" className="px-4 py-3 font-semibold">
-									Registered Date
-								</th>
-								<th scope="col" className="px-4 py-3 font-semibold">
-									Actions
-								</th>
-							</tr>
-						</thead>
+						<TableHead caption="Students" columns={['Name', 'Email', 'Role', 'Registered Date', 'Actions']} />
 						<tbody className="divide-y divide-slate-100">
 							{users.map((user) => (
 								<tr key={user.id}>
