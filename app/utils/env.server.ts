@@ -47,6 +47,7 @@ const EnvSchema = z.object({
 				.filter(Boolean),
 		),
 	MAX_UPLOAD_MB: z.coerce.number().positive().default(50),
+	EVENT_STREAMS_PER_CLIENT: z.coerce.number().int().min(1).default(20),
 	LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 	WEB_CONCURRENCY: z.coerce.number().int().min(1).max(256).optional(),
 })

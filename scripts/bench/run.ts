@@ -64,7 +64,8 @@ function run(command: string, commandArgs: string[], env: NodeJS.ProcessEnv = {}
 
 async function createTargets(): Promise<Target[]> {
 	const targets: Target[] = []
-	const base = { NODE_ENV: 'production', ALLOW_EMBEDDED_DEFAULTS: 'true', LOG_LEVEL: 'silent', HOST: '127.0.0.1' }
+	// TRUST_PROXY: the stream clients are 2,000 visitors behind a proxy (X-Forwarded-For), each with its own address.
+	const base = { NODE_ENV: 'production', ALLOW_EMBEDDED_DEFAULTS: 'true', LOG_LEVEL: 'silent', HOST: '127.0.0.1', TRUST_PROXY: '1' }
 	if (!flag('skip-pglite')) {
 		const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-pglite-'))
 		targets.push({ kind: 'pglite', dataDir, env: { ...base, DATA_DIR: dataDir, DATABASE_URL: '' } })
@@ -273,9 +274,13 @@ async function sseAtScale(origin: string, serverPid: number, prepared: Prepared)
 	const allDelivered = new Promise<void>((resolve) => (expected = resolve))
 	const rssBefore = await settledRssKb(serverPid)
 	const liveBefore = await liveKb(serverPid)
+	let clients = 0
 	const open = () =>
 		new Promise<void>((resolve, reject) => {
-			const request = http.get(`${origin}/events`, { agent, headers: { Accept: 'text/event-stream' } }, (response) => {
+			clients += 1
+			const headers = { Accept: 'text/event-stream', 'X-Forwarded-For': `10.${clients >> 16}.${(clients >> 8) & 255}.${clients & 255}` }
+			const request = http.get(`${origin}/events`, { agent, headers }, (response) => {
+				if (response.statusCode !== 200) reject(new Error(`/events answered ${response.statusCode}`))
 				let ready = false
 				let done = false
 				response.setEncoding('utf8')

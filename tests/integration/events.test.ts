@@ -6,6 +6,7 @@ import { createEventHub, getEventHub, parseEvent, stopEventHub } from '#app/serv
 import { publishEvent } from '#app/services/events/publish.server.ts'
 import { acceptStreams, canSeeEvent, closeAllStreams, HEARTBEAT_MS } from '#app/services/events/streams.server.ts'
 import { type DatabaseHandle, openDatabase } from '#app/utils/db.server.ts'
+import { getEnv } from '#app/utils/env.server.ts'
 import { createPgliteDatabase, useTestDatabase } from '#tests/support/db.ts'
 import { getRequest, sessionCookieFor } from '#tests/support/requests.ts'
 
@@ -34,9 +35,10 @@ async function signedIn() {
 	return { id: user.id, cookie: await sessionCookieFor(user.id) }
 }
 
-async function openStream(cookie: string) {
+async function openStream(cookie: string, address?: string) {
 	const controller = new AbortController()
 	const request = new Request(getRequest('/events', { cookie }), { signal: controller.signal })
+	if (address) request.headers.set('x-client-ip', address)
 	const response = (await eventsLoader({ request, params: {}, context: {} } as Parameters<typeof eventsLoader>[0])) as Response
 	return { response, controller, reader: response.body!.getReader() }
 }
@@ -164,6 +166,38 @@ describe('the events route', () => {
 		} finally {
 			vi.useRealTimers()
 		}
+	})
+
+	test('a client holds at most EVENT_STREAMS_PER_CLIENT streams: a signed-in user wherever they are, a visitor per address', async () => {
+		const limit = getEnv().EVENT_STREAMS_PER_CLIENT
+		const [alice, bob] = await Promise.all([signedIn(), signedIn()])
+		await getEventHub()
+		const openAll = (cookie: string, address: string) =>
+			Promise.all(Array.from({ length: limit }, (_, index) => openStream(cookie, `${address}${index}`)))
+		// Alice's streams count together from any address.
+		const alices = await openAll(alice.cookie, '198.51.100.')
+		expect(alices.map((stream) => stream.response.status)).toEqual(Array(limit).fill(200))
+		const refused = await openStream(alice.cookie, '198.51.100.250')
+		expect(refused.response.status).toBe(429)
+		expect(await readUntil(refused.reader, 'reload.')).toBe('Too many live connections are open for you. Close a tab and reload.')
+		const bobs = await openStream(bob.cookie, '198.51.100.1')
+		await readUntil(bobs.reader, 'event: ready')
+		// A closed stream frees its place.
+		alices[0]!.controller.abort()
+		const again = await openStream(alice.cookie, '198.51.100.251')
+		await readUntil(again.reader, 'event: ready')
+
+		const visitors = await Promise.all(Array.from({ length: limit }, () => openStream('', '203.0.113.7')))
+		expect(visitors.every((stream) => stream.response.status === 200)).toBe(true)
+		expect((await openStream('', '203.0.113.7')).response.status).toBe(429)
+		const neighbour = await openStream('', '203.0.113.8')
+		await readUntil(neighbour.reader, 'event: ready')
+
+		for (const stream of [...alices, bobs, again, ...visitors, neighbour]) stream.controller.abort()
+		// Every place is free again.
+		const after = await Promise.all(Array.from({ length: limit }, () => openStream(alice.cookie)))
+		expect(after.every((stream) => stream.response.status === 200)).toBe(true)
+		for (const stream of after) stream.controller.abort()
 	})
 
 	test('shutdown ends open streams and refuses new ones until streams are accepted again', async () => {

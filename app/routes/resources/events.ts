@@ -1,6 +1,8 @@
 import { getEventHub } from '#app/services/events/hub.server.ts'
-import { openUserEventStream } from '#app/services/events/streams.server.ts'
+import { openUserEventStream, streamClientKey } from '#app/services/events/streams.server.ts'
 import { getUser } from '#app/utils/auth.server.ts'
+import { getEnv } from '#app/utils/env.server.ts'
+import { clientAddress } from '#app/utils/rate-limit.server.ts'
 import type { Route } from './+types/events'
 
 /**
@@ -11,5 +13,8 @@ import type { Route } from './+types/events'
 export async function loader({ request }: Route.LoaderArgs) {
 	const user = await getUser(request)
 	const hub = await getEventHub()
-	return openUserEventStream(request, user, hub)
+	return openUserEventStream(request, user, hub, {
+		client: streamClientKey(user, clientAddress(request)),
+		limit: getEnv().EVENT_STREAMS_PER_CLIENT,
+	})
 }

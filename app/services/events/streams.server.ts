@@ -7,9 +7,15 @@ import type { EventHub } from './hub.server.ts'
 /** Often enough that proxies keep the connection and dead clients are found. */
 export const HEARTBEAT_MS = 25_000
 
-type StreamRegistry = { accepting: boolean; open: Set<() => void> }
+/** `open` ends each stream; `perClient` counts them by client key. */
+type StreamRegistry = { accepting: boolean; open: Set<() => void>; perClient: Map<string, number> }
 
-const registry = processWide<StreamRegistry>('__appEventStreams', () => ({ accepting: true, open: new Set() }))
+const registry = processWide<StreamRegistry>('__appEventStreams', () => ({ accepting: true, open: new Set(), perClient: new Map() }))
+
+/** Whose streams count together: a signed-in user's from anywhere, a visitor's by address. */
+export function streamClientKey(user: Pick<SessionUser, 'id'> | null, address: string) {
+	return user ? `user:${user.id}` : `address:${address}`
+}
 
 /**
  * Message events go to their two parties and announcements to signed-in users;
@@ -36,12 +42,26 @@ export function canSeeEvent(user: Pick<SessionUser, 'id'> | null, event: AppEven
  * A visitor's event stream (user null for a signed-out visitor). Every send is guarded: a client that
  * went away without aborting the request makes `send` throw (from a timer or a
  * NOTIFY callback), which would otherwise crash the process; the stream is
- * then cleaned up instead.
+ * then cleaned up instead. Each process holds at most `limit` streams per client (a browser
+ * needs one per tab), so one client cannot tie up the memory of thousands.
  */
-export function openUserEventStream(request: Request, user: Pick<SessionUser, 'id'> | null, hub: EventHub) {
+export function openUserEventStream(
+	request: Request,
+	user: Pick<SessionUser, 'id'> | null,
+	hub: EventHub,
+	{ client, limit }: { client: string; limit: number },
+) {
 	if (!registry.accepting) {
 		return new Response('The server is restarting.', { status: 503, headers: { 'Retry-After': '2' } })
 	}
+	const openForClient = registry.perClient.get(client) ?? 0
+	if (openForClient >= limit) {
+		return new Response('Too many live connections are open for you. Close a tab and reload.', {
+			status: 429,
+			headers: { 'Retry-After': '30' },
+		})
+	}
+	registry.perClient.set(client, openForClient + 1)
 	return eventStream(request.signal, (send, close) => {
 		let finished = false
 		const finish = () => {
@@ -50,6 +70,9 @@ export function openUserEventStream(request: Request, user: Pick<SessionUser, 'i
 			unsubscribe()
 			clearInterval(heartbeat)
 			registry.open.delete(closeStream)
+			const remaining = (registry.perClient.get(client) ?? 1) - 1
+			if (remaining > 0) registry.perClient.set(client, remaining)
+			else registry.perClient.delete(client)
 		}
 		const closeStream = () => {
 			finish()
