@@ -420,6 +420,8 @@ async function benchTarget(target: Target, prepared: Prepared, withLighthouse: b
 		pages.push(await measure('/dashboard (student)', child.pid!, `${origin}/dashboard`, student))
 		pages.push(await measure('/dashboard/messages (student)', child.pid!, `${origin}/dashboard/messages`, student))
 		pages.push(await measure('/dashboard/admin/courses (admin)', child.pid!, `${origin}/dashboard/admin/courses`, admin))
+		// The lightest signed-in page (a placeholder): what any signed-in request costs before its own content.
+		pages.push(await measure('/dashboard/community (student, floor)', child.pid!, `${origin}/dashboard/community`, student))
 
 		const javascript = flag('skip-js')
 			? []
