@@ -123,6 +123,13 @@ describe('sending an attachment', () => {
 		expect(part.status).toBe(206)
 		expect(part.headers.get('Content-Range')).toBe(`bytes 0-3/${PDF.length}`)
 		expect(await part.text()).toBe('%PDF')
+		const tail = await download(attachment!.id, admin.cookie, { Range: 'bytes=-6' })
+		expect(tail.status).toBe(206)
+		expect(tail.headers.get('Content-Range')).toBe(`bytes ${PDF.length - 6}-${PDF.length - 1}/${PDF.length}`)
+		expect(await tail.text()).toBe('%%EOF\n')
+		const beyond = await download(attachment!.id, admin.cookie, { Range: `bytes=${PDF.length}-` })
+		expect(beyond.status).toBe(416)
+		expect(beyond.headers.get('Content-Range')).toBe(`bytes */${PDF.length}`)
 	})
 
 	test('an attachment over the size limit is refused with 413 and nothing stored', async () => {

@@ -173,6 +173,8 @@ describe('how a material file is served', () => {
 		const beyond = await getFile(videoId, { cookie: student.cookie, range: 'bytes=5000-6000' })
 		expect(beyond.status).toBe(416)
 		expect(beyond.headers.get('Content-Range')).toBe('bytes */4096')
+		const openPastEnd = await getFile(videoId, { cookie: student.cookie, range: 'bytes=4096-' })
+		expect(openPastEnd.status).toBe(416)
 		const malformed = await getFile(videoId, { cookie: student.cookie, range: 'bytes=0-1,5-9' })
 		expect(malformed.status).toBe(200)
 		expect((await malformed.arrayBuffer()).byteLength).toBe(4096)

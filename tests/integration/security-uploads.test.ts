@@ -99,9 +99,7 @@ describe('attachments that lie', () => {
 		const served = await callRoute(attachmentLoader, getRequest(`/files/attachments/${row.id}`, { cookie: student.cookie }), {
 			attachmentId: String(row.id),
 		})
-		expect(served.headers.get('Content-Disposition')).toMatch(
-			/^(inline|attachment); filename="notes-31m\.txt"; filename\*=UTF-8''notes%5B31m\.txt$/,
-		)
+		expect(served.headers.get('Content-Disposition')).toMatch(/^(inline|attachment); filename="notes\[31m\.txt"$/)
 	})
 
 	test('a ../ name never leaves the user folder, and the download name is the server-cleaned one', async () => {
