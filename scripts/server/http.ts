@@ -12,6 +12,7 @@ import { createRequestHandler } from '@react-router/express'
 import accepts from 'accepts'
 import compression from 'compression'
 import express from 'express'
+import onHeaders from 'on-headers'
 import proxyAddr from 'proxy-addr'
 import type { ServerBuild } from 'react-router'
 import { getEnv } from '#app/utils/env.server.ts'
@@ -112,7 +113,11 @@ function answerFromPageCache(req: http.IncomingMessage, res: http.ServerResponse
 
 app.use((req, res, next) => {
 	const started = performance.now()
-	res.set(securityHeaders)
+	// Defaults for every response, added as the headers go out: a response that set one itself
+	// keeps its own value (the router appends its headers, so setting them first would send both).
+	onHeaders(res, () => {
+		for (const [name, value] of Object.entries(securityHeaders)) if (!res.hasHeader(name)) res.setHeader(name, value)
+	})
 	// Downstream code reads the client address from this header; never trust a client's copy.
 	req.headers['x-client-ip'] = req.ip ?? ''
 	res.on('finish', () => logRequest({ method: req.method, path: req.path, ip: req.ip ?? '', started }, res.statusCode))
