@@ -141,6 +141,33 @@ test('a PDF stays protected until View Document, then renders and zooms', async 
 	expect(file.headers()['x-content-type-options']).toBe('nosniff')
 })
 
+test('on a phone a PDF opens at the width of its pane, and zooms from there @js-only', async ({ page, db, createUser, signIn }) => {
+	const { course, pdf } = await createCourseWithFiles(db)
+	const student = await createUser()
+	await db.insertInto('enrollments').values({ user_id: student.id, course_id: course.id, enrollment_date: new Date() }).execute()
+	await signIn(student)
+	await page.setViewportSize({ width: 390, height: 844 })
+
+	await page.goto(`/dashboard/materials/${pdf.id}?view=1`)
+	const dialog = page.getByRole('dialog', { name: pdf.title })
+	const pages = dialog.getByRole('region', { name: `${pdf.title} pages` })
+	const firstPage = dialog.getByRole('img', { name: /^Page 1 of \d+$/ })
+	await expect(firstPage).toBeVisible()
+	await expect(dialog.getByLabel('Zoom level')).toHaveText('100%')
+	const paneWidth = await pages.evaluate((pane) => {
+		const style = getComputedStyle(pane)
+		return pane.clientWidth - Number.parseFloat(style.paddingLeft) - Number.parseFloat(style.paddingRight)
+	})
+	const widthAt = async () => firstPage.evaluate((canvas) => canvas.getBoundingClientRect().width)
+	// A US Letter page is 612 pt wide, far wider than a phone's pane.
+	expect(paneWidth).toBeLessThan(400)
+	await expect.poll(widthAt).toBeCloseTo(paneWidth, -1)
+	expect(await pages.evaluate((pane) => pane.scrollWidth <= pane.clientWidth)).toBe(true)
+
+	await dialog.getByRole('button', { name: 'Zoom in' }).click()
+	await expect.poll(widthAt).toBeCloseTo(paneWidth * 1.25, -1)
+})
+
 // pdf.js reads the file in the browser, so the failure can only be seen with JavaScript.
 test('a PDF that cannot be read shows the failure with a download @js-only', async ({ page, db, createUser, signIn }) => {
 	const { course, weekId } = await createCourseWithFiles(db)

@@ -58,11 +58,11 @@ export function PdfViewer({ src, downloadUrl, title }: { src: string; downloadUr
 		let current: RenderTask | undefined
 		const renderPages = async () => {
 			const outputScale = window.devicePixelRatio || 1
-			const canvases: HTMLCanvasElement[] = []
+			const scale = (zoom / 100) * (await fitScale(pdf, container))
 			for (let number = 1; number <= pdf.numPages; number++) {
 				const page = await pdf.getPage(number)
 				if (cancelled) return
-				const viewport = page.getViewport({ scale: zoom / 100 })
+				const viewport = page.getViewport({ scale })
 				const canvas = document.createElement('canvas')
 				canvas.width = Math.floor(viewport.width * outputScale)
 				canvas.height = Math.floor(viewport.height * outputScale)
@@ -71,7 +71,6 @@ export function PdfViewer({ src, downloadUrl, title }: { src: string; downloadUr
 				canvas.className = 'mx-auto block max-w-none bg-white shadow'
 				canvas.setAttribute('role', 'img')
 				canvas.setAttribute('aria-label', `Page ${number} of ${pdf.numPages}`)
-				canvases.push(canvas)
 				if (number === 1) container.replaceChildren(canvas)
 				else container.append(canvas)
 				current = page.render({
@@ -161,6 +160,17 @@ export function PdfViewer({ src, downloadUrl, title }: { src: string; downloadUr
 			/>
 		</div>
 	)
+}
+
+/**
+ * What 100 % means: the page's own size, or the width of the pane when that is narrower (a
+ * phone), so a student never has to zoom out before reading.
+ */
+async function fitScale(pdf: PDFDocumentProxy, container: HTMLElement) {
+	const style = getComputedStyle(container)
+	const available = container.clientWidth - Number.parseFloat(style.paddingLeft) - Number.parseFloat(style.paddingRight)
+	const pageWidth = (await pdf.getPage(1)).getViewport({ scale: 1 }).width
+	return available > 0 ? Math.min(1, available / pageWidth) : 1
 }
 
 /** The browser's built-in viewer, for when pdf.js cannot be loaded; checks what the frame received. */
