@@ -156,6 +156,10 @@ function Success({ courseTitle, signedIn }: { courseTitle: string; signedIn: boo
 			{signedIn ? (
 				<>
 					<p className="mt-2 text-sm text-slate-600">Taking you to your dashboard...</p>
+					{/* Without JavaScript the browser itself moves on after the same pause. */}
+					<noscript>
+						<meta httpEquiv="refresh" content={`${DASHBOARD_DELAY_MS / 1000};url=/dashboard`} />
+					</noscript>
 					<ButtonLink to="/dashboard" size="lg" className="mt-6">
 						Go to Dashboard Now
 					</ButtonLink>
