@@ -16,7 +16,7 @@ export function RawDataTable({ rows, label }: { rows: Array<Record<string, unkno
 		<section
 			aria-label={label}
 			tabIndex={0}
-			className="max-h-[360px] overflow-auto rounded-md border border-slate-200 focus:ring-2 focus:ring-brand-200 focus:outline-none"
+			className="relative max-h-[360px] overflow-auto rounded-md border border-slate-200 focus:ring-2 focus:ring-brand-200 focus:outline-none"
 		>
 			<table className="min-w-full text-left font-mono text-xs">
 				<thead className="sticky top-0 bg-slate-100">

@@ -3,7 +3,7 @@ import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card } from '#app/components/ui/card.tsx'
 import { Label, Select } from '#app/components/ui/input.tsx'
-import { TableHead } from '#app/components/ui/table.tsx'
+import { TableCard, TableHead } from '#app/components/ui/table.tsx'
 import { listAuditEntities, listAuditEntries } from '#app/models/audit-log.server.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
@@ -66,7 +66,7 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
 			{entries.length === 0 ? (
 				<Card className="p-8 text-center text-slate-700">No audit entries yet</Card>
 			) : (
-				<Card className="overflow-x-auto">
+				<TableCard>
 					<table className="min-w-full text-left text-sm">
 						<TableHead caption="Audit entries" columns={['When', 'Who', 'Action', 'Kind', 'ID', 'Details']} />
 						<tbody className="divide-y divide-slate-100">
@@ -84,7 +84,7 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
 							))}
 						</tbody>
 					</table>
-				</Card>
+				</TableCard>
 			)}
 		</>
 	)

@@ -239,7 +239,7 @@ export default function ManageCourseMaterials({ loaderData, actionData }: Route.
 
 function MaterialsTable({ weeks, path }: { weeks: AdminWeek[]; path: string }) {
 	return (
-		<div className="-mx-5 overflow-x-auto sm:mx-0">
+		<div className="relative -mx-5 overflow-x-auto sm:mx-0">
 			<table className="min-w-full text-left text-sm">
 				<TableHead caption="Weeks and their materials" columns={['Week', 'Topic', 'Zoom Link', 'Files', 'Actions']} />
 				<tbody className="divide-y divide-slate-100 align-top">

@@ -22,7 +22,7 @@ import { Button, ButtonLink, buttonClasses } from '#app/components/ui/button.tsx
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
 import { SelectField } from '#app/components/ui/field.tsx'
-import { TableHead } from '#app/components/ui/table.tsx'
+import { TableCard, TableHead } from '#app/components/ui/table.tsx'
 import { parseRowId } from '#app/models/admin-courses.server.ts'
 import {
 	adminEnroll,
@@ -201,7 +201,7 @@ export default function ManageEnrollments({ loaderData, actionData }: Route.Comp
 					{query ? 'No matching enrollments found' : "No enrollments found. Let's create your first enrollment."}
 				</Card>
 			) : (
-				<Card className="overflow-x-auto">
+				<TableCard>
 					<table className="min-w-full text-left text-sm">
 						<TableHead caption="Enrollments" columns={['Student', 'Course', 'Enrollment Date', 'Status', 'Actions']} />
 						<tbody className="divide-y divide-slate-100">
@@ -248,7 +248,7 @@ export default function ManageEnrollments({ loaderData, actionData }: Route.Comp
 							})}
 						</tbody>
 					</table>
-				</Card>
+				</TableCard>
 			)}
 			{truncated ? <p className="text-sm text-slate-600">Showing the newest {limit} enrollments. Search to find others.</p> : null}
 

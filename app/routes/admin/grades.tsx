@@ -6,9 +6,8 @@ import { GRADING_MESSAGES, GradeSchema } from '#app/components/grading/schemas.t
 import { LocalDate } from '#app/components/local-date.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
-import { Card } from '#app/components/ui/card.tsx'
 import { Input, Label } from '#app/components/ui/input.tsx'
-import { TableHead } from '#app/components/ui/table.tsx'
+import { TableCard, TableHead } from '#app/components/ui/table.tsx'
 import { TabLinks } from '#app/components/ui/tabs.tsx'
 import { parseRowId } from '#app/models/admin-courses.server.ts'
 import { type GradingRow, type GradingTab, getSubmissionDetail, gradeSubmission, listGradingQueue } from '#app/models/assignments.server.ts'
@@ -102,9 +101,7 @@ export default function GradeAssignments({ loaderData, actionData }: Route.Compo
 					) : null}
 				</Form>
 			</div>
-			<Card className="overflow-x-auto">
-				{tab === 'pending' ? <PendingTable rows={rows} state={state} /> : <GradedTable rows={rows} state={state} />}
-			</Card>
+			<TableCard>{tab === 'pending' ? <PendingTable rows={rows} state={state} /> : <GradedTable rows={rows} state={state} />}</TableCard>
 			{viewing ? <SubmissionDialog submission={viewing} closeTo={back} gradeTo={gradesUrl(state, { grade: String(viewing.id) })} /> : null}
 			{grading ? (
 				<GradePanel

@@ -6,11 +6,10 @@ import { LocalDate } from '#app/components/local-date.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
-import { Card } from '#app/components/ui/card.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
 import { EmptyState } from '#app/components/ui/empty-state.tsx'
 import { Spinner } from '#app/components/ui/spinner.tsx'
-import { TableHead } from '#app/components/ui/table.tsx'
+import { TableCard, TableHead } from '#app/components/ui/table.tsx'
 import { cleanUpOrphans, findOrphanedMaterials, type OrphanGroup } from '#app/models/orphans.server.ts'
 import { getStorage } from '#app/services/storage/index.server.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
@@ -117,7 +116,7 @@ export default function OrphanedMaterials({ loaderData }: Route.ComponentProps) 
 							{hydrated ? `Clean Up Selected (${selected.length})` : 'Clean Up Selected'}
 						</Button>
 					) : null}
-					<Card className="overflow-x-auto">
+					<TableCard>
 						<table className="min-w-full text-left text-sm">
 							<TableHead
 								caption="Orphaned materials"
@@ -142,7 +141,7 @@ export default function OrphanedMaterials({ loaderData }: Route.ComponentProps) 
 								))}
 							</tbody>
 						</table>
-					</Card>
+					</TableCard>
 				</Form>
 			)}
 

@@ -9,7 +9,7 @@ import { Alert } from '#app/components/ui/alert.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Button, ButtonLink, buttonClasses } from '#app/components/ui/button.tsx'
 import { Card } from '#app/components/ui/card.tsx'
-import { TableHead } from '#app/components/ui/table.tsx'
+import { TableCard, TableHead } from '#app/components/ui/table.tsx'
 import { AdminUserError, listStudents, promoteToAdmin, removeUser, USER_LIST_LIMIT } from '#app/models/admin-users.server.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
@@ -101,7 +101,7 @@ export default function ManageUsers({ loaderData }: Route.ComponentProps) {
 			{users.length === 0 ? (
 				<Card className="p-8 text-center text-slate-700">{query ? 'No matching users found' : 'No users found'}</Card>
 			) : (
-				<Card className="overflow-x-auto">
+				<TableCard>
 					<table className="min-w-full text-left text-sm">
 						<TableHead caption="Students" columns={['Name', 'Email', 'Role', 'Registered Date', 'Actions']} />
 						<tbody className="divide-y divide-slate-100">
@@ -135,7 +135,7 @@ export default function ManageUsers({ loaderData }: Route.ComponentProps) {
 							))}
 						</tbody>
 					</table>
-				</Card>
+				</TableCard>
 			)}
 			{truncated ? <p className="text-sm text-slate-600">Showing the newest {limit} students. Search to find others.</p> : null}
 
