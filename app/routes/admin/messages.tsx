@@ -363,7 +363,7 @@ function DirectMessages({
 	if (selected) hidden.with = selected.id
 
 	return (
-		<div className="grid gap-4 lg:grid-cols-[20rem_1fr]">
+		<div className="grid grid-cols-1 gap-4 lg:grid-cols-[20rem_minmax(0,1fr)]">
 			<ContactList
 				title="Students"
 				contacts={loaderData.contacts}
