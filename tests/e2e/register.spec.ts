@@ -101,7 +101,9 @@ test('Back at every step keeps what was entered, except the passwords', async ({
 	await expect(page.getByLabel('Email')).toHaveValue(email)
 	await expect(page.getByLabel('Password', { exact: true })).toHaveValue('')
 
-	// The browser's own Back button works the same way: every step has its own address.
+	// The browser's own Back button works the same way: every step has its own address. A course
+	// published meanwhile moves the list, and the browser must not restore a stale choice by position.
+	await createCourse(db)
 	await page.goBack()
 	await expect(page.getByRole('heading', { name: 'Select a Course' })).toBeVisible()
 	await expect(page.getByRole('radio', { name: new RegExp(course.title) })).toBeChecked()

@@ -569,7 +569,16 @@ function SelectableCourse({ course, name, defaultChecked }: { course: ListedCour
 				'has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50 has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-brand-200',
 			)}
 		>
-			<input id={id} type="radio" name={name} value={course.id} defaultChecked={defaultChecked} className="mt-1 size-4 text-brand-700" />
+			{/* The draft holds the choice: on Back the browser must not restore one by position, as the list may have changed. */}
+			<input
+				id={id}
+				type="radio"
+				name={name}
+				value={course.id}
+				defaultChecked={defaultChecked}
+				autoComplete="off"
+				className="mt-1 size-4 text-brand-700"
+			/>
 			<CourseSummary course={course} />
 		</label>
 	)
