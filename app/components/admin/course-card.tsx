@@ -24,9 +24,7 @@ export function AdminCourseCard({ course }: { course: CourseWithAvailability }) 
 		<Card className="flex h-full flex-col">
 			<CardHeader>
 				<div className="flex items-start justify-between gap-3">
-					<CardTitle as="h3" className="break-words">
-						{course.title}
-					</CardTitle>
+					<CardTitle as="h3">{course.title}</CardTitle>
 					{course.isFull ? <Badge tone="red">FULL</Badge> : null}
 				</div>
 				<p className="line-clamp-3 text-sm whitespace-pre-line text-slate-600">{course.description}</p>

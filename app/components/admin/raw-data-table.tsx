@@ -33,7 +33,7 @@ export function RawDataTable({ rows, label }: { rows: Array<Record<string, unkno
 						// biome-ignore lint/suspicious/noArrayIndexKey: raw rows have no key of their own, and the list never reorders on the page
 						<tr key={index}>
 							{columns.map((column) => (
-								<td key={column} className="max-w-xs px-3 py-2 align-top break-words text-slate-700">
+								<td key={column} className="max-w-xs px-3 py-2 align-top text-slate-700">
 									{cellText(row[column])}
 								</td>
 							))}

@@ -34,7 +34,7 @@ export function AnnouncementList({
 					<li key={announcement.id} data-announcement-id={announcement.id}>
 						<article className="rounded-lg border border-slate-200 bg-white p-4">
 							<Heading className="font-semibold text-ink">{announcement.subject || 'Announcement'}</Heading>
-							{announcement.body ? <p className="mt-1 break-words whitespace-pre-wrap text-slate-800">{announcement.body}</p> : null}
+							{announcement.body ? <p className="mt-1 whitespace-pre-wrap text-slate-800">{announcement.body}</p> : null}
 							{announcement.attachments.map((attachment) => (
 								<AttachmentView key={attachment.id} attachment={attachment} />
 							))}

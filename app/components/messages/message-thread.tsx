@@ -69,7 +69,7 @@ export function MessageThread({
 									)}
 								>
 									<p className={cn('text-xs font-semibold', mine ? 'text-white' : 'text-slate-700')}>{mine ? 'You' : message.sender}</p>
-									{message.content ? <p className="break-words whitespace-pre-wrap">{message.content}</p> : null}
+									{message.content ? <p className="whitespace-pre-wrap">{message.content}</p> : null}
 									{message.attachments.map((attachment) => (
 										<AttachmentView key={attachment.id} attachment={attachment} onDark={mine} />
 									))}

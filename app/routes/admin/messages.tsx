@@ -431,7 +431,7 @@ function ContactSubmissions({ submissions }: { submissions: Extract<LoaderData, 
 											</Form>
 										)}
 									</div>
-									<p className="mt-2 break-words whitespace-pre-wrap text-slate-800">{submission.message}</p>
+									<p className="mt-2 whitespace-pre-wrap text-slate-800">{submission.message}</p>
 								</article>
 							</li>
 						))}

@@ -87,7 +87,7 @@ function MailCard({ mail }: { mail: Mail }) {
 		<Card>
 			<CardHeader>
 				<div className="flex flex-wrap items-start justify-between gap-2">
-					<CardTitle className="break-words">{mail.subject}</CardTitle>
+					<CardTitle>{mail.subject}</CardTitle>
 					<Badge tone={statusTones[mail.status]}>{mail.status}</Badge>
 				</div>
 				<dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 text-sm text-slate-700">
@@ -108,7 +108,7 @@ function MailCard({ mail }: { mail: Mail }) {
 					{mail.last_error ? (
 						<>
 							<dt className="font-medium">Last error</dt>
-							<dd className="break-words">
+							<dd>
 								{mail.last_error} ({mail.attempts} {mail.attempts === 1 ? 'attempt' : 'attempts'})
 							</dd>
 						</>
@@ -116,9 +116,7 @@ function MailCard({ mail }: { mail: Mail }) {
 				</dl>
 			</CardHeader>
 			<CardContent>
-				<div className="whitespace-pre-wrap break-words rounded-md bg-slate-50 p-3 font-mono text-sm text-ink">
-					{linkify(mail.text_body)}
-				</div>
+				<div className="whitespace-pre-wrap rounded-md bg-slate-50 p-3 font-mono text-sm text-ink">{linkify(mail.text_body)}</div>
 			</CardContent>
 		</Card>
 	)
