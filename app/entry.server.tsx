@@ -8,8 +8,8 @@ import { NonceProvider } from '#app/utils/nonce.tsx'
 import { inlineScriptHashes, publicCacheKey } from '#app/utils/page-cache.server.ts'
 import { contentSecurityPolicy, createNonce } from '#app/utils/security.server.ts'
 
-export { shutdown, startup } from '#app/utils/lifecycle.server.ts'
 export { cachedPublicPage } from '#app/utils/page-cache.server.ts'
+export { shutdown, startup } from './lifecycle.server.ts'
 
 export const streamTimeout = 5_000
 

@@ -1,25 +1,17 @@
 // First, so that Zod is configured before any module builds a schema.
 import './utils/zod-config.ts'
 import { useEffect } from 'react'
-import {
-	data,
-	Links,
-	Meta,
-	Outlet,
-	Scripts,
-	ScrollRestoration,
-	type ShouldRevalidateFunctionArgs,
-	useMatches,
-	useRouteLoaderData,
-} from 'react-router'
+import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, type ShouldRevalidateFunctionArgs, useMatches } from 'react-router'
 import type { Route } from './+types/root'
 import stylesheet from './app.css?url'
 import { GeneralErrorBoundary } from './components/error-boundary.tsx'
-import { Toaster, type ToastMessage } from './components/ui/toast.tsx'
+import { Toaster } from './components/ui/toast.tsx'
 import { getUser } from './utils/auth.server.ts'
 import { getEnv } from './utils/env.server.ts'
 import { withPublicPageCache } from './utils/page-cache.server.ts'
+import { type RootData, useRootData } from './utils/root-data.ts'
 import { getActionToast, getToast } from './utils/toast.server.ts'
+import type { ToastMessage } from './utils/toast.ts'
 
 /**
  * Public pages are shared by every anonymous visitor (see page-cache.server.ts);
@@ -41,23 +33,21 @@ export const links: Route.LinksFunction = () => [
 export async function loader({ request, context }: Route.LoaderArgs) {
 	const [user, { toast, headers }] = await Promise.all([getUser(request), getActionToast(context) ?? getToast(request)])
 	const env = getEnv()
-	return data(
-		{
-			user: user
-				? {
-						id: user.id,
-						name: user.name,
-						email: user.email,
-						role: user.role,
-						isAdmin: user.isAdmin,
-						emailConfirmed: user.emailConfirmed,
-					}
-				: null,
-			toast,
-			contactEmail: env.CONTACT_EMAIL,
-		},
-		{ headers: headers ?? undefined },
-	)
+	const rootData: RootData = {
+		user: user
+			? {
+					id: user.id,
+					name: user.name,
+					email: user.email,
+					role: user.role,
+					isAdmin: user.isAdmin,
+					emailConfirmed: user.emailConfirmed,
+				}
+			: null,
+		toast,
+		contactEmail: env.CONTACT_EMAIL,
+	}
+	return data(rootData, { headers: headers ?? undefined })
 }
 
 /**
@@ -69,25 +59,6 @@ export function shouldRevalidate({ actionStatus, defaultShouldRevalidate }: Shou
 	return defaultShouldRevalidate
 }
 
-export type RootLoaderData = Awaited<ReturnType<typeof loader>>['data']
-
-/** The signed-in user as the root loader saw it, or null. */
-export function useOptionalUser() {
-	return useRouteLoaderData<typeof loader>('root')?.user ?? null
-}
-
-export function useContactEmail() {
-	return useRouteLoaderData<typeof loader>('root')?.contactEmail ?? ''
-}
-
-/**
- * The route handle of a page that has nothing interactive for a signed-out visitor (the
- * marketing pages): such a visitor gets it without any script, since React and the router
- * would only repeat what the HTML already does. Links are plain links; the next page loads
- * whole and, if it needs scripts, brings them.
- */
-export const STATIC_FOR_VISITORS = { staticForVisitors: true } as const
-
 function isStaticForVisitors(handle: unknown) {
 	return typeof handle === 'object' && handle !== null && 'staticForVisitors' in handle && handle.staticForVisitors === true
 }
@@ -98,7 +69,7 @@ function isStaticForVisitors(handle: unknown) {
  * render decides; in the browser the scripts are already running.
  */
 function useScriptlessDocument() {
-	const root = useRouteLoaderData<typeof loader>('root')
+	const root = useRootData()
 	const page = useMatches().at(-1)
 	if (typeof document !== 'undefined' || !root) return false
 	return !root.user && !root.toast && isStaticForVisitors(page?.handle)

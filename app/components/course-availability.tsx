@@ -1,4 +1,4 @@
-import type { Availability, AvailabilityTone } from '#app/models/courses.server.ts'
+import type { Availability, AvailabilityTone } from '#app/models/courses.ts'
 import { cn, formatCents } from '#app/utils/misc.ts'
 import { Badge } from './ui/badge.tsx'
 

@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, getTextareaProps, type SubmissionResult, u
 import { parseWithZod } from '@conform-to/zod/v4'
 import { useFetcher } from 'react-router'
 import { z } from 'zod'
-import { useOptionalUser } from '#app/root.tsx'
+import { useOptionalUser } from '#app/utils/root-data.ts'
 import { HoneypotField } from './marketing/honeypot.tsx'
 import { NameEmailFields } from './name-email-fields.tsx'
 import { Alert } from './ui/alert.tsx'

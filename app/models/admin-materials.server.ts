@@ -1,10 +1,9 @@
 import type { SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import type { Kysely } from 'kysely'
-import { MAX_NEW_MATERIALS, WeekEditSchema } from '#app/components/uploads/week-schema.ts'
-import { materialKind, safeExternalUrl, storedFileName, type ViewerKind } from '#app/components/viewer/file-kind.ts'
 import { recordAudit } from '#app/models/audit-log.server.ts'
 import { selectWeeksWithItems } from '#app/models/materials.server.ts'
+import { materialKind, safeExternalUrl, storedFileName } from '#app/models/materials.ts'
 import {
 	type CheckedType,
 	describeUploadError,
@@ -19,9 +18,8 @@ import type { FileStorage } from '#app/services/storage/index.server.ts'
 import { materialKey } from '#app/services/storage/keys.ts'
 import { parseMultipartForm } from '#app/utils/multipart.server.ts'
 import type { ToastInput } from '#app/utils/toast.server.ts'
-import type { Database, MaterialCategory, MaterialType } from '#db/types.ts'
-
-export type CourseOption = { id: number; title: string }
+import type { Database, MaterialCategory } from '#db/types.ts'
+import { type AdminWeek, type CourseOption, MAX_NEW_MATERIALS, WeekEditSchema } from './admin-materials.ts'
 
 /** Every course, for the course pickers, by title. */
 export async function listCourseOptions(db: Kysely<Database>): Promise<CourseOption[]> {
@@ -31,21 +29,6 @@ export async function listCourseOptions(db: Kysely<Database>): Promise<CourseOpt
 export async function getCourseOption(db: Kysely<Database>, courseId: number): Promise<CourseOption | null> {
 	return (await db.selectFrom('courses').select(['id', 'title']).where('id', '=', courseId).executeTakeFirst()) ?? null
 }
-
-export type AdminMaterialItem = {
-	id: number
-	title: string
-	category: MaterialCategory
-	type: MaterialType
-	kind: ViewerKind
-	/** The stored file's name, or null for a link. */
-	fileName: string | null
-	/** An http(s) link (YouTube) for items without a stored file. */
-	link: string | null
-	sizeBytes: number | null
-}
-
-export type AdminWeek = { id: number; weekNumber: number; topic: string; zoomLink: string | null; items: AdminMaterialItem[] }
 
 /** A course's weeks (by week number) with every item, for the management table: one query. */
 export async function listAdminWeeks(db: Kysely<Database>, courseId: number): Promise<AdminWeek[]> {

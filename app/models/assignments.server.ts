@@ -1,8 +1,8 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { type Kysely, sql } from 'kysely'
-import { SubmitAssignmentSchema } from '#app/components/grading/schemas.ts'
 import { recordAudit } from '#app/models/audit-log.server.ts'
-import { canAccessCourse, type MaterialReader } from '#app/models/materials.server.ts'
+import { canAccessCourse } from '#app/models/materials.server.ts'
+import type { MaterialReader } from '#app/models/materials.ts'
 import {
 	describeUploadError,
 	discardFile,
@@ -17,17 +17,16 @@ import type { FileStorage } from '#app/services/storage/index.server.ts'
 import { submissionKey } from '#app/services/storage/keys.ts'
 import { parseMultipartForm } from '#app/utils/multipart.server.ts'
 import type { Database } from '#db/types.ts'
-
-export type SubmissionStatus = 'submitted' | 'graded'
-
-export type CourseAssignment = {
-	id: number
-	title: string
-	weekNumber: number | null
-	dueAt: Date | null
-	submissions: number
-	pending: number
-}
+import {
+	type AssignmentForStudent,
+	type CourseAssignment,
+	type GradingRow,
+	type GradingTab,
+	type StudentAssignment,
+	type SubmissionDetail,
+	type SubmissionStatus,
+	SubmitAssignmentSchema,
+} from './assignments.ts'
 
 /** A course's assignments for the admin, with how many were handed in and await a grade. */
 export async function listCourseAssignments(db: Kysely<Database>, courseId: number): Promise<CourseAssignment[]> {
@@ -94,15 +93,6 @@ export async function createAssignment(
 	})
 }
 
-export type StudentAssignment = {
-	id: number
-	title: string
-	weekNumber: number | null
-	dueAt: Date | null
-	status: SubmissionStatus | 'not-submitted'
-	grade: string | null
-}
-
 /** A course's assignments as one student sees them, with their own status and grade. */
 export async function listStudentAssignments(
 	db: Kysely<Database>,
@@ -119,34 +109,6 @@ export async function listStudentAssignments(
 		.orderBy('a.id')
 		.execute()
 	return rows.map((row) => ({ ...row, status: row.status ?? 'not-submitted' }))
-}
-
-export type StudentSubmission = {
-	id: number
-	body: string | null
-	fileName: string | null
-	fileSize: number | null
-	status: SubmissionStatus
-	grade: string | null
-	feedback: string | null
-	submittedAt: Date
-	gradedAt: Date | null
-}
-
-export type AssignmentForStudent = {
-	assignment: {
-		id: number
-		title: string
-		instructions: string
-		dueAt: Date | null
-		courseId: number
-		courseTitle: string
-		weekNumber: number | null
-		topic: string | null
-	}
-	submission: StudentSubmission | null
-	/** Only a student with an active enrollment hands work in, and only until it is graded. */
-	canSubmit: boolean
 }
 
 /**
@@ -293,18 +255,6 @@ export async function receiveSubmission(
 	return { ok: true }
 }
 
-export type GradingTab = 'pending' | 'graded'
-
-export type GradingRow = {
-	id: number
-	studentName: string
-	studentEmail: string
-	courseTitle: string
-	assignmentTitle: string
-	submittedAt: Date
-	grade: string | null
-}
-
 const GRADING_LIST_LIMIT = 200
 
 function gradingQuery(db: Kysely<Database>, query: string) {
@@ -357,15 +307,6 @@ export async function listGradingQueue(db: Kysely<Database>, { tab, query }: { t
 	])
 	const count = (status: SubmissionStatus) => Number(counts.find((row) => row.status === status)?.count ?? 0)
 	return { rows: rows satisfies GradingRow[], counts: { pending: count('submitted'), graded: count('graded') } }
-}
-
-export type SubmissionDetail = GradingRow & {
-	body: string | null
-	fileName: string | null
-	fileSize: number | null
-	status: SubmissionStatus
-	feedback: string | null
-	instructions: string
 }
 
 export async function getSubmissionDetail(db: Kysely<Database>, submissionId: number): Promise<SubmissionDetail | null> {

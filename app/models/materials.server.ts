@@ -1,30 +1,16 @@
 import type { Kysely } from 'kysely'
-import { RECENT_WEEKS } from '#app/components/materials/week-list.ts'
-import { materialKind, safeExternalUrl, type ViewerKind } from '#app/components/viewer/file-kind.ts'
-import type { Database, MaterialCategory, MaterialType } from '#db/types.ts'
-
-/** Who asks: enough of the session user to decide access. */
-export type MaterialReader = { id: string; isAdmin: boolean }
-
-export type MaterialListItem = {
-	id: number
-	title: string
-	type: MaterialType
-	kind: ViewerKind
-	sizeBytes: number | null
-}
-
-export type CourseWeek = {
-	id: number
-	weekNumber: number
-	topic: string
-	/** An http(s) link or null. */
-	zoomLink: string | null
-	materials: MaterialListItem[]
-	recordings: MaterialListItem[]
-}
-
-export type AccessibleCourse = { id: number; title: string; enrolled: boolean }
+import type { Database } from '#db/types.ts'
+import {
+	type AccessibleCourse,
+	type CourseWeek,
+	type CourseWeekList,
+	type MaterialItemDetail,
+	type MaterialListItem,
+	type MaterialReader,
+	materialKind,
+	RECENT_WEEKS,
+	safeExternalUrl,
+} from './materials.ts'
 
 /**
  * Whether the user may see a course's materials and files: an admin may see any existing
@@ -91,12 +77,6 @@ export function selectWeeksWithItems(db: Kysely<Database>) {
 		])
 }
 
-export type CourseWeekList = {
-	weeks: CourseWeek[]
-	/** How many weeks the course has, listed or not. */
-	totalWeeks: number
-}
-
 /**
  * A course's weeks, newest first, each with its class materials and recordings sorted by
  * title: the newest RECENT_WEEKS unless `all` is asked for. One query, whatever the number
@@ -150,21 +130,6 @@ export async function getCourseWeeks(
 		;(row.category === 'recording' ? week.recordings : week.materials).push(item)
 	}
 	return { weeks, totalWeeks: Number(rows[0]?.totalWeeks ?? 0) }
-}
-
-export type MaterialItemDetail = {
-	id: number
-	title: string
-	type: MaterialType
-	category: MaterialCategory
-	storageKey: string | null
-	mimeType: string | null
-	fileUrl: string | null
-	sizeBytes: number | null
-	weekId: number
-	weekNumber: number
-	topic: string
-	courseId: number
 }
 
 /** One item with its week and course; null when it does not exist. */

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely'
-import { storedFileName } from '#app/components/viewer/file-kind.ts'
 import { recordAudit } from '#app/models/audit-log.server.ts'
+import { storedFileName } from '#app/models/materials.ts'
 import type { FileStorage } from '#app/services/storage/index.server.ts'
 import { parseMaterialKey } from '#app/services/storage/keys.ts'
 import type { StoredObject } from '#app/services/storage/storage.ts'

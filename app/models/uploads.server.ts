@@ -4,6 +4,8 @@ import type { SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { type Insertable, type Kysely, sql } from 'kysely'
 import { z } from 'zod'
+import { RefusedFileTypeError, sniffType } from '#app/models/attachments.server.ts'
+import { recordAudit } from '#app/models/audit-log.server.ts'
 import {
 	ALLOWED_FILES_TEXT,
 	duplicateFileMessage,
@@ -14,9 +16,7 @@ import {
 	UPLOAD_MESSAGES,
 	UploadSchema,
 	UploadTargetSchema,
-} from '#app/components/uploads/upload-schema.ts'
-import { RefusedFileTypeError, sniffType } from '#app/models/attachments.server.ts'
-import { recordAudit } from '#app/models/audit-log.server.ts'
+} from '#app/models/uploads.ts'
 import type { FileStorage } from '#app/services/storage/index.server.ts'
 import { materialKey } from '#app/services/storage/keys.ts'
 import { MultipartError, parseMultipartForm, UploadTooLargeError } from '#app/utils/multipart.server.ts'

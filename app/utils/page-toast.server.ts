@@ -1,4 +1,4 @@
-import type { ToastMessage } from '#app/components/ui/toast.tsx'
+import type { ToastMessage } from './toast.ts'
 
 /** An error toast a loader returns as its page's `pageToast` (shown once by the root, with or without JavaScript). */
 export function errorPageToast(title: string, description?: string): ToastMessage {

@@ -2,13 +2,12 @@ import { randomUUID } from 'node:crypto'
 import { type Kysely, sql } from 'kysely'
 import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest'
 import {
-	DEFAULT_LIMITED_TIME_OFFER,
 	getLimitedTimeOffer,
 	LIMITED_TIME_OFFER_KEY,
-	type LimitedTimeOffer,
 	removeLimitedTimeOffer,
 	saveLimitedTimeOffer,
 } from '#app/models/site-settings.server.ts'
+import { DEFAULT_LIMITED_TIME_OFFER, type LimitedTimeOffer } from '#app/models/site-settings.ts'
 import { loader as homeLoader } from '#app/routes/public/home.tsx'
 import type { Database } from '#db/types.ts'
 import { createPgliteDatabase, useTestDatabase } from '#tests/support/db.ts'

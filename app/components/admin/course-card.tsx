@@ -3,7 +3,7 @@ import { LocalDate } from '#app/components/local-date.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardFooter, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
-import type { CourseWithAvailability } from '#app/models/courses.server.ts'
+import type { CourseWithAvailability } from '#app/models/courses.ts'
 import { cn, formatDateOnly } from '#app/utils/misc.ts'
 
 export function spotsRemainingText({ spotsLeft, isFull }: Pick<CourseWithAvailability, 'spotsLeft' | 'isFull'>) {

@@ -7,9 +7,9 @@ import { Badge } from '#app/components/ui/badge.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
 import { Field, TextareaField } from '#app/components/ui/field.tsx'
-import type { SubmissionDetail } from '#app/models/assignments.server.ts'
+import type { SubmissionDetail } from '#app/models/assignments.ts'
+import { GradeSchema } from '#app/models/assignments.ts'
 import { formatFileSize } from '#app/utils/misc.ts'
-import { GradeSchema } from './schemas.ts'
 
 /** Who handed in what, and the answer itself (text and file). */
 export function SubmissionSummary({ submission }: { submission: SubmissionDetail }) {

@@ -1,7 +1,7 @@
 import { Link } from 'react-router'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
-import type { StudentAssignment } from '#app/models/assignments.server.ts'
+import type { StudentAssignment } from '#app/models/assignments.ts'
 import { formatDueDate } from './assignments-card.tsx'
 
 function StatusBadge({ assignment }: { assignment: StudentAssignment }) {

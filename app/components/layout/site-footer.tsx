@@ -1,5 +1,5 @@
 import { Link } from 'react-router'
-import { useContactEmail } from '#app/root.tsx'
+import { useContactEmail } from '#app/utils/root-data.ts'
 
 const footerLinks = [
 	{ to: '/', label: 'Home' },

@@ -1,6 +1,6 @@
 import { Link, NavLink, useLocation } from 'react-router'
-import { useOptionalUser } from '#app/root.tsx'
 import { cn } from '#app/utils/misc.ts'
+import { useOptionalUser } from '#app/utils/root-data.ts'
 import { LogoutButton } from './logout-button.tsx'
 
 const publicLinks = [

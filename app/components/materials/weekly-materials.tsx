@@ -1,9 +1,8 @@
 import { Link } from 'react-router'
-import { ALL_WEEKS_PARAM, listsAllWeeks, RECENT_WEEKS } from '#app/components/materials/week-list.ts'
 import { ButtonLink, buttonClasses } from '#app/components/ui/button.tsx'
 import { TabLinks } from '#app/components/ui/tabs.tsx'
-import type { ViewerKind } from '#app/components/viewer/file-kind.ts'
-import type { CourseWeekList, MaterialListItem } from '#app/models/materials.server.ts'
+import type { CourseWeekList, MaterialListItem, ViewerKind } from '#app/models/materials.ts'
+import { ALL_WEEKS_PARAM, listsAllWeeks, RECENT_WEEKS } from '#app/models/materials.ts'
 import { formatFileSize } from '#app/utils/misc.ts'
 
 export type WeekTab = 'materials' | 'recordings'

@@ -1,12 +1,6 @@
 import { useEffect, useState } from 'react'
 import { cn } from '#app/utils/misc.ts'
-
-export type ToastMessage = {
-	id: string
-	type: 'success' | 'error' | 'info' | 'warning'
-	title: string
-	description?: string
-}
+import type { ToastMessage } from '#app/utils/toast.ts'
 
 const tones = {
 	success: 'border-green-300 bg-green-50 text-green-900',

@@ -13,7 +13,7 @@ import {
 	UPLOAD_MESSAGES,
 	UploadSchema,
 	type UploadValues,
-} from './upload-schema.ts'
+} from '#app/models/uploads.ts'
 
 /** Where the browser posts the form when it can show progress (JSON answers); without JavaScript the page's own action takes it. */
 export const UPLOAD_ENDPOINT = '/uploads/materials'

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { ButtonLink, buttonClasses } from '#app/components/ui/button.tsx'
-import { isOfficeKind, OFFICE_APPS, type OfficeKind, type ViewerKind } from './file-kind.ts'
+import { isOfficeKind, OFFICE_APPS, type OfficeKind, type ViewerKind } from '#app/models/materials.ts'
 import { PdfViewer } from './pdf-viewer.tsx'
 
 export type ViewerItem = {

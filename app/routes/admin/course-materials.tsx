@@ -5,7 +5,6 @@ import { z } from 'zod'
 import { ConfirmDialog } from '#app/components/admin/confirm-dialog.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { AssignmentsCard } from '#app/components/grading/assignments-card.tsx'
-import { CreateAssignmentSchema, GRADING_MESSAGES } from '#app/components/grading/schemas.ts'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
@@ -17,7 +16,6 @@ import { materialsPath } from '#app/components/uploads/paths.ts'
 import { UploadMaterialsForm } from '#app/components/uploads/upload-form.tsx'
 import { parseRowId } from '#app/models/admin-courses.server.ts'
 import {
-	type AdminWeek,
 	countMaterials,
 	type DeleteRecord,
 	deleteMaterialItem,
@@ -26,7 +24,9 @@ import {
 	lastDeleteRecord,
 	listAdminWeeks,
 } from '#app/models/admin-materials.server.ts'
+import type { AdminWeek } from '#app/models/admin-materials.ts'
 import { createAssignment, listCourseAssignments } from '#app/models/assignments.server.ts'
+import { CreateAssignmentSchema, GRADING_MESSAGES } from '#app/models/assignments.ts'
 import { receiveMaterialUpload, uploadSuccessToast } from '#app/models/uploads.server.ts'
 import { getStorage } from '#app/services/storage/index.server.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'

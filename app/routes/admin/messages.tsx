@@ -6,18 +6,10 @@ import { z } from 'zod'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { useLiveRevalidation } from '#app/components/live-revalidation.tsx'
 import { LocalDate } from '#app/components/local-date.tsx'
-import {
-	discardUpload,
-	failureResponse,
-	handleConversationIntent,
-	receiveForm,
-	refreshContacts,
-} from '#app/components/messages/actions.server.ts'
 import { AnnouncementList } from '#app/components/messages/announcement-list.tsx'
 import { ContactList } from '#app/components/messages/contact-list.tsx'
 import { ConversationPanel } from '#app/components/messages/conversation-panel.tsx'
 import { DeleteMessageDialog } from '#app/components/messages/delete-dialog.tsx'
-import { MAX_MESSAGE_LENGTH } from '#app/components/messages/limits.ts'
 import { type LinkBuilder, withSearch } from '#app/components/messages/urls.ts'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
@@ -30,12 +22,14 @@ import { recordAudit } from '#app/models/audit-log.server.ts'
 import { listContactSubmissions, markContactSubmissionRead } from '#app/models/contact-submissions.server.ts'
 import { canMessage, getContact, listContacts } from '#app/models/contacts.server.ts'
 import { createMessage, listAnnouncements, listConversation, splitAnnouncement } from '#app/models/messages.server.ts'
+import { MAX_MESSAGE_LENGTH } from '#app/models/messages.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { cn, searchText } from '#app/utils/misc.ts'
 import { partialPage } from '#app/utils/page-toast.server.ts'
 import { actionToastHeaders, redirectWithToast } from '#app/utils/toast.server.ts'
+import { discardUpload, failureResponse, handleConversationIntent, receiveForm, refreshContacts } from '../dashboard/messages.server.ts'
 import type { Route } from './+types/messages'
 
 const PATH = '/dashboard/admin/messages'

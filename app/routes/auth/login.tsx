@@ -9,12 +9,13 @@ import { PasswordField } from '#app/components/password-field.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Field } from '#app/components/ui/field.tsx'
-import { authenticator, getUser, LoginError, startSession } from '#app/utils/auth.server.ts'
+import { getUser, startSession } from '#app/utils/auth.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { safeRedirectPath } from '#app/utils/misc.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { EmailSchema, MAX_PASSWORD_LENGTH } from '#app/utils/user-validation.ts'
 import type { Route } from './+types/login'
+import { authenticator, LoginError } from './login.server.ts'
 
 export const LoginSchema = z.object({
 	email: EmailSchema,

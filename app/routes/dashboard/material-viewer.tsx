@@ -5,16 +5,9 @@ import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { DashboardHome } from '#app/components/materials/dashboard-home.tsx'
 import { weekTabParam } from '#app/components/materials/weekly-materials.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
-import {
-	fileTypeOf,
-	isOfficeKind,
-	materialKind,
-	safeExternalUrl,
-	storedFileName,
-	youtubeEmbedUrl,
-} from '#app/components/viewer/file-kind.ts'
 import { MaterialViewer, type ViewerItem } from '#app/components/viewer/material-viewer.tsx'
 import { canAccessCourse, getCourseWeeks, getMaterialItem, listAccessibleCourses } from '#app/models/materials.server.ts'
+import { fileTypeOf, isOfficeKind, materialKind, safeExternalUrl, storedFileName, youtubeEmbedUrl } from '#app/models/materials.ts'
 import { getStorage } from '#app/services/storage/index.server.ts'
 import { requireUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'

@@ -1,7 +1,6 @@
 import { Link, useLocation } from 'react-router'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { useLiveRevalidation } from '#app/components/live-revalidation.tsx'
-import { failureResponse, handleConversationIntent, receiveForm, refreshContacts } from '#app/components/messages/actions.server.ts'
 import { AnnouncementList } from '#app/components/messages/announcement-list.tsx'
 import { InitialsAvatar } from '#app/components/messages/avatar.tsx'
 import { ContactList } from '#app/components/messages/contact-list.tsx'
@@ -20,6 +19,7 @@ import { getEnv } from '#app/utils/env.server.ts'
 import { searchText } from '#app/utils/misc.ts'
 import { partialPage } from '#app/utils/page-toast.server.ts'
 import type { Route } from './+types/messages'
+import { failureResponse, handleConversationIntent, receiveForm, refreshContacts } from './messages.server.ts'
 
 const PATH = '/dashboard/messages'
 const threadUrl = (partnerId: string) => `${PATH}?tab=conversations&with=${partnerId}`

@@ -2,7 +2,7 @@ import { Icon, type IconName } from '#app/components/marketing/icons.tsx'
 import { pageMeta } from '#app/components/marketing/meta.ts'
 import { PageHero, SectionHeading } from '#app/components/marketing/page-hero.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
-import { STATIC_FOR_VISITORS } from '#app/root.tsx'
+import { STATIC_FOR_VISITORS } from '#app/utils/root-data.ts'
 import type { Route } from './+types/about'
 
 const values: Array<{ icon: IconName; title: string; description: string }> = [

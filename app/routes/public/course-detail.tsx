@@ -8,9 +8,9 @@ import { LiveSeatCounts } from '#app/components/live-seat-counts.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
 import { getCourseWithAvailability } from '#app/models/courses.server.ts'
-import { useOptionalUser } from '#app/root.tsx'
 import { getDb } from '#app/utils/db.server.ts'
 import { formatDateOnly } from '#app/utils/misc.ts'
+import { useOptionalUser } from '#app/utils/root-data.ts'
 import type { Route } from './+types/course-detail'
 
 /** Course ids are PostgreSQL integers; anything else cannot name a course. */

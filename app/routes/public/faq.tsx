@@ -2,7 +2,7 @@ import { Link } from 'react-router'
 import { pageMeta } from '#app/components/marketing/meta.ts'
 import { PageHero } from '#app/components/marketing/page-hero.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
-import { STATIC_FOR_VISITORS, useContactEmail } from '#app/root.tsx'
+import { STATIC_FOR_VISITORS, useContactEmail } from '#app/utils/root-data.ts'
 import type { Route } from './+types/faq'
 
 export default function Faq() {

@@ -13,15 +13,15 @@ import { recordAudit } from '#app/models/audit-log.server.ts'
 import {
 	getLimitedTimeOffer,
 	LIMITED_TIME_OFFER_KEY,
-	LimitedTimeOfferSchema,
 	removeLimitedTimeOffer,
 	saveLimitedTimeOffer,
 } from '#app/models/site-settings.server.ts'
-import { STATIC_FOR_VISITORS, useOptionalUser } from '#app/root.tsx'
+import { LimitedTimeOfferSchema } from '#app/models/site-settings.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { invalidatePagesShowingData } from '#app/utils/page-cache.server.ts'
+import { STATIC_FOR_VISITORS, useOptionalUser } from '#app/utils/root-data.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import type { Route } from './+types/home'
 

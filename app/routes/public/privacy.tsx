@@ -1,7 +1,7 @@
 import { Link } from 'react-router'
 import { LegalPage } from '#app/components/marketing/legal-page.tsx'
 import { pageMeta } from '#app/components/marketing/meta.ts'
-import { STATIC_FOR_VISITORS, useContactEmail } from '#app/root.tsx'
+import { STATIC_FOR_VISITORS, useContactEmail } from '#app/utils/root-data.ts'
 import type { Route } from './+types/privacy'
 
 export default function Privacy() {

@@ -16,7 +16,8 @@ import { Button, ButtonLink } from '#app/components/ui/button.tsx'
 import { EmptyState } from '#app/components/ui/empty-state.tsx'
 import { ErrorList } from '#app/components/ui/field.tsx'
 import { WaitlistDialog } from '#app/components/waitlist-form.tsx'
-import { type CourseWithAvailability, getCourseWithAvailability, listCoursesWithAvailability } from '#app/models/courses.server.ts'
+import { getCourseWithAvailability, listCoursesWithAvailability } from '#app/models/courses.server.ts'
+import type { CourseWithAvailability } from '#app/models/courses.ts'
 import { CheckoutError } from '#app/models/payments.server.ts'
 import {
 	chooseDraftCourse,
@@ -30,7 +31,6 @@ import {
 } from '#app/models/registration.server.ts'
 import { SeatUnavailableError } from '#app/models/seats.server.ts'
 import { emailIsRegistered } from '#app/models/users.server.ts'
-import type { loader as coursesLoader } from '#app/routes/public/courses.tsx'
 import { getPayments } from '#app/services/payments/index.server.ts'
 import { getUser, startSession } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
@@ -431,7 +431,7 @@ type ListedCourse = CourseStepData['available'][number]
  */
 function useAvailabilityCheck() {
 	const formRef = useRef<HTMLFormElement>(null)
-	const availability = useFetcher<typeof coursesLoader>()
+	const availability = useFetcher<{ courses: CourseWithAvailability[] }>()
 	const [chosenId, setChosenId] = useState<number | null>(null)
 	const submit = useSubmit()
 	const chosenIsFull = availability.state === 'idle' && Boolean(availability.data?.courses.find((course) => course.id === chosenId)?.isFull)

@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { fileTypeOf, isInlineKind, storedFileName } from '#app/components/viewer/file-kind.ts'
 import { canAccessCourse, getMaterialItem } from '#app/models/materials.server.ts'
+import { fileTypeOf, isInlineKind, storedFileName } from '#app/models/materials.ts'
 import { fileResponse, textResponse } from '#app/services/storage/file-response.server.ts'
 import { getStorage } from '#app/services/storage/index.server.ts'
 import { requireUser } from '#app/utils/auth.server.ts'

@@ -4,8 +4,8 @@ import { acceptStreams, closeAllStreams } from '#app/services/events/streams.ser
 import { startMailWorker, stopMailWorker } from '#app/services/mail/index.server.ts'
 import { getPayments } from '#app/services/payments/index.server.ts'
 import { initStorage, removeAbandonedUploads } from '#app/services/storage/index.server.ts'
-import { closeDatabase, getDb, initDatabase } from './db.server.ts'
-import { getEnv } from './env.server.ts'
+import { closeDatabase, getDb, initDatabase } from './utils/db.server.ts'
+import { getEnv } from './utils/env.server.ts'
 
 /**
  * The HTTP server waits for open connections to end before it calls

@@ -6,6 +6,7 @@ import { deleteStoredFiles, RefusedFileTypeError, type StoredUpload, storeAttach
 import { recordAudit } from '#app/models/audit-log.server.ts'
 import { canMessage, listContacts } from '#app/models/contacts.server.ts'
 import { createMessage, deleteMessage, markConversationRead } from '#app/models/messages.server.ts'
+import { EMPTY_MESSAGE, MAX_MESSAGE_LENGTH } from '#app/models/messages.ts'
 import { getStorage } from '#app/services/storage/index.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
@@ -16,7 +17,6 @@ import { hitRateLimit, RATE_LIMITS } from '#app/utils/rate-limit.server.ts'
 import type { SessionUser } from '#app/utils/session.server.ts'
 import { type ActionRequest, actionToastHeaders, redirectWithToast, type ToastInput } from '#app/utils/toast.server.ts'
 import type { Database } from '#db/types.ts'
-import { EMPTY_MESSAGE, MAX_MESSAGE_LENGTH } from './limits.ts'
 
 /** What an action answers when it does not redirect; the composer shows `error`. */
 export type MessagesActionData = { intent: string; error: string; receiverId?: string }

@@ -1,3 +1,4 @@
+import type { MaterialCategory, MaterialType } from '#db/types.ts'
 /** How a material is shown, decided from its stored file name (server-chosen) or its link. Isomorphic. */
 
 export type ViewerKind = 'pdf' | 'image' | 'video' | 'youtube' | 'word' | 'powerpoint' | 'excel' | 'other'
@@ -108,4 +109,56 @@ export const OFFICE_APPS: Record<OfficeKind, string> = {
 	word: 'Microsoft Word',
 	powerpoint: 'Microsoft PowerPoint',
 	excel: 'Microsoft Excel',
+}
+
+export const RECENT_WEEKS = 8
+/** `?weeks=all` lists every week of the course. */
+export const ALL_WEEKS_PARAM = 'weeks'
+
+export function listsAllWeeks(searchParams: URLSearchParams) {
+	return searchParams.get(ALL_WEEKS_PARAM) === 'all'
+}
+
+/** Who asks: enough of the session user to decide access. */
+export type MaterialReader = { id: string; isAdmin: boolean }
+
+export type MaterialListItem = {
+	id: number
+	title: string
+	type: MaterialType
+	kind: ViewerKind
+	sizeBytes: number | null
+}
+
+export type CourseWeek = {
+	id: number
+	weekNumber: number
+	topic: string
+	/** An http(s) link or null. */
+	zoomLink: string | null
+	materials: MaterialListItem[]
+	recordings: MaterialListItem[]
+}
+
+export type AccessibleCourse = { id: number; title: string; enrolled: boolean }
+
+export type CourseWeekList = {
+	weeks: CourseWeek[]
+	/** How many weeks the course has, listed or not. */
+	totalWeeks: number
+}
+
+export type MaterialItemDetail = {
+	id: number
+	title: string
+	type: MaterialType
+	category: MaterialCategory
+	storageKey: string | null
+	mimeType: string | null
+	fileUrl: string | null
+	sizeBytes: number | null
+	weekId: number
+	weekNumber: number
+	topic: string
+	courseId: number
 }

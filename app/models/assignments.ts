@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { hasFile } from '#app/components/uploads/upload-schema.ts'
+import { hasFile } from '#app/models/uploads.ts'
 
 const rowId = z.coerce.number().int().positive().max(2_147_483_647)
 const optionalText = (max: number, message: string) =>
@@ -45,3 +45,72 @@ export const CreateAssignmentSchema = z.object({
 	weekId: rowId.optional(),
 	dueDate: z.iso.date('Please enter a valid date').optional(),
 })
+
+export type SubmissionStatus = 'submitted' | 'graded'
+
+export type CourseAssignment = {
+	id: number
+	title: string
+	weekNumber: number | null
+	dueAt: Date | null
+	submissions: number
+	pending: number
+}
+
+export type StudentAssignment = {
+	id: number
+	title: string
+	weekNumber: number | null
+	dueAt: Date | null
+	status: SubmissionStatus | 'not-submitted'
+	grade: string | null
+}
+
+export type StudentSubmission = {
+	id: number
+	body: string | null
+	fileName: string | null
+	fileSize: number | null
+	status: SubmissionStatus
+	grade: string | null
+	feedback: string | null
+	submittedAt: Date
+	gradedAt: Date | null
+}
+
+export type AssignmentForStudent = {
+	assignment: {
+		id: number
+		title: string
+		instructions: string
+		dueAt: Date | null
+		courseId: number
+		courseTitle: string
+		weekNumber: number | null
+		topic: string | null
+	}
+	submission: StudentSubmission | null
+	/** Only a student with an active enrollment hands work in, and only until it is graded. */
+	canSubmit: boolean
+}
+
+export type GradingTab = 'pending' | 'graded'
+
+export type GradingRow = {
+	id: number
+	studentName: string
+	studentEmail: string
+	courseTitle: string
+	assignmentTitle: string
+	submittedAt: Date
+	grade: string | null
+}
+
+export type SubmissionDetail = GradingRow & {
+	body: string | null
+	fileName: string | null
+	fileSize: number | null
+	status: SubmissionStatus
+	feedback: string | null
+	instructions: string
+}

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { youtubeVideoId } from '#app/components/viewer/file-kind.ts'
+import { youtubeVideoId } from '#app/models/materials.ts'
 
 /** Above this a video still uploads, with a warning (DECISIONS.md 15). */
 export const RECOMMENDED_VIDEO_MB = 20

@@ -1,5 +1,7 @@
 import { z } from 'zod'
-import { hasFile, isHttpUrl } from './upload-schema.ts'
+import { hasFile, isHttpUrl } from '#app/models/uploads.ts'
+import type { MaterialCategory, MaterialType } from '#db/types.ts'
+import type { ViewerKind } from './materials.ts'
 
 /** New-material rows one save may add. */
 export const MAX_NEW_MATERIALS = 20
@@ -66,3 +68,20 @@ export const WeekEditSchema = z.object({
 })
 
 export type WeekEditValues = z.output<typeof WeekEditSchema>
+
+export type CourseOption = { id: number; title: string }
+
+export type AdminMaterialItem = {
+	id: number
+	title: string
+	category: MaterialCategory
+	type: MaterialType
+	kind: ViewerKind
+	/** The stored file's name, or null for a link. */
+	fileName: string | null
+	/** An http(s) link (YouTube) for items without a stored file. */
+	link: string | null
+	sizeBytes: number | null
+}
+
+export type AdminWeek = { id: number; weekNumber: number; topic: string; zoomLink: string | null; items: AdminMaterialItem[] }

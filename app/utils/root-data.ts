@@ -1,0 +1,31 @@
+import { useRouteLoaderData } from 'react-router'
+import type { Role } from '#db/types.ts'
+import type { ToastMessage } from './toast.ts'
+
+/** What the root loader gives every page (app/root.tsx checks its answer against this). */
+export type RootData = {
+	user: { id: string; name: string; email: string; role: Role; isAdmin: boolean; emailConfirmed: boolean } | null
+	toast: ToastMessage | null
+	contactEmail: string
+}
+
+export function useRootData() {
+	return useRouteLoaderData<RootData>('root')
+}
+
+/** The signed-in user as the root loader saw it, or null. */
+export function useOptionalUser() {
+	return useRootData()?.user ?? null
+}
+
+export function useContactEmail() {
+	return useRootData()?.contactEmail ?? ''
+}
+
+/**
+ * The route handle of a page that has nothing interactive for a signed-out visitor (the
+ * marketing pages): such a visitor gets it without any script, since React and the router
+ * would only repeat what the HTML already does. Links are plain links; the next page loads
+ * whole and, if it needs scripts, brings them.
+ */
+export const STATIC_FOR_VISITORS = { staticForVisitors: true } as const
