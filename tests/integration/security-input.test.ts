@@ -7,6 +7,7 @@
 
 import { randomUUID } from 'node:crypto'
 import fs from 'node:fs'
+import path from 'node:path'
 import { sql } from 'kysely'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { MAX_FORM_BYTES } from '#app/utils/form-data.server.ts'
@@ -97,10 +98,12 @@ const REDIRECTING_REFUSALS = new Set([
 /** Refusals that may write by design: the delete confirmation and logout act without fields. */
 const WRITING_REFUSALS = new Set(['routes/admin/course-delete', 'routes/auth/logout'])
 
-/** The intents a route's module (or the messages actions it shares) knows, read from its source. */
+/** The intents a route's module (or a helper beside it that holds part of its action) knows, read from their source. */
 function intentsOf(route: RouteInfo) {
-	const sources = [fs.readFileSync(`app/${route.file}`, 'utf8')]
-	if (/messages/.test(route.file)) sources.push(fs.readFileSync('app/components/messages/actions.server.ts', 'utf8'))
+	const file = `app/${route.file}`
+	const source = fs.readFileSync(file, 'utf8')
+	const helpers = [...source.matchAll(/from '(\.{1,2}\/[^']+\.server\.ts)'/g)].map((match) => path.join(path.dirname(file), match[1]!))
+	const sources = [source, ...helpers.map((helper) => fs.readFileSync(helper, 'utf8'))]
 	const intents = new Set<string>()
 	for (const source of sources) {
 		for (const match of source.matchAll(/(?:literal\(|intent === |value=\{?)'([a-z][a-z-]+)'/g)) intents.add(match[1]!)
