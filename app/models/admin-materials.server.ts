@@ -1,25 +1,11 @@
-import type { SubmissionResult } from '@conform-to/react'
-import { parseWithZod } from '@conform-to/zod/v4'
 import type { Kysely } from 'kysely'
 import { recordAudit } from '#app/models/audit-log.server.ts'
-import { selectWeeksWithItems } from '#app/models/materials.server.ts'
-import { materialKind, safeExternalUrl, storedFileName } from '#app/models/materials.ts'
-import {
-	type CheckedType,
-	describeUploadError,
-	discardFile,
-	errorResult,
-	fileTitle,
-	removeStoredFiles,
-	storeCheckedFile,
-	UploadRefusal,
-} from '#app/models/uploads.server.ts'
 import type { FileStorage } from '#app/services/storage/index.server.ts'
-import { materialKey } from '#app/services/storage/keys.ts'
-import { parseMultipartForm } from '#app/utils/multipart.server.ts'
-import type { ToastInput } from '#app/utils/toast.server.ts'
-import type { Database, MaterialCategory } from '#db/types.ts'
-import { type AdminWeek, type CourseOption, MAX_NEW_MATERIALS, WeekEditSchema } from './admin-materials.ts'
+import type { Database } from '#db/types.ts'
+import type { AdminWeek, CourseOption, WeekEditValues } from './admin-materials.ts'
+import { selectWeeksWithItems } from './materials.server.ts'
+import { materialKind, safeExternalUrl, storedFileName } from './materials.ts'
+import { type CheckedType, removeStoredFiles, UploadRefusal } from './uploads.server.ts'
 
 /** Every course, for the course pickers, by title. */
 export async function listCourseOptions(db: Kysely<Database>): Promise<CourseOption[]> {
@@ -178,200 +164,118 @@ export async function getWeekForEdit(db: Kysely<Database>, courseId: number, wee
 	return weeks.find((week) => week.id === weekId) ?? null
 }
 
-/** Conform's field for list changes ('Add Material', 'Remove'). */
-const FORM_INTENT = '__intent__'
-const FILE_FIELD = /^(materials|newMaterials)\[(\d+)\]\.file$/
-
-/** A save that did not happen: the form's answer, and a toast unless only its rows changed. */
-export type WeekEditFailure = { ok: false; status: number; result: SubmissionResult<string[]>; toast?: ToastInput }
-
-type StoredReplacement = CheckedType & { key: string; size: number; fileName: string }
+/** A replacement or new file of the Edit Week form, stored before the save. */
+export type StoredReplacement = CheckedType & { key: string; size: number; fileName: string }
 
 /**
- * Saves the Edit Week & Materials form. Replacement and new files stream into storage first
- * (typed by their content, size-limited while streaming); then ONE transaction updates the
- * week, updates, deletes and adds the items and writes the audit row; the files it replaced or
- * deleted are removed after commit. On any failure the new files are removed and nothing changes.
+ * Saves the Edit Week & Materials form once its files are stored (`stored`, by file field):
+ * ONE transaction updates the week, updates, deletes and adds the items and writes the audit
+ * row. Returns the keys of the files that are no longer referenced (replaced, deleted, or sent
+ * for rows that were not kept), for the caller to remove after commit. Throws UploadRefusal
+ * when the week is gone, its new number is taken, or an item was deleted meanwhile.
  */
-export async function receiveWeekEdit(
+export async function saveWeekEdit(
 	db: Kysely<Database>,
-	storage: FileStorage,
-	request: Request,
-	{ adminId, week, courseId, maxUploadMb }: { adminId: string; week: AdminWeek; courseId: number; maxUploadMb: number },
-): Promise<{ ok: true } | WeekEditFailure> {
-	const stored = new Map<string, StoredReplacement>()
-	const fileFields = new Set<string>()
-	const itemIds = new Set(week.items.map((item) => item.id))
-	let seenFields = new FormData()
-	let currentFile: string | undefined
-	const rows = week.items.length + MAX_NEW_MATERIALS
+	{
+		adminId,
+		courseId,
+		weekId,
+		value,
+		stored,
+	}: { adminId: string; courseId: number; weekId: number; value: WeekEditValues; stored: Map<string, StoredReplacement> },
+): Promise<string[]> {
+	const replacedKeys = await db.transaction().execute(async (trx) => {
+		const current = await trx
+			.selectFrom('course_materials')
+			.select('id')
+			.where('id', '=', weekId)
+			.where('course_id', '=', courseId)
+			.forUpdate()
+			.executeTakeFirst()
+		if (!current) throw new UploadRefusal('This week no longer exists.', 404)
+		const clash = await trx
+			.selectFrom('course_materials')
+			.select('id')
+			.where('course_id', '=', courseId)
+			.where('week_number', '=', value.weekNumber)
+			.where('id', '<>', weekId)
+			.executeTakeFirst()
+		if (clash) throw new UploadRefusal(`Week ${value.weekNumber} already exists for this course.`, 409, 'weekNumber')
+		await trx
+			.updateTable('course_materials')
+			.set({ week_number: value.weekNumber, topic: value.topic, zoom_link: value.zoomLink ?? null, updated_at: new Date() })
+			.where('id', '=', weekId)
+			.execute()
 
-	const fail = (error: unknown, fields: FormData): WeekEditFailure => {
-		const described = describeUploadError(error, { fileName: currentFile, maxUploadMb })
-		const reason = described.known ? described.message : 'Unknown error'
-		return {
-			ok: false,
-			status: described.status,
-			result: errorResult(fields, `Failed to update: ${reason}`, { field: described.field, hideFields: [...fileFields] }),
-			toast: { type: 'error', title: `Failed to update: ${reason}` },
-		}
-	}
-
-	let fields: FormData
-	try {
-		const parsed = await parseMultipartForm(request, {
-			maxFileBytes: maxUploadMb * 1024 * 1024,
-			maxFiles: rows,
-			maxFields: 10 + rows * 5,
-			maxFieldBytes: 8 * 1024,
-			onFile: async (file, fieldsSoFar) => {
-				seenFields = fieldsSoFar
-				currentFile = file.fileName
-				const match = FILE_FIELD.exec(file.fieldName)
-				const prefix = match ? `${match[1]}[${match[2]}]` : ''
-				// An existing item's hidden id comes before its file input: a file for another week's item is not taken.
-				const known = match?.[1] === 'newMaterials' || (match && itemIds.has(Number(fieldsSoFar.get(`${prefix}.id`))))
-				// 'Add Material' and 'Remove' without JavaScript post the form to change its rows, not to save.
-				if (!match || !known || Number(match[2]) >= rows || fieldsSoFar.has(FORM_INTENT)) {
-					await discardFile(file.stream)
-					return
-				}
-				fileFields.add(file.fieldName)
-				const category: MaterialCategory = fieldsSoFar.get(`${prefix}.category`) === 'recording' ? 'recording' : 'material'
-				const fileName = fileTitle(file.fileName)
-				const key = materialKey(courseId, week.id, category, file.fileName)
-				const saved = await storeCheckedFile(storage, { fileName, stream: file.stream, key })
-				stored.set(file.fieldName, { ...saved, fileName })
-			},
-		})
-		fields = parsed.fields
-	} catch (error) {
-		await removeStoredFiles(
-			storage,
-			[...stored.values()].map((file) => file.key),
-		)
-		return fail(error, seenFields)
-	}
-
-	// The parser consumed the file parts: their names stand in for them, so the schema sees what was sent.
-	for (const [name, file] of stored) fields.set(name, file.fileName)
-	const submission = parseWithZod(fields, { schema: WeekEditSchema })
-	if (submission.status !== 'success') {
-		await removeStoredFiles(
-			storage,
-			[...stored.values()].map((file) => file.key),
-		)
-		const rowsChanged = submission.status === undefined
-		return {
-			ok: false,
-			status: rowsChanged ? 200 : 400,
-			result: submission.reply({ hideFields: [...fileFields] }),
-			toast: rowsChanged ? undefined : { type: 'error', title: 'Failed to update: please correct the highlighted fields.' },
-		}
-	}
-	const value = submission.value
-
-	let replacedKeys: string[]
-	try {
-		replacedKeys = await db.transaction().execute(async (trx) => {
-			const current = await trx
-				.selectFrom('course_materials')
-				.select('id')
-				.where('id', '=', week.id)
-				.where('course_id', '=', courseId)
-				.forUpdate()
-				.executeTakeFirst()
-			if (!current) throw new UploadRefusal('This week no longer exists.', 404)
-			const clash = await trx
-				.selectFrom('course_materials')
-				.select('id')
-				.where('course_id', '=', courseId)
-				.where('week_number', '=', value.weekNumber)
-				.where('id', '<>', week.id)
-				.executeTakeFirst()
-			if (clash) throw new UploadRefusal(`Week ${value.weekNumber} already exists for this course.`, 409, 'weekNumber')
-			await trx
-				.updateTable('course_materials')
-				.set({ week_number: value.weekNumber, topic: value.topic, zoom_link: value.zoomLink ?? null, updated_at: new Date() })
-				.where('id', '=', week.id)
-				.execute()
-
-			const items = await trx
-				.selectFrom('material_items')
-				.select(['id', 'title', 'storage_key'])
-				.where('material_id', '=', week.id)
-				.forUpdate()
-				.execute()
-			const byId = new Map(items.map((item) => [item.id, item]))
-			const oldKeys: string[] = []
-			const counts = { updated: 0, replaced: 0, deleted: 0, added: 0 }
-			for (const [index, material] of value.materials.entries()) {
-				const item = byId.get(material.id)
-				if (!item) throw new UploadRefusal('A material of this week was deleted meanwhile. Please reload and try again.', 409)
-				if (material.delete) {
-					await trx.deleteFrom('material_items').where('id', '=', item.id).execute()
-					if (item.storage_key) oldKeys.push(item.storage_key)
-					counts.deleted += 1
-					continue
-				}
-				const replacement = stored.get(`materials[${index}].file`)
-				await trx
-					.updateTable('material_items')
-					.set({
-						title: material.title!,
-						category: material.category,
-						updated_at: new Date(),
-						...(replacement
-							? {
-									storage_key: replacement.key,
-									file_url: null,
-									mime_type: replacement.contentType,
-									size_bytes: replacement.size,
-									type: replacement.type,
-								}
-							: {}),
-					})
-					.where('id', '=', item.id)
-					.execute()
-				counts.updated += 1
-				if (replacement) {
-					counts.replaced += 1
-					if (item.storage_key) oldKeys.push(item.storage_key)
-				}
+		const items = await trx
+			.selectFrom('material_items')
+			.select(['id', 'title', 'storage_key'])
+			.where('material_id', '=', weekId)
+			.forUpdate()
+			.execute()
+		const byId = new Map(items.map((item) => [item.id, item]))
+		const oldKeys: string[] = []
+		const counts = { updated: 0, replaced: 0, deleted: 0, added: 0 }
+		for (const [index, material] of value.materials.entries()) {
+			const item = byId.get(material.id)
+			if (!item) throw new UploadRefusal('A material of this week was deleted meanwhile. Please reload and try again.', 409)
+			if (material.delete) {
+				await trx.deleteFrom('material_items').where('id', '=', item.id).execute()
+				if (item.storage_key) oldKeys.push(item.storage_key)
+				counts.deleted += 1
+				continue
 			}
-			const additions = value.newMaterials.flatMap((material, index) => {
-				const file = stored.get(`newMaterials[${index}].file`)
-				if (!material.title || !file) return []
-				return [
-					{
-						material_id: week.id,
-						title: material.title,
-						category: material.category,
-						type: file.type,
-						storage_key: file.key,
-						mime_type: file.contentType,
-						size_bytes: file.size,
-					},
-				]
-			})
-			if (additions.length > 0) await trx.insertInto('material_items').values(additions).execute()
-			counts.added = additions.length
-			await recordAudit(trx, {
-				actorId: adminId,
-				action: 'week.update',
-				entity: 'course_material',
-				entityId: week.id,
-				details: { courseId, weekNumber: value.weekNumber, topic: value.topic, ...counts },
-			})
-			return oldKeys
+			const replacement = stored.get(`materials[${index}].file`)
+			await trx
+				.updateTable('material_items')
+				.set({
+					title: material.title!,
+					category: material.category,
+					updated_at: new Date(),
+					...(replacement
+						? {
+								storage_key: replacement.key,
+								file_url: null,
+								mime_type: replacement.contentType,
+								size_bytes: replacement.size,
+								type: replacement.type,
+							}
+						: {}),
+				})
+				.where('id', '=', item.id)
+				.execute()
+			counts.updated += 1
+			if (replacement) {
+				counts.replaced += 1
+				if (item.storage_key) oldKeys.push(item.storage_key)
+			}
+		}
+		const additions = value.newMaterials.flatMap((material, index) => {
+			const file = stored.get(`newMaterials[${index}].file`)
+			if (!material.title || !file) return []
+			return [
+				{
+					material_id: weekId,
+					title: material.title,
+					category: material.category,
+					type: file.type,
+					storage_key: file.key,
+					mime_type: file.contentType,
+					size_bytes: file.size,
+				},
+			]
 		})
-	} catch (error) {
-		await removeStoredFiles(
-			storage,
-			[...stored.values()].map((file) => file.key),
-		)
-		return fail(error, fields)
-	}
+		if (additions.length > 0) await trx.insertInto('material_items').values(additions).execute()
+		counts.added = additions.length
+		await recordAudit(trx, {
+			actorId: adminId,
+			action: 'week.update',
+			entity: 'course_material',
+			entityId: weekId,
+			details: { courseId, weekNumber: value.weekNumber, topic: value.topic, ...counts },
+		})
+		return oldKeys
+	})
 
 	// Files sent for rows that ended up deleted or unused are not referenced by anything.
 	const used = new Set<string>()
@@ -384,6 +288,5 @@ export async function receiveWeekEdit(
 		if (file && material.title) used.add(file.key)
 	}
 	const unused = [...stored.values()].filter((file) => !used.has(file.key)).map((file) => file.key)
-	await removeStoredFiles(storage, [...replacedKeys, ...unused])
-	return { ok: true }
+	return [...replacedKeys, ...unused]
 }

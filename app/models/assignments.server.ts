@@ -1,31 +1,17 @@
-import { parseWithZod } from '@conform-to/zod/v4'
 import { type Kysely, sql } from 'kysely'
 import { recordAudit } from '#app/models/audit-log.server.ts'
 import { canAccessCourse } from '#app/models/materials.server.ts'
 import type { MaterialReader } from '#app/models/materials.ts'
-import {
-	describeUploadError,
-	discardFile,
-	errorResult,
-	fileTitle,
-	removeStoredFiles,
-	storeCheckedFile,
-	type UploadFailure,
-	UploadRefusal,
-} from '#app/models/uploads.server.ts'
-import type { FileStorage } from '#app/services/storage/index.server.ts'
-import { submissionKey } from '#app/services/storage/keys.ts'
-import { parseMultipartForm } from '#app/utils/multipart.server.ts'
+import { UploadRefusal } from '#app/models/uploads.server.ts'
 import type { Database } from '#db/types.ts'
-import {
-	type AssignmentForStudent,
-	type CourseAssignment,
-	type GradingRow,
-	type GradingTab,
-	type StudentAssignment,
-	type SubmissionDetail,
-	type SubmissionStatus,
-	SubmitAssignmentSchema,
+import type {
+	AssignmentForStudent,
+	CourseAssignment,
+	GradingRow,
+	GradingTab,
+	StudentAssignment,
+	SubmissionDetail,
+	SubmissionStatus,
 } from './assignments.ts'
 
 /** A course's assignments for the admin, with how many were handed in and await a grade. */
@@ -158,101 +144,46 @@ export async function getAssignmentForStudent(
 	return { assignment, submission: submission ?? null, canSubmit: enrolled && submission?.status !== 'graded' }
 }
 
+export type SubmittedFile = { key: string; contentType: string; size: number; fileName: string }
+
 /**
- * Receives a student's answer: text and/or one file, the file streamed into storage (typed by
- * its content, size-limited while streaming). Handing in again before grading replaces the
- * answer (and the file, when a new one comes); once graded it is locked.
+ * Writes a student's answer whose file (if any) is stored. Handing in again before grading
+ * replaces the answer (and the file, when a new one comes); once graded it is locked
+ * (UploadRefusal). Returns the key of the file the new one replaced, for the caller to remove.
  */
-export async function receiveSubmission(
+export async function saveSubmission(
 	db: Kysely<Database>,
-	storage: FileStorage,
-	request: Request,
-	{ studentId, assignmentId, maxUploadMb }: { studentId: string; assignmentId: number; maxUploadMb: number },
-): Promise<{ ok: true } | UploadFailure> {
-	let stored: { key: string; contentType: string; size: number; fileName: string } | undefined
-	let seenFields = new FormData()
-	let currentFile: string | undefined
-	const fail = (error: unknown, fields: FormData): UploadFailure => {
-		const { status, message, field } = describeUploadError(error, { fileName: currentFile, maxUploadMb })
-		return {
-			ok: false,
-			status,
-			result: errorResult(fields, message, { field, hideFields: ['file'] }),
-			toast: { type: 'error', title: message },
-		}
-	}
-
-	let fields: FormData
-	try {
-		const parsed = await parseMultipartForm(request, {
-			maxFileBytes: maxUploadMb * 1024 * 1024,
-			maxFieldBytes: 80 * 1024,
-			onFile: async (file, fieldsSoFar) => {
-				seenFields = fieldsSoFar
-				currentFile = file.fileName
-				if (file.fieldName !== 'file') {
-					await discardFile(file.stream)
-					return
-				}
-				const fileName = fileTitle(file.fileName)
-				const key = submissionKey(assignmentId, studentId, file.fileName)
-				const saved = await storeCheckedFile(storage, { fileName, stream: file.stream, key })
-				stored = { key, contentType: saved.contentType, size: saved.size, fileName }
-			},
-		})
-		fields = parsed.fields
-	} catch (error) {
-		if (stored) await removeStoredFiles(storage, [stored.key])
-		return fail(error, seenFields)
-	}
-
-	if (stored) fields.set('file', stored.fileName)
-	const submission = parseWithZod(fields, { schema: SubmitAssignmentSchema })
-	if (submission.status !== 'success') {
-		if (stored) await removeStoredFiles(storage, [stored.key])
-		return {
-			ok: false,
-			status: 400,
-			result: submission.reply({ hideFields: ['file'] }),
-			toast: { type: 'error', title: submission.error?.['']?.[0] ?? 'Please correct the highlighted fields.' },
-		}
-	}
-	const { body } = submission.value
-
-	let replacedKey: string | null = null
-	try {
-		replacedKey = await db.transaction().execute(async (trx) => {
-			const existing = await trx
-				.selectFrom('assignment_submissions')
-				.select(['id', 'status', 'storage_key'])
-				.where('assignment_id', '=', assignmentId)
-				.where('student_id', '=', studentId)
-				.forUpdate()
-				.executeTakeFirst()
-			if (existing?.status === 'graded') throw new UploadRefusal('This assignment has already been graded.', 409)
-			const file = stored
-				? { file_name: stored.fileName, file_type: stored.contentType, file_size: stored.size, storage_key: stored.key }
-				: {}
-			if (existing) {
-				await trx
-					.updateTable('assignment_submissions')
-					.set({ body: body ?? null, ...file, submitted_at: new Date() })
-					.where('id', '=', existing.id)
-					.execute()
-				return stored ? existing.storage_key : null
-			}
+	{
+		studentId,
+		assignmentId,
+		body,
+		file,
+	}: { studentId: string; assignmentId: number; body: string | undefined; file: SubmittedFile | undefined },
+): Promise<string | null> {
+	return db.transaction().execute(async (trx) => {
+		const existing = await trx
+			.selectFrom('assignment_submissions')
+			.select(['id', 'status', 'storage_key'])
+			.where('assignment_id', '=', assignmentId)
+			.where('student_id', '=', studentId)
+			.forUpdate()
+			.executeTakeFirst()
+		if (existing?.status === 'graded') throw new UploadRefusal('This assignment has already been graded.', 409)
+		const stored = file ? { file_name: file.fileName, file_type: file.contentType, file_size: file.size, storage_key: file.key } : {}
+		if (existing) {
 			await trx
-				.insertInto('assignment_submissions')
-				.values({ assignment_id: assignmentId, student_id: studentId, body: body ?? null, ...file })
+				.updateTable('assignment_submissions')
+				.set({ body: body ?? null, ...stored, submitted_at: new Date() })
+				.where('id', '=', existing.id)
 				.execute()
-			return null
-		})
-	} catch (error) {
-		if (stored) await removeStoredFiles(storage, [stored.key])
-		return fail(error, fields)
-	}
-	if (replacedKey) await removeStoredFiles(storage, [replacedKey])
-	return { ok: true }
+			return file ? existing.storage_key : null
+		}
+		await trx
+			.insertInto('assignment_submissions')
+			.values({ assignment_id: assignmentId, student_id: studentId, body: body ?? null, ...stored })
+			.execute()
+		return null
+	})
 }
 
 const GRADING_LIST_LIMIT = 200

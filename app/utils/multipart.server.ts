@@ -88,7 +88,13 @@ export async function parseMultipartForm<T>(request: Request, options: Multipart
 			headers: { 'content-type': contentType },
 			preservePath: true,
 			isPartAFile: (_fieldName, _contentType, fileName) => fileName !== undefined,
-			limits: { fileSize: options.maxFileBytes, files: maxFiles, fields: maxFields, fieldSize: maxFieldBytes, headerSize: MAX_HEADER_BYTES },
+			limits: {
+				fileSize: options.maxFileBytes,
+				files: maxFiles,
+				fields: maxFields,
+				fieldSize: maxFieldBytes,
+				headerSize: MAX_HEADER_BYTES,
+			},
 		})
 	} catch (error) {
 		await drain(reader, maxBodyBytes * 4)

@@ -27,7 +27,6 @@ import {
 import type { AdminWeek } from '#app/models/admin-materials.ts'
 import { createAssignment, listCourseAssignments } from '#app/models/assignments.server.ts'
 import { CreateAssignmentSchema, GRADING_MESSAGES } from '#app/models/assignments.ts'
-import { receiveMaterialUpload, uploadSuccessToast } from '#app/models/uploads.server.ts'
 import { getStorage } from '#app/services/storage/index.server.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
@@ -35,6 +34,7 @@ import { getEnv } from '#app/utils/env.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import type { Route } from './+types/course-materials'
+import { receiveMaterialUpload, uploadSuccessToast } from './material-upload.server.ts'
 
 const rowId = z.coerce.number().int().positive().max(2_147_483_647)
 const DeleteItemSchema = z.object({ intent: z.literal('delete-item'), itemId: rowId })
@@ -85,7 +85,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 	const db = getDb()
 
 	if ((request.headers.get('Content-Type') ?? '').toLowerCase().startsWith('multipart/form-data')) {
-		const outcome = await receiveMaterialUpload(db, getStorage(), request, { adminId: admin.id, maxUploadMb: getEnv().MAX_UPLOAD_MB })
+		const outcome = await receiveMaterialUpload(request, { adminId: admin.id, maxUploadMb: getEnv().MAX_UPLOAD_MB })
 		if (!outcome.ok) return data({ uploadResult: outcome.result, assignmentResult: undefined }, { status: outcome.status })
 		return redirectWithToast(back, uploadSuccessToast(outcome))
 	}

@@ -6,13 +6,12 @@ import { EmptyState } from '#app/components/ui/empty-state.tsx'
 import { UploadMaterialsForm } from '#app/components/uploads/upload-form.tsx'
 import { parseRowId } from '#app/models/admin-courses.server.ts'
 import { listCourseOptions } from '#app/models/admin-materials.server.ts'
-import { receiveMaterialUpload, uploadSuccessToast } from '#app/models/uploads.server.ts'
-import { getStorage } from '#app/services/storage/index.server.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import type { Route } from './+types/uploads'
+import { receiveMaterialUpload, uploadSuccessToast } from './material-upload.server.ts'
 
 const UPLOADS_PATH = '/dashboard/admin/uploads'
 
@@ -27,7 +26,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 /** The form without JavaScript: a plain multipart post, streamed (see receiveMaterialUpload). */
 export async function action({ request }: Route.ActionArgs) {
 	const admin = await requireAdmin(request)
-	const outcome = await receiveMaterialUpload(getDb(), getStorage(), request, { adminId: admin.id, maxUploadMb: getEnv().MAX_UPLOAD_MB })
+	const outcome = await receiveMaterialUpload(request, { adminId: admin.id, maxUploadMb: getEnv().MAX_UPLOAD_MB })
 	if (!outcome.ok) return data({ result: outcome.result }, { status: outcome.status })
 	return redirectWithToast(`${UPLOADS_PATH}?course=${outcome.courseId}`, uploadSuccessToast(outcome))
 }

@@ -4,14 +4,14 @@ import { RouteDialog } from '#app/components/ui/dialog.tsx'
 import { materialsPath } from '#app/components/uploads/paths.ts'
 import { WeekEditForm } from '#app/components/uploads/week-edit-form.tsx'
 import { parseRowId } from '#app/models/admin-courses.server.ts'
-import { getWeekForEdit, receiveWeekEdit } from '#app/models/admin-materials.server.ts'
+import { getWeekForEdit } from '#app/models/admin-materials.server.ts'
 import { WEEK_MESSAGES } from '#app/models/admin-materials.ts'
-import { getStorage } from '#app/services/storage/index.server.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { actionToastHeaders, redirectWithToast } from '#app/utils/toast.server.ts'
 import type { Route } from './+types/week-edit'
+import { receiveWeekEdit } from './week-edit.server.ts'
 
 async function requireWeek(params: { courseId?: string; weekId?: string }) {
 	const courseId = parseRowId(params.courseId)
@@ -30,7 +30,7 @@ export async function action(args: Route.ActionArgs) {
 	const { request, params } = args
 	const admin = await requireAdmin(request)
 	const { courseId, week } = await requireWeek(params)
-	const outcome = await receiveWeekEdit(getDb(), getStorage(), request, {
+	const outcome = await receiveWeekEdit(request, {
 		adminId: admin.id,
 		week,
 		courseId,

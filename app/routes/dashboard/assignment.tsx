@@ -10,16 +10,16 @@ import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { Field, TextareaField } from '#app/components/ui/field.tsx'
 import { parseRowId } from '#app/models/admin-courses.server.ts'
-import { getAssignmentForStudent, receiveSubmission } from '#app/models/assignments.server.ts'
+import { getAssignmentForStudent } from '#app/models/assignments.server.ts'
 import { GRADING_MESSAGES, type StudentSubmission, SubmitAssignmentSchema } from '#app/models/assignments.ts'
 import { ALLOWED_FILES_TEXT } from '#app/models/uploads.ts'
-import { getStorage } from '#app/services/storage/index.server.ts'
 import { pageUrl, requireUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { formatFileSize } from '#app/utils/misc.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import type { Route } from './+types/assignment'
+import { receiveSubmission } from './assignment.server.ts'
 
 async function loadAssignment(request: Request, params: { assignmentId?: string }) {
 	const user = await requireUser(request)
@@ -42,7 +42,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 			found.submission?.status === 'graded' ? 'This assignment has already been graded.' : 'Only enrolled students can hand in work.'
 		throw data(reason, { status: 403 })
 	}
-	const outcome = await receiveSubmission(getDb(), getStorage(), request, {
+	const outcome = await receiveSubmission(request, {
 		studentId: user.id,
 		assignmentId: found.assignment.id,
 		maxUploadMb: getEnv().MAX_UPLOAD_MB,

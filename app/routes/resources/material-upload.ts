@@ -1,9 +1,7 @@
-import { receiveMaterialUpload, uploadSuccessToast } from '#app/models/uploads.server.ts'
-import { getStorage } from '#app/services/storage/index.server.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
-import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { createToastHeaders } from '#app/utils/toast.server.ts'
+import { receiveMaterialUpload, uploadSuccessToast } from '../admin/material-upload.server.ts'
 import type { Route } from './+types/material-upload'
 
 /**
@@ -13,7 +11,7 @@ import type { Route } from './+types/material-upload'
  */
 export async function action({ request }: Route.ActionArgs) {
 	const admin = await requireAdmin(request)
-	const outcome = await receiveMaterialUpload(getDb(), getStorage(), request, { adminId: admin.id, maxUploadMb: getEnv().MAX_UPLOAD_MB })
+	const outcome = await receiveMaterialUpload(request, { adminId: admin.id, maxUploadMb: getEnv().MAX_UPLOAD_MB })
 	const headers = await createToastHeaders(outcome.ok ? uploadSuccessToast(outcome) : outcome.toast)
 	headers.set('Cache-Control', 'no-store')
 	if (!outcome.ok) return Response.json({ ok: false, result: outcome.result }, { status: outcome.status, headers })
