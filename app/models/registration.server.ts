@@ -1,7 +1,5 @@
 import type { Kysely, Transaction } from 'kysely'
-import { createCookie } from 'react-router'
 import type { PaymentProvider } from '#app/services/payments/payments.ts'
-import { getEnv } from '#app/utils/env.server.ts'
 import type { Database } from '#db/types.ts'
 import { sendConfirmationEmail } from './account-emails.server.ts'
 import { claimSeat, openCheckout, supersedeUnfinishedCheckouts, sweepExpiredCheckouts } from './payments.server.ts'
@@ -10,36 +8,10 @@ import { createUser, emailIsRegistered, normalizeEmail } from './users.server.ts
 /**
  * The registration wizard keeps its draft here, server-side, between steps
  * (DECISIONS.md 9): the browser holds only the draft's random id in a signed,
- * httpOnly cookie, and the password is stored only as its argon2id hash.
+ * httpOnly cookie (app/routes/register/draft-cookie.server.ts), and the password is stored
+ * only as its argon2id hash.
  */
 export const DRAFT_TTL_MS = 24 * 60 * 60 * 1000
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-
-function draftCookie() {
-	const env = getEnv()
-	return createCookie(env.secureCookies ? '__Host-registration' : 'registration', {
-		path: '/',
-		httpOnly: true,
-		sameSite: 'lax',
-		secure: env.secureCookies,
-		secrets: [env.SESSION_SECRET],
-		maxAge: DRAFT_TTL_MS / 1000,
-	})
-}
-
-export async function readDraftId(request: Request) {
-	const value: unknown = await draftCookie().parse(request.headers.get('Cookie'))
-	return typeof value === 'string' && UUID.test(value) ? value : null
-}
-
-export function draftCookieHeader(draftId: string) {
-	return draftCookie().serialize(draftId)
-}
-
-export function clearDraftCookieHeader() {
-	return draftCookie().serialize('', { maxAge: 0 })
-}
 
 export type RegistrationDraft = {
 	id: string

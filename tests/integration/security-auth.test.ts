@@ -7,10 +7,10 @@ import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import express from 'express'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
-import { clearDraftCookieHeader, draftCookieHeader } from '#app/models/registration.server.ts'
 import { createUser } from '#app/models/users.server.ts'
 import { action as loginAction } from '#app/routes/auth/login.tsx'
 import { action as contactAction } from '#app/routes/public/contact.tsx'
+import { clearDraftCookieHeader, draftCookieHeader } from '#app/routes/register/draft-cookie.server.ts'
 import { parseEnv, resetEnvCache } from '#app/utils/env.server.ts'
 import { hashPassword, PASSWORD_HASH_OPTIONS } from '#app/utils/password.server.ts'
 import { baseSecurityHeaders, contentSecurityPolicy } from '#app/utils/security.server.ts'
@@ -63,7 +63,7 @@ describe('cookies', () => {
 		}
 		walk('app')
 		expect(sites.sort()).toEqual([
-			'models/registration.server.ts',
+			'routes/register/draft-cookie.server.ts',
 			'utils/selected-course.server.ts',
 			'utils/session.server.ts',
 			'utils/toast.server.ts',

@@ -19,16 +19,7 @@ import { WaitlistDialog } from '#app/components/waitlist-form.tsx'
 import { getCourseWithAvailability, listCoursesWithAvailability } from '#app/models/courses.server.ts'
 import type { CourseWithAvailability } from '#app/models/courses.ts'
 import { CheckoutError } from '#app/models/payments.server.ts'
-import {
-	chooseDraftCourse,
-	clearDraftCookieHeader,
-	completeRegistration,
-	draftCookieHeader,
-	getDraft,
-	RegistrationError,
-	readDraftId,
-	saveDraftDetails,
-} from '#app/models/registration.server.ts'
+import { chooseDraftCourse, completeRegistration, getDraft, RegistrationError, saveDraftDetails } from '#app/models/registration.server.ts'
 import { SeatUnavailableError } from '#app/models/seats.server.ts'
 import { emailIsRegistered } from '#app/models/users.server.ts'
 import { getPayments } from '#app/services/payments/index.server.ts'
@@ -43,6 +34,7 @@ import { rowIdSchema } from '#app/utils/row-id.ts'
 import { type ActionRequest, actionToastHeaders, redirectWithToast } from '#app/utils/toast.server.ts'
 import { EmailSchema, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, NameSchema } from '#app/utils/user-validation.ts'
 import type { Route } from './+types/register'
+import { clearDraftCookieHeader, draftCookieHeader, readDraftId } from './draft-cookie.server.ts'
 
 const PASSWORD_MESSAGE = 'Password must be at least 8 characters'
 

@@ -5,13 +5,14 @@ import { Alert } from '#app/components/ui/alert.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
 import { Spinner } from '#app/components/ui/spinner.tsx'
 import { fulfil } from '#app/models/payments.server.ts'
-import { clearDraftCookieHeader, deleteDraft, getDraft, readDraftId } from '#app/models/registration.server.ts'
+import { deleteDraft, getDraft } from '#app/models/registration.server.ts'
 import { getPayments } from '#app/services/payments/index.server.ts'
 import { getUser, startSession } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { errorPageToast } from '#app/utils/page-toast.server.ts'
 import type { ToastMessage } from '#app/utils/toast.ts'
 import type { Route } from './+types/registration-complete'
+import { clearDraftCookieHeader, readDraftId } from './draft-cookie.server.ts'
 
 const SessionIdSchema = z.string().regex(/^cs_[A-Za-z0-9_]{1,200}$/)
 
