@@ -1,6 +1,6 @@
 /**
  * `npm run admin:create -- --email you@example.com --name "Your Name" [--password …]`:
- * creates a confirmed admin account, or promotes an existing one (DECISIONS.md 8).
+ * creates a confirmed admin account, or promotes an existing one (docs/decisions/013).
  */
 import { parseArgs } from 'node:util'
 import { z } from 'zod'

@@ -48,7 +48,7 @@ export async function listStudents(db: Kysely<Database>, { query, limit = USER_L
 export class AdminUserError extends Error {}
 
 /**
- * Promotes a designated account (DECISIONS.md 8: its e-mail is in ADMIN_EMAILS) to admin.
+ * Promotes a designated account (docs/decisions/013: its e-mail is in ADMIN_EMAILS) to admin.
  * Throws AdminUserError with the reason otherwise.
  */
 export async function promoteToAdmin(db: Kysely<Database>, actorId: string, userId: string, adminEmails: readonly string[]) {

@@ -2,7 +2,7 @@ import { type ExpressionBuilder, type Kysely, type Selectable, sql } from 'kysel
 import type { CoursesTable, Database, EnrollmentStatus } from '#db/types.ts'
 import { availabilityOf, type CourseWithAvailability } from './courses.ts'
 
-/** Enrollment states that occupy a seat (DECISIONS.md 11); 'inactive' frees it. */
+/** Enrollment states that occupy a seat (docs/decisions/015); 'inactive' frees it. */
 export const SEAT_TAKING_STATUSES = ['active', 'pending', 'completed'] as const satisfies readonly EnrollmentStatus[]
 
 /**

@@ -63,7 +63,7 @@ async function* unreferencedObjects(
 }
 
 /**
- * The Orphaned Materials screen (DECISIONS.md 16): stored material files that no row
+ * The Orphaned Materials screen (docs/decisions/016): stored material files that no row
  * references (a failed storage delete leaves them), grouped by the course and week in their
  * key, with the week's number and topic where the week still exists.
  */

@@ -7,7 +7,7 @@ import { createUser, emailIsRegistered, normalizeEmail } from './users.server.ts
 
 /**
  * The registration wizard keeps its draft here, server-side, between steps
- * (DECISIONS.md 9): the browser holds only the draft's random id in a signed,
+ * (docs/decisions/014): the browser holds only the draft's random id in a signed,
  * httpOnly cookie (app/routes/register/draft-cookie.server.ts), and the password is stored
  * only as its argon2id hash.
  */

@@ -47,7 +47,7 @@ export type EnrollInput = {
 }
 
 /**
- * Enrols a user if a seat is free (DECISIONS.md 11). Must run inside a
+ * Enrols a user if a seat is free (docs/decisions/015). Must run inside a
  * transaction; throws SeatUnavailableError otherwise.
  */
 export async function enrollWithinCapacity(trx: Transaction<Database>, input: EnrollInput) {

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 
-/** The hero's limited-time offer card (DECISIONS.md 17: stored, so every visitor sees an admin's edit). */
+/** The hero's limited-time offer card (docs/decisions/017: stored, so every visitor sees an admin's edit). */
 export const LimitedTimeOfferSchema = z.object({
 	title: z.string({ error: 'Title is required' }).trim().min(1, 'Title is required').max(120, 'Title must be at most 120 characters'),
 	discount: z

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { youtubeVideoId } from '#app/models/materials.ts'
 
-/** Above this a video still uploads, with a warning (DECISIONS.md 15). */
+/** Above this a video still uploads, with a warning (docs/decisions/008). */
 export const RECOMMENDED_VIDEO_MB = 20
 /** At most this many files in one upload. */
 export const MAX_FILES_PER_UPLOAD = 20

@@ -1,5 +1,5 @@
 /**
- * A spam trap (DECISIONS.md 21): a text field that people never see or reach,
+ * A spam trap (docs/decisions/018): a text field that people never see or reach,
  * so only a bot fills it in. Kept off-screen rather than display:none, which
  * some bots skip; aria-hidden and tabIndex -1 keep it from keyboard and
  * screen-reader users.
