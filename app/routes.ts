@@ -45,7 +45,12 @@ export default [
 				route('courses/:courseId/materials', 'routes/admin/course-materials.tsx', [route(':weekId/edit', 'routes/admin/week-edit.tsx')]),
 				route('users', 'routes/admin/users.tsx'),
 				route('enrollments', 'routes/admin/enrollments.tsx'),
-				route('messages', 'routes/admin/messages.tsx'),
+				route('messages', 'routes/admin/messages/layout.tsx', [
+					index('routes/admin/messages/index.tsx'),
+					route('broadcast', 'routes/admin/messages/broadcast.tsx'),
+					route('direct', 'routes/admin/messages/direct.tsx'),
+					route('contact', 'routes/admin/messages/contact.tsx'),
+				]),
 				route('uploads', 'routes/admin/uploads.tsx'),
 				route('grades', 'routes/admin/grades.tsx'),
 				route('orphaned-materials', 'routes/admin/orphaned-materials.tsx'),

@@ -27,7 +27,9 @@ export function getUser(request: Request) {
 
 /** The message a visitor sees when a protected page sends them to log in. */
 export function loginRequiredMessage(pathname: string) {
-	if (pathname === '/dashboard/admin/messages') return 'You must be logged in to access this page'
+	if (pathname === '/dashboard/admin/messages' || pathname.startsWith('/dashboard/admin/messages/')) {
+		return 'You must be logged in to access this page'
+	}
 	if (pathname === '/dashboard/messages') return 'You must be logged in to access messages'
 	if (pathname === '/dashboard') return 'Please login to access the dashboard'
 	return 'Please log in to access this page'
@@ -49,7 +51,7 @@ export function pageUrl(request: Pick<Request, 'url'>) {
 
 /** An announcement posted without a live session says whether the session ran out or never was. */
 async function announcementLoginMessage(request: Request, url: URL) {
-	if (request.method !== 'POST' || url.pathname !== '/dashboard/admin/messages' || url.searchParams.get('tab') !== 'broadcast') return null
+	if (request.method !== 'POST' || url.pathname !== '/dashboard/admin/messages/broadcast') return null
 	return (await readSessionToken(request))
 		? 'Your session has expired. Please log in again.'
 		: 'You must be logged in to send announcements'
@@ -70,7 +72,7 @@ export async function requireAdmin(request: Request): Promise<SessionUser> {
 	if (user.isAdmin) return user
 	const { pathname } = pageUrl(request)
 	const title =
-		pathname === '/dashboard/admin/messages'
+		pathname === '/dashboard/admin/messages' || pathname.startsWith('/dashboard/admin/messages/')
 			? "You don't have permission to access this page"
 			: "You don't have permission to access this area"
 	throw await redirectWithToast('/dashboard', { type: 'error', title })

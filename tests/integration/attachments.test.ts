@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 import { createUser } from '#app/models/users.server.ts'
-import { action as adminAction } from '#app/routes/admin/messages.tsx'
+import { action as adminAction } from '#app/routes/admin/messages/broadcast.tsx'
 import { action } from '#app/routes/dashboard/messages.tsx'
 import { loader as attachmentLoader } from '#app/routes/resources/attachment-file.ts'
 import { resetEnvCache } from '#app/utils/env.server.ts'
@@ -214,7 +214,7 @@ describe('sending an attachment', () => {
 		const sent = await callRoute(
 			adminAction,
 			multipart(
-				'/dashboard/admin/messages',
+				'/dashboard/admin/messages/broadcast',
 				admin.cookie,
 				{ intent: 'announce', subject: 'Syllabus', message: 'Attached' },
 				{ name: 'syllabus.pdf', bytes: PDF },

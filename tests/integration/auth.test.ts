@@ -238,11 +238,11 @@ describe('guards', () => {
 			settle(() => requireAdmin(formRequest(path, { intent: 'announce', subject: 'Kickoff', message: 'Monday' }, init)))
 		const toastOf = async (response: Response) => (await getToast(getRequest('/', { cookie: cookiesFrom(response) }))).toast?.title
 
-		const expired = await post('/dashboard/admin/messages.data?tab=broadcast', { cookie })
-		expect(expired.headers.get('Location')).toBe('/login?redirectTo=%2Fdashboard%2Fadmin%2Fmessages')
+		const expired = await post('/dashboard/admin/messages/broadcast.data', { cookie })
+		expect(expired.headers.get('Location')).toBe('/login?redirectTo=%2Fdashboard%2Fadmin%2Fmessages%2Fbroadcast')
 		expect(await toastOf(expired)).toBe('Your session has expired. Please log in again.')
-		expect(await toastOf(await post('/dashboard/admin/messages?tab=broadcast'))).toBe('You must be logged in to send announcements')
-		expect(await toastOf(await post('/dashboard/admin/messages?tab=direct', { cookie }))).toBe('You must be logged in to access this page')
+		expect(await toastOf(await post('/dashboard/admin/messages/broadcast'))).toBe('You must be logged in to send announcements')
+		expect(await toastOf(await post('/dashboard/admin/messages/direct', { cookie }))).toBe('You must be logged in to access this page')
 	})
 })
 

@@ -3,7 +3,9 @@ import { beforeEach, describe, expect, test } from 'vitest'
 import { listContacts } from '#app/models/contacts.server.ts'
 import { listConversation } from '#app/models/messages.server.ts'
 import { createUser } from '#app/models/users.server.ts'
-import { action as adminAction, loader as adminLoader } from '#app/routes/admin/messages.tsx'
+import { action as broadcastAction, loader as broadcastLoader } from '#app/routes/admin/messages/broadcast.tsx'
+import { action as contactAction, loader as contactLoader } from '#app/routes/admin/messages/contact.tsx'
+import { action as directAction, loader as directLoader } from '#app/routes/admin/messages/direct.tsx'
 import { action, loader } from '#app/routes/dashboard/messages.tsx'
 import { openDatabase } from '#app/utils/db.server.ts'
 import { getToast } from '#app/utils/toast.server.ts'
@@ -200,7 +202,7 @@ describe('the messages page', () => {
 	test('a part that cannot be read shows empty, with the spec toast, instead of an error page', async () => {
 		const student = await person('student')
 		const admin = await person('admin')
-		const load = async (fn: typeof loader | typeof adminLoader, path: string, cookie: string) => {
+		const load = async (fn: typeof loader | typeof broadcastLoader | typeof contactLoader, path: string, cookie: string) => {
 			const response = await callRoute(fn, getRequest(path, { cookie }))
 			expect(response.status).toBe(200)
 			return json(response)
@@ -211,9 +213,9 @@ describe('the messages page', () => {
 			expect(conversations).toMatchObject({ contacts: [], thread: null, pageToast: { type: 'error', title: 'Failed to load contacts' } })
 			const announcements = await load(loader, '/dashboard/messages?tab=announcements', student.cookie)
 			expect(announcements).toMatchObject({ announcements: [], pageToast: { title: 'Failed to load announcements' } })
-			const broadcast = await load(adminLoader, '/dashboard/admin/messages?tab=broadcast', admin.cookie)
+			const broadcast = await load(broadcastLoader, '/dashboard/admin/messages/broadcast', admin.cookie)
 			expect(broadcast.pageToast.title).toBe('Failed to load announcements: the server could not read them')
-			const inbox = await load(adminLoader, '/dashboard/admin/messages?tab=contact', admin.cookie)
+			const inbox = await load(contactLoader, '/dashboard/admin/messages/contact', admin.cookie)
 			expect(inbox).toMatchObject({ submissions: [], pageToast: { title: 'Failed to load contact submissions' } })
 		})
 		expect((await load(loader, '/dashboard/messages', student.cookie)).pageToast).toBeNull()
@@ -354,51 +356,51 @@ describe('student communications (admin)', () => {
 
 	test('non-admins are sent to the dashboard with the spec message', async () => {
 		const student = await person('student')
-		const response = await callRoute(adminLoader, getRequest('/dashboard/admin/messages', { cookie: student.cookie }))
+		const response = await callRoute(broadcastLoader, getRequest('/dashboard/admin/messages/broadcast', { cookie: student.cookie }))
 		expect(response.status).toBe(302)
 		expect(response.headers.get('Location')).toBe('/dashboard')
 	})
 
 	test('a broadcast needs both fields and is stored as subject: message, with an audit entry', async () => {
 		const missing = await callRoute(
-			adminAction,
-			composerRequest('/dashboard/admin/messages', admin.cookie, { intent: 'announce', subject: 'Hello', message: ' ' }),
+			broadcastAction,
+			composerRequest('/dashboard/admin/messages/broadcast', admin.cookie, { intent: 'announce', subject: 'Hello', message: ' ' }),
 		)
 		expect(missing.status).toBe(400)
 		expect(JSON.stringify(await json(missing))).toContain('Please fill in both subject and message')
 
 		const sent = await callRoute(
-			adminAction,
-			composerRequest('/dashboard/admin/messages', admin.cookie, {
+			broadcastAction,
+			composerRequest('/dashboard/admin/messages/broadcast', admin.cookie, {
 				intent: 'announce',
 				subject: 'Schedule',
 				message: 'Class moves to 7 PM',
 			}),
 		)
 		expect(sent.status).toBe(302)
-		expect(sent.headers.get('Location')).toBe('/dashboard/admin/messages?tab=broadcast')
+		expect(sent.headers.get('Location')).toBe('/dashboard/admin/messages/broadcast')
 		const rows = await t.db.selectFrom('messages').selectAll().execute()
 		expect(rows).toEqual([expect.objectContaining({ content: 'Schedule: Class moves to 7 PM', is_announcement: true, receiver_id: null })])
 		const audit = await t.db.selectFrom('audit_log').selectAll().execute()
 		expect(audit).toEqual([expect.objectContaining({ action: 'announcement.create', actor_id: admin.id, entity_id: String(rows[0]!.id) })])
 
 		const history = await json(
-			await callRoute(adminLoader, getRequest('/dashboard/admin/messages?tab=broadcast', { cookie: admin.cookie })),
+			await callRoute(broadcastLoader, getRequest('/dashboard/admin/messages/broadcast', { cookie: admin.cookie })),
 		)
 		expect(history.announcements).toEqual([expect.objectContaining({ subject: 'Schedule', body: 'Class moves to 7 PM' })])
 	})
 
 	test('direct messages list the students without selecting one; a send is audited', async () => {
 		const student = await person('student', 'Sam Student')
-		const page = await json(await callRoute(adminLoader, getRequest('/dashboard/admin/messages?tab=direct', { cookie: admin.cookie })))
+		const page = await json(await callRoute(directLoader, getRequest('/dashboard/admin/messages/direct', { cookie: admin.cookie })))
 		expect(page.contacts.map((contact: { name: string }) => contact.name)).toEqual(['Sam Student'])
 		expect(page.selected).toBeNull()
 		const sent = await callRoute(
-			adminAction,
-			composerRequest('/dashboard/admin/messages', admin.cookie, { intent: 'send', receiverId: student.id, content: 'Hi Sam' }),
+			directAction,
+			composerRequest('/dashboard/admin/messages/direct', admin.cookie, { intent: 'send', receiverId: student.id, content: 'Hi Sam' }),
 		)
 		expect(sent.status).toBe(302)
-		expect(sent.headers.get('Location')).toBe(`/dashboard/admin/messages?tab=direct&with=${student.id}`)
+		expect(sent.headers.get('Location')).toBe(`/dashboard/admin/messages/direct?with=${student.id}`)
 		expect(await t.db.selectFrom('audit_log').select('action').execute()).toEqual([{ action: 'message.send' }])
 	})
 
@@ -412,11 +414,11 @@ describe('student communications (admin)', () => {
 			.insertInto('contact_submissions')
 			.values({ name: 'Second', email: 'second@example.com', phone: '555', message: 'newer' })
 			.execute()
-		const page = await json(await callRoute(adminLoader, getRequest('/dashboard/admin/messages?tab=contact', { cookie: admin.cookie })))
+		const page = await json(await callRoute(contactLoader, getRequest('/dashboard/admin/messages/contact', { cookie: admin.cookie })))
 		expect(page.submissions.map((row: { name: string }) => row.name)).toEqual(['Second', 'First'])
 		const marked = await callRoute(
-			adminAction,
-			formRequest('/dashboard/admin/messages', { intent: 'contact-read', submissionId: String(older.id) }, { cookie: admin.cookie }),
+			contactAction,
+			formRequest('/dashboard/admin/messages/contact', { intent: 'contact-read', submissionId: String(older.id) }, { cookie: admin.cookie }),
 		)
 		expect(marked.status).toBe(302)
 		const rows = await t.db.selectFrom('contact_submissions').select(['name', 'read']).orderBy('name').execute()

@@ -80,7 +80,13 @@ const ACCESS: Record<string, Expectation> = {
 	// Designed answer to a malformed form: back to the list with an error toast.
 	'routes/admin/users': { GET: adminOnly(), POST: adminOnly('→/dashboard/admin/users') },
 	'routes/admin/enrollments': { GET: adminOnly(), POST: adminOnly('400') },
-	'routes/admin/messages': { GET: adminOnly(), POST: adminOnly('400') },
+	'routes/admin/messages/layout': {},
+	// The channels were tabs of this page once: an old link lands on its channel.
+	'routes/admin/messages/index': { GET: adminOnly('→/dashboard/admin/messages/broadcast') },
+	'routes/admin/messages/broadcast': { GET: adminOnly(), POST: adminOnly('400') },
+	'routes/admin/messages/direct': { GET: adminOnly(), POST: adminOnly('400') },
+	// Designed answer to a malformed form: back to the inbox with an error toast.
+	'routes/admin/messages/contact': { GET: adminOnly(), POST: adminOnly('→/dashboard/admin/messages/contact') },
 	'routes/admin/uploads': { GET: adminOnly(), POST: adminOnly('400') },
 	'routes/admin/grades': { GET: adminOnly(), POST: adminOnly('400') },
 	'routes/admin/orphaned-materials': { GET: adminOnly(), POST: adminOnly('→/dashboard/admin/orphaned-materials') },

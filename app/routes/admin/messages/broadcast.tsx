@@ -1,0 +1,228 @@
+import { getFormProps, getInputProps, getTextareaProps, useForm } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { useEffect, useRef } from 'react'
+import { data, Form, useLocation, useNavigation } from 'react-router'
+import { z } from 'zod'
+import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { AnnouncementList } from '#app/components/messages/announcement-list.tsx'
+import { DeleteMessageDialog } from '#app/components/messages/delete-dialog.tsx'
+import { withSearch } from '#app/components/messages/urls.ts'
+import { Alert } from '#app/components/ui/alert.tsx'
+import { Button, ButtonLink } from '#app/components/ui/button.tsx'
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
+import { EmptyState } from '#app/components/ui/empty-state.tsx'
+import { Field, TextareaField } from '#app/components/ui/field.tsx'
+import { recordAudit } from '#app/models/audit-log.server.ts'
+import { createMessage, listAnnouncements, splitAnnouncement } from '#app/models/messages.server.ts'
+import { MAX_MESSAGE_LENGTH } from '#app/models/messages.ts'
+import { requireAdmin } from '#app/utils/auth.server.ts'
+import { getDb } from '#app/utils/db.server.ts'
+import { getEnv } from '#app/utils/env.server.ts'
+import { partialPage } from '#app/utils/page-toast.server.ts'
+import { actionToastHeaders, redirectWithToast } from '#app/utils/toast.server.ts'
+import { discardUpload, failureResponse, handleConversationIntent, receiveForm } from '../../dashboard/messages.server.ts'
+import type { Route } from './+types/broadcast'
+import { BROADCAST_PATH, beforeId, confirmedId, directThreadUrl } from './paths.ts'
+
+const BOTH_REQUIRED = 'Please fill in both subject and message'
+
+/** The broadcast form. Stored as 'subject: message', so the subject cannot hold a colon of its own. */
+const AnnounceSchema = z
+	.object({
+		intent: z.literal('announce'),
+		subject: z.string().trim().max(200, 'The subject is too long.').optional(),
+		message: z
+			.string()
+			.trim()
+			.max(MAX_MESSAGE_LENGTH - 202, 'The message is too long.')
+			.optional(),
+	})
+	.superRefine((value, context) => {
+		if (!value.subject || !value.message) context.addIssue({ code: 'custom', message: BOTH_REQUIRED, path: [] })
+		else if (value.subject.includes(':')) {
+			context.addIssue({ code: 'custom', message: 'The subject cannot contain a colon (:).', path: ['subject'] })
+		}
+	})
+
+export async function loader({ request }: Route.LoaderArgs) {
+	const admin = await requireAdmin(request)
+	const params = new URL(request.url).searchParams
+	const db = getDb()
+	const before = beforeId(params)
+	const page = partialPage('admin messages')
+	const announcements = await page.load(
+		listAnnouncements(db, { before }),
+		{ messages: [], hasOlder: false },
+		'Failed to load announcements: the server could not read them',
+	)
+	const confirm = confirmedId(params)
+	return {
+		userId: admin.id,
+		maxUploadMb: getEnv().MAX_UPLOAD_MB,
+		announcements: announcements.messages.map((message) => ({ ...message, ...splitAnnouncement(message.content) })),
+		olderBefore: announcements.hasOlder ? announcements.messages.at(-1)!.id : null,
+		confirmDelete: announcements.messages.find((message) => message.id === confirm && message.senderId === admin.id)?.id ?? null,
+		pageToast: page.pageToast(),
+	}
+}
+
+/** Posts an announcement to every student (with one optional file); deletes one (the confirmation dialog). */
+export async function action(args: Route.ActionArgs) {
+	const { request } = args
+	const admin = await requireAdmin(request)
+	const db = getDb()
+	const received = await receiveForm(request, admin, {
+		mayUpload: async (fields) => fields.get('intent') === 'announce',
+		uploadFailedTitle: (intent) => (intent === 'announce' ? 'Failed to attach file to announcement' : 'Failed to upload file'),
+	})
+	if (!received.ok) return failureResponse(args, received.intent, received, received.receiverId)
+	if (received.fields.get('intent') !== 'announce') {
+		return handleConversationIntent(args, received, admin, { threadUrl: directThreadUrl, successToasts: true })
+	}
+	const { upload } = received
+	const submission = parseWithZod(received.fields, { schema: AnnounceSchema })
+	if (submission.status !== 'success') {
+		await discardUpload(upload)
+		return data({ intent: 'announce', result: submission.reply() }, { status: 400 })
+	}
+	const { subject, message } = submission.value
+	try {
+		await db.transaction().execute(async (trx) => {
+			const created = await createMessage(trx, {
+				senderId: admin.id,
+				receiverId: null,
+				content: `${subject}: ${message}`,
+				attachment: upload,
+			})
+			await recordAudit(trx, {
+				actorId: admin.id,
+				action: 'announcement.create',
+				entity: 'message',
+				entityId: created.id,
+				details: { subject, attachment: upload?.name ?? null },
+			})
+		})
+	} catch (error) {
+		console.error('[messages] announcement failed', error)
+		await discardUpload(upload)
+		return data(
+			{ intent: 'announce', result: submission.reply() },
+			{
+				status: 503,
+				headers: await actionToastHeaders(args, { type: 'error', title: "Failed to send announcement. Please ensure you're logged in." }),
+			},
+		)
+	}
+	return redirectWithToast(BROADCAST_PATH, {
+		type: 'success',
+		title: upload ? 'Announcement with file sent successfully' : 'Announcement sent successfully!',
+	})
+}
+
+export default function Broadcast({ loaderData, actionData }: Route.ComponentProps) {
+	const location = useLocation()
+	const link = (changes: Record<string, string | number | null>) => withSearch(BROADCAST_PATH, location.search, changes)
+	const navigation = useNavigation()
+	const sending = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'announce'
+	const lastResult = actionData && 'result' in actionData && actionData.intent === 'announce' ? actionData.result : undefined
+	const [form, fields] = useForm({
+		id: 'announce',
+		lastResult,
+		constraint: getZodConstraint(AnnounceSchema),
+		onValidate: ({ formData }) => parseWithZod(formData, { schema: AnnounceSchema }),
+		shouldValidate: 'onSubmit',
+	})
+	const formRef = useRef<HTMLFormElement>(null)
+	const wasSending = useRef(false)
+	useEffect(() => {
+		if (sending) wasSending.current = true
+		else if (navigation.state === 'idle' && wasSending.current) {
+			wasSending.current = false
+			if (!lastResult) formRef.current?.reset()
+		}
+	}, [sending, navigation.state, lastResult])
+	const count = loaderData.announcements.length
+
+	return (
+		<>
+			<Card>
+				<CardHeader>
+					<CardTitle>Broadcast Announcement</CardTitle>
+					<CardDescription>Every student sees it under Messages, Announcements.</CardDescription>
+				</CardHeader>
+				<CardContent>
+					<Form
+						ref={formRef}
+						method="post"
+						action={BROADCAST_PATH}
+						encType="multipart/form-data"
+						{...getFormProps(form)}
+						className="max-w-2xl space-y-4"
+						preventScrollReset
+					>
+						<input type="hidden" name="intent" value="announce" />
+						{form.errors?.length ? (
+							<Alert tone="error" id={form.errorId}>
+								{form.errors[0]}
+							</Alert>
+						) : null}
+						<Field
+							label="Subject"
+							inputProps={{ ...getInputProps(fields.subject, { type: 'text' }), maxLength: 200 }}
+							errors={fields.subject.errors}
+						/>
+						<TextareaField
+							label="Message"
+							textareaProps={{ ...getTextareaProps(fields.message), rows: 5 }}
+							errors={fields.message.errors}
+						/>
+						<Field
+							label="Attachment (optional)"
+							help={`One file, up to ${loaderData.maxUploadMb} MB.`}
+							inputProps={{ type: 'file', name: 'attachment', className: 'py-1.5' }}
+						/>
+						<Button type="submit" disabled={sending}>
+							{sending ? 'Sending...' : 'Send to All Students'}
+						</Button>
+					</Form>
+				</CardContent>
+			</Card>
+			<Card>
+				<CardHeader className="flex flex-row flex-wrap items-center justify-between gap-2">
+					<div>
+						<CardTitle>Sent Announcements</CardTitle>
+						<p className="text-sm text-slate-600" role="status">
+							{count} announcement(s) loaded
+						</p>
+					</div>
+					<ButtonLink to={link({ confirm: null })} variant="outline" size="sm" preventScrollReset>
+						Refresh
+					</ButtonLink>
+				</CardHeader>
+				<CardContent>
+					{count === 0 ? (
+						<EmptyState title="No announcements sent yet" />
+					) : (
+						<section aria-label="Sent announcements" tabIndex={0} className="max-h-[400px] overflow-y-auto pr-1">
+							<AnnouncementList
+								announcements={loaderData.announcements}
+								olderUrl={loaderData.olderBefore ? link({ before: loaderData.olderBefore, confirm: null }) : null}
+								currentUserId={loaderData.userId}
+								deleteUrl={(id) => link({ confirm: `delete-${id}` })}
+							/>
+						</section>
+					)}
+				</CardContent>
+			</Card>
+			{loaderData.confirmDelete ? (
+				<DeleteMessageDialog messageId={loaderData.confirmDelete} closeTo={link({ confirm: null })} announcement />
+			) : null}
+		</>
+	)
+}
+
+export const meta: Route.MetaFunction = () => [{ title: 'Broadcast Announcements | Real Estate Mentorship' }]
+
+export function ErrorBoundary() {
+	return <GeneralErrorBoundary />
+}

@@ -1,0 +1,101 @@
+import { useLocation } from 'react-router'
+import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { ContactList } from '#app/components/messages/contact-list.tsx'
+import { ConversationPanel } from '#app/components/messages/conversation-panel.tsx'
+import { DeleteMessageDialog } from '#app/components/messages/delete-dialog.tsx'
+import { withSearch } from '#app/components/messages/urls.ts'
+import { EmptyState } from '#app/components/ui/empty-state.tsx'
+import { canMessage, getContact, listContacts } from '#app/models/contacts.server.ts'
+import { listConversation } from '#app/models/messages.server.ts'
+import { requireAdmin } from '#app/utils/auth.server.ts'
+import { getDb } from '#app/utils/db.server.ts'
+import { getEnv } from '#app/utils/env.server.ts'
+import { searchText } from '#app/utils/misc.ts'
+import { partialPage } from '#app/utils/page-toast.server.ts'
+import { failureResponse, handleConversationIntent, receiveForm, refreshContacts } from '../../dashboard/messages.server.ts'
+import type { Route } from './+types/direct'
+import { beforeId, confirmedId, DIRECT_PATH, directThreadUrl } from './paths.ts'
+
+export async function loader({ request }: Route.LoaderArgs) {
+	const admin = await requireAdmin(request)
+	const params = new URL(request.url).searchParams
+	if (params.has('refresh')) throw await refreshContacts(DIRECT_PATH, params, admin)
+	const db = getDb()
+	const before = beforeId(params)
+	const page = partialPage('admin messages')
+	const search = searchText(params)
+	const { contacts, hasMore } = await page.load(
+		listContacts(db, admin, { search }),
+		{ contacts: [], hasMore: false },
+		'Failed to load contacts',
+	)
+	const withId = params.get('with')
+	const selected = withId
+		? (contacts.find((contact) => contact.id === withId) ??
+			(await page.load(getContact(db, admin, withId), null, 'Failed to load contacts')))
+		: null
+	const thread = selected
+		? await page.load(listConversation(db, { userId: admin.id, partnerId: selected.id, before }), null, 'Failed to load messages')
+		: null
+	const confirm = confirmedId(params)
+	return {
+		userId: admin.id,
+		maxUploadMb: getEnv().MAX_UPLOAD_MB,
+		pageToast: page.pageToast(),
+		search,
+		contacts,
+		hasMoreContacts: hasMore,
+		selected,
+		thread: thread ? { messages: thread.messages, olderBefore: thread.hasOlder ? thread.messages[0]!.id : null } : null,
+		confirmDelete: thread?.messages.find((message) => message.id === confirm && message.senderId === admin.id)?.id ?? null,
+	}
+}
+
+/** Sends a message to a student (with one optional file), deletes one, marks a conversation read. */
+export async function action(args: Route.ActionArgs) {
+	const { request } = args
+	const admin = await requireAdmin(request)
+	const received = await receiveForm(request, admin, {
+		mayUpload: async (fields) => fields.get('intent') === 'send' && canMessage(getDb(), admin, String(fields.get('receiverId') ?? '')),
+	})
+	if (!received.ok) return failureResponse(args, received.intent, received, received.receiverId)
+	return handleConversationIntent(args, received, admin, { threadUrl: directThreadUrl, successToasts: true })
+}
+
+export default function DirectMessages({ loaderData, actionData }: Route.ComponentProps) {
+	const location = useLocation()
+	const link = (changes: Record<string, string | number | null>) => withSearch(DIRECT_PATH, location.search, changes)
+	const { selected } = loaderData
+	const hidden: Record<string, string> = {}
+	if (selected) hidden.with = selected.id
+
+	return (
+		<div className="grid grid-cols-1 gap-4 lg:grid-cols-[20rem_minmax(0,1fr)]">
+			<ContactList
+				title="Students"
+				contacts={loaderData.contacts}
+				selectedId={selected?.id ?? null}
+				search={loaderData.search}
+				hidden={hidden}
+				contactUrl={(id) => link({ with: id, before: null, confirm: null })}
+				refreshUrl={link({ refresh: '1' })}
+				hasMore={loaderData.hasMoreContacts}
+				emptyText={loaderData.search ? 'No students match your search.' : 'No students yet.'}
+			/>
+			<ConversationPanel
+				conversation={loaderData}
+				actionData={actionData}
+				threadUrl={directThreadUrl}
+				link={link}
+				empty={<EmptyState title="Select a student" description="Choose a student to start a conversation" />}
+			/>
+			{loaderData.confirmDelete ? <DeleteMessageDialog messageId={loaderData.confirmDelete} closeTo={link({ confirm: null })} /> : null}
+		</div>
+	)
+}
+
+export const meta: Route.MetaFunction = () => [{ title: 'Direct Messages | Real Estate Mentorship' }]
+
+export function ErrorBoundary() {
+	return <GeneralErrorBoundary />
+}

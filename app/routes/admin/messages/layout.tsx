@@ -1,0 +1,30 @@
+import { Outlet, useLocation } from 'react-router'
+import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { useLiveRevalidation } from '#app/components/live-revalidation.tsx'
+import { TabLinks } from '#app/components/ui/tabs.tsx'
+import { BROADCAST_PATH, CONTACT_PATH, DIRECT_PATH } from './paths.ts'
+
+const LIVE_EVENTS = ['message.created', 'message.deleted', 'message.read', 'announcement.created', 'announcement.deleted'] as const
+
+const TABS = [
+	{ id: BROADCAST_PATH, label: 'Broadcast Announcements', to: BROADCAST_PATH },
+	{ id: DIRECT_PATH, label: 'Direct Messages', to: DIRECT_PATH },
+	{ id: CONTACT_PATH, label: 'Contact Form', to: CONTACT_PATH },
+]
+
+/** Student Communications: the three channels, each its own route below. */
+export default function StudentCommunications() {
+	useLiveRevalidation([...LIVE_EVENTS])
+	const { pathname } = useLocation()
+	return (
+		<>
+			<h1 className="text-2xl font-bold text-ink">Student Communications</h1>
+			<TabLinks tabs={TABS} current={pathname} label="Communication channels" />
+			<Outlet />
+		</>
+	)
+}
+
+export function ErrorBoundary() {
+	return <GeneralErrorBoundary />
+}
