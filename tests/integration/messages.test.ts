@@ -418,7 +418,11 @@ describe('student communications (admin)', () => {
 		expect(page.submissions.map((row: { name: string }) => row.name)).toEqual(['Second', 'First'])
 		const marked = await callRoute(
 			contactAction,
-			formRequest('/dashboard/admin/messages/contact', { intent: 'contact-read', submissionId: String(older.id) }, { cookie: admin.cookie }),
+			formRequest(
+				'/dashboard/admin/messages/contact',
+				{ intent: 'contact-read', submissionId: String(older.id) },
+				{ cookie: admin.cookie },
+			),
 		)
 		expect(marked.status).toBe(302)
 		const rows = await t.db.selectFrom('contact_submissions').select(['name', 'read']).orderBy('name').execute()
