@@ -20,7 +20,9 @@ export default [
 		route('resend-confirmation', 'routes/auth/resend-confirmation.tsx'),
 
 		// Enrolment
-		route('register', 'routes/register/register.tsx'),
+		route('register', 'routes/register/details.tsx'),
+		route('register/course', 'routes/register/course.tsx'),
+		route('register/agreement', 'routes/register/agreement.tsx'),
 		route('waitlist', 'routes/register/waitlist.tsx'),
 		route('courses/:id/enroll', 'routes/register/enroll.tsx'),
 		route('test-checkout/:sessionId', 'routes/register/test-checkout.tsx'),

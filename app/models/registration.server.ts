@@ -165,7 +165,7 @@ export async function completeRegistration(
 		claim,
 		user: { id: account.userId, email: account.email },
 		appUrl: options.appUrl,
-		cancelPath: '/register?step=3',
+		cancelPath: '/register/agreement',
 	})
 	return { kind: 'checkout', userId: account.userId, url: checkout.url }
 }

@@ -70,7 +70,7 @@ test('a course that fills up during registration leads to the waitlist', async (
 
 	await expect(page.getByText('Waitlist Joined')).toBeVisible()
 	await expect(page.getByRole('dialog')).toBeHidden()
-	await expect(page).toHaveURL(/\/register\?step=2$/)
+	await expect(page).toHaveURL(/\/register\/course$/)
 	await expect(page.getByRole('heading', { name: 'Full Courses - Join Waitlist' })).toBeVisible()
 	expect(await waitlistRows(db, email)).toEqual([
 		{ program: course.title, message: `Waitlist request for: ${course.title}\nAny evening works for me.`, phone: '555-0199' },
@@ -90,7 +90,7 @@ test('choosing a course that filled up meanwhile shows Course Full and the waitl
 	await expect(page.getByRole('alert').filter({ hasText: course.title })).toContainText(
 		'This course is now full. Please join our waitlist to be notified when spots become available.',
 	)
-	await expect(page).toHaveURL(new RegExp(`/register\\?step=2&full=${course.id}&dialog=waitlist$`))
+	await expect(page).toHaveURL(new RegExp(`/register/course\\?full=${course.id}&dialog=waitlist$`))
 })
 
 test('a full course page offers the waitlist and checks the form', async ({ page, db, javaScriptEnabled }) => {

@@ -176,7 +176,7 @@ describe('import direction', () => {
 		expect(once('app/components/layout/site-header.tsx', '#app/root.tsx')).toHaveLength(2)
 		expect(once('app/utils/auth.server.ts', '#app/models/users.server.ts')).toHaveLength(1)
 		expect(once('app/utils/page-toast.server.ts', '#app/components/ui/toast.tsx')).toHaveLength(1)
-		expect(once('app/routes/register/register.tsx', '', "import type { loader } from '../public/courses.tsx'")).toHaveLength(1)
+		expect(once('app/routes/register/course.tsx', '', "import type { loader } from '../public/courses.tsx'")).toHaveLength(1)
 		expect(once('app/models/courses.server.ts', '#app/routes/admin/courses.server.ts')).toHaveLength(2)
 		expect(once('app/routes/admin/courses.tsx', '#app/models/courses.server.ts')).toEqual([])
 		expect(once('app/components/course-availability.tsx', '#app/models/courses.ts')).toEqual([])

@@ -1,7 +1,9 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 import { createUser } from '#app/models/users.server.ts'
+import { action as agreementAction, loader as agreementLoader } from '#app/routes/register/agreement.tsx'
+import { action as courseAction, loader as courseLoader } from '#app/routes/register/course.tsx'
+import { action as detailsAction, loader as detailsLoader } from '#app/routes/register/details.tsx'
 import { action as enrollAction } from '#app/routes/register/enroll.tsx'
-import { action as registerAction, loader as registerLoader } from '#app/routes/register/register.tsx'
 import { loader as completionLoader } from '#app/routes/register/registration-complete.tsx'
 import { action as checkoutAction, loader as checkoutLoader } from '#app/routes/register/test-checkout.tsx'
 import { setPayments } from '#app/services/payments/index.server.ts'
@@ -45,12 +47,22 @@ async function takeSeats(courseId: number, count: number) {
 	}
 }
 
+/** Each step of the wizard is a route of its own: a form goes to the step its intent names. */
+const STEPS = {
+	details: { path: '/register', action: detailsAction, loader: detailsLoader },
+	course: { path: '/register/course', action: courseAction, loader: courseLoader },
+	agree: { path: '/register/agreement', action: agreementAction, loader: agreementLoader },
+}
+
 function post(fields: Record<string, string | string[]>, cookie?: string, ip = address()) {
-	return settle(() => registerAction({ request: formRequest('/register', fields, { cookie, ip }), params: {}, context: {} } as never))
+	const step = STEPS[fields.intent as keyof typeof STEPS]
+	return settle(() => step.action({ request: formRequest(step.path, fields, { cookie, ip }), params: {}, context: {} } as never))
 }
 
 function load(path: string, cookie?: string) {
-	return settle(() => registerLoader({ request: getRequest(path, { cookie }), params: {}, context: {} } as never))
+	const pathname = new URL(path, 'http://localhost').pathname
+	const step = Object.values(STEPS).find((candidate) => candidate.path === pathname)!
+	return settle(() => step.loader({ request: getRequest(path, { cookie }), params: {}, context: {} } as never))
 }
 
 function completion(sessionId: string, cookie?: string) {
@@ -82,7 +94,7 @@ async function throughStepTwo(courseId: number, email = uniqueEmail()) {
 	expect(first.status).toBe(302)
 	const cookie = cookiesFrom(first)
 	const second = await post({ intent: 'course', courseId: String(courseId) }, cookie)
-	expect(second.headers.get('Location')).toBe('/register?step=3')
+	expect(second.headers.get('Location')).toBe('/register/agreement')
 	return cookie
 }
 
@@ -95,6 +107,12 @@ async function errorsOf(response: Response) {
 	const body = (await response.json()) as { result: { error: Record<string, string[]>; initialValue: Record<string, unknown> } }
 	return body.result
 }
+
+test('the steps were once ?step=2 and ?step=3 of /register: such a link lands on its step', async () => {
+	expect((await load('/register?step=2')).headers.get('Location')).toBe('/register/course')
+	expect((await load('/register?step=2&full=7&dialog=waitlist')).headers.get('Location')).toBe('/register/course?full=7&dialog=waitlist')
+	expect((await load('/register?step=3')).headers.get('Location')).toBe('/register/agreement')
+})
 
 describe('step 1: your information', () => {
 	test('shows the spec messages, the mismatch on the confirmation field, and never returns a password', async () => {
@@ -135,7 +153,7 @@ describe('step 1: your information', () => {
 		const email = uniqueEmail()
 		const response = await post(details(email))
 		expect(response.status).toBe(302)
-		expect(response.headers.get('Location')).toBe('/register?step=2')
+		expect(response.headers.get('Location')).toBe('/register/course')
 		const setCookie = response.headers.get('Set-Cookie') ?? ''
 		expect(setCookie).toMatch(/HttpOnly/i)
 		expect(setCookie).toMatch(/SameSite=Lax/i)
@@ -152,7 +170,6 @@ describe('step 1: your information', () => {
 		const back = await load('/register', cookiesFrom(response))
 		const body = JSON.stringify(await back.json())
 		expect(JSON.parse(body)).toEqual({
-			step: 1,
 			details: { name: 'Rita Registrant', email: email.toLowerCase(), accountCreated: false },
 		})
 		expect(body).not.toContain('argon2')
@@ -171,8 +188,8 @@ describe('step 1: your information', () => {
 	})
 
 	test('later steps without a draft go back to step 1', async () => {
-		expect((await load('/register?step=2')).headers.get('Location')).toBe('/register')
-		expect((await load('/register?step=3')).headers.get('Location')).toBe('/register')
+		expect((await load('/register/course')).headers.get('Location')).toBe('/register')
+		expect((await load('/register/agreement')).headers.get('Location')).toBe('/register')
 	})
 })
 
@@ -183,7 +200,7 @@ describe('step 2: select a course', () => {
 		await takeSeats(full.id, 1)
 		const cookie = cookiesFrom(await post(details()))
 
-		const page = (await (await load('/register?step=2', cookie)).json()) as {
+		const page = (await (await load('/register/course', cookie)).json()) as {
 			available: Array<{ id: number }>
 			full: Array<{ id: number }>
 		}
@@ -195,7 +212,7 @@ describe('step 2: select a course', () => {
 		expect((await errorsOf(none)).error).toEqual({ courseId: ['Please select a course'] })
 
 		const refused = await post({ intent: 'course', courseId: String(full.id) }, cookie)
-		expect(refused.headers.get('Location')).toBe(`/register?step=2&full=${full.id}&dialog=waitlist`)
+		expect(refused.headers.get('Location')).toBe(`/register/course?full=${full.id}&dialog=waitlist`)
 		expect(await toastOf(refused)).toMatchObject({
 			type: 'error',
 			title: 'Course Full',
@@ -213,7 +230,7 @@ describe('step 2: select a course', () => {
 			if (taken.length === 0) await takeSeats(id, 1)
 		}
 		const cookie = cookiesFrom(await post(details()))
-		const page = (await (await load('/register?step=2', cookie)).json()) as { available: unknown[]; full: unknown[] }
+		const page = (await (await load('/register/course', cookie)).json()) as { available: unknown[]; full: unknown[] }
 		expect(page.available).toEqual([])
 		expect(page.full.length).toBeGreaterThan(0)
 		await t.db.deleteFrom('courses').execute()
@@ -235,7 +252,7 @@ describe('step 3 and the free path', () => {
 		const free = await course()
 		const email = uniqueEmail()
 		const cookie = await throughStepTwo(free.id, email)
-		const step3 = (await (await load('/register?step=3', cookie)).json()) as { course: { id: number; registrationFee: number } }
+		const step3 = (await (await load('/register/agreement', cookie)).json()) as { course: { id: number; registrationFee: number } }
 		expect(step3.course).toMatchObject({ id: free.id, registrationFee: 0 })
 
 		const response = await post({ intent: 'agree', agreeToTerms: 'on' }, cookie)
@@ -264,7 +281,7 @@ describe('step 3 and the free path', () => {
 		const cookie = await throughStepTwo(free.id, email)
 		await takeSeats(free.id, 1)
 		const response = await post({ intent: 'agree', agreeToTerms: 'on' }, cookie)
-		expect(response.headers.get('Location')).toBe(`/register?step=2&full=${free.id}&dialog=waitlist`)
+		expect(response.headers.get('Location')).toBe(`/register/course?full=${free.id}&dialog=waitlist`)
 		expect(await toastOf(response)).toMatchObject({ title: 'Course Full' })
 		expect(await t.db.selectFrom('users').select('id').where('email', '=', email.toLowerCase()).execute()).toEqual([])
 	})
@@ -345,7 +362,7 @@ describe('the paid path through the test checkout', () => {
 
 		const page = await (await checkoutPage(sessionId)).json()
 		expect(page).toMatchObject({
-			session: { amountCents: 199_900, customerEmail: email, expired: false, cancelPath: '/register?step=3' },
+			session: { amountCents: 199_900, customerEmail: email, expired: false, cancelPath: '/register/agreement' },
 		})
 	})
 
@@ -407,7 +424,7 @@ describe('the paid path through the test checkout', () => {
 		const { cookie, sessionId } = await toCheckout()
 		const back = (await (await load('/register', cookie)).json()) as { details: { accountCreated: boolean } }
 		expect(back.details.accountCreated).toBe(true)
-		expect((await post(details('other@example.com'), cookie)).headers.get('Location')).toBe('/register?step=2')
+		expect((await post(details('other@example.com'), cookie)).headers.get('Location')).toBe('/register/course')
 
 		const retry = await post({ intent: 'agree', agreeToTerms: 'on' }, cookie)
 		expect(retry.status).toBe(303)
@@ -425,7 +442,7 @@ describe('the paid path through the test checkout', () => {
 	test('Cancel on the test checkout releases the seat and returns to the agreement', async () => {
 		const { courseId, sessionId } = await toCheckout()
 		const response = await checkoutPost(sessionId, { intent: 'cancel' })
-		expect(response.headers.get('Location')).toBe('/register?step=3')
+		expect(response.headers.get('Location')).toBe('/register/agreement')
 		expect(await t.db.selectFrom('seat_holds').select('id').where('course_id', '=', courseId).execute()).toEqual([])
 	})
 
@@ -517,7 +534,7 @@ describe('tampered course ids', () => {
 		}
 		expect(await draftCourseOf(email)).toBeNull()
 		const agreed = await post({ intent: 'agree', agreeToTerms: 'on' }, cookie)
-		expect(agreed.headers.get('Location')).toBe('/register?step=2')
+		expect(agreed.headers.get('Location')).toBe('/register/course')
 		expect(await footprint(email, [gone.id])).toEqual({ accounts: 0, enrollments: 0, seatHolds: 0, payments: 0 })
 	})
 
@@ -527,10 +544,10 @@ describe('tampered course ids', () => {
 		const email = uniqueEmail()
 		const cookie = cookiesFrom(await post(details(email)))
 		const refused = await post({ intent: 'course', courseId: String(full.id) }, cookie)
-		expect(refused.headers.get('Location')).toBe(`/register?step=2&full=${full.id}&dialog=waitlist`)
+		expect(refused.headers.get('Location')).toBe(`/register/course?full=${full.id}&dialog=waitlist`)
 		expect(await toastOf(refused)).toMatchObject({ type: 'error', title: 'Course Full' })
 		expect(await draftCourseOf(email)).toBeNull()
-		expect((await post({ intent: 'agree', agreeToTerms: 'on' }, cookie)).headers.get('Location')).toBe('/register?step=2')
+		expect((await post({ intent: 'agree', agreeToTerms: 'on' }, cookie)).headers.get('Location')).toBe('/register/course')
 		expect(await footprint(email, [full.id])).toEqual({ accounts: 0, enrollments: 1, seatHolds: 0, payments: 0 })
 	})
 
@@ -543,7 +560,7 @@ describe('tampered course ids', () => {
 		expect((await post({ intent: 'course', courseId: '2147483647' }, cookie)).status).toBe(400)
 		expect((await post({ intent: 'course', courseId: 'abc' }, cookie)).status).toBe(400)
 		expect((await post({ intent: 'course', courseId: String(full.id) }, cookie)).headers.get('Location')).toBe(
-			`/register?step=2&full=${full.id}&dialog=waitlist`,
+			`/register/course?full=${full.id}&dialog=waitlist`,
 		)
 		expect(await draftCourseOf(email)).toBe(chosen.id)
 		expect((await post({ intent: 'agree', agreeToTerms: 'on' }, cookie)).headers.get('Location')).toBe('/dashboard')

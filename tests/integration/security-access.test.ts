@@ -55,7 +55,10 @@ const ACCESS: Record<string, Expectation> = {
 	'routes/auth/reset-password': { GET: all('200'), POST: all('400') },
 	'routes/auth/confirm-email': { GET: all('200'), POST: all('400') },
 	'routes/auth/resend-confirmation': { GET: signedOutOnly(), POST: signedOutOnly('400') },
-	'routes/register/register': { GET: signedOutOnly(), POST: all('400') },
+	'routes/register/details': { GET: signedOutOnly(), POST: all('400') },
+	// Steps 2 and 3 need the draft step 1 makes: without one, back to step 1.
+	'routes/register/course': { GET: signedOutOnly('→/register'), POST: all('→/register') },
+	'routes/register/agreement': { GET: signedOutOnly('→/register'), POST: all('→/register') },
 	'routes/register/waitlist': { GET: all('200'), POST: all('400') },
 	'routes/register/enroll': { GET: member(), POST: member('400') },
 	'routes/register/test-checkout': { GET: all('404'), POST: all('404') },

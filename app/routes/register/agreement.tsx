@@ -1,0 +1,162 @@
+import { getFormProps, useForm } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { useState } from 'react'
+import { data, Form, redirect } from 'react-router'
+import { useHydrated } from 'remix-utils/use-hydrated'
+import { z } from 'zod'
+import { CoursePrice } from '#app/components/course-availability.tsx'
+import { AgreementCheckbox, AgreeToTermsSchema, ProgramAgreement } from '#app/components/enrollment-agreement.tsx'
+import { Alert } from '#app/components/ui/alert.tsx'
+import { Button, ButtonLink } from '#app/components/ui/button.tsx'
+import { getCourseWithAvailability } from '#app/models/courses.server.ts'
+import { CheckoutError } from '#app/models/payments.server.ts'
+import { completeRegistration, getDraft, RegistrationError } from '#app/models/registration.server.ts'
+import { SeatUnavailableError } from '#app/models/seats.server.ts'
+import { getPayments } from '#app/services/payments/index.server.ts'
+import { getUser, startSession } from '#app/utils/auth.server.ts'
+import { getDb } from '#app/utils/db.server.ts'
+import { getEnv } from '#app/utils/env.server.ts'
+import { readFormData } from '#app/utils/form-data.server.ts'
+import { clientAddress, hitRateLimit, RATE_LIMITS } from '#app/utils/rate-limit.server.ts'
+import { actionToastHeaders, redirectWithToast } from '#app/utils/toast.server.ts'
+import type { Route } from './+types/agreement'
+import { clearDraftCookieHeader, readDraftId } from './draft-cookie.server.ts'
+import { courseFullRedirect, EMAIL_TAKEN_MESSAGE, publicCourse, TOO_MANY_REGISTRATIONS_MESSAGE } from './wizard.server.ts'
+import {
+	RegisterErrorBoundary,
+	RegisterFrame,
+	registerMeta,
+	STEP_PATH,
+	StepHeading,
+	type StepResult,
+	useIntentSubmitting,
+} from './wizard.tsx'
+
+const AgreementSchema = AgreeToTermsSchema.extend({ intent: z.literal('agree') })
+
+/** Step 3 of registration: the agreement for the chosen course. */
+export async function loader({ request }: Route.LoaderArgs) {
+	if (await getUser(request)) throw redirect('/dashboard')
+	const db = getDb()
+	const draft = await getDraft(db, await readDraftId(request))
+	if (!draft) throw redirect(STEP_PATH[1])
+	const course = draft.courseId ? await getCourseWithAvailability(db, draft.courseId) : null
+	if (!course) throw redirect(STEP_PATH[2])
+	return { course: publicCourse(course) }
+}
+
+/**
+ * Creates the account and either enrols (free course: the browser is
+ * signed in and goes to the dashboard) or holds the seat and sends the
+ * browser to the checkout (paid course).
+ */
+export async function action(args: Route.ActionArgs) {
+	const { request } = args
+	const formData = await readFormData(request)
+	const db = getDb()
+	const draftId = await readDraftId(request)
+	const draft = await getDraft(db, draftId)
+	if (!draftId || !draft) return redirect(STEP_PATH[1])
+	if (!draft.courseId) return redirect(STEP_PATH[2])
+	const submission = parseWithZod(formData, { schema: AgreementSchema })
+	if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+
+	if (!draft.userId) {
+		const limit = await hitRateLimit(db, `registration:${clientAddress(request)}`, RATE_LIMITS.registration)
+		if (!limit.allowed) {
+			return data(
+				{
+					result: submission.reply({
+						formErrors: [TOO_MANY_REGISTRATIONS_MESSAGE],
+					}),
+				},
+				{ status: 429, headers: { 'Retry-After': String(limit.retryAfterSeconds) } },
+			)
+		}
+	}
+
+	try {
+		const outcome = await completeRegistration(db, getPayments(), draftId, { appUrl: getEnv().APP_URL })
+		if (outcome.kind === 'checkout') return redirect(outcome.url, 303)
+		const headers = new Headers()
+		headers.append('Set-Cookie', await startSession(request, outcome.userId))
+		headers.append('Set-Cookie', await clearDraftCookieHeader())
+		return redirectWithToast(
+			'/dashboard',
+			{
+				type: 'success',
+				title: 'Registration Successful',
+				description: `You are enrolled in ${outcome.courseTitle}. Please check your inbox to confirm your email address.`,
+			},
+			{ headers },
+		)
+	} catch (error) {
+		if (error instanceof SeatUnavailableError) {
+			if (error.reason === 'course-full') return courseFullRedirect(draft.courseId)
+			return redirectWithToast(STEP_PATH[2], {
+				type: 'error',
+				title: 'Failed to complete registration: this course is no longer available.',
+			})
+		}
+		if (error instanceof RegistrationError) {
+			return error.reason === 'email-taken'
+				? redirectWithToast(STEP_PATH[1], { type: 'error', title: `Failed to create account: ${EMAIL_TAKEN_MESSAGE}` })
+				: redirect(STEP_PATH[1])
+		}
+		if (error instanceof CheckoutError) {
+			return data(
+				{ result: submission.reply({ formErrors: [error.message] }) },
+				{
+					status: 502,
+					headers: await actionToastHeaders(args, { type: 'error', title: 'Checkout Error', description: 'Failed to initiate payment' }),
+				},
+			)
+		}
+		throw error
+	}
+}
+
+export default function AgreementStep({ loaderData, actionData }: Route.ComponentProps) {
+	const { course } = loaderData
+	const lastResult: StepResult = actionData?.result
+	const hydrated = useHydrated()
+	const [agreed, setAgreed] = useState(false)
+	const submitting = useIntentSubmitting('agree')
+	const [form, fields] = useForm({
+		id: 'register-agreement',
+		lastResult,
+		onValidate: ({ formData }) => parseWithZod(formData, { schema: AgreementSchema }),
+	})
+	const isFree = course.registrationFee === 0
+
+	return (
+		<RegisterFrame step={3}>
+			<StepHeading title="Real Estate Mentorship Program Agreement" />
+			<p className="mb-4 text-sm text-slate-700">
+				Selected course: <strong className="text-ink">{course.title}</strong> — <CoursePrice cents={course.registrationFee} />
+			</p>
+			{form.errors?.length ? (
+				<Alert tone="error" className="mb-4">
+					{form.errors[0]}
+				</Alert>
+			) : null}
+			<ProgramAgreement courseTitle={course.title} feeCents={course.registrationFee} />
+			<Form method="post" action={STEP_PATH[3]} {...getFormProps(form)} className="mt-5 space-y-5">
+				<input type="hidden" name="intent" value="agree" />
+				<AgreementCheckbox field={fields.agreeToTerms} onAgreedChange={setAgreed} />
+				<div className="flex flex-col-reverse gap-3 sm:flex-row sm:items-center sm:justify-between">
+					<ButtonLink to={STEP_PATH[2]} variant="outline">
+						Back
+					</ButtonLink>
+					<Button type="submit" disabled={submitting || (hydrated && !agreed)}>
+						{submitting ? 'Processing...' : isFree ? 'Register Now' : 'Proceed to Payment'}
+					</Button>
+				</div>
+			</Form>
+		</RegisterFrame>
+	)
+}
+
+export const meta: Route.MetaFunction = registerMeta
+
+export const ErrorBoundary = RegisterErrorBoundary

@@ -1,0 +1,172 @@
+import { getFormProps, getInputProps, useForm } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, Form, redirect } from 'react-router'
+import { z } from 'zod'
+import { HoneypotField, isHoneypotFilled } from '#app/components/marketing/honeypot.tsx'
+import { NameEmailFields } from '#app/components/name-email-fields.tsx'
+import { PasswordField } from '#app/components/password-field.tsx'
+import { Alert } from '#app/components/ui/alert.tsx'
+import { Button, ButtonLink } from '#app/components/ui/button.tsx'
+import { getDraft, saveDraftDetails } from '#app/models/registration.server.ts'
+import { emailIsRegistered } from '#app/models/users.server.ts'
+import { getUser } from '#app/utils/auth.server.ts'
+import { getDb } from '#app/utils/db.server.ts'
+import { readFormData } from '#app/utils/form-data.server.ts'
+import { hashPassword } from '#app/utils/password.server.ts'
+import { clientAddress, hitRateLimit, RATE_LIMITS } from '#app/utils/rate-limit.server.ts'
+import { EmailSchema, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, NameSchema } from '#app/utils/user-validation.ts'
+import type { Route } from './+types/details'
+import { draftCookieHeader, readDraftId } from './draft-cookie.server.ts'
+import { EMAIL_TAKEN_MESSAGE, TOO_MANY_REGISTRATIONS_MESSAGE } from './wizard.server.ts'
+import {
+	RegisterErrorBoundary,
+	RegisterFrame,
+	registerMeta,
+	STEP_PATH,
+	StepHeading,
+	type StepResult,
+	useIntentSubmitting,
+} from './wizard.tsx'
+
+const PASSWORD_MESSAGE = 'Password must be at least 8 characters'
+
+const DetailsSchema = z
+	.object({
+		intent: z.literal('details'),
+		name: NameSchema,
+		email: EmailSchema,
+		password: z
+			.string({ error: PASSWORD_MESSAGE })
+			.min(MIN_PASSWORD_LENGTH, PASSWORD_MESSAGE)
+			.max(MAX_PASSWORD_LENGTH, `Password must be at most ${MAX_PASSWORD_LENGTH} characters`),
+		confirmPassword: z.string({ error: 'Passwords do not match' }),
+	})
+	.refine((value) => value.password === value.confirmPassword, {
+		message: 'Passwords do not match',
+		path: ['confirmPassword'],
+	})
+
+const PASSWORD_FIELDS = ['password', 'confirmPassword']
+
+/** The wizard's steps were once `?step=2` and `?step=3` of this page: such a link goes to its step. */
+const OLD_STEP_URLS: Record<string, string> = { '2': STEP_PATH[2], '3': STEP_PATH[3] }
+
+/** Step 1 of registration: name, e-mail and password. */
+export async function loader({ request }: Route.LoaderArgs) {
+	if (await getUser(request)) throw redirect('/dashboard')
+	const params = new URL(request.url).searchParams
+	const oldStep = OLD_STEP_URLS[params.get('step') ?? '']
+	if (oldStep) {
+		params.delete('step')
+		throw redirect(params.size > 0 ? `${oldStep}?${params}` : oldStep)
+	}
+	const draft = await getDraft(getDb(), await readDraftId(request))
+	return { details: draft ? { name: draft.name, email: draft.email, accountCreated: draft.userId !== null } : null }
+}
+
+/** Validates the details and keeps them in the draft, the password only as its hash. */
+export async function action({ request }: Route.ActionArgs) {
+	const formData = await readFormData(request)
+	if (isHoneypotFilled(formData)) return redirect(STEP_PATH[1])
+	const submission = parseWithZod(formData, { schema: DetailsSchema })
+	if (submission.status !== 'success') {
+		return data({ result: submission.reply({ hideFields: PASSWORD_FIELDS }) }, { status: 400 })
+	}
+	const db = getDb()
+	const limit = await hitRateLimit(db, `registration-details:${clientAddress(request)}`, RATE_LIMITS.registrationDetails)
+	if (!limit.allowed) {
+		return data(
+			{ result: submission.reply({ formErrors: [TOO_MANY_REGISTRATIONS_MESSAGE], hideFields: PASSWORD_FIELDS }) },
+			{ status: 429, headers: { 'Retry-After': String(limit.retryAfterSeconds) } },
+		)
+	}
+	const draftId = await readDraftId(request)
+	const draft = await getDraft(db, draftId)
+	// Once step 3 has created the account, its details are settled.
+	if (draft?.userId) return redirect(STEP_PATH[2])
+	if (await emailIsRegistered(db, submission.value.email)) {
+		return data(
+			{
+				result: submission.reply({ fieldErrors: { email: [EMAIL_TAKEN_MESSAGE] }, hideFields: PASSWORD_FIELDS }),
+			},
+			{ status: 400 },
+		)
+	}
+	const savedId = await saveDraftDetails(db, draftId, {
+		name: submission.value.name,
+		email: submission.value.email,
+		passwordHash: await hashPassword(submission.value.password),
+	})
+	return redirect(STEP_PATH[2], { headers: { 'Set-Cookie': await draftCookieHeader(savedId) } })
+}
+
+export default function DetailsStep({ loaderData, actionData }: Route.ComponentProps) {
+	const { details } = loaderData
+	const lastResult: StepResult = actionData?.result
+	const submitting = useIntentSubmitting('details')
+	const [form, fields] = useForm({
+		id: 'register-details',
+		lastResult,
+		defaultValue: { name: details?.name ?? '', email: details?.email ?? '' },
+		shouldValidate: 'onBlur',
+		shouldRevalidate: 'onInput',
+		onValidate: ({ formData }) => parseWithZod(formData, { schema: DetailsSchema }),
+	})
+
+	if (details?.accountCreated) {
+		return (
+			<RegisterFrame step={1}>
+				<StepHeading title="Your Information" subtitle="Enter your details to continue with registration" />
+				<Alert tone="info" title="Your account has been created">
+					We created the account for {details.name} ({details.email}). Choose your course and complete your payment to finish registering.
+				</Alert>
+				<div className="mt-6 flex justify-end">
+					<ButtonLink to={STEP_PATH[2]}>Continue</ButtonLink>
+				</div>
+			</RegisterFrame>
+		)
+	}
+
+	return (
+		<RegisterFrame step={1}>
+			<StepHeading title="Your Information" subtitle="Enter your details to continue with registration" />
+			{form.errors?.length ? (
+				<Alert tone="error" className="mb-4">
+					{form.errors[0]}
+				</Alert>
+			) : null}
+			<Form method="post" action="/register" {...getFormProps(form)} className="relative space-y-4">
+				<HoneypotField />
+				<input type="hidden" name="intent" value="details" />
+				<NameEmailFields name={fields.name} email={fields.email} />
+				<PasswordField
+					label="Password"
+					errors={fields.password.errors}
+					inputProps={{
+						...getInputProps(fields.password, { type: 'password' }),
+						name: fields.password.name,
+						autoComplete: 'new-password',
+						maxLength: MAX_PASSWORD_LENGTH,
+					}}
+				/>
+				<PasswordField
+					label="Confirm Password"
+					errors={fields.confirmPassword.errors}
+					inputProps={{
+						...getInputProps(fields.confirmPassword, { type: 'password' }),
+						name: fields.confirmPassword.name,
+						autoComplete: 'new-password',
+						maxLength: MAX_PASSWORD_LENGTH,
+					}}
+				/>
+				<Button type="submit" className="w-full" disabled={submitting}>
+					{submitting ? 'Processing...' : 'Continue'}
+				</Button>
+			</Form>
+		</RegisterFrame>
+	)
+}
+
+export const meta: Route.MetaFunction = registerMeta
+
+export const ErrorBoundary = RegisterErrorBoundary
