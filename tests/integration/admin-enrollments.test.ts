@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, test } from 'vitest'
 import { createUser } from '#app/models/users.server.ts'
+import { action as newEnrollmentAction, loader as newEnrollmentLoader } from '#app/routes/admin/enrollment-new.tsx'
 import { action as enrollmentsAction, loader as enrollmentsLoader } from '#app/routes/admin/enrollments.tsx'
 import { getToast } from '#app/utils/toast.server.ts'
 import type { EnrollmentStatus } from '#db/types.ts'
@@ -9,6 +10,7 @@ import { callRoute, cookiesFrom, formRequest, getRequest, sessionCookieFor } fro
 
 const t = useTestDatabase()
 const ENROLLMENTS = '/dashboard/admin/enrollments'
+const NEW_ENROLLMENT = `${ENROLLMENTS}/new`
 
 async function account(role: 'student' | 'admin', name = `A ${role}`) {
 	const email = `${role}-${randomUUID()}@example.com`
@@ -41,8 +43,13 @@ async function auditCount() {
 	return Number(row.n)
 }
 
-function post(cookie: string, fields: Record<string, string>, path = ENROLLMENTS) {
-	return callRoute(enrollmentsAction, formRequest(path, fields, { cookie }))
+/** Add Enrollment is a dialog route of its own (/new); status changes and removals are the list's. */
+function post(cookie: string | undefined, fields: Record<string, string>, path?: string) {
+	const creating = fields.intent === 'create'
+	return callRoute(
+		creating ? newEnrollmentAction : enrollmentsAction,
+		formRequest(path ?? (creating ? NEW_ENROLLMENT : ENROLLMENTS), fields, { cookie }),
+	)
 }
 
 async function formErrors(response: Response) {
@@ -66,7 +73,7 @@ describe('access', () => {
 			const loaded = await callRoute(enrollmentsLoader, getRequest(ENROLLMENTS, { cookie }))
 			expect(loaded.headers.get('Location')).toMatch(target)
 			for (const body of bodies) {
-				const response = await callRoute(enrollmentsAction, formRequest(ENROLLMENTS, body, { cookie }))
+				const response = await post(cookie, body)
 				expect(response.status, body.intent).toBe(302)
 				expect(response.headers.get('Location'), body.intent).toMatch(target)
 			}
@@ -115,10 +122,11 @@ describe('list', () => {
 				status: 'needs_refund',
 			})
 			.execute()
-		const response = await callRoute(enrollmentsLoader, getRequest(`${ENROLLMENTS}?dialog=add`, { cookie: admin.cookie }))
-		const data = (await response.json()) as {
-			options: { courses: Array<{ id: number; isFull: boolean; taken: number; capacity: number }> }
-			refunds: Array<{ customerEmail: string; amountCents: number }>
+		const dialog = await callRoute(newEnrollmentLoader, getRequest(NEW_ENROLLMENT, { cookie: admin.cookie }))
+		const list = await callRoute(enrollmentsLoader, getRequest(ENROLLMENTS, { cookie: admin.cookie }))
+		const data = {
+			...((await dialog.json()) as { options: { courses: Array<{ id: number; isFull: boolean; taken: number; capacity: number }> } }),
+			...((await list.json()) as { refunds: Array<{ customerEmail: string; amountCents: number }> }),
 		}
 		expect(data.options.courses.find((row) => row.id === full.id)).toMatchObject({ isFull: true, taken: 1, capacity: 1 })
 		expect(data.options.courses.find((row) => row.id === open.id)).toMatchObject({ isFull: false, taken: 0, capacity: 5 })
@@ -134,11 +142,7 @@ describe('add enrollment', () => {
 		const student = await account('student')
 		const target = await course(2)
 		const before = await auditCount()
-		const response = await post(
-			admin.cookie,
-			{ intent: 'create', userId: student.id, courseId: String(target.id) },
-			`${ENROLLMENTS}?dialog=add`,
-		)
+		const response = await post(admin.cookie, { intent: 'create', userId: student.id, courseId: String(target.id) }, NEW_ENROLLMENT)
 		expect(response.status).toBe(302)
 		expect(response.headers.get('Location')).toBe(ENROLLMENTS)
 		expect(await toastOf(response)).toMatchObject({ type: 'success', title: 'Enrollment created!' })

@@ -6,6 +6,7 @@ import { loader as auditLoader } from '#app/routes/admin/audit-log.tsx'
 import { action as courseDeleteAction } from '#app/routes/admin/course-delete.tsx'
 import { action as courseEditAction } from '#app/routes/admin/course-edit.tsx'
 import { action as coursesAction } from '#app/routes/admin/courses.tsx'
+import { action as newEnrollmentAction } from '#app/routes/admin/enrollment-new.tsx'
 import { action as enrollmentsAction } from '#app/routes/admin/enrollments.tsx'
 import { action as usersAction } from '#app/routes/admin/users.tsx'
 import { action as homeAction } from '#app/routes/public/home.tsx'
@@ -53,7 +54,11 @@ describe('audit log', () => {
 		await post('/dashboard/admin/courses', course, coursesAction)
 		const { id: courseId } = await t.db.selectFrom('courses').select('id').where('title', '=', course.title).executeTakeFirstOrThrow()
 		await post(`/dashboard/admin/courses/${courseId}/edit`, { ...course, capacity: '6' }, courseEditAction, { courseId: String(courseId) })
-		await post('/dashboard/admin/enrollments', { intent: 'create', userId: student.id, courseId: String(courseId) }, enrollmentsAction)
+		await post(
+			'/dashboard/admin/enrollments/new',
+			{ intent: 'create', userId: student.id, courseId: String(courseId) },
+			newEnrollmentAction,
+		)
 		const { id: enrollmentId } = await t.db
 			.selectFrom('enrollments')
 			.select('id')

@@ -1,15 +1,5 @@
-import { getFormProps, getSelectProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import {
-	data,
-	Form,
-	isRouteErrorResponse,
-	Link,
-	type ShouldRevalidateFunctionArgs,
-	useLocation,
-	useNavigation,
-	useRouteError,
-} from 'react-router'
+import { data, isRouteErrorResponse, Link, Outlet, redirect, useLocation, useRouteError } from 'react-router'
 import { z } from 'zod'
 import { ConfirmDialog } from '#app/components/admin/confirm-dialog.tsx'
 import { ENROLLMENT_STATUS_OPTIONS, EnrollmentStatusBadge, EnrollmentStatusForm } from '#app/components/admin/enrollment-status.tsx'
@@ -18,40 +8,26 @@ import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { useLiveRevalidation } from '#app/components/live-revalidation.tsx'
 import { LocalDate } from '#app/components/local-date.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
-import { Button, ButtonLink, buttonClasses } from '#app/components/ui/button.tsx'
+import { ButtonLink, buttonClasses } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
-import { RouteDialog } from '#app/components/ui/dialog.tsx'
-import { SelectField } from '#app/components/ui/field.tsx'
 import { TableCard, TableHead } from '#app/components/ui/table.tsx'
 import { parseRowId } from '#app/models/admin-courses.server.ts'
 import {
-	adminEnroll,
 	ENROLLMENT_LIST_LIMIT,
 	getEnrollment,
-	listEnrollmentOptions,
 	listEnrollments,
 	listPaymentsNeedingRefund,
 	removeEnrollment,
 	updateEnrollmentStatus,
 } from '#app/models/admin-enrollments.server.ts'
-import { type SeatRefusal, SeatUnavailableError } from '#app/models/seats.server.ts'
+import { SeatUnavailableError } from '#app/models/seats.server.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { formatCents, searchText } from '#app/utils/misc.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import type { Route } from './+types/enrollments'
-
-const ENROLLMENTS_PATH = '/dashboard/admin/enrollments'
-const SELECT_BOTH = 'Select both a user and a course.'
-
-const CreateEnrollmentSchema = z
-	.object({
-		intent: z.literal('create'),
-		userId: z.uuid(SELECT_BOTH).optional(),
-		courseId: z.coerce.number(SELECT_BOTH).int(SELECT_BOTH).positive(SELECT_BOTH).max(2_147_483_647, SELECT_BOTH).optional(),
-	})
-	.refine((value) => value.userId && value.courseId, { message: SELECT_BOTH, path: [] })
+import { ENROLLMENTS_PATH, enrollmentsPath, refusalMessages } from './enrollments.shared.ts'
 
 const StatusSchema = z.object({
 	intent: z.literal('status'),
@@ -64,40 +40,21 @@ const RemoveSchema = z.object({
 	enrollmentId: z.coerce.number().int().positive().max(2_147_483_647),
 })
 
-const refusalMessages: Record<SeatRefusal, string> = {
-	'already-enrolled': 'User is already enrolled in this course.',
-	'course-full': 'Cannot enroll: Course has reached maximum capacity.',
-	'course-not-found': 'Failed to create enrollment',
-}
-
-function enrollmentsPath(query: string, extra?: string) {
-	const params = [query ? `q=${encodeURIComponent(query)}` : null, extra ?? null].filter(Boolean)
-	return params.length > 0 ? `${ENROLLMENTS_PATH}?${params.join('&')}` : ENROLLMENTS_PATH
-}
-
 export async function loader({ request }: Route.LoaderArgs) {
 	await requireAdmin(request)
 	const url = new URL(request.url)
 	const query = searchText(url.searchParams)
 	const db = getDb()
-	const showAdd = url.searchParams.get('dialog') === 'add'
+	// Add Enrollment was once a `?dialog=add` of this page.
+	if (url.searchParams.get('dialog') === 'add')
+		throw redirect(query ? `${ENROLLMENTS_PATH}/new?q=${encodeURIComponent(query)}` : `${ENROLLMENTS_PATH}/new`)
 	const removeId = parseRowId(url.searchParams.get('confirm')?.replace(/^remove-/, ''))
-	const [{ enrollments, truncated }, refunds, options, removing] = await Promise.all([
+	const [{ enrollments, truncated }, refunds, removing] = await Promise.all([
 		listEnrollments(db, { query }),
 		listPaymentsNeedingRefund(db),
-		showAdd ? loadOptions() : null,
 		removeId && url.searchParams.get('confirm')?.startsWith('remove-') ? getEnrollment(db, removeId) : null,
 	])
-	return { query, enrollments, truncated, limit: ENROLLMENT_LIST_LIMIT, refunds, options, removing: removing ?? null, loadedAt: Date.now() }
-}
-
-async function loadOptions() {
-	try {
-		return { ...(await listEnrollmentOptions(getDb())), failed: false }
-	} catch (error) {
-		console.error('[admin] enrollment options could not be loaded', error instanceof Error ? error.message : error)
-		return { users: [], courses: [], failed: true }
-	}
+	return { query, enrollments, truncated, limit: ENROLLMENT_LIST_LIMIT, refunds, removing: removing ?? null, loadedAt: Date.now() }
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -152,30 +109,11 @@ export async function action({ request }: Route.ActionArgs) {
 		return redirectWithToast(back, { type: 'success', title: 'Enrollment removed successfully' })
 	}
 
-	const submission = parseWithZod(formData, { schema: CreateEnrollmentSchema })
-	if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
-	const { userId, courseId } = submission.value as { userId: string; courseId: number }
-	try {
-		const created = await adminEnroll(db, admin.id, { userId, courseId })
-		if (!created) return data({ result: submission.reply({ formErrors: ['Failed to create enrollment'] }) }, { status: 400 })
-	} catch (error) {
-		if (error instanceof SeatUnavailableError) {
-			return data({ result: submission.reply({ formErrors: [refusalMessages[error.reason]] }) }, { status: 400 })
-		}
-		console.error('[admin] enrollment could not be created', error instanceof Error ? error.message : error)
-		return redirectWithToast(back, { type: 'error', title: 'Failed to create enrollment' })
-	}
-	return redirectWithToast(back, { type: 'success', title: 'Enrollment created!' })
+	throw data('Unknown action', { status: 400 })
 }
 
-/** A refused enrollment (400) must still refresh the pickers: the seat counts may be what changed. */
-export function shouldRevalidate({ formData, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
-	if (formData?.get('intent') === 'create') return true
-	return defaultShouldRevalidate
-}
-
-export default function ManageEnrollments({ loaderData, actionData }: Route.ComponentProps) {
-	const { enrollments, query, truncated, limit, refunds, options, removing, loadedAt } = loaderData
+export default function ManageEnrollments({ loaderData }: Route.ComponentProps) {
+	const { enrollments, query, truncated, limit, refunds, removing, loadedAt } = loaderData
 	const back = enrollmentsPath(query)
 	useLiveRevalidation(['enrollment.changed', 'course.changed'])
 
@@ -189,7 +127,7 @@ export default function ManageEnrollments({ loaderData, actionData }: Route.Comp
 					placeholder="Search by student, email or course..."
 					query={query}
 				/>
-				<ButtonLink to={enrollmentsPath(query, 'dialog=add')} preventScrollReset>
+				<ButtonLink to={query ? `${ENROLLMENTS_PATH}/new?q=${encodeURIComponent(query)}` : `${ENROLLMENTS_PATH}/new`} preventScrollReset>
 					Add Enrollment
 				</ButtonLink>
 			</div>
@@ -252,7 +190,7 @@ export default function ManageEnrollments({ loaderData, actionData }: Route.Comp
 			)}
 			{truncated ? <p className="text-sm text-slate-600">Showing the newest {limit} enrollments. Search to find others.</p> : null}
 
-			{options ? <AddEnrollmentDialog options={options} query={query} lastResult={actionData?.result} /> : null}
+			<Outlet />
 
 			{removing ? (
 				<ConfirmDialog
@@ -266,68 +204,6 @@ export default function ManageEnrollments({ loaderData, actionData }: Route.Comp
 				/>
 			) : null}
 		</>
-	)
-}
-
-function AddEnrollmentDialog({
-	options,
-	query,
-	lastResult,
-}: {
-	options: NonNullable<Route.ComponentProps['loaderData']['options']>
-	query: string
-	lastResult: SubmissionResult<string[]> | undefined
-}) {
-	const navigation = useNavigation()
-	const action = enrollmentsPath(query, 'dialog=add')
-	const isEnrolling = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'create'
-	const [form, fields] = useForm({
-		id: 'add-enrollment',
-		lastResult,
-		shouldValidate: 'onSubmit',
-		onValidate: ({ formData }) => parseWithZod(formData, { schema: CreateEnrollmentSchema }),
-	})
-	return (
-		<RouteDialog title="Add Enrollment" description="Choose a user and a course, then Enroll." closeTo={enrollmentsPath(query)}>
-			{options.failed ? (
-				<Alert tone="error">Error loading user or course options</Alert>
-			) : (
-				<Form method="post" action={action} preventScrollReset {...getFormProps(form)} className="space-y-4">
-					<input type="hidden" name="intent" value="create" />
-					{form.errors?.length ? (
-						<Alert tone="error" id={form.errorId}>
-							{form.errors[0]}
-						</Alert>
-					) : null}
-					<SelectField label="User" errors={fields.userId.errors} selectProps={getSelectProps(fields.userId)}>
-						<option value="">Select a user</option>
-						{options.users.map((user) => (
-							<option key={user.id} value={user.id}>
-								{user.name} ({user.email})
-							</option>
-						))}
-					</SelectField>
-					<SelectField label="Course" errors={fields.courseId.errors} selectProps={getSelectProps(fields.courseId)}>
-						<option value="">Select a course</option>
-						{options.courses.map((course) => (
-							<option key={course.id} value={course.id} disabled={course.isFull}>
-								{course.isFull
-									? `${course.title} (FULL - ${course.taken}/${course.capacity})`
-									: `${course.title} (${course.taken}/${course.capacity})`}
-							</option>
-						))}
-					</SelectField>
-					<div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-						<ButtonLink to={enrollmentsPath(query)} preventScrollReset variant="outline">
-							Cancel
-						</ButtonLink>
-						<Button type="submit" disabled={isEnrolling}>
-							{isEnrolling ? 'Enrolling...' : 'Enroll'}
-						</Button>
-					</div>
-				</Form>
-			)}
-		</RouteDialog>
 	)
 }
 
