@@ -21,14 +21,16 @@ import { clientAddress, hitRateLimit, RATE_LIMITS } from '#app/utils/rate-limit.
 import { actionToastHeaders, redirectWithToast } from '#app/utils/toast.server.ts'
 import type { Route } from './+types/agreement'
 import { clearDraftCookieHeader, readDraftId } from './draft-cookie.server.ts'
-import { courseFullRedirect, EMAIL_TAKEN_MESSAGE, publicCourse, TOO_MANY_REGISTRATIONS_MESSAGE } from './wizard.server.ts'
+import { courseFullRedirect, publicCourse } from './wizard.server.ts'
 import {
+	EMAIL_TAKEN_MESSAGE,
 	RegisterErrorBoundary,
 	RegisterFrame,
 	registerMeta,
 	STEP_PATH,
 	StepHeading,
 	type StepResult,
+	TOO_MANY_REGISTRATIONS_MESSAGE,
 	useIntentSubmitting,
 } from './wizard.tsx'
 

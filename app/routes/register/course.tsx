@@ -19,8 +19,9 @@ import { cn } from '#app/utils/misc.ts'
 import { rowIdSchema } from '#app/utils/row-id.ts'
 import type { Route } from './+types/course'
 import { readDraftId } from './draft-cookie.server.ts'
-import { COURSE_FULL_MESSAGE, courseFullRedirect, publicCourse } from './wizard.server.ts'
+import { courseFullRedirect, publicCourse } from './wizard.server.ts'
 import {
+	COURSE_FULL_MESSAGE,
 	CourseSummary,
 	type ListedCourse,
 	RegisterErrorBoundary,

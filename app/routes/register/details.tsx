@@ -17,14 +17,15 @@ import { clientAddress, hitRateLimit, RATE_LIMITS } from '#app/utils/rate-limit.
 import { EmailSchema, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, NameSchema } from '#app/utils/user-validation.ts'
 import type { Route } from './+types/details'
 import { draftCookieHeader, readDraftId } from './draft-cookie.server.ts'
-import { EMAIL_TAKEN_MESSAGE, TOO_MANY_REGISTRATIONS_MESSAGE } from './wizard.server.ts'
 import {
+	EMAIL_TAKEN_MESSAGE,
 	RegisterErrorBoundary,
 	RegisterFrame,
 	registerMeta,
 	STEP_PATH,
 	StepHeading,
 	type StepResult,
+	TOO_MANY_REGISTRATIONS_MESSAGE,
 	useIntentSubmitting,
 } from './wizard.tsx'
 

@@ -8,6 +8,11 @@ import { cn, formatDateOnly } from '#app/utils/misc.ts'
 /** Each step has its own address; its form posts there, so a refused post shows the same step again. */
 export const STEP_PATH = { 1: '/register', 2: '/register/course', 3: '/register/agreement' } as const
 
+/** Shown by the steps' forms and toasts. */
+export const COURSE_FULL_MESSAGE = 'This course is now full. Please join our waitlist to be notified when spots become available.'
+export const EMAIL_TAKEN_MESSAGE = 'An account with this email already exists. Please log in instead.'
+export const TOO_MANY_REGISTRATIONS_MESSAGE = 'Too many registrations from your network. Please wait an hour and try again.'
+
 export type StepResult = SubmissionResult<string[]> | undefined
 
 /** A course as the wizard lists it. */
