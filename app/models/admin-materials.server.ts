@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely'
 import { recordAudit } from '#app/models/audit-log.server.ts'
 import type { FileStorage } from '#app/services/storage/index.server.ts'
 import type { Database } from '#db/types.ts'
-import type { AdminWeek, CourseOption, WeekEditValues } from './admin-materials.ts'
+import type { AdminWeek, CourseOption, DeleteRecord, WeekEditValues } from './admin-materials.ts'
 import { selectWeeksWithItems } from './materials.server.ts'
 import { materialKind, safeExternalUrl, storedFileName } from './materials.ts'
 import { type CheckedType, removeStoredFiles, UploadRefusal } from './uploads.server.ts'
@@ -53,9 +53,6 @@ export function countMaterials(weeks: AdminWeek[]) {
 	const recordings = items.filter((item) => item.category === 'recording').length
 	return { total: items.length, materials: items.length - recordings, recordings }
 }
-
-/** What 'Show Last SQL' shows: a delete statement as it was sent, and the rows it removed. */
-export type DeleteRecord = { sql: string; parameters: unknown[]; result: unknown[] }
 
 const DELETE_ACTIONS = ['material.delete', 'week.delete']
 

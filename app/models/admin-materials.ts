@@ -85,3 +85,6 @@ export type AdminMaterialItem = {
 }
 
 export type AdminWeek = { id: number; weekNumber: number; topic: string; zoomLink: string | null; items: AdminMaterialItem[] }
+
+/** What 'Show Last SQL' shows: a delete statement as it was sent, and the rows it removed. */
+export type DeleteRecord = { sql: string; parameters: unknown[]; result: unknown[] }

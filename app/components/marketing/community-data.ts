@@ -1,3 +1,4 @@
+import { z } from 'zod'
 import { searchText } from '#app/utils/misc.ts'
 
 /**
@@ -306,3 +307,18 @@ export function filterEvents(query: string) {
 export function experienceLabel(value: CommunityExperience) {
 	return COMMUNITY_EXPERIENCE_LEVELS.find((level) => level.value === value)?.label ?? value
 }
+
+export const COMMUNITY_TABS = ['members', 'discussions', 'events'] as const
+export type CommunityTab = (typeof COMMUNITY_TABS)[number]
+
+const FILL_IN_ALL_FIELDS = 'Please fill in all fields'
+
+/** Title and content are both required; the spec asks for one message for either. */
+export const DiscussionSchema = z
+	.object({
+		intent: z.literal('discuss'),
+		title: z.string().trim().max(200, 'Title must be at most 200 characters').optional(),
+		content: z.string().trim().max(5000, 'Content must be at most 5,000 characters').optional(),
+		notifyReplies: z.boolean().optional(),
+	})
+	.refine((value) => Boolean(value.title && value.content), { message: FILL_IN_ALL_FIELDS })

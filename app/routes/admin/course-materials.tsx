@@ -5,26 +5,22 @@ import { z } from 'zod'
 import { ConfirmDialog } from '#app/components/admin/confirm-dialog.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { AssignmentsCard } from '#app/components/grading/assignments-card.tsx'
-import { Badge } from '#app/components/ui/badge.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
-import { RouteDialog } from '#app/components/ui/dialog.tsx'
 import { Spinner } from '#app/components/ui/spinner.tsx'
-import { TableHead } from '#app/components/ui/table.tsx'
-import { FileKindIcon } from '#app/components/uploads/file-icon.tsx'
+import { LastSqlDialog } from '#app/components/uploads/last-sql-dialog.tsx'
+import { MaterialsTable } from '#app/components/uploads/materials-table.tsx'
 import { materialsPath } from '#app/components/uploads/paths.ts'
 import { UploadMaterialsForm } from '#app/components/uploads/upload-form.tsx'
 import { parseRowId } from '#app/models/admin-courses.server.ts'
 import {
 	countMaterials,
-	type DeleteRecord,
 	deleteMaterialItem,
 	deleteWeek,
 	getCourseOption,
 	lastDeleteRecord,
 	listAdminWeeks,
 } from '#app/models/admin-materials.server.ts'
-import type { AdminWeek } from '#app/models/admin-materials.ts'
 import { createAssignment, listCourseAssignments } from '#app/models/assignments.server.ts'
 import { CreateAssignmentSchema, GRADING_MESSAGES } from '#app/models/assignments.ts'
 import { getStorage } from '#app/services/storage/index.server.ts'
@@ -234,131 +230,6 @@ export default function ManageCourseMaterials({ loaderData, actionData }: Route.
 			{lastSql !== undefined ? <LastSqlDialog record={lastSql} closeTo={path} /> : null}
 			<Outlet />
 		</>
-	)
-}
-
-function MaterialsTable({ weeks, path }: { weeks: AdminWeek[]; path: string }) {
-	return (
-		<div className="relative -mx-5 overflow-x-auto sm:mx-0">
-			<table className="min-w-full text-left text-sm">
-				<TableHead caption="Weeks and their materials" columns={['Week', 'Topic', 'Zoom Link', 'Files', 'Actions']} />
-				<tbody className="divide-y divide-slate-100 align-top">
-					{weeks.map((week) => (
-						<tr key={week.id}>
-							<td className="px-4 py-3 font-medium whitespace-nowrap text-ink">Week {week.weekNumber}</td>
-							<td className="min-w-40 px-4 py-3 text-slate-800">{week.topic}</td>
-							<td className="px-4 py-3">
-								{week.zoomLink ? (
-									<a
-										href={week.zoomLink}
-										target="_blank"
-										rel="noopener noreferrer"
-										className="break-all font-medium text-brand-700 underline-offset-4 hover:underline"
-									>
-										{week.zoomLink}
-									</a>
-								) : (
-									<span className="text-slate-600">No link</span>
-								)}
-							</td>
-							<td className="min-w-72 px-4 py-3">
-								{week.items.length === 0 ? (
-									<span className="text-slate-600">No files</span>
-								) : (
-									<ul className="space-y-2">
-										{week.items.map((item) => (
-											<li key={item.id} className="flex flex-wrap items-center gap-2">
-												<FileKindIcon kind={item.kind} />
-												<span className="max-w-64 truncate font-medium text-ink" title={item.title}>
-													{item.title}
-												</span>
-												{item.category === 'recording' ? <Badge tone="blue">Recording</Badge> : null}
-												{item.fileName ? (
-													<a href={`/files/materials/${item.id}?download=1`} className="text-brand-700 underline-offset-4 hover:underline">
-														Download<span className="sr-only"> {item.title}</span>
-													</a>
-												) : item.link ? (
-													<a
-														href={item.link}
-														target="_blank"
-														rel="noopener noreferrer"
-														className="text-brand-700 underline-offset-4 hover:underline"
-													>
-														Open link<span className="sr-only"> {item.title} (opens in a new tab)</span>
-													</a>
-												) : null}
-												<Link
-													to={`${path}?dialog=delete-item&item=${item.id}`}
-													preventScrollReset
-													className="text-red-700 underline-offset-4 hover:underline"
-												>
-													Delete<span className="sr-only"> {item.title}</span>
-												</Link>
-											</li>
-										))}
-									</ul>
-								)}
-							</td>
-							<td className="px-4 py-3">
-								<div className="flex flex-col gap-2 sm:flex-row">
-									<ButtonLink to={`${path}/${week.id}/edit`} preventScrollReset size="sm" variant="outline">
-										Edit All<span className="sr-only"> of week {week.weekNumber}</span>
-									</ButtonLink>
-									<ButtonLink to={`${path}?dialog=delete-week&week=${week.id}`} preventScrollReset size="sm" variant="destructive">
-										Delete Week<span className="sr-only"> {week.weekNumber}</span>
-									</ButtonLink>
-								</div>
-							</td>
-						</tr>
-					))}
-				</tbody>
-			</table>
-		</div>
-	)
-}
-
-function LastSqlDialog({ record, closeTo }: { record: DeleteRecord | null; closeTo: string }) {
-	return (
-		<RouteDialog
-			title="Last SQL Operation"
-			description="The last delete you ran on course materials, and what it removed."
-			closeTo={closeTo}
-			size="lg"
-		>
-			<div className="space-y-4 text-sm">
-				<section aria-labelledby="last-sql-command" className="space-y-1">
-					<h3 id="last-sql-command" className="font-semibold text-ink">
-						Command
-					</h3>
-					{record ? (
-						<pre className="overflow-x-auto rounded-md bg-slate-900 p-3 text-xs whitespace-pre-wrap text-slate-50">
-							{record.sql}
-							{'\n\n-- parameters: '}
-							{JSON.stringify(record.parameters)}
-						</pre>
-					) : (
-						<p className="text-slate-700">No delete operation has occurred yet.</p>
-					)}
-				</section>
-				<section aria-labelledby="last-sql-result" className="space-y-1">
-					<h3 id="last-sql-result" className="font-semibold text-ink">
-						Result
-					</h3>
-					{record ? (
-						<pre className="overflow-x-auto rounded-md bg-slate-100 p-3 text-xs whitespace-pre-wrap text-ink">
-							{`${record.result.length} row(s) deleted\n${JSON.stringify(record.result, null, 2)}`}
-						</pre>
-					) : (
-						<p className="text-slate-700">No result available.</p>
-					)}
-				</section>
-				<div className="flex justify-end">
-					<ButtonLink to={closeTo} preventScrollReset variant="outline">
-						Close
-					</ButtonLink>
-				</div>
-			</div>
-		</RouteDialog>
 	)
 }
 

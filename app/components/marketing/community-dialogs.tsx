@@ -1,0 +1,153 @@
+import { getFormProps, getInputProps, getTextareaProps, type SubmissionResult, useForm } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { Form, Link, useNavigation } from 'react-router'
+import { Alert } from '#app/components/ui/alert.tsx'
+import { Button, buttonClasses } from '#app/components/ui/button.tsx'
+import { RouteDialog } from '#app/components/ui/dialog.tsx'
+import { CheckboxField, Field, SelectField, TextareaField } from '#app/components/ui/field.tsx'
+import {
+	COMMUNITY_EXPERIENCE_LEVELS,
+	COMMUNITY_LOCATIONS,
+	COMMUNITY_SPECIALTIES,
+	type CommunityFilters,
+	type CommunityMember,
+	type CommunityTab,
+	DiscussionSchema,
+	experienceLabel,
+} from './community-data.ts'
+import { Avatar, ConnectButton, type HrefWith } from './community-panels.tsx'
+
+export function FiltersDialog({
+	filters,
+	tab,
+	closeTo,
+	hrefWith,
+}: {
+	filters: CommunityFilters
+	tab: CommunityTab
+	closeTo: string
+	hrefWith: HrefWith
+}) {
+	return (
+		<RouteDialog title="Filters" description="Find investors by location, specialty and experience level." closeTo={closeTo}>
+			<Form method="get" action="/community" className="space-y-4">
+				{tab !== 'members' ? <input type="hidden" name="tab" value={tab} /> : null}
+				{filters.q ? <input type="hidden" name="q" value={filters.q} /> : null}
+				<SelectField label="Location" selectProps={{ name: 'location', defaultValue: filters.location ?? '' }}>
+					<option value="">All Locations</option>
+					{COMMUNITY_LOCATIONS.map((location) => (
+						<option key={location} value={location}>
+							{location}
+						</option>
+					))}
+				</SelectField>
+				<SelectField label="Specialty" selectProps={{ name: 'specialty', defaultValue: filters.specialty ?? '' }}>
+					<option value="">Any specialty</option>
+					{COMMUNITY_SPECIALTIES.map((specialty) => (
+						<option key={specialty} value={specialty}>
+							{specialty}
+						</option>
+					))}
+				</SelectField>
+				<SelectField label="Experience Level" selectProps={{ name: 'experience', defaultValue: filters.experience ?? '' }}>
+					<option value="">Any experience level</option>
+					{COMMUNITY_EXPERIENCE_LEVELS.map((level) => (
+						<option key={level.value} value={level.value}>
+							{level.label}
+						</option>
+					))}
+				</SelectField>
+				<div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
+					<Link
+						to={hrefWith({ dialog: null, location: null, specialty: null, experience: null })}
+						preventScrollReset
+						className={buttonClasses({ variant: 'outline' })}
+					>
+						Clear all
+					</Link>
+					<Button type="submit">Apply Filters</Button>
+				</div>
+			</Form>
+		</RouteDialog>
+	)
+}
+
+export function DiscussionDialog({ closeTo, lastResult }: { closeTo: string; lastResult: SubmissionResult<string[]> | undefined }) {
+	const navigation = useNavigation()
+	const isPosting = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'discuss'
+	const [form, fields] = useForm({
+		id: 'start-discussion',
+		lastResult,
+		shouldValidate: 'onSubmit',
+		shouldRevalidate: 'onInput',
+		onValidate: ({ formData }) => parseWithZod(formData, { schema: DiscussionSchema }),
+	})
+	return (
+		<RouteDialog title="Start a Discussion" description="Ask a question or share an insight with fellow investors." closeTo={closeTo}>
+			<Form method="post" {...getFormProps(form)} className="space-y-4">
+				<input type="hidden" name="intent" value="discuss" />
+				{form.errors?.length ? (
+					<Alert tone="error" id={form.errorId}>
+						{form.errors.join(' ')}
+					</Alert>
+				) : null}
+				<Field
+					label="Title"
+					errors={fields.title.errors}
+					inputProps={{ ...getInputProps(fields.title, { type: 'text' }), maxLength: 200, placeholder: 'What would you like to discuss?' }}
+				/>
+				<TextareaField
+					label="Content"
+					errors={fields.content.errors}
+					textareaProps={{
+						...getTextareaProps(fields.content),
+						maxLength: 5000,
+						rows: 6,
+						placeholder: 'Share details, numbers or context...',
+					}}
+				/>
+				<CheckboxField label="Notify me when someone replies" inputProps={getInputProps(fields.notifyReplies, { type: 'checkbox' })} />
+				<div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
+					<Link to={closeTo} preventScrollReset className={buttonClasses({ variant: 'outline' })}>
+						Cancel
+					</Link>
+					<Button type="submit" disabled={isPosting}>
+						{isPosting ? 'Posting...' : 'Post Discussion'}
+					</Button>
+				</div>
+			</Form>
+		</RouteDialog>
+	)
+}
+
+export function ProfileDialog({ member, closeTo }: { member: CommunityMember; closeTo: string }) {
+	const facts = [
+		{ label: 'Location', value: member.location },
+		{ label: 'Specialty', value: member.specialty },
+		{ label: 'Experience', value: experienceLabel(member.experience) },
+		{ label: 'Years investing', value: String(member.yearsInvesting) },
+		{ label: 'Deals closed', value: String(member.dealsClosed) },
+	]
+	return (
+		<RouteDialog title={member.name} description={member.headline} closeTo={closeTo}>
+			<div className="flex items-center gap-4">
+				<Avatar name={member.name} size="lg" />
+				<p className="text-sm leading-relaxed text-slate-700">{member.bio}</p>
+			</div>
+			<dl className="mt-6 grid grid-cols-2 gap-4 rounded-xl bg-slate-50 p-4 text-sm ring-1 ring-slate-200">
+				{facts.map((fact) => (
+					<div key={fact.label}>
+						<dt className="text-slate-600">{fact.label}</dt>
+						<dd className="font-medium text-ink">{fact.value}</dd>
+					</div>
+				))}
+			</dl>
+			<div className="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+				<Link to={closeTo} preventScrollReset className={buttonClasses({ variant: 'outline' })}>
+					Close
+				</Link>
+				<ConnectButton member={member} />
+			</div>
+		</RouteDialog>
+	)
+}
