@@ -3,6 +3,7 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { useFetcher } from 'react-router'
 import { z } from 'zod'
 import { useOptionalUser } from '#app/utils/root-data.ts'
+import { rowIdSchema } from '#app/utils/row-id.ts'
 import { HoneypotField } from './marketing/honeypot.tsx'
 import { NameEmailFields } from './name-email-fields.tsx'
 import { Alert } from './ui/alert.tsx'
@@ -26,7 +27,7 @@ export const WaitlistSchema = z.object({
 	phone: z.string().trim().max(50, 'Phone number must be at most 50 characters.').optional(),
 	message: z.string().trim().max(5000, 'Message must be at most 5,000 characters.').optional(),
 	// A course that cannot be read falls back to the general program rather than failing the form.
-	courseId: z.coerce.number().int().positive().max(2_147_483_647).optional().catch(undefined),
+	courseId: rowIdSchema().optional().catch(undefined),
 	returnTo: z.string().max(500).optional(),
 })
 

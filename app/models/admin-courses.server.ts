@@ -1,18 +1,9 @@
 import { type Kysely, sql, type Transaction } from 'kysely'
-import { z } from 'zod'
 import { publishEvent } from '#app/services/events/publish.server.ts'
 import { type FileStorage, getStorage } from '#app/services/storage/index.server.ts'
 import type { Database } from '#db/types.ts'
 import { recordAudit } from './audit-log.server.ts'
 import { takenSeatsExpression } from './courses.server.ts'
-
-const RowIdSchema = z.coerce.number().int().positive().max(2_147_483_647)
-
-/** An integer row id from a URL or form (PostgreSQL integer range), or null. */
-export function parseRowId(value: unknown) {
-	const parsed = RowIdSchema.safeParse(value)
-	return parsed.success ? parsed.data : null
-}
 
 export type CourseInput = {
 	title: string

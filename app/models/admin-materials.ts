@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { hasFile, isHttpUrl } from '#app/models/uploads.ts'
+import { rowIdSchema } from '#app/utils/row-id.ts'
 import type { MaterialCategory, MaterialType } from '#db/types.ts'
 import type { ViewerKind } from './materials.ts'
 
@@ -19,7 +20,7 @@ export const WEEK_MESSAGES = {
 	success: 'Week and materials updated successfully',
 } as const
 
-const rowId = z.coerce.number().int().positive().max(2_147_483_647)
+const rowId = rowIdSchema()
 const title = z
 	.string()
 	.trim()

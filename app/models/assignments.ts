@@ -1,7 +1,8 @@
 import { z } from 'zod'
 import { hasFile } from '#app/models/uploads.ts'
+import { rowIdSchema } from '#app/utils/row-id.ts'
 
-const rowId = z.coerce.number().int().positive().max(2_147_483_647)
+const rowId = rowIdSchema()
 const optionalText = (max: number, message: string) =>
 	z
 		.string()

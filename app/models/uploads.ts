@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { youtubeVideoId } from '#app/models/materials.ts'
+import { rowIdSchema } from '#app/utils/row-id.ts'
 
 /** Above this a video still uploads, with a warning (docs/decisions/008). */
 export const RECOMMENDED_VIDEO_MB = 20
@@ -70,11 +71,7 @@ const optionalText = (max: number) =>
 
 /** The fields of the upload form that come before its files; the server checks them before storing a byte. */
 export const UploadTargetSchema = z.object({
-	courseId: z.coerce
-		.number({ error: UPLOAD_MESSAGES.noCourse })
-		.int(UPLOAD_MESSAGES.noCourse)
-		.positive(UPLOAD_MESSAGES.noCourse)
-		.max(2_147_483_647, UPLOAD_MESSAGES.noCourse),
+	courseId: rowIdSchema(UPLOAD_MESSAGES.noCourse),
 	weekNumber: z.coerce
 		.number({ error: (issue) => (issue.input === undefined ? UPLOAD_MESSAGES.weekNumberRequired : UPLOAD_MESSAGES.weekNumberMin) })
 		.int(UPLOAD_MESSAGES.weekNumberMin)

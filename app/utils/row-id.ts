@@ -16,3 +16,11 @@ export function rowIdSchema(message?: string) {
 		.positive(error)
 		.max(MAX_ROW_ID, error)
 }
+
+const anyRowId = rowIdSchema()
+
+/** An integer row id from a URL or form (PostgreSQL integer range), or null. */
+export function parseRowId(value: unknown) {
+	const parsed = anyRowId.safeParse(value)
+	return parsed.success ? parsed.data : null
+}

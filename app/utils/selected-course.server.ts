@@ -1,8 +1,9 @@
 import { createCookie } from 'react-router'
 import { z } from 'zod'
+import { rowIdSchema } from '#app/utils/row-id.ts'
 import { getEnv } from './env.server.ts'
 
-const CourseIdSchema = z.coerce.number().int().positive().max(2_147_483_647)
+const CourseIdSchema = rowIdSchema()
 
 /** The value names its user, so a cookie left by someone else on a shared browser is ignored. */
 const CookieValueSchema = z.object({ userId: z.string(), courseId: CourseIdSchema })

@@ -5,11 +5,12 @@ import { CourseFields, CourseFormSchema, centsToDollars, toCourseInput, useCours
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
-import { CapacityBelowTakenError, parseRowId, updateCourse } from '#app/models/admin-courses.server.ts'
+import { CapacityBelowTakenError, updateCourse } from '#app/models/admin-courses.server.ts'
 import { getCourseWithAvailability } from '#app/models/courses.server.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
+import { parseRowId } from '#app/utils/row-id.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import type { Route } from './+types/course-edit'
 

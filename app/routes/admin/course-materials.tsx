@@ -12,7 +12,6 @@ import { LastSqlDialog } from '#app/components/uploads/last-sql-dialog.tsx'
 import { MaterialsTable } from '#app/components/uploads/materials-table.tsx'
 import { materialsPath } from '#app/components/uploads/paths.ts'
 import { UploadMaterialsForm } from '#app/components/uploads/upload-form.tsx'
-import { parseRowId } from '#app/models/admin-courses.server.ts'
 import {
 	countMaterials,
 	deleteMaterialItem,
@@ -28,11 +27,12 @@ import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
+import { parseRowId, rowIdSchema } from '#app/utils/row-id.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import type { Route } from './+types/course-materials'
 import { receiveMaterialUpload, uploadSuccessToast } from './material-upload.server.ts'
 
-const rowId = z.coerce.number().int().positive().max(2_147_483_647)
+const rowId = rowIdSchema()
 const DeleteItemSchema = z.object({ intent: z.literal('delete-item'), itemId: rowId })
 const DeleteWeekSchema = z.object({ intent: z.literal('delete-week'), weekId: rowId })
 

@@ -13,6 +13,7 @@ import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { searchText } from '#app/utils/misc.ts'
+import { rowIdSchema } from '#app/utils/row-id.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import type { Route } from './+types/enrollment-new'
 import { ENROLLMENTS_PATH, enrollmentsPath, refusalMessages } from './enrollments.shared.ts'
@@ -24,7 +25,7 @@ const CreateEnrollmentSchema = z
 	.object({
 		intent: z.literal('create'),
 		userId: z.uuid(SELECT_BOTH).optional(),
-		courseId: z.coerce.number(SELECT_BOTH).int(SELECT_BOTH).positive(SELECT_BOTH).max(2_147_483_647, SELECT_BOTH).optional(),
+		courseId: rowIdSchema(SELECT_BOTH).optional(),
 	})
 	.refine((value) => value.userId && value.courseId, { message: SELECT_BOTH, path: [] })
 

@@ -11,7 +11,6 @@ import { Alert } from '#app/components/ui/alert.tsx'
 import { ButtonLink, buttonClasses } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { TableCard, TableHead } from '#app/components/ui/table.tsx'
-import { parseRowId } from '#app/models/admin-courses.server.ts'
 import {
 	ENROLLMENT_LIST_LIMIT,
 	getEnrollment,
@@ -25,19 +24,20 @@ import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { formatCents, searchText } from '#app/utils/misc.ts'
+import { parseRowId, rowIdSchema } from '#app/utils/row-id.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import type { Route } from './+types/enrollments'
 import { ENROLLMENTS_PATH, enrollmentsPath, refusalMessages } from './enrollments.shared.ts'
 
 const StatusSchema = z.object({
 	intent: z.literal('status'),
-	enrollmentId: z.coerce.number().int().positive().max(2_147_483_647),
+	enrollmentId: rowIdSchema(),
 	status: z.enum(ENROLLMENT_STATUS_OPTIONS),
 })
 
 const RemoveSchema = z.object({
 	intent: z.literal('remove'),
-	enrollmentId: z.coerce.number().int().positive().max(2_147_483_647),
+	enrollmentId: rowIdSchema(),
 })
 
 export async function loader({ request }: Route.LoaderArgs) {

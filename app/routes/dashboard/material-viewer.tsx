@@ -1,6 +1,5 @@
 import { useMemo } from 'react'
 import { data } from 'react-router'
-import { z } from 'zod'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { DashboardHome } from '#app/components/materials/dashboard-home.tsx'
 import { weekTabParam } from '#app/components/materials/weekly-materials.tsx'
@@ -11,9 +10,10 @@ import { fileTypeOf, isOfficeKind, materialKind, safeExternalUrl, storedFileName
 import { getStorage } from '#app/services/storage/index.server.ts'
 import { requireUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
+import { rowIdSchema } from '#app/utils/row-id.ts'
 import type { Route } from './+types/material-viewer'
 
-const ItemIdSchema = z.coerce.number().int().positive().max(2_147_483_647)
+const ItemIdSchema = rowIdSchema()
 
 /** Long enough for the online office viewer to fetch the file, short enough not to be worth sharing. */
 const OFFICE_LINK_SECONDS = 5 * 60

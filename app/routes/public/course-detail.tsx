@@ -1,5 +1,4 @@
 import { data, isRouteErrorResponse, Link, useRouteError, useSearchParams } from 'react-router'
-import { z } from 'zod'
 import { AvailabilityBadge, CoursePrice, SpotsLeft } from '#app/components/course-availability.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { LazyPurchaseForm } from '#app/components/lazy-purchase-form.tsx'
@@ -11,10 +10,11 @@ import { getCourseWithAvailability } from '#app/models/courses.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { formatDateOnly } from '#app/utils/misc.ts'
 import { useOptionalUser } from '#app/utils/root-data.ts'
+import { rowIdSchema } from '#app/utils/row-id.ts'
 import type { Route } from './+types/course-detail'
 
 /** Course ids are PostgreSQL integers; anything else cannot name a course. */
-const CourseIdSchema = z.coerce.number().int().positive().max(2_147_483_647)
+const CourseIdSchema = rowIdSchema()
 
 const learningTopics = [
 	'Business formation: set up the right structure for your investments',

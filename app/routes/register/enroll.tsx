@@ -1,6 +1,5 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect } from 'react-router'
-import { z } from 'zod'
 import { AgreeToTermsSchema, PurchaseForm } from '#app/components/enrollment-agreement.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { getCourseWithAvailability } from '#app/models/courses.server.ts'
@@ -11,10 +10,11 @@ import { requireUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
+import { rowIdSchema } from '#app/utils/row-id.ts'
 import { actionToastHeaders, redirectWithToast } from '#app/utils/toast.server.ts'
 import type { Route } from './+types/enroll'
 
-const CourseIdSchema = z.coerce.number().int().positive().max(2_147_483_647)
+const CourseIdSchema = rowIdSchema()
 
 async function courseOf(id: string | undefined) {
 	const parsed = CourseIdSchema.safeParse(id)

@@ -1,6 +1,5 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data } from 'react-router'
-import { z } from 'zod'
 import { AuthCard } from '#app/components/auth/auth-card.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { isHoneypotFilled } from '#app/components/marketing/honeypot.tsx'
@@ -12,10 +11,11 @@ import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { safeRedirectPath } from '#app/utils/misc.ts'
 import { clientAddress, hitRateLimit, RATE_LIMITS } from '#app/utils/rate-limit.server.ts'
+import { rowIdSchema } from '#app/utils/row-id.ts'
 import { actionToastHeaders, redirectWithToast } from '#app/utils/toast.server.ts'
 import type { Route } from './+types/waitlist'
 
-const CourseIdSchema = z.coerce.number().int().positive().max(2_147_483_647)
+const CourseIdSchema = rowIdSchema()
 
 const joinedToast = {
 	type: 'success',

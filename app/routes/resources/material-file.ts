@@ -1,13 +1,13 @@
-import { z } from 'zod'
 import { canAccessCourse, getMaterialItem } from '#app/models/materials.server.ts'
 import { fileTypeOf, isInlineKind, storedFileName } from '#app/models/materials.ts'
 import { fileResponse, textResponse } from '#app/services/storage/file-response.server.ts'
 import { getStorage } from '#app/services/storage/index.server.ts'
 import { requireUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
+import { rowIdSchema } from '#app/utils/row-id.ts'
 import type { Route } from './+types/material-file'
 
-const ItemIdSchema = z.coerce.number().int().positive().max(2_147_483_647)
+const ItemIdSchema = rowIdSchema()
 
 /**
  * A material file, for an admin or a student with an active enrollment in its course only.

@@ -1,9 +1,9 @@
-import { parseRowId } from '#app/models/admin-courses.server.ts'
 import { getSubmissionFile } from '#app/models/assignments.server.ts'
 import { fileResponse, textResponse } from '#app/services/storage/file-response.server.ts'
 import { getStorage } from '#app/services/storage/index.server.ts'
 import { requireUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
+import { parseRowId } from '#app/utils/row-id.ts'
 import type { Route } from './+types/submission-file'
 
 /**
