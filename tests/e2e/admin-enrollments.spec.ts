@@ -1,21 +1,12 @@
 import { randomUUID } from 'node:crypto'
-import type { Kysely } from 'kysely'
-import type { Database } from '#db/types.ts'
+import { insertCourse } from '#tests/support/fixtures.ts'
 import { expect, test } from '../support/e2e.ts'
-
-async function createCourse(db: Kysely<Database>, capacity: number) {
-	return db
-		.insertInto('courses')
-		.values({ title: `E2E Enrol ${randomUUID().slice(0, 8)}`, description: 'For enrollment tests', capacity })
-		.returning(['id', 'title'])
-		.executeTakeFirstOrThrow()
-}
 
 test('an admin adds an enrollment, changes its status and removes it', async ({ page, db, createUser, signIn, javaScriptEnabled }) => {
 	test.slow()
 	const admin = await createUser({ role: 'admin' })
 	const student = await createUser({ name: `Enrolee ${randomUUID().slice(0, 8)}` })
-	const course = await createCourse(db, 3)
+	const course = await insertCourse(db, { capacity: 3 })
 	await signIn(admin)
 
 	await page.goto('/dashboard/admin/enrollments')
@@ -75,7 +66,7 @@ test('a full course is marked and disabled in the picker, and a seat taken meanw
 	test.slow()
 	const admin = await createUser({ role: 'admin' })
 	const student = await createUser({ name: `Late ${randomUUID().slice(0, 8)}` })
-	const course = await createCourse(db, 1)
+	const course = await insertCourse(db, { capacity: 1 })
 	await signIn(admin)
 	// This test is about the server's check. With live updates the page would learn of the
 	// seat taken below and disable the option before the click, so its stream carries none

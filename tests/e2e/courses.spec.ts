@@ -1,17 +1,8 @@
-import { randomUUID } from 'node:crypto'
 import type { Page } from '@playwright/test'
 import type { Kysely } from 'kysely'
-import type { Database, NewCourse } from '#db/types.ts'
-import { insertUser } from '#tests/support/users.ts'
+import type { Database } from '#db/types.ts'
+import { insertCourse, insertUser } from '#tests/support/fixtures.ts'
 import { expect, test } from '../support/e2e.ts'
-
-async function createCourse(db: Kysely<Database>, values: Partial<NewCourse> = {}) {
-	return db
-		.insertInto('courses')
-		.values({ title: `E2E Course ${randomUUID().slice(0, 8)}`, description: 'A course made by a test.', ...values })
-		.returning(['id', 'title'])
-		.executeTakeFirstOrThrow()
-}
 
 async function fillSeats(db: Kysely<Database>, courseId: number, count: number) {
 	for (let i = 0; i < count; i++) {
@@ -35,7 +26,7 @@ async function gotoCourseList(page: Page, showsChange: () => Promise<void>) {
 }
 
 test('Our Programs lists a course with its price, start date and spots left', async ({ page, db }) => {
-	const course = await createCourse(db, { capacity: 3, registration_fee: 125000, start_date: '2031-03-10' })
+	const course = await insertCourse(db, { capacity: 3, registration_fee: 125000, start_date: '2031-03-10' })
 	await fillSeats(db, course.id, 1)
 
 	const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: course.title }) })
@@ -53,7 +44,7 @@ test('Our Programs lists a course with its price, start date and spots left', as
 })
 
 test('a full free course shows FREE and FULL, and its detail page offers the waitlist', async ({ page, db }) => {
-	const course = await createCourse(db, { capacity: 1, registration_fee: 0 })
+	const course = await insertCourse(db, { capacity: 1, registration_fee: 0 })
 	await fillSeats(db, course.id, 1)
 
 	const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: course.title }) })
@@ -67,7 +58,7 @@ test('a full free course shows FREE and FULL, and its detail page offers the wai
 })
 
 test('the course page shows its blocks and asks a visitor to sign in', async ({ page, db }) => {
-	const course = await createCourse(db, { capacity: 8, registration_fee: 250000, description: 'Learn to buy and rent.' })
+	const course = await insertCourse(db, { capacity: 8, registration_fee: 250000, description: 'Learn to buy and rent.' })
 
 	await page.goto(`/courses/${course.id}`)
 	await expect(page.getByRole('heading', { level: 1, name: course.title })).toBeVisible()
@@ -93,7 +84,7 @@ test('the course page shows its blocks and asks a visitor to sign in', async ({ 
 })
 
 test('a signed-in student enrols in a free course from the purchase dialog', async ({ page, db, createUser, signIn }) => {
-	const course = await createCourse(db)
+	const course = await insertCourse(db)
 	const student = await createUser()
 	await signIn(student)
 	await page.goto(`/courses/${course.id}`)

@@ -2,19 +2,9 @@ import { randomUUID } from 'node:crypto'
 import type { Page } from '@playwright/test'
 import type { Kysely } from 'kysely'
 import { materialKey } from '#app/services/storage/keys.ts'
-import type { Database, EnrollmentStatus, MaterialCategory } from '#db/types.ts'
+import type { Database, MaterialCategory } from '#db/types.ts'
+import { insertCourse, insertEnrollment } from '#tests/support/fixtures.ts'
 import { expect, test } from '../support/e2e.ts'
-
-async function createCourse(db: Kysely<Database>, title = `Dashboard Course ${randomUUID().slice(0, 8)}`) {
-	return db.insertInto('courses').values({ title }).returning(['id', 'title']).executeTakeFirstOrThrow()
-}
-
-async function enroll(db: Kysely<Database>, userId: string, courseId: number, status: EnrollmentStatus = 'active', daysAgo = 0) {
-	await db
-		.insertInto('enrollments')
-		.values({ user_id: userId, course_id: courseId, status, enrollment_date: new Date(Date.now() - daysAgo * 86_400_000) })
-		.execute()
-}
 
 async function addWeek(db: Kysely<Database>, courseId: number, weekNumber: number, topic: string, zoomLink: string | null) {
 	return (
@@ -67,10 +57,10 @@ test('a student chooses a course, which is remembered, and switches week tabs', 
 	javaScriptEnabled,
 }) => {
 	const student = await createUser({ name: 'Riley Renter' })
-	const older = await createCourse(db)
-	const newer = await createCourse(db)
-	await enroll(db, student.id, older.id, 'active', 20)
-	await enroll(db, student.id, newer.id, 'active', 1)
+	const older = await insertCourse(db)
+	const newer = await insertCourse(db)
+	await insertEnrollment(db, { userId: student.id, courseId: older.id, status: 'active', daysAgo: 20 })
+	await insertEnrollment(db, { userId: student.id, courseId: newer.id, status: 'active', daysAgo: 1 })
 	const first = await addWeek(db, newer.id, 1, 'Finding Deals', 'https://zoom.us/j/111222333')
 	const second = await addWeek(db, newer.id, 2, 'Rehab Budgets', null)
 	await addItem(db, newer.id, second, 'Rehab Budget Guide', 'rehab-budget.pdf', 'material')
@@ -125,8 +115,8 @@ test('a student chooses a course, which is remembered, and switches week tabs', 
 
 test('a long course lists its 8 most recent weeks first and all of them on request', async ({ page, db, createUser, signIn }) => {
 	const student = await createUser({ name: 'Lena Longcourse' })
-	const course = await createCourse(db)
-	await enroll(db, student.id, course.id)
+	const course = await insertCourse(db)
+	await insertEnrollment(db, { userId: student.id, courseId: course.id })
 	for (let week = 1; week <= 10; week++) {
 		const weekId = await addWeek(db, course.id, week, `Topic ${week}`, null)
 		await addItem(db, course.id, weekId, `Handout ${week}`, `handout-${week}.pdf`, 'material')
@@ -154,8 +144,8 @@ test('a long course lists its 8 most recent weeks first and all of them on reque
 
 test('a student without an active enrollment is invited to browse courses', async ({ page, db, createUser, signIn }) => {
 	const student = await createUser({ name: 'Nora Newcomer' })
-	const course = await createCourse(db)
-	await enroll(db, student.id, course.id, 'pending')
+	const course = await insertCourse(db)
+	await insertEnrollment(db, { userId: student.id, courseId: course.id, status: 'pending' })
 	await signIn(student)
 
 	await page.goto('/dashboard')
@@ -168,7 +158,7 @@ test('a student without an active enrollment is invited to browse courses', asyn
 
 test('an admin sees the management cards and may pick any course', async ({ page, db, createUser, signIn, javaScriptEnabled }) => {
 	const admin = await createUser({ name: 'Ada Admin', role: 'admin' })
-	const course = await createCourse(db)
+	const course = await insertCourse(db)
 	await addWeek(db, course.id, 1, 'Admin Week', null)
 	await signIn(admin)
 
@@ -184,10 +174,10 @@ test('an admin sees the management cards and may pick any course', async ({ page
 
 test('My Courses lists enrollments with their status and links to their materials', async ({ page, db, createUser, signIn }) => {
 	const student = await createUser()
-	const active = await createCourse(db)
-	const pending = await createCourse(db)
-	await enroll(db, student.id, active.id, 'active', 3)
-	await enroll(db, student.id, pending.id, 'pending', 1)
+	const active = await insertCourse(db)
+	const pending = await insertCourse(db)
+	await insertEnrollment(db, { userId: student.id, courseId: active.id, status: 'active', daysAgo: 3 })
+	await insertEnrollment(db, { userId: student.id, courseId: pending.id, status: 'pending', daysAgo: 1 })
 	await signIn(student)
 
 	await page.goto('/dashboard/courses')
@@ -207,7 +197,7 @@ test.describe('in a time zone a day ahead of the server', () => {
 
 	test("My Courses shows the enrollment date in the reader's time zone", async ({ page, db, createUser, signIn, javaScriptEnabled }) => {
 		const student = await createUser()
-		const course = await createCourse(db)
+		const course = await insertCourse(db)
 		await db
 			.insertInto('enrollments')
 			.values({ user_id: student.id, course_id: course.id, status: 'active', enrollment_date: new Date('2026-03-10T12:00:00Z') })

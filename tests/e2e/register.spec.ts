@@ -1,15 +1,6 @@
 import { randomUUID } from 'node:crypto'
-import type { Kysely } from 'kysely'
-import type { Database } from '#db/types.ts'
+import { insertCourse } from '#tests/support/fixtures.ts'
 import { expect, test } from '../support/e2e.ts'
-
-async function createCourse(db: Kysely<Database>, values: { capacity?: number; registration_fee?: number } = {}) {
-	return db
-		.insertInto('courses')
-		.values({ title: `Register E2E ${randomUUID().slice(0, 8)}`, description: 'A course made by a test.', capacity: 5, ...values })
-		.returning(['id', 'title'])
-		.executeTakeFirstOrThrow()
-}
 
 function uniqueEmail() {
 	return `register-${randomUUID().slice(0, 12)}@example.com`
@@ -33,7 +24,7 @@ test('step 1 shows the spec validation messages', async ({ page, javaScriptEnabl
 })
 
 test('free registration goes to the dashboard, signed in', async ({ page, db, javaScriptEnabled }) => {
-	const course = await createCourse(db, { registration_fee: 0 })
+	const course = await insertCourse(db, { capacity: 5, registration_fee: 0 })
 	const email = uniqueEmail()
 
 	await page.goto('/register')
@@ -77,7 +68,7 @@ test('free registration goes to the dashboard, signed in', async ({ page, db, ja
 })
 
 test('Back at every step keeps what was entered, except the passwords', async ({ page, db }) => {
-	const course = await createCourse(db, { registration_fee: 250000 })
+	const course = await insertCourse(db, { capacity: 5, registration_fee: 250000 })
 	const email = uniqueEmail()
 
 	await page.goto('/register')
@@ -103,7 +94,7 @@ test('Back at every step keeps what was entered, except the passwords', async ({
 
 	// The browser's own Back button works the same way: every step has its own address. A course
 	// published meanwhile moves the list, and the browser must not restore a stale choice by position.
-	await createCourse(db)
+	await insertCourse(db, { capacity: 5 })
 	await page.goBack()
 	await expect(page.getByRole('heading', { name: 'Select a Course' })).toBeVisible()
 	await expect(page.getByRole('radio', { name: new RegExp(course.title) })).toBeChecked()

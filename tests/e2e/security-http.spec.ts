@@ -12,8 +12,8 @@ import type { Kysely } from 'kysely'
 import pg from 'pg'
 import type { Database } from '#db/types.ts'
 import { dropServerDatabase, type PrivateServer, snapshot, startServer, startTcpProxy } from '#tests/security/server.ts'
+import { insertUser } from '#tests/support/fixtures.ts'
 import { concretePath, listRoutes, paramNames } from '#tests/support/route-table.ts'
-import { insertUser } from '#tests/support/users.ts'
 import { expect, test } from '../support/e2e.ts'
 
 const { openDatabase } = await import('#app/utils/db.server.ts')

@@ -1,21 +1,11 @@
-import { randomUUID } from 'node:crypto'
-import type { Kysely } from 'kysely'
 import { sampleClassRecording, samplePdf } from '#db/seed/sample-files.ts'
-import type { Database } from '#db/types.ts'
+import { insertCourse } from '#tests/support/fixtures.ts'
 import { expect, test } from '../support/e2e.ts'
 
 const PDF = Buffer.from(
 	await samplePdf({ title: 'Deal Guide', subtitle: 'Comps', sections: [{ heading: 'ARV', paragraphs: ['Three comparables.'] }] }),
 )
 const MP4 = Buffer.from(await sampleClassRecording())
-
-async function createCourse(db: Kysely<Database>) {
-	return db
-		.insertInto('courses')
-		.values({ title: `Upload Course ${randomUUID().slice(0, 8)}` })
-		.returning(['id', 'title'])
-		.executeTakeFirstOrThrow()
-}
 
 test('an admin uploads a week with two PDFs, a video and a YouTube link; an enrolled student sees them', async ({
 	page,
@@ -24,7 +14,7 @@ test('an admin uploads a week with two PDFs, a video and a YouTube link; an enro
 	signIn,
 	javaScriptEnabled,
 }) => {
-	const course = await createCourse(db)
+	const course = await insertCourse(db)
 	const admin = await createUser({ role: 'admin', name: 'Upload Admin' })
 	await signIn(admin)
 
@@ -74,7 +64,7 @@ test('an admin uploads a week with two PDFs, a video and a YouTube link; an enro
 })
 
 test('the form explains what is missing', async ({ page, db, createUser, signIn }) => {
-	const course = await createCourse(db)
+	const course = await insertCourse(db)
 	await signIn(await createUser({ role: 'admin' }))
 	await page.goto(`/dashboard/admin/uploads?course=${course.id}`)
 	await expect(page.getByLabel('Course')).toHaveValue(String(course.id))
@@ -90,7 +80,7 @@ test('the form explains what is missing', async ({ page, db, createUser, signIn 
 })
 
 test('a real progress bar follows the upload and the form resets @js-only', async ({ page, db, createUser, signIn }) => {
-	const course = await createCourse(db)
+	const course = await insertCourse(db)
 	await signIn(await createUser({ role: 'admin' }))
 	await page.goto(`/dashboard/admin/uploads?course=${course.id}`)
 	// A 3 MB video over a link throttled to about 1 MB/s: the bar has time to move.
@@ -118,7 +108,7 @@ test('a real progress bar follows the upload and the form resets @js-only', asyn
 })
 
 test('videos over 20 MB get a warning listing each file before upload @js-only', async ({ page, db, createUser, signIn }) => {
-	const course = await createCourse(db)
+	const course = await insertCourse(db)
 	await signIn(await createUser({ role: 'admin' }))
 	await page.goto(`/dashboard/admin/uploads?course=${course.id}`)
 	await page.getByLabel('Video Files').setInputFiles([

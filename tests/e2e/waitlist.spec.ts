@@ -2,21 +2,8 @@ import { randomUUID } from 'node:crypto'
 import type { Page } from '@playwright/test'
 import type { Kysely } from 'kysely'
 import type { Database } from '#db/types.ts'
-import { insertUser } from '#tests/support/users.ts'
+import { insertCourse, insertUser } from '#tests/support/fixtures.ts'
 import { expect, test } from '../support/e2e.ts'
-
-async function createCourse(db: Kysely<Database>, capacity: number) {
-	return db
-		.insertInto('courses')
-		.values({
-			title: `Waitlist E2E ${randomUUID().slice(0, 8)}`,
-			description: 'A small course made by a test.',
-			capacity,
-			registration_fee: 0,
-		})
-		.returning(['id', 'title'])
-		.executeTakeFirstOrThrow()
-}
 
 async function takeSeat(db: Kysely<Database>, courseId: number) {
 	const userId = await insertUser(db)
@@ -42,7 +29,7 @@ async function startRegistration(page: Page, email: string) {
 }
 
 test('a course that fills up during registration leads to the waitlist', async ({ page, db, javaScriptEnabled }) => {
-	const course = await createCourse(db, 1)
+	const course = await insertCourse(db, { capacity: 1, registration_fee: 0 })
 	const email = `late-${randomUUID().slice(0, 12)}@example.com`
 
 	await startRegistration(page, email)
@@ -78,7 +65,7 @@ test('a course that fills up during registration leads to the waitlist', async (
 })
 
 test('choosing a course that filled up meanwhile shows Course Full and the waitlist at once @js-only', async ({ page, db }) => {
-	const course = await createCourse(db, 1)
+	const course = await insertCourse(db, { capacity: 1, registration_fee: 0 })
 	await startRegistration(page, `late-${randomUUID().slice(0, 12)}@example.com`)
 	await expect(page.getByRole('radio', { name: new RegExp(course.title) })).toBeVisible()
 	// The seat goes while the list is on screen (written straight to the database: no live update tells the page).
@@ -94,7 +81,7 @@ test('choosing a course that filled up meanwhile shows Course Full and the waitl
 })
 
 test('a full course page offers the waitlist and checks the form', async ({ page, db, javaScriptEnabled }) => {
-	const course = await createCourse(db, 1)
+	const course = await insertCourse(db, { capacity: 1, registration_fee: 0 })
 	await takeSeat(db, course.id)
 	const email = `full-${randomUUID().slice(0, 12)}@example.com`
 
@@ -121,7 +108,7 @@ test('a full course page offers the waitlist and checks the form', async ({ page
 })
 
 test('a signed-in student who joins the waitlist lands on the dashboard', async ({ page, db, createUser, signIn }) => {
-	const course = await createCourse(db, 1)
+	const course = await insertCourse(db, { capacity: 1, registration_fee: 0 })
 	await takeSeat(db, course.id)
 	const student = await createUser({ name: 'Wanda Waitlisted' })
 	await signIn(student)

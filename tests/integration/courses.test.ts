@@ -5,8 +5,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { getCourseWithAvailability, listCoursesWithAvailability } from '#app/models/courses.server.ts'
 import { availabilityOf } from '#app/models/courses.ts'
 import { loader as courseDetailLoader } from '#app/routes/public/course-detail.tsx'
-import type { Database, EnrollmentStatus, NewCourse } from '#db/types.ts'
+import type { Database, EnrollmentStatus } from '#db/types.ts'
 import { createPgliteDatabase, useTestDatabase } from '#tests/support/db.ts'
+import { insertCourse } from '#tests/support/fixtures.ts'
 
 const t = useTestDatabase()
 let pglite: Awaited<ReturnType<typeof createPgliteDatabase>> | undefined
@@ -19,14 +20,6 @@ afterAll(async () => {
 })
 
 const MINUTE = 60_000
-
-async function createCourse(db: Kysely<Database>, values: Partial<NewCourse> = {}) {
-	return db
-		.insertInto('courses')
-		.values({ title: `Course ${randomUUID().slice(0, 8)}`, ...values })
-		.returning(['id', 'capacity'])
-		.executeTakeFirstOrThrow()
-}
 
 async function createUser(db: Kysely<Database>) {
 	const user = await db
@@ -87,7 +80,7 @@ describe.each([
 ])('course availability on %s', (_name, getDb) => {
 	test('counts active, pending and completed enrollments but not inactive ones', async () => {
 		const db = getDb()
-		const course = await createCourse(db, { capacity: 10 })
+		const course = await insertCourse(db, { capacity: 10 })
 		for (const status of ['active', 'pending', 'completed', 'inactive', 'inactive'] as const) {
 			await enroll(db, course.id, status)
 		}
@@ -96,7 +89,7 @@ describe.each([
 
 	test('counts live seat holds and ignores expired ones', async () => {
 		const db = getDb()
-		const course = await createCourse(db, { capacity: 5 })
+		const course = await insertCourse(db, { capacity: 5 })
 		await enroll(db, course.id, 'active')
 		await hold(db, course.id, 30 * MINUTE)
 		await hold(db, course.id, 5 * MINUTE)
@@ -111,7 +104,7 @@ describe.each([
 
 	test('floors spots left at 0 when over capacity', async () => {
 		const db = getDb()
-		const course = await createCourse(db, { capacity: 1 })
+		const course = await insertCourse(db, { capacity: 1 })
 		await enroll(db, course.id, 'active')
 		await enroll(db, course.id, 'completed')
 		await hold(db, course.id, 10 * MINUTE)
@@ -125,7 +118,7 @@ describe.each([
 
 	test('returns plain serialisable fields', async () => {
 		const db = getDb()
-		const course = await createCourse(db, {
+		const course = await insertCourse(db, {
 			title: 'Serialisable',
 			description: 'About it',
 			start_date: '2027-01-15',
@@ -159,8 +152,8 @@ describe.each([
 
 	test('lists courses newest first, each with its own availability', async () => {
 		const db = getDb()
-		const older = await createCourse(db, { capacity: 2, created_at: new Date(Date.now() - 2 * MINUTE) })
-		const newer = await createCourse(db, { capacity: 4, created_at: new Date(Date.now() + MINUTE) })
+		const older = await insertCourse(db, { capacity: 2, created_at: new Date(Date.now() - 2 * MINUTE) })
+		const newer = await insertCourse(db, { capacity: 4, created_at: new Date(Date.now() + MINUTE) })
 		await enroll(db, older.id, 'active')
 		await enroll(db, older.id, 'pending')
 		await hold(db, newer.id, 10 * MINUTE)
@@ -184,12 +177,12 @@ describe('listCoursesWithAvailability query count', () => {
 			},
 		})
 		try {
-			await createCourse(t.db)
+			await insertCourse(t.db)
 			await listCoursesWithAvailability(counted)
 			expect(statements).toHaveLength(1)
 
 			for (let i = 0; i < 5; i++) {
-				const course = await createCourse(t.db)
+				const course = await insertCourse(t.db)
 				await enroll(t.db, course.id, 'active')
 				await hold(t.db, course.id, 10 * MINUTE)
 			}
@@ -221,7 +214,7 @@ describe('course detail loader', () => {
 	})
 
 	test('returns the course with its availability', async () => {
-		const course = await createCourse(t.db, { title: 'Loader course', capacity: 3 })
+		const course = await insertCourse(t.db, { title: 'Loader course', capacity: 3 })
 		await enroll(t.db, course.id, 'active')
 		const result = await load(String(course.id))
 		expect(result.course).toMatchObject({ id: course.id, title: 'Loader course', taken: 1, spotsLeft: 2 })

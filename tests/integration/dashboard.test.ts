@@ -5,11 +5,10 @@ import { loader as myCoursesLoader } from '#app/routes/dashboard/courses.tsx'
 import { loader as dashboardLoader } from '#app/routes/dashboard/index.tsx'
 import { loader as viewerLoader } from '#app/routes/dashboard/material-viewer.tsx'
 import { materialKey } from '#app/services/storage/keys.ts'
-import type { EnrollmentStatus } from '#db/types.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
+import { insertCourse, insertEnrollment, insertUser } from '#tests/support/fixtures.ts'
 import { callRoute, cookiesFrom, formRequest, getRequest, sessionCookieFor } from '#tests/support/requests.ts'
 import { useTestStorage } from '#tests/support/storage.ts'
-import { insertUser } from '#tests/support/users.ts'
 
 const t = useTestDatabase()
 useTestStorage()
@@ -17,17 +16,6 @@ useTestStorage()
 async function createUser(role: 'student' | 'admin' = 'student', email = `${randomUUID()}@example.com`) {
 	const id = await insertUser(t.db, { role, email, name: 'Dana Student' })
 	return { id, email, cookie: await sessionCookieFor(id) }
-}
-
-async function createCourse(title = `Course ${randomUUID().slice(0, 8)}`) {
-	return (await t.db.insertInto('courses').values({ title }).returning('id').executeTakeFirstOrThrow()).id
-}
-
-async function enroll(userId: string, courseId: number, status: EnrollmentStatus = 'active', daysAgo = 0) {
-	await t.db
-		.insertInto('enrollments')
-		.values({ user_id: userId, course_id: courseId, status, enrollment_date: new Date(Date.now() - daysAgo * 86_400_000) })
-		.execute()
 }
 
 type DashboardData = {
@@ -55,12 +43,12 @@ describe('the dashboard course selection', () => {
 
 	beforeAll(async () => {
 		student = await createUser()
-		older = await createCourse('Older course')
-		newer = await createCourse('Newer course')
-		pending = await createCourse('Pending course')
-		await enroll(student.id, older, 'active', 30)
-		await enroll(student.id, newer, 'active', 2)
-		await enroll(student.id, pending, 'pending', 0)
+		older = (await insertCourse(t.db, { title: 'Older course' })).id
+		newer = (await insertCourse(t.db, { title: 'Newer course' })).id
+		pending = (await insertCourse(t.db, { title: 'Pending course' })).id
+		await insertEnrollment(t.db, { userId: student.id, courseId: older, status: 'active', daysAgo: 30 })
+		await insertEnrollment(t.db, { userId: student.id, courseId: newer, status: 'active', daysAgo: 2 })
+		await insertEnrollment(t.db, { userId: student.id, courseId: pending, status: 'pending', daysAgo: 0 })
 		await t.db.insertInto('course_materials').values({ course_id: newer, week_number: 1, topic: 'Start' }).execute()
 	})
 
@@ -98,10 +86,10 @@ describe('the dashboard course selection', () => {
 
 	test('forgets a remembered course once its enrollment is no longer active', async () => {
 		const other = await createUser()
-		const first = await createCourse()
-		const second = await createCourse()
-		await enroll(other.id, first, 'active', 5)
-		await enroll(other.id, second, 'active', 1)
+		const first = (await insertCourse(t.db)).id
+		const second = (await insertCourse(t.db)).id
+		await insertEnrollment(t.db, { userId: other.id, courseId: first, status: 'active', daysAgo: 5 })
+		await insertEnrollment(t.db, { userId: other.id, courseId: second, status: 'active', daysAgo: 1 })
 		const chosen = await loadDashboard(other.cookie, `?course=${first}`)
 		const cookie = `${other.cookie}; ${cookiesFrom(chosen.response)}`
 		await t.db
@@ -119,16 +107,16 @@ describe('the dashboard course selection', () => {
 	test("ignores another user's remembered course", async () => {
 		const chosen = await loadDashboard(student.cookie, `?course=${older}`)
 		const other = await createUser()
-		await enroll(other.id, older, 'active', 10)
-		const shared = await createCourse()
-		await enroll(other.id, shared, 'active', 1)
+		await insertEnrollment(t.db, { userId: other.id, courseId: older, status: 'active', daysAgo: 10 })
+		const shared = (await insertCourse(t.db)).id
+		await insertEnrollment(t.db, { userId: other.id, courseId: shared, status: 'active', daysAgo: 1 })
 		const { data } = await loadDashboard(`${other.cookie}; ${cookiesFrom(chosen.response)}`)
 		expect(data.selectedCourseId).toBe(shared)
 	})
 
 	test('a student without an active enrollment has no course to choose', async () => {
 		const newcomer = await createUser()
-		await enroll(newcomer.id, pending, 'pending')
+		await insertEnrollment(t.db, { userId: newcomer.id, courseId: pending, status: 'pending' })
 		const { data } = await loadDashboard(newcomer.cookie)
 		expect(data).toMatchObject({ courses: [], selectedCourseId: null, weeks: null })
 	})
@@ -190,8 +178,8 @@ describe('the material viewer', () => {
 
 	beforeAll(async () => {
 		student = await createUser()
-		courseId = await createCourse('Viewer course')
-		await enroll(student.id, courseId)
+		courseId = (await insertCourse(t.db, { title: 'Viewer course' })).id
+		await insertEnrollment(t.db, { userId: student.id, courseId })
 		weekId = (
 			await t.db
 				.insertInto('course_materials')
@@ -243,7 +231,7 @@ describe('the material viewer', () => {
 		const pdf = await addItem({ title: 'Secret', type: 'document', category: 'material', fileName: 'secret.pdf' })
 		const outsider = await createUser()
 		expect((await view(pdf, outsider.cookie)).response.status).toBe(403)
-		await enroll(outsider.id, courseId, 'pending')
+		await insertEnrollment(t.db, { userId: outsider.id, courseId, status: 'pending' })
 		expect((await view(pdf, outsider.cookie)).response.status).toBe(403)
 		expect((await view(2_000_000_000, student.cookie)).response.status).toBe(404)
 		expect((await view('nope', student.cookie)).response.status).toBe(404)
@@ -265,10 +253,10 @@ describe('My Courses', () => {
 
 	test('lists every enrollment with its status, falling back to Unknown Course', async () => {
 		const student = await createUser()
-		const named = await createCourse('Named course')
-		const blank = await createCourse('   ')
-		await enroll(student.id, named, 'active', 3)
-		await enroll(student.id, blank, 'pending', 1)
+		const named = (await insertCourse(t.db, { title: 'Named course' })).id
+		const blank = (await insertCourse(t.db, { title: '   ' })).id
+		await insertEnrollment(t.db, { userId: student.id, courseId: named, status: 'active', daysAgo: 3 })
+		await insertEnrollment(t.db, { userId: student.id, courseId: blank, status: 'pending', daysAgo: 1 })
 		const data = await load(student.cookie)
 		expect(data.enrollments).toMatchObject([
 			{ courseId: blank, courseTitle: 'Unknown Course', status: 'pending' },

@@ -4,12 +4,12 @@ import { setStorage } from '#app/services/storage/index.server.ts'
 import { materialKey } from '#app/services/storage/keys.ts'
 import { S3FileStorage } from '#app/services/storage/s3.server.ts'
 import type { FileStorage } from '#app/services/storage/storage.ts'
-import type { EnrollmentStatus, MaterialCategory } from '#db/types.ts'
+import type { MaterialCategory } from '#db/types.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
+import { insertEnrollment, insertUser } from '#tests/support/fixtures.ts'
 import { callRoute, sessionCookieFor } from '#tests/support/requests.ts'
 import { startS3Server, type TestS3Server } from '#tests/support/s3-server.ts'
 import { useTestStorage } from '#tests/support/storage.ts'
-import { insertUser } from '#tests/support/users.ts'
 
 const t = useTestDatabase()
 const files = useTestStorage()
@@ -20,10 +20,6 @@ const VIDEO_BYTES = Uint8Array.from({ length: 4096 }, (_, i) => i % 251)
 async function createUser(role: 'student' | 'admin' = 'student') {
 	const id = await insertUser(t.db, { role, name: 'Someone' })
 	return { id, cookie: await sessionCookieFor(id) }
-}
-
-async function enroll(userId: string, courseId: number, status: EnrollmentStatus = 'active') {
-	await t.db.insertInto('enrollments').values({ user_id: userId, course_id: courseId, status, enrollment_date: new Date() }).execute()
 }
 
 let courseId: number
@@ -79,7 +75,7 @@ beforeAll(async () => {
 		.executeTakeFirstOrThrow()
 	weekId = week.id
 	student = await createUser()
-	await enroll(student.id, courseId)
+	await insertEnrollment(t.db, { userId: student.id, courseId })
 	pdfId = await storeItem('Deal Guide.pdf', PDF_BYTES, { contentType: 'application/pdf' })
 	videoId = await storeItem('class.mp4', VIDEO_BYTES, { category: 'recording', contentType: 'video/mp4' })
 })
@@ -103,14 +99,14 @@ describe('who may fetch a material file', () => {
 
 	test.each(['pending', 'inactive', 'completed'] as const)('a student whose enrollment is %s gets 403', async (status) => {
 		const other = await createUser()
-		await enroll(other.id, courseId, status)
+		await insertEnrollment(t.db, { userId: other.id, courseId, status })
 		expect((await getFile(videoId, { cookie: other.cookie })).status).toBe(403)
 	})
 
 	test('a student of another course gets 403', async () => {
 		const other = await createUser()
 		const elsewhere = await t.db.insertInto('courses').values({ title: 'Elsewhere' }).returning('id').executeTakeFirstOrThrow()
-		await enroll(other.id, elsewhere.id)
+		await insertEnrollment(t.db, { userId: other.id, courseId: elsewhere.id })
 		expect((await getFile(pdfId, { cookie: other.cookie })).status).toBe(403)
 	})
 

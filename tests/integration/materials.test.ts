@@ -1,30 +1,17 @@
-import { randomUUID } from 'node:crypto'
 import { Kysely, type LogEvent, PostgresDialect } from 'kysely'
 import pg from 'pg'
 import { describe, expect, test } from 'vitest'
 import { canAccessCourse, getCourseWeeks, getMaterialItem, listAccessibleCourses } from '#app/models/materials.server.ts'
 import { fileTypeOf, materialKind, storedFileName, youtubeEmbedUrl, youtubeVideoId } from '#app/models/materials.ts'
 import { materialKey } from '#app/services/storage/keys.ts'
-import type { Database, EnrollmentStatus, MaterialCategory } from '#db/types.ts'
+import type { Database, MaterialCategory } from '#db/types.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
-import { insertUser } from '#tests/support/users.ts'
+import { insertCourse, insertEnrollment, insertUser } from '#tests/support/fixtures.ts'
 
 const t = useTestDatabase()
 
 async function createUser(role: 'student' | 'admin' = 'student') {
 	return { id: await insertUser(t.db, { role, name: 'Someone' }), isAdmin: role === 'admin' }
-}
-
-async function createCourse(title = `Course ${randomUUID().slice(0, 8)}`) {
-	const course = await t.db.insertInto('courses').values({ title }).returning('id').executeTakeFirstOrThrow()
-	return course.id
-}
-
-async function enroll(userId: string, courseId: number, status: EnrollmentStatus = 'active', daysAgo = 0) {
-	await t.db
-		.insertInto('enrollments')
-		.values({ user_id: userId, course_id: courseId, status, enrollment_date: new Date(Date.now() - daysAgo * 86_400_000) })
-		.execute()
 }
 
 async function createWeek(courseId: number, weekNumber: number, zoomLink: string | null = null) {
@@ -56,18 +43,20 @@ async function addFile(courseId: number, weekId: number, title: string, fileName
 describe('canAccessCourse', () => {
 	test('lets an admin see any existing course and nobody see a missing one', async () => {
 		const admin = await createUser('admin')
-		const courseId = await createCourse()
+		const courseId = (await insertCourse(t.db)).id
 		expect(await canAccessCourse(t.db, admin, courseId)).toBe(true)
 		expect(await canAccessCourse(t.db, admin, 2_000_000_000)).toBe(false)
 	})
 
 	test('lets a student see only a course with an active enrollment', async () => {
 		const student = await createUser()
-		const [active, pending, inactive, completed, other] = await Promise.all(Array.from({ length: 5 }, () => createCourse()))
-		await enroll(student.id, active!, 'active')
-		await enroll(student.id, pending!, 'pending')
-		await enroll(student.id, inactive!, 'inactive')
-		await enroll(student.id, completed!, 'completed')
+		const [active, pending, inactive, completed, other] = await Promise.all(
+			Array.from({ length: 5 }, async () => (await insertCourse(t.db)).id),
+		)
+		await insertEnrollment(t.db, { userId: student.id, courseId: active!, status: 'active' })
+		await insertEnrollment(t.db, { userId: student.id, courseId: pending!, status: 'pending' })
+		await insertEnrollment(t.db, { userId: student.id, courseId: inactive!, status: 'inactive' })
+		await insertEnrollment(t.db, { userId: student.id, courseId: completed!, status: 'completed' })
 		expect(await canAccessCourse(t.db, student, active!)).toBe(true)
 		for (const courseId of [pending!, inactive!, completed!, other!]) {
 			expect(await canAccessCourse(t.db, student, courseId)).toBe(false)
@@ -78,12 +67,12 @@ describe('canAccessCourse', () => {
 describe('listAccessibleCourses', () => {
 	test('gives a student the actively enrolled courses, the most recent enrollment first', async () => {
 		const student = await createUser()
-		const older = await createCourse('Older course')
-		const newer = await createCourse('Newer course')
-		const paused = await createCourse('Paused course')
-		await enroll(student.id, older, 'active', 10)
-		await enroll(student.id, newer, 'active', 1)
-		await enroll(student.id, paused, 'inactive', 0)
+		const older = (await insertCourse(t.db, { title: 'Older course' })).id
+		const newer = (await insertCourse(t.db, { title: 'Newer course' })).id
+		const paused = (await insertCourse(t.db, { title: 'Paused course' })).id
+		await insertEnrollment(t.db, { userId: student.id, courseId: older, status: 'active', daysAgo: 10 })
+		await insertEnrollment(t.db, { userId: student.id, courseId: newer, status: 'active', daysAgo: 1 })
+		await insertEnrollment(t.db, { userId: student.id, courseId: paused, status: 'inactive', daysAgo: 0 })
 		const courses = await listAccessibleCourses(t.db, student)
 		expect(courses).toEqual([
 			{ id: newer, title: 'Newer course', enrolled: true },
@@ -93,9 +82,9 @@ describe('listAccessibleCourses', () => {
 
 	test('gives an admin every course, their own active enrollment first', async () => {
 		const admin = await createUser('admin')
-		const own = await createCourse('Zebra course')
-		const other = await createCourse('Aardvark course')
-		await enroll(admin.id, own, 'active')
+		const own = (await insertCourse(t.db, { title: 'Zebra course' })).id
+		const other = (await insertCourse(t.db, { title: 'Aardvark course' })).id
+		await insertEnrollment(t.db, { userId: admin.id, courseId: own, status: 'active' })
 		const courses = await listAccessibleCourses(t.db, admin)
 		expect(courses[0]).toEqual({ id: own, title: 'Zebra course', enrolled: true })
 		expect(courses).toContainEqual({ id: other, title: 'Aardvark course', enrolled: false })
@@ -109,7 +98,7 @@ describe('listAccessibleCourses', () => {
 
 describe('getCourseWeeks', () => {
 	test('lists weeks newest first with their materials and recordings sorted by title', async () => {
-		const courseId = await createCourse()
+		const courseId = (await insertCourse(t.db)).id
 		const first = await createWeek(courseId, 1, 'https://zoom.us/j/123')
 		const second = await createWeek(courseId, 2, 'javascript:alert(1)')
 		const empty = await createWeek(courseId, 3)
@@ -145,11 +134,11 @@ describe('getCourseWeeks', () => {
 	})
 
 	test('is empty for a course without weeks', async () => {
-		expect(await getCourseWeeks(t.db, await createCourse())).toEqual({ weeks: [], totalWeeks: 0 })
+		expect(await getCourseWeeks(t.db, (await insertCourse(t.db)).id)).toEqual({ weeks: [], totalWeeks: 0 })
 	})
 
 	test('lists the 8 most recent weeks with the total, or every week when asked', async () => {
-		const courseId = await createCourse()
+		const courseId = (await insertCourse(t.db)).id
 		const weekIds: number[] = []
 		for (let week = 1; week <= 11; week++) {
 			const weekId = await createWeek(courseId, week)
@@ -166,11 +155,11 @@ describe('getCourseWeeks', () => {
 	})
 
 	test('issues the same small number of queries for 1 week of 1 file and 50 weeks of 5 files', async () => {
-		const small = await createCourse()
+		const small = (await insertCourse(t.db)).id
 		const smallWeek = await createWeek(small, 1)
 		await addFile(small, smallWeek, 'Only file', 'only.pdf')
 
-		const large = await createCourse()
+		const large = (await insertCourse(t.db)).id
 		for (let week = 1; week <= 50; week++) {
 			const weekId = await createWeek(large, week)
 			for (let file = 1; file <= 5; file++) {
@@ -203,7 +192,7 @@ describe('getCourseWeeks', () => {
 
 describe('getMaterialItem', () => {
 	test('returns the item with its week and course, or null', async () => {
-		const courseId = await createCourse()
+		const courseId = (await insertCourse(t.db)).id
 		const weekId = await createWeek(courseId, 4)
 		const itemId = await addFile(courseId, weekId, 'Budget', 'budget.xlsx')
 		expect(await getMaterialItem(t.db, itemId)).toMatchObject({

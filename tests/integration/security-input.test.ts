@@ -13,10 +13,10 @@ import { beforeAll, describe, expect, test } from 'vitest'
 import { MAX_FORM_BYTES } from '#app/utils/form-data.server.ts'
 import type { Role } from '#db/types.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
+import { insertUser } from '#tests/support/fixtures.ts'
 import { callRoute, sessionCookieFor } from '#tests/support/requests.ts'
 import { concretePath, loadRouteTable, paramNames, type RouteInfo } from '#tests/support/route-table.ts'
 import { useTestStorage } from '#tests/support/storage.ts'
-import { insertUser } from '#tests/support/users.ts'
 
 const t = useTestDatabase()
 useTestStorage()

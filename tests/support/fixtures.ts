@@ -1,0 +1,50 @@
+/**
+ * Rows a test needs, written straight to the database: shared by the integration and the
+ * end-to-end tests, so each test says only what is particular about its data.
+ */
+import { randomUUID } from 'node:crypto'
+import type { Insertable, Kysely } from 'kysely'
+import type { CoursesTable, Database, EnrollmentStatus, Role } from '#db/types.ts'
+
+/**
+ * A user with a profile, written straight to the database: for tests that need someone to
+ * exist, not someone who can log in with a password (the hash is a placeholder).
+ */
+export async function insertUser(
+	db: Kysely<Database>,
+	{
+		role = 'student',
+		email = `${randomUUID()}@example.com`,
+		name = `A ${role}`,
+		confirmed = true,
+	}: { role?: Role; email?: string; name?: string; confirmed?: boolean } = {},
+) {
+	const user = await db
+		.insertInto('users')
+		.values({ email, password_hash: 'unused', email_confirmed_at: confirmed ? new Date() : null })
+		.returning('id')
+		.executeTakeFirstOrThrow()
+	await db.insertInto('profiles').values({ id: user.id, name, role }).execute()
+	return user.id
+}
+
+/** A course with a unique title; any column can be given. */
+export async function insertCourse(db: Kysely<Database>, values: Partial<Insertable<CoursesTable>> = {}) {
+	return db
+		.insertInto('courses')
+		.values({ title: `Course ${randomUUID().slice(0, 8)}`, ...values })
+		.returning(['id', 'title', 'capacity'])
+		.executeTakeFirstOrThrow()
+}
+
+/** An enrolment, `daysAgo` days old. */
+export async function insertEnrollment(
+	db: Kysely<Database>,
+	{ userId, courseId, status = 'active', daysAgo = 0 }: { userId: string; courseId: number; status?: EnrollmentStatus; daysAgo?: number },
+) {
+	return db
+		.insertInto('enrollments')
+		.values({ user_id: userId, course_id: courseId, status, enrollment_date: new Date(Date.now() - daysAgo * 86_400_000) })
+		.returning('id')
+		.executeTakeFirstOrThrow()
+}
