@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream'
 import { fileTypeFromBuffer } from 'file-type'
 import type { FileStorage } from '#app/services/storage/index.server.ts'
 import { attachmentKey } from '#app/services/storage/keys.ts'
-import { readHead } from '#app/utils/streams.server.ts'
+import { readHead } from '#app/utils/stream-head.server.ts'
 
 /** Enough for file-type to recognise every format it knows, office documents included. */
 const SNIFF_BYTES = 64 * 1024

@@ -3,7 +3,7 @@ import { publishEvent } from '#app/services/events/publish.server.ts'
 import type { FileStorage } from '#app/services/storage/index.server.ts'
 import type { Database } from '#db/types.ts'
 import { deleteStoredFiles, type StoredUpload } from './attachments.server.ts'
-import { UNKNOWN_USER } from './contacts.server.ts'
+import { UNKNOWN_USER } from './message-contacts.server.ts'
 
 export const MESSAGES_PAGE_SIZE = 20
 

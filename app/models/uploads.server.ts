@@ -6,7 +6,7 @@ import { recordAudit } from '#app/models/audit-log.server.ts'
 import type { FileStorage } from '#app/services/storage/index.server.ts'
 import { materialKey } from '#app/services/storage/keys.ts'
 import { MultipartError, UploadTooLargeError } from '#app/utils/multipart.server.ts'
-import { readHead } from '#app/utils/streams.server.ts'
+import { readHead } from '#app/utils/stream-head.server.ts'
 import type { Database, MaterialCategory, MaterialItemsTable, MaterialType } from '#db/types.ts'
 import {
 	ALLOWED_FILES_TEXT,

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely'
 import type { Database } from '#db/types.ts'
-import { cleanText } from './contact.server.ts'
+import { cleanText } from './contact-submissions.server.ts'
 
 export type WaitlistRequestInput = {
 	name: string

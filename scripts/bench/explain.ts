@@ -6,7 +6,7 @@
 import { type CompiledQuery, type LogEvent, sql } from 'kysely'
 import { listEnrollments } from '#app/models/admin-enrollments.server.ts'
 import { listStudents } from '#app/models/admin-users.server.ts'
-import { listContacts } from '#app/models/contacts.server.ts'
+import { listContacts } from '#app/models/message-contacts.server.ts'
 import { listCoursesWithAvailability } from '#app/models/courses.server.ts'
 import { getCourseWeeks, listAccessibleCourses } from '#app/models/materials.server.ts'
 import { listConversation } from '#app/models/messages.server.ts'

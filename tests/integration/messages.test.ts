@@ -1,6 +1,6 @@
 import type { LogEvent } from 'kysely'
 import { beforeEach, describe, expect, test } from 'vitest'
-import { listContacts } from '#app/models/contacts.server.ts'
+import { listContacts } from '#app/models/message-contacts.server.ts'
 import { listConversation } from '#app/models/messages.server.ts'
 import { createUser } from '#app/models/users.server.ts'
 import { action as broadcastAction, loader as broadcastLoader } from '#app/routes/admin/messages/broadcast.tsx'

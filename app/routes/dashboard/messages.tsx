@@ -11,7 +11,7 @@ import { Card, CardContent, CardHeader, CardTitle } from '#app/components/ui/car
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
 import { EmptyState } from '#app/components/ui/empty-state.tsx'
 import { TabLinks } from '#app/components/ui/tabs.tsx'
-import { canMessage, getContact, listContacts } from '#app/models/contacts.server.ts'
+import { canMessage, getContact, listContacts } from '#app/models/message-contacts.server.ts'
 import { listAnnouncements, listConversation, splitAnnouncement } from '#app/models/messages.server.ts'
 import { requireUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'

@@ -5,7 +5,7 @@ import { ConversationPanel } from '#app/components/messages/conversation-panel.t
 import { DeleteMessageDialog } from '#app/components/messages/delete-dialog.tsx'
 import { withSearch } from '#app/components/messages/urls.ts'
 import { EmptyState } from '#app/components/ui/empty-state.tsx'
-import { canMessage, getContact, listContacts } from '#app/models/contacts.server.ts'
+import { canMessage, getContact, listContacts } from '#app/models/message-contacts.server.ts'
 import { listConversation } from '#app/models/messages.server.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
