@@ -1,3 +1,4 @@
+import { href } from 'react-router'
 import { availabilityTextClasses, CoursePrice, SeatsProgress } from '#app/components/course-availability.tsx'
 import { LocalDate } from '#app/components/local-date.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
@@ -13,7 +14,7 @@ export function spotsRemainingText({ spotsLeft, isFull }: Pick<CourseWithAvailab
 
 /** One course of the Current Courses grid. */
 export function AdminCourseCard({ course }: { course: CourseWithAvailability }) {
-	const base = `/dashboard/admin/courses/${course.id}`
+	const params = { courseId: String(course.id) }
 	const facts = [
 		{ term: 'Start Date', value: formatDateOnly(course.startDate) },
 		{ term: 'End Date', value: formatDateOnly(course.endDate) },
@@ -50,13 +51,18 @@ export function AdminCourseCard({ course }: { course: CourseWithAvailability }) 
 				</dl>
 			</CardContent>
 			<CardFooter className="flex-wrap">
-				<ButtonLink to={`${base}/edit`} preventScrollReset variant="outline" size="sm">
+				<ButtonLink to={href('/dashboard/admin/courses/:courseId/edit', params)} preventScrollReset variant="outline" size="sm">
 					Edit<span className="sr-only"> {course.title}</span>
 				</ButtonLink>
-				<ButtonLink to={`${base}/delete`} preventScrollReset variant="destructive" size="sm">
+				<ButtonLink to={href('/dashboard/admin/courses/:courseId/delete', params)} preventScrollReset variant="destructive" size="sm">
 					Delete<span className="sr-only"> {course.title}</span>
 				</ButtonLink>
-				<ButtonLink to={`${base}/materials`} state={{ course: { id: course.id, title: course.title } }} variant="primary" size="sm">
+				<ButtonLink
+					to={href('/dashboard/admin/courses/:courseId/materials', params)}
+					state={{ course: { id: course.id, title: course.title } }}
+					variant="primary"
+					size="sm"
+				>
 					Manage Materials<span className="sr-only"> of {course.title}</span>
 				</ButtonLink>
 			</CardFooter>

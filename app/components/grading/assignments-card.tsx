@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { Form, Link, useNavigation } from 'react-router'
+import { Form, href, Link, useNavigation } from 'react-router'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
@@ -47,7 +47,7 @@ export function AssignmentsCard({
 				<CardTitle>Assignments</CardTitle>
 				<CardDescription>
 					Students of this course see these on their dashboard and hand in text or a file.{' '}
-					<Link to="/dashboard/admin/grades" className="font-medium text-brand-700 underline-offset-4 hover:underline">
+					<Link to={href('/dashboard/admin/grades')} className="font-medium text-brand-700 underline-offset-4 hover:underline">
 						Grade submissions
 					</Link>
 				</CardDescription>
@@ -60,7 +60,10 @@ export function AssignmentsCard({
 						{assignments.map((assignment) => (
 							<li key={assignment.id} className="flex flex-col gap-1 px-4 py-3 text-sm sm:flex-row sm:items-center sm:justify-between">
 								<span>
-									<Link to={`/dashboard/assignments/${assignment.id}`} className="font-medium text-ink underline-offset-4 hover:underline">
+									<Link
+										to={href('/dashboard/assignments/:assignmentId', { assignmentId: String(assignment.id) })}
+										className="font-medium text-ink underline-offset-4 hover:underline"
+									>
 										{assignment.title}
 									</Link>
 									<span className="text-slate-600">

@@ -1,4 +1,4 @@
-import { Link } from 'react-router'
+import { href, Link } from 'react-router'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import type { StudentAssignment } from '#app/models/assignments.ts'
@@ -27,7 +27,7 @@ export function StudentAssignments({ assignments }: { assignments: StudentAssign
 							<li key={assignment.id} className="flex flex-col gap-1 py-3 sm:flex-row sm:items-center sm:justify-between">
 								<span>
 									<Link
-										to={`/dashboard/assignments/${assignment.id}`}
+										to={href('/dashboard/assignments/:assignmentId', { assignmentId: String(assignment.id) })}
 										className="font-medium text-brand-700 underline-offset-4 hover:underline"
 									>
 										{assignment.title}

@@ -1,4 +1,4 @@
-import { Link, NavLink, useLocation } from 'react-router'
+import { href, Link, NavLink, useLocation } from 'react-router'
 import { cn } from '#app/utils/misc.ts'
 import { useOptionalUser } from '#app/utils/root-data.ts'
 import { LogoutButton } from './logout-button.tsx'
@@ -22,7 +22,7 @@ export function SiteHeader() {
 	const links = [
 		...publicLinks,
 		...(user
-			? [{ to: '/dashboard', label: 'Dashboard' }]
+			? [{ to: href('/dashboard'), label: 'Dashboard' }]
 			: [
 					{ to: '/login', label: 'Log in' },
 					{ to: '/register', label: 'Register' },

@@ -1,4 +1,4 @@
-import { Form, useSubmit } from 'react-router'
+import { Form, href, useSubmit } from 'react-router'
 import { Button } from '#app/components/ui/button.tsx'
 import { SelectField } from '#app/components/ui/field.tsx'
 
@@ -11,7 +11,7 @@ export type SelectableCourse = { id: number; title: string }
 export function CourseSelector({ courses, selectedId }: { courses: SelectableCourse[]; selectedId: number | null }) {
 	const submit = useSubmit()
 	return (
-		<Form method="get" action="/dashboard" className="flex flex-wrap items-end gap-3">
+		<Form method="get" action={href('/dashboard')} className="flex flex-wrap items-end gap-3">
 			<SelectField
 				// Remount on a new selection so the uncontrolled select shows it after navigation.
 				key={selectedId ?? 'none'}

@@ -1,4 +1,4 @@
-import { Link } from 'react-router'
+import { href, Link } from 'react-router'
 import { StudentAssignments } from '#app/components/grading/student-assignments.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
@@ -19,11 +19,27 @@ export type DashboardHomeData = {
 }
 
 const adminCards = [
-	{ to: '/dashboard/admin/courses', title: 'Manage Courses', description: 'Create, edit and remove courses and see their enrollment.' },
-	{ to: '/dashboard/admin/uploads', title: 'Upload Materials', description: 'Add weekly class materials, recordings and Zoom links.' },
-	{ to: '/dashboard/admin/enrollments', title: 'Manage Enrollments', description: 'Enroll students, change their status or remove them.' },
-	{ to: '/dashboard/admin/users', title: 'Manage Users', description: 'Search and manage student accounts.' },
-	{ to: '/dashboard/admin/messages', title: 'Send Messages', description: 'Broadcast announcements and message students directly.' },
+	{
+		to: href('/dashboard/admin/courses'),
+		title: 'Manage Courses',
+		description: 'Create, edit and remove courses and see their enrollment.',
+	},
+	{
+		to: href('/dashboard/admin/uploads'),
+		title: 'Upload Materials',
+		description: 'Add weekly class materials, recordings and Zoom links.',
+	},
+	{
+		to: href('/dashboard/admin/enrollments'),
+		title: 'Manage Enrollments',
+		description: 'Enroll students, change their status or remove them.',
+	},
+	{ to: href('/dashboard/admin/users'), title: 'Manage Users', description: 'Search and manage student accounts.' },
+	{
+		to: href('/dashboard/admin/messages'),
+		title: 'Send Messages',
+		description: 'Broadcast announcements and message students directly.',
+	},
 ]
 
 /**
@@ -89,7 +105,7 @@ export function DashboardHome({
 					<CardDescription>Have questions? Message your instructor directly.</CardDescription>
 				</CardHeader>
 				<CardContent>
-					<ButtonLink to="/dashboard/messages">Open Messages</ButtonLink>
+					<ButtonLink to={href('/dashboard/messages')}>Open Messages</ButtonLink>
 				</CardContent>
 			</Card>
 		</>

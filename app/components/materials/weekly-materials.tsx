@@ -1,4 +1,4 @@
-import { Link } from 'react-router'
+import { href, Link } from 'react-router'
 import { ButtonLink, buttonClasses } from '#app/components/ui/button.tsx'
 import { TabLinks } from '#app/components/ui/tabs.tsx'
 import type { CourseWeekList, MaterialListItem, ViewerKind } from '#app/models/materials.ts'
@@ -144,7 +144,7 @@ function ItemList({ items, empty }: { items: MaterialListItem[]; empty: string }
 			{items.map((item) => (
 				<li key={item.id}>
 					<Link
-						to={`/dashboard/materials/${item.id}`}
+						to={href('/dashboard/materials/:itemId', { itemId: String(item.id) })}
 						preventScrollReset
 						className="flex items-center gap-3 rounded-md px-2 py-2.5 hover:bg-slate-50"
 					>

@@ -1,4 +1,5 @@
+import { href } from 'react-router'
 /** The Manage Course Materials screen of a course. */
 export function materialsPath(courseId: number) {
-	return `/dashboard/admin/courses/${courseId}/materials`
+	return href('/dashboard/admin/courses/:courseId/materials', { courseId: String(courseId) })
 }

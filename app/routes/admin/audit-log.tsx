@@ -1,4 +1,4 @@
-import { Form } from 'react-router'
+import { Form, href } from 'react-router'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card } from '#app/components/ui/card.tsx'
@@ -9,7 +9,7 @@ import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import type { Route } from './+types/audit-log'
 
-const AUDIT_PATH = '/dashboard/admin/audit-log'
+const AUDIT_PATH = href('/dashboard/admin/audit-log')
 const ENTRY_LIMIT = 200
 
 /** The kinds of row that have entries, for the filter. */

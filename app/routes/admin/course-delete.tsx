@@ -1,4 +1,4 @@
-import { data, Form, useNavigation } from 'react-router'
+import { data, Form, href, useNavigation } from 'react-router'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
@@ -11,7 +11,7 @@ import { forgetSelectedCourse } from '#app/utils/selected-course.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import type { Route } from './+types/course-delete'
 
-const COURSES_PATH = '/dashboard/admin/courses'
+const COURSES_PATH = href('/dashboard/admin/courses')
 
 function plural(count: number, singular: string, pluralForm = `${singular}s`) {
 	return `${count} ${count === 1 ? singular : pluralForm}`

@@ -1,5 +1,5 @@
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, Link, Outlet, useRevalidator } from 'react-router'
+import { data, href, Link, Outlet, useRevalidator } from 'react-router'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { z } from 'zod'
 import { ConfirmDialog } from '#app/components/admin/confirm-dialog.tsx'
@@ -138,7 +138,7 @@ export default function ManageCourseMaterials({ loaderData, actionData }: Route.
 	return (
 		<>
 			<div className="space-y-1">
-				<Link to="/dashboard/admin/courses" className="text-sm font-medium text-brand-700 underline-offset-4 hover:underline">
+				<Link to={href('/dashboard/admin/courses')} className="text-sm font-medium text-brand-700 underline-offset-4 hover:underline">
 					Back to Manage Courses
 				</Link>
 				<h1 className="text-2xl font-bold text-ink">Manage Course Materials</h1>

@@ -1,7 +1,7 @@
 import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { useEffect, useRef } from 'react'
-import { data, Form, isRouteErrorResponse, Link, Outlet, useLocation, useNavigation, useRouteError } from 'react-router'
+import { data, Form, href, isRouteErrorResponse, Link, Outlet, useLocation, useNavigation, useRouteError } from 'react-router'
 import { AdminCourseCard } from '#app/components/admin/course-card.tsx'
 import { CourseFields, CourseFormSchema, DEFAULT_CAPACITY, toCourseInput, useCourseForm } from '#app/components/admin/course-form.tsx'
 import { RawDataTable } from '#app/components/admin/raw-data-table.tsx'
@@ -20,7 +20,7 @@ import { readFormData } from '#app/utils/form-data.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import type { Route } from './+types/courses'
 
-const COURSES_PATH = '/dashboard/admin/courses'
+const COURSES_PATH = href('/dashboard/admin/courses')
 
 /** 'YYYY-MM-DD' of a local date. */
 function dateOnly(date: Date) {
@@ -79,7 +79,7 @@ export default function ManageCourses({ loaderData, actionData }: Route.Componen
 					<ButtonLink to={COURSES_PATH} preventScrollReset variant="outline" size="sm">
 						Refresh Courses
 					</ButtonLink>
-					<ButtonLink to="/dashboard/admin/orphaned-materials" variant="outline" size="sm">
+					<ButtonLink to={href('/dashboard/admin/orphaned-materials')} variant="outline" size="sm">
 						Cleanup Orphaned Materials
 					</ButtonLink>
 				</div>

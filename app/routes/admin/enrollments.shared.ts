@@ -1,6 +1,7 @@
+import { href } from 'react-router'
 import type { SeatRefusal } from '#app/models/seats.server.ts'
 
-export const ENROLLMENTS_PATH = '/dashboard/admin/enrollments'
+export const ENROLLMENTS_PATH = href('/dashboard/admin/enrollments')
 
 /** The list, searched by `query`, with more query parameters when given (`confirm=…`). */
 export function enrollmentsPath(query: string, extra?: string) {

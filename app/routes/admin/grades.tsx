@@ -1,5 +1,5 @@
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, Link } from 'react-router'
+import { data, Form, href, Link } from 'react-router'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { GradePanel, SubmissionDialog } from '#app/components/grading/grade-panel.tsx'
 import { LocalDate } from '#app/components/local-date.tsx'
@@ -18,7 +18,7 @@ import { parseRowId } from '#app/utils/row-id.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import type { Route } from './+types/grades'
 
-const GRADES_PATH = '/dashboard/admin/grades'
+const GRADES_PATH = href('/dashboard/admin/grades')
 
 type ListState = { tab: GradingTab; query: string }
 

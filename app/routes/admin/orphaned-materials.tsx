@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import { Form, useNavigation, useRevalidator } from 'react-router'
+import { Form, href, useNavigation, useRevalidator } from 'react-router'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { LocalDate } from '#app/components/local-date.tsx'
@@ -18,7 +18,7 @@ import { readFormData } from '#app/utils/form-data.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import type { Route } from './+types/orphaned-materials'
 
-const ORPHANS_PATH = '/dashboard/admin/orphaned-materials'
+const ORPHANS_PATH = href('/dashboard/admin/orphaned-materials')
 const NOTHING_SELECTED = 'No materials selected for cleanup'
 const FILES_SHOWN = 3
 

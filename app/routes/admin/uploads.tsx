@@ -1,4 +1,4 @@
-import { data, Link } from 'react-router'
+import { data, href, Link } from 'react-router'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
@@ -13,7 +13,7 @@ import { redirectWithToast } from '#app/utils/toast.server.ts'
 import type { Route } from './+types/uploads'
 import { receiveMaterialUpload, uploadSuccessToast } from './material-upload.server.ts'
 
-const UPLOADS_PATH = '/dashboard/admin/uploads'
+const UPLOADS_PATH = href('/dashboard/admin/uploads')
 
 export async function loader({ request }: Route.LoaderArgs) {
 	await requireAdmin(request)
@@ -38,7 +38,7 @@ export default function UploadMaterials({ loaderData, actionData }: Route.Compon
 			<div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
 				<h1 className="text-2xl font-bold text-ink">Upload Course Materials</h1>
 				<Link
-					to="/dashboard/admin/orphaned-materials"
+					to={href('/dashboard/admin/orphaned-materials')}
 					target="_blank"
 					rel="noopener"
 					className="text-sm font-medium text-brand-700 underline-offset-4 hover:underline"
@@ -50,7 +50,7 @@ export default function UploadMaterials({ loaderData, actionData }: Route.Compon
 				<EmptyState
 					title="No courses yet"
 					description="Create a course first, then upload its weekly materials here."
-					action={<ButtonLink to="/dashboard/admin/courses">Manage Courses</ButtonLink>}
+					action={<ButtonLink to={href('/dashboard/admin/courses')}>Manage Courses</ButtonLink>}
 				/>
 			) : (
 				<Card>
@@ -72,7 +72,7 @@ export default function UploadMaterials({ loaderData, actionData }: Route.Compon
 						{selectedCourseId ? (
 							<p className="text-sm">
 								<Link
-									to={`/dashboard/admin/courses/${selectedCourseId}/materials`}
+									to={href('/dashboard/admin/courses/:courseId/materials', { courseId: String(selectedCourseId) })}
 									className="font-medium text-brand-700 underline-offset-4 hover:underline"
 								>
 									Manage this course's materials

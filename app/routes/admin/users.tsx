@@ -1,5 +1,5 @@
 import { parseWithZod } from '@conform-to/zod/v4'
-import { Form, isRouteErrorResponse, Link, useLocation, useNavigation, useRouteError } from 'react-router'
+import { Form, href, isRouteErrorResponse, Link, useLocation, useNavigation, useRouteError } from 'react-router'
 import { z } from 'zod'
 import { ConfirmDialog } from '#app/components/admin/confirm-dialog.tsx'
 import { SearchForm } from '#app/components/admin/search-form.tsx'
@@ -19,7 +19,7 @@ import { searchText } from '#app/utils/misc.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import type { Route } from './+types/users'
 
-const USERS_PATH = '/dashboard/admin/users'
+const USERS_PATH = href('/dashboard/admin/users')
 
 const UserActionSchema = z.discriminatedUnion('intent', [
 	z.object({ intent: z.literal('remove'), userId: z.uuid() }),

@@ -1,4 +1,4 @@
-import { data, Form, redirect } from 'react-router'
+import { data, Form, href, redirect } from 'react-router'
 import { z } from 'zod'
 import { AuthCard } from '#app/components/auth/auth-card.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
@@ -34,7 +34,7 @@ export async function action({ request }: Route.ActionArgs) {
 	})
 	const user = await getUser(request)
 	if (user)
-		return redirectWithToast('/dashboard', {
+		return redirectWithToast(href('/dashboard'), {
 			type: 'success',
 			title: 'Email confirmed',
 			description: 'Thank you for confirming your email address.',

@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { useState } from 'react'
-import { data, Form, Link, redirect, useNavigation, useSearchParams } from 'react-router'
+import { data, Form, href, Link, redirect, useNavigation, useSearchParams } from 'react-router'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { z } from 'zod'
 import { AuthCard } from '#app/components/auth/auth-card.tsx'
@@ -32,7 +32,7 @@ const NOTICES = {
 
 export async function loader({ request }: Route.LoaderArgs) {
 	const url = new URL(request.url)
-	const redirectTo = safeRedirectPath(url.searchParams.get('redirectTo'), '/dashboard')
+	const redirectTo = safeRedirectPath(url.searchParams.get('redirectTo'), href('/dashboard'))
 	if (await getUser(request)) throw redirect(redirectTo)
 	const notice = url.searchParams.get('notice')
 	return {
@@ -51,7 +51,7 @@ export async function action({ request }: Route.ActionArgs) {
 		const { userId } = await authenticator.authenticate('password', request)
 		const headers = new Headers({ 'Set-Cookie': await startSession(request, userId) })
 		return redirectWithToast(
-			safeRedirectPath(submission.value.redirectTo, '/dashboard'),
+			safeRedirectPath(submission.value.redirectTo, href('/dashboard')),
 			{ type: 'success', title: 'Login Successful', description: 'Welcome back! Redirecting to dashboard...' },
 			{ headers },
 		)

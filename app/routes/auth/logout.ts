@@ -1,4 +1,4 @@
-import { redirect } from 'react-router'
+import { href, redirect } from 'react-router'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { safeRedirectPath } from '#app/utils/misc.ts'
@@ -27,7 +27,7 @@ export async function action({ request }: Route.ActionArgs) {
 		// The fields only say where to go back to: a post without them (or without a form) still gets an answer.
 		const formData = await readFormData(request).catch(() => new FormData())
 		const fromDashboard = formData.get('from') === 'dashboard'
-		const back = fromDashboard ? '/dashboard' : safeRedirectPath(formData.get('redirectTo'))
+		const back = fromDashboard ? href('/dashboard') : safeRedirectPath(formData.get('redirectTo'))
 		return redirectWithToast(back, { type: 'error', title: fromDashboard ? FAILURE_TOASTS.dashboard : FAILURE_TOASTS.header })
 	}
 	const headers = new Headers()

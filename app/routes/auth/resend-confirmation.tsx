@@ -1,4 +1,4 @@
-import { data, Form, redirect } from 'react-router'
+import { data, Form, href, redirect } from 'react-router'
 import { z } from 'zod'
 import { AuthCard } from '#app/components/auth/auth-card.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
@@ -17,7 +17,7 @@ const ResendSchema = z.object({ email: z.email().max(254).optional() })
 
 export async function loader({ request }: Route.LoaderArgs) {
 	const user = await getUser(request)
-	if (user?.emailConfirmed) throw redirect('/dashboard')
+	if (user?.emailConfirmed) throw redirect(href('/dashboard'))
 	return { signedInEmail: user?.email ?? null }
 }
 
@@ -44,7 +44,7 @@ export async function action({ request }: Route.ActionArgs) {
 		await db.transaction().execute((trx) => sendConfirmationEmail(trx, { id: user.id, email: user.email, name: user.name ?? '' }))
 	}
 	if (sessionUser) {
-		return redirectWithToast('/dashboard', {
+		return redirectWithToast(href('/dashboard'), {
 			type: 'success',
 			title: 'Confirmation email sent',
 			description: `We sent a new link to ${sessionUser.email}.`,

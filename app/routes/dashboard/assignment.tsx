@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, getTextareaProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, Link, useNavigation } from 'react-router'
+import { data, Form, href, Link, useNavigation } from 'react-router'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { formatDueDate } from '#app/components/grading/assignments-card.tsx'
 import { LocalDate } from '#app/components/local-date.tsx'
@@ -68,7 +68,7 @@ export default function AssignmentPage({ loaderData, actionData }: Route.Compone
 	return (
 		<>
 			<div className="space-y-1">
-				<Link to="/dashboard" className="text-sm font-medium text-brand-700 underline-offset-4 hover:underline">
+				<Link to={href('/dashboard')} className="text-sm font-medium text-brand-700 underline-offset-4 hover:underline">
 					Back to Dashboard
 				</Link>
 				<h1 className="text-2xl font-bold text-ink">{assignment.title}</h1>

@@ -1,3 +1,4 @@
+import { href } from 'react-router'
 import { ButtonLink } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { requireUser } from '#app/utils/auth.server.ts'
@@ -20,7 +21,7 @@ export default function DashboardCommunityPage() {
 				</CardHeader>
 				<CardContent className="flex flex-wrap gap-3">
 					<ButtonLink to="/community">Visit the Investor Community</ButtonLink>
-					<ButtonLink to="/dashboard/messages" variant="outline">
+					<ButtonLink to={href('/dashboard/messages')} variant="outline">
 						Message Your Instructor
 					</ButtonLink>
 				</CardContent>

@@ -1,4 +1,4 @@
-import { Form, Link, NavLink, Outlet, useLocation } from 'react-router'
+import { Form, href, Link, NavLink, Outlet, useLocation } from 'react-router'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { requireUser } from '#app/utils/auth.server.ts'
 import { cn, initials } from '#app/utils/misc.ts'
@@ -22,22 +22,22 @@ export async function loader({ request }: Route.LoaderArgs) {
 type MenuItem = { to: string; label: string; end?: boolean }
 
 const studentMenu: MenuItem[] = [
-	{ to: '/dashboard', label: 'Dashboard', end: true },
-	{ to: '/dashboard/courses', label: 'My Courses' },
-	{ to: '/dashboard/messages', label: 'Messages' },
-	{ to: '/dashboard/community', label: 'Community' },
-	{ to: '/dashboard/settings', label: 'Settings' },
+	{ to: href('/dashboard'), label: 'Dashboard', end: true },
+	{ to: href('/dashboard/courses'), label: 'My Courses' },
+	{ to: href('/dashboard/messages'), label: 'Messages' },
+	{ to: href('/dashboard/community'), label: 'Community' },
+	{ to: href('/dashboard/settings'), label: 'Settings' },
 ]
 
 const adminMenu: MenuItem[] = [
-	{ to: '/dashboard/admin/courses', label: 'Manage Courses' },
-	{ to: '/dashboard/admin/uploads', label: 'Upload Materials' },
-	{ to: '/dashboard/admin/enrollments', label: 'Manage Enrollments' },
-	{ to: '/dashboard/admin/users', label: 'Manage Users' },
-	{ to: '/dashboard/admin/messages', label: 'Student Communications' },
-	{ to: '/dashboard/admin/grades', label: 'Grade Assignments' },
-	{ to: '/dashboard/admin/orphaned-materials', label: 'Orphaned Materials' },
-	{ to: '/dashboard/admin/audit-log', label: 'Audit Log' },
+	{ to: href('/dashboard/admin/courses'), label: 'Manage Courses' },
+	{ to: href('/dashboard/admin/uploads'), label: 'Upload Materials' },
+	{ to: href('/dashboard/admin/enrollments'), label: 'Manage Enrollments' },
+	{ to: href('/dashboard/admin/users'), label: 'Manage Users' },
+	{ to: href('/dashboard/admin/messages'), label: 'Student Communications' },
+	{ to: href('/dashboard/admin/grades'), label: 'Grade Assignments' },
+	{ to: href('/dashboard/admin/orphaned-materials'), label: 'Orphaned Materials' },
+	{ to: href('/dashboard/admin/audit-log'), label: 'Audit Log' },
 ]
 
 function MenuLinks({ items }: { items: MenuItem[] }) {

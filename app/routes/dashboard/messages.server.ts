@@ -1,6 +1,6 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import type { Kysely } from 'kysely'
-import { data, redirect } from 'react-router'
+import { data, href, redirect } from 'react-router'
 import { z } from 'zod'
 import { deleteStoredFiles, RefusedFileTypeError, type StoredUpload, storeAttachment } from '#app/models/attachments.server.ts'
 import { recordAudit } from '#app/models/audit-log.server.ts'
@@ -219,7 +219,7 @@ export async function handleConversationIntent(
 				toast: { type: 'error', title: 'Failed to delete message' },
 			})
 		}
-		return redirect(safeRedirectPath(value.redirectTo, outcome.receiverId ? threadUrl(outcome.receiverId) : '/dashboard/messages'))
+		return redirect(safeRedirectPath(value.redirectTo, outcome.receiverId ? threadUrl(outcome.receiverId) : href('/dashboard/messages')))
 	}
 
 	await db.transaction().execute(async (trx) => {

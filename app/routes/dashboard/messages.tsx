@@ -1,4 +1,4 @@
-import { Link, useLocation } from 'react-router'
+import { href, Link, useLocation } from 'react-router'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { useLiveRevalidation } from '#app/components/live-revalidation.tsx'
 import { AnnouncementList } from '#app/components/messages/announcement-list.tsx'
@@ -21,7 +21,7 @@ import { partialPage } from '#app/utils/page-toast.server.ts'
 import type { Route } from './+types/messages'
 import { failureResponse, handleConversationIntent, receiveForm, refreshContacts } from './messages.server.ts'
 
-const PATH = '/dashboard/messages'
+const PATH = href('/dashboard/messages')
 const threadUrl = (partnerId: string) => `${PATH}?tab=conversations&with=${partnerId}`
 const LIVE_EVENTS = ['message.created', 'message.deleted', 'message.read', 'announcement.created', 'announcement.deleted'] as const
 

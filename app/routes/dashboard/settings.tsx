@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { useState } from 'react'
-import { data, Form, useNavigation } from 'react-router'
+import { data, Form, href, useNavigation } from 'react-router'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { z } from 'zod'
 import { PasswordField } from '#app/components/password-field.tsx'
@@ -59,7 +59,7 @@ export async function action(args: Route.ActionArgs) {
 	const db = getDb()
 	if (submission.value.intent === 'update-profile') {
 		await updateProfileName(db, user.id, submission.value.name)
-		return redirectWithToast('/dashboard/settings', { type: 'success', title: 'Profile updated successfully' })
+		return redirectWithToast(href('/dashboard/settings'), { type: 'success', title: 'Profile updated successfully' })
 	}
 	if (!(await checkPassword(db, user.id, submission.value.currentPassword))) {
 		return data(
@@ -69,7 +69,7 @@ export async function action(args: Route.ActionArgs) {
 	}
 	// Every other session of this account ends; this browser stays signed in.
 	await setPassword(db, user.id, submission.value.newPassword, user.sessionId)
-	return redirectWithToast('/dashboard/settings', {
+	return redirectWithToast(href('/dashboard/settings'), {
 		type: 'success',
 		title: 'Password changed successfully',
 		description: 'You have been signed out everywhere else.',

@@ -1,7 +1,7 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { useState } from 'react'
-import { data, Form, redirect } from 'react-router'
+import { data, Form, href, redirect } from 'react-router'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { z } from 'zod'
 import { CoursePrice } from '#app/components/course-availability.tsx'
@@ -38,7 +38,7 @@ const AgreementSchema = AgreeToTermsSchema.extend({ intent: z.literal('agree') }
 
 /** Step 3 of registration: the agreement for the chosen course. */
 export async function loader({ request }: Route.LoaderArgs) {
-	if (await getUser(request)) throw redirect('/dashboard')
+	if (await getUser(request)) throw redirect(href('/dashboard'))
 	const db = getDb()
 	const draft = await getDraft(db, await readDraftId(request))
 	if (!draft) throw redirect(STEP_PATH[1])
@@ -84,7 +84,7 @@ export async function action(args: Route.ActionArgs) {
 		headers.append('Set-Cookie', await startSession(request, outcome.userId))
 		headers.append('Set-Cookie', await clearDraftCookieHeader())
 		return redirectWithToast(
-			'/dashboard',
+			href('/dashboard'),
 			{
 				type: 'success',
 				title: 'Registration Successful',

@@ -1,7 +1,7 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { type FormEvent, useEffect, useRef, useState } from 'react'
-import { data, Form, Link, redirect, useFetcher, useSubmit } from 'react-router'
+import { data, Form, href, Link, redirect, useFetcher, useSubmit } from 'react-router'
 import { z } from 'zod'
 import { LiveSeatCounts } from '#app/components/live-seat-counts.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
@@ -42,7 +42,7 @@ const CourseChoiceSchema = z.object({
 
 /** Step 2 of registration: the courses with their seats; `?full=` names a course that filled up, `?dialog=waitlist` opens the waitlist. */
 export async function loader({ request }: Route.LoaderArgs) {
-	if (await getUser(request)) throw redirect('/dashboard')
+	if (await getUser(request)) throw redirect(href('/dashboard'))
 	const url = new URL(request.url)
 	const db = getDb()
 	const draft = await getDraft(db, await readDraftId(request))

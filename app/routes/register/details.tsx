@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, redirect } from 'react-router'
+import { data, Form, href, redirect } from 'react-router'
 import { z } from 'zod'
 import { HoneypotField, isHoneypotFilled } from '#app/components/marketing/honeypot.tsx'
 import { NameEmailFields } from '#app/components/name-email-fields.tsx'
@@ -54,7 +54,7 @@ const OLD_STEP_URLS: Record<string, string> = { '2': STEP_PATH[2], '3': STEP_PAT
 
 /** Step 1 of registration: name, e-mail and password. */
 export async function loader({ request }: Route.LoaderArgs) {
-	if (await getUser(request)) throw redirect('/dashboard')
+	if (await getUser(request)) throw redirect(href('/dashboard'))
 	const params = new URL(request.url).searchParams
 	const oldStep = OLD_STEP_URLS[params.get('step') ?? '']
 	if (oldStep) {

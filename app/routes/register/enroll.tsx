@@ -1,5 +1,5 @@
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, redirect } from 'react-router'
+import { data, href, redirect } from 'react-router'
 import { AgreeToTermsSchema, PurchaseForm } from '#app/components/enrollment-agreement.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { getCourseWithAvailability } from '#app/models/courses.server.ts'
@@ -57,7 +57,7 @@ export async function action(args: Route.ActionArgs) {
 		await supersedeUnfinishedCheckouts(db, payments, { userId: user.id, courseId: course.id })
 		const claim = await db.transaction().execute((trx) => claimSeat(trx, { userId: user.id, courseId: course.id }))
 		if (claim.kind === 'enrolled') {
-			return redirectWithToast('/dashboard', {
+			return redirectWithToast(href('/dashboard'), {
 				type: 'success',
 				title: 'Enrollment Successful',
 				description: `You are enrolled in ${claim.course.title}.`,
@@ -74,7 +74,7 @@ export async function action(args: Route.ActionArgs) {
 		if (error instanceof SeatUnavailableError) {
 			if (error.reason === 'course-full') return courseFullRedirect(course.id)
 			if (error.reason === 'already-enrolled') {
-				return redirectWithToast('/dashboard', { type: 'info', title: 'You are already enrolled in this course.' })
+				return redirectWithToast(href('/dashboard'), { type: 'info', title: 'You are already enrolled in this course.' })
 			}
 			throw data('Course Not Found', { status: 404 })
 		}

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import { data, Link, useLocation, useNavigate, useRevalidator } from 'react-router'
+import { data, href, Link, useLocation, useNavigate, useRevalidator } from 'react-router'
 import { z } from 'zod'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
@@ -139,7 +139,7 @@ function Success({ courseTitle, signedIn }: { courseTitle: string; signedIn: boo
 	const navigate = useNavigate()
 	useEffect(() => {
 		if (!signedIn) return
-		const timer = setTimeout(() => void navigate('/dashboard'), DASHBOARD_DELAY_MS)
+		const timer = setTimeout(() => void navigate(href('/dashboard')), DASHBOARD_DELAY_MS)
 		return () => clearTimeout(timer)
 	}, [signedIn, navigate])
 	return (
@@ -161,7 +161,7 @@ function Success({ courseTitle, signedIn }: { courseTitle: string; signedIn: boo
 					<noscript>
 						<meta httpEquiv="refresh" content={`${DASHBOARD_DELAY_MS / 1000};url=/dashboard`} />
 					</noscript>
-					<ButtonLink to="/dashboard" size="lg" className="mt-6">
+					<ButtonLink to={href('/dashboard')} size="lg" className="mt-6">
 						Go to Dashboard Now
 					</ButtonLink>
 				</>

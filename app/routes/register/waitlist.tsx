@@ -1,5 +1,5 @@
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data } from 'react-router'
+import { data, href } from 'react-router'
 import { AuthCard } from '#app/components/auth/auth-card.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { isHoneypotFilled } from '#app/components/marketing/honeypot.tsx'
@@ -48,7 +48,7 @@ export async function action(args: Route.ActionArgs) {
 	const formData = await readFormData(request)
 	const user = await getUser(request)
 	const returnTo = safeRedirectPath(formData.get('returnTo'), '/courses')
-	const target = user ? '/dashboard' : returnTo
+	const target = user ? href('/dashboard') : returnTo
 	// A bot gets the same answer as a person, so it cannot tell it was caught.
 	if (isHoneypotFilled(formData)) return redirectWithToast(target, joinedToast)
 

@@ -1,5 +1,6 @@
+import { href } from 'react-router'
 /** The admin's Student Communications: one URL per channel (before, one page with `?tab=`). */
-export const COMMUNICATIONS_PATH = '/dashboard/admin/messages'
+export const COMMUNICATIONS_PATH = href('/dashboard/admin/messages')
 export const BROADCAST_PATH = `${COMMUNICATIONS_PATH}/broadcast`
 export const DIRECT_PATH = `${COMMUNICATIONS_PATH}/direct`
 export const CONTACT_PATH = `${COMMUNICATIONS_PATH}/contact`
