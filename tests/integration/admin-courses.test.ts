@@ -1,36 +1,19 @@
 import { randomUUID } from 'node:crypto'
 import { sql } from 'kysely'
 import { describe, expect, test, vi } from 'vitest'
-import { createUser } from '#app/models/users.server.ts'
 import { action as courseDeleteAction, loader as courseDeleteLoader } from '#app/routes/admin/course-delete.tsx'
 import { action as courseEditAction, loader as courseEditLoader } from '#app/routes/admin/course-edit.tsx'
 import { action as coursesAction, loader as coursesLoader } from '#app/routes/admin/courses.tsx'
 import { loader as dashboardLoader } from '#app/routes/dashboard/index.tsx'
 import { materialKey, submissionKey } from '#app/services/storage/keys.ts'
-import { getToast } from '#app/utils/toast.server.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
-import { callRoute, cookiesFrom, formRequest, getRequest, sessionCookieFor } from '#tests/support/requests.ts'
+import { countRows } from '#tests/support/fixtures.ts'
+import { callRoute, cookiesFrom, formRequest, getRequest, signedInUser, toastOf } from '#tests/support/requests.ts'
 import { useTestStorage } from '#tests/support/storage.ts'
 
 const t = useTestDatabase()
 const files = useTestStorage()
 const COURSES = '/dashboard/admin/courses'
-
-async function account(role: 'student' | 'admin') {
-	const user = await createUser(t.db, {
-		email: `${role}-${randomUUID()}@example.com`,
-		name: `A ${role}`,
-		passwordHash: 'x',
-		role,
-		confirmed: true,
-	})
-	return { id: user.id, cookie: await sessionCookieFor(user.id) }
-}
-
-async function toastOf(response: Response) {
-	const { toast } = await getToast(getRequest('/', { cookie: cookiesFrom(response) }))
-	return toast
-}
 
 async function courseRow(values: { title?: string; capacity?: number } = {}) {
 	return t.db
@@ -38,14 +21,6 @@ async function courseRow(values: { title?: string; capacity?: number } = {}) {
 		.values({ title: values.title ?? `Course ${randomUUID().slice(0, 8)}`, description: 'About it', capacity: values.capacity ?? 10 })
 		.returning(['id', 'title'])
 		.executeTakeFirstOrThrow()
-}
-
-async function auditCount() {
-	const row = await t.db
-		.selectFrom('audit_log')
-		.select((eb) => eb.fn.countAll<number>().as('n'))
-		.executeTakeFirstOrThrow()
-	return Number(row.n)
 }
 
 const validCourse = {
@@ -59,7 +34,7 @@ const validCourse = {
 
 describe('access', () => {
 	test('every loader and action refuses a student (to /dashboard) and a visitor (to /login)', async () => {
-		const student = await account('student')
+		const student = await signedInUser(t.db, { role: 'student' })
 		const course = await courseRow()
 		const params = { courseId: String(course.id) }
 		const calls = [
@@ -88,8 +63,8 @@ describe('access', () => {
 
 describe('add course', () => {
 	test('stores the course with the fee in cents, writes one audit row and redirects with the toast', async () => {
-		const admin = await account('admin')
-		const before = await auditCount()
+		const admin = await signedInUser(t.db, { role: 'admin' })
+		const before = await countRows(t.db, 'audit_log')
 		const response = await callRoute(
 			coursesAction,
 			formRequest(COURSES, { ...validCourse, title: 'Add Test One' }, { cookie: admin.cookie }),
@@ -105,13 +80,13 @@ describe('add course', () => {
 			registration_fee: 250000,
 			capacity: 12,
 		})
-		expect(await auditCount()).toBe(before + 1)
+		expect(await countRows(t.db, 'audit_log')).toBe(before + 1)
 		const audit = await t.db.selectFrom('audit_log').selectAll().orderBy('id', 'desc').executeTakeFirstOrThrow()
 		expect(audit).toMatchObject({ actor_id: admin.id, action: 'course.create', entity: 'course', entity_id: String(stored.id) })
 	})
 
 	test('rounds the fee to cents, counts a non-number fee as 0 and falls back to capacity 20', async () => {
-		const admin = await account('admin')
+		const admin = await signedInUser(t.db, { role: 'admin' })
 		await callRoute(
 			coursesAction,
 			formRequest(COURSES, { ...validCourse, title: 'Rounded', registrationFee: '99.999' }, { cookie: admin.cookie }),
@@ -142,19 +117,19 @@ describe('add course', () => {
 		[{ startDate: '2031-05-01', endDate: '2031-04-01' }, 'endDate', 'End date must be on or after the start date'],
 		[{ startDate: '2031-02-30' }, 'startDate', 'Please enter a valid date'],
 	])('refuses %o with the message on %s and writes nothing', async (change, field, message) => {
-		const admin = await account('admin')
-		const before = await auditCount()
+		const admin = await signedInUser(t.db, { role: 'admin' })
+		const before = await countRows(t.db, 'audit_log')
 		const title = `Refused ${randomUUID()}`
 		const response = await callRoute(coursesAction, formRequest(COURSES, { ...validCourse, title, ...change }, { cookie: admin.cookie }))
 		expect(response.status).toBe(400)
 		const body = (await response.json()) as { result: { error: Record<string, string[]> } }
 		expect(body.result.error[field]).toEqual([message])
 		expect(await t.db.selectFrom('courses').select('id').where('title', '=', title).execute()).toEqual([])
-		expect(await auditCount()).toBe(before)
+		expect(await countRows(t.db, 'audit_log')).toBe(before)
 	})
 
 	test('the loader lists courses with seats and, for ?dialog=raw, every column of every row', async () => {
-		const admin = await account('admin')
+		const admin = await signedInUser(t.db, { role: 'admin' })
 		const course = await courseRow({ capacity: 3 })
 		const plain = await callRoute(coursesLoader, getRequest(COURSES, { cookie: admin.cookie }))
 		const data = (await plain.json()) as { courses: Array<{ id: number; capacity: number; spotsLeft: number }>; raw: unknown }
@@ -172,9 +147,9 @@ describe('add course', () => {
 
 describe('edit course', () => {
 	test('updates the course, writes one audit row and redirects with the toast', async () => {
-		const admin = await account('admin')
+		const admin = await signedInUser(t.db, { role: 'admin' })
 		const course = await courseRow()
-		const before = await auditCount()
+		const before = await countRows(t.db, 'audit_log')
 		const path = `${COURSES}/${course.id}/edit`
 		const response = await callRoute(
 			courseEditAction,
@@ -188,17 +163,17 @@ describe('edit course', () => {
 			registration_fee: 1050,
 			capacity: 7,
 		})
-		expect(await auditCount()).toBe(before + 1)
+		expect(await countRows(t.db, 'audit_log')).toBe(before + 1)
 	})
 
 	test('refuses a capacity below the seats already taken', async () => {
-		const admin = await account('admin')
+		const admin = await signedInUser(t.db, { role: 'admin' })
 		const course = await courseRow({ capacity: 5 })
 		for (let i = 0; i < 3; i++) {
-			const student = await account('student')
+			const student = await signedInUser(t.db, { role: 'student' })
 			await t.db.insertInto('enrollments').values({ user_id: student.id, course_id: course.id, enrollment_date: new Date() }).execute()
 		}
-		const before = await auditCount()
+		const before = await countRows(t.db, 'audit_log')
 		const response = await callRoute(
 			courseEditAction,
 			formRequest(`${COURSES}/${course.id}/edit`, { ...validCourse, capacity: '2' }, { cookie: admin.cookie }),
@@ -208,11 +183,11 @@ describe('edit course', () => {
 		const body = (await response.json()) as { result: { error: Record<string, string[]> } }
 		expect(body.result.error.capacity).toEqual(['Capacity cannot be less than the 3 seats already taken'])
 		expect((await t.db.selectFrom('courses').select('capacity').where('id', '=', course.id).executeTakeFirstOrThrow()).capacity).toBe(5)
-		expect(await auditCount()).toBe(before)
+		expect(await countRows(t.db, 'audit_log')).toBe(before)
 	})
 
 	test('an unknown course is a 404', async () => {
-		const admin = await account('admin')
+		const admin = await signedInUser(t.db, { role: 'admin' })
 		const response = await callRoute(courseEditLoader, getRequest(`${COURSES}/999999/edit`, { cookie: admin.cookie }), {
 			courseId: '999999',
 		})
@@ -226,8 +201,8 @@ describe('edit course', () => {
  */
 async function populatedCourse() {
 	const course = await courseRow({ capacity: 10 })
-	const student = await account('student')
-	const holder = await account('student')
+	const student = await signedInUser(t.db, { role: 'student' })
+	const holder = await signedInUser(t.db, { role: 'student' })
 	const week = await t.db
 		.insertInto('course_materials')
 		.values({ course_id: course.id, week_number: 1, topic: 'Deal analysis' })
@@ -294,7 +269,7 @@ async function rowsOf(courseId: number) {
 
 describe('delete course', () => {
 	test('the confirmation lists exactly what will be removed and that payments are kept', async () => {
-		const admin = await account('admin')
+		const admin = await signedInUser(t.db, { role: 'admin' })
 		const { course } = await populatedCourse()
 		const response = await callRoute(courseDeleteLoader, getRequest(`${COURSES}/${course.id}/delete`, { cookie: admin.cookie }), {
 			courseId: String(course.id),
@@ -306,10 +281,10 @@ describe('delete course', () => {
 	})
 
 	test('removes the course, its rows and its stored files; keeps the payment detached; one audit row', async () => {
-		const admin = await account('admin')
+		const admin = await signedInUser(t.db, { role: 'admin' })
 		const { course, keys } = await populatedCourse()
 		const paymentsBefore = await t.db.selectFrom('registration_payments').select('id').where('course_id', '=', course.id).execute()
-		const before = await auditCount()
+		const before = await countRows(t.db, 'audit_log')
 
 		const response = await callRoute(courseDeleteAction, formRequest(`${COURSES}/${course.id}/delete`, {}, { cookie: admin.cookie }), {
 			courseId: String(course.id),
@@ -327,14 +302,14 @@ describe('delete course', () => {
 		expect(payment).toMatchObject({ course_id: null, course_title: course.title, status: 'paid' })
 		for (const key of keys) expect(await exists(key), key).toBe(false)
 
-		expect(await auditCount()).toBe(before + 1)
+		expect(await countRows(t.db, 'audit_log')).toBe(before + 1)
 		const audit = await t.db.selectFrom('audit_log').selectAll().orderBy('id', 'desc').executeTakeFirstOrThrow()
 		expect(audit).toMatchObject({ actor_id: admin.id, action: 'course.delete', entity: 'course', entity_id: String(course.id) })
 		expect(audit.details).toMatchObject({ title: course.title, weeks: 1, files: 1, enrollments: 1, payments: 1 })
 	})
 
 	test("the admin's remembered dashboard course is forgotten only when it is the deleted one", async () => {
-		const admin = await account('admin')
+		const admin = await signedInUser(t.db, { role: 'admin' })
 		const [deleted, other] = [await courseRow(), await courseRow()]
 		const selecting = await callRoute(dashboardLoader, getRequest(`/dashboard?course=${deleted.id}`, { cookie: admin.cookie }))
 		const cookie = `${admin.cookie}; ${cookiesFrom(selecting)}`
@@ -347,10 +322,10 @@ describe('delete course', () => {
 	})
 
 	test('a delete that fails half-way (the audit insert) leaves the database and the files unchanged', async () => {
-		const admin = await account('admin')
+		const admin = await signedInUser(t.db, { role: 'admin' })
 		const { course, keys } = await populatedCourse()
 		const rowsBefore = await rowsOf(course.id)
-		const before = await auditCount()
+		const before = await countRows(t.db, 'audit_log')
 		await sql`CREATE FUNCTION fail_course_delete_audit() RETURNS trigger LANGUAGE plpgsql AS $$
 			BEGIN
 				IF NEW.action = 'course.delete' THEN RAISE EXCEPTION 'audit insert failed on purpose'; END IF;
@@ -374,11 +349,11 @@ describe('delete course', () => {
 		expect(await rowsOf(course.id)).toEqual(rowsBefore)
 		expect(rowsBefore).toEqual({ courses: 1, weeks: 1, enrollments: 1, seatHolds: 1, assignments: 1, payments: 1 })
 		for (const key of keys) expect(await exists(key), key).toBe(true)
-		expect(await auditCount()).toBe(before)
+		expect(await countRows(t.db, 'audit_log')).toBe(before)
 	})
 
 	test('a storage failure after commit is logged; the course is gone and the files stay as orphans', async () => {
-		const admin = await account('admin')
+		const admin = await signedInUser(t.db, { role: 'admin' })
 		const { course, keys } = await populatedCourse()
 		vi.spyOn(files.storage, 'deleteMany').mockRejectedValue(new Error('bucket unreachable'))
 		const logged = vi.spyOn(console, 'error').mockImplementation(() => {})

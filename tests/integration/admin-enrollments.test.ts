@@ -1,22 +1,15 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, test } from 'vitest'
-import { createUser } from '#app/models/users.server.ts'
 import { action as newEnrollmentAction, loader as newEnrollmentLoader } from '#app/routes/admin/enrollment-new.tsx'
 import { action as enrollmentsAction, loader as enrollmentsLoader } from '#app/routes/admin/enrollments.tsx'
-import { getToast } from '#app/utils/toast.server.ts'
 import type { EnrollmentStatus } from '#db/types.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
-import { callRoute, cookiesFrom, formRequest, getRequest, sessionCookieFor } from '#tests/support/requests.ts'
+import { countRows } from '#tests/support/fixtures.ts'
+import { callRoute, formRequest, getRequest, signedInUser, toastOf } from '#tests/support/requests.ts'
 
 const t = useTestDatabase()
 const ENROLLMENTS = '/dashboard/admin/enrollments'
 const NEW_ENROLLMENT = `${ENROLLMENTS}/new`
-
-async function account(role: 'student' | 'admin', name = `A ${role}`) {
-	const email = `${role}-${randomUUID()}@example.com`
-	const user = await createUser(t.db, { email, name, passwordHash: 'x', role, confirmed: true })
-	return { id: user.id, email, cookie: await sessionCookieFor(user.id) }
-}
 
 async function course(capacity = 10, title = `Course ${randomUUID().slice(0, 8)}`) {
 	return t.db.insertInto('courses').values({ title, capacity }).returning(['id', 'title']).executeTakeFirstOrThrow()
@@ -28,19 +21,6 @@ async function enrol(userId: string, courseId: number, status: EnrollmentStatus 
 		.values({ user_id: userId, course_id: courseId, status, enrollment_date: new Date() })
 		.returning('id')
 		.executeTakeFirstOrThrow()
-}
-
-async function toastOf(response: Response) {
-	const { toast } = await getToast(getRequest('/', { cookie: cookiesFrom(response) }))
-	return toast
-}
-
-async function auditCount() {
-	const row = await t.db
-		.selectFrom('audit_log')
-		.select((eb) => eb.fn.countAll<number>().as('n'))
-		.executeTakeFirstOrThrow()
-	return Number(row.n)
 }
 
 /** Add Enrollment is a dialog route of its own (/new); status changes and removals are the list's. */
@@ -60,7 +40,7 @@ async function formErrors(response: Response) {
 
 describe('access', () => {
 	test('the loader and every action refuse a student (to /dashboard) and a visitor (to /login)', async () => {
-		const student = await account('student')
+		const student = await signedInUser(t.db, { role: 'student' })
 		const target = await course()
 		const enrollment = await enrol(student.id, target.id)
 		const bodies: Array<Record<string, string>> = [
@@ -86,9 +66,9 @@ describe('access', () => {
 
 describe('list', () => {
 	test('lists enrollments with student and course, searchable by student, e-mail or course', async () => {
-		const admin = await account('admin')
+		const admin = await signedInUser(t.db, { role: 'admin' })
 		const tag = randomUUID().slice(0, 8)
-		const student = await account('student', `Dana ${tag}`)
+		const student = await signedInUser(t.db, { role: 'student', name: `Dana ${tag}` })
 		const target = await course(10, `Flipping ${tag}`)
 		const enrollment = await enrol(student.id, target.id, 'pending')
 		const load = async (search: string) => {
@@ -107,9 +87,9 @@ describe('list', () => {
 	})
 
 	test('the Add Enrollment options mark full courses and list payments needing a refund', async () => {
-		const admin = await account('admin')
+		const admin = await signedInUser(t.db, { role: 'admin' })
 		const full = await course(1)
-		await enrol((await account('student')).id, full.id)
+		await enrol((await signedInUser(t.db, { role: 'student' })).id, full.id)
 		const open = await course(5)
 		await t.db
 			.insertInto('registration_payments')
@@ -138,10 +118,10 @@ describe('list', () => {
 
 describe('add enrollment', () => {
 	test('creates an active enrollment with one audit row and the toast', async () => {
-		const admin = await account('admin')
-		const student = await account('student')
+		const admin = await signedInUser(t.db, { role: 'admin' })
+		const student = await signedInUser(t.db, { role: 'student' })
 		const target = await course(2)
-		const before = await auditCount()
+		const before = await countRows(t.db, 'audit_log')
 		const response = await post(admin.cookie, { intent: 'create', userId: student.id, courseId: String(target.id) }, NEW_ENROLLMENT)
 		expect(response.status).toBe(302)
 		expect(response.headers.get('Location')).toBe(ENROLLMENTS)
@@ -149,7 +129,7 @@ describe('add enrollment', () => {
 		expect(
 			await t.db.selectFrom('enrollments').select('status').where('user_id', '=', student.id).where('course_id', '=', target.id).execute(),
 		).toEqual([{ status: 'active' }])
-		expect(await auditCount()).toBe(before + 1)
+		expect(await countRows(t.db, 'audit_log')).toBe(before + 1)
 		expect(await t.db.selectFrom('audit_log').selectAll().orderBy('id', 'desc').executeTakeFirstOrThrow()).toMatchObject({
 			actor_id: admin.id,
 			action: 'enrollment.create',
@@ -158,8 +138,8 @@ describe('add enrollment', () => {
 	})
 
 	test('asks for both a user and a course', async () => {
-		const admin = await account('admin')
-		const student = await account('student')
+		const admin = await signedInUser(t.db, { role: 'admin' })
+		const student = await signedInUser(t.db, { role: 'student' })
 		const target = await course()
 		expect(await formErrors(await post(admin.cookie, { intent: 'create', userId: student.id }))).toEqual([
 			'Select both a user and a course.',
@@ -171,31 +151,31 @@ describe('add enrollment', () => {
 	})
 
 	test('refuses a duplicate and a full course with the spec messages, writing nothing', async () => {
-		const admin = await account('admin')
-		const student = await account('student')
+		const admin = await signedInUser(t.db, { role: 'admin' })
+		const student = await signedInUser(t.db, { role: 'student' })
 		const target = await course(1)
 		await enrol(student.id, target.id)
-		const before = await auditCount()
+		const before = await countRows(t.db, 'audit_log')
 		expect(await formErrors(await post(admin.cookie, { intent: 'create', userId: student.id, courseId: String(target.id) }))).toEqual([
 			'User is already enrolled in this course.',
 		])
-		const other = await account('student')
+		const other = await signedInUser(t.db, { role: 'student' })
 		expect(await formErrors(await post(admin.cookie, { intent: 'create', userId: other.id, courseId: String(target.id) }))).toEqual([
 			'Cannot enroll: Course has reached maximum capacity.',
 		])
 		expect(await t.db.selectFrom('enrollments').select('id').where('course_id', '=', target.id).execute()).toHaveLength(1)
-		expect(await auditCount()).toBe(before)
+		expect(await countRows(t.db, 'audit_log')).toBe(before)
 	})
 
 	test('a live seat hold counts against capacity', async () => {
-		const admin = await account('admin')
+		const admin = await signedInUser(t.db, { role: 'admin' })
 		const target = await course(1)
-		const holder = await account('student')
+		const holder = await signedInUser(t.db, { role: 'student' })
 		await t.db
 			.insertInto('seat_holds')
 			.values({ user_id: holder.id, course_id: target.id, expires_at: new Date(Date.now() + 600_000) })
 			.execute()
-		const student = await account('student')
+		const student = await signedInUser(t.db, { role: 'student' })
 		expect(await formErrors(await post(admin.cookie, { intent: 'create', userId: student.id, courseId: String(target.id) }))).toEqual([
 			'Cannot enroll: Course has reached maximum capacity.',
 		])
@@ -204,11 +184,11 @@ describe('add enrollment', () => {
 
 describe('status and removal', () => {
 	test('changes the status with one audit row and the toast', async () => {
-		const admin = await account('admin')
-		const student = await account('student')
+		const admin = await signedInUser(t.db, { role: 'admin' })
+		const student = await signedInUser(t.db, { role: 'student' })
 		const target = await course()
 		const enrollment = await enrol(student.id, target.id)
-		const before = await auditCount()
+		const before = await countRows(t.db, 'audit_log')
 		const response = await post(
 			admin.cookie,
 			{ intent: 'status', enrollmentId: String(enrollment.id), status: 'completed' },
@@ -219,7 +199,7 @@ describe('status and removal', () => {
 		expect(await t.db.selectFrom('enrollments').select('status').where('id', '=', enrollment.id).executeTakeFirstOrThrow()).toEqual({
 			status: 'completed',
 		})
-		expect(await auditCount()).toBe(before + 1)
+		expect(await countRows(t.db, 'audit_log')).toBe(before + 1)
 		expect((await t.db.selectFrom('audit_log').select('details').orderBy('id', 'desc').executeTakeFirstOrThrow()).details).toMatchObject({
 			from: 'active',
 			to: 'completed',
@@ -227,11 +207,11 @@ describe('status and removal', () => {
 	})
 
 	test('refuses to take a seat in a full course back from inactive', async () => {
-		const admin = await account('admin')
+		const admin = await signedInUser(t.db, { role: 'admin' })
 		const target = await course(1)
-		const inactive = await enrol((await account('student')).id, target.id, 'inactive')
-		await enrol((await account('student')).id, target.id, 'active')
-		const before = await auditCount()
+		const inactive = await enrol((await signedInUser(t.db, { role: 'student' })).id, target.id, 'inactive')
+		await enrol((await signedInUser(t.db, { role: 'student' })).id, target.id, 'active')
+		const before = await countRows(t.db, 'audit_log')
 		const response = await post(admin.cookie, { intent: 'status', enrollmentId: String(inactive.id), status: 'active' })
 		expect(await toastOf(response)).toMatchObject({
 			type: 'error',
@@ -241,27 +221,27 @@ describe('status and removal', () => {
 		expect(await t.db.selectFrom('enrollments').select('status').where('id', '=', inactive.id).executeTakeFirstOrThrow()).toEqual({
 			status: 'inactive',
 		})
-		expect(await auditCount()).toBe(before)
+		expect(await countRows(t.db, 'audit_log')).toBe(before)
 	})
 
 	test('an invalid status is refused', async () => {
-		const admin = await account('admin')
-		const enrollment = await enrol((await account('student')).id, (await course()).id)
+		const admin = await signedInUser(t.db, { role: 'admin' })
+		const enrollment = await enrol((await signedInUser(t.db, { role: 'student' })).id, (await course()).id)
 		const response = await post(admin.cookie, { intent: 'status', enrollmentId: String(enrollment.id), status: 'expelled' })
 		expect(await toastOf(response)).toMatchObject({ type: 'error', title: 'Failed to update enrollment status' })
 	})
 
 	test('removes an enrollment with one audit row and the toast; a missing one fails', async () => {
-		const admin = await account('admin')
-		const enrollment = await enrol((await account('student')).id, (await course()).id)
-		const before = await auditCount()
+		const admin = await signedInUser(t.db, { role: 'admin' })
+		const enrollment = await enrol((await signedInUser(t.db, { role: 'student' })).id, (await course()).id)
+		const before = await countRows(t.db, 'audit_log')
 		const response = await post(admin.cookie, { intent: 'remove', enrollmentId: String(enrollment.id) })
 		expect(await toastOf(response)).toMatchObject({ type: 'success', title: 'Enrollment removed successfully' })
 		expect(await t.db.selectFrom('enrollments').select('id').where('id', '=', enrollment.id).execute()).toEqual([])
-		expect(await auditCount()).toBe(before + 1)
+		expect(await countRows(t.db, 'audit_log')).toBe(before + 1)
 
 		const again = await post(admin.cookie, { intent: 'remove', enrollmentId: String(enrollment.id) })
 		expect(await toastOf(again)).toMatchObject({ type: 'error', title: 'Failed to remove enrollment' })
-		expect(await auditCount()).toBe(before + 1)
+		expect(await countRows(t.db, 'audit_log')).toBe(before + 1)
 	})
 })

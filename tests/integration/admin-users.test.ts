@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto'
 import { afterEach, describe, expect, test, vi } from 'vitest'
-import { createUser } from '#app/models/users.server.ts'
 import { action as usersAction, loader as usersLoader } from '#app/routes/admin/users.tsx'
 import { attachmentKey, submissionKey } from '#app/services/storage/keys.ts'
 import { resetEnvCache } from '#app/utils/env.server.ts'
-import { getToast } from '#app/utils/toast.server.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
-import { callRoute, cookiesFrom, formRequest, getRequest, sessionCookieFor } from '#tests/support/requests.ts'
+import { countRows } from '#tests/support/fixtures.ts'
+import { callRoute, formRequest, getRequest, signedInUser, toastOf } from '#tests/support/requests.ts'
 import { useTestStorage } from '#tests/support/storage.ts'
 
 const t = useTestDatabase()
@@ -23,25 +22,6 @@ afterEach(() => {
 	resetEnvCache()
 })
 
-async function account(role: 'student' | 'admin' | 'instructor', values: { name?: string; email?: string } = {}) {
-	const email = values.email ?? `${role}-${randomUUID()}@example.com`
-	const user = await createUser(t.db, { email, name: values.name ?? `A ${role}`, passwordHash: 'x', role, confirmed: true })
-	return { id: user.id, email, cookie: await sessionCookieFor(user.id) }
-}
-
-async function toastOf(response: Response) {
-	const { toast } = await getToast(getRequest('/', { cookie: cookiesFrom(response) }))
-	return toast
-}
-
-async function auditCount() {
-	const row = await t.db
-		.selectFrom('audit_log')
-		.select((eb) => eb.fn.countAll<number>().as('n'))
-		.executeTakeFirstOrThrow()
-	return Number(row.n)
-}
-
 type UsersData = {
 	users: Array<{ id: string; email: string; name: string; role: string; canMakeAdmin: boolean }>
 	removing: { id: string } | null
@@ -55,8 +35,8 @@ async function list(cookie: string, search = '') {
 
 describe('access', () => {
 	test('the loader and both actions refuse a student (to /dashboard) and a visitor (to /login)', async () => {
-		const student = await account('student')
-		const target = await account('student')
+		const student = await signedInUser(t.db, { role: 'student' })
+		const target = await signedInUser(t.db, { role: 'student' })
 		designate(target.email)
 		const calls = [
 			() => getRequest(USERS, { cookie: student.cookie }),
@@ -81,12 +61,12 @@ describe('access', () => {
 
 describe('list and search', () => {
 	test('lists only students and searches by name or e-mail, case-insensitively, on the server', async () => {
-		const admin = await account('admin')
+		const admin = await signedInUser(t.db, { role: 'admin' })
 		const tag = randomUUID().slice(0, 8)
-		const alice = await account('student', { name: `Alice ${tag}`, email: `alice-${tag}@example.com` })
-		const bob = await account('student', { name: `Bob ${tag}`, email: `bob-${tag}@Example.com`.toLowerCase() })
-		const otherAdmin = await account('admin', { name: `Admin ${tag}` })
-		const instructor = await account('instructor', { name: `Teacher ${tag}` })
+		const alice = await signedInUser(t.db, { role: 'student', name: `Alice ${tag}`, email: `alice-${tag}@example.com` })
+		const bob = await signedInUser(t.db, { role: 'student', name: `Bob ${tag}`, email: `bob-${tag}@Example.com`.toLowerCase() })
+		const otherAdmin = await signedInUser(t.db, { role: 'admin', name: `Admin ${tag}` })
+		const instructor = await signedInUser(t.db, { role: 'instructor', name: `Teacher ${tag}` })
 
 		const all = await list(admin.cookie)
 		const ids = all.users.map((user) => user.id)
@@ -102,8 +82,8 @@ describe('list and search', () => {
 	})
 
 	test('?confirm=remove-{id} opens the confirmation for that student', async () => {
-		const admin = await account('admin')
-		const student = await account('student')
+		const admin = await signedInUser(t.db, { role: 'admin' })
+		const student = await signedInUser(t.db, { role: 'student' })
 		expect((await list(admin.cookie, `?confirm=remove-${student.id}`)).removing).toMatchObject({ id: student.id })
 		expect((await list(admin.cookie, '?confirm=remove-nobody')).removing).toBeNull()
 	})
@@ -111,8 +91,8 @@ describe('list and search', () => {
 
 describe('remove', () => {
 	test('deletes the account with its sessions, enrollments, messages and files; keeps payments; one audit row', async () => {
-		const admin = await account('admin')
-		const student = await account('student')
+		const admin = await signedInUser(t.db, { role: 'admin' })
+		const student = await signedInUser(t.db, { role: 'student' })
 		const course = await t.db.insertInto('courses').values({ title: 'Removal course' }).returning('id').executeTakeFirstOrThrow()
 		await t.db.insertInto('enrollments').values({ user_id: student.id, course_id: course.id, enrollment_date: new Date() }).execute()
 		const message = (sender: string, receiver: string) =>
@@ -159,7 +139,7 @@ describe('remove', () => {
 			})
 			.returning('id')
 			.executeTakeFirstOrThrow()
-		const before = await auditCount()
+		const before = await countRows(t.db, 'audit_log')
 
 		const response = await callRoute(
 			usersAction,
@@ -182,7 +162,7 @@ describe('remove', () => {
 			await t.db.selectFrom('registration_payments').select(['user_id']).where('id', '=', payment.id).executeTakeFirstOrThrow(),
 		).toEqual({ user_id: null })
 
-		expect(await auditCount()).toBe(before + 1)
+		expect(await countRows(t.db, 'audit_log')).toBe(before + 1)
 		const audit = await t.db.selectFrom('audit_log').selectAll().orderBy('id', 'desc').executeTakeFirstOrThrow()
 		expect(audit).toMatchObject({ actor_id: admin.id, action: 'user.remove', entity: 'user', entity_id: student.id })
 		expect(audit.details).toMatchObject({ email: student.email, enrollments: 1, messages: 2, attachments: 2, submissions: 1 })
@@ -193,18 +173,18 @@ describe('remove', () => {
 		['another admin', 'Only student accounts can be removed here'],
 		['an unknown account', 'User not found'],
 	])('refuses to remove %s with the reason', async (who, reason) => {
-		const admin = await account('admin')
-		const target = who === 'themself' ? admin.id : who === 'another admin' ? (await account('admin')).id : randomUUID()
-		const before = await auditCount()
+		const admin = await signedInUser(t.db, { role: 'admin' })
+		const target = who === 'themself' ? admin.id : who === 'another admin' ? (await signedInUser(t.db, { role: 'admin' })).id : randomUUID()
+		const before = await countRows(t.db, 'audit_log')
 		const response = await callRoute(usersAction, formRequest(USERS, { intent: 'remove', userId: target }, { cookie: admin.cookie }))
 		expect(await toastOf(response)).toMatchObject({ type: 'error', title: `Failed to remove user: ${reason}` })
-		expect(await auditCount()).toBe(before)
+		expect(await countRows(t.db, 'audit_log')).toBe(before)
 		if (who !== 'an unknown account') expect(await t.db.selectFrom('users').select('id').where('id', '=', target).execute()).toHaveLength(1)
 	})
 
 	test('a storage failure while removing files is logged and answered with a warning', async () => {
-		const admin = await account('admin')
-		const student = await account('student')
+		const admin = await signedInUser(t.db, { role: 'admin' })
+		const student = await signedInUser(t.db, { role: 'student' })
 		vi.spyOn(files.storage, 'list').mockImplementation(() => {
 			throw new Error('bucket unreachable')
 		})
@@ -218,23 +198,23 @@ describe('remove', () => {
 
 describe('make admin', () => {
 	test('is offered only for accounts in ADMIN_EMAILS and promotes them, with one audit row', async () => {
-		const admin = await account('admin')
-		const designated = await account('student', { email: `designated-${randomUUID()}@example.com` })
-		const ordinary = await account('student')
+		const admin = await signedInUser(t.db, { role: 'admin' })
+		const designated = await signedInUser(t.db, { role: 'student', email: `designated-${randomUUID()}@example.com` })
+		const ordinary = await signedInUser(t.db, { role: 'student' })
 		designate(`someone@example.com, ${designated.email.toUpperCase()}`)
 
 		const data = await list(admin.cookie)
 		expect(data.users.find((user) => user.id === designated.id)?.canMakeAdmin).toBe(true)
 		expect(data.users.find((user) => user.id === ordinary.id)?.canMakeAdmin).toBe(false)
 
-		const before = await auditCount()
+		const before = await countRows(t.db, 'audit_log')
 		const response = await callRoute(
 			usersAction,
 			formRequest(USERS, { intent: 'make-admin', userId: designated.id }, { cookie: admin.cookie }),
 		)
 		expect(await toastOf(response)).toMatchObject({ type: 'success', title: 'User promoted to admin successfully!' })
 		expect((await t.db.selectFrom('profiles').select('role').where('id', '=', designated.id).executeTakeFirstOrThrow()).role).toBe('admin')
-		expect(await auditCount()).toBe(before + 1)
+		expect(await countRows(t.db, 'audit_log')).toBe(before + 1)
 		expect(await t.db.selectFrom('audit_log').selectAll().orderBy('id', 'desc').executeTakeFirstOrThrow()).toMatchObject({
 			actor_id: admin.id,
 			action: 'user.promote',
@@ -243,10 +223,10 @@ describe('make admin', () => {
 	})
 
 	test('refuses an account that is not designated, with the reason', async () => {
-		const admin = await account('admin')
-		const ordinary = await account('student')
+		const admin = await signedInUser(t.db, { role: 'admin' })
+		const ordinary = await signedInUser(t.db, { role: 'student' })
 		designate('someone-else@example.com')
-		const before = await auditCount()
+		const before = await countRows(t.db, 'audit_log')
 		const response = await callRoute(
 			usersAction,
 			formRequest(USERS, { intent: 'make-admin', userId: ordinary.id }, { cookie: admin.cookie }),
@@ -256,6 +236,6 @@ describe('make admin', () => {
 			title: 'Failed to make user admin: This account is not designated as an administrator',
 		})
 		expect((await t.db.selectFrom('profiles').select('role').where('id', '=', ordinary.id).executeTakeFirstOrThrow()).role).toBe('student')
-		expect(await auditCount()).toBe(before)
+		expect(await countRows(t.db, 'audit_log')).toBe(before)
 	})
 })

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, test } from 'vitest'
 import { getLimitedTimeOffer } from '#app/models/site-settings.server.ts'
-import { createUser } from '#app/models/users.server.ts'
 import { loader as auditLoader } from '#app/routes/admin/audit-log.tsx'
 import { action as courseDeleteAction } from '#app/routes/admin/course-delete.tsx'
 import { action as courseEditAction } from '#app/routes/admin/course-edit.tsx'
@@ -11,17 +10,12 @@ import { action as enrollmentsAction } from '#app/routes/admin/enrollments.tsx'
 import { action as usersAction } from '#app/routes/admin/users.tsx'
 import { action as homeAction } from '#app/routes/public/home.tsx'
 import { useTestDatabase } from '#tests/support/db.ts'
-import { callRoute, formRequest, getRequest, sessionCookieFor } from '#tests/support/requests.ts'
+import { callRoute, formRequest, getRequest, signedInUser } from '#tests/support/requests.ts'
 import { useTestStorage } from '#tests/support/storage.ts'
 
 const t = useTestDatabase()
 useTestStorage()
 const AUDIT = '/dashboard/admin/audit-log'
-
-async function account(role: 'student' | 'admin', name = `A ${role}`) {
-	const user = await createUser(t.db, { email: `${role}-${randomUUID()}@example.com`, name, passwordHash: 'x', role, confirmed: true })
-	return { id: user.id, cookie: await sessionCookieFor(user.id) }
-}
 
 type AuditData = {
 	entity: string
@@ -37,7 +31,7 @@ async function load(cookie: string, search = '') {
 
 describe('audit log', () => {
 	test('refuses a student (to /dashboard) and a visitor (to /login)', async () => {
-		const student = await account('student')
+		const student = await signedInUser(t.db, { role: 'student' })
 		const asStudent = await callRoute(auditLoader, getRequest(AUDIT, { cookie: student.cookie }))
 		expect(asStudent.headers.get('Location')).toBe('/dashboard')
 		const asVisitor = await callRoute(auditLoader, getRequest(AUDIT))
@@ -45,8 +39,8 @@ describe('audit log', () => {
 	})
 
 	test('every admin mutation writes exactly one row: who, what, which row; the page lists them newest first and filters by kind', async () => {
-		const admin = await account('admin', 'Audit Admin')
-		const student = await account('student')
+		const admin = await signedInUser(t.db, { role: 'admin', name: 'Audit Admin' })
+		const student = await signedInUser(t.db, { role: 'student' })
 		const post = (path: string, fields: Record<string, string>, fn: Parameters<typeof callRoute>[0], params: Record<string, string> = {}) =>
 			callRoute(fn, formRequest(path, fields, { cookie: admin.cookie }), params)
 		const course = { title: `Audited ${randomUUID().slice(0, 8)}`, description: 'Trail', registrationFee: '0', capacity: '5' }
@@ -120,7 +114,7 @@ describe('limited time offer (home page)', () => {
 	}
 
 	test('refuses a student (to /dashboard) and a visitor (to /login), changing nothing', async () => {
-		const student = await account('student')
+		const student = await signedInUser(t.db, { role: 'student' })
 		const before = await getLimitedTimeOffer(t.db)
 		for (const fields of [edited, { intent: 'remove-offer' }]) {
 			const asStudent = await callRoute(homeAction, formRequest('/?index', fields, { cookie: student.cookie }))
@@ -132,7 +126,7 @@ describe('limited time offer (home page)', () => {
 	})
 
 	test('an admin saves (one item per line) and removes the offer, one audit row each', async () => {
-		const admin = await account('admin')
+		const admin = await signedInUser(t.db, { role: 'admin' })
 		const saved = await callRoute(homeAction, formRequest('/?index&edit-offer=1', edited, { cookie: admin.cookie }))
 		expect(saved.status).toBe(302)
 		expect(saved.headers.get('Location')).toBe('/')
@@ -153,7 +147,7 @@ describe('limited time offer (home page)', () => {
 	})
 
 	test('an offer without items or title is refused with the messages', async () => {
-		const admin = await account('admin')
+		const admin = await signedInUser(t.db, { role: 'admin' })
 		const before = await getLimitedTimeOffer(t.db)
 		const response = await callRoute(
 			homeAction,

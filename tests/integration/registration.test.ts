@@ -10,9 +10,8 @@ import { setPayments } from '#app/services/payments/index.server.ts'
 import { TestCheckoutPayments } from '#app/services/payments/test-checkout.server.ts'
 import { hitRateLimit, RATE_LIMITS } from '#app/utils/rate-limit.server.ts'
 import { getSessionUser } from '#app/utils/session.server.ts'
-import { getToast } from '#app/utils/toast.server.ts'
 import { useTestDatabase, withTablesUnavailable } from '#tests/support/db.ts'
-import { cookiesFrom, formRequest, getRequest, sessionCookieFor, settle } from '#tests/support/requests.ts'
+import { cookiesFrom, formRequest, getRequest, sessionCookieFor, settle, toastOf } from '#tests/support/requests.ts'
 
 const t = useTestDatabase()
 const PASSWORD = 'a-Secret-Passphrase-42'
@@ -96,11 +95,6 @@ async function throughStepTwo(courseId: number, email = uniqueEmail()) {
 	const second = await post({ intent: 'course', courseId: String(courseId) }, cookie)
 	expect(second.headers.get('Location')).toBe('/register/agreement')
 	return cookie
-}
-
-async function toastOf(response: Response) {
-	const { toast } = await getToast(new Request('http://localhost/', { headers: { Cookie: cookiesFrom(response) } }))
-	return toast
 }
 
 async function errorsOf(response: Response) {

@@ -3,9 +3,8 @@ import { describe, expect, test } from 'vitest'
 import { createUser } from '#app/models/users.server.ts'
 import { action as waitlistAction, loader as waitlistLoader } from '#app/routes/register/waitlist.tsx'
 import { RATE_LIMITS } from '#app/utils/rate-limit.server.ts'
-import { getToast } from '#app/utils/toast.server.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
-import { cookiesFrom, formRequest, getRequest, sessionCookieFor, settle } from '#tests/support/requests.ts'
+import { formRequest, getRequest, sessionCookieFor, settle, toastOf } from '#tests/support/requests.ts'
 
 const t = useTestDatabase()
 
@@ -23,11 +22,6 @@ function join(fields: Record<string, string>, init: { cookie?: string; ip?: stri
 			context: new RouterContextProvider(),
 		} as never),
 	)
-}
-
-async function toastOf(response: Response) {
-	const { toast } = await getToast(new Request('http://localhost/', { headers: { Cookie: cookiesFrom(response) } }))
-	return toast
 }
 
 async function waitlistRows(email: string) {

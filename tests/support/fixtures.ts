@@ -48,3 +48,12 @@ export async function insertEnrollment(
 		.returning('id')
 		.executeTakeFirstOrThrow()
 }
+
+/** How many rows a table holds (e.g. the audit entries an action wrote). */
+export async function countRows(db: Kysely<Database>, table: 'audit_log' | 'enrollments' | 'messages' | 'courses') {
+	const row = await db
+		.selectFrom(table)
+		.select((eb) => eb.fn.countAll<string>().as('n'))
+		.executeTakeFirstOrThrow()
+	return Number(row.n)
+}

@@ -1,6 +1,11 @@
+import { randomUUID } from 'node:crypto'
+import type { Kysely } from 'kysely'
 import { RouterContextProvider } from 'react-router'
 import { getDb } from '#app/utils/db.server.ts'
 import { createSession } from '#app/utils/session.server.ts'
+import { getToast } from '#app/utils/toast.server.ts'
+import type { Database, Role } from '#db/types.ts'
+import { insertUser } from './fixtures.ts'
 
 /** A form POST as a browser on the site would send it. */
 export function formRequest(path: string, fields: Record<string, string | string[]>, init: { cookie?: string; ip?: string } = {}) {
@@ -23,6 +28,24 @@ export function getRequest(path: string, init: { cookie?: string } = {}) {
 export async function sessionCookieFor(userId: string) {
 	const { setCookie } = await createSession(getDb(), userId)
 	return setCookie.split(';')[0]!
+}
+
+/** A confirmed user with a profile, and the Cookie header of a new session of theirs. */
+export async function signedInUser(
+	db: Kysely<Database>,
+	{
+		role = 'student',
+		name = `A ${role}`,
+		email = `${role}-${randomUUID()}@example.com`,
+	}: { role?: Role; name?: string; email?: string } = {},
+) {
+	const id = await insertUser(db, { role, name, email })
+	return { id, email, cookie: await sessionCookieFor(id) }
+}
+
+/** The one-time toast a response set, as the next page reads it. */
+export async function toastOf(response: Response) {
+	return (await getToast(getRequest('/', { cookie: cookiesFrom(response) }))).toast
 }
 
 /** Joins the name=value parts of every Set-Cookie of a response into a Cookie header. */
