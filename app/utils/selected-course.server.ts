@@ -1,7 +1,6 @@
-import { createCookie } from 'react-router'
 import { z } from 'zod'
 import { rowIdSchema } from '#app/utils/row-id.ts'
-import { getEnv } from './env.server.ts'
+import { siteCookie } from './cookies.server.ts'
 
 const CourseIdSchema = rowIdSchema()
 
@@ -9,15 +8,7 @@ const CourseIdSchema = rowIdSchema()
 const CookieValueSchema = z.object({ userId: z.string(), courseId: CourseIdSchema })
 
 function selectedCourseCookie() {
-	const env = getEnv()
-	return createCookie(env.secureCookies ? '__Host-selected-course' : 'selected-course', {
-		path: '/',
-		httpOnly: true,
-		sameSite: 'lax',
-		secure: env.secureCookies,
-		secrets: [env.SESSION_SECRET],
-		maxAge: 60 * 60 * 24 * 90,
-	})
+	return siteCookie('selected-course', { maxAgeSeconds: 60 * 60 * 24 * 90 })
 }
 
 /** The Set-Cookie header that forgets the selection (logout, or a course no longer accessible). */

@@ -1,10 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto'
 import type { Kysely } from 'kysely'
 import { LRUCache } from 'lru-cache'
-import { createCookie } from 'react-router'
 import type { Database, Role } from '#db/types.ts'
+import { siteCookie } from './cookies.server.ts'
 import { getDb } from './db.server.ts'
-import { getEnv } from './env.server.ts'
 
 /** A session lasts at most 30 days, and ends after 7 days without a visit. */
 export const SESSION_ABSOLUTE_MS = 30 * 24 * 60 * 60 * 1000
@@ -26,15 +25,7 @@ export type SessionUser = {
 }
 
 function sessionCookie() {
-	const env = getEnv()
-	return createCookie(env.secureCookies ? '__Host-session' : 'session', {
-		path: '/',
-		httpOnly: true,
-		sameSite: 'lax',
-		secure: env.secureCookies,
-		secrets: [env.SESSION_SECRET],
-		maxAge: SESSION_ABSOLUTE_MS / 1000,
-	})
+	return siteCookie('session', { maxAgeSeconds: SESSION_ABSOLUTE_MS / 1000 })
 }
 
 /** The database keeps only a hash of the token, so a leaked table cannot be replayed. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
-import { createContext, createCookie, type RouterContextProvider, redirect } from 'react-router'
+import { createContext, type RouterContextProvider, redirect } from 'react-router'
 import { z } from 'zod'
-import { getEnv } from './env.server.ts'
+import { siteCookie } from './cookies.server.ts'
 
 export const ToastSchema = z.object({
 	id: z.string().default(() => randomUUID()),
@@ -14,15 +14,7 @@ export type Toast = z.infer<typeof ToastSchema>
 export type ToastInput = z.input<typeof ToastSchema>
 
 function toastCookie() {
-	const env = getEnv()
-	return createCookie(env.secureCookies ? '__Host-toast' : 'toast', {
-		path: '/',
-		httpOnly: true,
-		sameSite: 'lax',
-		secure: env.secureCookies,
-		secrets: [env.SESSION_SECRET],
-		maxAge: 60,
-	})
+	return siteCookie('toast', { maxAgeSeconds: 60 })
 }
 
 export async function createToastHeaders(toast: ToastInput) {

@@ -11,6 +11,7 @@ import { Button, ButtonLink } from '#app/components/ui/button.tsx'
 import { getCourseWithAvailability } from '#app/models/courses.server.ts'
 import { CheckoutError } from '#app/models/payments.server.ts'
 import { completeRegistration, getDraft, RegistrationError } from '#app/models/registration.server.ts'
+import { EMAIL_TAKEN_MESSAGE, TOO_MANY_REGISTRATIONS_MESSAGE } from '#app/models/registration.ts'
 import { SeatUnavailableError } from '#app/models/seats.server.ts'
 import { getPayments } from '#app/services/payments/index.server.ts'
 import { getUser, startSession } from '#app/utils/auth.server.ts'
@@ -22,17 +23,7 @@ import { actionToastHeaders, redirectWithToast } from '#app/utils/toast.server.t
 import type { Route } from './+types/agreement'
 import { clearDraftCookieHeader, readDraftId } from './draft-cookie.server.ts'
 import { courseFullRedirect, publicCourse } from './wizard.server.ts'
-import {
-	EMAIL_TAKEN_MESSAGE,
-	RegisterErrorBoundary,
-	RegisterFrame,
-	registerMeta,
-	STEP_PATH,
-	StepHeading,
-	type StepResult,
-	TOO_MANY_REGISTRATIONS_MESSAGE,
-	useIntentSubmitting,
-} from './wizard.tsx'
+import { RegisterErrorBoundary, RegisterFrame, registerMeta, STEP_PATH, type StepResult, useIntentSubmitting } from './wizard.tsx'
 
 const AgreementSchema = AgreeToTermsSchema.extend({ intent: z.literal('agree') })
 
@@ -132,8 +123,7 @@ export default function AgreementStep({ loaderData, actionData }: Route.Componen
 	const isFree = course.registrationFee === 0
 
 	return (
-		<RegisterFrame step={3}>
-			<StepHeading title="Real Estate Mentorship Program Agreement" />
+		<RegisterFrame step={3} title="Real Estate Mentorship Program Agreement">
 			<p className="mb-4 text-sm text-slate-700">
 				Selected course: <strong className="text-ink">{course.title}</strong> — <CoursePrice cents={course.registrationFee} />
 			</p>

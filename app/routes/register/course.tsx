@@ -12,6 +12,7 @@ import { WaitlistDialog } from '#app/components/waitlist-form.tsx'
 import { getCourseWithAvailability, listCoursesWithAvailability } from '#app/models/courses.server.ts'
 import type { CourseWithAvailability } from '#app/models/courses.ts'
 import { chooseDraftCourse, getDraft } from '#app/models/registration.server.ts'
+import { COURSE_FULL_MESSAGE } from '#app/models/registration.ts'
 import { getUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
@@ -21,14 +22,12 @@ import type { Route } from './+types/course'
 import { readDraftId } from './draft-cookie.server.ts'
 import { courseFullRedirect, publicCourse } from './wizard.server.ts'
 import {
-	COURSE_FULL_MESSAGE,
 	CourseSummary,
 	type ListedCourse,
 	RegisterErrorBoundary,
 	RegisterFrame,
 	registerMeta,
 	STEP_PATH,
-	StepHeading,
 	type StepResult,
 	useIntentSubmitting,
 } from './wizard.tsx'
@@ -117,9 +116,8 @@ export default function CourseStep({ loaderData, actionData }: Route.ComponentPr
 	const listId = 'available-courses-heading'
 
 	return (
-		<RegisterFrame step={2} hideSteps={available.length === 0}>
+		<RegisterFrame step={2} title="Select a Course" subtitle="Choose a course to enroll in" hideSteps={available.length === 0}>
 			<LiveSeatCounts />
-			<StepHeading title="Select a Course" subtitle="Choose a course to enroll in" />
 			{fullCourse ? (
 				<Alert tone="error" title={fullCourse.title} className="mb-6">
 					{COURSE_FULL_MESSAGE}

@@ -8,6 +8,7 @@ import { PasswordField } from '#app/components/password-field.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
 import { getDraft, saveDraftDetails } from '#app/models/registration.server.ts'
+import { EMAIL_TAKEN_MESSAGE, TOO_MANY_REGISTRATIONS_MESSAGE } from '#app/models/registration.ts'
 import { emailIsRegistered } from '#app/models/users.server.ts'
 import { getUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
@@ -17,17 +18,7 @@ import { clientAddress, hitRateLimit, RATE_LIMITS } from '#app/utils/rate-limit.
 import { EmailSchema, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, NameSchema } from '#app/utils/user-validation.ts'
 import type { Route } from './+types/details'
 import { draftCookieHeader, readDraftId } from './draft-cookie.server.ts'
-import {
-	EMAIL_TAKEN_MESSAGE,
-	RegisterErrorBoundary,
-	RegisterFrame,
-	registerMeta,
-	STEP_PATH,
-	StepHeading,
-	type StepResult,
-	TOO_MANY_REGISTRATIONS_MESSAGE,
-	useIntentSubmitting,
-} from './wizard.tsx'
+import { RegisterErrorBoundary, RegisterFrame, registerMeta, STEP_PATH, type StepResult, useIntentSubmitting } from './wizard.tsx'
 
 const PASSWORD_MESSAGE = 'Password must be at least 8 characters'
 
@@ -116,8 +107,7 @@ export default function DetailsStep({ loaderData, actionData }: Route.ComponentP
 
 	if (details?.accountCreated) {
 		return (
-			<RegisterFrame step={1}>
-				<StepHeading title="Your Information" subtitle="Enter your details to continue with registration" />
+			<RegisterFrame step={1} title="Your Information" subtitle="Enter your details to continue with registration">
 				<Alert tone="info" title="Your account has been created">
 					We created the account for {details.name} ({details.email}). Choose your course and complete your payment to finish registering.
 				</Alert>
@@ -129,8 +119,7 @@ export default function DetailsStep({ loaderData, actionData }: Route.ComponentP
 	}
 
 	return (
-		<RegisterFrame step={1}>
-			<StepHeading title="Your Information" subtitle="Enter your details to continue with registration" />
+		<RegisterFrame step={1} title="Your Information" subtitle="Enter your details to continue with registration">
 			{form.errors?.length ? (
 				<Alert tone="error" className="mb-4">
 					{form.errors[0]}

@@ -1,20 +1,11 @@
-import { createCookie } from 'react-router'
 import { DRAFT_TTL_MS } from '#app/models/registration.server.ts'
-import { getEnv } from '#app/utils/env.server.ts'
+import { siteCookie } from '#app/utils/cookies.server.ts'
 
 /** The registration wizard's cookie: only the random id of the draft kept server-side. */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 function draftCookie() {
-	const env = getEnv()
-	return createCookie(env.secureCookies ? '__Host-registration' : 'registration', {
-		path: '/',
-		httpOnly: true,
-		sameSite: 'lax',
-		secure: env.secureCookies,
-		secrets: [env.SESSION_SECRET],
-		maxAge: DRAFT_TTL_MS / 1000,
-	})
+	return siteCookie('registration', { maxAgeSeconds: DRAFT_TTL_MS / 1000 })
 }
 
 export async function readDraftId(request: Request) {

@@ -1,6 +1,7 @@
 import type { CourseWithAvailability } from '#app/models/courses.ts'
+import { COURSE_FULL_MESSAGE } from '#app/models/registration.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
-import { COURSE_FULL_MESSAGE, type ListedCourse } from './wizard.tsx'
+import type { ListedCourse } from './wizard.tsx'
 
 /** Back to the course step, the full course named and the waitlist open, with the Course Full toast. */
 export function courseFullRedirect(courseId: number) {

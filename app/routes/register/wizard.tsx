@@ -8,11 +8,6 @@ import { cn, formatDateOnly } from '#app/utils/misc.ts'
 /** Each step has its own address; its form posts there, so a refused post shows the same step again. */
 export const STEP_PATH = { 1: '/register', 2: '/register/course', 3: '/register/agreement' } as const
 
-/** Shown by the steps' forms and toasts. */
-export const COURSE_FULL_MESSAGE = 'This course is now full. Please join our waitlist to be notified when spots become available.'
-export const EMAIL_TAKEN_MESSAGE = 'An account with this email already exists. Please log in instead.'
-export const TOO_MANY_REGISTRATIONS_MESSAGE = 'Too many registrations from your network. Please wait an hour and try again.'
-
 export type StepResult = SubmissionResult<string[]> | undefined
 
 /** A course as the wizard lists it. */
@@ -26,7 +21,19 @@ export type ListedCourse = Availability & {
 }
 
 /** The page around every step: title, progress, the step's card and the login link. */
-export function RegisterFrame({ step, hideSteps = false, children }: { step: 1 | 2 | 3; hideSteps?: boolean; children: React.ReactNode }) {
+export function RegisterFrame({
+	step,
+	title,
+	subtitle,
+	hideSteps = false,
+	children,
+}: {
+	step: 1 | 2 | 3
+	title: string
+	subtitle?: string
+	hideSteps?: boolean
+	children: React.ReactNode
+}) {
 	return (
 		<div className="mx-auto max-w-3xl px-4 py-10 sm:py-14">
 			<header className="text-center">
@@ -34,7 +41,10 @@ export function RegisterFrame({ step, hideSteps = false, children }: { step: 1 |
 				<p className="mt-2 text-slate-700">Create an account to join our real estate investment program.</p>
 			</header>
 			{hideSteps ? null : <StepIndicator current={step} />}
-			<section className="mt-8 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-8">{children}</section>
+			<section className="mt-8 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-8">
+				<StepHeading title={title} subtitle={subtitle} />
+				{children}
+			</section>
 			<p className="mt-6 rounded-lg border border-slate-200 bg-slate-50 p-4 text-center text-sm text-slate-700">
 				Already have an account?{' '}
 				<Link to="/login" className="font-semibold text-brand-700 underline-offset-4 hover:underline">
@@ -86,7 +96,7 @@ function StepIndicator({ current }: { current: 1 | 2 | 3 }) {
 	)
 }
 
-export function StepHeading({ title, subtitle }: { title: string; subtitle?: string }) {
+function StepHeading({ title, subtitle }: { title: string; subtitle?: string }) {
 	return (
 		<div className="mb-6">
 			<h2 className="text-xl font-semibold text-ink">{title}</h2>
