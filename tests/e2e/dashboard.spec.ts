@@ -1,43 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { Page } from '@playwright/test'
-import type { Kysely } from 'kysely'
-import { materialKey } from '#app/services/storage/keys.ts'
-import type { Database, MaterialCategory } from '#db/types.ts'
-import { insertCourse, insertEnrollment } from '#tests/support/fixtures.ts'
+import { insertCourse, insertEnrollment, insertMaterialItem, insertWeek } from '#tests/support/fixtures.ts'
 import { expect, test } from '../support/e2e.ts'
-
-async function addWeek(db: Kysely<Database>, courseId: number, weekNumber: number, topic: string, zoomLink: string | null) {
-	return (
-		await db
-			.insertInto('course_materials')
-			.values({ course_id: courseId, week_number: weekNumber, topic, zoom_link: zoomLink })
-			.returning('id')
-			.executeTakeFirstOrThrow()
-	).id
-}
-
-/** Rows only: listing materials needs no stored file. */
-async function addItem(
-	db: Kysely<Database>,
-	courseId: number,
-	weekId: number,
-	title: string,
-	fileName: string,
-	category: MaterialCategory,
-) {
-	await db
-		.insertInto('material_items')
-		.values({
-			material_id: weekId,
-			title,
-			type: category === 'recording' ? 'video' : 'document',
-			category,
-			storage_key: materialKey(courseId, weekId, category, fileName),
-			mime_type: 'application/octet-stream',
-			size_bytes: 2048,
-		})
-		.execute()
-}
 
 async function chooseCourse(page: Page, title: string, javaScriptEnabled: boolean) {
 	await page.getByLabel('Select a course').selectOption({ label: title })
@@ -61,11 +25,32 @@ test('a student chooses a course, which is remembered, and switches week tabs', 
 	const newer = await insertCourse(db)
 	await insertEnrollment(db, { userId: student.id, courseId: older.id, status: 'active', daysAgo: 20 })
 	await insertEnrollment(db, { userId: student.id, courseId: newer.id, status: 'active', daysAgo: 1 })
-	const first = await addWeek(db, newer.id, 1, 'Finding Deals', 'https://zoom.us/j/111222333')
-	const second = await addWeek(db, newer.id, 2, 'Rehab Budgets', null)
-	await addItem(db, newer.id, second, 'Rehab Budget Guide', 'rehab-budget.pdf', 'material')
-	await addItem(db, newer.id, second, 'Week 2 Recording', 'week-2.mp4', 'recording')
-	await addItem(db, newer.id, first, 'Week 1 Recording', 'week-1.mp4', 'recording')
+	const first = await insertWeek(db, { courseId: newer.id, weekNumber: 1, topic: 'Finding Deals', zoomLink: 'https://zoom.us/j/111222333' })
+	const second = await insertWeek(db, { courseId: newer.id, weekNumber: 2, topic: 'Rehab Budgets', zoomLink: null })
+	await insertMaterialItem(db, {
+		courseId: newer.id,
+		weekId: second,
+		title: 'Rehab Budget Guide',
+		fileName: 'rehab-budget.pdf',
+		category: 'material',
+		sizeBytes: 2048,
+	})
+	await insertMaterialItem(db, {
+		courseId: newer.id,
+		weekId: second,
+		title: 'Week 2 Recording',
+		fileName: 'week-2.mp4',
+		category: 'recording',
+		sizeBytes: 2048,
+	})
+	await insertMaterialItem(db, {
+		courseId: newer.id,
+		weekId: first,
+		title: 'Week 1 Recording',
+		fileName: 'week-1.mp4',
+		category: 'recording',
+		sizeBytes: 2048,
+	})
 	await signIn(student)
 
 	await page.goto('/dashboard')
@@ -118,8 +103,15 @@ test('a long course lists its 8 most recent weeks first and all of them on reque
 	const course = await insertCourse(db)
 	await insertEnrollment(db, { userId: student.id, courseId: course.id })
 	for (let week = 1; week <= 10; week++) {
-		const weekId = await addWeek(db, course.id, week, `Topic ${week}`, null)
-		await addItem(db, course.id, weekId, `Handout ${week}`, `handout-${week}.pdf`, 'material')
+		const weekId = await insertWeek(db, { courseId: course.id, weekNumber: week, topic: `Topic ${week}`, zoomLink: null })
+		await insertMaterialItem(db, {
+			courseId: course.id,
+			weekId,
+			title: `Handout ${week}`,
+			fileName: `handout-${week}.pdf`,
+			category: 'material',
+			sizeBytes: 2048,
+		})
 	}
 	await signIn(student)
 
@@ -159,7 +151,7 @@ test('a student without an active enrollment is invited to browse courses', asyn
 test('an admin sees the management cards and may pick any course', async ({ page, db, createUser, signIn, javaScriptEnabled }) => {
 	const admin = await createUser({ name: 'Ada Admin', role: 'admin' })
 	const course = await insertCourse(db)
-	await addWeek(db, course.id, 1, 'Admin Week', null)
+	await insertWeek(db, { courseId: course.id, weekNumber: 1, topic: 'Admin Week', zoomLink: null })
 	await signIn(admin)
 
 	await page.goto('/dashboard')

@@ -4,40 +4,14 @@ import { describe, expect, test } from 'vitest'
 import { canAccessCourse, getCourseWeeks, getMaterialItem, listAccessibleCourses } from '#app/models/materials.server.ts'
 import { fileTypeOf, materialKind, storedFileName, youtubeEmbedUrl, youtubeVideoId } from '#app/models/materials.ts'
 import { materialKey } from '#app/services/storage/keys.ts'
-import type { Database, MaterialCategory } from '#db/types.ts'
+import type { Database } from '#db/types.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
-import { insertCourse, insertEnrollment, insertUser } from '#tests/support/fixtures.ts'
+import { insertCourse, insertEnrollment, insertMaterialItem, insertUser, insertWeek } from '#tests/support/fixtures.ts'
 
 const t = useTestDatabase()
 
 async function createUser(role: 'student' | 'admin' = 'student') {
 	return { id: await insertUser(t.db, { role, name: 'Someone' }), isAdmin: role === 'admin' }
-}
-
-async function createWeek(courseId: number, weekNumber: number, zoomLink: string | null = null) {
-	const week = await t.db
-		.insertInto('course_materials')
-		.values({ course_id: courseId, week_number: weekNumber, topic: `Topic ${weekNumber}`, zoom_link: zoomLink })
-		.returning('id')
-		.executeTakeFirstOrThrow()
-	return week.id
-}
-
-async function addFile(courseId: number, weekId: number, title: string, fileName: string, category: MaterialCategory = 'material') {
-	const item = await t.db
-		.insertInto('material_items')
-		.values({
-			material_id: weekId,
-			title,
-			type: category === 'recording' ? 'video' : 'document',
-			category,
-			storage_key: materialKey(courseId, weekId, category, fileName),
-			mime_type: 'application/octet-stream',
-			size_bytes: 1234,
-		})
-		.returning('id')
-		.executeTakeFirstOrThrow()
-	return item.id
 }
 
 describe('canAccessCourse', () => {
@@ -99,12 +73,18 @@ describe('listAccessibleCourses', () => {
 describe('getCourseWeeks', () => {
 	test('lists weeks newest first with their materials and recordings sorted by title', async () => {
 		const courseId = (await insertCourse(t.db)).id
-		const first = await createWeek(courseId, 1, 'https://zoom.us/j/123')
-		const second = await createWeek(courseId, 2, 'javascript:alert(1)')
-		const empty = await createWeek(courseId, 3)
-		const guide = await addFile(courseId, first, 'b Guide', 'guide.pdf')
-		const chart = await addFile(courseId, first, 'a Chart', 'chart.png')
-		const recording = await addFile(courseId, first, 'Recording', 'class.mp4', 'recording')
+		const first = await insertWeek(t.db, { courseId, weekNumber: 1, zoomLink: 'https://zoom.us/j/123' })
+		const second = await insertWeek(t.db, { courseId, weekNumber: 2, zoomLink: 'javascript:alert(1)' })
+		const empty = await insertWeek(t.db, { courseId, weekNumber: 3 })
+		const guide = await insertMaterialItem(t.db, { courseId, weekId: first, title: 'b Guide', fileName: 'guide.pdf' })
+		const chart = await insertMaterialItem(t.db, { courseId, weekId: first, title: 'a Chart', fileName: 'chart.png' })
+		const recording = await insertMaterialItem(t.db, {
+			courseId,
+			weekId: first,
+			title: 'Recording',
+			fileName: 'class.mp4',
+			category: 'recording',
+		})
 		const youtube = await t.db
 			.insertInto('material_items')
 			.values({
@@ -141,9 +121,9 @@ describe('getCourseWeeks', () => {
 		const courseId = (await insertCourse(t.db)).id
 		const weekIds: number[] = []
 		for (let week = 1; week <= 11; week++) {
-			const weekId = await createWeek(courseId, week)
+			const weekId = await insertWeek(t.db, { courseId, weekNumber: week })
 			weekIds.push(weekId)
-			await addFile(courseId, weekId, `Notes ${week}`, `notes-${week}.pdf`)
+			await insertMaterialItem(t.db, { courseId, weekId, title: `Notes ${week}`, fileName: `notes-${week}.pdf` })
 		}
 		const recent = await getCourseWeeks(t.db, courseId)
 		expect(recent.totalWeeks).toBe(11)
@@ -156,14 +136,20 @@ describe('getCourseWeeks', () => {
 
 	test('issues the same small number of queries for 1 week of 1 file and 50 weeks of 5 files', async () => {
 		const small = (await insertCourse(t.db)).id
-		const smallWeek = await createWeek(small, 1)
-		await addFile(small, smallWeek, 'Only file', 'only.pdf')
+		const smallWeek = await insertWeek(t.db, { courseId: small, weekNumber: 1 })
+		await insertMaterialItem(t.db, { courseId: small, weekId: smallWeek, title: 'Only file', fileName: 'only.pdf' })
 
 		const large = (await insertCourse(t.db)).id
 		for (let week = 1; week <= 50; week++) {
-			const weekId = await createWeek(large, week)
+			const weekId = await insertWeek(t.db, { courseId: large, weekNumber: week })
 			for (let file = 1; file <= 5; file++) {
-				await addFile(large, weekId, `File ${file}`, `file-${file}.pdf`, file === 5 ? 'recording' : 'material')
+				await insertMaterialItem(t.db, {
+					courseId: large,
+					weekId,
+					title: `File ${file}`,
+					fileName: `file-${file}.pdf`,
+					category: file === 5 ? 'recording' : 'material',
+				})
 			}
 		}
 
@@ -193,8 +179,8 @@ describe('getCourseWeeks', () => {
 describe('getMaterialItem', () => {
 	test('returns the item with its week and course, or null', async () => {
 		const courseId = (await insertCourse(t.db)).id
-		const weekId = await createWeek(courseId, 4)
-		const itemId = await addFile(courseId, weekId, 'Budget', 'budget.xlsx')
+		const weekId = await insertWeek(t.db, { courseId, weekNumber: 4 })
+		const itemId = await insertMaterialItem(t.db, { courseId, weekId, title: 'Budget', fileName: 'budget.xlsx' })
 		expect(await getMaterialItem(t.db, itemId)).toMatchObject({
 			id: itemId,
 			title: 'Budget',

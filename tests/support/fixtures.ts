@@ -4,7 +4,8 @@
  */
 import { randomUUID } from 'node:crypto'
 import type { Insertable, Kysely } from 'kysely'
-import type { CoursesTable, Database, EnrollmentStatus, Role } from '#db/types.ts'
+import { materialKey } from '#app/services/storage/keys.ts'
+import type { CoursesTable, Database, EnrollmentStatus, MaterialCategory, Role } from '#db/types.ts'
 
 /**
  * A user with a profile, written straight to the database: for tests that need someone to
@@ -56,4 +57,50 @@ export async function countRows(db: Kysely<Database>, table: 'audit_log' | 'enro
 		.select((eb) => eb.fn.countAll<string>().as('n'))
 		.executeTakeFirstOrThrow()
 	return Number(row.n)
+}
+
+/** A week of a course's materials. */
+export async function insertWeek(
+	db: Kysely<Database>,
+	{
+		courseId,
+		weekNumber,
+		topic = `Topic ${weekNumber}`,
+		zoomLink = null,
+	}: { courseId: number; weekNumber: number; topic?: string; zoomLink?: string | null },
+) {
+	const week = await db
+		.insertInto('course_materials')
+		.values({ course_id: courseId, week_number: weekNumber, topic, zoom_link: zoomLink })
+		.returning('id')
+		.executeTakeFirstOrThrow()
+	return week.id
+}
+
+/** A material row whose key names a stored file (rows only: listing materials needs no file). */
+export async function insertMaterialItem(
+	db: Kysely<Database>,
+	{
+		courseId,
+		weekId,
+		title,
+		fileName,
+		category = 'material',
+		sizeBytes = 1234,
+	}: { courseId: number; weekId: number; title: string; fileName: string; category?: MaterialCategory; sizeBytes?: number },
+) {
+	const item = await db
+		.insertInto('material_items')
+		.values({
+			material_id: weekId,
+			title,
+			type: category === 'recording' ? 'video' : 'document',
+			category,
+			storage_key: materialKey(courseId, weekId, category, fileName),
+			mime_type: 'application/octet-stream',
+			size_bytes: sizeBytes,
+		})
+		.returning('id')
+		.executeTakeFirstOrThrow()
+	return item.id
 }

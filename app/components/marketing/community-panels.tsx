@@ -12,7 +12,7 @@ import {
 	experienceLabel,
 } from './community-data.ts'
 import { Icon } from './icons.tsx'
-import { OnDarkButtonLink } from './on-dark-button-link.tsx'
+import { GetStartedOnDark } from './on-dark-button-link.tsx'
 import { SectionHeading } from './page-hero.tsx'
 
 /** A link to the community page with some query parameters changed (null drops one). */
@@ -299,12 +299,7 @@ export function JoinCommunity() {
 						Every student of the mentorship program becomes a member: ask questions, find partners and celebrate your first deal with people
 						who understand it.
 					</p>
-					<div className="mt-8 flex flex-col gap-3 sm:flex-row">
-						<ButtonLink to="/register" variant="secondary" size="lg">
-							Get Started
-						</ButtonLink>
-						<OnDarkButtonLink to="/contact">Email Us</OnDarkButtonLink>
-					</div>
+					<GetStartedOnDark />
 				</div>
 				<img src="/images/community-network.svg" alt="" width={480} height={320} className="w-full rounded-2xl" />
 			</div>

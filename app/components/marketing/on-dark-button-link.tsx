@@ -1,4 +1,5 @@
 import { Link, type LinkProps } from 'react-router'
+import { ButtonLink } from '#app/components/ui/button.tsx'
 import { cn } from '#app/utils/misc.ts'
 
 /** A large outlined button for dark brand backgrounds, where the design-system outline (white fill) would vanish. */
@@ -11,5 +12,17 @@ export function OnDarkButtonLink({ className, ...props }: LinkProps) {
 			)}
 			{...props}
 		/>
+	)
+}
+
+/** The marketing pages' two calls to action on a dark band: register, or write to us first. */
+export function GetStartedOnDark({ className }: { className?: string }) {
+	return (
+		<div className={cn('mt-8 flex flex-col gap-3 sm:flex-row', className)}>
+			<ButtonLink to="/register" variant="secondary" size="lg">
+				Get Started
+			</ButtonLink>
+			<OnDarkButtonLink to="/contact">Email Us</OnDarkButtonLink>
+		</div>
 	)
 }

@@ -6,7 +6,7 @@ import { FeaturedProgram, ProgramDetails, ProgramTopics } from '#app/components/
 import { Icon } from '#app/components/marketing/icons.tsx'
 import { pageMeta } from '#app/components/marketing/meta.ts'
 import { LimitedTimeOfferCard } from '#app/components/marketing/offer-card.tsx'
-import { OnDarkButtonLink } from '#app/components/marketing/on-dark-button-link.tsx'
+import { GetStartedOnDark, OnDarkButtonLink } from '#app/components/marketing/on-dark-button-link.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
 import { recordAudit } from '#app/models/audit-log.server.ts'
 import {
@@ -163,12 +163,7 @@ export default function Home({ loaderData, actionData }: Route.ComponentProps) {
 						<p className="mx-auto mt-4 max-w-2xl text-lg text-brand-100">
 							Join the next cohort and close your first deal with a mentor in your corner. Questions first? We answer every e-mail.
 						</p>
-						<div className="mt-8 flex flex-col justify-center gap-3 sm:flex-row">
-							<ButtonLink to="/register" variant="secondary" size="lg">
-								Get Started
-							</ButtonLink>
-							<OnDarkButtonLink to="/contact">Email Us</OnDarkButtonLink>
-						</div>
+						<GetStartedOnDark className="justify-center" />
 					</div>
 				</div>
 			</section>

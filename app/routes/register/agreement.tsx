@@ -19,10 +19,10 @@ import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { clientAddress, hitRateLimit, RATE_LIMITS } from '#app/utils/rate-limit.server.ts'
-import { actionToastHeaders, redirectWithToast } from '#app/utils/toast.server.ts'
+import { redirectWithToast } from '#app/utils/toast.server.ts'
 import type { Route } from './+types/agreement'
 import { clearDraftCookieHeader, readDraftId } from './draft-cookie.server.ts'
-import { courseFullRedirect, publicCourse } from './wizard.server.ts'
+import { checkoutFailed, courseFullRedirect, publicCourse } from './wizard.server.ts'
 import { RegisterErrorBoundary, RegisterFrame, registerMeta, STEP_PATH, type StepResult, useIntentSubmitting } from './wizard.tsx'
 
 const AgreementSchema = AgreeToTermsSchema.extend({ intent: z.literal('agree') })
@@ -96,15 +96,7 @@ export async function action(args: Route.ActionArgs) {
 				? redirectWithToast(STEP_PATH[1], { type: 'error', title: `Failed to create account: ${EMAIL_TAKEN_MESSAGE}` })
 				: redirect(STEP_PATH[1])
 		}
-		if (error instanceof CheckoutError) {
-			return data(
-				{ result: submission.reply({ formErrors: [error.message] }) },
-				{
-					status: 502,
-					headers: await actionToastHeaders(args, { type: 'error', title: 'Checkout Error', description: 'Failed to initiate payment' }),
-				},
-			)
-		}
+		if (error instanceof CheckoutError) return checkoutFailed(args, submission.reply({ formErrors: [error.message] }))
 		throw error
 	}
 }

@@ -11,8 +11,9 @@ import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { rowIdSchema } from '#app/utils/row-id.ts'
-import { actionToastHeaders, redirectWithToast } from '#app/utils/toast.server.ts'
+import { redirectWithToast } from '#app/utils/toast.server.ts'
 import type { Route } from './+types/enroll'
+import { checkoutFailed } from './wizard.server.ts'
 
 const CourseIdSchema = rowIdSchema()
 
@@ -78,15 +79,7 @@ export async function action(args: Route.ActionArgs) {
 			}
 			throw data('Course Not Found', { status: 404 })
 		}
-		if (error instanceof CheckoutError) {
-			return data(
-				{ result: submission.reply({ formErrors: [error.message] }) },
-				{
-					status: 502,
-					headers: await actionToastHeaders(args, { type: 'error', title: 'Checkout Error', description: 'Failed to initiate payment' }),
-				},
-			)
-		}
+		if (error instanceof CheckoutError) return checkoutFailed(args, submission.reply({ formErrors: [error.message] }))
 		throw error
 	}
 }
