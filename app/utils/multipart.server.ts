@@ -71,9 +71,10 @@ export async function parseMultipartForm<T>(request: Request, options: Multipart
 	 */
 	const unlessFailed = <V>(work: Promise<V>) =>
 		new Promise<V | undefined>((resolve, reject) => {
+			// Attached first, so a rejection of `work` after a failure is never left unhandled.
+			work.then(resolve, reject)
 			if (failure) return resolve(undefined)
 			wake = () => resolve(undefined)
-			work.then(resolve, reject)
 		}).finally(() => {
 			wake = undefined
 			if (failure) throw failure
