@@ -66,7 +66,7 @@ function storedFiles() {
 
 beforeEach(async () => {
 	await t.db.deleteFrom('messages').execute()
-	await t.db.deleteFrom('rate_limit_buckets').execute()
+	await t.db.deleteFrom('rate_limits').execute()
 })
 
 describe('attachments that lie', () => {

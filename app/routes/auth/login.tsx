@@ -11,6 +11,7 @@ import { Button } from '#app/components/ui/button.tsx'
 import { Field } from '#app/components/ui/field.tsx'
 import { authenticator, getUser, LoginError, startSession } from '#app/utils/auth.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
+import { trustDeviceCookie } from '#app/utils/login-limits.server.ts'
 import { safeRedirectPath } from '#app/utils/misc.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { EmailSchema, MAX_PASSWORD_LENGTH } from '#app/utils/user-validation.ts'
@@ -49,6 +50,7 @@ export async function action({ request }: Route.ActionArgs) {
 	try {
 		const { userId } = await authenticator.authenticate('password', request)
 		const headers = new Headers({ 'Set-Cookie': await startSession(request, userId) })
+		headers.append('Set-Cookie', await trustDeviceCookie(request, submission.value.email))
 		return redirectWithToast(
 			safeRedirectPath(submission.value.redirectTo, '/dashboard'),
 			{ type: 'success', title: 'Login Successful', description: 'Welcome back! Redirecting to dashboard...' },
@@ -61,7 +63,7 @@ export async function action({ request }: Route.ActionArgs) {
 				result: submission.reply({ formErrors: [error.message], hideFields: ['password'] }),
 				unconfirmedEmail: error.code === 'email-not-confirmed' ? submission.value.email : null,
 			},
-			{ status: error.code === 'rate-limited' ? 429 : 400 },
+			error.code === 'rate-limited' ? { status: 429, headers: { 'Retry-After': String(error.retryAfterSeconds) } } : { status: 400 },
 		)
 	}
 }

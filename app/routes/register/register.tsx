@@ -38,7 +38,7 @@ import { getEnv } from '#app/utils/env.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { cn, formatDateOnly } from '#app/utils/misc.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
-import { clientAddress, hitRateLimit, RATE_LIMITS } from '#app/utils/rate-limit.server.ts'
+import { clientAddress, consumeRateLimit } from '#app/utils/rate-limit.server.ts'
 import { rowIdSchema } from '#app/utils/row-id.ts'
 import { type ActionRequest, actionToastHeaders, redirectWithToast } from '#app/utils/toast.server.ts'
 import { EmailSchema, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, NameSchema } from '#app/utils/user-validation.ts'
@@ -148,7 +148,7 @@ async function submitDetails(request: Request, formData: FormData) {
 		return data({ step: 1, result: submission.reply({ hideFields: PASSWORD_FIELDS }) }, { status: 400 })
 	}
 	const db = getDb()
-	const limit = await hitRateLimit(db, `registration-details:${clientAddress(request)}`, RATE_LIMITS.registrationDetails)
+	const limit = await consumeRateLimit('registrationDetails', clientAddress(request))
 	if (!limit.allowed) {
 		return data(
 			{ step: 1, result: submission.reply({ formErrors: [TOO_MANY_REGISTRATIONS_MESSAGE], hideFields: PASSWORD_FIELDS }) },
@@ -208,7 +208,7 @@ async function submitAgreement(args: ActionRequest, formData: FormData) {
 	if (submission.status !== 'success') return data({ step: 3, result: submission.reply() }, { status: 400 })
 
 	if (!draft.userId) {
-		const limit = await hitRateLimit(db, `registration:${clientAddress(request)}`, RATE_LIMITS.registration)
+		const limit = await consumeRateLimit('registration', clientAddress(request))
 		if (!limit.allowed) {
 			return data(
 				{
