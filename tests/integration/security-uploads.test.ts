@@ -122,6 +122,7 @@ describe('attachments that lie', () => {
 		expect(disposition).not.toContain('..')
 		expect(disposition).not.toContain('/')
 		expect(served.headers.get('X-Content-Type-Options')).toBe('nosniff')
+		expect(served.headers.get('Content-Security-Policy')).toBe('sandbox')
 	})
 })
 
