@@ -86,8 +86,12 @@ export async function consumeRateLimit(name: RateLimitName, key: string): Promis
 		await limiter(name).consume(key)
 		return { allowed: true }
 	} catch (error) {
-		if (error instanceof RateLimiterRes) return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(error.msBeforeNext / 1000)) }
-		throw error
+		if (!(error instanceof RateLimiterRes)) throw error
+		// A request counted while the one that crossed the limit was still starting the block sees
+		// the rest of the whole window; the block that is starting ends sooner.
+		const rule = RATE_LIMITS[name]
+		const msBeforeNext = 'blockDuration' in rule ? Math.min(error.msBeforeNext, rule.blockDuration * 1000) : error.msBeforeNext
+		return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(msBeforeNext / 1000)) }
 	}
 }
 

@@ -109,8 +109,10 @@ test.describe('limits hold for requests that arrive together', () => {
 		expect(answers.filter((answer) => answer.status >= 500)).toEqual([])
 		expect(checked(answers)).toBeLessThanOrEqual(5)
 		expect(tally(answers)[429]).toBeGreaterThanOrEqual(55)
-		const refused = answers.find((answer) => answer.status === 429)!
-		expect(refused.text).toContain('Too many failed login attempts. Please wait 15 minutes before trying again.')
+		// Every refusal, even one counted while the block was starting, names the block's 15 minutes.
+		for (const refused of answers.filter((answer) => answer.status === 429)) {
+			expect(refused.text).toContain('Too many failed login attempts. Please wait 15 minutes before trying again.')
+		}
 	})
 
 	test('300 wrong passwords at once from one address check exactly 5', async () => {

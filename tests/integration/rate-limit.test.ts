@@ -38,13 +38,18 @@ describe.each(Object.entries(databases))('on %s', (_name, create) => {
 		expect(await consumeRateLimit('contact', 'elsewhere')).toEqual({ allowed: true })
 	})
 
-	test('a key over its limit with a block duration stays refused for that long', async () => {
+	test('a key over its limit with a block duration is refused for that long, also by the requests counted while the block began', async () => {
 		const { points, blockDuration } = RATE_LIMITS.loginFailuresPerAccountAndAddress
-		for (let attempt = 0; attempt < points; attempt++) {
-			expect((await consumeRateLimit('loginFailuresPerAccountAndAddress', 'blocked')).allowed).toBe(true)
+		const decisions = await Promise.all(Array.from({ length: 50 }, () => consumeRateLimit('loginFailuresPerAccountAndAddress', 'blocked')))
+		expect(decisions.filter((decision) => decision.allowed)).toHaveLength(points)
+		for (const decision of decisions) {
+			if (!decision.allowed) expect(decision.retryAfterSeconds).toBeGreaterThan(blockDuration - 60)
+			if (!decision.allowed) expect(decision.retryAfterSeconds).toBeLessThanOrEqual(blockDuration)
 		}
-		const refused = await consumeRateLimit('loginFailuresPerAccountAndAddress', 'blocked')
-		expect(refused).toEqual({ allowed: false, retryAfterSeconds: blockDuration })
+		expect(await consumeRateLimit('loginFailuresPerAccountAndAddress', 'blocked')).toEqual({
+			allowed: false,
+			retryAfterSeconds: blockDuration,
+		})
 	})
 
 	test('a point given back can be taken again; a reset forgets them all', async () => {
