@@ -6,6 +6,7 @@ import { getPayments } from '#app/services/payments/index.server.ts'
 import { initStorage, removeAbandonedUploads } from '#app/services/storage/index.server.ts'
 import { closeDatabase, getDb, initDatabase } from './utils/db.server.ts'
 import { getEnv } from './utils/env.server.ts'
+import { sweepRateLimits } from './utils/rate-limit.server.ts'
 
 /**
  * The HTTP server waits for open connections to end before it calls
@@ -14,7 +15,7 @@ import { getEnv } from './utils/env.server.ts'
  */
 const SHUTDOWN_SIGNALS = ['SIGTERM', 'SIGINT'] as const
 
-/** Expired registration drafts, checkouts and seat holds are cleared this often. */
+/** Expired registration drafts, checkouts, seat holds and rate-limit counters are cleared this often. */
 const SWEEP_INTERVAL_MS = 60_000
 let sweeper: NodeJS.Timeout | undefined
 let sweeping = false
@@ -22,9 +23,10 @@ let sweeping = false
 function sweep() {
 	if (sweeping) return
 	sweeping = true
-	sweepExpiredRegistrations(getDb(), getPayments())
-		.catch((error: unknown) => console.error('[sweep] failed:', error instanceof Error ? error.message : error))
-		.finally(() => (sweeping = false))
+	const logFailure = (error: unknown) => console.error('[sweep] failed:', error instanceof Error ? error.message : error)
+	Promise.all([sweepExpiredRegistrations(getDb(), getPayments()).catch(logFailure), sweepRateLimits(getDb()).catch(logFailure)]).finally(
+		() => (sweeping = false),
+	)
 }
 
 /** Partial uploads left by a killed process are looked for at start-up and then this often. */

@@ -217,10 +217,11 @@ export interface AssignmentSubmissionsTable {
 	graded_by: string | null
 }
 
-export interface RateLimitBucketsTable {
+/** rate-limiter-flexible's counters (app/utils/rate-limit.server.ts); `expire` in Unix milliseconds. */
+export interface RateLimitsTable {
 	key: string
-	hits: number
-	reset_at: Date
+	points: Generated<number>
+	expire: number | null
 }
 
 export interface EmailOutboxTable {
@@ -266,7 +267,7 @@ export interface Database {
 	site_settings: SiteSettingsTable
 	assignments: AssignmentsTable
 	assignment_submissions: AssignmentSubmissionsTable
-	rate_limit_buckets: RateLimitBucketsTable
+	rate_limits: RateLimitsTable
 	email_outbox: EmailOutboxTable
 	audit_log: AuditLogTable
 }

@@ -30,14 +30,6 @@ export function formatDateOnly(value: string | null | undefined, fallback = 'Not
 	return utcDate.format(new Date(Date.UTC(year, month - 1, day)))
 }
 
-/** Accepts only same-site absolute paths, so a redirect can never leave the site. */
-export function safeRedirectPath(target: FormDataEntryValue | string | null | undefined, fallback = '/') {
-	if (typeof target !== 'string' || !target.startsWith('/') || target.startsWith('//') || target.startsWith('/\\')) {
-		return fallback
-	}
-	return target
-}
-
 /**
  * The text of a page's search box (`?q=` unless named otherwise): trimmed, capped, and
  * without control characters, which a search never needs and PostgreSQL text cannot hold (NUL).

@@ -3,6 +3,7 @@ import * as initialSchema from './2026-11-21-0001-initial-schema.ts'
 import * as testCheckoutSessions from './2026-11-21-0002-test-checkout-sessions.ts'
 import * as publicContentNotifications from './2026-11-21-0003-public-content-notifications.ts'
 import * as performanceIndexes from './2026-11-21-0004-performance-indexes.ts'
+import * as rateLimits from './2026-11-25-0001-rate-limits.ts'
 
 /**
  * Every migration, in order. Listed explicitly so the same list works in the
@@ -13,4 +14,5 @@ export const migrations: Record<string, Migration> = {
 	'2026-11-21-0002-test-checkout-sessions': testCheckoutSessions,
 	'2026-11-21-0003-public-content-notifications': publicContentNotifications,
 	'2026-11-21-0004-performance-indexes': performanceIndexes,
+	'2026-11-25-0001-rate-limits': rateLimits,
 }

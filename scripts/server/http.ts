@@ -7,6 +7,7 @@
  */
 import cluster from 'node:cluster'
 import http from 'node:http'
+import type net from 'node:net'
 import path from 'node:path'
 import { createRequestHandler } from '@react-router/express'
 import accepts from 'accepts'
@@ -172,8 +173,25 @@ function discardUnreadBody(req: http.IncomingMessage) {
 	req.resume()
 }
 
+/**
+ * The methods the app answers. The router turns most others into a 405 itself, but a few
+ * (TRACE, TRACK) are ones the fetch `Request` it builds refuses to hold, which was a 500.
+ */
+const SERVED_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']
+const METHOD_NOT_ALLOWED = 'Method not allowed.'
+const methodNotAllowedHeaders = {
+	...securityHeaders,
+	'Content-Type': 'text/plain',
+	'Content-Length': String(METHOD_NOT_ALLOWED.length),
+	Allow: SERVED_METHODS.join(', '),
+}
+
 const server = http.createServer((req, res) => {
 	res.once('finish', () => discardUnreadBody(req))
+	if (!SERVED_METHODS.includes(req.method ?? '')) {
+		res.writeHead(405, methodNotAllowedHeaders).end(METHOD_NOT_ALLOWED)
+		return
+	}
 	if (!toOriginForm(req)) {
 		res.writeHead(400, { ...securityHeaders, 'Content-Type': 'text/plain' }).end('Bad request target.')
 		return
@@ -183,6 +201,14 @@ const server = http.createServer((req, res) => {
 		return
 	}
 	if (!answerFromPageCache(req, res)) void app(req, res)
+})
+// CONNECT (a proxy tunnel) never reaches the handler above; unanswered, Node would just drop the connection.
+server.on('connect', (_req, socket: net.Socket) => {
+	const head = Object.entries({ ...methodNotAllowedHeaders, Connection: 'close' })
+		.map(([name, value]) => `${name}: ${value}\r\n`)
+		.join('')
+	socket.on('error', () => socket.destroy())
+	socket.end(`HTTP/1.1 405 Method Not Allowed\r\n${head}\r\n${METHOD_NOT_ALLOWED}`)
 })
 function refuseToStart(error: Error) {
 	console.error(`Cannot listen on ${env.HOST}:${env.PORT}: ${error.message}`)

@@ -228,12 +228,13 @@ test.describe('forgery, GET safety and headers', () => {
 		}
 	})
 
-	test('no GET of any route answers 5xx to query parameters no link of the app produces', async () => {
+	test('no GET of any route answers 5xx or redirects off the site to query parameters no link of the app produces', async () => {
 		const paths = await routePaths()
 		const names = [...queryParamNames(), `week${params.weekId}`]
-		expect(names).toEqual(expect.arrayContaining(['q', 'with', 'before', 'weeks']))
+		expect(names).toEqual(expect.arrayContaining(['q', 'with', 'before', 'weeks', 'redirectTo', 'returnTo']))
 		const problems: string[] = []
-		for (const value of ['\u0000', '-1', '99999999999999999999', '%zz']) {
+		// The last two: a path a browser reads as another host, and one a Location header cannot carry.
+		for (const value of ['\u0000', '-1', '99999999999999999999', '%zz', '/\t/evil.example/x', '/\r\n\u0100']) {
 			const query = new URLSearchParams(names.map((name) => [name, value]))
 			for (const path of paths) {
 				if (path === '/events') continue
@@ -243,6 +244,10 @@ test.describe('forgery, GET safety and headers', () => {
 						headers: cookies[visitor] ? { Cookie: cookies[visitor] } : {},
 					})
 					if (response.status >= 500) problems.push(`${path}?…=${JSON.stringify(value)} ${visitor} → ${response.status}`)
+					const location = response.headers.get('Location')
+					if (location && new URL(location, `${server.url}${path}`).origin !== server.url) {
+						problems.push(`${path}?…=${JSON.stringify(value)} ${visitor} → Location ${location}`)
+					}
 					await response.arrayBuffer()
 				}
 			}

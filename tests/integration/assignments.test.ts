@@ -218,6 +218,7 @@ describe('a student and an assignment', () => {
 		expect(own.status).toBe(200)
 		expect(own.headers.get('Content-Disposition')).toBe('attachment; filename="budget.pdf"')
 		expect(own.headers.get('X-Content-Type-Options')).toBe('nosniff')
+		expect(own.headers.get('Content-Security-Policy')).toBe('sandbox')
 		expect(new Uint8Array(await own.arrayBuffer())).toEqual(PDF)
 		expect((await fetchAs(admin.cookie)).status).toBe(200)
 		expect((await fetchAs(classmate.cookie)).status).toBe(403)

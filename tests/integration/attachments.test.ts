@@ -64,7 +64,7 @@ async function attachments() {
 
 beforeEach(async () => {
 	await t.db.deleteFrom('messages').execute()
-	await t.db.deleteFrom('rate_limit_buckets').execute()
+	await t.db.deleteFrom('rate_limits').execute()
 	fs.rmSync(path.join(files.dir, 'messages'), { recursive: true, force: true })
 })
 

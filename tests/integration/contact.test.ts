@@ -12,7 +12,7 @@ const t = useTestDatabase()
 
 beforeEach(async () => {
 	await t.db.deleteFrom('contact_submissions').execute()
-	await t.db.deleteFrom('rate_limit_buckets').execute()
+	await t.db.deleteFrom('rate_limits').execute()
 })
 
 function post(fields: Record<string, string>) {

@@ -4,7 +4,7 @@ import { loader as eventsLoader } from '#app/routes/resources/events.ts'
 import type { AppEvent } from '#app/services/events/events.ts'
 import { createEventHub, getEventHub, parseEvent, stopEventHub } from '#app/services/events/hub.server.ts'
 import { publishEvent } from '#app/services/events/publish.server.ts'
-import { acceptStreams, canSeeEvent, closeAllStreams, HEARTBEAT_MS } from '#app/services/events/streams.server.ts'
+import { acceptStreams, closeAllStreams, eventForViewer, HEARTBEAT_MS } from '#app/services/events/streams.server.ts'
 import { type DatabaseHandle, openDatabase } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { createPgliteDatabase, useTestDatabase } from '#tests/support/db.ts'
@@ -68,17 +68,23 @@ describe('event payloads', () => {
 		expect(parseEvent('null')).toBeNull()
 	})
 
-	test('message events reach only their two parties, announcements everyone signed in, seat changes everyone', () => {
+	test('message events reach only their two parties, announcements everyone signed in, seat changes everyone without the student', () => {
 		const message: AppEvent = { type: 'message.created', messageId: 1, senderId: 'a', receiverId: 'b' }
-		expect(canSeeEvent({ id: 'a' }, message)).toBe(true)
-		expect(canSeeEvent({ id: 'b' }, message)).toBe(true)
-		expect(canSeeEvent({ id: 'c' }, message)).toBe(false)
-		expect(canSeeEvent(null, message)).toBe(false)
-		expect(canSeeEvent({ id: 'c' }, { type: 'announcement.created', messageId: 1 })).toBe(true)
-		expect(canSeeEvent(null, { type: 'announcement.created', messageId: 1 })).toBe(false)
-		expect(canSeeEvent({ id: 'c' }, { type: 'enrollment.changed', courseId: 1, userId: 'a' })).toBe(true)
-		expect(canSeeEvent(null, { type: 'enrollment.changed', courseId: 1, userId: 'a' })).toBe(true)
-		expect(canSeeEvent(null, { type: 'site.changed' })).toBe(false)
+		expect(eventForViewer({ id: 'a' }, message)).toEqual(message)
+		expect(eventForViewer({ id: 'b' }, message)).toEqual(message)
+		expect(eventForViewer({ id: 'c' }, message)).toBeNull()
+		expect(eventForViewer(null, message)).toBeNull()
+		expect(eventForViewer({ id: 'c' }, { type: 'announcement.created', messageId: 1 })).toEqual({
+			type: 'announcement.created',
+			messageId: 1,
+		})
+		expect(eventForViewer(null, { type: 'announcement.created', messageId: 1 })).toBeNull()
+		const enrolment: AppEvent = { type: 'enrollment.changed', courseId: 1, userId: 'a' }
+		expect(eventForViewer({ id: 'a' }, enrolment)).toEqual(enrolment)
+		expect(eventForViewer({ id: 'c' }, enrolment)).toEqual({ type: 'enrollment.changed', courseId: 1 })
+		expect(eventForViewer(null, enrolment)).toEqual({ type: 'enrollment.changed', courseId: 1 })
+		expect(eventForViewer(null, { type: 'course.changed', courseId: 1 })).toEqual({ type: 'course.changed', courseId: 1 })
+		expect(eventForViewer(null, { type: 'site.changed' })).toBeNull()
 	})
 })
 
@@ -97,6 +103,42 @@ describe('the events route', () => {
 		expect(text).not.toContain('"messageId":51')
 		expect(text).not.toContain('"messageId":52')
 		stream.controller.abort()
+	})
+
+	test('each stream carries exactly the payloads its viewer may read: a visitor and a classmate never learn whose enrolment changed', async () => {
+		const [student, classmate, admin] = await Promise.all([signedIn(), signedIn(), signedIn()])
+		await t.db.updateTable('profiles').set({ role: 'admin' }).where('id', '=', admin.id).execute()
+		await getEventHub()
+		const viewers = { visitor: '', student: student.cookie, classmate: classmate.cookie, admin: admin.cookie }
+		const streams = Object.fromEntries(
+			await Promise.all(Object.entries(viewers).map(async ([name, cookie]) => [name, await openStream(cookie)] as const)),
+		)
+		for (const stream of Object.values(streams)) await readUntil(stream.reader, 'event: ready')
+		const published: AppEvent[] = [
+			{ type: 'enrollment.changed', courseId: 61, userId: student.id },
+			{ type: 'message.created', messageId: 62, senderId: admin.id, receiverId: student.id },
+			{ type: 'announcement.created', messageId: 63 },
+			{ type: 'site.changed' },
+			{ type: 'course.changed', courseId: 64 },
+		]
+		await other.db.transaction().execute(async (trx) => {
+			for (const event of published) await publishEvent(trx, event)
+		})
+		const received: Record<string, unknown[]> = {}
+		for (const [name, stream] of Object.entries(streams)) {
+			// course.changed comes last and goes to everyone: once it is read, everything before it has been too.
+			const text = await readUntil(stream.reader, '"courseId":64')
+			received[name] = [...text.matchAll(/^data: (\{.*\})$/gm)].map((match) => JSON.parse(match[1]!))
+			stream.controller.abort()
+		}
+		const seats = { type: 'enrollment.changed', courseId: 61 }
+		const course = { type: 'course.changed', courseId: 64 }
+		expect(received).toEqual({
+			visitor: [seats, course],
+			student: [published[0], published[1], published[2], course],
+			classmate: [seats, published[2], course],
+			admin: [seats, published[1], published[2], course],
+		})
 	})
 
 	test('an event published by another process reaches the SSE client of this one, filtered per user', async () => {

@@ -4,6 +4,7 @@ import { setStorage } from '#app/services/storage/index.server.ts'
 import { materialKey } from '#app/services/storage/keys.ts'
 import { S3FileStorage } from '#app/services/storage/s3.server.ts'
 import type { FileStorage } from '#app/services/storage/storage.ts'
+import { getEnv, resetEnvCache } from '#app/utils/env.server.ts'
 import type { MaterialCategory } from '#db/types.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
 import { insertEnrollment, insertUser } from '#tests/support/fixtures.ts'
@@ -90,6 +91,21 @@ describe('who may fetch a material file', () => {
 		expect(response.headers.get('Accept-Ranges')).toBe('bytes')
 		expect(response.headers.get('Content-Length')).toBe(String(PDF_BYTES.byteLength))
 		expect(new Uint8Array(await response.arrayBuffer())).toEqual(PDF_BYTES)
+	})
+
+	test('every answer carrying a stored file, inline or not, whole, ranged or HEAD, is sandboxed and nosniff', async () => {
+		const answers = [
+			await getFile(pdfId, { cookie: student.cookie }),
+			await getFile(pdfId, { cookie: student.cookie, query: '?download=1' }),
+			await getFile(videoId, { cookie: student.cookie, range: 'bytes=0-99' }),
+			await getFile(videoId, { cookie: student.cookie, method: 'HEAD' }),
+			await getFile(videoId, { cookie: student.cookie, range: 'bytes=999999-' }),
+		]
+		expect(answers.map((answer) => answer.status)).toEqual([200, 200, 206, 200, 416])
+		for (const answer of answers) {
+			expect(answer.headers.get('Content-Security-Policy')).toBe('sandbox')
+			expect(answer.headers.get('X-Content-Type-Options')).toBe('nosniff')
+		}
 	})
 
 	test('an admin gets any course file', async () => {
@@ -231,6 +247,9 @@ describe('with an S3 store', () => {
 		expect(response.headers.get('Cache-Control')).toContain('private')
 		const location = new URL(response.headers.get('Location')!)
 		expect(location.origin).toBe(s3.endpoint)
+		// The store's own origin: there the file has none of the site's cookies or access, which the sandbox would otherwise take away.
+		expect(location.origin).not.toBe(new URL(getEnv().APP_URL).origin)
+		expect(location.origin).not.toBe('http://localhost')
 		expect(Number(location.searchParams.get('X-Amz-Expires'))).toBeLessThanOrEqual(300)
 		const fetched = await fetch(location)
 		expect(fetched.status).toBe(200)
@@ -239,5 +258,25 @@ describe('with an S3 store', () => {
 
 		const outsider = await createUser()
 		expect((await getFile(itemId, { cookie: outsider.cookie })).status).toBe(403)
+	})
+
+	test("a store whose presigned URLs would be on the site's own origin is not redirected to: the file is streamed in the sandbox", async () => {
+		const itemId = await storeItem('same-origin.pdf', PDF_BYTES, { contentType: 'application/pdf', storage })
+		setStorage(storage)
+		const appUrl = process.env.APP_URL
+		process.env.APP_URL = s3.endpoint
+		resetEnvCache()
+		try {
+			const response = await getFile(itemId, { cookie: student.cookie })
+			expect(response.status).toBe(200)
+			expect(response.headers.get('Location')).toBeNull()
+			expect(response.headers.get('Content-Security-Policy')).toBe('sandbox')
+			expect(response.headers.get('Content-Disposition')).toMatch(/^inline/)
+			expect(new Uint8Array(await response.arrayBuffer())).toEqual(PDF_BYTES)
+		} finally {
+			if (appUrl === undefined) delete process.env.APP_URL
+			else process.env.APP_URL = appUrl
+			resetEnvCache()
+		}
 	})
 })

@@ -8,6 +8,7 @@ import { action as contactAction, loader as contactLoader } from '#app/routes/ad
 import { action as directAction, loader as directLoader } from '#app/routes/admin/messages/direct.tsx'
 import { action, loader } from '#app/routes/dashboard/messages.tsx'
 import { openDatabase } from '#app/utils/db.server.ts'
+import { consumeRateLimit, RATE_LIMITS } from '#app/utils/rate-limit.server.ts'
 import { getToast } from '#app/utils/toast.server.ts'
 import type { Role } from '#db/types.ts'
 import { useTestDatabase, withTablesUnavailable } from '#tests/support/db.ts'
@@ -57,7 +58,7 @@ async function json(response: Response) {
 
 beforeEach(async () => {
 	await t.db.deleteFrom('messages').execute()
-	await t.db.deleteFrom('rate_limit_buckets').execute()
+	await t.db.deleteFrom('rate_limits').execute()
 	await t.db.deleteFrom('audit_log').execute()
 	await t.db.deleteFrom('contact_submissions').execute()
 	await t.db.deleteFrom('sessions').execute()
@@ -284,10 +285,7 @@ describe('sending, reading and deleting', () => {
 	test('sending is rate limited', async () => {
 		const student = await person('student')
 		const admin = await person('admin')
-		await t.db
-			.insertInto('rate_limit_buckets')
-			.values({ key: `message-send:${student.id}`, hits: 60, reset_at: new Date(Date.now() + 60_000) })
-			.execute()
+		for (let sent = 0; sent < RATE_LIMITS.messageSend.points; sent++) await consumeRateLimit('messageSend', student.id)
 		const response = await callRoute(
 			action,
 			composerRequest('/dashboard/messages', student.cookie, { intent: 'send', receiverId: admin.id, content: 'hi' }),

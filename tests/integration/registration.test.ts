@@ -8,7 +8,7 @@ import { loader as completionLoader } from '#app/routes/register/registration-co
 import { action as checkoutAction, loader as checkoutLoader } from '#app/routes/register/test-checkout.tsx'
 import { setPayments } from '#app/services/payments/index.server.ts'
 import { TestCheckoutPayments } from '#app/services/payments/test-checkout.server.ts'
-import { hitRateLimit, RATE_LIMITS } from '#app/utils/rate-limit.server.ts'
+import { consumeRateLimit, RATE_LIMITS } from '#app/utils/rate-limit.server.ts'
 import { getSessionUser } from '#app/utils/session.server.ts'
 import { useTestDatabase, withTablesUnavailable } from '#tests/support/db.ts'
 import { cookiesFrom, formRequest, getRequest, sessionCookieFor, settle, toastOf } from '#tests/support/requests.ts'
@@ -285,11 +285,9 @@ describe('step 3 and the free path', () => {
 		const invalid = await post(details(uniqueEmail(), { confirmPassword: 'something-else' }), undefined, ip)
 		expect(invalid.status).toBe(400)
 		// Only valid details count: a typo costs nothing.
-		expect(await t.db.selectFrom('rate_limit_buckets').select('hits').where('key', '=', `registration-details:${ip}`).execute()).toEqual([])
+		expect(await t.db.selectFrom('rate_limits').select('points').where('key', '=', `registrationDetails:${ip}`).execute()).toEqual([])
 
-		for (let hit = 0; hit < RATE_LIMITS.registrationDetails.limit; hit++) {
-			await hitRateLimit(t.db, `registration-details:${ip}`, RATE_LIMITS.registrationDetails)
-		}
+		for (let hit = 0; hit < RATE_LIMITS.registrationDetails.points; hit++) await consumeRateLimit('registrationDetails', ip)
 		const email = uniqueEmail()
 		const response = await post(details(email), undefined, ip)
 		expect(response.status).toBe(429)
@@ -306,7 +304,7 @@ describe('step 3 and the free path', () => {
 		const free = await course()
 		const cookie = await throughStepTwo(free.id)
 		const ip = '192.0.2.77'
-		for (let hit = 0; hit < RATE_LIMITS.registration.limit; hit++) await hitRateLimit(t.db, `registration:${ip}`, RATE_LIMITS.registration)
+		for (let hit = 0; hit < RATE_LIMITS.registration.points; hit++) await consumeRateLimit('registration', ip)
 		const response = await post({ intent: 'agree', agreeToTerms: 'on' }, cookie, ip)
 		expect(response.status).toBe(429)
 		expect(response.headers.get('Retry-After')).toBeTruthy()

@@ -194,7 +194,7 @@ beforeAll(async () => {
 	// Refused requests still count against rate limits, and each request here brings a session of its own.
 	tables = rows.rows
 		.map((row) => row.name)
-		.filter((name) => !['rate_limit_buckets', 'sessions', 'kysely_migration', 'kysely_migration_lock'].includes(name))
+		.filter((name) => !['rate_limits', 'sessions', 'kysely_migration', 'kysely_migration_lock'].includes(name))
 	users.student = await createUser('student')
 	users.admin = await createUser('admin')
 	const course = await t.db.insertInto('courses').values({ title: 'Fuzz course', capacity: 5 }).returning('id').executeTakeFirstOrThrow()

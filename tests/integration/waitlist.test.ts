@@ -111,7 +111,7 @@ describe('joining the waitlist', () => {
 
 	test('requests are rate limited per client address with 429', async () => {
 		const ip = '192.0.2.200'
-		for (let index = 0; index < RATE_LIMITS.waitlist.limit; index++) {
+		for (let index = 0; index < RATE_LIMITS.waitlist.points; index++) {
 			expect((await join({ name: 'Rate Limited', email: `rate-${index}@example.com` }, { ip })).status).toBe(302)
 		}
 		const refused = await join({ name: 'Rate Limited', email: 'rate-over@example.com' }, { ip })

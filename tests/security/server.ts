@@ -111,7 +111,7 @@ export async function dropServerDatabase(server: PrivateServer) {
 
 /**
  * A fingerprint of every table: its row count and a hash of its rows. Left
- * out: rate_limit_buckets (a refused request still counts against a limit)
+ * out: rate_limits (a refused request still counts against a limit)
  * and sessions.last_seen_at (reading a page refreshes it, by design).
  */
 export async function snapshot(url: string) {
@@ -123,7 +123,7 @@ export async function snapshot(url: string) {
 		)
 		const result: Record<string, string> = {}
 		for (const { name } of tables.rows) {
-			if (name === 'rate_limit_buckets') continue
+			if (name === 'rate_limits') continue
 			const columns = name === 'sessions' ? 'ROW(id, user_id, created_at, expires_at)' : 't'
 			const row = await client.query<{ count: string; hash: string | null }>(
 				`SELECT count(*) AS count, md5(string_agg(${columns}::text, '|' ORDER BY ${columns}::text)) AS hash FROM "${name}" t`,

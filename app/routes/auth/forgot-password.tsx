@@ -10,7 +10,7 @@ import { sendPasswordResetEmail } from '#app/models/account-emails.server.ts'
 import { findUserByEmail, normalizeEmail } from '#app/models/users.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
-import { hitRateLimit, RATE_LIMITS } from '#app/utils/rate-limit.server.ts'
+import { consumeRateLimit } from '#app/utils/rate-limit.server.ts'
 import { actionToastHeaders, redirectWithToast } from '#app/utils/toast.server.ts'
 import type { Route } from './+types/forgot-password'
 
@@ -30,7 +30,7 @@ export async function action(args: Route.ActionArgs) {
 	const db = getDb()
 	const email = normalizeEmail(submission.value.email)
 	try {
-		const limit = await hitRateLimit(db, `account-mail:reset:${email}`, RATE_LIMITS.accountMail)
+		const limit = await consumeRateLimit('accountMail', `reset:${email}`)
 		if (!limit.allowed) {
 			return data(
 				{ result: submission.reply({ formErrors: ['Too many password reset requests. Please wait a few minutes before trying again.'] }) },

@@ -11,11 +11,12 @@ import { Button } from '#app/components/ui/button.tsx'
 import { Field } from '#app/components/ui/field.tsx'
 import { getUser, startSession } from '#app/utils/auth.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
-import { safeRedirectPath } from '#app/utils/misc.ts'
+import { safeRedirectPath } from '#app/utils/safe-redirect.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { EmailSchema, MAX_PASSWORD_LENGTH } from '#app/utils/user-validation.ts'
 import type { Route } from './+types/login'
 import { authenticator, LoginError } from './login.server.ts'
+import { trustDeviceCookie } from './login-limits.server.ts'
 
 export const LoginSchema = z.object({
 	email: EmailSchema,
@@ -50,6 +51,7 @@ export async function action({ request }: Route.ActionArgs) {
 	try {
 		const { userId } = await authenticator.authenticate('password', request)
 		const headers = new Headers({ 'Set-Cookie': await startSession(request, userId) })
+		headers.append('Set-Cookie', await trustDeviceCookie(request, submission.value.email))
 		return redirectWithToast(
 			safeRedirectPath(submission.value.redirectTo, href('/dashboard')),
 			{ type: 'success', title: 'Login Successful', description: 'Welcome back! Redirecting to dashboard...' },
@@ -62,7 +64,7 @@ export async function action({ request }: Route.ActionArgs) {
 				result: submission.reply({ formErrors: [error.message], hideFields: ['password'] }),
 				unconfirmedEmail: error.code === 'email-not-confirmed' ? submission.value.email : null,
 			},
-			{ status: error.code === 'rate-limited' ? 429 : 400 },
+			error.code === 'rate-limited' ? { status: 429, headers: { 'Retry-After': String(error.retryAfterSeconds) } } : { status: 400 },
 		)
 	}
 }

@@ -1,7 +1,7 @@
 import { href, redirect } from 'react-router'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
-import { safeRedirectPath } from '#app/utils/misc.ts'
+import { safeRedirectPath } from '#app/utils/safe-redirect.ts'
 import { clearSelectedCourseCookie } from '#app/utils/selected-course.server.ts'
 import { clearSessionCookie, hashToken, readSessionToken } from '#app/utils/session.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'

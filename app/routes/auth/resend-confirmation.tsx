@@ -9,7 +9,7 @@ import { findUserByEmail, normalizeEmail } from '#app/models/users.server.ts'
 import { getUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
-import { hitRateLimit, RATE_LIMITS } from '#app/utils/rate-limit.server.ts'
+import { consumeRateLimit } from '#app/utils/rate-limit.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import type { Route } from './+types/resend-confirmation'
 
@@ -32,7 +32,7 @@ export async function action({ request }: Route.ActionArgs) {
 	if (!email) return data({ error: 'Please enter a valid email address' }, { status: 400 })
 	const db = getDb()
 	const address = normalizeEmail(email)
-	const limit = await hitRateLimit(db, `account-mail:confirm:${address}`, RATE_LIMITS.accountMail)
+	const limit = await consumeRateLimit('accountMail', `confirm:${address}`)
 	if (!limit.allowed) {
 		return data(
 			{ error: 'Too many confirmation emails requested. Please wait an hour before trying again.' },

@@ -7,13 +7,14 @@ import { PasswordField } from '#app/components/password-field.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
 import { checkToken, consumeToken, type TokenCheck } from '#app/models/auth-tokens.server.ts'
-import { replacePasswordHash } from '#app/models/users.server.ts'
+import { getUserContact, replacePasswordHash } from '#app/models/users.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
 import { clearSessionCookie } from '#app/utils/session.server.ts'
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '#app/utils/user-validation.ts'
 import type { Route } from './+types/reset-password'
+import { forgetAccountLoginFailures } from './login-limits.server.ts'
 
 const ResetPasswordSchema = z
 	.object({
@@ -61,6 +62,7 @@ export async function action({ request }: Route.ActionArgs) {
 	const refuse = (message: string, status: number) =>
 		data({ result: submission.reply({ formErrors: [message], hideFields: ['password', 'confirmPassword'] }) }, { status })
 	const db = getDb()
+	let userId: string
 	try {
 		const check = await checkToken(db, submission.value.token, 'reset_password')
 		if (check.status !== 'valid') return refuse(TOKEN_ERRORS[check.status], 400)
@@ -73,10 +75,18 @@ export async function action({ request }: Route.ActionArgs) {
 			return true
 		})
 		if (!reset) return refuse(TOKEN_ERRORS.used, 400)
+		userId = check.userId
 	} catch (error) {
 		console.error('[reset-password] the password could not be reset:', error instanceof Error ? error.message : error)
 		return refuse(UNEXPECTED_ERROR, 503)
 	}
+	// The reset proves the mailbox: failed logins from unknown browsers no longer stand in the owner's way.
+	// The new password is in place whatever happens here.
+	await getUserContact(db, userId)
+		.then((contact) => contact && forgetAccountLoginFailures(contact.email))
+		.catch((error: unknown) =>
+			console.error('[reset-password] login failures not forgotten:', error instanceof Error ? error.message : error),
+		)
 	return redirect('/login?notice=password-updated', { headers: { 'Set-Cookie': await clearSessionCookie() } })
 }
 

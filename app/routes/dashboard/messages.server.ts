@@ -11,9 +11,10 @@ import { getStorage } from '#app/services/storage/index.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
-import { safeRedirectPath, searchText } from '#app/utils/misc.ts'
+import { searchText } from '#app/utils/misc.ts'
 import { MultipartError, parseMultipartForm, UploadTooLargeError } from '#app/utils/multipart.server.ts'
-import { hitRateLimit, RATE_LIMITS } from '#app/utils/rate-limit.server.ts'
+import { consumeRateLimit } from '#app/utils/rate-limit.server.ts'
+import { safeRedirectPath } from '#app/utils/safe-redirect.ts'
 import type { SessionUser } from '#app/utils/session.server.ts'
 import { type ActionRequest, actionToastHeaders, redirectWithToast, type ToastInput } from '#app/utils/toast.server.ts'
 import type { Database } from '#db/types.ts'
@@ -70,7 +71,7 @@ export async function receiveForm(
 	if (!contentType.toLowerCase().startsWith('multipart/form-data')) return { ok: true, fields: await readFormData(request) }
 
 	// Only the composer and the broadcast send multipart forms: both create a message.
-	const limit = await hitRateLimit(getDb(), `message-send:${user.id}`, RATE_LIMITS.messageSend)
+	const limit = await consumeRateLimit('messageSend', user.id)
 	if (!limit.allowed) {
 		const error = `Too many messages. Please wait ${limit.retryAfterSeconds} seconds before sending more.`
 		return { ok: false, intent: 'send', status: 429, error, toast: { type: 'error', title: 'Failed to send message', description: error } }

@@ -13,7 +13,7 @@ import { Field, TextareaField } from '#app/components/ui/field.tsx'
 import { createContactSubmission } from '#app/models/contact-submissions.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
-import { clientAddress, hitRateLimit, RATE_LIMITS } from '#app/utils/rate-limit.server.ts'
+import { clientAddress, consumeRateLimit } from '#app/utils/rate-limit.server.ts'
 import { useContactEmail } from '#app/utils/root-data.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import type { Route } from './+types/contact'
@@ -51,7 +51,7 @@ export async function action({ request }: Route.ActionArgs) {
 		return data({ result: submission.reply(), deliveryFailed: false }, { status: 400 })
 	}
 	try {
-		const limit = await hitRateLimit(getDb(), `contact:${clientAddress(request)}`, RATE_LIMITS.contact)
+		const limit = await consumeRateLimit('contact', clientAddress(request))
 		if (!limit.allowed) {
 			return data(
 				{ result: submission.reply({ formErrors: [CONTACT_RATE_LIMITED] }), deliveryFailed: false },

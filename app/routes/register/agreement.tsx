@@ -18,7 +18,7 @@ import { getUser, startSession } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
-import { clientAddress, hitRateLimit, RATE_LIMITS } from '#app/utils/rate-limit.server.ts'
+import { clientAddress, consumeRateLimit } from '#app/utils/rate-limit.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import type { Route } from './+types/agreement'
 import { clearDraftCookieHeader, readDraftId } from './draft-cookie.server.ts'
@@ -55,7 +55,7 @@ export async function action(args: Route.ActionArgs) {
 	if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
 
 	if (!draft.userId) {
-		const limit = await hitRateLimit(db, `registration:${clientAddress(request)}`, RATE_LIMITS.registration)
+		const limit = await consumeRateLimit('registration', clientAddress(request))
 		if (!limit.allowed) {
 			return data(
 				{

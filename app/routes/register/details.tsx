@@ -14,7 +14,7 @@ import { getUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
-import { clientAddress, hitRateLimit, RATE_LIMITS } from '#app/utils/rate-limit.server.ts'
+import { clientAddress, consumeRateLimit } from '#app/utils/rate-limit.server.ts'
 import { EmailSchema, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, NameSchema } from '#app/utils/user-validation.ts'
 import type { Route } from './+types/details'
 import { draftCookieHeader, readDraftId } from './draft-cookie.server.ts'
@@ -65,7 +65,7 @@ export async function action({ request }: Route.ActionArgs) {
 		return data({ result: submission.reply({ hideFields: PASSWORD_FIELDS }) }, { status: 400 })
 	}
 	const db = getDb()
-	const limit = await hitRateLimit(db, `registration-details:${clientAddress(request)}`, RATE_LIMITS.registrationDetails)
+	const limit = await consumeRateLimit('registrationDetails', clientAddress(request))
 	if (!limit.allowed) {
 		return data(
 			{ result: submission.reply({ formErrors: [TOO_MANY_REGISTRATIONS_MESSAGE], hideFields: PASSWORD_FIELDS }) },

@@ -9,9 +9,9 @@ import { joinWaitlist } from '#app/models/waitlist.server.ts'
 import { getUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
-import { safeRedirectPath } from '#app/utils/misc.ts'
-import { clientAddress, hitRateLimit, RATE_LIMITS } from '#app/utils/rate-limit.server.ts'
+import { clientAddress, consumeRateLimit } from '#app/utils/rate-limit.server.ts'
 import { rowIdSchema } from '#app/utils/row-id.ts'
+import { safeRedirectPath } from '#app/utils/safe-redirect.ts'
 import { actionToastHeaders, redirectWithToast } from '#app/utils/toast.server.ts'
 import type { Route } from './+types/waitlist'
 
@@ -59,8 +59,7 @@ export async function action(args: Route.ActionArgs) {
 
 	const db = getDb()
 	// A signed-in user is limited on their own, so people behind one shared address do not use up each other's requests.
-	const limitKey = user ? `waitlist:user:${user.id}` : `waitlist:ip:${clientAddress(request)}`
-	const limit = await hitRateLimit(db, limitKey, RATE_LIMITS.waitlist)
+	const limit = await consumeRateLimit('waitlist', user ? `user:${user.id}` : `address:${clientAddress(request)}`)
 	if (!limit.allowed) {
 		return data(
 			{ result: submission.reply({ formErrors: ['Too many requests. Please wait a few minutes and try again.'] }), course, returnTo },

@@ -18,23 +18,26 @@ export function streamClientKey(user: Pick<SessionUser, 'id'> | null, address: s
 }
 
 /**
- * Message events go to their two parties and announcements to signed-in users;
- * seat and course changes carry nothing private, so visitors get them too.
+ * What of an event this viewer's stream carries, or null for nothing. Message events go to
+ * their two parties and announcements to signed-in users. Seat and course changes go to
+ * everyone, but only their public part: an enrolment change names its student to that student
+ * alone (a visitor or classmate learns that seats changed, not whose).
  */
-export function canSeeEvent(user: Pick<SessionUser, 'id'> | null, event: AppEvent) {
+export function eventForViewer(user: Pick<SessionUser, 'id'> | null, event: AppEvent): AppEvent | null {
 	switch (event.type) {
 		case 'message.created':
 		case 'message.deleted':
 		case 'message.read':
-			return user !== null && (event.senderId === user.id || event.receiverId === user.id)
+			return user !== null && (event.senderId === user.id || event.receiverId === user.id) ? event : null
 		case 'announcement.created':
 		case 'announcement.deleted':
-			return user !== null
+			return user === null ? null : event
 		case 'enrollment.changed':
+			return event.userId !== undefined && event.userId === user?.id ? event : { type: event.type, courseId: event.courseId }
 		case 'course.changed':
-			return true
+			return event
 		case 'site.changed':
-			return false
+			return null
 	}
 }
 
@@ -91,7 +94,8 @@ export function openUserEventStream(
 			}
 		}
 		const unsubscribe = hub.subscribe((event) => {
-			if (canSeeEvent(user, event)) safeSend({ data: JSON.stringify(event) })
+			const visible = eventForViewer(user, event)
+			if (visible) safeSend({ data: JSON.stringify(visible) })
 		})
 		const heartbeat = setInterval(() => safeSend({ event: 'ping', data: '' }), HEARTBEAT_MS)
 		registry.open.add(closeStream)

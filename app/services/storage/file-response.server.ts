@@ -1,4 +1,5 @@
 import { createReadableStreamFromReadable } from '@react-router/node'
+import { getEnv } from '#app/utils/env.server.ts'
 import { contentDisposition } from './keys.ts'
 import type { FileStorage } from './storage.ts'
 
@@ -16,10 +17,17 @@ export type ServedFile = {
 }
 
 /**
+ * Whatever a user uploaded (a PDF's /OpenAction script, markup in disguise) runs, if at all, in
+ * a sandbox: an opaque origin without scripts, forms, popups or plugins of the site's, so
+ * nothing in a file can act as the site (docs/decisions/022-uploaded-files-sandboxed.md).
+ */
+export const UPLOADED_FILE_POLICY = 'sandbox'
+
+/**
  * A stored file as the answer to a request the caller has already authorised: a redirect to
- * a short-lived presigned URL when the store offers one, otherwise the bytes streamed from
- * the store with single-range support (videos seek, downloads resume), and HEAD answered
- * from the object's size alone.
+ * a short-lived presigned URL when the store offers one on an origin of its own, otherwise the
+ * bytes streamed from the store with single-range support (videos seek, downloads resume), and
+ * HEAD answered from the object's size alone.
  */
 export async function fileResponse(request: Request, storage: FileStorage, file: ServedFile) {
 	const lastSegment = file.fileName.split(/[\\/]/).pop() ?? ''
@@ -30,13 +38,18 @@ export async function fileResponse(request: Request, storage: FileStorage, file:
 		disposition: file.disposition,
 		contentType: file.contentType,
 	})
-	if (presigned) return new Response(null, { status: 302, headers: { Location: presigned, 'Cache-Control': 'private, no-store' } })
+	// A presigned response cannot carry the sandbox (S3 sets no such header); it is safe only on
+	// another origin than the site's, where a file has none of the site's cookies or access.
+	if (presigned && !isSiteOrigin(request, new URL(presigned).origin)) {
+		return new Response(null, { status: 302, headers: { Location: presigned, 'Cache-Control': 'private, no-store' } })
+	}
 
 	const stat = await storage.stat(file.key)
 	if (!stat) return fileNotFound()
 	const headers = new Headers({
 		'Content-Type': file.contentType,
 		'Content-Disposition': contentDisposition(file.disposition, fileName),
+		'Content-Security-Policy': UPLOADED_FILE_POLICY,
 		'X-Content-Type-Options': 'nosniff',
 		// no-transform: compressing would break byte ranges and Content-Length.
 		'Cache-Control': `${file.cacheControl}, no-transform`,
@@ -57,6 +70,11 @@ export async function fileResponse(request: Request, storage: FileStorage, file:
 	const object = await storage.get(file.key, range ?? undefined)
 	if (!object) return fileNotFound()
 	return new Response(createReadableStreamFromReadable(object.body), { status, headers })
+}
+
+/** The site's public origin (APP_URL) or the one this request came in on. */
+function isSiteOrigin(request: Request, origin: string) {
+	return origin === new URL(getEnv().APP_URL).origin || origin === new URL(request.url).origin
 }
 
 /** A plain-text refusal that no cache keeps. */
