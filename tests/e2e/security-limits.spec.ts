@@ -213,16 +213,16 @@ test.describe('limits hold for requests that arrive together', () => {
 				)
 				expect(first.status).toBe(302)
 				const second = await post(
-					'/register',
+					'/register/course',
 					{ intent: 'course', courseId: String(course.id) },
 					{ ip: `192.0.2.${150 + index}`, cookie: first.cookie },
 				)
-				expect(second.location).toBe('/register?step=3')
+				expect(second.location).toBe('/register/agreement')
 				return first.cookie
 			}),
 		)
 		const answers = await Promise.all(
-			drafts.map((cookie) => post('/register', { intent: 'agree', agreeToTerms: 'on' }, { ip: '203.0.113.33', cookie })),
+			drafts.map((cookie) => post('/register/agreement', { intent: 'agree', agreeToTerms: 'on' }, { ip: '203.0.113.33', cookie })),
 		)
 		expect(tally(answers)).toEqual({ 302: 10, 429: 5 })
 		expect(
