@@ -5,7 +5,7 @@ import { startMailWorker, stopMailWorker } from '#app/services/mail/index.server
 import { getPayments } from '#app/services/payments/index.server.ts'
 import { initStorage, removeAbandonedUploads } from '#app/services/storage/index.server.ts'
 import { closeDatabase, getDb, initDatabase } from './utils/db.server.ts'
-import { getEnv } from './utils/env.server.ts'
+import { getEnv, requireDatabaseUrl } from './utils/env.server.ts'
 import { sweepRateLimits } from './utils/rate-limit.server.ts'
 
 /**
@@ -45,7 +45,7 @@ function sweepAbandonedUploads() {
  */
 export async function startup() {
 	const env = getEnv()
-	await initDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR, poolMax: env.DATABASE_POOL_MAX })
+	await initDatabase({ databaseUrl: requireDatabaseUrl(env), poolMax: env.DATABASE_POOL_MAX })
 	await initStorage(env)
 	await getEventHub()
 	acceptStreams()

@@ -5,9 +5,10 @@
 import { parseArgs } from 'node:util'
 import { z } from 'zod'
 import { createOrPromoteAdmin } from '#app/models/admin-users.server.ts'
-import { closeDatabase, initDatabase } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { EmailSchema, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, NameSchema } from '#app/utils/user-validation.ts'
+import { withMigratedDatabase } from './lib/database-server.ts'
+import { exitWithError } from './lib/processes.ts'
 
 const usage = 'Usage: npm run admin:create -- --email you@example.com --name "Your Name" [--password secret]'
 
@@ -39,12 +40,8 @@ try {
 const parsed = ArgsSchema.safeParse(values)
 if (!parsed.success) fail(parsed.error.issues.map((issue) => `--${issue.path.join('.')}: ${issue.message}`).join('\n'))
 
-const env = getEnv()
-const handle = await initDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR })
-try {
+await withMigratedDatabase(getEnv(), async (handle) => {
 	const result = await createOrPromoteAdmin(handle.db, parsed.data)
 	console.log(result.created ? `Created admin ${result.email}.` : `${result.email} is now an admin.`)
 	if (result.generatedPassword) console.log(`Generated password (shown once): ${result.generatedPassword}`)
-} finally {
-	await closeDatabase()
-}
+}).catch(exitWithError)

@@ -1,7 +1,5 @@
-import { closeDatabase, initDatabase } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
+import { withMigratedDatabase } from './lib/database-server.ts'
+import { exitWithError } from './lib/processes.ts'
 
-const env = getEnv()
-const handle = await initDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR })
-console.log(`Database (${handle.kind}) is at the latest migration.`)
-await closeDatabase()
+await withMigratedDatabase(getEnv(), async () => console.log('The database is at the latest migration.')).catch(exitWithError)

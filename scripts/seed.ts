@@ -3,14 +3,14 @@
  * `npm run db:seed -- --scale` adds the scale data set (db/seed/scale.ts) as well.
  */
 import { initStorage } from '#app/services/storage/index.server.ts'
-import { closeDatabase, initDatabase } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemoData } from '#db/seed/demo.ts'
 import { SCALE_ACCOUNTS, seedScaleData } from '#db/seed/scale.ts'
+import { withMigratedDatabase } from './lib/database-server.ts'
+import { exitWithError } from './lib/processes.ts'
 
 const env = getEnv()
-const handle = await initDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR })
-try {
+await withMigratedDatabase(env, async (handle) => {
 	const storage = await initStorage(env)
 	const { seeded } = await seedDemoData(handle.db, storage)
 	if (seeded) {
@@ -25,10 +25,8 @@ try {
 		const seconds = ((performance.now() - started) / 1000).toFixed(0)
 		console.log(
 			scale.seeded
-				? `Scale data seeded in ${seconds} s (${handle.kind}). Log in as ${SCALE_ACCOUNTS.student} or ${SCALE_ACCOUNTS.admin}.`
+				? `Scale data seeded in ${seconds} s. Log in as ${SCALE_ACCOUNTS.student} or ${SCALE_ACCOUNTS.admin}.`
 				: 'Scale data already present; nothing added.',
 		)
 	}
-} finally {
-	await closeDatabase()
-}
+}).catch(exitWithError)

@@ -8,9 +8,10 @@ import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { initStorage } from '#app/services/storage/index.server.ts'
-import { closeDatabase, initDatabase } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, hasDemoAccounts, seedDemoData } from '#db/seed/demo.ts'
+import { withMigratedDatabase } from './lib/database-server.ts'
+import { exitWithError } from './lib/processes.ts'
 
 const BUILD_ENTRY = path.resolve('build/server/index.js')
 /** What the server build is made from; a newer file in any of them means the build is stale. */
@@ -26,16 +27,13 @@ if (process.argv.includes('--rebuild') || isBuildStale()) {
 }
 
 const env = getEnv()
-const handle = await initDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR, poolMax: env.DATABASE_POOL_MAX })
-let showDemoLogins: boolean
-try {
+// Seeding joins the server's embedded database if one already runs here; the server started
+// next then refuses to start a second time on it, naming the first.
+const showDemoLogins = await withMigratedDatabase(env, async (handle) => {
 	const { seeded } = await seedDemoData(handle.db, await initStorage(env))
 	if (seeded) console.log('Seeded the demo data.')
-	showDemoLogins = await hasDemoAccounts(handle.db)
-} finally {
-	// PGlite allows one process per data directory: the server opens it next.
-	await closeDatabase()
-}
+	return hasDemoAccounts(handle.db)
+}).catch(exitWithError)
 
 const server = spawn(process.execPath, [path.resolve('scripts/server.ts')], { stdio: 'inherit' })
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

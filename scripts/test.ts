@@ -2,13 +2,16 @@
  * The whole test suite, in the order that fails fastest: types, lint and
  * formatting (Biome), unit and integration tests (Vitest, real PostgreSQL and PGlite), the concurrency tests
  * repeated, then a production build driven end to end by Playwright with
- * JavaScript on and off.
+ * JavaScript on and off. The database steps use TEST_POSTGRES_URL (the machine's
+ * PostgreSQL by default) or, when nothing answers there, an embedded PostgreSQL server
+ * started for the run.
  * Ends with one line 'N passed, N failed'.
  */
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { ensureTestPostgres } from '../tests/support/test-postgres-server.ts'
 
 const bin = (name: string) => path.resolve('node_modules/.bin', name)
 const reportDir = fs.mkdtempSync(path.join(os.tmpdir(), 'test-reports-'))
@@ -26,6 +29,14 @@ function run(label: string, command: string, args: string[], env: NodeJS.Process
 
 const wanted = (step: string) => only.length === 0 || only.includes(step)
 const failures: string[] = []
+
+const database = ['unit', 'stress', 'e2e'].some(wanted) ? await ensureTestPostgres() : undefined
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+	process.once(signal, async () => {
+		await database?.stop()
+		process.exit(1)
+	})
+}
 
 if (wanted('typecheck')) {
 	if (!run('typecheck', bin('react-router'), ['typegen']) || !run('tsc', bin('tsc'), ['--noEmit'])) failures.push('typecheck')
@@ -88,6 +99,7 @@ if (fs.existsSync(playwrightReport)) {
 	counts.skipped += stats.skipped ?? 0
 }
 fs.rmSync(reportDir, { recursive: true, force: true })
+await database?.stop()
 
 if (failures.length > 0) console.log(`\nFailed steps: ${failures.join(', ')}`)
 if (failures.length > 0 && counts.failed === 0) counts.failed = 1

@@ -1,7 +1,4 @@
-import fs from 'node:fs'
-import path from 'node:path'
-import { PGlite } from '@electric-sql/pglite'
-import { Kysely, type LogEvent, PGliteDialect, PostgresDialect } from 'kysely'
+import { Kysely, type LogEvent, PostgresDialect } from 'kysely'
 import { Migrator } from 'kysely/migration'
 import pg from 'pg'
 import { migrations } from '#db/migrations/index.ts'
@@ -17,55 +14,30 @@ pg.types.setTypeParser(INT8_OID, (value) => Number(value))
 
 export type DatabaseHandle = {
 	db: Kysely<Database>
-	kind: 'postgres' | 'pglite'
 	/** Subscribes to a PostgreSQL NOTIFY channel; returns the unsubscribe function. */
 	listen: (channel: string, onPayload: (payload: string) => void) => Promise<() => Promise<void>>
 	close: () => Promise<void>
 }
 
 export type DatabaseOptions = {
-	databaseUrl?: string
-	dataDir: string
+	databaseUrl: string
 	poolMax?: number
 	onQuery?: (event: LogEvent) => void
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
-	const log = options.onQuery
-	if (options.databaseUrl) {
-		const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolMax ?? 10 })
-		// A client that loses its server (restart, failover) emits 'error', which unheard ends the
-		// process. The pool listens only while the client is idle; while a request holds it, the
-		// request's statements fail on their own, so this listener only keeps the process alive
-		// (the pool drops the broken client when it is released).
-		pool.on('error', (error) => console.error('[db] idle client error', error.message))
-		pool.on('connect', (client) => client.on('error', () => {}))
-		const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log })
-		return {
-			db,
-			kind: 'postgres',
-			listen: (channel, onPayload) => listenWithPool(options.databaseUrl!, channel, onPayload),
-			close: () => db.destroy(),
-		}
-	}
-
-	// 'memory://' keeps the database in memory (tests); anything else is a directory on disk.
-	const directory = options.dataDir === 'memory://' ? 'memory://' : path.resolve(options.dataDir, 'db')
-	if (directory !== 'memory://') fs.mkdirSync(directory, { recursive: true })
-	const pglite = await PGlite.create(directory, {
-		parsers: { [DATE_OID]: (value: string) => value, [INT8_OID]: (value: string) => Number(value) },
-	})
-	const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }), log })
+	const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolMax ?? 10 })
+	// A client that loses its server (restart, failover) emits 'error', which unheard ends the
+	// process. The pool listens only while the client is idle; while a request holds it, the
+	// request's statements fail on their own, so this listener only keeps the process alive
+	// (the pool drops the broken client when it is released).
+	pool.on('error', (error) => console.error('[db] idle client error', error.message))
+	pool.on('connect', (client) => client.on('error', () => {}))
+	const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: options.onQuery })
 	return {
 		db,
-		kind: 'pglite',
-		listen: async (channel, onPayload) => {
-			const unsubscribe = await pglite.listen(channel, onPayload)
-			return async () => unsubscribe()
-		},
-		close: async () => {
-			if (!pglite.closed) await pglite.close()
-		},
+		listen: (channel, onPayload) => listenWithPool(options.databaseUrl, channel, onPayload),
+		close: () => db.destroy(),
 	}
 }
 

@@ -56,13 +56,12 @@ describe('configuration', () => {
 		])
 	})
 
-	test('WEB_CONCURRENCY: one process per CPU on PostgreSQL, one on PGlite, which refuses more', () => {
+	test('WEB_CONCURRENCY: one process per CPU unless set, on an external and on the embedded database alike', () => {
 		const postgres = { DATABASE_URL: 'postgres://db.example/app', DATA_DIR: dataDir() }
 		expect(parseEnv(postgres).WEB_CONCURRENCY).toBe(os.availableParallelism())
 		expect(parseEnv({ ...postgres, WEB_CONCURRENCY: '3' }).WEB_CONCURRENCY).toBe(3)
-		expect(parseEnv({ DATA_DIR: dataDir() }).WEB_CONCURRENCY).toBe(1)
-		expect(parseEnv({ WEB_CONCURRENCY: '1', DATA_DIR: dataDir() }).WEB_CONCURRENCY).toBe(1)
-		expect(() => parseEnv({ WEB_CONCURRENCY: '2', DATA_DIR: dataDir() })).toThrow(/WEB_CONCURRENCY above 1 needs DATABASE_URL/)
+		expect(parseEnv({ DATA_DIR: dataDir() }).WEB_CONCURRENCY).toBe(os.availableParallelism())
+		expect(parseEnv({ WEB_CONCURRENCY: '2', DATA_DIR: dataDir() }).WEB_CONCURRENCY).toBe(2)
 		expect(() => parseEnv({ ...postgres, WEB_CONCURRENCY: '0' })).toThrow(/WEB_CONCURRENCY/)
 	})
 })

@@ -56,7 +56,7 @@ export type Env = Omit<z.infer<typeof EnvSchema>, 'WEB_CONCURRENCY'> & {
 	APP_URL: string
 	SESSION_SECRET: string
 	secureCookies: boolean
-	/** Server processes sharing the port: one per CPU on PostgreSQL, always one on PGlite. */
+	/** Server processes sharing the port: one per CPU unless set. */
 	WEB_CONCURRENCY: number
 }
 
@@ -93,16 +93,13 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
 	if (parsed.S3_BUCKET && (!parsed.S3_ACCESS_KEY_ID || !parsed.S3_SECRET_ACCESS_KEY)) {
 		throw new Error('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are required when S3_BUCKET is set.')
 	}
-	if (!parsed.DATABASE_URL && parsed.WEB_CONCURRENCY !== undefined && parsed.WEB_CONCURRENCY > 1) {
-		throw new Error('WEB_CONCURRENCY above 1 needs DATABASE_URL: the embedded database (PGlite) runs in one process.')
-	}
 	const appUrl = (parsed.APP_URL ?? `http://localhost:${parsed.PORT}`).replace(/\/$/, '')
 	return {
 		...parsed,
 		APP_URL: appUrl,
 		SESSION_SECRET: parsed.SESSION_SECRET ?? embeddedSessionSecret(parsed.DATA_DIR),
 		secureCookies: appUrl.startsWith('https://'),
-		WEB_CONCURRENCY: parsed.DATABASE_URL ? (parsed.WEB_CONCURRENCY ?? os.availableParallelism()) : 1,
+		WEB_CONCURRENCY: parsed.WEB_CONCURRENCY ?? os.availableParallelism(),
 	}
 }
 
@@ -117,6 +114,17 @@ function embeddedSessionSecret(dataDir: string) {
 		fs.writeFileSync(file, secret, { mode: 0o600 })
 		return secret
 	}
+}
+
+/**
+ * The database of the app process. Unset DATABASE_URL means the embedded server, which the
+ * launcher (scripts/server.ts and the other scripts) starts and then names in DATABASE_URL.
+ */
+export function requireDatabaseUrl(env: Pick<Env, 'DATABASE_URL'>) {
+	if (!env.DATABASE_URL) {
+		throw new Error('DATABASE_URL is not set: start the app with scripts/server.ts (npm start), which starts the embedded PostgreSQL.')
+	}
+	return env.DATABASE_URL
 }
 
 let cached: Env | undefined

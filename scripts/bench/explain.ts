@@ -1,6 +1,6 @@
 /**
  * `node scripts/bench/explain.ts`: runs the model functions behind the hot pages on the
- * database of DATABASE_URL (or DATA_DIR's PGlite), seeded with `npm run db:seed -- --scale`,
+ * database of DATABASE_URL (or DATA_DIR's embedded PostgreSQL), seeded with `npm run db:seed -- --scale`,
  * and prints EXPLAIN ANALYZE of every statement they issue, to check that indexes are used.
  */
 import { type CompiledQuery, type LogEvent, sql } from 'kysely'
@@ -13,12 +13,13 @@ import { listConversation } from '#app/models/messages.server.ts'
 import { openDatabase } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { SCALE_ACCOUNTS } from '#db/seed/scale.ts'
+import { openDatabaseServer } from '../lib/database-server.ts'
 
 const env = getEnv()
 const captured: CompiledQuery[] = []
+const server = await openDatabaseServer(env, 'command')
 const handle = await openDatabase({
-	databaseUrl: env.DATABASE_URL,
-	dataDir: env.DATA_DIR,
+	databaseUrl: server.url,
 	onQuery: (event: LogEvent) => {
 		if (event.level === 'query') captured.push(event.query)
 	},
@@ -77,4 +78,5 @@ try {
 	await explain('admin enrollments search', () => listEnrollments(db, { query: 'Student 42' }))
 } finally {
 	await handle.close()
+	await server.stop()
 }

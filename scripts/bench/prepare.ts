@@ -1,22 +1,19 @@
 /**
- * Run by scripts/bench/run.ts before the server starts (PGlite allows one process at a
- * time): seeds the demo and scale data, signs in a scale student and a scale admin, and
+ * Run by scripts/bench/run.ts before the server starts: seeds the demo and scale data, signs in a scale student and a scale admin, and
  * prints what the bench needs as one JSON line.
  */
 import { initStorage } from '#app/services/storage/index.server.ts'
-import { closeDatabase, initDatabase } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { createSession } from '#app/utils/session.server.ts'
 import { seedDemoData } from '#db/seed/demo.ts'
 import { SCALE_ACCOUNTS, seedScaleData } from '#db/seed/scale.ts'
+import { withMigratedDatabase } from '../lib/database-server.ts'
 
 const env = getEnv()
-const handle = await initDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR })
-const db = handle.db
-try {
+await withMigratedDatabase(env, async ({ db }) => {
 	const started = performance.now()
 	await seedDemoData(db, await initStorage(env))
-	await seedScaleData(db, { log: (line) => console.error(`  [${handle.kind}] ${line}`) })
+	await seedScaleData(db, { log: (line) => console.error(`  ${line}`) })
 	const seedSeconds = (performance.now() - started) / 1000
 
 	const userId = async (email: string) =>
@@ -43,6 +40,4 @@ try {
 			enrollment,
 		}),
 	)
-} finally {
-	await closeDatabase()
-}
+})

@@ -30,3 +30,9 @@ export function childPids(pid: number): number[] {
 			return state !== undefined && state !== 'Z'
 		})
 }
+
+/** Ends a command on an error with its message alone: the operator needs the sentence, not the stack. */
+export function exitWithError(error: unknown): never {
+	console.error(error instanceof Error ? error.message : String(error))
+	process.exit(1)
+}

@@ -225,6 +225,12 @@ server.listen(env.PORT, env.HOST, () => {
 })
 server.keepAliveTimeout = 65_000
 
+/** What the launcher stops once the app has closed (the embedded database it started). */
+const shutdownSteps: Array<() => Promise<void>> = []
+export function afterShutdown(step: () => Promise<void>) {
+	shutdownSteps.push(step)
+}
+
 let shuttingDown = false
 async function shutdown(signal: string) {
 	if (shuttingDown) return
@@ -237,6 +243,7 @@ async function shutdown(signal: string) {
 	forceExit.unref()
 	server.close(async () => {
 		await entry.shutdown().catch((error: unknown) => console.error('Shutdown error', error))
+		for (const step of shutdownSteps) await step().catch((error: unknown) => console.error('Shutdown error', error))
 		process.exit(0)
 	})
 	// Idle keep-alive sockets would hold close() open, and so would one that finishes its

@@ -4,14 +4,14 @@
  */
 import cluster, { type Worker } from 'node:cluster'
 import { closeDatabase, initDatabase } from '#app/utils/db.server.ts'
-import type { Env } from '#app/utils/env.server.ts'
+import { type Env, requireDatabaseUrl } from '#app/utils/env.server.ts'
 
 /** Longer than a worker's own shutdown deadline, which ends it first. */
 const SHUTDOWN_DEADLINE_MS = 20_000
 
-export async function superviseWorkers(env: Env) {
+export async function superviseWorkers(env: Env, afterWorkersStopped: () => Promise<void>) {
 	// Migrate once, before any worker opens the database.
-	await initDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR, poolMax: 1 })
+	await initDatabase({ databaseUrl: requireDatabaseUrl(env), poolMax: 1 })
 	await closeDatabase()
 
 	const listening = new Set<Worker>()
@@ -29,12 +29,21 @@ export async function superviseWorkers(env: Env) {
 		})
 	}
 
+	/** The last step: what the launcher started for the workers (the embedded database) stops after them. */
+	const finish = async (code: number) => {
+		await afterWorkersStopped().catch((error: unknown) => {
+			console.error('Shutdown error', error)
+			code = 1
+		})
+		process.exit(code)
+	}
+
 	const stop = (code: number) => {
 		exitCode = Math.max(exitCode, code)
 		if (stopping) return
 		stopping = true
 		const workers = Object.values(cluster.workers ?? {})
-		if (workers.length === 0) process.exit(exitCode)
+		if (workers.length === 0) void finish(exitCode)
 		for (const worker of workers) worker?.process.kill('SIGTERM')
 		setTimeout(() => {
 			console.error('Workers did not stop in time; exiting')
@@ -47,7 +56,7 @@ export async function superviseWorkers(env: Env) {
 		if (stopping) {
 			// A worker still starting may die of the SIGTERM itself: that is a clean stop too.
 			if (code !== 0 && signal !== 'SIGTERM') exitCode = 1
-			if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(exitCode)
+			if (Object.keys(cluster.workers ?? {}).length === 0) void finish(exitCode)
 			return
 		}
 		const reason = signal ?? `code ${code}`

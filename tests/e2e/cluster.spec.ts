@@ -55,7 +55,7 @@ test.describe('two workers on one port', () => {
 		test.setTimeout(120_000)
 		server = await startServer({ database: 'postgres', env: { WEB_CONCURRENCY: '2' } })
 		databaseUrl = server.databaseUrl!
-		const handle = await openDatabase({ databaseUrl, dataDir: 'unused', poolMax: 2 })
+		const handle = await openDatabase({ databaseUrl, poolMax: 2 })
 		const student = await insertUser(handle.db, { email: 'cluster-student@example.com', name: 'Cluster student' })
 		const admin = await insertUser(handle.db, { role: 'admin', email: 'cluster-admin@example.com', name: 'Cluster admin' })
 		const course = await handle.db

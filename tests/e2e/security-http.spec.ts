@@ -76,7 +76,7 @@ test.describe('forgery, GET safety and headers', () => {
 	test.beforeAll(async () => {
 		test.setTimeout(120_000)
 		server = await startServer({ database: 'postgres' })
-		const handle = await openDatabase({ databaseUrl: server.databaseUrl, dataDir: 'unused', poolMax: 2 })
+		const handle = await openDatabase({ databaseUrl: server.databaseUrl!, poolMax: 2 })
 		db = handle.db
 		close = () => handle.close()
 		const stranger = await insertUser(db, { email: 'stranger@example.com' })
@@ -398,11 +398,12 @@ test.describe('faults', () => {
 	test.describe.configure({ mode: 'serial' })
 	test('PostgreSQL unreachable: /healthz 503 and a clean error page, then recovery without a restart', async () => {
 		test.setTimeout(120_000)
-		const proxy = await startTcpProxy({ host: '127.0.0.1', port: 5432 })
 		const { createDatabase, databaseUrl, randomDatabaseName } = await import('#tests/support/postgres.ts')
 		const name = randomDatabaseName('app_outage')
 		await createDatabase(name)
-		const viaProxy = databaseUrl(name).replace(':5432/', `:${proxy.port}/`)
+		const direct = new URL(databaseUrl(name))
+		const proxy = await startTcpProxy({ host: direct.hostname, port: Number(direct.port || 5432) })
+		const viaProxy = Object.assign(new URL(direct), { port: String(proxy.port) }).toString()
 		const server = await startServer({ database: 'postgres', databaseUrl: viaProxy })
 		try {
 			expect((await fetch(`${server.url}/courses`)).status).toBe(200)
@@ -444,7 +445,7 @@ test.describe('faults', () => {
 	test('a process killed inside a course deletion, its cascade waiting on a row lock, leaves every row and every stored file (files go only after commit)', async () => {
 		test.setTimeout(120_000)
 		const server = await startServer({ database: 'postgres' })
-		const handle = await openDatabase({ databaseUrl: server.databaseUrl, dataDir: 'unused', poolMax: 2 })
+		const handle = await openDatabase({ databaseUrl: server.databaseUrl!, poolMax: 2 })
 		const db = handle.db
 		const locker = new pg.Client({ connectionString: server.databaseUrl })
 		await locker.connect()
@@ -556,7 +557,7 @@ test.describe('faults', () => {
 	test('a process killed mid-upload writes no row; after a restart the partial file is swept and the Orphaned Materials screen offers the whole one, whose cleanup removes it', async () => {
 		test.setTimeout(120_000)
 		let server = await startServer({ database: 'postgres' })
-		const handle = await openDatabase({ databaseUrl: server.databaseUrl, dataDir: 'unused', poolMax: 2 })
+		const handle = await openDatabase({ databaseUrl: server.databaseUrl!, poolMax: 2 })
 		const db = handle.db
 		try {
 			const admin = await insertUser(db, { role: 'admin', email: 'uploader@example.com' })
@@ -638,7 +639,7 @@ test.describe('faults', () => {
 		}
 	})
 
-	test('on the embedded PGlite, data written through the app survives a stop and a hard kill', async () => {
+	test('on the embedded PostgreSQL, data written through the app survives a stop and a hard kill', async () => {
 		test.setTimeout(180_000)
 		const contact = (server: PrivateServer, name: string) =>
 			fetch(`${server.url}/contact`, {
@@ -647,22 +648,27 @@ test.describe('faults', () => {
 				headers: { Origin: server.url, 'X-Forwarded-For': `203.0.113.${name.length}` },
 				body: new URLSearchParams({ name, email: 'durable@example.com', message: `Kept: ${name}` }),
 			})
-		let server = await startServer({ database: 'pglite' })
+		let server = await startServer({ database: 'embedded' })
 		const { dataDir, port } = server
 		expect((await contact(server, 'Before stop')).status).toBe(302)
 		expect(await server.stop('SIGTERM')).toBe(0)
-		server = await startServer({ database: 'pglite', dataDir, port })
+		// A clean stop leaves no PostgreSQL running.
+		expect(fs.existsSync(path.join(dataDir, 'postgres', 'postmaster.pid'))).toBe(false)
+		server = await startServer({ database: 'embedded', dataDir, port })
 		expect((await contact(server, 'Before the kill')).status).toBe(302)
 		await server.stop('SIGKILL')
-		server = await startServer({ database: 'pglite', dataDir, port })
-		expect(await server.stop('SIGTERM')).toBe(0)
-		const handle = await openDatabase({ dataDir })
+		// The PostgreSQL the killed app started lives on; the next start takes it over by itself.
+		expect(fs.existsSync(path.join(dataDir, 'postgres', 'postmaster.pid'))).toBe(true)
+		server = await startServer({ database: 'embedded', dataDir, port })
+		const handle = await openDatabase({ databaseUrl: server.databaseUrl!, poolMax: 1 })
 		try {
 			const rows = await handle.db.selectFrom('contact_submissions').select('name').orderBy('id').execute()
 			expect(rows.map((row) => row.name)).toEqual(['Before stop', 'Before the kill'])
 		} finally {
 			await handle.close()
-			await dropServerDatabase(server)
 		}
+		expect(await server.stop('SIGTERM')).toBe(0)
+		expect(fs.existsSync(path.join(dataDir, 'postgres', 'postmaster.pid'))).toBe(false)
+		await dropServerDatabase(server)
 	})
 })

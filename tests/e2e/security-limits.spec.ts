@@ -29,7 +29,7 @@ test.describe('limits hold for requests that arrive together', () => {
 	test.beforeAll(async () => {
 		test.setTimeout(120_000)
 		server = await startServer({ database: 'postgres' })
-		const handle = await openDatabase({ databaseUrl: server.databaseUrl, dataDir: 'unused', poolMax: 2 })
+		const handle = await openDatabase({ databaseUrl: server.databaseUrl!, poolMax: 2 })
 		db = handle.db
 		close = () => handle.close()
 		passwordHash = await hashPassword(PASSWORD)

@@ -80,7 +80,7 @@ test.describe('hostile requests', () => {
 	test.beforeAll(async () => {
 		test.setTimeout(120_000)
 		server = await startServer({ database: 'postgres' })
-		const handle = await openDatabase({ databaseUrl: server.databaseUrl, dataDir: 'unused', poolMax: 2 })
+		const handle = await openDatabase({ databaseUrl: server.databaseUrl!, poolMax: 2 })
 		db = handle.db
 		close = () => handle.close()
 		const user = await createUser(db, { email: 'redirects@example.com', name: 'Rita Redirect', password: PASSWORD, confirmed: true })

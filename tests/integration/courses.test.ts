@@ -1,23 +1,15 @@
 import { randomUUID } from 'node:crypto'
 import { Kysely, type LogEvent, PostgresDialect } from 'kysely'
 import pg from 'pg'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { getCourseWithAvailability, listCoursesWithAvailability } from '#app/models/courses.server.ts'
 import { availabilityOf } from '#app/models/courses.ts'
 import { loader as courseDetailLoader } from '#app/routes/public/course-detail.tsx'
 import type { Database, EnrollmentStatus } from '#db/types.ts'
-import { createPgliteDatabase, useTestDatabase } from '#tests/support/db.ts'
+import { useTestDatabase } from '#tests/support/db.ts'
 import { insertCourse } from '#tests/support/fixtures.ts'
 
 const t = useTestDatabase()
-let pglite: Awaited<ReturnType<typeof createPgliteDatabase>> | undefined
-
-beforeAll(async () => {
-	pglite = await createPgliteDatabase()
-})
-afterAll(async () => {
-	await pglite?.drop()
-})
 
 const MINUTE = 60_000
 
@@ -74,10 +66,8 @@ describe('availabilityOf', () => {
 	})
 })
 
-describe.each([
-	['PostgreSQL', () => t.db],
-	['PGlite', () => pglite!.db],
-])('course availability on %s', (_name, getDb) => {
+describe('course availability', () => {
+	const getDb = () => t.db
 	test('counts active, pending and completed enrollments but not inactive ones', async () => {
 		const db = getDb()
 		const course = await insertCourse(db, { capacity: 10 })

@@ -10,7 +10,7 @@ test('a connection lost while a request holds it fails that request only, and th
 	const url = new URL(t.url)
 	const proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port || 5432) })
 	url.port = String(proxy.port)
-	const handle = await openDatabase({ databaseUrl: url.toString(), dataDir: 'unused', poolMax: 1 })
+	const handle = await openDatabase({ databaseUrl: url.toString(), poolMax: 1 })
 	try {
 		await sql`SELECT 1`.execute(handle.db)
 		const transaction = handle.db.transaction().execute(async (trx) => {

@@ -10,7 +10,7 @@ import { deliverPendingMail, MAX_ATTEMPTS, retryDelaySeconds } from '#app/servic
 import { SmtpTransport } from '#app/services/mail/smtp.server.ts'
 import { parseEnv, resetEnvCache } from '#app/utils/env.server.ts'
 import type { Database } from '#db/types.ts'
-import { createPgliteDatabase, useTestDatabase } from '#tests/support/db.ts'
+import { useTestDatabase } from '#tests/support/db.ts'
 import { sessionCookieFor } from '#tests/support/requests.ts'
 import { startSmtpServer, type TestSmtpServer } from '#tests/support/smtp-server.ts'
 
@@ -159,24 +159,6 @@ describe('the outbox', () => {
 		expect(await deliverPendingMail(t.db, transport, FROM)).toEqual({ sent: 1, retried: 0, failed: 0 })
 		expect(await outboxRow(t.db, id)).toMatchObject({ status: 'sent', sent_at: expect.any(Date) })
 		expect(smtp.messages).toEqual([])
-	})
-
-	test('works on PGlite, the embedded database', async () => {
-		const pglite = await createPgliteDatabase()
-		try {
-			const first = await enqueueMail(pglite.db, welcome)
-			const second = await enqueueMail(pglite.db, { ...welcome, subject: 'Second' })
-			expect(await deliverPendingMail(pglite.db, new SmtpTransport(smtp.url), FROM)).toEqual({
-				sent: 2,
-				retried: 0,
-				failed: 0,
-			})
-			expect((await outboxRow(pglite.db, first)).status).toBe('sent')
-			expect((await outboxRow(pglite.db, second)).status).toBe('sent')
-			expect(smtp.messages.map((message) => message.subject)).toEqual(['Confirm your email', 'Second'])
-		} finally {
-			await pglite.drop()
-		}
 	})
 })
 

@@ -108,7 +108,7 @@ describe('contacts', () => {
 
 	test('the contact list takes one query however many contacts and unread messages there are', async () => {
 		const queries: LogEvent[] = []
-		const counted = await openDatabase({ databaseUrl: t.url, dataDir: 'unused', onQuery: (event) => queries.push(event) })
+		const counted = await openDatabase({ databaseUrl: t.url, onQuery: (event) => queries.push(event) })
 		try {
 			const admin = await person('admin')
 			const students = await Promise.all(Array.from({ length: 12 }, () => person('student')))

@@ -7,7 +7,7 @@ import { createPayments, setPayments } from '#app/services/payments/index.server
 import { StripePayments, stripeApiAddress } from '#app/services/payments/stripe.server.ts'
 import { TestCheckoutPayments } from '#app/services/payments/test-checkout.server.ts'
 import { parseEnv } from '#app/utils/env.server.ts'
-import { createPgliteDatabase, useTestDatabase } from '#tests/support/db.ts'
+import { useTestDatabase } from '#tests/support/db.ts'
 import { formRequest, sessionCookieFor, settle } from '#tests/support/requests.ts'
 import { type StripeStandIn, startStripeServer } from '#tests/support/stripe-server.ts'
 
@@ -260,15 +260,9 @@ describe('50 concurrent attempts for the last 2 seats', () => {
 	})
 })
 
-describe('on the embedded database (PGlite)', () => {
-	let pglite: Awaited<ReturnType<typeof createPgliteDatabase>>
-	beforeAll(async () => {
-		pglite = await createPgliteDatabase()
-	})
-	afterAll(async () => pglite.drop())
-
+describe('fulfilling a test checkout twice at once', () => {
 	test('a test checkout is held, paid and fulfilled exactly once', async () => {
-		const db = pglite.db
+		const db = t.db
 		const payments = new TestCheckoutPayments(() => db)
 		const user = await createUser(db, { email: 'embedded@example.com', name: 'Embedded', passwordHash: 'x', confirmed: true })
 		const { id: courseId } = await db

@@ -6,18 +6,13 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { type DatabaseHandle, setDatabaseHandle } from '#app/utils/db.server.ts'
 import { consumeRateLimit, giveBackRateLimit, RATE_LIMITS, resetRateLimit, sweepRateLimits } from '#app/utils/rate-limit.server.ts'
-import { createPgliteDatabase, createTestDatabase } from '#tests/support/db.ts'
+import { createTestDatabase } from '#tests/support/db.ts'
 
-const databases = {
-	PostgreSQL: createTestDatabase,
-	'the embedded PGlite': createPgliteDatabase,
-}
-
-describe.each(Object.entries(databases))('on %s', (_name, create) => {
+describe('rate limits', () => {
 	let handle: DatabaseHandle
 	let drop: () => Promise<void>
 	beforeAll(async () => {
-		const created = await create()
+		const created = await createTestDatabase()
 		handle = created.handle
 		drop = created.drop
 		setDatabaseHandle(handle)

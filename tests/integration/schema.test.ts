@@ -1,20 +1,15 @@
 import { type Kysely, sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { Database } from '#db/types.ts'
-import { createPgliteDatabase, createTestDatabase } from '#tests/support/db.ts'
+import { createTestDatabase } from '#tests/support/db.ts'
 
 type Target = { db: Kysely<Database>; drop: () => Promise<void> }
 
-const engines: Array<[string, () => Promise<Target>]> = [
-	['PostgreSQL', createTestDatabase],
-	['PGlite', createPgliteDatabase],
-]
-
-describe.each(engines)('schema constraints on %s', (_engine, open) => {
+describe('schema constraints', () => {
 	let target: Target
 	let db: Kysely<Database>
 	beforeAll(async () => {
-		target = await open()
+		target = await createTestDatabase()
 		db = target.db
 	})
 	afterAll(async () => target.drop())

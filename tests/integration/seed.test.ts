@@ -9,7 +9,7 @@ import { LocalFileStorage } from '#app/services/storage/local.server.ts'
 import { verifyPassword } from '#app/utils/password.server.ts'
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemoData } from '#db/seed/demo.ts'
 import type { Database } from '#db/types.ts'
-import { createPgliteDatabase, useTestDatabase } from '#tests/support/db.ts'
+import { useTestDatabase } from '#tests/support/db.ts'
 
 const t = useTestDatabase()
 let storageDir: string
@@ -182,17 +182,5 @@ describe('seedDemoData', () => {
 		expect(await countRows(t.db, 'material_items')).toBe(itemsBefore)
 		expect(await countRows(t.db, 'users')).toBe(5)
 		expect(await listKeys()).toEqual(filesBefore)
-	})
-
-	test('works on the embedded PGlite database as well', async () => {
-		const pglite = await createPgliteDatabase()
-		const dir = await mkdtemp(path.join(tmpdir(), 'seed-pglite-'))
-		try {
-			expect(await seedDemoData(pglite.db, new LocalFileStorage(dir))).toEqual({ seeded: true })
-			expect(await countRows(pglite.db, 'users')).toBe(5)
-		} finally {
-			await pglite.drop()
-			await rm(dir, { recursive: true, force: true })
-		}
 	})
 })

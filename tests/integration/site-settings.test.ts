@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { type Kysely, sql } from 'kysely'
-import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest'
+import { beforeEach, describe, expect, test, vi } from 'vitest'
 import {
 	getLimitedTimeOffer,
 	LIMITED_TIME_OFFER_KEY,
@@ -10,17 +10,9 @@ import {
 import { DEFAULT_LIMITED_TIME_OFFER, type LimitedTimeOffer } from '#app/models/site-settings.ts'
 import { loader as homeLoader } from '#app/routes/public/home.tsx'
 import type { Database } from '#db/types.ts'
-import { createPgliteDatabase, useTestDatabase } from '#tests/support/db.ts'
+import { useTestDatabase } from '#tests/support/db.ts'
 
 const t = useTestDatabase()
-let pglite: Awaited<ReturnType<typeof createPgliteDatabase>> | undefined
-
-beforeAll(async () => {
-	pglite = await createPgliteDatabase()
-})
-afterAll(async () => {
-	await pglite?.drop()
-})
 
 const offer: LimitedTimeOffer = {
 	title: 'Spring Cohort Special',
@@ -43,62 +35,60 @@ function readRow(db: Kysely<Database>) {
 	return db.selectFrom('site_settings').select(['value', 'updated_by']).where('key', '=', LIMITED_TIME_OFFER_KEY).executeTakeFirst()
 }
 
-for (const engine of ['postgres', 'pglite'] as const) {
-	describe(`limited-time offer (${engine})`, () => {
-		const db = () => (engine === 'postgres' ? t.db : pglite!.db)
+describe('limited-time offer', () => {
+	const db = () => t.db
 
-		beforeEach(async () => {
-			await db().deleteFrom('site_settings').execute()
-		})
-
-		test('is the default offer until an admin touches it', async () => {
-			expect(await getLimitedTimeOffer(db())).toEqual(DEFAULT_LIMITED_TIME_OFFER)
-		})
-
-		test('saves an offer, records who saved it, and reads it back', async () => {
-			const adminId = await createAdmin(db())
-			const saved = await saveLimitedTimeOffer(db(), { ...offer, title: '  Spring Cohort Special  ' }, adminId)
-			expect(saved).toEqual(offer)
-			expect(await getLimitedTimeOffer(db())).toEqual(offer)
-			expect(await readRow(db())).toEqual({ value: offer, updated_by: adminId })
-
-			const edited = { ...offer, items: ['Only one item now'] }
-			await saveLimitedTimeOffer(db(), edited, adminId)
-			expect(await getLimitedTimeOffer(db())).toEqual(edited)
-			const rows = await db().selectFrom('site_settings').select('key').execute()
-			expect(rows).toHaveLength(1)
-		})
-
-		test('removing stores a JSON null and reads back as null; saving adds it back', async () => {
-			const adminId = await createAdmin(db())
-			await removeLimitedTimeOffer(db(), adminId)
-			expect(await getLimitedTimeOffer(db())).toBeNull()
-			const stored = await sql<{
-				kind: string
-			}>`SELECT jsonb_typeof(value) AS kind FROM site_settings WHERE key = ${LIMITED_TIME_OFFER_KEY}`.execute(db())
-			expect(stored.rows[0]?.kind).toBe('null')
-			expect((await readRow(db()))?.updated_by).toBe(adminId)
-
-			await saveLimitedTimeOffer(db(), offer, adminId)
-			expect(await getLimitedTimeOffer(db())).toEqual(offer)
-		})
-
-		test('refuses an invalid offer and keeps the stored one', async () => {
-			await saveLimitedTimeOffer(db(), offer, null)
-			await expect(saveLimitedTimeOffer(db(), { ...offer, title: ' ', items: [] }, null)).rejects.toThrow()
-			expect(await getLimitedTimeOffer(db())).toEqual(offer)
-		})
-
-		test('falls back to the default when the stored value is not a valid offer', async () => {
-			vi.spyOn(console, 'warn').mockImplementation(() => {})
-			await db()
-				.insertInto('site_settings')
-				.values({ key: LIMITED_TIME_OFFER_KEY, value: JSON.stringify({ title: 42 }) })
-				.execute()
-			expect(await getLimitedTimeOffer(db())).toEqual(DEFAULT_LIMITED_TIME_OFFER)
-		})
+	beforeEach(async () => {
+		await db().deleteFrom('site_settings').execute()
 	})
-}
+
+	test('is the default offer until an admin touches it', async () => {
+		expect(await getLimitedTimeOffer(db())).toEqual(DEFAULT_LIMITED_TIME_OFFER)
+	})
+
+	test('saves an offer, records who saved it, and reads it back', async () => {
+		const adminId = await createAdmin(db())
+		const saved = await saveLimitedTimeOffer(db(), { ...offer, title: '  Spring Cohort Special  ' }, adminId)
+		expect(saved).toEqual(offer)
+		expect(await getLimitedTimeOffer(db())).toEqual(offer)
+		expect(await readRow(db())).toEqual({ value: offer, updated_by: adminId })
+
+		const edited = { ...offer, items: ['Only one item now'] }
+		await saveLimitedTimeOffer(db(), edited, adminId)
+		expect(await getLimitedTimeOffer(db())).toEqual(edited)
+		const rows = await db().selectFrom('site_settings').select('key').execute()
+		expect(rows).toHaveLength(1)
+	})
+
+	test('removing stores a JSON null and reads back as null; saving adds it back', async () => {
+		const adminId = await createAdmin(db())
+		await removeLimitedTimeOffer(db(), adminId)
+		expect(await getLimitedTimeOffer(db())).toBeNull()
+		const stored = await sql<{
+			kind: string
+		}>`SELECT jsonb_typeof(value) AS kind FROM site_settings WHERE key = ${LIMITED_TIME_OFFER_KEY}`.execute(db())
+		expect(stored.rows[0]?.kind).toBe('null')
+		expect((await readRow(db()))?.updated_by).toBe(adminId)
+
+		await saveLimitedTimeOffer(db(), offer, adminId)
+		expect(await getLimitedTimeOffer(db())).toEqual(offer)
+	})
+
+	test('refuses an invalid offer and keeps the stored one', async () => {
+		await saveLimitedTimeOffer(db(), offer, null)
+		await expect(saveLimitedTimeOffer(db(), { ...offer, title: ' ', items: [] }, null)).rejects.toThrow()
+		expect(await getLimitedTimeOffer(db())).toEqual(offer)
+	})
+
+	test('falls back to the default when the stored value is not a valid offer', async () => {
+		vi.spyOn(console, 'warn').mockImplementation(() => {})
+		await db()
+			.insertInto('site_settings')
+			.values({ key: LIMITED_TIME_OFFER_KEY, value: JSON.stringify({ title: 42 }) })
+			.execute()
+		expect(await getLimitedTimeOffer(db())).toEqual(DEFAULT_LIMITED_TIME_OFFER)
+	})
+})
 
 describe('home page loader', () => {
 	beforeEach(async () => {

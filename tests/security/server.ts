@@ -11,6 +11,7 @@ import os from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
 import { createDatabase, databaseUrl, dropDatabase, randomDatabaseName } from '#tests/support/postgres.ts'
+import { runningEmbeddedPostgresUrl, stopLeftoverEmbeddedPostgres } from '../../scripts/lib/embedded-postgres.ts'
 
 const root = path.resolve(import.meta.dirname, '../..')
 
@@ -25,7 +26,7 @@ export async function freePort() {
 export type PrivateServer = {
 	url: string
 	port: number
-	/** The PostgreSQL URL (unset on PGlite). */
+	/** The PostgreSQL URL: the test's own database, or the embedded server's once it runs. */
 	databaseUrl?: string
 	dataDir: string
 	process: ChildProcess
@@ -35,8 +36,8 @@ export type PrivateServer = {
 }
 
 type StartOptions = {
-	/** 'postgres' creates a fresh database; 'pglite' runs on the embedded default in dataDir. */
-	database: 'postgres' | 'pglite'
+	/** 'postgres' creates a fresh database on the test server; 'embedded' runs the embedded default in dataDir, as `npm start` does. */
+	database: 'postgres' | 'embedded'
 	/** Reuse a database URL (e.g. one behind a proxy) instead of creating one. */
 	databaseUrl?: string
 	dataDir?: string
@@ -47,6 +48,8 @@ type StartOptions = {
 export async function startServer(options: StartOptions): Promise<PrivateServer> {
 	const port = options.port ?? (await freePort())
 	const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'security-server-'))
+	// As root the embedded server runs as the user postgres, which must reach the folder.
+	fs.chmodSync(dataDir, 0o755)
 	let url: string | undefined
 	if (options.database === 'postgres') {
 		url = options.databaseUrl
@@ -92,7 +95,7 @@ export async function startServer(options: StartOptions): Promise<PrivateServer>
 	return {
 		url: base,
 		port,
-		databaseUrl: url,
+		databaseUrl: url ?? runningEmbeddedPostgresUrl(dataDir),
 		dataDir,
 		process: child,
 		output: () => log,
@@ -103,10 +106,12 @@ export async function startServer(options: StartOptions): Promise<PrivateServer>
 	}
 }
 
-/** Drops the database and data directory of a stopped server. */
+/** Drops the database and data directory of a stopped server (and an embedded server a SIGKILL left running). */
 export async function dropServerDatabase(server: PrivateServer) {
+	await stopLeftoverEmbeddedPostgres(server.dataDir)
+	const embedded = fs.existsSync(path.join(server.dataDir, 'postgres'))
 	fs.rmSync(server.dataDir, { recursive: true, force: true })
-	if (server.databaseUrl) await dropDatabase(new URL(server.databaseUrl).pathname.slice(1))
+	if (server.databaseUrl && !embedded) await dropDatabase(new URL(server.databaseUrl).pathname.slice(1))
 }
 
 /**

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely'
 import { afterAll, beforeAll, inject } from 'vitest'
-import { type DatabaseHandle, migrateToLatest, openDatabase, setDatabaseHandle } from '#app/utils/db.server.ts'
+import { type DatabaseHandle, openDatabase, setDatabaseHandle } from '#app/utils/db.server.ts'
 import type { Database } from '#db/types.ts'
 import { createDatabase, databaseUrl, dropDatabase, randomDatabaseName } from './postgres.ts'
 
@@ -11,7 +11,7 @@ export async function createTestDatabase(): Promise<TestDatabase & { drop: () =>
 	const name = randomDatabaseName('app_test')
 	await createDatabase(name, inject('templateDatabase'))
 	const url = databaseUrl(name)
-	const handle = await openDatabase({ databaseUrl: url, dataDir: 'unused' })
+	const handle = await openDatabase({ databaseUrl: url })
 	return {
 		handle,
 		db: handle.db,
@@ -22,13 +22,6 @@ export async function createTestDatabase(): Promise<TestDatabase & { drop: () =>
 			await dropDatabase(name)
 		},
 	}
-}
-
-/** An in-memory PGlite database, migrated: the embedded default. */
-export async function createPgliteDatabase() {
-	const handle = await openDatabase({ dataDir: 'memory://' })
-	await migrateToLatest(handle.db)
-	return { handle, db: handle.db, drop: () => handle.close() }
 }
 
 /**

@@ -68,7 +68,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 	db: [
 		// biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's needs from its first parameter, which must be destructured
 		async ({}, use) => {
-			const handle = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: 'unused', poolMax: 2 })
+			const handle = await openDatabase({ databaseUrl: e2eServerEnv().DATABASE_URL, poolMax: 2 })
 			await use(handle.db)
 			await handle.close()
 		},

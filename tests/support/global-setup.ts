@@ -1,6 +1,7 @@
 import type { TestProject } from 'vitest/node'
 import { migrateToLatest, openDatabase } from '#app/utils/db.server.ts'
 import { createDatabase, databaseUrl, dropDatabase, randomDatabaseName } from './postgres.ts'
+import { ensureTestPostgres } from './test-postgres-server.ts'
 
 declare module 'vitest' {
 	export interface ProvidedContext {
@@ -13,13 +14,16 @@ declare module 'vitest' {
  * a database of its own (CREATE DATABASE … TEMPLATE), so files never share data.
  */
 export default async function setup(project: TestProject) {
+	// `npm test` has chosen the server already; a direct `vitest run` chooses here.
+	const server = await ensureTestPostgres()
 	const template = randomDatabaseName('app_test_template')
 	await createDatabase(template)
-	const handle = await openDatabase({ databaseUrl: databaseUrl(template), dataDir: 'unused' })
+	const handle = await openDatabase({ databaseUrl: databaseUrl(template) })
 	await migrateToLatest(handle.db)
 	await handle.close()
 	project.provide('templateDatabase', template)
 	return async () => {
 		await dropDatabase(template)
+		await server.stop()
 	}
 }

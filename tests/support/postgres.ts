@@ -1,17 +1,24 @@
 import { randomBytes } from 'node:crypto'
 import pg from 'pg'
 
-/** The server the tests create their throwaway databases on. */
-export const TEST_POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
+export const DEFAULT_TEST_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/postgres'
+
+/**
+ * The server the tests create their throwaway databases on: TEST_POSTGRES_URL, or the embedded
+ * server the suite started when nothing answered there (tests/support/test-postgres-server.ts).
+ */
+export function testPostgresUrl() {
+	return process.env.TEST_POSTGRES_URL ?? DEFAULT_TEST_POSTGRES_URL
+}
 
 export function databaseUrl(name: string) {
-	const url = new URL(TEST_POSTGRES_URL)
+	const url = new URL(testPostgresUrl())
 	url.pathname = `/${name}`
 	return url.toString()
 }
 
 export async function withAdminClient<T>(run: (client: pg.Client) => Promise<T>) {
-	const client = new pg.Client({ connectionString: TEST_POSTGRES_URL })
+	const client = new pg.Client({ connectionString: testPostgresUrl() })
 	await client.connect()
 	try {
 		return await run(client)

@@ -6,7 +6,7 @@ import { getDatabaseHandle, openDatabase, setDatabaseHandle } from '#app/utils/d
  */
 export async function createQueryCounter(databaseUrl: string) {
 	const statements: string[] = []
-	const handle = await openDatabase({ databaseUrl, dataDir: 'unused', poolMax: 4, onQuery: (event) => statements.push(event.query.sql) })
+	const handle = await openDatabase({ databaseUrl, poolMax: 4, onQuery: (event) => statements.push(event.query.sql) })
 	return {
 		/** The statements `run` issued, in order. */
 		async record(run: () => Promise<unknown>) {

@@ -18,7 +18,7 @@ export type DeliveryCounts = { sent: number; retried: number; failed: number }
  * Sends up to `batchSize` due mails. Each mail is claimed in its own transaction with
  * `FOR UPDATE SKIP LOCKED` and stays locked while it is sent, so concurrent workers (in
  * several app processes) never send the same mail twice, and a slow send holds one row,
- * not the batch. On PGlite's single connection the same code simply runs one at a time.
+ * not the batch.
  */
 export async function deliverPendingMail(
 	db: Kysely<Database>,
