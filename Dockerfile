@@ -28,11 +28,12 @@ COPY --chown=node:node db ./db
 COPY --chown=node:node scripts ./scripts
 COPY --chown=node:node public ./public
 RUN mkdir -p /data && chown node:node /data
-# The embedded defaults (PGlite, local files) keep their data here; mount a volume to keep it.
+# The embedded defaults (the PostgreSQL server, run as this non-root user, and the files) keep
+# their data here; mount a volume to keep it.
 VOLUME ["/data"]
 USER node
 EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-# Migrations run at start-up; SIGTERM drains in-flight requests before exit.
+# Migrations run at start-up; SIGTERM drains in-flight requests, then stops the embedded database.
 CMD ["node", "--disable-warning=ExperimentalWarning", "scripts/server.ts"]

@@ -46,7 +46,14 @@ export default defineConfig({
 			use: { javaScriptEnabled: false },
 			grepInvert: /@js-only/,
 			// Plain HTTP against private servers, no browser: one run proves it.
-			testIgnore: ['**/security-http.spec.ts', '**/security-limits.spec.ts', '**/security-requests.spec.ts', '**/cluster.spec.ts'],
+			testIgnore: [
+				'**/security-http.spec.ts',
+				'**/security-limits.spec.ts',
+				'**/security-requests.spec.ts',
+				'**/cluster.spec.ts',
+				'**/embedded-postgres.spec.ts',
+				'**/container.spec.ts',
+			],
 		},
 	],
 	webServer: {
