@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto'
 import { Kysely, type LogEvent, PostgresDialect } from 'kysely'
 import pg from 'pg'
 import { describe, expect, test } from 'vitest'
@@ -7,32 +6,23 @@ import { availabilityOf } from '#app/models/courses.ts'
 import { loader as courseDetailLoader } from '#app/routes/public/course-detail.tsx'
 import type { Database, EnrollmentStatus } from '#db/types.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
-import { insertCourse } from '#tests/support/fixtures.ts'
+import { insertCourse, insertUser } from '#tests/support/fixtures.ts'
 
 const t = useTestDatabase()
 
 const MINUTE = 60_000
 
-async function createUser(db: Kysely<Database>) {
-	const user = await db
-		.insertInto('users')
-		.values({ email: `${randomUUID()}@example.com`, password_hash: 'not-a-real-hash' })
-		.returning('id')
-		.executeTakeFirstOrThrow()
-	return user.id
-}
-
 async function enroll(db: Kysely<Database>, courseId: number, status: EnrollmentStatus) {
 	await db
 		.insertInto('enrollments')
-		.values({ user_id: await createUser(db), course_id: courseId, status, enrollment_date: new Date() })
+		.values({ user_id: await insertUser(db), course_id: courseId, status, enrollment_date: new Date() })
 		.execute()
 }
 
 async function hold(db: Kysely<Database>, courseId: number, expiresInMs: number) {
 	await db
 		.insertInto('seat_holds')
-		.values({ user_id: await createUser(db), course_id: courseId, expires_at: new Date(Date.now() + expiresInMs) })
+		.values({ user_id: await insertUser(db), course_id: courseId, expires_at: new Date(Date.now() + expiresInMs) })
 		.execute()
 }
 

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto'
 import { type Kysely, sql } from 'kysely'
 import { beforeEach, describe, expect, test, vi } from 'vitest'
 import {
@@ -11,6 +10,7 @@ import { DEFAULT_LIMITED_TIME_OFFER, type LimitedTimeOffer } from '#app/models/s
 import { loader as homeLoader } from '#app/routes/public/home.tsx'
 import type { Database } from '#db/types.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
+import { insertUser } from '#tests/support/fixtures.ts'
 
 const t = useTestDatabase()
 
@@ -20,15 +20,6 @@ const offer: LimitedTimeOffer = {
 	items: ['Two bonus coaching calls', 'Deal analysis spreadsheet'],
 	action: 'Reserve Now',
 	note: 'Ends March 31.',
-}
-
-async function createAdmin(db: Kysely<Database>) {
-	const user = await db
-		.insertInto('users')
-		.values({ email: `${randomUUID()}@example.com`, password_hash: 'not-a-real-hash' })
-		.returning('id')
-		.executeTakeFirstOrThrow()
-	return user.id
 }
 
 function readRow(db: Kysely<Database>) {
@@ -47,7 +38,7 @@ describe('limited-time offer', () => {
 	})
 
 	test('saves an offer, records who saved it, and reads it back', async () => {
-		const adminId = await createAdmin(db())
+		const adminId = await insertUser(db(), { role: 'admin' })
 		const saved = await saveLimitedTimeOffer(db(), { ...offer, title: '  Spring Cohort Special  ' }, adminId)
 		expect(saved).toEqual(offer)
 		expect(await getLimitedTimeOffer(db())).toEqual(offer)
@@ -61,7 +52,7 @@ describe('limited-time offer', () => {
 	})
 
 	test('removing stores a JSON null and reads back as null; saving adds it back', async () => {
-		const adminId = await createAdmin(db())
+		const adminId = await insertUser(db(), { role: 'admin' })
 		await removeLimitedTimeOffer(db(), adminId)
 		expect(await getLimitedTimeOffer(db())).toBeNull()
 		const stored = await sql<{
