@@ -7,7 +7,7 @@
  * (`docker exec … npm run admin:create`), stop on SIGTERM with nothing left running, and
  * start again with its data.
  */
-import { type ChildProcess, execFileSync, spawn, type SpawnOptions } from 'node:child_process'
+import { type ChildProcess, execFileSync, type SpawnOptions, spawn } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'

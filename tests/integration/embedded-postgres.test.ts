@@ -43,7 +43,10 @@ async function query<T extends pg.QueryResultRow>(url: string, text: string) {
 
 /** Another process holding the embedded server, as the running app does. */
 async function holder(dir: string, role: 'server' | 'command') {
-	const child = spawn(process.execPath, ['tests/support/hold-embedded-postgres.ts', dir, role], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] })
+	const child = spawn(process.execPath, ['tests/support/hold-embedded-postgres.ts', dir, role], {
+		cwd: root,
+		stdio: ['ignore', 'pipe', 'pipe'],
+	})
 	let output = ''
 	child.stderr!.on('data', (chunk) => (output += chunk))
 	const url = await new Promise<string>((resolve, reject) => {
