@@ -121,3 +121,18 @@ test('contact form submissions are listed and can be marked read', async ({ page
 	await expect(item.getByText('Unread')).toHaveCount(0)
 	await expect(item.getByRole('button', { name: 'Mark as read' })).toHaveCount(0)
 })
+
+test('direct messages: a search that filters out the open student closes their thread', async ({ page, createUser, signIn }) => {
+	const tag = randomUUID().slice(0, 8)
+	const admin = await createUser({ role: 'admin' })
+	const dana = await createUser({ name: `Dana ${tag}` })
+	await signIn(admin)
+	await page.goto(`/dashboard/admin/messages/direct?with=${dana.id}`)
+	await expect(page.getByRole('heading', { level: 2, name: `Dana ${tag}` })).toBeVisible()
+
+	await page.getByLabel('Search contacts').fill(`Nobody ${tag}`)
+	await page.getByRole('button', { name: 'Search' }).click()
+	await expect(page.getByText('No students match your search.')).toBeVisible()
+	await expect(page.getByRole('heading', { level: 2, name: `Dana ${tag}` })).toHaveCount(0)
+	await expect(page.getByText('Select a student')).toBeVisible()
+})

@@ -96,3 +96,29 @@ test('on a phone no page scrolls sideways; wide tables scroll inside their card'
 		expect.soft(await sidewaysOverflow(page), path).toBeLessThanOrEqual(0)
 	}
 })
+
+test('on a phone the dashboard names the chosen course in full, and the Show button goes once JavaScript runs', async ({
+	page,
+	db,
+	createUser,
+	signIn,
+	javaScriptEnabled,
+}) => {
+	const student = await createUser()
+	const course = await db
+		.insertInto('courses')
+		.values({ title: `Selector ${randomUUID().slice(0, 8)} Advanced Multifamily Syndication and Commercial Refinancing Masterclass` })
+		.returning(['id', 'title'])
+		.executeTakeFirstOrThrow()
+	await db.insertInto('enrollments').values({ user_id: student.id, course_id: course.id, enrollment_date: new Date() }).execute()
+	await page.setViewportSize({ width: 390, height: 844 })
+	await signIn(student)
+	await page.goto(`/dashboard?course=${course.id}`)
+
+	const title = page.getByTestId('selected-course-title')
+	await expect(title).toHaveText(course.title)
+	// Written out whole: nothing of it is cut off at the edge.
+	expect(await title.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true)
+	expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0)
+	await expect(page.getByRole('button', { name: 'Show' })).toHaveCount(javaScriptEnabled ? 0 : 1)
+})

@@ -65,10 +65,12 @@ export async function loader({ request }: Route.LoaderArgs) {
 		dialog && search ? page.load(listContacts(db, user), noContacts, 'Failed to load contacts') : null,
 	])
 	const withId = params.get('with')
-	const selected = withId
-		? (contacts.find((contact) => contact.id === withId) ??
-			(await page.load(getContact(db, user, withId), null, 'Failed to load contacts')))
-		: (contacts[0] ?? null)
+	// A search shows only what it found: a thread it filtered out does not stay open beside the results.
+	const selected =
+		withId && !search
+			? (contacts.find((contact) => contact.id === withId) ??
+				(await page.load(getContact(db, user, withId), null, 'Failed to load contacts')))
+			: (withId && contacts.find((contact) => contact.id === withId)) || (contacts[0] ?? null)
 	const thread = selected
 		? await page.load(listConversation(db, { userId: user.id, partnerId: selected.id, before }), null, 'Failed to load messages')
 		: null
@@ -83,7 +85,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 		hasMoreContacts: hasMore,
 		dialogContacts: dialog ? (allContacts ?? { contacts }).contacts : null,
 		selected,
-		unknownContact: Boolean(withId && !selected),
+		unknownContact: Boolean(withId && !search && !selected),
 		thread: thread ? { messages: thread.messages, olderBefore: thread.hasOlder ? thread.messages[0]!.id : null } : null,
 		confirmDelete,
 	}
@@ -150,8 +152,8 @@ function Conversations({
 	link: LinkBuilder
 }) {
 	const { selected } = loaderData
+	// A search starts from the results, not from the thread that happened to be open.
 	const hidden: Record<string, string> = { tab: 'conversations' }
-	if (selected) hidden.with = selected.id
 
 	return (
 		<div className="grid grid-cols-1 gap-4 lg:grid-cols-[20rem_minmax(0,1fr)]">
