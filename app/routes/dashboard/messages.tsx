@@ -12,7 +12,7 @@ import { RouteDialog } from '#app/components/ui/dialog.tsx'
 import { EmptyState } from '#app/components/ui/empty-state.tsx'
 import { TabLinks } from '#app/components/ui/tabs.tsx'
 import { canMessage, getContact, listContacts } from '#app/models/message-contacts.server.ts'
-import { listAnnouncements, listConversation, splitAnnouncement } from '#app/models/messages.server.ts'
+import { announcementParts, listAnnouncements, listConversation } from '#app/models/messages.server.ts'
 import { requireUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
@@ -51,7 +51,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 		return {
 			...base,
 			tab: 'announcements' as const,
-			announcements: announcements.messages.map((message) => ({ ...message, ...splitAnnouncement(message.content) })),
+			announcements: announcements.messages.map((message) => ({ ...message, ...announcementParts(message) })),
 			olderAnnouncementsBefore: announcements.hasOlder ? announcements.messages.at(-1)!.id : null,
 			pageToast: page.pageToast(),
 		}

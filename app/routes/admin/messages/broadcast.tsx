@@ -13,7 +13,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/
 import { EmptyState } from '#app/components/ui/empty-state.tsx'
 import { Field, TextareaField } from '#app/components/ui/field.tsx'
 import { recordAudit } from '#app/models/audit-log.server.ts'
-import { createMessage, listAnnouncements, splitAnnouncement } from '#app/models/messages.server.ts'
+import { announcementParts, createMessage, listAnnouncements } from '#app/models/messages.server.ts'
 import { MAX_MESSAGE_LENGTH } from '#app/models/messages.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
@@ -26,22 +26,15 @@ import { BROADCAST_PATH, beforeId, confirmedId, directThreadUrl } from './paths.
 
 const BOTH_REQUIRED = 'Please fill in both subject and message'
 
-/** The broadcast form. Stored as 'subject: message', so the subject cannot hold a colon of its own. */
+/** The broadcast form: subject and message are stored apart, so either may hold a colon. */
 const AnnounceSchema = z
 	.object({
 		intent: z.literal('announce'),
 		subject: z.string().trim().max(200, 'The subject is too long.').optional(),
-		message: z
-			.string()
-			.trim()
-			.max(MAX_MESSAGE_LENGTH - 202, 'The message is too long.')
-			.optional(),
+		message: z.string().trim().max(MAX_MESSAGE_LENGTH, 'The message is too long.').optional(),
 	})
 	.superRefine((value, context) => {
 		if (!value.subject || !value.message) context.addIssue({ code: 'custom', message: BOTH_REQUIRED, path: [] })
-		else if (value.subject.includes(':')) {
-			context.addIssue({ code: 'custom', message: 'The subject cannot contain a colon (:).', path: ['subject'] })
-		}
 	})
 
 export async function loader({ request }: Route.LoaderArgs) {
@@ -59,7 +52,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 	return {
 		userId: admin.id,
 		maxUploadMb: getEnv().MAX_UPLOAD_MB,
-		announcements: announcements.messages.map((message) => ({ ...message, ...splitAnnouncement(message.content) })),
+		announcements: announcements.messages.map((message) => ({ ...message, ...announcementParts(message) })),
 		olderBefore: announcements.hasOlder ? announcements.messages.at(-1)!.id : null,
 		confirmDelete: announcements.messages.find((message) => message.id === confirm && message.senderId === admin.id)?.id ?? null,
 		pageToast: page.pageToast(),
@@ -85,13 +78,15 @@ export async function action(args: Route.ActionArgs) {
 		await discardUpload(upload)
 		return data({ intent: 'announce', result: submission.reply() }, { status: 400 })
 	}
-	const { subject, message } = submission.value
+	// Both are present: the schema refuses a submission without either.
+	const { subject, message = '' } = submission.value
 	try {
 		await db.transaction().execute(async (trx) => {
 			const created = await createMessage(trx, {
 				senderId: admin.id,
 				receiverId: null,
-				content: `${subject}: ${message}`,
+				subject,
+				content: message,
 				attachment: upload,
 			})
 			await recordAudit(trx, {
