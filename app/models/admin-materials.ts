@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { hasFile, isHttpUrl } from '#app/models/uploads.ts'
 import { rowIdSchema } from '#app/utils/row-id.ts'
+import { fileField } from '#app/utils/upload-limit.ts'
 import type { MaterialCategory, MaterialType } from '#db/types.ts'
 import type { ViewerKind } from './materials.ts'
 
@@ -29,44 +30,52 @@ const title = z
 	.transform((value) => value || undefined)
 const category = z.enum(['material', 'recording']).default('material')
 
-const ExistingMaterialSchema = z
-	.object({ id: rowId, title, category, file: z.unknown().optional(), delete: z.boolean().optional() })
-	.superRefine((value, context) => {
-		if (!value.delete && !value.title) context.addIssue({ code: 'custom', path: ['title'], message: WEEK_MESSAGES.titleRequired })
+/**
+ * The Edit Week & Materials form, on both sides. In the browser, given the per-file limit, a file
+ * over it is refused before the upload starts; the server enforces the limit while streaming.
+ */
+export function weekEditSchema(maxUploadMb?: number) {
+	const file = fileField(maxUploadMb)
+	const ExistingMaterialSchema = z
+		.object({ id: rowId, title, category, file, delete: z.boolean().optional() })
+		.superRefine((value, context) => {
+			if (!value.delete && !value.title) context.addIssue({ code: 'custom', path: ['title'], message: WEEK_MESSAGES.titleRequired })
+		})
+
+	/** A row with neither title nor file is an unused empty row and is ignored. */
+	const NewMaterialSchema = z.object({ title, category, file }).superRefine((value, context) => {
+		const withFile = hasFile(value.file)
+		if (!value.title && withFile) context.addIssue({ code: 'custom', path: ['title'], message: WEEK_MESSAGES.titleRequired })
+		if (value.title && !withFile) context.addIssue({ code: 'custom', path: ['file'], message: WEEK_MESSAGES.fileRequired })
 	})
 
-/** A row with neither title nor file is an unused empty row and is ignored. */
-const NewMaterialSchema = z.object({ title, category, file: z.unknown().optional() }).superRefine((value, context) => {
-	const withFile = hasFile(value.file)
-	if (!value.title && withFile) context.addIssue({ code: 'custom', path: ['title'], message: WEEK_MESSAGES.titleRequired })
-	if (value.title && !withFile) context.addIssue({ code: 'custom', path: ['file'], message: WEEK_MESSAGES.fileRequired })
-})
+	return z.object({
+		weekNumber: z.coerce
+			.number({ error: (issue) => (issue.input === undefined ? WEEK_MESSAGES.weekNumberRequired : WEEK_MESSAGES.weekNumberNumeric) })
+			.int(WEEK_MESSAGES.weekNumberMin)
+			.min(1, WEEK_MESSAGES.weekNumberMin)
+			.max(1000, 'Week number must be 1000 or less'),
+		topic: z
+			.string({ error: WEEK_MESSAGES.topicRequired })
+			.trim()
+			.min(1, WEEK_MESSAGES.topicRequired)
+			.max(300, 'Topic must be at most 300 characters'),
+		zoomLink: z
+			.string()
+			.trim()
+			.max(2000)
+			.optional()
+			.transform((value) => value || undefined)
+			.refine((value) => value === undefined || isHttpUrl(value), WEEK_MESSAGES.zoomInvalid),
+		materials: z.array(ExistingMaterialSchema).default([]),
+		newMaterials: z
+			.array(NewMaterialSchema)
+			.max(MAX_NEW_MATERIALS, `At most ${MAX_NEW_MATERIALS} new materials can be added at once`)
+			.default([]),
+	})
+}
 
-/** The Edit Week & Materials form, on both sides. */
-export const WeekEditSchema = z.object({
-	weekNumber: z.coerce
-		.number({ error: (issue) => (issue.input === undefined ? WEEK_MESSAGES.weekNumberRequired : WEEK_MESSAGES.weekNumberNumeric) })
-		.int(WEEK_MESSAGES.weekNumberMin)
-		.min(1, WEEK_MESSAGES.weekNumberMin)
-		.max(1000, 'Week number must be 1000 or less'),
-	topic: z
-		.string({ error: WEEK_MESSAGES.topicRequired })
-		.trim()
-		.min(1, WEEK_MESSAGES.topicRequired)
-		.max(300, 'Topic must be at most 300 characters'),
-	zoomLink: z
-		.string()
-		.trim()
-		.max(2000)
-		.optional()
-		.transform((value) => value || undefined)
-		.refine((value) => value === undefined || isHttpUrl(value), WEEK_MESSAGES.zoomInvalid),
-	materials: z.array(ExistingMaterialSchema).default([]),
-	newMaterials: z
-		.array(NewMaterialSchema)
-		.max(MAX_NEW_MATERIALS, `At most ${MAX_NEW_MATERIALS} new materials can be added at once`)
-		.default([]),
-})
+export const WeekEditSchema = weekEditSchema()
 
 export type WeekEditValues = z.output<typeof WeekEditSchema>
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { expect, test } from '../support/e2e.ts'
+import { fileOverUploadLimit } from '../support/large-file.ts'
 
 const { createSession } = await import('#app/utils/session.server.ts')
 
@@ -139,4 +140,39 @@ test('direct messages: a search that filters out the open student closes their t
 	await expect(page.getByText('No students match your search.')).toBeVisible()
 	await expect(page.getByRole('heading', { level: 2, name: `Dana ${tag}` })).toHaveCount(0)
 	await expect(page.getByText('Select a student')).toBeVisible()
+})
+
+test('an attachment over the limit is refused with the spec text, before it is sent when JavaScript runs, and nothing typed is lost', async ({
+	page,
+	createUser,
+	signIn,
+	javaScriptEnabled,
+}) => {
+	test.slow()
+	const tag = randomUUID().slice(0, 8)
+	const student = await createUser({ name: `Tess ${tag}` })
+	await signIn(await createUser({ role: 'admin' }))
+	const posts: string[] = []
+	page.on('request', (request) => {
+		if (request.method() === 'POST') posts.push(request.url())
+	})
+
+	await page.goto('/dashboard/admin/messages/broadcast')
+	await page.getByLabel('Subject').fill(`Recording ${tag}`)
+	await page.getByLabel('Message', { exact: true }).fill('Here is the class recording.')
+	await page.getByLabel('Attachment (optional)').setInputFiles(await fileOverUploadLimit())
+	await page.getByRole('button', { name: 'Send to All Students' }).click()
+	await expect(page.getByRole('main').getByText('File too large. Please select a smaller file.', { exact: true })).toBeVisible()
+	await expect(page.getByLabel('Subject')).toHaveValue(`Recording ${tag}`)
+	await expect(page.getByLabel('Message', { exact: true })).toHaveValue('Here is the class recording.')
+
+	await page.goto(`/dashboard/admin/messages/direct?with=${student.id}`)
+	await page.getByLabel('Message', { exact: true }).fill(`The recording, ${tag}`)
+	await page.getByLabel('Attachment (optional)').setInputFiles(await fileOverUploadLimit())
+	await page.getByRole('button', { name: 'Send' }).click()
+	await expect(page.getByRole('main').getByText('File too large. Please select a smaller file.', { exact: true })).toBeVisible()
+	await expect(page.getByLabel('Message', { exact: true })).toHaveValue(`The recording, ${tag}`)
+
+	// With JavaScript the browser refused both files itself: no upload was started.
+	if (javaScriptEnabled) expect(posts).toEqual([])
 })

@@ -23,7 +23,7 @@ async function requireWeek(params: { courseId?: string; weekId?: string }) {
 
 export async function loader({ request, params }: Route.LoaderArgs) {
 	await requireAdmin(request)
-	return requireWeek(params)
+	return { ...(await requireWeek(params)), maxUploadMb: getEnv().MAX_UPLOAD_MB }
 }
 
 export async function action(args: Route.ActionArgs) {
@@ -42,11 +42,18 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function EditWeek({ loaderData, actionData }: Route.ComponentProps) {
-	const { courseId, week } = loaderData
+	const { courseId, week, maxUploadMb } = loaderData
 	const closeTo = materialsPath(courseId)
 	return (
 		<RouteDialog title="Edit Week & Materials" description={`Week ${week.weekNumber}: ${week.topic}`} closeTo={closeTo} size="xl">
-			<WeekEditForm key={week.id} week={week} action={`${closeTo}/${week.id}/edit`} closeTo={closeTo} lastResult={actionData?.result} />
+			<WeekEditForm
+				key={week.id}
+				week={week}
+				action={`${closeTo}/${week.id}/edit`}
+				closeTo={closeTo}
+				lastResult={actionData?.result}
+				maxUploadMb={maxUploadMb}
+			/>
 		</RouteDialog>
 	)
 }
