@@ -19,6 +19,7 @@ export const WEEK_MESSAGES = {
 	titleRequired: 'Title is required',
 	fileRequired: 'Please choose a file for the new material',
 	success: 'Week and materials updated successfully',
+	unchanged: 'Nothing to save: the week and its materials are unchanged.',
 } as const
 
 const rowId = rowIdSchema()
@@ -78,6 +79,21 @@ export function weekEditSchema(maxUploadMb?: number) {
 export const WeekEditSchema = weekEditSchema()
 
 export type WeekEditValues = z.output<typeof WeekEditSchema>
+
+/**
+ * Whether a valid Edit Week submission leaves the week as it is: same details, every item kept
+ * with its title and category, nothing new. (Files are counted by the caller: one chosen is a change.)
+ * Without JavaScript, 'Save All Changes' cannot be disabled while nothing changed; this tells.
+ */
+export function weekEditChangesNothing(week: AdminWeek, value: WeekEditValues) {
+	if (value.weekNumber !== week.weekNumber || value.topic !== week.topic || (value.zoomLink ?? null) !== week.zoomLink) return false
+	if (value.newMaterials.some((row) => row.title || hasFile(row.file))) return false
+	if (value.materials.length !== week.items.length) return false
+	return value.materials.every((material) => {
+		const item = week.items.find((candidate) => candidate.id === material.id)
+		return item && !material.delete && !hasFile(material.file) && material.title === item.title && material.category === item.category
+	})
+}
 
 export type CourseOption = { id: number; title: string }
 

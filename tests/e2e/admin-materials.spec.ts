@@ -172,6 +172,12 @@ test('an orphan left by a failed storage delete is listed and cleaned up', async
 	const row = page.getByRole('row').filter({ has: page.getByRole('cell', { name: String(courseId), exact: true }) })
 	await expect(row.getByText('5 file(s)')).toBeVisible()
 	await expect(row.getByText('+2 more files...')).toBeVisible()
+	// Each file shown links to it, so an admin can look before deleting.
+	const link = row.getByRole('link', { name: /a-notes\.pdf/ })
+	await expect(link).toBeVisible()
+	const download = await page.request.get((await link.getAttribute('href'))!)
+	expect(download.status()).toBe(200)
+	expect(download.headers()['content-disposition']).toMatch(/^attachment;/)
 	await expect(row.getByRole('cell', { name: '—', exact: true })).toBeVisible()
 
 	if (javaScriptEnabled) await expect(page.getByRole('button', { name: /^Clean Up Selected/ })).toHaveCount(0)
@@ -255,4 +261,19 @@ test('Edit Week refuses a file over the limit (before uploading it when JavaScri
 	await expect(dialog.getByLabel('Topic')).toHaveValue('Recorded Class')
 	const week = await db.selectFrom('course_materials').select('topic').where('id', '=', weekId).executeTakeFirstOrThrow()
 	expect(week.topic).toBe('Intro')
+})
+
+test('Save All Changes with nothing changed changes nothing and says so', async ({ page, db, createUser, signIn, javaScriptEnabled }) => {
+	const { weekId, path: screen } = await courseWithWeek(db)
+	const admin = await createUser({ role: 'admin' })
+	await signIn(admin)
+	await page.goto(`${screen}/${weekId}/edit`)
+	const save = page.getByRole('dialog', { name: 'Edit Week & Materials' }).getByRole('button', { name: 'Save All Changes' })
+	if (javaScriptEnabled) {
+		await expect(save).toBeDisabled()
+		return
+	}
+	await save.click()
+	await expect(page.getByText('Nothing to save: the week and its materials are unchanged.')).toBeVisible()
+	expect(await db.selectFrom('audit_log').select('id').where('actor_id', '=', admin.id).execute()).toEqual([])
 })

@@ -36,7 +36,12 @@ export async function action(args: Route.ActionArgs) {
 		courseId,
 		maxUploadMb: getEnv().MAX_UPLOAD_MB,
 	})
-	if (outcome.ok) return redirectWithToast(materialsPath(courseId), { type: 'success', title: WEEK_MESSAGES.success })
+	if (outcome.ok) {
+		return redirectWithToast(
+			materialsPath(courseId),
+			outcome.changed ? { type: 'success', title: WEEK_MESSAGES.success } : { type: 'info', title: WEEK_MESSAGES.unchanged },
+		)
+	}
 	const headers = outcome.toast ? await actionToastHeaders(args, outcome.toast) : undefined
 	return data({ result: outcome.result }, { status: outcome.status, headers })
 }
