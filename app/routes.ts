@@ -66,6 +66,7 @@ export default [
 	route('files/materials/:itemId', 'routes/resources/material-file.ts'),
 	route('files/attachments/:attachmentId', 'routes/resources/attachment-file.ts'),
 	route('files/submissions/:submissionId', 'routes/resources/submission-file.ts'),
+	route('files/orphaned-materials', 'routes/resources/orphan-file.ts'),
 	route('uploads/materials', 'routes/resources/material-upload.ts'),
 	route('events', 'routes/resources/events.ts'),
 	route('webhooks/stripe', 'routes/resources/stripe-webhook.ts'),

@@ -166,6 +166,8 @@ export interface MessagesTable {
 	sender_id: string
 	receiver_id: string | null
 	content: Generated<string>
+	/** An announcement's subject; null on direct messages and on announcements stored as 'subject: message' before it existed. */
+	subject: ColumnType<string | null, string | null | undefined, string | null>
 	is_announcement: Generated<boolean>
 	read: Generated<boolean>
 	created_at: CreatedAt

@@ -4,6 +4,7 @@ import { useState } from 'react'
 import { useFetcher } from 'react-router'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { z } from 'zod'
+import { courseLengthInWeeks } from '#app/models/courses.ts'
 import { formatCents } from '#app/utils/misc.ts'
 import { Alert } from './ui/alert.tsx'
 import { Button, ButtonLink } from './ui/button.tsx'
@@ -16,12 +17,18 @@ export const AgreeToTermsSchema = z.object({
 	agreeToTerms: z.boolean({ error: TERMS_REQUIRED_MESSAGE }).refine((agreed) => agreed, TERMS_REQUIRED_MESSAGE),
 })
 
+/** What the agreement needs of a course: its price and its length come from it. */
+export type AgreementCourse = { title: string; registrationFee: number; startDate: string | null; endDate: string | null }
+
 /**
- * The program agreement: 8 weeks of one-hour weekly sessions, the $2,500
- * program price paid in full before class start, no refunds, Georgia law and
- * mediation within 30 days. A scrollable region, reachable by keyboard.
+ * The program agreement: the course's length in one-hour weekly sessions, its fee paid in full
+ * before class start and not refundable (a free course has neither), Georgia law and mediation
+ * within 30 days. For the program itself (8 weeks, $2,500) it reads as the specification's.
+ * A scrollable region, reachable by keyboard.
  */
-export function ProgramAgreement({ courseTitle, feeCents }: { courseTitle: string; feeCents: number }) {
+export function ProgramAgreement({ course }: { course: AgreementCourse }) {
+	const weeks = courseLengthInWeeks(course.startDate, course.endDate)
+	const isFree = course.registrationFee === 0
 	return (
 		<section
 			aria-label="Agreement terms"
@@ -30,21 +37,29 @@ export function ProgramAgreement({ courseTitle, feeCents }: { courseTitle: strin
 		>
 			<p>
 				This agreement is between you (the "Participant") and Real Estate Mentorship (the "Company") for your place in{' '}
-				<strong>{courseTitle}</strong>.
+				<strong>{course.title}</strong>.
 			</p>
 			<ol className="list-decimal space-y-2 pl-5">
 				<li>
-					<strong>Program.</strong> The program runs for 8 weeks, with one live online mentoring session of one hour per week in a small
-					group.
+					<strong>Program.</strong> The program runs for {weeks} {weeks === 1 ? 'week' : 'weeks'}, with one live online mentoring session of
+					one hour per week in a small group.
 				</li>
-				<li>
-					<strong>Fee.</strong> The program price is $2,500. The registration fee for the course you selected is{' '}
-					<strong>{feeCents === 0 ? 'FREE' : formatCents(feeCents)}</strong>. Any fee must be paid in full before the first class starts.
-				</li>
-				<li>
-					<strong>No refunds.</strong> All sales are final. Fees are non-refundable, including when sessions are missed or the Participant
-					stops attending.
-				</li>
+				{isFree ? (
+					<li>
+						<strong>Fee.</strong> This course is <strong>free</strong>: no fee is charged for it.
+					</li>
+				) : (
+					<>
+						<li>
+							<strong>Fee.</strong> The fee for this course is <strong>{formatCents(course.registrationFee)}</strong>, to be paid in full
+							before the first class starts.
+						</li>
+						<li>
+							<strong>No refunds.</strong> All sales are final. The fee is non-refundable, including when sessions are missed or the
+							Participant stops attending.
+						</li>
+					</>
+				)}
 				<li>
 					<strong>Materials.</strong> Class materials and recordings are for the Participant's personal use and may not be shared, copied or
 					resold.
@@ -84,7 +99,7 @@ export function AgreementCheckbox({
 	)
 }
 
-export type PurchaseCourse = { id: number; title: string; registrationFee: number }
+export type PurchaseCourse = AgreementCourse & { id: number }
 
 /**
  * Enrolment of a signed-in user in one course: the agreement, then 'Register
@@ -115,7 +130,7 @@ export function PurchaseForm({
 				<strong className="text-ink">{course.title}</strong> — {formatCents(course.registrationFee)}
 			</p>
 			{form.errors?.length ? <Alert tone="error">{form.errors[0]}</Alert> : null}
-			<ProgramAgreement courseTitle={course.title} feeCents={course.registrationFee} />
+			<ProgramAgreement course={course} />
 			<fetcher.Form method="post" action={`/courses/${course.id}/enroll`} {...getFormProps(form)} className="space-y-4">
 				<AgreementCheckbox field={fields.agreeToTerms} onAgreedChange={setAgreed} />
 				<div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">

@@ -33,6 +33,8 @@ export const WaitlistSchema = z.object({
 
 export type WaitlistCourse = { id: number; title: string }
 
+export type WaitlistPerson = { name: string; email: string }
+
 export type WaitlistActionData = { result: SubmissionResult<string[]> }
 
 /**
@@ -45,20 +47,24 @@ export function WaitlistForm({
 	returnTo,
 	cancelTo,
 	lastResult,
+	known,
 }: {
 	course: WaitlistCourse | null
 	/** Where a visitor goes back to after joining (a signed-in user goes to the dashboard). */
 	returnTo: string
 	cancelTo: string
 	lastResult?: SubmissionResult<string[]>
+	/** Name and e-mail the visitor already gave (the registration wizard's step 1); else the signed-in user's. */
+	known?: WaitlistPerson | null
 }) {
 	const user = useOptionalUser()
+	const person = known ?? user
 	const fetcher = useFetcher<WaitlistActionData>({ key: 'waitlist' })
 	const submitting = fetcher.state !== 'idle'
 	const [form, fields] = useForm({
 		id: 'waitlist',
 		lastResult: fetcher.data?.result ?? lastResult,
-		defaultValue: { name: user?.name ?? '', email: user?.email ?? '' },
+		defaultValue: { name: person?.name ?? '', email: person?.email ?? '' },
 		shouldValidate: 'onBlur',
 		shouldRevalidate: 'onInput',
 		onValidate: ({ formData }) => parseWithZod(formData, { schema: WaitlistSchema }),
@@ -98,10 +104,20 @@ export function waitlistDescription(course: WaitlistCourse | null) {
 }
 
 /** The waitlist as a `?dialog=waitlist` state of the page it opens on. */
-export function WaitlistDialog({ course, closeTo, returnTo }: { course: WaitlistCourse | null; closeTo: string; returnTo: string }) {
+export function WaitlistDialog({
+	course,
+	closeTo,
+	returnTo,
+	known,
+}: {
+	course: WaitlistCourse | null
+	closeTo: string
+	returnTo: string
+	known?: WaitlistPerson | null
+}) {
 	return (
 		<RouteDialog title="Join Our Waitlist" description={waitlistDescription(course)} closeTo={closeTo}>
-			<WaitlistForm course={course} returnTo={returnTo} cancelTo={closeTo} />
+			<WaitlistForm course={course} returnTo={returnTo} cancelTo={closeTo} known={known} />
 		</RouteDialog>
 	)
 }

@@ -42,3 +42,17 @@ export function availabilityOf({ capacity, taken }: { capacity: number; taken: n
 		tone: isFull ? 'red' : isAlmostFull ? 'orange' : 'green',
 	}
 }
+
+/** The program's length in the specification: 8 weekly sessions. */
+export const PROGRAM_WEEKS = 8
+
+/**
+ * How many weeks a course runs, from its dates ('YYYY-MM-DD', both days counted), rounded to
+ * whole weeks; the program's 8 weeks when a date is missing or they make no sense.
+ */
+export function courseLengthInWeeks(startDate: string | null, endDate: string | null) {
+	if (!startDate || !endDate) return PROGRAM_WEEKS
+	const days = (Date.parse(`${endDate}T00:00:00Z`) - Date.parse(`${startDate}T00:00:00Z`)) / 86_400_000 + 1
+	if (!Number.isFinite(days) || days < 1) return PROGRAM_WEEKS
+	return Math.max(1, Math.round(days / 7))
+}

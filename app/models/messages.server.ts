@@ -15,6 +15,8 @@ export type MessageView = {
 	senderId: string
 	receiverId: string | null
 	content: string
+	/** Announcements only; null on those stored as 'subject: message' (see announcementParts). */
+	subject: string | null
 	timestamp: Date
 	read: boolean
 	isAnnouncement: boolean
@@ -27,11 +29,15 @@ function attachmentUrl(id: number) {
 	return `/files/attachments/${id}`
 }
 
-/** An announcement is stored as 'subject: message'. */
-export function splitAnnouncement(content: string) {
-	const colon = content.indexOf(':')
-	if (colon === -1) return { subject: content.trim(), body: '' }
-	return { subject: content.slice(0, colon).trim(), body: content.slice(colon + 1).trim() }
+/**
+ * An announcement's subject and body: stored apart (decision 29), or, for one written before
+ * that, read from its 'subject: message' content, split at the first colon.
+ */
+export function announcementParts(message: { subject: string | null; content: string }) {
+	if (message.subject !== null) return { subject: message.subject, body: message.content }
+	const colon = message.content.indexOf(':')
+	if (colon === -1) return { subject: message.content.trim(), body: '' }
+	return { subject: message.content.slice(0, colon).trim(), body: message.content.slice(colon + 1).trim() }
 }
 
 function messagesWithSender(db: Kysely<Database>) {
@@ -43,6 +49,7 @@ function messagesWithSender(db: Kysely<Database>) {
 			'messages.sender_id',
 			'messages.receiver_id',
 			'messages.content',
+			'messages.subject',
 			'messages.created_at',
 			'messages.read',
 			'messages.is_announcement',
@@ -74,6 +81,7 @@ async function toPage(db: Kysely<Database>, rows: MessageRow[], order: 'oldest-f
 			senderId: row.sender_id,
 			receiverId: row.receiver_id,
 			content: row.content,
+			subject: row.subject,
 			timestamp: row.created_at,
 			read: row.read,
 			isAnnouncement: row.is_announcement,
@@ -120,21 +128,28 @@ export async function listAnnouncements(db: Kysely<Database>, { before }: { befo
 }
 
 /**
- * Stores a direct message (receiverId set) or an announcement (null) with
- * its attachment, and publishes the event at commit. Call in a transaction.
+ * Stores a direct message (receiverId set) or an announcement (null, with its
+ * subject) with its attachment, and publishes the event at commit. Call in a transaction.
  */
 export async function createMessage(
 	trx: Kysely<Database>,
 	{
 		senderId,
 		receiverId,
+		subject,
 		content,
 		attachment,
-	}: { senderId: string; receiverId: string | null; content: string; attachment?: StoredUpload },
+	}: { senderId: string; receiverId: string | null; subject?: string; content: string; attachment?: StoredUpload },
 ) {
 	const message = await trx
 		.insertInto('messages')
-		.values({ sender_id: senderId, receiver_id: receiverId, content, is_announcement: receiverId === null })
+		.values({
+			sender_id: senderId,
+			receiver_id: receiverId,
+			subject: receiverId === null ? (subject ?? null) : null,
+			content,
+			is_announcement: receiverId === null,
+		})
 		.returning('id')
 		.executeTakeFirstOrThrow()
 	if (attachment) {

@@ -109,22 +109,23 @@ async function releaseHold(db: Kysely<Database>, holdId: string, courseId: numbe
 }
 
 /**
- * A new checkout for the same course replaces the user's unfinished ones:
- * they are expired at the provider so they can no longer be paid. One that
- * turns out to be paid already is left alone for fulfilment.
+ * A new checkout for the same course (without a course: any new start)
+ * replaces the user's unfinished ones: they are expired at the provider so
+ * they can no longer be paid. One that turns out to be paid already is left
+ * alone for fulfilment.
  */
 export async function supersedeUnfinishedCheckouts(
 	db: Kysely<Database>,
 	payments: PaymentProvider,
-	input: { userId: string; courseId: number },
+	input: { userId: string; courseId?: number },
 ) {
-	const pending = await db
+	let query = db
 		.selectFrom('registration_payments')
 		.select('checkout_session_id')
 		.where('user_id', '=', input.userId)
-		.where('course_id', '=', input.courseId)
 		.where('status', '=', 'pending')
-		.execute()
+	if (input.courseId !== undefined) query = query.where('course_id', '=', input.courseId)
+	const pending = await query.execute()
 	for (const { checkout_session_id: sessionId } of pending) {
 		try {
 			await payments.expireCheckoutSession(sessionId)

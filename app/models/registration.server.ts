@@ -3,7 +3,7 @@ import type { PaymentProvider } from '#app/services/payments/payments.ts'
 import type { Database } from '#db/types.ts'
 import { sendConfirmationEmail } from './account-emails.server.ts'
 import { claimSeat, openCheckout, supersedeUnfinishedCheckouts, sweepExpiredCheckouts } from './payments.server.ts'
-import { createUser, emailIsRegistered, normalizeEmail } from './users.server.ts'
+import { createUser, normalizeEmail, replacePasswordHash } from './users.server.ts'
 
 /**
  * The registration wizard keeps its draft here, server-side, between steps
@@ -109,7 +109,78 @@ function isUniqueViolation(error: unknown) {
 	return typeof error === 'object' && error !== null && 'code' in error && error.code === '23505'
 }
 
-/** The account of the draft: created (unconfirmed, with its confirmation mail) unless step 3 made it already. */
+/**
+ * The account registered with this e-mail, and whether a new registration may start it over:
+ * only an account a paid registration made and never finished — a checkout opened and none paid,
+ * e-mail unconfirmed, a student, no enrolment, no direct message — so nothing anybody proved or paid for is
+ * handed to the next person who types the address. `checkoutOpen`: a checkout of it may still be
+ * paid (it must be expired first). With `lock`, the row is locked for the surrounding transaction.
+ */
+export async function registeredAccount(db: Kysely<Database>, email: string, { lock = false } = {}) {
+	let query = db
+		.selectFrom('users')
+		.leftJoin('profiles', 'profiles.id', 'users.id')
+		.select((eb) => [
+			'users.id',
+			eb
+				.and([
+					eb('users.email_confirmed_at', 'is', null),
+					eb.or([eb('profiles.role', 'is', null), eb('profiles.role', '=', 'student')]),
+					eb.not(eb.exists(eb.selectFrom('enrollments').select('id').whereRef('enrollments.user_id', '=', 'users.id'))),
+					eb.exists(eb.selectFrom('registration_payments').select('id').whereRef('registration_payments.user_id', '=', 'users.id')),
+					eb.not(
+						eb.exists(
+							eb
+								.selectFrom('registration_payments')
+								.select('id')
+								.whereRef('registration_payments.user_id', '=', 'users.id')
+								.where('registration_payments.status', 'not in', ['pending', 'expired']),
+						),
+					),
+					eb.not(
+						eb.exists(
+							eb
+								.selectFrom('messages')
+								.select('id')
+								.where('messages.is_announcement', '=', false)
+								.where((message) =>
+									message.or([
+										message('messages.sender_id', '=', message.ref('users.id')),
+										message('messages.receiver_id', '=', message.ref('users.id')),
+									]),
+								),
+						),
+					),
+				])
+				.as('unfinished'),
+			eb
+				.exists(
+					eb
+						.selectFrom('registration_payments')
+						.select('id')
+						.whereRef('registration_payments.user_id', '=', 'users.id')
+						.where('registration_payments.status', '=', 'pending'),
+				)
+				.as('checkoutOpen'),
+		])
+		.where('users.email', '=', normalizeEmail(email))
+	if (lock) query = query.forUpdate('users')
+	const row = await query.executeTakeFirst()
+	return row ? { id: row.id, unfinished: Boolean(row.unfinished), checkoutOpen: Boolean(row.checkoutOpen) } : null
+}
+
+/** Whether step 1 must refuse the address: an account that is not an unfinished registration holds it. */
+export async function emailBlocksRegistration(db: Kysely<Database>, email: string) {
+	const account = await registeredAccount(db, email)
+	return account !== null && !account.unfinished
+}
+
+/**
+ * The account of the draft: created (unconfirmed, with its confirmation mail) unless step 3 made
+ * it already. An unfinished account of the same e-mail (a checkout cancelled earlier, perhaps in
+ * another browser) is started over: it takes the new name and password, its sessions, links and
+ * other drafts end, and a new confirmation mail goes out.
+ */
 async function accountOfDraft(trx: Transaction<Database>, draftId: string) {
 	const draft = await trx
 		.selectFrom('registration_drafts')
@@ -120,11 +191,24 @@ async function accountOfDraft(trx: Transaction<Database>, draftId: string) {
 		.executeTakeFirst()
 	if (!draft?.course_id) throw new RegistrationError('draft-missing')
 	if (draft.user_id) return { userId: draft.user_id, email: draft.email, courseId: draft.course_id }
-	if (await emailIsRegistered(trx, draft.email)) throw new RegistrationError('email-taken')
-	const user = await createUser(trx, { email: draft.email, name: draft.name, passwordHash: draft.password_hash, confirmed: false })
+	const existing = await registeredAccount(trx, draft.email, { lock: true })
+	// A checkout still open here was paid after all (completeRegistration expired the others).
+	if (existing && (!existing.unfinished || existing.checkoutOpen)) throw new RegistrationError('email-taken')
+	const user = existing
+		? await startAccountOver(trx, existing.id, { name: draft.name, passwordHash: draft.password_hash })
+		: await createUser(trx, { email: draft.email, name: draft.name, passwordHash: draft.password_hash, confirmed: false })
 	await sendConfirmationEmail(trx, { id: user.id, email: user.email, name: draft.name })
 	await trx.updateTable('registration_drafts').set({ user_id: user.id, has_agreed_to_terms: true }).where('id', '=', draftId).execute()
 	return { userId: user.id, email: user.email, courseId: draft.course_id }
+}
+
+async function startAccountOver(trx: Transaction<Database>, userId: string, input: { name: string; passwordHash: string }) {
+	await replacePasswordHash(trx, userId, input.passwordHash)
+	await trx.updateTable('profiles').set({ name: input.name.trim(), updated_at: new Date() }).where('id', '=', userId).execute()
+	await trx.deleteFrom('auth_tokens').where('user_id', '=', userId).where('used_at', 'is', null).execute()
+	// Another browser's draft for this account would otherwise sign that browser in once paid.
+	await trx.deleteFrom('registration_drafts').where('user_id', '=', userId).execute()
+	return trx.selectFrom('users').select(['id', 'email']).where('id', '=', userId).executeTakeFirstOrThrow()
 }
 
 export type RegistrationOutcome =
@@ -148,6 +232,10 @@ export async function completeRegistration(
 	const draft = await getDraft(db, draftId)
 	if (draft?.userId && draft.courseId) {
 		await supersedeUnfinishedCheckouts(db, payments, { userId: draft.userId, courseId: draft.courseId })
+	} else if (draft) {
+		// An unfinished account about to be started over must have no checkout left that could still be paid.
+		const existing = await registeredAccount(db, draft.email)
+		if (existing?.unfinished && existing.checkoutOpen) await supersedeUnfinishedCheckouts(db, payments, { userId: existing.id })
 	}
 	const { account, claim } = await db
 		.transaction()

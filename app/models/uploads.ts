@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { youtubeVideoId } from '#app/models/materials.ts'
 import { rowIdSchema } from '#app/utils/row-id.ts'
+import { FILE_TOO_LARGE_MESSAGE } from '#app/utils/upload-limit.ts'
 
 /** Above this a video still uploads, with a warning (docs/decisions/008). */
 export const RECOMMENDED_VIDEO_MB = 20
@@ -19,7 +20,7 @@ export const UPLOAD_MESSAGES = {
 	invalidUrl: 'Please enter a valid URL (starting with https://)',
 	invalidYoutube: 'Please enter a valid YouTube URL',
 	nothingToUpload: 'Please add materials, recordings or a Zoom link',
-	tooLargeTitle: 'File too large. Please select a smaller file.',
+	tooLargeTitle: FILE_TOO_LARGE_MESSAGE,
 	generic: 'Failed to upload materials. Please check console for details.',
 	success: 'Materials uploaded successfully',
 } as const

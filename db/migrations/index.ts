@@ -4,6 +4,7 @@ import * as testCheckoutSessions from './2026-11-21-0002-test-checkout-sessions.
 import * as publicContentNotifications from './2026-11-21-0003-public-content-notifications.ts'
 import * as performanceIndexes from './2026-11-21-0004-performance-indexes.ts'
 import * as rateLimits from './2026-11-25-0001-rate-limits.ts'
+import * as announcementSubjects from './2026-11-26-0001-announcement-subjects.ts'
 
 /**
  * Every migration, in order. Listed explicitly so the same list works in the
@@ -15,4 +16,5 @@ export const migrations: Record<string, Migration> = {
 	'2026-11-21-0003-public-content-notifications': publicContentNotifications,
 	'2026-11-21-0004-performance-indexes': performanceIndexes,
 	'2026-11-25-0001-rate-limits': rateLimits,
+	'2026-11-26-0001-announcement-subjects': announcementSubjects,
 }

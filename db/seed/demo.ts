@@ -457,8 +457,9 @@ async function insertMessages(
 			receiver_id: null,
 			is_announcement: true,
 			created_at: at(14, 8),
+			subject: 'Welcome',
 			content:
-				'Welcome: Welcome to the new cohort! Week 1 materials are in your dashboard and our first live session ' +
+				'Welcome to the new cohort! Week 1 materials are in your dashboard and our first live session ' +
 				'is on Thursday at 7 PM Eastern. Bring one property you are curious about and we will analyse it together.',
 		})
 		.execute()

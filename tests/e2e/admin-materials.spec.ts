@@ -8,6 +8,7 @@ import { samplePdf } from '#db/seed/sample-files.ts'
 import type { Database, MaterialCategory } from '#db/types.ts'
 import { expect, test } from '../support/e2e.ts'
 import { e2eServerEnv } from '../support/e2e-env.ts'
+import { fileOverUploadLimit } from '../support/large-file.ts'
 
 /** The e2e server keeps its files on local disk under DATA_DIR/files. */
 const filesDir = path.join(e2eServerEnv().DATA_DIR, 'files')
@@ -171,6 +172,12 @@ test('an orphan left by a failed storage delete is listed and cleaned up', async
 	const row = page.getByRole('row').filter({ has: page.getByRole('cell', { name: String(courseId), exact: true }) })
 	await expect(row.getByText('5 file(s)')).toBeVisible()
 	await expect(row.getByText('+2 more files...')).toBeVisible()
+	// Each file shown links to it, so an admin can look before deleting.
+	const link = row.getByRole('link', { name: /a-notes\.pdf/ })
+	await expect(link).toBeVisible()
+	const download = await page.request.get((await link.getAttribute('href'))!)
+	expect(download.status()).toBe(200)
+	expect(download.headers()['content-disposition']).toMatch(/^attachment;/)
 	await expect(row.getByRole('cell', { name: '—', exact: true })).toBeVisible()
 
 	if (javaScriptEnabled) await expect(page.getByRole('button', { name: /^Clean Up Selected/ })).toHaveCount(0)
@@ -184,4 +191,89 @@ test('an orphan left by a failed storage delete is listed and cleaned up', async
 	await expect(page.getByText('Successfully cleaned up 1 orphaned materials')).toBeVisible()
 	await expect(page.getByRole('cell', { name: String(courseId), exact: true })).toHaveCount(0)
 	for (const key of keys) expect(fs.existsSync(path.join(filesDir, ...key.split('/')))).toBe(false)
+})
+
+test('Cancel, Escape or the close button with unsaved changes in Edit Week asks before discarding them @js-only', async ({
+	page,
+	db,
+	createUser,
+	signIn,
+}) => {
+	const { weekId, path: screen } = await courseWithWeek(db)
+	await signIn(await createUser({ role: 'admin' }))
+	await page.goto(`${screen}/${weekId}/edit`)
+	const dialog = page.getByRole('dialog', { name: 'Edit Week & Materials' })
+	await dialog.getByLabel('Topic').fill('Half-typed new topic')
+	const question = page.getByRole('dialog', { name: 'Discard unsaved changes?' })
+
+	await dialog.getByRole('link', { name: 'Cancel' }).click()
+	await expect(question).toBeVisible()
+	await question.getByRole('button', { name: 'Keep Editing' }).click()
+	await expect(question).toBeHidden()
+	await expect(dialog.getByLabel('Topic')).toHaveValue('Half-typed new topic')
+
+	await dialog.getByLabel('Topic').press('Escape')
+	await expect(question).toBeVisible()
+	// Escape in the question answers it (keep editing), not the dialog beneath.
+	await page.keyboard.press('Escape')
+	await expect(question).toBeHidden()
+	await expect(dialog).toBeVisible()
+
+	await dialog.getByRole('link', { name: 'Close' }).click()
+	await question.getByRole('button', { name: 'Discard Changes' }).click()
+	await expect(dialog).toHaveCount(0)
+	await expect(page).toHaveURL(new RegExp(`${screen}$`))
+	const week = await db.selectFrom('course_materials').select('topic').where('id', '=', weekId).executeTakeFirstOrThrow()
+	expect(week.topic).toBe('Intro')
+
+	// Nothing changed: Cancel closes at once.
+	await page.goto(`${screen}/${weekId}/edit`)
+	await dialog.getByRole('link', { name: 'Cancel' }).click()
+	await expect(dialog).toHaveCount(0)
+})
+
+test('Edit Week refuses a file over the limit (before uploading it when JavaScript runs) and keeps what was typed', async ({
+	page,
+	db,
+	createUser,
+	signIn,
+	javaScriptEnabled,
+}) => {
+	test.slow()
+	const { weekId, path: screen } = await courseWithWeek(db)
+	await signIn(await createUser({ role: 'admin' }))
+	const posts: string[] = []
+	page.on('request', (request) => {
+		if (request.method() === 'POST') posts.push(request.url())
+	})
+	await page.goto(`${screen}/${weekId}/edit`)
+	const dialog = page.getByRole('dialog', { name: 'Edit Week & Materials' })
+	await dialog.getByLabel('Topic').fill('Recorded Class')
+	await dialog.getByLabel('Replace file of notes.pdf').setInputFiles(await fileOverUploadLimit())
+	await dialog.getByRole('button', { name: 'Save All Changes' }).click()
+
+	if (javaScriptEnabled) {
+		await expect(dialog.getByText('File too large. Please select a smaller file.', { exact: true })).toBeVisible()
+		expect(posts).toEqual([])
+	} else {
+		await expect(dialog.getByRole('alert').filter({ hasText: 'is larger than the 50 MB limit per file' })).toBeVisible()
+	}
+	await expect(dialog.getByLabel('Topic')).toHaveValue('Recorded Class')
+	const week = await db.selectFrom('course_materials').select('topic').where('id', '=', weekId).executeTakeFirstOrThrow()
+	expect(week.topic).toBe('Intro')
+})
+
+test('Save All Changes with nothing changed changes nothing and says so', async ({ page, db, createUser, signIn, javaScriptEnabled }) => {
+	const { weekId, path: screen } = await courseWithWeek(db)
+	const admin = await createUser({ role: 'admin' })
+	await signIn(admin)
+	await page.goto(`${screen}/${weekId}/edit`)
+	const save = page.getByRole('dialog', { name: 'Edit Week & Materials' }).getByRole('button', { name: 'Save All Changes' })
+	if (javaScriptEnabled) {
+		await expect(save).toBeDisabled()
+		return
+	}
+	await save.click()
+	await expect(page.getByText('Nothing to save: the week and its materials are unchanged.')).toBeVisible()
+	expect(await db.selectFrom('audit_log').select('id').where('actor_id', '=', admin.id).execute()).toEqual([])
 })

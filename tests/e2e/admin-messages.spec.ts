@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { expect, test } from '../support/e2e.ts'
+import { fileOverUploadLimit } from '../support/large-file.ts'
 
 const { createSession } = await import('#app/utils/session.server.ts')
 
@@ -19,6 +20,8 @@ test('signed-out visitors are sent to log in with the spec message', async ({ pa
 test('a broadcast reaches every student', async ({ page, browser, db, baseURL, createUser, signIn, javaScriptEnabled }) => {
 	test.slow()
 	const tag = randomUUID().slice(0, 8)
+	// A subject may hold a colon: it is stored apart from the message.
+	const subject = `Kickoff ${tag}: Week 1`
 	const admin = await createUser({ role: 'admin', name: `Ada ${tag}` })
 	const [first, second] = [await createUser({ name: `First ${tag}` }), await createUser({ name: `Second ${tag}` })]
 
@@ -40,7 +43,7 @@ test('a broadcast reaches every student', async ({ page, browser, db, baseURL, c
 		await expect(page.getByRole('heading', { level: 1, name: 'Student Communications' })).toBeVisible()
 		await expect(page.getByRole('link', { name: 'Broadcast Announcements' })).toHaveAttribute('aria-current', 'page')
 
-		await page.getByLabel('Subject').fill(`Kickoff ${tag}`)
+		await page.getByLabel('Subject').fill(subject)
 		await page.getByRole('button', { name: 'Send to All Students' }).click()
 		await expect(page.getByText('Please fill in both subject and message')).toBeVisible()
 
@@ -51,21 +54,23 @@ test('a broadcast reaches every student', async ({ page, browser, db, baseURL, c
 		await page.getByRole('button', { name: 'Send to All Students' }).click()
 		await expect(page.getByText('Announcement with file sent successfully')).toBeVisible()
 		const history = page.getByRole('region', { name: 'Sent announcements' })
-		await expect(history.getByRole('heading', { name: `Kickoff ${tag}` })).toBeVisible()
+		await expect(history.getByRole('heading', { name: subject })).toBeVisible()
 		await expect(page.getByText(/^\d+ announcement\(s\) loaded$/)).toBeVisible()
-		const stored = await db.selectFrom('messages').select('content').where('sender_id', '=', admin.id).executeTakeFirstOrThrow()
-		expect(stored.content).toBe(`Kickoff ${tag}: We start on Monday at 6 PM`)
+		const stored = await db
+			.selectFrom('messages')
+			.select(['subject', 'content'])
+			.where('sender_id', '=', admin.id)
+			.executeTakeFirstOrThrow()
+		expect(stored).toEqual({ subject, content: 'We start on Monday at 6 PM' })
 
 		if (!javaScriptEnabled) await studentPage.reload()
-		const announcement = studentPage
-			.getByRole('article')
-			.filter({ has: studentPage.getByRole('heading', { level: 3, name: `Kickoff ${tag}` }) })
+		const announcement = studentPage.getByRole('article').filter({ has: studentPage.getByRole('heading', { level: 3, name: subject }) })
 		await expect(announcement).toBeVisible({ timeout: 2000 })
 		await expect(announcement.getByRole('link', { name: 'syllabus.txt' })).toBeVisible()
 
 		await signIn(second)
 		await page.goto('/dashboard/messages?tab=announcements')
-		const received = page.getByRole('article').filter({ has: page.getByRole('heading', { level: 3, name: `Kickoff ${tag}` }) })
+		const received = page.getByRole('article').filter({ has: page.getByRole('heading', { level: 3, name: subject }) })
 		await expect(received).toBeVisible()
 		// This announcement's body: the same test in the other project sends one with the same text.
 		await expect(received.getByText('We start on Monday at 6 PM')).toBeVisible()
@@ -120,4 +125,54 @@ test('contact form submissions are listed and can be marked read', async ({ page
 	await item.getByRole('button', { name: 'Mark as read' }).click()
 	await expect(item.getByText('Unread')).toHaveCount(0)
 	await expect(item.getByRole('button', { name: 'Mark as read' })).toHaveCount(0)
+})
+
+test('direct messages: a search that filters out the open student closes their thread', async ({ page, createUser, signIn }) => {
+	const tag = randomUUID().slice(0, 8)
+	const admin = await createUser({ role: 'admin' })
+	const dana = await createUser({ name: `Dana ${tag}` })
+	await signIn(admin)
+	await page.goto(`/dashboard/admin/messages/direct?with=${dana.id}`)
+	await expect(page.getByRole('heading', { level: 2, name: `Dana ${tag}` })).toBeVisible()
+
+	await page.getByLabel('Search contacts').fill(`Nobody ${tag}`)
+	await page.getByRole('button', { name: 'Search' }).click()
+	await expect(page.getByText('No students match your search.')).toBeVisible()
+	await expect(page.getByRole('heading', { level: 2, name: `Dana ${tag}` })).toHaveCount(0)
+	await expect(page.getByText('Select a student')).toBeVisible()
+})
+
+test('an attachment over the limit is refused with the spec text, before it is sent when JavaScript runs, and nothing typed is lost', async ({
+	page,
+	createUser,
+	signIn,
+	javaScriptEnabled,
+}) => {
+	test.slow()
+	const tag = randomUUID().slice(0, 8)
+	const student = await createUser({ name: `Tess ${tag}` })
+	await signIn(await createUser({ role: 'admin' }))
+	const posts: string[] = []
+	page.on('request', (request) => {
+		if (request.method() === 'POST') posts.push(request.url())
+	})
+
+	await page.goto('/dashboard/admin/messages/broadcast')
+	await page.getByLabel('Subject').fill(`Recording ${tag}`)
+	await page.getByLabel('Message', { exact: true }).fill('Here is the class recording.')
+	await page.getByLabel('Attachment (optional)').setInputFiles(await fileOverUploadLimit())
+	await page.getByRole('button', { name: 'Send to All Students' }).click()
+	await expect(page.getByRole('main').getByText('File too large. Please select a smaller file.', { exact: true })).toBeVisible()
+	await expect(page.getByLabel('Subject')).toHaveValue(`Recording ${tag}`)
+	await expect(page.getByLabel('Message', { exact: true })).toHaveValue('Here is the class recording.')
+
+	await page.goto(`/dashboard/admin/messages/direct?with=${student.id}`)
+	await page.getByLabel('Message', { exact: true }).fill(`The recording, ${tag}`)
+	await page.getByLabel('Attachment (optional)').setInputFiles(await fileOverUploadLimit())
+	await page.getByRole('button', { name: 'Send' }).click()
+	await expect(page.getByRole('main').getByText('File too large. Please select a smaller file.', { exact: true })).toBeVisible()
+	await expect(page.getByLabel('Message', { exact: true })).toHaveValue(`The recording, ${tag}`)
+
+	// With JavaScript the browser refused both files itself: no upload was started.
+	if (javaScriptEnabled) expect(posts).toEqual([])
 })

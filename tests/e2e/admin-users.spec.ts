@@ -34,7 +34,7 @@ test('an admin searches for a student and removes them', async ({ page, db, crea
 	const row = page.getByRole('row').filter({ hasText: student.email })
 	await expect(row).toHaveCount(1)
 	await expect(row.getByText('student', { exact: true })).toBeVisible()
-	await expect(row.getByRole('button', { name: /^Make Admin/ })).toHaveCount(0)
+	await expect(row.getByRole('link', { name: /^Make Admin/ })).toHaveCount(0)
 
 	await row.getByRole('link', { name: /^Remove/ }).click()
 	const dialog = page.getByRole('dialog', { name: 'Remove User' })
@@ -59,7 +59,14 @@ test('the designated account, and only it, can be made admin', async ({ page, db
 
 			await page.goto(`/dashboard/admin/users?q=${encodeURIComponent(DESIGNATED_EMAIL)}`)
 			const row = page.getByRole('row').filter({ hasText: DESIGNATED_EMAIL })
-			await row.getByRole('button', { name: /^Make Admin/ }).click()
+			await row.getByRole('link', { name: /^Make Admin/ }).click()
+			// Promotion cannot be undone from here: it is asked first, and nothing changes until confirmed.
+			const dialog = page.getByRole('dialog', { name: 'Make Admin' })
+			await expect(dialog.getByText(`Make Designated Admin (${DESIGNATED_EMAIL}) an administrator?`)).toBeVisible()
+			expect((await db.selectFrom('profiles').select('role').where('id', '=', designated.id).executeTakeFirstOrThrow()).role).toBe(
+				'student',
+			)
+			await dialog.getByRole('button', { name: 'Make Admin' }).click()
 			await expect(page.getByText('User promoted to admin successfully!')).toBeVisible()
 			await expect(page.getByText('No matching users found')).toBeVisible()
 			const profile = await db.selectFrom('profiles').select('role').where('id', '=', designated.id).executeTakeFirstOrThrow()

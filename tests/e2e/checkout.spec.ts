@@ -45,6 +45,10 @@ async function finishOnDashboard(page: Page) {
 	await expect(page).toHaveURL(/\/registration-complete\?session_id=cs_test_/)
 	await expect(page.getByRole('heading', { name: 'Registration Complete!' })).toBeVisible()
 	await expect(page.getByRole('link', { name: 'Go to Dashboard Now' })).toHaveAttribute('href', '/dashboard')
+	// The header knows the browser is signed in now.
+	const header = page.getByRole('banner')
+	await expect(header.getByRole('button', { name: 'Logout' }).first()).toBeAttached()
+	await expect(header.getByRole('link', { name: 'Log in' })).toHaveCount(0)
 	// The page moves on by itself after 2 s: a timer with JavaScript, a meta refresh without.
 	await expect(page).toHaveURL(/\/dashboard$/)
 }
@@ -55,6 +59,8 @@ test('paid registration goes through the test checkout to the completion page an
 	await registerToCheckout(page, course.title, email)
 	await expect(page.getByText(course.title)).toBeVisible()
 	await expect(page.getByLabel('Email')).toHaveValue(email)
+	// The name given at registration fills the form too.
+	await expect(page.getByLabel('Name', { exact: true })).toHaveValue('Paula Payer')
 
 	await fillCard(page, '4242 4242 4242 4242')
 	await finishOnDashboard(page)
@@ -125,4 +131,25 @@ test('a payment that cannot be verified shows the spec error and toast', async (
 	await expect(page.getByRole('main').getByText('Failed to verify your registration payment.')).toBeVisible()
 	const toast = page.getByRole('status').filter({ hasText: 'Payment Verification Error' })
 	await expect(toast).toContainText('Failed to verify payment')
+})
+
+test('a cancelled checkout says the account exists, and the same e-mail can start over', async ({ page, db }) => {
+	const course = await createPaidCourse(db)
+	const email = `cancel-${randomUUID().slice(0, 12)}@example.com`
+	await registerToCheckout(page, course.title, email)
+	await page.getByRole('button', { name: 'Cancel and go back' }).click()
+
+	await expect(page).toHaveURL(/\/register\/agreement$/)
+	const notice = page.getByRole('status').filter({ hasText: 'Your payment was not completed' })
+	await expect(notice).toContainText(`Your account for ${email} has been created, but you are not enrolled yet.`)
+	await expect(notice).toContainText('log in, and complete the payment from your dashboard')
+	// Paying now is one step away.
+	await expect(page.getByRole('button', { name: 'Proceed to Payment' })).toBeAttached()
+
+	await notice.getByRole('button', { name: 'Start Over' }).click()
+	await expect(page.getByRole('heading', { name: 'Your Information' })).toBeVisible()
+	await expect(page.getByLabel('Email')).toHaveValue('')
+	await registerToCheckout(page, course.title, email)
+	const users = await db.selectFrom('users').select('id').where('email', '=', email).execute()
+	expect(users).toHaveLength(1)
 })

@@ -261,3 +261,19 @@ test('an image attachment that cannot be shown says so and keeps its download @j
 	await expect(thread(page).getByRole('alert').filter({ hasText: 'Failed to preview attachment' })).toBeVisible()
 	await expect(thread(page).getByRole('link', { name: 'floor-plan.png' })).toHaveAttribute('href', `/files/attachments/${attachment.id}`)
 })
+
+test('a contact search closes a thread it filters out and opens what it found', async ({ page, createUser, signIn }) => {
+	const tag = randomUUID().slice(0, 8)
+	const ivy = await createUser({ role: 'instructor', name: `Ivy ${tag}` })
+	await createUser({ role: 'instructor', name: `Otto ${tag}` })
+	const student = await createUser({ name: `Sam ${tag}` })
+	await signIn(student)
+
+	await page.goto(`/dashboard/messages?tab=conversations&with=${ivy.id}`)
+	await expect(page.getByRole('heading', { level: 2, name: `Ivy ${tag}` })).toBeVisible()
+	await page.getByLabel('Search contacts').fill(`Otto ${tag}`)
+	await page.getByRole('button', { name: 'Search' }).click()
+	await expect(page.getByRole('list', { name: 'Contacts' }).getByRole('link')).toHaveCount(1)
+	await expect(page.getByRole('heading', { level: 2, name: `Otto ${tag}` })).toBeVisible()
+	await expect(page.getByRole('heading', { level: 2, name: `Ivy ${tag}` })).toHaveCount(0)
+})

@@ -96,3 +96,121 @@ test('on a phone no page scrolls sideways; wide tables scroll inside their card'
 		expect.soft(await sidewaysOverflow(page), path).toBeLessThanOrEqual(0)
 	}
 })
+
+test('on a phone the dashboard names the chosen course in full, and the Show button goes once JavaScript runs', async ({
+	page,
+	db,
+	createUser,
+	signIn,
+	javaScriptEnabled,
+}) => {
+	const student = await createUser()
+	const course = await db
+		.insertInto('courses')
+		.values({ title: `Selector ${randomUUID().slice(0, 8)} Advanced Multifamily Syndication and Commercial Refinancing Masterclass` })
+		.returning(['id', 'title'])
+		.executeTakeFirstOrThrow()
+	await db.insertInto('enrollments').values({ user_id: student.id, course_id: course.id, enrollment_date: new Date() }).execute()
+	await page.setViewportSize({ width: 390, height: 844 })
+	await signIn(student)
+	await page.goto(`/dashboard?course=${course.id}`)
+
+	const title = page.getByTestId('selected-course-title')
+	await expect(title).toHaveText(course.title)
+	// Written out whole: nothing of it is cut off at the edge.
+	expect(await title.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true)
+	expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0)
+	await expect(page.getByRole('button', { name: 'Show' })).toHaveCount(javaScriptEnabled ? 0 : 1)
+})
+
+/** Where an element's text wraps: for each line after the first, the characters around the break. */
+const lineBreaksOf = (element: HTMLElement) => {
+	const text = element.textContent ?? ''
+	const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT)
+	const chars: Array<{ char: string; top: number }> = []
+	for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+		for (let index = 0; index < (node.textContent ?? '').length; index++) {
+			const range = document.createRange()
+			range.setStart(node, index)
+			range.setEnd(node, index + 1)
+			chars.push({ char: node.textContent![index]!, top: Math.round(range.getBoundingClientRect().top) })
+		}
+	}
+	const breaks: string[] = []
+	for (let index = 1; index < chars.length; index++) {
+		if (chars[index]!.top > chars[index - 1]!.top) breaks.push(`${chars[index - 1]!.char}|${chars[index]!.char}`)
+	}
+	return { text, breaks }
+}
+
+test('Manage Course Materials and Enrollments: buttons and links keep their lines, e-mails wrap only at @ or a dot, wide tables say they scroll', async ({
+	page,
+	db,
+	createUser,
+	signIn,
+}) => {
+	const admin = await createUser({ role: 'admin' })
+	const course = await db
+		.insertInto('courses')
+		.values({ title: `Layout ${randomUUID().slice(0, 8)}`, capacity: 10 })
+		.returning(['id', 'title'])
+		.executeTakeFirstOrThrow()
+	const student = await createUser({
+		name: LONG_NAME,
+		email: `maximiliana.featherstonehaugh-${randomUUID().slice(0, 6)}@investor-mail.example.com`,
+	})
+	await db.insertInto('enrollments').values({ user_id: student.id, course_id: course.id, enrollment_date: new Date() }).execute()
+	const week = await db
+		.insertInto('course_materials')
+		.values({
+			course_id: course.id,
+			week_number: 1,
+			topic: 'Finding Deals and Running the Numbers',
+			zoom_link: 'https://zoom.us/j/1234567890',
+		})
+		.returning('id')
+		.executeTakeFirstOrThrow()
+	await db
+		.insertInto('material_items')
+		.values(
+			['comps-worksheet.xlsx', 'notes.pdf'].map((title) => ({
+				material_id: week.id,
+				title,
+				type: 'document' as const,
+				category: 'material' as const,
+				storage_key: `courses/${course.id}/weeks/${week.id}/material/${title}`,
+				mime_type: 'application/octet-stream',
+				size_bytes: 1234,
+			})),
+		)
+		.execute()
+	await signIn(admin)
+	const materials = `/dashboard/admin/courses/${course.id}/materials`
+
+	await page.setViewportSize({ width: 1280, height: 900 })
+	await page.goto(materials)
+	for (const name of ['Edit All of week 1', 'Delete Week 1']) {
+		const button = page.getByRole('link', { name })
+		// The label fits its button: one line, nothing spilling out.
+		expect(
+			await button.evaluate((element) => element.scrollWidth <= element.clientWidth && element.scrollHeight <= element.clientHeight),
+		).toBe(true)
+	}
+	for (const title of ['comps-worksheet.xlsx', 'notes.pdf']) {
+		const download = await page.getByRole('link', { name: `Download ${title}` }).boundingBox()
+		const remove = await page.getByRole('link', { name: `Delete ${title}` }).boundingBox()
+		// A file's links share a line rather than one of them landing alone on the next.
+		expect(Math.round(download!.y)).toBe(Math.round(remove!.y))
+	}
+
+	await page.setViewportSize({ width: 390, height: 844 })
+	for (const path of [materials, `/dashboard/admin/enrollments?q=${encodeURIComponent(course.title)}`]) {
+		await page.goto(path)
+		await expect(page.getByText('Scroll sideways to see every column')).toBeVisible()
+		expect(await sidewaysOverflow(page), path).toBeLessThanOrEqual(0)
+	}
+	const email = page.getByRole('table', { name: 'Enrollments' }).getByText(student.email)
+	const { text, breaks } = await email.evaluate(lineBreaksOf)
+	expect(text).toBe(student.email)
+	for (const at of breaks) expect(at, `a line of ${student.email} breaks at ${at}`).toMatch(/^.\|[@.]$|^-\|.$/)
+})

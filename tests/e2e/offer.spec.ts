@@ -71,3 +71,28 @@ test('an admin edits the limited time offer and a visitor in another browser see
 		}
 	})
 })
+
+test('after a removal, Add Limited Time Offer starts from the offer that was removed', async ({ page, db, createUser, signIn }) => {
+	await db.connection().execute(async (connection) => {
+		await sql`SELECT pg_advisory_lock(${OFFER_LOCK})`.execute(connection)
+		try {
+			await signIn(await createUser({ role: 'admin' }))
+			const title = `Summer Special ${randomUUID().slice(0, 6)}`
+			await page.goto('/?edit-offer=1')
+			const editor = page.getByRole('region', { name: 'Edit Limited Time Offer' })
+			await editor.getByLabel('Title').fill(title)
+			await editor.getByRole('button', { name: 'Save' }).click()
+			await expect(page.getByText('Limited time offer saved')).toBeVisible()
+
+			await page.getByRole('button', { name: 'Remove limited time offer' }).click()
+			await expect(page.getByText('Limited time offer removed')).toBeVisible()
+			await page.getByRole('link', { name: 'Add Limited Time Offer' }).click()
+			const adding = page.getByRole('region', { name: 'Add Limited Time Offer' })
+			await expect(adding.getByLabel('Title')).toHaveValue(title)
+			await expect(adding.getByLabel('Discount')).toHaveValue('Save $500 when you enroll in the next cohort')
+		} finally {
+			await db.deleteFrom('site_settings').where('key', '=', 'limited_time_offer').execute()
+			await sql`SELECT pg_advisory_unlock(${OFFER_LOCK})`.execute(connection)
+		}
+	})
+})

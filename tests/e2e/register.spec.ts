@@ -123,3 +123,25 @@ test('an e-mail that already has an account is refused on step 1', async ({ page
 	await expect(page.getByText('An account with this email already exists. Please log in instead.')).toBeVisible()
 	await expect(page.getByRole('link', { name: 'Login here' })).toHaveAttribute('href', '/login')
 })
+
+test('the agreement takes its price and length from the course: a free 4-week course is neither $2,500 nor non-refundable', async ({
+	page,
+	db,
+}) => {
+	const course = await insertCourse(db, { capacity: 5, registration_fee: 0, start_date: '2031-05-05', end_date: '2031-06-01' })
+	await page.goto('/register')
+	await page.getByLabel('Full Name').fill('Agnes Agreement')
+	await page.getByLabel('Email').fill(uniqueEmail())
+	await page.getByLabel('Password', { exact: true }).fill('agreement-password')
+	await page.getByLabel('Confirm Password').fill('agreement-password')
+	await page.getByRole('button', { name: 'Continue' }).click()
+	await page.getByRole('radio', { name: new RegExp(course.title) }).check()
+	await page.getByRole('button', { name: 'Continue' }).click()
+
+	const terms = page.getByRole('region', { name: 'Agreement terms' })
+	await expect(terms).toContainText('The program runs for 4 weeks')
+	await expect(terms).toContainText('This course is free')
+	await expect(terms).not.toContainText('$2,500')
+	await expect(terms).not.toContainText('non-refundable')
+	await expect(terms).toContainText('governed by the laws of the State of Georgia')
+})

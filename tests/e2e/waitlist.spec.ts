@@ -49,8 +49,9 @@ test('a course that fills up during registration leads to the waitlist', async (
 		page.getByText('This course is now full. Please join our waitlist to be notified when spots become available.').first(),
 	).toBeVisible()
 
-	await dialog.getByLabel('Full Name').fill('Lena Late')
-	await dialog.getByLabel('Email').fill(email)
+	// The name and e-mail given in step 1 are filled in.
+	await expect(dialog.getByLabel('Full Name')).toHaveValue('Lena Late')
+	await expect(dialog.getByLabel('Email')).toHaveValue(email)
 	await dialog.getByLabel('Phone Number (Optional)').fill('555-0199')
 	await dialog.getByLabel('Message (Optional)').fill('Any evening works for me.')
 	await dialog.getByRole('button', { name: 'Join Waitlist' }).click()

@@ -108,6 +108,21 @@ describe('add course', () => {
 		)
 	})
 
+	test("an invalid start date is that field's error alone: the end date is not said to come before it", async () => {
+		const admin = await signedInUser(t.db, { role: 'admin' })
+		const response = await callRoute(
+			coursesAction,
+			formRequest(
+				COURSES,
+				{ ...validCourse, title: 'Bad start', startDate: '2031-13-01', endDate: '2031-06-01' },
+				{ cookie: admin.cookie },
+			),
+		)
+		expect(response.status).toBe(400)
+		const body = (await response.json()) as { result: { error: Record<string, string[]> } }
+		expect(body.result.error).toEqual({ startDate: ['Please enter a valid date'] })
+	})
+
 	test.each([
 		[{ title: '   ' }, 'title', 'Please fill in all required fields'],
 		[{ description: '' }, 'description', 'Please fill in all required fields'],
@@ -116,6 +131,7 @@ describe('add course', () => {
 		[{ registrationFee: '-5' }, 'registrationFee', 'Registration fee cannot be negative'],
 		[{ startDate: '2031-05-01', endDate: '2031-04-01' }, 'endDate', 'End date must be on or after the start date'],
 		[{ startDate: '2031-02-30' }, 'startDate', 'Please enter a valid date'],
+		[{ capacity: '1.5' }, 'capacity', 'Capacity must be a whole number'],
 	])('refuses %o with the message on %s and writes nothing', async (change, field, message) => {
 		const admin = await signedInUser(t.db, { role: 'admin' })
 		const before = await countRows(t.db, 'audit_log')

@@ -243,6 +243,46 @@ describe('Edit Week & Materials', () => {
 		expect(audit.details).toMatchObject({ updated: 3, replaced: 1, deleted: 1, added: 1 })
 	})
 
+	test('an unchanged Save All Changes (the form without JavaScript) writes nothing, records no audit entry and says so', async () => {
+		const { id: adminId, cookie } = await admin()
+		const { courseId, pathname, week } = await courseWithWeek(cookie)
+		const editPath = `${pathname}/${week.id}/edit`
+		const params = { courseId: String(courseId), weekId: String(week.id) }
+		type LoadedWeek = {
+			weekNumber: number
+			topic: string
+			zoomLink: string | null
+			items: Array<{ id: number; title: string; category: string }>
+		}
+		const loaded = ((await (await callRoute(editLoader, getRequest(editPath, { cookie }), params)).json()) as { week: LoadedWeek }).week
+		const before = await t.db.selectFrom('course_materials').select('updated_at').where('id', '=', week.id).executeTakeFirstOrThrow()
+		// The form as the server drew it, sent back untouched: its two empty new rows included.
+		const fields: Array<[string, Fields[string]]> = [
+			['weekNumber', String(loaded.weekNumber)],
+			['topic', loaded.topic],
+			['zoomLink', loaded.zoomLink ?? ''],
+		]
+		loaded.items.forEach((item, index) => {
+			fields.push(
+				[`materials[${index}].id`, String(item.id)],
+				[`materials[${index}].title`, item.title],
+				[`materials[${index}].category`, item.category],
+			)
+		})
+		fields.push(['newMaterials[0].title', ''], ['newMaterials[0].category', 'material'])
+		fields.push(['newMaterials[1].title', ''], ['newMaterials[1].category', 'material'])
+
+		const response = await callRoute(editAction, editRequest(editPath, cookie, fields), params)
+		expect(response.status).toBe(302)
+		expect(response.headers.get('Location')).toBe(pathname)
+		expect(await toastOf(response)).toEqual({ type: 'info', title: 'Nothing to save: the week and its materials are unchanged.' })
+		const after = await t.db.selectFrom('course_materials').select('updated_at').where('id', '=', week.id).executeTakeFirstOrThrow()
+		expect(after.updated_at).toEqual(before.updated_at)
+		expect(
+			await t.db.selectFrom('audit_log').select('id').where('actor_id', '=', adminId).where('action', '=', 'week.update').execute(),
+		).toEqual([])
+	})
+
 	test('validation: week number, topic, Zoom link, titles and a file for a new material', async () => {
 		const { cookie } = await admin()
 		const { courseId, pathname, week, items } = await courseWithWeek(cookie)

@@ -188,7 +188,20 @@ describe('the messages page', () => {
 		expect(withAdmin.thread.messages).toEqual([])
 	})
 
-	test('announcements are split into subject and body, newest first', async () => {
+	test('only an announcement has a subject, of 1 to 200 characters (the database refuses others)', async () => {
+		const admin = await person('admin')
+		const student = await person('student')
+		const insert = (values: { receiver_id: string | null; is_announcement: boolean; subject: string }) =>
+			t.db
+				.insertInto('messages')
+				.values({ sender_id: admin.id, content: 'x', ...values })
+				.execute()
+		await expect(insert({ receiver_id: student.id, is_announcement: false, subject: 'Direct' })).rejects.toThrow(/messages_subject_check/)
+		await expect(insert({ receiver_id: null, is_announcement: true, subject: '' })).rejects.toThrow(/messages_subject_check/)
+		await expect(insert({ receiver_id: null, is_announcement: true, subject: 'x'.repeat(201) })).rejects.toThrow(/messages_subject_check/)
+	})
+
+	test('announcements stored before subjects had a column of their own are split into subject and body, newest first', async () => {
 		const student = await person('student')
 		const admin = await person('admin', 'Ada Admin')
 		await message(admin, null, 'Welcome: Classes start Monday: 6 PM')
@@ -359,7 +372,7 @@ describe('student communications (admin)', () => {
 		expect(response.headers.get('Location')).toBe('/dashboard')
 	})
 
-	test('a broadcast needs both fields and is stored as subject: message, with an audit entry', async () => {
+	test('a broadcast needs both fields and stores subject and message apart, with an audit entry', async () => {
 		const missing = await callRoute(
 			broadcastAction,
 			composerRequest('/dashboard/admin/messages/broadcast', admin.cookie, { intent: 'announce', subject: 'Hello', message: ' ' }),
@@ -371,21 +384,30 @@ describe('student communications (admin)', () => {
 			broadcastAction,
 			composerRequest('/dashboard/admin/messages/broadcast', admin.cookie, {
 				intent: 'announce',
-				subject: 'Schedule',
-				message: 'Class moves to 7 PM',
+				subject: 'Week 2: new time',
+				message: 'Class moves to 7 PM: same link',
 			}),
 		)
 		expect(sent.status).toBe(302)
 		expect(sent.headers.get('Location')).toBe('/dashboard/admin/messages/broadcast')
 		const rows = await t.db.selectFrom('messages').selectAll().execute()
-		expect(rows).toEqual([expect.objectContaining({ content: 'Schedule: Class moves to 7 PM', is_announcement: true, receiver_id: null })])
+		expect(rows).toEqual([
+			expect.objectContaining({
+				subject: 'Week 2: new time',
+				content: 'Class moves to 7 PM: same link',
+				is_announcement: true,
+				receiver_id: null,
+			}),
+		])
 		const audit = await t.db.selectFrom('audit_log').selectAll().execute()
 		expect(audit).toEqual([expect.objectContaining({ action: 'announcement.create', actor_id: admin.id, entity_id: String(rows[0]!.id) })])
 
 		const history = await json(
 			await callRoute(broadcastLoader, getRequest('/dashboard/admin/messages/broadcast', { cookie: admin.cookie })),
 		)
-		expect(history.announcements).toEqual([expect.objectContaining({ subject: 'Schedule', body: 'Class moves to 7 PM' })])
+		expect(history.announcements).toEqual([
+			expect.objectContaining({ subject: 'Week 2: new time', body: 'Class moves to 7 PM: same link' }),
+		])
 	})
 
 	test('direct messages list the students without selecting one; a send is audited', async () => {

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { cleanUpOrphans, findOrphanedMaterials, ORPHAN_GRACE_MS } from '#app/models/orphans.server.ts'
 import { createUser } from '#app/models/users.server.ts'
 import { action, loader } from '#app/routes/admin/orphaned-materials.tsx'
+import { loader as orphanFileLoader } from '#app/routes/resources/orphan-file.ts'
 import { materialKey } from '#app/services/storage/keys.ts'
 import { S3FileStorage } from '#app/services/storage/s3.server.ts'
 import type { FileStorage } from '#app/services/storage/storage.ts'
@@ -102,6 +103,25 @@ describe('on the local file store', () => {
 		expect(groups.find((group) => group.courseId === gone.courseId)!.files[1]).toMatchObject({ name: 'file-1.pdf', category: 'recording' })
 		// Within the grace period nothing is offered: an upload may still be about to reference it.
 		expect(await findOrphanedMaterials(t.db, files.storage)).toEqual([])
+	})
+
+	test('an admin downloads an orphan by its key; keys of other files and other visitors get nothing', async () => {
+		const { cookie } = await admin()
+		const gone = await orphanFiles(files.storage, 1)
+		const key = gone.keys[0]!
+		const download = (fileKey: string, session = cookie) =>
+			callRoute(orphanFileLoader, getRequest(`/files/orphaned-materials?${new URLSearchParams({ key: fileKey })}`, { cookie: session }))
+
+		const response = await download(key)
+		expect(response.status).toBe(200)
+		expect(response.headers.get('Content-Disposition')).toMatch(/^attachment;/)
+		expect(new Uint8Array(await response.arrayBuffer())).toEqual(PDF)
+		// A message attachment's key is not a course material: not served here, even to an admin.
+		await files.storage.put('attachments/someone/secret.txt', PDF, { contentType: 'text/plain' })
+		expect((await download('attachments/someone/secret.txt')).status).toBe(404)
+		expect((await download('courses/../attachments/someone/secret.txt')).status).toBe(404)
+		const student = await createUser(t.db, { email: `orphan-student-${sequence}@example.com`, name: 'S', password: 'password-123' })
+		expect((await download(key, await sessionCookieFor(student.id))).headers.get('Location')).toBe('/dashboard')
 	})
 
 	test('the screen: count, confirm step, nothing selected, cleanup of the selection only', async () => {

@@ -49,6 +49,7 @@ async function takeSeats(courseId: number, count: number) {
 /** Each step of the wizard is a route of its own: a form goes to the step its intent names. */
 const STEPS = {
 	details: { path: '/register', action: detailsAction, loader: detailsLoader },
+	'start-over': { path: '/register', action: detailsAction, loader: detailsLoader },
 	course: { path: '/register/course', action: courseAction, loader: courseLoader },
 	agree: { path: '/register/agreement', action: agreementAction, loader: agreementLoader },
 }
@@ -401,10 +402,13 @@ describe('the paid path through the test checkout', () => {
 		const elsewhere = await completion(sessionId)
 		expect(await elsewhere.json()).toMatchObject({ state: 'success', signedIn: false })
 
+		// The browser is signed in and sent to the page again, so that every part of it (the header too) sees the session.
 		const complete = await completion(sessionId, cookie)
-		expect(await complete.clone().json()).toMatchObject({ state: 'success', signedIn: true })
+		expect(complete.status).toBe(302)
+		expect(complete.headers.get('Location')).toBe(`/registration-complete?session_id=${sessionId}`)
 		const signedIn = await getSessionUser(new Request('http://localhost/', { headers: { Cookie: cookiesFrom(complete) } }))
 		expect(signedIn?.id).toBe(user.id)
+		expect(await (await completion(sessionId, cookiesFrom(complete))).json()).toMatchObject({ state: 'success', signedIn: true })
 		expect(await t.db.selectFrom('registration_drafts').select('id').where('email', '=', email).execute()).toEqual([])
 
 		// The page of a finished checkout goes straight to the completion page.
@@ -436,6 +440,87 @@ describe('the paid path through the test checkout', () => {
 		const response = await checkoutPost(sessionId, { intent: 'cancel' })
 		expect(response.headers.get('Location')).toBe('/register/agreement')
 		expect(await t.db.selectFrom('seat_holds').select('id').where('course_id', '=', courseId).execute()).toEqual([])
+	})
+
+	test('the agreement a cancelled checkout returns to says the account exists and is not enrolled', async () => {
+		const { cookie, email, sessionId } = await toCheckout()
+		await checkoutPost(sessionId, { intent: 'cancel' })
+		const page = (await (await load('/register/agreement', cookie)).json()) as { account: unknown }
+		expect(page.account).toEqual({ email })
+	})
+
+	test('a cancelled checkout can be started over with the same e-mail, in another browser, taking over the unfinished account', async () => {
+		const { courseId, email, cookie: firstBrowser, sessionId } = await toCheckout()
+		await checkoutPost(sessionId, { intent: 'cancel' })
+		const account = await t.db.selectFrom('users').select(['id', 'password_hash']).where('email', '=', email).executeTakeFirstOrThrow()
+		await t.db
+			.insertInto('sessions')
+			.values({ id: 'old-session', user_id: account.id, expires_at: new Date(Date.now() + 60_000) })
+			.execute()
+		const mailsBefore = await t.db.selectFrom('email_outbox').select('id').where('to_address', '=', email).execute()
+
+		const restart = await post(details(email, { name: 'Rita Again' }))
+		expect(restart.headers.get('Location')).toBe('/register/course')
+		const cookie = cookiesFrom(restart)
+		await post({ intent: 'course', courseId: String(courseId) }, cookie)
+		const checkout = await post({ intent: 'agree', agreeToTerms: 'on' }, cookie)
+		expect(checkout.status).toBe(303)
+
+		const after = await t.db
+			.selectFrom('users')
+			.innerJoin('profiles', 'profiles.id', 'users.id')
+			.select(['users.id', 'users.password_hash', 'profiles.name'])
+			.where('users.email', '=', email)
+			.execute()
+		expect(after).toHaveLength(1)
+		expect(after[0]).toMatchObject({ id: account.id, name: 'Rita Again' })
+		expect(after[0]!.password_hash).not.toBe(account.password_hash)
+		expect(await t.db.selectFrom('sessions').select('id').where('user_id', '=', account.id).execute()).toEqual([])
+		expect(await t.db.selectFrom('email_outbox').select('id').where('to_address', '=', email).execute()).toHaveLength(
+			mailsBefore.length + 1,
+		)
+		// The first browser's draft no longer leads to this account.
+		expect((await load('/register/agreement', firstBrowser)).headers.get('Location')).toBe('/register')
+	})
+
+	test('an open checkout of the unfinished account is expired when another start takes it over', async () => {
+		const { courseId, email, sessionId } = await toCheckout()
+		const restart = await post(details(email))
+		const cookie = cookiesFrom(restart)
+		await post({ intent: 'course', courseId: String(courseId) }, cookie)
+		expect((await post({ intent: 'agree', agreeToTerms: 'on' }, cookie)).status).toBe(303)
+		const first = await t.db
+			.selectFrom('registration_payments')
+			.select('status')
+			.where('checkout_session_id', '=', sessionId)
+			.executeTakeFirstOrThrow()
+		expect(first.status).toBe('expired')
+	})
+
+	test('an account that is confirmed, enrolled or paid is never started over', async () => {
+		for (const change of ['confirmed', 'enrolled', 'paid'] as const) {
+			const { courseId, email, sessionId } = await toCheckout()
+			await checkoutPost(sessionId, { intent: 'cancel' })
+			const user = await t.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow()
+			if (change === 'confirmed')
+				await t.db.updateTable('users').set({ email_confirmed_at: new Date() }).where('id', '=', user.id).execute()
+			if (change === 'enrolled') await t.db.insertInto('enrollments').values({ user_id: user.id, course_id: courseId }).execute()
+			// Paid when the seat was gone: the money waits for its refund, the account stays its payer's.
+			if (change === 'paid')
+				await t.db.updateTable('registration_payments').set({ status: 'needs_refund' }).where('user_id', '=', user.id).execute()
+			const refused = await post(details(email))
+			expect(refused.status).toBe(400)
+			expect((await errorsOf(refused)).error).toEqual({ email: ['An account with this email already exists. Please log in instead.'] })
+		}
+	})
+
+	test('Start Over drops the draft and its cookie, so step 1 is blank again', async () => {
+		const { cookie, email } = await toCheckout()
+		const response = await post({ intent: 'start-over' }, cookie)
+		expect(response.headers.get('Location')).toBe('/register')
+		expect(response.headers.get('Set-Cookie')).toMatch(/Max-Age=0/)
+		expect(await t.db.selectFrom('registration_drafts').select('id').where('email', '=', email).execute()).toEqual([])
+		expect(await (await load('/register', cookie)).json()).toEqual({ details: null })
 	})
 
 	test('the completion page without a usable session id shows the spec error', async () => {

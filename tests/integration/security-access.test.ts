@@ -60,7 +60,8 @@ const ACCESS: Record<string, Expectation> = {
 	'routes/register/course': { GET: signedOutOnly('→/register'), POST: all('→/register') },
 	'routes/register/agreement': { GET: signedOutOnly('→/register'), POST: all('→/register') },
 	'routes/register/waitlist': { GET: all('200'), POST: all('400') },
-	'routes/register/enroll': { GET: member(), POST: member('400') },
+	// Enrolled members are shown their enrolment on the course page instead of the purchase form.
+	'routes/register/enroll': { GET: [LOGIN, '200', '→/courses/:id', '→/courses/:id', '200'], POST: member('400') },
 	'routes/register/test-checkout': { GET: all('404'), POST: all('404') },
 	'routes/register/registration-complete': { GET: all('200') },
 	'routes/public/not-found': { GET: all('404') },
@@ -99,6 +100,8 @@ const ACCESS: Record<string, Expectation> = {
 	'routes/resources/material-file': { GET: [LOGIN, '403', '200', '200', '200'] },
 	'routes/resources/attachment-file': { GET: [LOGIN, '403', '403', '403', '403'] },
 	'routes/resources/submission-file': { GET: [LOGIN, '403', '403', '403', '200'] },
+	// Without a ?key= of a stored course material there is nothing to serve.
+	'routes/resources/orphan-file': { GET: adminOnly('404') },
 	'routes/resources/material-upload': { POST: adminOnly('400') },
 	'routes/resources/events': { GET: all('200') },
 	// Without Stripe configured (the test provider) the webhook does not exist.
@@ -229,8 +232,11 @@ async function answerOf(route: RouteInfo, method: 'GET' | 'POST', visitor: Visit
 		// Abort first, as the server does when a client goes away, then drop the body (an event stream stays open otherwise).
 		controller.abort()
 		await response.body?.cancel()
-		if (response.status >= 300 && response.status < 400)
-			return `→${new URL(response.headers.get('Location')!, 'http://localhost').pathname}`
+		if (response.status >= 300 && response.status < 400) {
+			// The matrix course's id stands as ':id', so a row need not know it.
+			const location = new URL(response.headers.get('Location')!, 'http://localhost').pathname
+			return `→${location.replace(new RegExp(`/${fixtures.courseId}(?=/|$)`), '/:id')}`
+		}
 		return String(response.status)
 	} catch (error) {
 		return `threw ${error instanceof Error ? error.message : String(error)}`

@@ -114,8 +114,8 @@ describe('seedDemoData', () => {
 		const messages = await t.db.selectFrom('messages').selectAll().execute()
 		const announcements = messages.filter((message) => message.is_announcement)
 		expect(announcements).toHaveLength(1)
-		expect(announcements[0]).toMatchObject({ receiver_id: null })
-		expect(announcements[0]!.content).toMatch(/^Welcome: /)
+		expect(announcements[0]).toMatchObject({ receiver_id: null, subject: 'Welcome' })
+		expect(announcements[0]!.content).toMatch(/^Welcome to the new cohort! /)
 		expect(messages.filter((message) => !message.is_announcement && !message.read).length).toBeGreaterThan(0)
 		const attachments = await t.db.selectFrom('message_attachments').selectAll().execute()
 		for (const attachment of attachments) {

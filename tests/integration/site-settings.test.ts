@@ -1,7 +1,9 @@
-import { type Kysely, sql } from 'kysely'
-import { beforeEach, describe, expect, test, vi } from 'vitest'
+import { randomUUID } from 'node:crypto'
+import type { Kysely } from 'kysely'
+import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest'
 import {
 	getLimitedTimeOffer,
+	getOfferToEdit,
 	LIMITED_TIME_OFFER_KEY,
 	removeLimitedTimeOffer,
 	saveLimitedTimeOffer,
@@ -11,6 +13,7 @@ import { loader as homeLoader } from '#app/routes/public/home.tsx'
 import type { Database } from '#db/types.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
 import { insertUser } from '#tests/support/fixtures.ts'
+import { getRequest, signedInUser } from '#tests/support/requests.ts'
 
 const t = useTestDatabase()
 
@@ -51,18 +54,29 @@ describe('limited-time offer', () => {
 		expect(rows).toHaveLength(1)
 	})
 
-	test('removing stores a JSON null and reads back as null; saving adds it back', async () => {
+	test('removing hides the offer but keeps it for adding back; saving shows it again', async () => {
 		const adminId = await insertUser(db(), { role: 'admin' })
+		await saveLimitedTimeOffer(db(), offer, adminId)
 		await removeLimitedTimeOffer(db(), adminId)
 		expect(await getLimitedTimeOffer(db())).toBeNull()
-		const stored = await sql<{
-			kind: string
-		}>`SELECT jsonb_typeof(value) AS kind FROM site_settings WHERE key = ${LIMITED_TIME_OFFER_KEY}`.execute(db())
-		expect(stored.rows[0]?.kind).toBe('null')
+		// 'Add Limited Time Offer' starts from the offer that was removed, not from a blank form.
+		expect(await getOfferToEdit(db())).toEqual(offer)
 		expect((await readRow(db()))?.updated_by).toBe(adminId)
+		// Removing twice keeps it too.
+		await removeLimitedTimeOffer(db(), adminId)
+		expect(await getOfferToEdit(db())).toEqual(offer)
 
-		await saveLimitedTimeOffer(db(), offer, adminId)
-		expect(await getLimitedTimeOffer(db())).toEqual(offer)
+		await saveLimitedTimeOffer(db(), { ...offer, note: 'Back again.' }, adminId)
+		expect(await getLimitedTimeOffer(db())).toEqual({ ...offer, note: 'Back again.' })
+	})
+
+	test('an offer removed before removals kept it (a stored JSON null) is hidden and starts from the default', async () => {
+		await db()
+			.insertInto('site_settings')
+			.values({ key: LIMITED_TIME_OFFER_KEY, value: JSON.stringify(null) })
+			.execute()
+		expect(await getLimitedTimeOffer(db())).toBeNull()
+		expect(await getOfferToEdit(db())).toEqual(DEFAULT_LIMITED_TIME_OFFER)
 	})
 
 	test('refuses an invalid offer and keeps the stored one', async () => {
@@ -86,11 +100,15 @@ describe('home page loader', () => {
 		await t.db.deleteFrom('site_settings').execute()
 	})
 
-	test('passes the stored offer to the page, or null once removed', async () => {
-		expect(await homeLoader()).toEqual({ offer: DEFAULT_LIMITED_TIME_OFFER })
+	test('passes the stored offer to the page, or null once removed; only an admin editing gets the offer to start from', async () => {
+		const home = (path = '/', cookie?: string) => homeLoader({ request: getRequest(path, { cookie }), params: {}, context: {} } as never)
+		expect(await home()).toEqual({ offer: DEFAULT_LIMITED_TIME_OFFER, offerToEdit: null })
 		await saveLimitedTimeOffer(t.db, offer, null)
-		expect(await homeLoader()).toEqual({ offer })
+		expect(await home()).toEqual({ offer, offerToEdit: null })
 		await removeLimitedTimeOffer(t.db, null)
-		expect(await homeLoader()).toEqual({ offer: null })
+		expect(await home()).toEqual({ offer: null, offerToEdit: null })
+		expect(await home('/?edit-offer=1')).toEqual({ offer: null, offerToEdit: null })
+		const admin = await signedInUser(t.db, { role: 'admin' })
+		expect(await home('/?edit-offer=1', admin.cookie)).toEqual({ offer: null, offerToEdit: offer })
 	})
 })

@@ -9,10 +9,14 @@ const MAX_CAPACITY = 10_000
 /** $1,000,000.00, far below the integer limit of the column. */
 const MAX_FEE_CENTS = 100_000_000
 
-/** The spec's rule: not a number falls back to the default capacity. */
+/**
+ * The spec's rule: not a number falls back to the default capacity. A number is kept as typed, so
+ * that 1.5 is refused as not whole rather than quietly stored as 1.
+ */
 function capacityOrDefault(value: unknown) {
-	const parsed = Number.parseInt(String(value ?? ''), 10)
-	return Number.isNaN(parsed) ? DEFAULT_CAPACITY : parsed
+	const text = String(value ?? '').trim()
+	const parsed = Number(text)
+	return text === '' || Number.isNaN(parsed) ? DEFAULT_CAPACITY : parsed
 }
 
 /** Dollars typed as text to integer cents by rounding; not a number counts as 0. */
@@ -32,6 +36,10 @@ const DateSchema = z.iso
 	.date('Please enter a valid date')
 	.refine((value) => value >= '1900-01-01', 'Please enter a valid date')
 	.optional()
+
+function isDate(value: unknown): value is string {
+	return typeof value === 'string' && DateSchema.safeParse(value).success
+}
 
 /** Add and Edit Course share one form (admin.md section 5). */
 export const CourseFormSchema = z
@@ -56,12 +64,13 @@ export const CourseFormSchema = z
 			capacityOrDefault,
 			z
 				.number()
-				.int()
+				.int('Capacity must be a whole number')
 				.gt(0, 'Capacity must be greater than 0')
 				.max(MAX_CAPACITY, `Capacity must be at most ${MAX_CAPACITY.toLocaleString('en-US')}`),
 		),
 	})
-	.refine((value) => !value.startDate || !value.endDate || value.endDate >= value.startDate, {
+	// Compared only when both are dates: an invalid start date has its own message and no other.
+	.refine((value) => !isDate(value.startDate) || !isDate(value.endDate) || value.endDate >= value.startDate, {
 		message: 'End date must be on or after the start date',
 		path: ['endDate'],
 	})

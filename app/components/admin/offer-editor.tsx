@@ -17,14 +17,17 @@ const OFFER_EDIT_PATH = '/?edit-offer=1'
  */
 export default function OfferAdminArea({
 	offer,
+	offerToEdit,
 	editing,
 	lastResult,
 }: {
 	offer: LimitedTimeOffer | null
+	/** The offer shown, or the last one before it was removed: the editor starts from it. */
+	offerToEdit: LimitedTimeOffer | null
 	editing: boolean
 	lastResult: SubmissionResult<string[]> | undefined
 }) {
-	if (editing) return <LimitedTimeOfferEditor offer={offer} lastResult={lastResult} />
+	if (editing) return <LimitedTimeOfferEditor adding={!offer} startFrom={offerToEdit ?? offer} lastResult={lastResult} />
 	if (!offer) return <AddOfferPanel />
 	return (
 		<div className="space-y-3">
@@ -39,10 +42,12 @@ const onDark =
 
 /** The offer card in edit mode (admins only): Save keeps the edited data, Cancel leaves edit mode. */
 function LimitedTimeOfferEditor({
-	offer,
+	adding,
+	startFrom,
 	lastResult,
 }: {
-	offer: LimitedTimeOffer | null
+	adding: boolean
+	startFrom: LimitedTimeOffer | null
 	lastResult: SubmissionResult<string[]> | undefined
 }) {
 	const navigation = useNavigation()
@@ -50,13 +55,13 @@ function LimitedTimeOfferEditor({
 	const [form, fields] = useForm({
 		id: 'limited-offer-editor',
 		lastResult,
-		defaultValue: offer ? { ...offer, items: offer.items.join('\n') } : undefined,
+		defaultValue: startFrom ? { ...startFrom, items: startFrom.items.join('\n') } : undefined,
 	})
 	const itemErrors = Object.entries(fields.items.allErrors).flatMap(([, messages]) => messages)
 	return (
 		<section aria-labelledby="offer-editor-heading" className="rounded-2xl bg-white p-6 text-ink shadow-2xl sm:p-7">
 			<h2 id="offer-editor-heading" className="text-xl font-bold">
-				{offer ? 'Edit Limited Time Offer' : 'Add Limited Time Offer'}
+				{adding ? 'Add Limited Time Offer' : 'Edit Limited Time Offer'}
 			</h2>
 			<Form method="post" action={OFFER_ACTION} preventScrollReset {...getFormProps(form)} className="mt-4 space-y-4">
 				<input type="hidden" name="intent" value="save-offer" />

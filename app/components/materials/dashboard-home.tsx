@@ -3,6 +3,7 @@ import { StudentAssignments } from '#app/components/grading/student-assignments.
 import { ButtonLink } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import type { StudentAssignment } from '#app/models/assignments.ts'
+import type { UnpaidRegistration } from '#app/models/course-state.ts'
 import type { CourseWeekList } from '#app/models/materials.ts'
 import { CourseSelector, type SelectableCourse } from './course-selector.tsx'
 import { WeeklyMaterials } from './weekly-materials.tsx'
@@ -16,6 +17,8 @@ export type DashboardHomeData = {
 	weeks: CourseWeekList | null
 	/** The selected course's assignments with the student's status; absent or null when there is nothing to show. */
 	assignments?: StudentAssignment[] | null
+	/** Courses whose checkout was left unpaid (a cancelled payment), offered to finish. */
+	unpaid?: UnpaidRegistration[]
 }
 
 const adminCards = [
@@ -73,6 +76,26 @@ export function DashboardHome({
 						</li>
 					))}
 				</ul>
+			) : null}
+			{data.unpaid?.length ? (
+				<Card>
+					<CardHeader>
+						<CardTitle>Complete your registration</CardTitle>
+						<CardDescription>Your payment was not completed, so you are not enrolled in these courses yet.</CardDescription>
+					</CardHeader>
+					<CardContent>
+						<ul className="space-y-3">
+							{data.unpaid.map((registration) => (
+								<li key={registration.courseId} className="flex flex-wrap items-center justify-between gap-3">
+									<span className="font-medium break-words text-ink">{registration.courseTitle}</span>
+									<ButtonLink to={`/courses/${registration.courseId}`} size="sm">
+										Complete Payment<span className="sr-only"> for {registration.courseTitle}</span>
+									</ButtonLink>
+								</li>
+							))}
+						</ul>
+					</CardContent>
+				</Card>
 			) : null}
 			{data.courses.length === 0 ? (
 				<Card>

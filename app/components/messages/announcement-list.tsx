@@ -12,7 +12,7 @@ export type AnnouncementItem = {
 	attachments: AttachmentItem[]
 }
 
-/** Announcements as subject (before the first colon) and body, newest first. */
+/** Announcements as subject and body, newest first. */
 export function AnnouncementList({
 	announcements,
 	olderUrl,

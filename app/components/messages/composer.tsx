@@ -4,12 +4,14 @@ import { useHydrated } from 'remix-utils/use-hydrated'
 import { Button } from '#app/components/ui/button.tsx'
 import { Field, TextareaField } from '#app/components/ui/field.tsx'
 import { EMPTY_MESSAGE, MAX_MESSAGE_LENGTH } from '#app/models/messages.ts'
+import { FILE_TOO_LARGE_MESSAGE, isOverUploadLimit } from '#app/utils/upload-limit.ts'
 
-/** The error an action answered for this conversation's composer, if any. */
-export function composerErrorFor(actionData: unknown, receiverId: string | undefined) {
-	if (!actionData || typeof actionData !== 'object' || !receiverId) return undefined
-	const reply = actionData as { intent?: unknown; error?: unknown; receiverId?: unknown }
-	return reply.intent === 'send' && reply.receiverId === receiverId && typeof reply.error === 'string' ? reply.error : undefined
+/** The error an action answered for this conversation's composer, and the text it sent, if any. */
+export function composerReplyFor(actionData: unknown, receiverId: string | undefined) {
+	if (!actionData || typeof actionData !== 'object' || !receiverId) return {}
+	const reply = actionData as { intent?: unknown; error?: unknown; receiverId?: unknown; content?: unknown }
+	if (reply.intent !== 'send' || reply.receiverId !== receiverId || typeof reply.error !== 'string') return {}
+	return { error: reply.error, content: typeof reply.content === 'string' ? reply.content : undefined }
 }
 
 /**
@@ -22,17 +24,21 @@ export function Composer({
 	receiverId,
 	recipientName,
 	error,
+	sentContent,
 	maxUploadMb,
 }: {
 	receiverId: string
 	recipientName: string
 	error?: string
+	/** The text of a refused send: a page drawn anew (no JavaScript) shows it again. */
+	sentContent?: string
 	maxUploadMb: number
 }) {
 	const hydrated = useHydrated()
 	const navigation = useNavigation()
 	const formRef = useRef<HTMLFormElement>(null)
 	const [localError, setLocalError] = useState<string>()
+	const [fileError, setFileError] = useState<string>()
 	const sending =
 		navigation.state === 'submitting' &&
 		navigation.formData?.get('intent') === 'send' &&
@@ -66,13 +72,12 @@ export function Composer({
 			onSubmit={(event) => {
 				const form = event.currentTarget
 				const content = (form.elements.namedItem('content') as HTMLTextAreaElement).value.trim()
-				const file = (form.elements.namedItem('attachment') as HTMLInputElement).files?.length
-				if (!content && !file) {
-					event.preventDefault()
-					setLocalError(EMPTY_MESSAGE)
-					return
-				}
-				setLocalError(undefined)
+				const file = (form.elements.namedItem('attachment') as HTMLInputElement).files?.[0]
+				// A file over the limit is refused before a byte of it is sent.
+				const tooLarge = isOverUploadLimit(file, maxUploadMb)
+				setFileError(tooLarge ? FILE_TOO_LARGE_MESSAGE : undefined)
+				setLocalError(!content && !file ? EMPTY_MESSAGE : undefined)
+				if (tooLarge || (!content && !file)) event.preventDefault()
 			}}
 		>
 			<input type="hidden" name="intent" value="send" />
@@ -81,14 +86,22 @@ export function Composer({
 				label="Message"
 				errors={shownError ? [shownError] : undefined}
 				help={hydrated ? 'Press Enter to send, Shift+Enter for a new line.' : undefined}
-				textareaProps={{ name: 'content', rows: 3, placeholder: 'Type your message...', onKeyDown, maxLength: MAX_MESSAGE_LENGTH }}
+				textareaProps={{
+					name: 'content',
+					rows: 3,
+					placeholder: 'Type your message...',
+					onKeyDown,
+					maxLength: MAX_MESSAGE_LENGTH,
+					defaultValue: sentContent,
+				}}
 			/>
 			<div className="flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
 				<Field
 					label="Attachment (optional)"
 					help={`One file, up to ${maxUploadMb} MB.`}
 					className="sm:max-w-sm"
-					inputProps={{ type: 'file', name: 'attachment', className: 'py-1.5' }}
+					errors={fileError ? [fileError] : undefined}
+					inputProps={{ type: 'file', name: 'attachment', className: 'py-1.5', onChange: () => setFileError(undefined) }}
 				/>
 				<Button type="submit" disabled={sending}>
 					{sending ? 'Sending...' : 'Send'}

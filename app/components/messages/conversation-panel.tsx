@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react'
 import { InitialsAvatar } from './avatar.tsx'
-import { Composer, composerErrorFor } from './composer.tsx'
+import { Composer, composerReplyFor } from './composer.tsx'
 import { MarkRead } from './mark-read.tsx'
 import { MessageThread, type ThreadMessage } from './message-thread.tsx'
 import type { LinkBuilder } from './urls.ts'
@@ -32,6 +32,7 @@ export function ConversationPanel({
 	link: LinkBuilder
 	empty: ReactNode
 }) {
+	const reply = composerReplyFor(actionData, partner?.id)
 	return (
 		<section aria-labelledby="thread-heading" className="min-w-0 rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
 			{partner && thread ? (
@@ -54,7 +55,8 @@ export function ConversationPanel({
 						key={partner.id}
 						receiverId={partner.id}
 						recipientName={partner.name}
-						error={composerErrorFor(actionData, partner.id)}
+						error={reply.error}
+						sentContent={reply.content}
 						maxUploadMb={maxUploadMb}
 					/>
 				</>

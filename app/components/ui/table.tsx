@@ -2,12 +2,30 @@ import type { ReactNode } from 'react'
 import { Card } from './card.tsx'
 
 /**
- * A card whose table scrolls sideways on a narrow screen. `relative` makes it the containing
- * block of the table's visually hidden (absolutely positioned) text, which would otherwise
- * escape the scrolling and widen the whole page.
- */
+ * A card whose table scrolls sideways on a narrow screen. */
 export function TableCard({ children }: { children: ReactNode }) {
-	return <Card className="relative overflow-x-auto">{children}</Card>
+	return (
+		<Card className="overflow-hidden">
+			<ScrollingTable>{children}</ScrollingTable>
+		</Card>
+	)
+}
+
+/**
+ * Where a table wider than the screen scrolls sideways, saying so: a line above it on a phone and
+ * a shade at each edge with more beyond. `relative` makes it the containing block of the table's
+ * visually hidden (absolutely positioned) text, which would otherwise escape the scrolling and
+ * widen the whole page.
+ */
+export function ScrollingTable({ children, className }: { children: ReactNode; className?: string }) {
+	return (
+		<div className={className}>
+			<p className="px-4 pt-3 text-xs text-slate-600 sm:hidden">
+				Scroll sideways to see every column <span aria-hidden="true">→</span>
+			</p>
+			<div className="scroll-shadows-x relative overflow-x-auto">{children}</div>
+		</div>
+	)
 }
 
 /** The caption (for screen readers) and column headers every admin table shares. */

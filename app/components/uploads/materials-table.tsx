@@ -1,14 +1,19 @@
 import { Link } from 'react-router'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
-import { TableHead } from '#app/components/ui/table.tsx'
+import { ScrollingTable, TableHead } from '#app/components/ui/table.tsx'
 import type { AdminWeek } from '#app/models/admin-materials.ts'
 import { FileKindIcon } from './file-icon.tsx'
 
-/** A course's weeks and their materials, with the edit and delete links of each. */
+/**
+ * A course's weeks and their materials, with the edit and delete links of each. Each file is a
+ * title line with its links together beneath, and the week's buttons never wrap inside
+ * themselves, so nothing lands on a line of its own at any width; on a phone the table scrolls
+ * sideways and says so.
+ */
 export function MaterialsTable({ weeks, path }: { weeks: AdminWeek[]; path: string }) {
 	return (
-		<div className="relative -mx-5 overflow-x-auto sm:mx-0">
+		<ScrollingTable className="-mx-5 sm:mx-0">
 			<table className="min-w-full text-left text-sm">
 				<TableHead caption="Weeks and their materials" columns={['Week', 'Topic', 'Zoom Link', 'Files', 'Actions']} />
 				<tbody className="divide-y divide-slate-100 align-top">
@@ -22,54 +27,64 @@ export function MaterialsTable({ weeks, path }: { weeks: AdminWeek[]; path: stri
 										href={week.zoomLink}
 										target="_blank"
 										rel="noopener noreferrer"
-										className="break-all font-medium text-brand-700 underline-offset-4 hover:underline"
+										title={week.zoomLink}
+										className="block max-w-48 truncate font-medium text-brand-700 underline-offset-4 hover:underline"
 									>
 										{week.zoomLink}
 									</a>
 								) : (
-									<span className="text-slate-600">No link</span>
+									<span className="whitespace-nowrap text-slate-600">No link</span>
 								)}
 							</td>
-							<td className="min-w-72 px-4 py-3">
+							<td className="min-w-60 px-4 py-3">
 								{week.items.length === 0 ? (
 									<span className="text-slate-600">No files</span>
 								) : (
-									<ul className="space-y-2">
+									<ul className="space-y-3">
 										{week.items.map((item) => (
-											<li key={item.id} className="flex flex-wrap items-center gap-2">
+											<li key={item.id} className="flex items-start gap-2">
 												<FileKindIcon kind={item.kind} />
-												<span className="max-w-64 truncate font-medium text-ink" title={item.title}>
-													{item.title}
-												</span>
-												{item.category === 'recording' ? <Badge tone="blue">Recording</Badge> : null}
-												{item.fileName ? (
-													<a href={`/files/materials/${item.id}?download=1`} className="text-brand-700 underline-offset-4 hover:underline">
-														Download<span className="sr-only"> {item.title}</span>
-													</a>
-												) : item.link ? (
-													<a
-														href={item.link}
-														target="_blank"
-														rel="noopener noreferrer"
-														className="text-brand-700 underline-offset-4 hover:underline"
-													>
-														Open link<span className="sr-only"> {item.title} (opens in a new tab)</span>
-													</a>
-												) : null}
-												<Link
-													to={`${path}?dialog=delete-item&item=${item.id}`}
-													preventScrollReset
-													className="text-red-700 underline-offset-4 hover:underline"
-												>
-													Delete<span className="sr-only"> {item.title}</span>
-												</Link>
+												<div className="min-w-0 flex-1 space-y-0.5">
+													<p className="flex flex-wrap items-center gap-2">
+														<span className="max-w-64 truncate font-medium text-ink" title={item.title}>
+															{item.title}
+														</span>
+														{item.category === 'recording' ? <Badge tone="blue">Recording</Badge> : null}
+													</p>
+													<p className="flex gap-3 whitespace-nowrap">
+														{item.fileName ? (
+															<a
+																href={`/files/materials/${item.id}?download=1`}
+																className="text-brand-700 underline-offset-4 hover:underline"
+															>
+																Download<span className="sr-only"> {item.title}</span>
+															</a>
+														) : item.link ? (
+															<a
+																href={item.link}
+																target="_blank"
+																rel="noopener noreferrer"
+																className="text-brand-700 underline-offset-4 hover:underline"
+															>
+																Open link<span className="sr-only"> {item.title} (opens in a new tab)</span>
+															</a>
+														) : null}
+														<Link
+															to={`${path}?dialog=delete-item&item=${item.id}`}
+															preventScrollReset
+															className="text-red-700 underline-offset-4 hover:underline"
+														>
+															Delete<span className="sr-only"> {item.title}</span>
+														</Link>
+													</p>
+												</div>
 											</li>
 										))}
 									</ul>
 								)}
 							</td>
 							<td className="px-4 py-3">
-								<div className="flex flex-col gap-2 sm:flex-row">
+								<div className="flex flex-col items-stretch gap-2 whitespace-nowrap">
 									<ButtonLink to={`${path}/${week.id}/edit`} preventScrollReset size="sm" variant="outline">
 										Edit All<span className="sr-only"> of week {week.weekNumber}</span>
 									</ButtonLink>
@@ -82,6 +97,6 @@ export function MaterialsTable({ weeks, path }: { weeks: AdminWeek[]; path: stri
 					))}
 				</tbody>
 			</table>
-		</div>
+		</ScrollingTable>
 	)
 }

@@ -22,7 +22,7 @@ const VIDEO_NAME = /\.(mp4|m4v|webm|mov)$/i
 
 export type UploadCourse = { id: number; title: string }
 
-type UploadReply = { ok: true } | { ok: false; result?: SubmissionResult<string[]> }
+type UploadReply = { ok: true; courseId: number } | { ok: false; result?: SubmissionResult<string[]> }
 
 type UploadFormShape = {
 	courseId: string
@@ -52,6 +52,7 @@ export function UploadMaterialsForm({
 	action,
 	lastResult,
 	maxUploadMb,
+	onUploaded,
 }: {
 	courses?: UploadCourse[]
 	course?: UploadCourse
@@ -59,6 +60,8 @@ export function UploadMaterialsForm({
 	action: string
 	lastResult: SubmissionResult<string[]> | undefined
 	maxUploadMb: number
+	/** After an upload with JavaScript: the page follows the course (as the redirect does without it); else it only refreshes. */
+	onUploaded?: (courseId: number) => void
 }) {
 	const hydrated = useHydrated()
 	const navigation = useNavigation()
@@ -102,6 +105,11 @@ export function UploadMaterialsForm({
 					setProgress(100)
 					setLargeVideos([])
 					element.reset()
+					// The next upload is most likely for the same course: keep it chosen.
+					if (onUploaded) {
+						onUploaded(reply.courseId)
+						return
+					}
 				} else {
 					setProgress(null)
 					setXhrResult(reply && !reply.ok && reply.result ? reply.result : submission.reply({ formErrors: [UPLOAD_MESSAGES.generic] }))
@@ -133,7 +141,10 @@ export function UploadMaterialsForm({
 	}
 
 	const busy = uploading || posting
-	const label = busy ? 'Uploading...' : hydrated && !courseChosen ? 'Select a Course First' : 'Upload Materials'
+	const label = busy ? 'Uploading...' : !courseChosen ? 'Select a Course First' : 'Upload Materials'
+
+	// Without JavaScript the button cannot follow the select: the course is chosen first, on its own.
+	if (!hydrated && !course && !defaultCourseId) return <CourseStep courses={courses ?? []} action={action} />
 
 	return (
 		<Form method="post" action={action} encType="multipart/form-data" preventScrollReset {...getFormProps(form)} className="space-y-5">
@@ -216,6 +227,23 @@ export function UploadMaterialsForm({
 			<Button type="submit" disabled={busy || (hydrated && !courseChosen)}>
 				{label}
 			</Button>
+		</Form>
+	)
+}
+
+/** The first step without JavaScript: a GET form that opens the upload form for the chosen course. */
+function CourseStep({ courses, action }: { courses: UploadCourse[]; action: string }) {
+	return (
+		<Form method="get" action={action} className="space-y-5">
+			<SelectField label="Course" selectProps={{ name: 'course', defaultValue: '', required: true }}>
+				<option value="">Select a course</option>
+				{courses.map((option) => (
+					<option key={option.id} value={option.id}>
+						{option.title}
+					</option>
+				))}
+			</SelectField>
+			<Button type="submit">Select a Course First</Button>
 		</Form>
 	)
 }

@@ -1,7 +1,7 @@
 import { type FieldMetadata, getFormProps, getInputProps, getSelectProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { type MouseEvent, useEffect, useRef, useState } from 'react'
-import { Form, useNavigation } from 'react-router'
+import { type MouseEvent, useEffect, useId, useRef, useState } from 'react'
+import { Form, useBlocker, useNavigation } from 'react-router'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
@@ -9,7 +9,7 @@ import { Button, ButtonLink } from '#app/components/ui/button.tsx'
 import { CheckboxField, Field, SelectField } from '#app/components/ui/field.tsx'
 import { Input, Label, Select } from '#app/components/ui/input.tsx'
 import type { AdminWeek } from '#app/models/admin-materials.ts'
-import { NO_SCRIPT_NEW_ROWS, WeekEditSchema, type WeekEditValues } from '#app/models/admin-materials.ts'
+import { NO_SCRIPT_NEW_ROWS, WeekEditSchema, type WeekEditValues, weekEditSchema } from '#app/models/admin-materials.ts'
 
 type WeekEditShape = {
 	weekNumber: string
@@ -32,11 +32,13 @@ export function WeekEditForm({
 	action,
 	closeTo,
 	lastResult,
+	maxUploadMb,
 }: {
 	week: AdminWeek
 	action: string
 	closeTo: string
 	lastResult: SubmissionResult<string[]> | undefined
+	maxUploadMb: number
 }) {
 	const hydrated = useHydrated()
 	const navigation = useNavigation()
@@ -57,8 +59,14 @@ export function WeekEditForm({
 		constraint: getZodConstraint(WeekEditSchema),
 		shouldValidate: 'onSubmit',
 		shouldRevalidate: 'onInput',
-		onValidate: ({ formData }) => parseWithZod(formData, { schema: WeekEditSchema }),
+		// A file over the limit is refused here, before a byte of the upload is sent.
+		onValidate: ({ formData }) => parseWithZod(formData, { schema: weekEditSchema(maxUploadMb) }),
 	})
+	// Cancel, Escape, the close button or Back with unsaved changes asks before they are thrown away.
+	// Saving posts to this same address, and the redirect after it is never blocked.
+	const leaving = useBlocker(
+		({ currentLocation, nextLocation }) => hydrated && form.dirty && currentLocation.pathname !== nextLocation.pathname,
+	)
 	const materials = fields.materials.getFieldList()
 	const newRows = fields.newMaterials.getFieldList()
 	const noScriptRows = !hydrated && newRows.length === 0 ? NO_SCRIPT_NEW_ROWS : 0
@@ -167,8 +175,11 @@ export function WeekEditForm({
 					{saving ? 'Saving...' : 'Save All Changes'}
 				</Button>
 			</div>
-			<DeleteMaterialConfirm
-				target={confirming}
+			<ModalQuestion
+				open={confirming !== null}
+				title="Delete Material?"
+				description={confirming ? `"${confirming.title}" will be deleted when you save.` : null}
+				confirmLabel="Delete"
 				onCancel={() => setConfirming(null)}
 				onConfirm={() => {
 					if (confirming) {
@@ -177,6 +188,15 @@ export function WeekEditForm({
 					}
 					setConfirming(null)
 				}}
+			/>
+			<ModalQuestion
+				open={leaving.state === 'blocked'}
+				title="Discard unsaved changes?"
+				description="Your changes to this week have not been saved."
+				cancelLabel="Keep Editing"
+				confirmLabel="Discard Changes"
+				onCancel={() => leaving.reset?.()}
+				onConfirm={() => leaving.proceed?.()}
 			/>
 		</Form>
 	)
@@ -322,25 +342,35 @@ function NoScriptNewRow({ index }: { index: number }) {
 }
 
 /**
- * 'Delete Material?' with Cancel and Delete, as a native modal dialog over the edit dialog.
- * Its keys stay inside it, so Escape closes this confirmation, not the dialog beneath.
+ * A question over the edit dialog ('Delete Material?', 'Discard unsaved changes?'), as a native
+ * modal dialog. Its keys stay inside it, so Escape answers Cancel here, not the dialog beneath.
  */
-function DeleteMaterialConfirm({
-	target,
+function ModalQuestion({
+	open,
+	title,
+	description,
+	cancelLabel = 'Cancel',
+	confirmLabel,
 	onCancel,
 	onConfirm,
 }: {
-	target: { title: string } | null
+	open: boolean
+	title: string
+	description: React.ReactNode
+	cancelLabel?: string
+	confirmLabel: string
 	onCancel: () => void
 	onConfirm: () => void
 }) {
 	const ref = useRef<HTMLDialogElement>(null)
+	const titleId = useId()
+	const descriptionId = useId()
 	useEffect(() => {
 		const dialog = ref.current
 		if (!dialog) return
-		if (target && !dialog.open) dialog.showModal()
-		if (!target && dialog.open) dialog.close()
-	}, [target])
+		if (open && !dialog.open) dialog.showModal()
+		if (!open && dialog.open) dialog.close()
+	}, [open])
 	useEffect(() => {
 		const dialog = ref.current
 		if (!dialog) return
@@ -351,28 +381,33 @@ function DeleteMaterialConfirm({
 	return (
 		<dialog
 			ref={ref}
-			aria-labelledby="delete-material-title"
-			aria-describedby="delete-material-description"
+			aria-labelledby={titleId}
+			aria-describedby={descriptionId}
 			onCancel={(event) => {
 				event.preventDefault()
 				onCancel()
 			}}
 			className="m-auto w-[calc(100%-2rem)] max-w-sm rounded-2xl bg-white p-6 shadow-xl backdrop:bg-slate-900/50"
 		>
-			<h2 id="delete-material-title" className="text-lg font-semibold text-ink">
-				Delete Material?
-			</h2>
-			<p id="delete-material-description" className="mt-1 text-sm text-slate-600">
-				{target ? `"${target.title}" will be deleted when you save.` : null}
-			</p>
-			<div className="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-				<Button variant="outline" onClick={onCancel}>
-					Cancel
-				</Button>
-				<Button variant="destructive" onClick={onConfirm}>
-					Delete
-				</Button>
-			</div>
+			{/* Only an open question has words: a closed one is no text of the page. */}
+			{open ? (
+				<>
+					<h2 id={titleId} className="text-lg font-semibold text-ink">
+						{title}
+					</h2>
+					<p id={descriptionId} className="mt-1 text-sm text-slate-600">
+						{description}
+					</p>
+					<div className="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+						<Button variant="outline" onClick={onCancel}>
+							{cancelLabel}
+						</Button>
+						<Button variant="destructive" onClick={onConfirm}>
+							{confirmLabel}
+						</Button>
+					</div>
+				</>
+			) : null}
 		</dialog>
 	)
 }

@@ -64,12 +64,13 @@ export default function DeleteCourseDialog({ loaderData }: Route.ComponentProps)
 	const navigation = useNavigation()
 	const action = `${COURSES_PATH}/${course.id}/delete`
 	const isDeleting = navigation.state === 'submitting' && navigation.formAction === action
+	// Only what there is: '0 seat holds' tells an admin nothing.
 	const removed = [
-		`${plural(contents.weeks, 'week')} of course materials`,
-		`${plural(contents.files, 'uploaded file')} (removed from storage)`,
+		contents.weeks > 0 ? `${plural(contents.weeks, 'week')} of course materials` : null,
+		contents.files > 0 ? `${plural(contents.files, 'uploaded file')} (removed from storage)` : null,
 		contents.links > 0 ? plural(contents.links, 'video link') : null,
-		plural(contents.enrollments, 'enrollment'),
-		`${plural(contents.seatHolds, 'seat hold')} of checkouts in progress`,
+		contents.enrollments > 0 ? plural(contents.enrollments, 'enrollment') : null,
+		contents.seatHolds > 0 ? `${plural(contents.seatHolds, 'seat hold')} of checkouts in progress` : null,
 		contents.assignments > 0 ? plural(contents.assignments, 'assignment') : null,
 		contents.submissions > 0 ? plural(contents.submissions, 'assignment submission') : null,
 	].filter((line): line is string => line !== null)
@@ -81,18 +82,24 @@ export default function DeleteCourseDialog({ loaderData }: Route.ComponentProps)
 			closeTo={COURSES_PATH}
 		>
 			<div className="space-y-4 text-sm text-slate-700">
-				<div>
-					<p className="font-semibold text-ink">This will permanently remove the course and:</p>
-					<ul className="mt-2 list-disc space-y-1 pl-5">
-						{removed.map((line) => (
-							<li key={line}>{line}</li>
-						))}
-					</ul>
-				</div>
-				<Alert tone="info" title="Payments are kept">
-					{plural(contents.payments, 'payment record')} of this course will be kept and detached from it, so money received stays on record
-					for refunds and accounting.
-				</Alert>
+				{removed.length > 0 ? (
+					<div>
+						<p className="font-semibold text-ink">This will permanently remove the course and:</p>
+						<ul className="mt-2 list-disc space-y-1 pl-5">
+							{removed.map((line) => (
+								<li key={line}>{line}</li>
+							))}
+						</ul>
+					</div>
+				) : (
+					<p>The course has no materials, enrollments or assignments: only the course itself is removed.</p>
+				)}
+				{contents.payments > 0 ? (
+					<Alert tone="info" title="Payments are kept">
+						{plural(contents.payments, 'payment record')} of this course will be kept and detached from it, so money received stays on
+						record for refunds and accounting.
+					</Alert>
+				) : null}
 			</div>
 			<Form method="post" action={action} className="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
 				<ButtonLink to={COURSES_PATH} preventScrollReset variant="outline">

@@ -10,6 +10,7 @@ import { LocalDate } from '#app/components/local-date.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { ButtonLink, buttonClasses } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
+import { EmailText } from '#app/components/ui/email-text.tsx'
 import { TableCard, TableHead } from '#app/components/ui/table.tsx'
 import {
 	ENROLLMENT_LIST_LIMIT,
@@ -149,7 +150,7 @@ export default function ManageEnrollments({ loaderData }: Route.ComponentProps) 
 									<tr key={enrollment.id}>
 										<td className="px-4 py-3">
 											<p className="font-medium text-ink">{student}</p>
-											<p className="break-all text-slate-600">{enrollment.studentEmail}</p>
+											<EmailText email={enrollment.studentEmail} className="block text-slate-600" />
 										</td>
 										<td className="px-4 py-3 text-slate-700">{enrollment.courseTitle}</td>
 										<td className="px-4 py-3 whitespace-nowrap text-slate-700">

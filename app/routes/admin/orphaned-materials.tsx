@@ -176,9 +176,15 @@ function OrphanRow({ group, checked, onToggle }: { group: OrphanGroup; checked: 
 				<ul className="mt-1 space-y-1">
 					{group.files.slice(0, FILES_SHOWN).map((file) => (
 						<li key={file.key} className="flex items-center gap-2">
-							<span className="max-w-[200px] truncate text-slate-700" title={file.name}>
+							<a
+								href={`${href('/files/orphaned-materials')}?${new URLSearchParams({ key: file.key })}`}
+								download
+								className="max-w-[200px] truncate font-medium text-brand-700 underline-offset-4 hover:underline"
+								title={file.name}
+							>
 								{file.name}
-							</span>
+								<span className="sr-only"> (download)</span>
+							</a>
 							{file.category === 'recording' ? <Badge tone="blue">Recording</Badge> : null}
 						</li>
 					))}

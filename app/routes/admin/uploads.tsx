@@ -1,4 +1,4 @@
-import { data, href, Link } from 'react-router'
+import { data, href, Link, useNavigate } from 'react-router'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
@@ -33,6 +33,7 @@ export async function action({ request }: Route.ActionArgs) {
 
 export default function UploadMaterials({ loaderData, actionData }: Route.ComponentProps) {
 	const { courses, selectedCourseId, maxUploadMb } = loaderData
+	const navigate = useNavigate()
 	return (
 		<>
 			<div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
@@ -68,6 +69,8 @@ export default function UploadMaterials({ loaderData, actionData }: Route.Compon
 							action={selectedCourseId ? `${UPLOADS_PATH}?course=${selectedCourseId}` : UPLOADS_PATH}
 							lastResult={actionData?.result}
 							maxUploadMb={maxUploadMb}
+							// As the redirect without JavaScript does: the page of the course just uploaded to (showing the toast).
+							onUploaded={(courseId) => void navigate(`${UPLOADS_PATH}?course=${courseId}`, { replace: true, preventScrollReset: true })}
 						/>
 						{selectedCourseId ? (
 							<p className="text-sm">

@@ -1,5 +1,5 @@
 import { parseWithZod } from '@conform-to/zod/v4'
-import { Form, href, isRouteErrorResponse, Link, useLocation, useNavigation, useRouteError } from 'react-router'
+import { href, isRouteErrorResponse, Link, useLocation, useRouteError } from 'react-router'
 import { z } from 'zod'
 import { ConfirmDialog } from '#app/components/admin/confirm-dialog.tsx'
 import { SearchForm } from '#app/components/admin/search-form.tsx'
@@ -9,6 +9,7 @@ import { Alert } from '#app/components/ui/alert.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Button, ButtonLink, buttonClasses } from '#app/components/ui/button.tsx'
 import { Card } from '#app/components/ui/card.tsx'
+import { EmailText } from '#app/components/ui/email-text.tsx'
 import { TableCard, TableHead } from '#app/components/ui/table.tsx'
 import { AdminUserError, listStudents, promoteToAdmin, removeUser, USER_LIST_LIMIT } from '#app/models/admin-users.server.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
@@ -38,12 +39,16 @@ export async function loader({ request }: Route.LoaderArgs) {
 	const adminEmails = getEnv().ADMIN_EMAILS
 	const confirm = url.searchParams.get('confirm') ?? ''
 	const removing = confirm.startsWith('remove-') ? (users.find((user) => `remove-${user.id}` === confirm) ?? null) : null
+	const promoting = confirm.startsWith('promote-')
+		? (users.find((user) => `promote-${user.id}` === confirm && adminEmails.includes(user.email)) ?? null)
+		: null
 	return {
 		query,
 		truncated,
 		limit: USER_LIST_LIMIT,
 		users: users.map((user) => ({ ...user, canMakeAdmin: adminEmails.includes(user.email) })),
 		removing,
+		promoting,
 	}
 }
 
@@ -81,11 +86,8 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function ManageUsers({ loaderData }: Route.ComponentProps) {
-	const { users, query, truncated, limit, removing } = loaderData
+	const { users, query, truncated, limit, removing, promoting } = loaderData
 	const back = usersPath(query)
-	const navigation = useNavigation()
-	const promotingId =
-		navigation.state === 'submitting' && navigation.formData?.get('intent') === 'make-admin' ? navigation.formData.get('userId') : null
 	const withQuery = (extra: string) => `${USERS_PATH}?${query ? `q=${encodeURIComponent(query)}&` : ''}${extra}`
 
 	return (
@@ -108,7 +110,9 @@ export default function ManageUsers({ loaderData }: Route.ComponentProps) {
 							{users.map((user) => (
 								<tr key={user.id}>
 									<td className="px-4 py-3 font-medium text-ink">{user.name || 'Unknown User'}</td>
-									<td className="px-4 py-3 break-all text-slate-700">{user.email}</td>
+									<td className="px-4 py-3 text-slate-700">
+										<EmailText email={user.email} />
+									</td>
 									<td className="px-4 py-3">
 										<Badge tone="gray">{user.role}</Badge>
 									</td>
@@ -118,13 +122,10 @@ export default function ManageUsers({ loaderData }: Route.ComponentProps) {
 									<td className="px-4 py-3">
 										<div className="flex flex-wrap gap-2">
 											{user.canMakeAdmin ? (
-												<Form method="post" action={back} preventScrollReset>
-													<input type="hidden" name="intent" value="make-admin" />
-													<input type="hidden" name="userId" value={user.id} />
-													<Button type="submit" size="sm" variant="outline" disabled={promotingId === user.id}>
-														Make Admin<span className="sr-only"> {user.name}</span>
-													</Button>
-												</Form>
+												// Giving someone the whole admin area is asked first, as removing is.
+												<ButtonLink to={withQuery(`confirm=promote-${user.id}`)} preventScrollReset size="sm" variant="outline">
+													Make Admin<span className="sr-only"> {user.name}</span>
+												</ButtonLink>
 											) : null}
 											<ButtonLink to={withQuery(`confirm=remove-${user.id}`)} preventScrollReset size="sm" variant="destructive">
 												Remove<span className="sr-only"> {user.name}</span>
@@ -139,6 +140,21 @@ export default function ManageUsers({ loaderData }: Route.ComponentProps) {
 			)}
 			{truncated ? <p className="text-sm text-slate-600">Showing the newest {limit} students. Search to find others.</p> : null}
 
+			{promoting ? (
+				<ConfirmDialog
+					title="Make Admin"
+					description={`Make ${promoting.name || 'this user'} (${promoting.email}) an administrator?`}
+					closeTo={back}
+					action={back}
+					fields={{ intent: 'make-admin', userId: promoting.id }}
+					confirmLabel="Make Admin"
+					busyLabel="Promoting..."
+				>
+					<p className="text-sm text-slate-700">
+						They will be able to manage courses, users, enrollments, materials and messages, and see every student's details.
+					</p>
+				</ConfirmDialog>
+			) : null}
 			{removing ? (
 				<ConfirmDialog
 					title="Remove User"

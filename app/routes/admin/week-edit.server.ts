@@ -1,6 +1,6 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { type StoredReplacement, saveWeekEdit } from '#app/models/admin-materials.server.ts'
-import { type AdminWeek, MAX_NEW_MATERIALS, WeekEditSchema } from '#app/models/admin-materials.ts'
+import { type AdminWeek, MAX_NEW_MATERIALS, WeekEditSchema, weekEditChangesNothing } from '#app/models/admin-materials.ts'
 import { describeUploadError, discardFile, fileTitle, removeStoredFiles, storeCheckedFile } from '#app/models/uploads.server.ts'
 import { getStorage } from '#app/services/storage/index.server.ts'
 import { materialKey } from '#app/services/storage/keys.ts'
@@ -17,13 +17,14 @@ const FILE_FIELD = /^(materials|newMaterials)\[(\d+)\]\.file$/
  * Receives the Edit Week & Materials form. Replacement and new files stream into storage first
  * (typed by their content, size-limited while streaming); then saveWeekEdit writes everything
  * in one transaction, and the files it replaced or deleted are removed after commit. On any
- * failure the new files are removed and nothing changes. A post that only adds or removes rows
+ * failure the new files are removed and nothing changes; a save that changes nothing writes nothing
+ * (`changed: false`). A post that only adds or removes rows
  * (without JavaScript) answers 200 with the form and no toast.
  */
 export async function receiveWeekEdit(
 	request: Request,
 	{ adminId, week, courseId, maxUploadMb }: { adminId: string; week: AdminWeek; courseId: number; maxUploadMb: number },
-): Promise<{ ok: true } | FormFailure> {
+): Promise<{ ok: true; changed: boolean } | FormFailure> {
 	const storage = getStorage()
 	const stored = new Map<string, StoredReplacement>()
 	const fileFields = new Set<string>()
@@ -95,6 +96,9 @@ export async function receiveWeekEdit(
 		}
 	}
 
+	// Nothing to write, and nothing to record in the audit log.
+	if (stored.size === 0 && weekEditChangesNothing(week, submission.value)) return { ok: true, changed: false }
+
 	let unreferenced: string[]
 	try {
 		unreferenced = await saveWeekEdit(getDb(), { adminId, courseId, weekId: week.id, value: submission.value, stored })
@@ -102,5 +106,5 @@ export async function receiveWeekEdit(
 		return fail(error, fields)
 	}
 	await removeStoredFiles(storage, unreferenced)
-	return { ok: true }
+	return { ok: true, changed: true }
 }

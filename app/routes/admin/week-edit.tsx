@@ -23,7 +23,7 @@ async function requireWeek(params: { courseId?: string; weekId?: string }) {
 
 export async function loader({ request, params }: Route.LoaderArgs) {
 	await requireAdmin(request)
-	return requireWeek(params)
+	return { ...(await requireWeek(params)), maxUploadMb: getEnv().MAX_UPLOAD_MB }
 }
 
 export async function action(args: Route.ActionArgs) {
@@ -36,17 +36,29 @@ export async function action(args: Route.ActionArgs) {
 		courseId,
 		maxUploadMb: getEnv().MAX_UPLOAD_MB,
 	})
-	if (outcome.ok) return redirectWithToast(materialsPath(courseId), { type: 'success', title: WEEK_MESSAGES.success })
+	if (outcome.ok) {
+		return redirectWithToast(
+			materialsPath(courseId),
+			outcome.changed ? { type: 'success', title: WEEK_MESSAGES.success } : { type: 'info', title: WEEK_MESSAGES.unchanged },
+		)
+	}
 	const headers = outcome.toast ? await actionToastHeaders(args, outcome.toast) : undefined
 	return data({ result: outcome.result }, { status: outcome.status, headers })
 }
 
 export default function EditWeek({ loaderData, actionData }: Route.ComponentProps) {
-	const { courseId, week } = loaderData
+	const { courseId, week, maxUploadMb } = loaderData
 	const closeTo = materialsPath(courseId)
 	return (
 		<RouteDialog title="Edit Week & Materials" description={`Week ${week.weekNumber}: ${week.topic}`} closeTo={closeTo} size="xl">
-			<WeekEditForm key={week.id} week={week} action={`${closeTo}/${week.id}/edit`} closeTo={closeTo} lastResult={actionData?.result} />
+			<WeekEditForm
+				key={week.id}
+				week={week}
+				action={`${closeTo}/${week.id}/edit`}
+				closeTo={closeTo}
+				lastResult={actionData?.result}
+				maxUploadMb={maxUploadMb}
+			/>
 		</RouteDialog>
 	)
 }

@@ -3,6 +3,7 @@ import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { DashboardHome } from '#app/components/materials/dashboard-home.tsx'
 import { isWeekTabParam } from '#app/components/materials/weekly-materials.tsx'
 import { listStudentAssignments } from '#app/models/assignments.server.ts'
+import { listUnpaidRegistrations } from '#app/models/course-state.server.ts'
 import { getCourseWeeks, listAccessibleCourses } from '#app/models/materials.server.ts'
 import { listsAllWeeks } from '#app/models/materials.ts'
 import { requireUser } from '#app/utils/auth.server.ts'
@@ -21,9 +22,10 @@ export async function loader({ request }: Route.LoaderArgs) {
 		courses.map((course) => course.id),
 		courses.find((course) => course.enrolled)?.id ?? null,
 	)
-	const [weeks, assignments] = await Promise.all([
+	const [weeks, assignments, unpaid] = await Promise.all([
 		courseId === null ? null : getCourseWeeks(db, courseId, { all: listsAllWeeks(new URL(request.url).searchParams) }),
 		courseId === null || user.isAdmin ? null : listStudentAssignments(db, { studentId: user.id, courseId }),
+		listUnpaidRegistrations(db, user.id),
 	])
 	return data(
 		{
@@ -33,6 +35,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 			selectedCourseId: courseId,
 			weeks,
 			assignments,
+			unpaid,
 		},
 		{ headers: setCookie ? { 'Set-Cookie': setCookie } : undefined },
 	)

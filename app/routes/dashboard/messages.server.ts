@@ -17,10 +17,14 @@ import { consumeRateLimit } from '#app/utils/rate-limit.server.ts'
 import { safeRedirectPath } from '#app/utils/safe-redirect.ts'
 import type { SessionUser } from '#app/utils/session.server.ts'
 import { type ActionRequest, actionToastHeaders, redirectWithToast, type ToastInput } from '#app/utils/toast.server.ts'
+import { FILE_TOO_LARGE_MESSAGE } from '#app/utils/upload-limit.ts'
 import type { Database } from '#db/types.ts'
 
-/** What an action answers when it does not redirect; the composer shows `error`. */
-export type MessagesActionData = { intent: string; error: string; receiverId?: string }
+/**
+ * What an action answers when it does not redirect; the composer shows `error` and, without
+ * JavaScript (the page is drawn anew), gets back the text it sent as `content`.
+ */
+export type MessagesActionData = { intent: string; error: string; receiverId?: string; content?: string }
 
 const SendSchema = z.object({
 	intent: z.literal('send'),
@@ -43,11 +47,12 @@ const MarkReadSchema = z.object({
 
 const ConversationIntentSchema = z.discriminatedUnion('intent', [SendSchema, DeleteSchema, MarkReadSchema])
 
-type Failure = { status: number; error: string; toast: ToastInput }
+type Failure = { status: number; error: string; toast: ToastInput; content?: string }
 
 export type ReceivedForm =
 	| { ok: true; fields: FormData; upload?: StoredUpload }
-	| ({ ok: false; intent: string; receiverId?: string } & Failure)
+	/** `fields`: those that arrived before the failure (the text comes before the file), so nothing typed is lost. */
+	| ({ ok: false; intent: string; receiverId?: string; fields: FormData } & Failure)
 
 /**
  * Reads an action's form. A multipart form (the composer, the broadcast) may
@@ -74,7 +79,14 @@ export async function receiveForm(
 	const limit = await consumeRateLimit('messageSend', user.id)
 	if (!limit.allowed) {
 		const error = `Too many messages. Please wait ${limit.retryAfterSeconds} seconds before sending more.`
-		return { ok: false, intent: 'send', status: 429, error, toast: { type: 'error', title: 'Failed to send message', description: error } }
+		return {
+			ok: false,
+			intent: 'send',
+			fields: new FormData(),
+			status: 429,
+			error,
+			toast: { type: 'error', title: 'Failed to send message', description: error },
+		}
 	}
 	const { MAX_UPLOAD_MB } = getEnv()
 	let seen = new FormData()
@@ -92,14 +104,18 @@ export async function receiveForm(
 	} catch (failure) {
 		const intent = String(seen.get('intent') ?? 'send')
 		const receiverId = String(seen.get('receiverId') ?? '') || undefined
-		return { ok: false, intent, receiverId, ...uploadFailure(failure, uploadFailedTitle(intent), MAX_UPLOAD_MB) }
+		const content = typeof seen.get('content') === 'string' ? String(seen.get('content')) : undefined
+		return { ok: false, intent, receiverId, fields: seen, content, ...uploadFailure(failure, uploadFailedTitle(intent), MAX_UPLOAD_MB) }
 	}
 }
 
 function uploadFailure(error: unknown, uploadFailedTitle: string, maxUploadMb: number): Failure {
 	if (error instanceof UploadTooLargeError) {
-		const message = `File too large. Please select a smaller file (at most ${maxUploadMb} MB).`
-		return { status: 413, error: message, toast: { type: 'error', title: uploadFailedTitle, description: message } }
+		return {
+			status: 413,
+			error: FILE_TOO_LARGE_MESSAGE,
+			toast: { type: 'error', title: uploadFailedTitle, description: `${FILE_TOO_LARGE_MESSAGE} Files may be up to ${maxUploadMb} MB.` },
+		}
 	}
 	if (error instanceof RefusedFileTypeError) {
 		const message = 'SVG and HTML files cannot be attached.'
@@ -124,7 +140,7 @@ function forbiddenFailure(): Failure {
 
 export async function failureResponse(action: ActionRequest, intent: string, failure: Failure, receiverId?: string) {
 	return data<MessagesActionData>(
-		{ intent, error: failure.error, receiverId },
+		{ intent, error: failure.error, receiverId, content: failure.content },
 		{ status: failure.status, headers: await actionToastHeaders(action, failure.toast) },
 	)
 }
@@ -152,7 +168,13 @@ export async function handleConversationIntent(
 		await discardUpload(upload)
 		const receiverId = String(fields.get('receiverId') ?? '') || undefined
 		const error = submission.error?.receiverId?.[0] ?? submission.error?.content?.[0] ?? 'The form could not be read.'
-		return failureResponse(action, intent, { status: 400, error, toast: { type: 'error', title: 'Failed to send message' } }, receiverId)
+		const content = typeof fields.get('content') === 'string' ? String(fields.get('content')) : undefined
+		return failureResponse(
+			action,
+			intent,
+			{ status: 400, error, toast: { type: 'error', title: 'Failed to send message' }, content },
+			receiverId,
+		)
 	}
 	const value = submission.value
 
@@ -163,7 +185,7 @@ export async function handleConversationIntent(
 		}
 		if (!(await canMessage(db, user, value.receiverId))) {
 			await discardUpload(upload)
-			return failureResponse(action, intent, forbiddenFailure(), value.receiverId)
+			return failureResponse(action, intent, { ...forbiddenFailure(), content }, value.receiverId)
 		}
 		try {
 			await db.transaction().execute(async (trx) => {
@@ -188,6 +210,7 @@ export async function handleConversationIntent(
 					status: 503,
 					error: 'The message could not be sent. Please try again.',
 					toast: { type: 'error', title: 'Failed to send message' },
+					content,
 				},
 				value.receiverId,
 			)

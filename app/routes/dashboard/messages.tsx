@@ -12,7 +12,7 @@ import { RouteDialog } from '#app/components/ui/dialog.tsx'
 import { EmptyState } from '#app/components/ui/empty-state.tsx'
 import { TabLinks } from '#app/components/ui/tabs.tsx'
 import { canMessage, getContact, listContacts } from '#app/models/message-contacts.server.ts'
-import { listAnnouncements, listConversation, splitAnnouncement } from '#app/models/messages.server.ts'
+import { announcementParts, listAnnouncements, listConversation } from '#app/models/messages.server.ts'
 import { requireUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
@@ -51,7 +51,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 		return {
 			...base,
 			tab: 'announcements' as const,
-			announcements: announcements.messages.map((message) => ({ ...message, ...splitAnnouncement(message.content) })),
+			announcements: announcements.messages.map((message) => ({ ...message, ...announcementParts(message) })),
 			olderAnnouncementsBefore: announcements.hasOlder ? announcements.messages.at(-1)!.id : null,
 			pageToast: page.pageToast(),
 		}
@@ -65,10 +65,12 @@ export async function loader({ request }: Route.LoaderArgs) {
 		dialog && search ? page.load(listContacts(db, user), noContacts, 'Failed to load contacts') : null,
 	])
 	const withId = params.get('with')
-	const selected = withId
-		? (contacts.find((contact) => contact.id === withId) ??
-			(await page.load(getContact(db, user, withId), null, 'Failed to load contacts')))
-		: (contacts[0] ?? null)
+	// A search shows only what it found: a thread it filtered out does not stay open beside the results.
+	const selected =
+		withId && !search
+			? (contacts.find((contact) => contact.id === withId) ??
+				(await page.load(getContact(db, user, withId), null, 'Failed to load contacts')))
+			: (withId && contacts.find((contact) => contact.id === withId)) || (contacts[0] ?? null)
 	const thread = selected
 		? await page.load(listConversation(db, { userId: user.id, partnerId: selected.id, before }), null, 'Failed to load messages')
 		: null
@@ -83,7 +85,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 		hasMoreContacts: hasMore,
 		dialogContacts: dialog ? (allContacts ?? { contacts }).contacts : null,
 		selected,
-		unknownContact: Boolean(withId && !selected),
+		unknownContact: Boolean(withId && !search && !selected),
 		thread: thread ? { messages: thread.messages, olderBefore: thread.hasOlder ? thread.messages[0]!.id : null } : null,
 		confirmDelete,
 	}
@@ -150,8 +152,8 @@ function Conversations({
 	link: LinkBuilder
 }) {
 	const { selected } = loaderData
+	// A search starts from the results, not from the thread that happened to be open.
 	const hidden: Record<string, string> = { tab: 'conversations' }
-	if (selected) hidden.with = selected.id
 
 	return (
 		<div className="grid grid-cols-1 gap-4 lg:grid-cols-[20rem_minmax(0,1fr)]">

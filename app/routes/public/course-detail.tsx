@@ -1,12 +1,16 @@
 import { data, isRouteErrorResponse, Link, useRouteError, useSearchParams } from 'react-router'
 import { AvailabilityBadge, CoursePrice, SpotsLeft } from '#app/components/course-availability.tsx'
+import { CourseStatePanel, canBuySeat } from '#app/components/course-state.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { LazyPurchaseForm } from '#app/components/lazy-purchase-form.tsx'
 import { LazyWaitlistDialog } from '#app/components/lazy-waitlist-dialog.tsx'
 import { LiveSeatCounts } from '#app/components/live-seat-counts.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
+import { courseStateFor } from '#app/models/course-state.server.ts'
+import type { CourseState } from '#app/models/course-state.ts'
 import { getCourseWithAvailability } from '#app/models/courses.server.ts'
+import { getUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { formatDateOnly } from '#app/utils/misc.ts'
 import { useOptionalUser } from '#app/utils/root-data.ts'
@@ -25,15 +29,19 @@ const learningTopics = [
 	'Finding potential tenants: screen and place reliable renters',
 ]
 
-export async function loader({ params }: Route.LoaderArgs) {
+export async function loader({ request, params }: Route.LoaderArgs) {
 	const id = CourseIdSchema.safeParse(params.id)
-	const course = id.success ? await getCourseWithAvailability(getDb(), id.data) : null
+	const db = getDb()
+	const course = id.success ? await getCourseWithAvailability(db, id.data) : null
 	if (!course) throw data('Course Not Found', { status: 404 })
-	return { course }
+	// A visitor's page is shared (decision 006); only a signed-in person has a standing with the course.
+	const user = await getUser(request)
+	const state: CourseState = user ? await courseStateFor(db, user.id, course.id) : { kind: 'none' }
+	return { course, state }
 }
 
 export default function CourseDetailPage({ loaderData }: Route.ComponentProps) {
-	const { course } = loaderData
+	const { course, state } = loaderData
 	const user = useOptionalUser()
 	const [searchParams] = useSearchParams()
 	const coursePath = `/courses/${course.id}`
@@ -42,7 +50,9 @@ export default function CourseDetailPage({ loaderData }: Route.ComponentProps) {
 	const ctaTarget = course.isFull ? `${coursePath}?dialog=waitlist` : !user ? `${coursePath}?dialog=auth` : `${coursePath}?dialog=purchase`
 	const dialog = searchParams.get('dialog')
 	const showAuthDialog = !user && (dialog === 'auth' || dialog === 'purchase')
-	const showPurchaseDialog = user && !course.isFull && dialog === 'purchase'
+	const showPurchaseDialog = user && !course.isFull && dialog === 'purchase' && canBuySeat(state)
+	// Someone enrolled, paying or waiting is shown where they stand instead of being sold the seat again.
+	const showCta = state.kind === 'none' || (state.kind === 'waitlisted' && !course.isFull)
 
 	return (
 		<div className="mx-auto max-w-6xl px-4 py-8 sm:py-12">
@@ -125,15 +135,18 @@ export default function CourseDetailPage({ loaderData }: Route.ComponentProps) {
 								</dd>
 							</div>
 						</dl>
-						<ButtonLink
-							to={ctaTarget}
-							preventScrollReset
-							size="lg"
-							variant={course.isFull ? 'secondary' : 'primary'}
-							className="mt-6 w-full"
-						>
-							{ctaLabel}
-						</ButtonLink>
+						<CourseStatePanel state={state} course={{ id: course.id, isFull: course.isFull, path: coursePath }} />
+						{showCta ? (
+							<ButtonLink
+								to={ctaTarget}
+								preventScrollReset
+								size="lg"
+								variant={course.isFull ? 'secondary' : 'primary'}
+								className="mt-6 w-full"
+							>
+								{ctaLabel}
+							</ButtonLink>
+						) : null}
 					</div>
 				</section>
 			</div>
@@ -158,7 +171,13 @@ export default function CourseDetailPage({ loaderData }: Route.ComponentProps) {
 			{showPurchaseDialog ? (
 				<RouteDialog title="Secure Your Spot" closeTo={coursePath} size="lg">
 					<LazyPurchaseForm
-						course={{ id: course.id, title: course.title, registrationFee: course.registrationFee }}
+						course={{
+							id: course.id,
+							title: course.title,
+							registrationFee: course.registrationFee,
+							startDate: course.startDate,
+							endDate: course.endDate,
+						}}
 						cancelTo={coursePath}
 					/>
 				</RouteDialog>

@@ -11,12 +11,13 @@ import { ButtonLink } from '#app/components/ui/button.tsx'
 import { recordAudit } from '#app/models/audit-log.server.ts'
 import {
 	getLimitedTimeOffer,
+	getOfferToEdit,
 	LIMITED_TIME_OFFER_KEY,
 	removeLimitedTimeOffer,
 	saveLimitedTimeOffer,
 } from '#app/models/site-settings.server.ts'
 import { LimitedTimeOfferSchema } from '#app/models/site-settings.ts'
-import { requireAdmin } from '#app/utils/auth.server.ts'
+import { getUser, requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { invalidatePagesShowingData } from '#app/utils/page-cache.server.ts'
@@ -38,8 +39,12 @@ const OfferFormSchema = LimitedTimeOfferSchema.extend({
 		.pipe(LimitedTimeOfferSchema.shape.items),
 })
 
-export async function loader() {
-	return { offer: await getLimitedTimeOffer(getDb()) }
+export async function loader({ request }: Route.LoaderArgs) {
+	const db = getDb()
+	const offer = await getLimitedTimeOffer(db)
+	// Only an admin's editor gets the offer to start from (a removed one is not for visitors' eyes).
+	const editing = new URL(request.url).searchParams.get('edit-offer') === '1' && (await getUser(request))?.isAdmin
+	return { offer, offerToEdit: editing ? await getOfferToEdit(db) : null }
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -81,7 +86,7 @@ export async function action({ request }: Route.ActionArgs) {
 const OfferAdminArea = lazy(() => import('#app/components/admin/offer-editor.tsx'))
 
 export default function Home({ loaderData, actionData }: Route.ComponentProps) {
-	const { offer } = loaderData
+	const { offer, offerToEdit } = loaderData
 	const isAdmin = useOptionalUser()?.isAdmin ?? false
 	const [searchParams] = useSearchParams()
 	const editingOffer = isAdmin && searchParams.get('edit-offer') === '1'
@@ -137,7 +142,7 @@ export default function Home({ loaderData, actionData }: Route.ComponentProps) {
 						</dl>
 					</div>
 					{isAdmin ? (
-						<OfferAdminArea offer={offer} editing={editingOffer} lastResult={actionData?.result} />
+						<OfferAdminArea offer={offer} offerToEdit={offerToEdit} editing={editingOffer} lastResult={actionData?.result} />
 					) : offer ? (
 						<LimitedTimeOfferCard offer={offer} />
 					) : null}

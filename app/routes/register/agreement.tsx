@@ -23,7 +23,15 @@ import { redirectWithToast } from '#app/utils/toast.server.ts'
 import type { Route } from './+types/agreement'
 import { clearDraftCookieHeader, readDraftId } from './draft-cookie.server.ts'
 import { checkoutFailed, courseFullRedirect, publicCourse } from './wizard.server.ts'
-import { RegisterErrorBoundary, RegisterFrame, registerMeta, STEP_PATH, type StepResult, useIntentSubmitting } from './wizard.tsx'
+import {
+	RegisterErrorBoundary,
+	RegisterFrame,
+	registerMeta,
+	STEP_PATH,
+	StartOverForm,
+	type StepResult,
+	useIntentSubmitting,
+} from './wizard.tsx'
 
 const AgreementSchema = AgreeToTermsSchema.extend({ intent: z.literal('agree') })
 
@@ -35,7 +43,9 @@ export async function loader({ request }: Route.LoaderArgs) {
 	if (!draft) throw redirect(STEP_PATH[1])
 	const course = draft.courseId ? await getCourseWithAvailability(db, draft.courseId) : null
 	if (!course) throw redirect(STEP_PATH[2])
-	return { course: publicCourse(course) }
+	// Set once a checkout was opened: whoever is here again came back from it without paying.
+	const account = draft.userId ? { email: draft.email } : null
+	return { course: publicCourse(course), account }
 }
 
 /**
@@ -102,7 +112,7 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function AgreementStep({ loaderData, actionData }: Route.ComponentProps) {
-	const { course } = loaderData
+	const { course, account } = loaderData
 	const lastResult: StepResult = actionData?.result
 	const hydrated = useHydrated()
 	const [agreed, setAgreed] = useState(false)
@@ -119,12 +129,13 @@ export default function AgreementStep({ loaderData, actionData }: Route.Componen
 			<p className="mb-4 text-sm text-slate-700">
 				Selected course: <strong className="text-ink">{course.title}</strong> — <CoursePrice cents={course.registrationFee} />
 			</p>
+			{account ? <UnpaidAccountNotice email={account.email} /> : null}
 			{form.errors?.length ? (
 				<Alert tone="error" className="mb-4">
 					{form.errors[0]}
 				</Alert>
 			) : null}
-			<ProgramAgreement courseTitle={course.title} feeCents={course.registrationFee} />
+			<ProgramAgreement course={course} />
 			<Form method="post" action={STEP_PATH[3]} {...getFormProps(form)} className="mt-5 space-y-5">
 				<input type="hidden" name="intent" value="agree" />
 				<AgreementCheckbox field={fields.agreeToTerms} onAgreedChange={setAgreed} />
@@ -138,6 +149,22 @@ export default function AgreementStep({ loaderData, actionData }: Route.Componen
 				</div>
 			</Form>
 		</RegisterFrame>
+	)
+}
+
+/** Where a cancelled checkout returns: the account exists, the seat is not paid, and the ways on. */
+function UnpaidAccountNotice({ email }: { email: string }) {
+	return (
+		<Alert tone="warning" title="Your payment was not completed" className="mb-4">
+			<p>
+				Your account for {email} has been created, but you are not enrolled yet. Proceed to payment below to take your spot. Or come back
+				later: confirm your email address with the link we sent you, log in, and complete the payment from your dashboard.
+			</p>
+			<p className="mt-2">To use other details, start over: the same email address can be registered again until you are enrolled.</p>
+			<div className="mt-3">
+				<StartOverForm />
+			</div>
+		</Alert>
 	)
 }
 

@@ -54,7 +54,8 @@ export async function loader({ request }: Route.LoaderArgs) {
 		full: courses.filter((course) => course.isFull),
 		selectedCourseId: draft.courseId,
 		fullCourse: named,
-		waitlist: url.searchParams.get('dialog') === 'waitlist' ? { course: named } : null,
+		// The waitlist takes the name and e-mail given in step 1.
+		waitlist: url.searchParams.get('dialog') === 'waitlist' ? { course: named, known: { name: draft.name, email: draft.email } } : null,
 	}
 }
 
@@ -205,7 +206,7 @@ export default function CourseStep({ loaderData, actionData }: Route.ComponentPr
 				</div>
 			) : null}
 
-			{waitlist ? <WaitlistDialog course={waitlist.course} closeTo={stepUrl} returnTo={STEP_PATH[2]} /> : null}
+			{waitlist ? <WaitlistDialog course={waitlist.course} closeTo={stepUrl} returnTo={STEP_PATH[2]} known={waitlist.known} /> : null}
 		</RegisterFrame>
 	)
 }

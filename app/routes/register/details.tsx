@@ -7,9 +7,8 @@ import { NameEmailFields } from '#app/components/name-email-fields.tsx'
 import { PasswordField } from '#app/components/password-field.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
-import { getDraft, saveDraftDetails } from '#app/models/registration.server.ts'
+import { deleteDraft, emailBlocksRegistration, getDraft, saveDraftDetails } from '#app/models/registration.server.ts'
 import { EMAIL_TAKEN_MESSAGE, TOO_MANY_REGISTRATIONS_MESSAGE } from '#app/models/registration.ts'
-import { emailIsRegistered } from '#app/models/users.server.ts'
 import { getUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
@@ -17,8 +16,17 @@ import { hashPassword } from '#app/utils/password.server.ts'
 import { clientAddress, consumeRateLimit } from '#app/utils/rate-limit.server.ts'
 import { EmailSchema, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, NameSchema } from '#app/utils/user-validation.ts'
 import type { Route } from './+types/details'
-import { draftCookieHeader, readDraftId } from './draft-cookie.server.ts'
-import { RegisterErrorBoundary, RegisterFrame, registerMeta, STEP_PATH, type StepResult, useIntentSubmitting } from './wizard.tsx'
+import { clearDraftCookieHeader, draftCookieHeader, readDraftId } from './draft-cookie.server.ts'
+import {
+	RegisterErrorBoundary,
+	RegisterFrame,
+	registerMeta,
+	START_OVER_INTENT,
+	STEP_PATH,
+	StartOverForm,
+	type StepResult,
+	useIntentSubmitting,
+} from './wizard.tsx'
 
 const PASSWORD_MESSAGE = 'Password must be at least 8 characters'
 
@@ -56,9 +64,17 @@ export async function loader({ request }: Route.LoaderArgs) {
 	return { details: draft ? { name: draft.name, email: draft.email, accountCreated: draft.userId !== null } : null }
 }
 
-/** Validates the details and keeps them in the draft, the password only as its hash. */
+/**
+ * Validates the details and keeps them in the draft, the password only as its hash. 'Start over'
+ * drops the draft: the unfinished account it made may then be registered again with the same e-mail.
+ */
 export async function action({ request }: Route.ActionArgs) {
 	const formData = await readFormData(request)
+	if (formData.get('intent') === START_OVER_INTENT) {
+		const draftId = await readDraftId(request)
+		if (draftId) await deleteDraft(getDb(), draftId)
+		return redirect(STEP_PATH[1], { headers: { 'Set-Cookie': await clearDraftCookieHeader() } })
+	}
 	if (isHoneypotFilled(formData)) return redirect(STEP_PATH[1])
 	const submission = parseWithZod(formData, { schema: DetailsSchema })
 	if (submission.status !== 'success') {
@@ -76,7 +92,8 @@ export async function action({ request }: Route.ActionArgs) {
 	const draft = await getDraft(db, draftId)
 	// Once step 3 has created the account, its details are settled.
 	if (draft?.userId) return redirect(STEP_PATH[2])
-	if (await emailIsRegistered(db, submission.value.email)) {
+	// An account whose registration was never finished (no payment, no enrolment) may be started over.
+	if (await emailBlocksRegistration(db, submission.value.email)) {
 		return data(
 			{
 				result: submission.reply({ fieldErrors: { email: [EMAIL_TAKEN_MESSAGE] }, hideFields: PASSWORD_FIELDS }),
@@ -110,8 +127,10 @@ export default function DetailsStep({ loaderData, actionData }: Route.ComponentP
 			<RegisterFrame step={1} title="Your Information" subtitle="Enter your details to continue with registration">
 				<Alert tone="info" title="Your account has been created">
 					We created the account for {details.name} ({details.email}). Choose your course and complete your payment to finish registering.
+					To change your details, start over: the same email address can be used again until you are enrolled.
 				</Alert>
-				<div className="mt-6 flex justify-end">
+				<div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-between">
+					<StartOverForm />
 					<ButtonLink to={STEP_PATH[2]}>Continue</ButtonLink>
 				</div>
 			</RegisterFrame>

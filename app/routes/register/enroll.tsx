@@ -1,7 +1,9 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, href, redirect } from 'react-router'
+import { canBuySeat } from '#app/components/course-state.tsx'
 import { AgreeToTermsSchema, PurchaseForm } from '#app/components/enrollment-agreement.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { courseStateFor } from '#app/models/course-state.server.ts'
 import { getCourseWithAvailability } from '#app/models/courses.server.ts'
 import { CheckoutError, claimSeat, openCheckout, supersedeUnfinishedCheckouts } from '#app/models/payments.server.ts'
 import { SeatUnavailableError } from '#app/models/seats.server.ts'
@@ -34,10 +36,13 @@ function courseFullRedirect(courseId: number) {
 
 /** The purchase form as a page: where the course page's dialog lands without JavaScript. */
 export async function loader({ request, params }: Route.LoaderArgs) {
-	await requireUser(request)
+	const user = await requireUser(request)
 	const course = await courseOf(params.id)
+	// The course page says where an enrolled, paying or waiting person stands.
+	if (!canBuySeat(await courseStateFor(getDb(), user.id, course.id))) throw redirect(`/courses/${course.id}`)
 	if (course.isFull) throw redirect(`/courses/${course.id}?dialog=waitlist`)
-	return { course: { id: course.id, title: course.title, registrationFee: course.registrationFee } }
+	const { id, title, registrationFee, startDate, endDate } = course
+	return { course: { id, title, registrationFee, startDate, endDate } }
 }
 
 /**

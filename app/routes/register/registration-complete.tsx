@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import { data, href, Link, useLocation, useNavigate, useRevalidator } from 'react-router'
+import { href, Link, redirect, useLocation, useNavigate, useRevalidator } from 'react-router'
 import { z } from 'zod'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
@@ -7,7 +7,7 @@ import { Spinner } from '#app/components/ui/spinner.tsx'
 import { fulfil } from '#app/models/payments.server.ts'
 import { deleteDraft, getDraft } from '#app/models/registration.server.ts'
 import { getPayments } from '#app/services/payments/index.server.ts'
-import { getUser, startSession } from '#app/utils/auth.server.ts'
+import { getUser, pageUrl, startSession } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { errorPageToast } from '#app/utils/page-toast.server.ts'
 import type { ToastMessage } from '#app/utils/toast.ts'
@@ -76,7 +76,8 @@ export async function loader({ request }: Route.LoaderArgs) {
 	const headers = new Headers()
 	headers.append('Set-Cookie', await startSession(request, result.userId))
 	headers.append('Set-Cookie', await clearDraftCookieHeader())
-	return data({ ...success, signedIn: true }, { headers })
+	// The page again, now with the session: the header (read by the root loader alongside this one) shows the signed-in links.
+	throw redirect(`${pageUrl(request).pathname}?session_id=${sessionId.data}`, { headers })
 }
 
 export default function RegistrationCompletePage({ loaderData }: Route.ComponentProps) {

@@ -8,6 +8,7 @@ import { Alert } from '#app/components/ui/alert.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
 import { Field } from '#app/components/ui/field.tsx'
 import { expireCheckout, fulfil } from '#app/models/payments.server.ts'
+import { getUserContact } from '#app/models/users.server.ts'
 import { getPayments } from '#app/services/payments/index.server.ts'
 import { TestCheckoutPayments } from '#app/services/payments/test-checkout.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
@@ -71,12 +72,15 @@ function localPath(url: string) {
 export async function loader({ params }: Route.LoaderArgs) {
 	const { session } = await loadSession(params.sessionId)
 	if (session.status === 'complete') throw redirect(localPath(session.successUrl))
+	// The checkout is for an account the site made: its name fills the form as its e-mail does.
+	const customer = session.metadata.userId ? await getUserContact(getDb(), session.metadata.userId) : null
 	return {
 		session: {
 			id: session.id,
 			description: session.description,
 			amountCents: session.amountCents,
 			customerEmail: session.customerEmail ?? '',
+			customerName: customer?.name ?? '',
 			expired: session.status === 'expired',
 			cancelPath: localPath(session.cancelUrl),
 		},
@@ -115,7 +119,7 @@ export default function TestCheckoutPage({ loaderData, actionData }: Route.Compo
 	const [form, fields] = useForm({
 		id: 'test-checkout',
 		lastResult: actionData?.result,
-		defaultValue: { email: session.customerEmail },
+		defaultValue: { name: session.customerName, cardHolder: session.customerName, email: session.customerEmail },
 		shouldValidate: 'onBlur',
 		shouldRevalidate: 'onInput',
 		onValidate: ({ formData }) => parseWithZod(formData, { schema: CardSchema }),

@@ -1,7 +1,8 @@
 import type { SubmissionResult } from '@conform-to/react'
-import { Link, useNavigation } from 'react-router'
+import { Form, Link, useNavigation } from 'react-router'
 import { AvailabilityBadge, CoursePrice, SpotsLeft } from '#app/components/course-availability.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { Button } from '#app/components/ui/button.tsx'
 import type { Availability } from '#app/models/courses.ts'
 import { cn, formatDateOnly } from '#app/utils/misc.ts'
 
@@ -10,12 +11,27 @@ export const STEP_PATH = { 1: '/register', 2: '/register/course', 3: '/register/
 
 export type StepResult = SubmissionResult<string[]> | undefined
 
+export const START_OVER_INTENT = 'start-over'
+
+/** Drops the draft (step 1's action) so that the registration begins again, the same e-mail allowed. */
+export function StartOverForm() {
+	return (
+		<Form method="post" action={STEP_PATH[1]}>
+			<input type="hidden" name="intent" value={START_OVER_INTENT} />
+			<Button type="submit" variant="outline" className="w-full sm:w-auto">
+				Start Over
+			</Button>
+		</Form>
+	)
+}
+
 /** A course as the wizard lists it. */
 export type ListedCourse = Availability & {
 	id: number
 	title: string
 	description: string
 	startDate: string | null
+	endDate: string | null
 	registrationFee: number
 	capacity: number
 }

@@ -13,36 +13,38 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/
 import { EmptyState } from '#app/components/ui/empty-state.tsx'
 import { Field, TextareaField } from '#app/components/ui/field.tsx'
 import { recordAudit } from '#app/models/audit-log.server.ts'
-import { createMessage, listAnnouncements, splitAnnouncement } from '#app/models/messages.server.ts'
+import { announcementParts, createMessage, listAnnouncements } from '#app/models/messages.server.ts'
 import { MAX_MESSAGE_LENGTH } from '#app/models/messages.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { partialPage } from '#app/utils/page-toast.server.ts'
 import { actionToastHeaders, redirectWithToast } from '#app/utils/toast.server.ts'
+import { fileField } from '#app/utils/upload-limit.ts'
 import { discardUpload, failureResponse, handleConversationIntent, receiveForm } from '../../dashboard/messages.server.ts'
 import type { Route } from './+types/broadcast'
 import { BROADCAST_PATH, beforeId, confirmedId, directThreadUrl } from './paths.ts'
 
 const BOTH_REQUIRED = 'Please fill in both subject and message'
 
-/** The broadcast form. Stored as 'subject: message', so the subject cannot hold a colon of its own. */
-const AnnounceSchema = z
-	.object({
-		intent: z.literal('announce'),
-		subject: z.string().trim().max(200, 'The subject is too long.').optional(),
-		message: z
-			.string()
-			.trim()
-			.max(MAX_MESSAGE_LENGTH - 202, 'The message is too long.')
-			.optional(),
-	})
-	.superRefine((value, context) => {
-		if (!value.subject || !value.message) context.addIssue({ code: 'custom', message: BOTH_REQUIRED, path: [] })
-		else if (value.subject.includes(':')) {
-			context.addIssue({ code: 'custom', message: 'The subject cannot contain a colon (:).', path: ['subject'] })
-		}
-	})
+/**
+ * The broadcast form: subject and message are stored apart, so either may hold a colon. Given
+ * the per-file limit (in the browser), an attachment over it is refused before it is sent.
+ */
+function announceSchema(maxUploadMb?: number) {
+	return z
+		.object({
+			intent: z.literal('announce'),
+			subject: z.string().trim().max(200, 'The subject is too long.').optional(),
+			message: z.string().trim().max(MAX_MESSAGE_LENGTH, 'The message is too long.').optional(),
+			attachment: fileField(maxUploadMb),
+		})
+		.superRefine((value, context) => {
+			if (!value.subject || !value.message) context.addIssue({ code: 'custom', message: BOTH_REQUIRED, path: [] })
+		})
+}
+
+const AnnounceSchema = announceSchema()
 
 export async function loader({ request }: Route.LoaderArgs) {
 	const admin = await requireAdmin(request)
@@ -59,7 +61,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 	return {
 		userId: admin.id,
 		maxUploadMb: getEnv().MAX_UPLOAD_MB,
-		announcements: announcements.messages.map((message) => ({ ...message, ...splitAnnouncement(message.content) })),
+		announcements: announcements.messages.map((message) => ({ ...message, ...announcementParts(message) })),
 		olderBefore: announcements.hasOlder ? announcements.messages.at(-1)!.id : null,
 		confirmDelete: announcements.messages.find((message) => message.id === confirm && message.senderId === admin.id)?.id ?? null,
 		pageToast: page.pageToast(),
@@ -75,7 +77,12 @@ export async function action(args: Route.ActionArgs) {
 		mayUpload: async (fields) => fields.get('intent') === 'announce',
 		uploadFailedTitle: (intent) => (intent === 'announce' ? 'Failed to attach file to announcement' : 'Failed to upload file'),
 	})
-	if (!received.ok) return failureResponse(args, received.intent, received, received.receiverId)
+	if (!received.ok) {
+		if (received.intent !== 'announce') return failureResponse(args, received.intent, received, received.receiverId)
+		// The subject and message arrived before the refused file: the form shows them again with the reason.
+		const result = parseWithZod(received.fields, { schema: AnnounceSchema }).reply({ formErrors: [received.error] })
+		return data({ intent: 'announce', result }, { status: received.status, headers: await actionToastHeaders(args, received.toast) })
+	}
 	if (received.fields.get('intent') !== 'announce') {
 		return handleConversationIntent(args, received, admin, { threadUrl: directThreadUrl, successToasts: true })
 	}
@@ -85,13 +92,15 @@ export async function action(args: Route.ActionArgs) {
 		await discardUpload(upload)
 		return data({ intent: 'announce', result: submission.reply() }, { status: 400 })
 	}
-	const { subject, message } = submission.value
+	// Both are present: the schema refuses a submission without either.
+	const { subject, message = '' } = submission.value
 	try {
 		await db.transaction().execute(async (trx) => {
 			const created = await createMessage(trx, {
 				senderId: admin.id,
 				receiverId: null,
-				content: `${subject}: ${message}`,
+				subject,
+				content: message,
 				attachment: upload,
 			})
 			await recordAudit(trx, {
@@ -129,7 +138,7 @@ export default function Broadcast({ loaderData, actionData }: Route.ComponentPro
 		id: 'announce',
 		lastResult,
 		constraint: getZodConstraint(AnnounceSchema),
-		onValidate: ({ formData }) => parseWithZod(formData, { schema: AnnounceSchema }),
+		onValidate: ({ formData }) => parseWithZod(formData, { schema: announceSchema(loaderData.maxUploadMb) }),
 		shouldValidate: 'onSubmit',
 	})
 	const formRef = useRef<HTMLFormElement>(null)
@@ -179,7 +188,8 @@ export default function Broadcast({ loaderData, actionData }: Route.ComponentPro
 						<Field
 							label="Attachment (optional)"
 							help={`One file, up to ${loaderData.maxUploadMb} MB.`}
-							inputProps={{ type: 'file', name: 'attachment', className: 'py-1.5' }}
+							errors={fields.attachment.errors}
+							inputProps={{ ...getInputProps(fields.attachment, { type: 'file' }), className: 'py-1.5' }}
 						/>
 						<Button type="submit" disabled={sending}>
 							{sending ? 'Sending...' : 'Send to All Students'}

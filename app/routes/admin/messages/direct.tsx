@@ -30,10 +30,13 @@ export async function loader({ request }: Route.LoaderArgs) {
 		'Failed to load contacts',
 	)
 	const withId = params.get('with')
-	const selected = withId
-		? (contacts.find((contact) => contact.id === withId) ??
-			(await page.load(getContact(db, admin, withId), null, 'Failed to load contacts')))
-		: null
+	// A search shows only what it found: a thread it filtered out does not stay open beside the results.
+	const selected = !withId
+		? null
+		: search
+			? (contacts.find((contact) => contact.id === withId) ?? null)
+			: (contacts.find((contact) => contact.id === withId) ??
+				(await page.load(getContact(db, admin, withId), null, 'Failed to load contacts')))
 	const thread = selected
 		? await page.load(listConversation(db, { userId: admin.id, partnerId: selected.id, before }), null, 'Failed to load messages')
 		: null
@@ -66,8 +69,6 @@ export default function DirectMessages({ loaderData, actionData }: Route.Compone
 	const location = useLocation()
 	const link = (changes: Record<string, string | number | null>) => withSearch(DIRECT_PATH, location.search, changes)
 	const { selected } = loaderData
-	const hidden: Record<string, string> = {}
-	if (selected) hidden.with = selected.id
 
 	return (
 		<div className="grid grid-cols-1 gap-4 lg:grid-cols-[20rem_minmax(0,1fr)]">
@@ -76,7 +77,7 @@ export default function DirectMessages({ loaderData, actionData }: Route.Compone
 				contacts={loaderData.contacts}
 				selectedId={selected?.id ?? null}
 				search={loaderData.search}
-				hidden={hidden}
+				hidden={{}}
 				contactUrl={(id) => link({ with: id, before: null, confirm: null })}
 				refreshUrl={link({ refresh: '1' })}
 				hasMore={loaderData.hasMoreContacts}

@@ -1,0 +1,20 @@
+/**
+ * Where a signed-in person stands with one course, so a course page offers what fits
+ * (go to the course, finish paying, wait) instead of selling them a seat they have.
+ */
+export type CourseState =
+	| { kind: 'none' }
+	/** Active or completed: the course is theirs (completed keeps its materials, decision 24). */
+	| { kind: 'enrolled' }
+	/**
+	 * Not paid yet: an enrolment an admin marked pending (`canPay` false: the school settles it), or a
+	 * checkout started and left unpaid (`canPay` true; `heldUntil` while its seat is still held).
+	 */
+	| { kind: 'payment-pending'; canPay: boolean; heldUntil: string | null }
+	/** An enrolment an admin set to inactive: buying again is refused, so say so. */
+	| { kind: 'inactive' }
+	/** A waitlist request with the person's e-mail for this course (ISO date of the request). */
+	| { kind: 'waitlisted'; since: string }
+
+/** A course the user started to pay for, did not pay, and holds no enrolment in. */
+export type UnpaidRegistration = { courseId: number; courseTitle: string }
