@@ -25,6 +25,7 @@ function jobLogger(level: Env['LOG_LEVEL']) {
 /** Installs or upgrades the job system's own schema (graphile_worker). Safe to call from several processes at once. */
 export async function migrateJobSchema(databaseUrl: string) {
 	const pgPool = new pg.Pool({ connectionString: databaseUrl, max: 1 })
+	pgPool.on('error', (error) => console.error('[jobs] idle client error', error.message))
 	try {
 		await runMigrations({ pgPool, logger: jobLogger('warn') })
 	} finally {
