@@ -26,13 +26,13 @@ async function waitFor<T>(read: () => T | Promise<T>, accept: (value: T) => bool
 	}
 }
 
-/** Connections of the database that LISTEN for events: one per worker. */
+/** Connections of the database that LISTEN for live events: one per worker (the job runners LISTEN on channels of their own). */
 async function countListeners(url: string) {
 	const client = new pg.Client({ connectionString: url })
 	await client.connect()
 	try {
 		const result = await client.query<{ count: number }>(
-			`SELECT count(*)::int AS count FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN %'`,
+			`SELECT count(*)::int AS count FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN "app_events"'`,
 		)
 		return result.rows[0]!.count
 	} finally {

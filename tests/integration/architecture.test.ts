@@ -9,7 +9,7 @@ import { parseSync } from 'vite'
 import { describe, expect, test } from 'vitest'
 import { listRoutes } from '#tests/support/route-table.ts'
 
-type Layer = 'shell' | 'routes' | 'components' | 'models' | 'services' | 'utils' | 'db' | 'other'
+type Layer = 'shell' | 'routes' | 'components' | 'models' | 'services' | 'utils' | 'jobs' | 'db' | 'other'
 
 type Import = { from: string; to: string; typeOnly: boolean }
 
@@ -20,7 +20,8 @@ function layerOf(file: string): Layer {
 	const [top, area] = file.split('/')
 	if (top !== 'app') return 'other'
 	if (!file.slice('app/'.length).includes('/')) return 'shell'
-	if (area === 'routes' || area === 'components' || area === 'models' || area === 'services' || area === 'utils') return area
+	if (area === 'routes' || area === 'components' || area === 'models' || area === 'services' || area === 'utils' || area === 'jobs')
+		return area
 	return 'other'
 }
 
@@ -43,6 +44,12 @@ const RULES: Rule[] = [
 		name: 'services and utils never import models, components, routes or the app shell',
 		breaks: ({ fromLayer, toLayer }) =>
 			(fromLayer === 'services' || fromLayer === 'utils') && ['models', 'components', 'routes', 'shell'].includes(toLayer),
+	},
+	{
+		name: 'jobs (tasks of the job system) are started by the app shell only, and never import components or routes',
+		breaks: ({ fromLayer, toLayer }) =>
+			(toLayer === 'jobs' && fromLayer !== 'jobs' && fromLayer !== 'shell') ||
+			(fromLayer === 'jobs' && (toLayer === 'components' || toLayer === 'routes')),
 	},
 	{
 		name: 'no module imports a route module (a route shares code through a helper file beside it, or a component or model)',
@@ -180,6 +187,9 @@ describe('import direction', () => {
 		expect(once('app/models/courses.server.ts', '#app/routes/admin/courses.server.ts')).toHaveLength(2)
 		expect(once('app/routes/admin/courses.tsx', '#app/models/courses.server.ts')).toEqual([])
 		expect(once('app/components/course-availability.tsx', '#app/models/courses.ts')).toEqual([])
+		expect(once('app/models/courses.server.ts', '#app/jobs/index.server.ts')).toHaveLength(1)
+		expect(once('app/jobs/mail.server.ts', '#app/components/ui/toast.tsx')).toHaveLength(1)
+		expect(once('app/lifecycle.server.ts', '#app/jobs/index.server.ts')).toEqual([])
 		expect(
 			cycles([
 				{ from: 'app/a.ts', to: 'app/b.ts', typeOnly: false },

@@ -10,7 +10,7 @@ import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
 import { Kysely, PGliteDialect } from 'kysely'
 import pg from 'pg'
-import { afterEach, describe, expect, test } from 'vitest'
+import { afterEach, describe, expect, test, vi } from 'vitest'
 import { migrateToLatest } from '#app/utils/db.server.ts'
 import type { Database } from '#db/types.ts'
 import { insertCourse, insertUser } from '#tests/support/fixtures.ts'
@@ -65,6 +65,9 @@ function stop(child: ChildProcess, signal: NodeJS.Signals) {
 }
 
 const postmasterRunning = (dir: string) => fs.existsSync(path.join(dir, 'postgres', 'postmaster.pid'))
+
+// Each test starts real PostgreSQL servers (initdb, start, stop), which take seconds on a busy machine.
+vi.setConfig({ testTimeout: 120_000 })
 
 describe('one owner per data folder', () => {
 	test('a second server is refused with one sentence naming the owner; a command works against the running server', async () => {
@@ -140,5 +143,5 @@ describe('the earlier embedded database (PGlite)', () => {
 		expect(again.join('\n')).not.toMatch(/Moved/)
 		expect(await query(restarted.url, `SELECT count(*)::int AS count FROM courses`)).toEqual([{ count: 2 }])
 		expect(fs.existsSync(path.join(dir, 'db', 'PG_VERSION'))).toBe(true)
-	})
+	}, 180_000)
 })

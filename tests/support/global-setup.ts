@@ -1,4 +1,5 @@
 import type { TestProject } from 'vitest/node'
+import { migrateJobSchema } from '#app/services/jobs/runner.server.ts'
 import { migrateToLatest, openDatabase } from '#app/utils/db.server.ts'
 import { createDatabase, databaseUrl, dropDatabase, randomDatabaseName } from './postgres.ts'
 import { ensureTestPostgres } from './test-postgres-server.ts'
@@ -21,6 +22,7 @@ export default async function setup(project: TestProject) {
 	const handle = await openDatabase({ databaseUrl: databaseUrl(template) })
 	await migrateToLatest(handle.db)
 	await handle.close()
+	await migrateJobSchema(databaseUrl(template))
 	project.provide('templateDatabase', template)
 	return async () => {
 		await dropDatabase(template)

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely'
 import { getDb } from '#app/utils/db.server.ts'
 import type { Env } from '#app/utils/env.server.ts'
 import type { Database } from '#db/types.ts'
+import { addJob } from '../jobs/queue.server.ts'
 import type { MailTransport, OutgoingMail } from './mail.ts'
 import { MailboxTransport } from './mailbox.server.ts'
 import { deliverPendingMail } from './outbox.server.ts'
@@ -23,8 +24,8 @@ export function isMailboxAvailable(env: Env) {
 }
 
 /**
- * Mail is written to the outbox in the caller's transaction and delivered
- * afterwards by the worker, so a mail is sent if and only if its change committed.
+ * Mail is written to the outbox in the caller's transaction, with a delivery job of the job
+ * system beside it, so a mail is sent if and only if its change committed.
  */
 export async function enqueueMail(db: Kysely<Database>, mail: OutgoingMail) {
 	const row = await db
@@ -32,45 +33,21 @@ export async function enqueueMail(db: Kysely<Database>, mail: OutgoingMail) {
 		.values({ to_address: mail.to, subject: mail.subject, text_body: mail.text, html_body: mail.html ?? null })
 		.returning('id')
 		.executeTakeFirstOrThrow()
-	wakeMailWorker()
+	// One pending delivery job is enough: it sends every due mail, this one included.
+	await addJob(db, 'deliver-mail', {}, { jobKey: 'deliver-mail' })
 	return row.id
 }
 
-type Worker = { transport: MailTransport; from: string; timer?: NodeJS.Timeout; running?: Promise<void>; stopped: boolean }
-let worker: Worker | undefined
+type Delivery = { transport: MailTransport; from: string }
+let delivery: Delivery | undefined
 
-const POLL_MS = 5_000
-
-export function startMailWorker(env: Env) {
-	worker = { transport: createMailTransport(env), from: env.MAIL_FROM, stopped: false }
-	schedule(0)
+/** Chooses this process's transport once at start-up (the deliver-mail job uses it). */
+export function configureMailDelivery(env: Env) {
+	delivery = { transport: createMailTransport(env), from: env.MAIL_FROM }
 }
 
-function schedule(delay: number) {
-	if (!worker || worker.stopped) return
-	clearTimeout(worker.timer)
-	worker.timer = setTimeout(() => {
-		if (!worker || worker.running) return
-		worker.running = deliverPendingMail(getDb(), worker.transport, worker.from)
-			.then(() => undefined)
-			.catch((error: unknown) => console.error('[mail] delivery run failed', error))
-			.finally(() => {
-				if (worker) worker.running = undefined
-				schedule(POLL_MS)
-			})
-	}, delay)
-	worker.timer.unref()
-}
-
-/** Delivers soon after a mail is queued instead of waiting for the next poll. */
-export function wakeMailWorker() {
-	schedule(50)
-}
-
-export async function stopMailWorker() {
-	if (!worker) return
-	worker.stopped = true
-	clearTimeout(worker.timer)
-	await worker.running
-	worker = undefined
+/** Sends the outbox's due mail: new mail, and retries whose time has come (MAX_ATTEMPTS, backing off). */
+export async function deliverQueuedMail() {
+	if (!delivery) throw new Error('Mail delivery is not configured (call configureMailDelivery at start-up).')
+	return deliverPendingMail(getDb(), delivery.transport, delivery.from)
 }

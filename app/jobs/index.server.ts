@@ -1,0 +1,23 @@
+/**
+ * Every task of the job system and when the scheduled ones run. A task is a function of
+ * (payload, helpers) that calls model or service functions; one file per task area.
+ * Cron lines: minute hour day month weekday task (graphile-worker's crontab format).
+ */
+import type { TaskList } from 'graphile-worker'
+import { deliverMail } from './mail.server.ts'
+import { sweepAbandonedUploads, sweepExpiredHolds, sweepRateLimitCounters } from './sweeps.server.ts'
+
+export const TASKS: TaskList = {
+	'deliver-mail': deliverMail,
+	'sweep-expired-holds': sweepExpiredHolds,
+	'sweep-rate-limits': sweepRateLimitCounters,
+	'sweep-abandoned-uploads': sweepAbandonedUploads,
+}
+
+export const CRONTAB = [
+	// Retries of mail that could not be sent wait in the outbox (next_attempt_at); a new mail also asks for a delivery at once.
+	'* * * * * deliver-mail',
+	'* * * * * sweep-expired-holds',
+	'*/5 * * * * sweep-rate-limits',
+	'17 * * * * sweep-abandoned-uploads',
+].join('\n')
