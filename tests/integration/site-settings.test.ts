@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto'
 import type { Kysely } from 'kysely'
-import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest'
+import { beforeEach, describe, expect, test, vi } from 'vitest'
 import {
 	getLimitedTimeOffer,
 	getOfferToEdit,
