@@ -70,7 +70,7 @@ function libreOffice(command: string, version: string): DocumentConverter {
 					{ timeout: CONVERSION_TIMEOUT_MS, killSignal: 'SIGKILL' },
 				)
 				const output = await fs.readFile(path.join(workspace, 'document.pdf')).catch(() => null)
-				if (!output || output.subarray(0, 5).toString('latin1') !== '%PDF-') throw new Error('LibreOffice made no PDF of this document.')
+				if (output?.subarray(0, 5).toString('latin1') !== '%PDF-') throw new Error('LibreOffice made no PDF of this document.')
 				return output
 			} finally {
 				await fs.rm(workspace, { recursive: true, force: true })
