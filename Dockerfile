@@ -15,6 +15,11 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund
 
 FROM node:${NODE_VERSION}-slim AS runtime
+# LibreOffice, headless, makes the PDF previews of Office materials (docs/decisions/028).
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends libreoffice-core-nogui libreoffice-writer-nogui \
+    libreoffice-calc-nogui libreoffice-impress-nogui fonts-dejavu-core \
+ && rm -rf /var/lib/apt/lists/*
 ENV NODE_ENV=production \
     PORT=3000 \
     HOST=0.0.0.0 \

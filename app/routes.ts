@@ -64,6 +64,8 @@ export default [
 	// Resources: no UI of their own
 	route('logout', 'routes/auth/logout.ts'),
 	route('files/materials/:itemId', 'routes/resources/material-file.ts'),
+	route('files/materials/:itemId/preview', 'routes/resources/material-preview.ts'),
+	route('files/materials/:itemId/shared', 'routes/resources/material-shared.ts'),
 	route('files/attachments/:attachmentId', 'routes/resources/attachment-file.ts'),
 	route('files/submissions/:submissionId', 'routes/resources/submission-file.ts'),
 	route('files/orphaned-materials', 'routes/resources/orphan-file.ts'),

@@ -145,9 +145,14 @@ export interface MaterialItemsTable {
 	storage_key: string | null
 	mime_type: string | null
 	size_bytes: number | null
+	/** The PDF preview of an Office document (docs/decisions/028), for the file `preview_for_key` names. */
+	preview_status: DocumentPreviewStatus | null
+	preview_for_key: string | null
 	created_at: CreatedAt
 	updated_at: Timestamp
 }
+
+export type DocumentPreviewStatus = 'pending' | 'ready' | 'failed' | 'unavailable'
 
 export interface ContactSubmissionsTable {
 	id: Generated<number>

@@ -44,6 +44,35 @@ if (wanted('typecheck')) {
 if (wanted('lint')) {
 	if (!run('lint and format (biome ci)', bin('biome'), ['ci', '.'])) failures.push('lint')
 }
+/**
+ * Office previews are made with LibreOffice (docs/decisions/028), which the tests run for
+ * real: Debian's headless packages, installed like Chromium when missing and run as root.
+ */
+function ensureLibreOffice() {
+	const found = spawnSync('soffice', ['--version'], { stdio: 'ignore' }).status === 0
+	if (found || process.env.LIBREOFFICE_PATH) return true
+	if (process.getuid?.() !== 0) {
+		console.error(
+			'LibreOffice not found: install it (apt-get install -y libreoffice-core-nogui libreoffice-writer-nogui) or set LIBREOFFICE_PATH.',
+		)
+		return false
+	}
+	const env = { DEBIAN_FRONTEND: 'noninteractive' }
+	return (
+		run('apt-get update', 'apt-get', ['update', '-qq'], env) &&
+		run('install LibreOffice', 'apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...LIBREOFFICE_PACKAGES], env)
+	)
+}
+const LIBREOFFICE_PACKAGES = [
+	'libreoffice-core-nogui',
+	'libreoffice-writer-nogui',
+	'libreoffice-calc-nogui',
+	'libreoffice-impress-nogui',
+	'fonts-dejavu-core',
+]
+
+if (['unit', 'e2e'].some(wanted) && !ensureLibreOffice()) failures.push('libreoffice')
+
 if (wanted('unit')) {
 	if (!run('vitest', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`])) {
 		failures.push('vitest')

@@ -4,6 +4,8 @@
  * Cron lines: minute hour day month weekday task (graphile-worker's crontab format).
  */
 import type { TaskList } from 'graphile-worker'
+import { MAKE_PREVIEW_TASK } from '#app/models/document-previews.server.ts'
+import { makePreview, requestMissingPreviews } from './document-previews.server.ts'
 import { deliverMail } from './mail.server.ts'
 import { sweepAbandonedUploads, sweepExpiredHolds, sweepRateLimitCounters } from './sweeps.server.ts'
 
@@ -12,6 +14,8 @@ export const TASKS: TaskList = {
 	'sweep-expired-holds': sweepExpiredHolds,
 	'sweep-rate-limits': sweepRateLimitCounters,
 	'sweep-abandoned-uploads': sweepAbandonedUploads,
+	[MAKE_PREVIEW_TASK]: makePreview,
+	'request-missing-previews': requestMissingPreviews,
 }
 
 export const CRONTAB = [

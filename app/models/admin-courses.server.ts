@@ -4,6 +4,7 @@ import { type FileStorage, getStorage } from '#app/services/storage/index.server
 import type { Database } from '#db/types.ts'
 import { recordAudit } from './audit-log.server.ts'
 import { takenSeatsExpression } from './courses.server.ts'
+import { PREVIEW_PREFIX } from './document-previews.server.ts'
 
 export type CourseInput = {
 	title: string
@@ -218,7 +219,7 @@ export async function deleteCourse(db: Kysely<Database>, actorId: string, course
 		return { course, contents, keys }
 	})
 	if (!deleted) return null
-	const filesRemoved = await removeStoredFiles(storage, deleted.keys, [`courses/${courseId}/`])
+	const filesRemoved = await removeStoredFiles(storage, deleted.keys, [`courses/${courseId}/`, `${PREVIEW_PREFIX}courses/${courseId}/`])
 	return { course: deleted.course, contents: deleted.contents, filesRemoved }
 }
 

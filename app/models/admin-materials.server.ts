@@ -3,6 +3,7 @@ import { recordAudit } from '#app/models/audit-log.server.ts'
 import type { FileStorage } from '#app/services/storage/index.server.ts'
 import type { Database } from '#db/types.ts'
 import type { AdminWeek, CourseOption, DeleteRecord, WeekEditValues } from './admin-materials.ts'
+import { requestDocumentPreviews } from './document-previews.server.ts'
 import { selectWeeksWithItems } from './materials.server.ts'
 import { materialKind, safeExternalUrl, storedFileName } from './materials.ts'
 import { type CheckedType, removeStoredFiles, UploadRefusal } from './uploads.server.ts'
@@ -264,6 +265,7 @@ export async function saveWeekEdit(
 		})
 		if (additions.length > 0) await trx.insertInto('material_items').values(additions).execute()
 		counts.added = additions.length
+		await requestDocumentPreviews(trx, { weekIds: [weekId] })
 		await recordAudit(trx, {
 			actorId: adminId,
 			action: 'week.update',

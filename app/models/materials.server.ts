@@ -146,6 +146,8 @@ export async function getMaterialItem(db: Kysely<Database>, itemId: number): Pro
 			'item.mime_type as mimeType',
 			'item.file_url as fileUrl',
 			'item.size_bytes as sizeBytes',
+			'item.preview_status as previewStatus',
+			'item.preview_for_key as previewForKey',
 			'week.id as weekId',
 			'week.week_number as weekNumber',
 			'week.topic',

@@ -1,4 +1,4 @@
-import type { MaterialCategory, MaterialType } from '#db/types.ts'
+import type { DocumentPreviewStatus, MaterialCategory, MaterialType } from '#db/types.ts'
 /** How a material is shown, decided from its stored file name (server-chosen) or its link. Isomorphic. */
 
 export type ViewerKind = 'pdf' | 'image' | 'video' | 'youtube' | 'word' | 'powerpoint' | 'excel' | 'other'
@@ -32,6 +32,10 @@ const OFFICE_KINDS: ReadonlySet<ViewerKind> = new Set(['word', 'powerpoint', 'ex
 export function isOfficeKind(kind: ViewerKind): kind is OfficeKind {
 	return OFFICE_KINDS.has(kind)
 }
+
+/** The extensions and content types of Office documents, for finding them in SQL. */
+export const OFFICE_EXTENSIONS = Object.keys(FILE_TYPES).filter((extension) => OFFICE_KINDS.has(FILE_TYPES[extension]!.kind))
+export const OFFICE_CONTENT_TYPES = [...new Set(OFFICE_EXTENSIONS.map((extension) => FILE_TYPES[extension]!.contentType))]
 
 function extensionOf(fileName: string) {
 	const dot = fileName.lastIndexOf('.')
@@ -157,8 +161,19 @@ export type MaterialItemDetail = {
 	mimeType: string | null
 	fileUrl: string | null
 	sizeBytes: number | null
+	previewStatus: DocumentPreviewStatus | null
+	/** The stored file the preview state is about; another than storageKey means no preview of the current file yet. */
+	previewForKey: string | null
 	weekId: number
 	weekNumber: number
 	topic: string
 	courseId: number
+}
+
+/** An Office document's PDF preview, as the viewer can use it. */
+export function previewStateOf(item: Pick<MaterialItemDetail, 'storageKey' | 'previewStatus' | 'previewForKey'>) {
+	if (!item.storageKey || item.previewForKey !== item.storageKey) return 'none'
+	if (item.previewStatus === 'ready') return 'ready'
+	if (item.previewStatus === 'pending') return 'pending'
+	return 'none'
 }

@@ -5,6 +5,7 @@ import type { FileStorage } from '#app/services/storage/index.server.ts'
 import { parseMaterialKey } from '#app/services/storage/keys.ts'
 import type { StoredObject } from '#app/services/storage/storage.ts'
 import type { Database, MaterialCategory } from '#db/types.ts'
+import { withPreviewKeys } from './document-previews.server.ts'
 
 /**
  * Files younger than this are never offered: an upload stores its files before the
@@ -135,7 +136,7 @@ export async function cleanUpOrphans(
 	}
 	// Nothing matched (a stale page, a forged id): nothing changed, so nothing to record.
 	if (keys.length === 0) return { groups: 0, files: 0 }
-	await storage.deleteMany(keys)
+	await storage.deleteMany(withPreviewKeys(keys))
 	await recordAudit(db, {
 		actorId: adminId,
 		action: 'orphans.cleanup',

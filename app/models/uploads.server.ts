@@ -8,6 +8,7 @@ import { materialKey } from '#app/services/storage/keys.ts'
 import { MultipartError, UploadTooLargeError } from '#app/utils/multipart.server.ts'
 import { readHead } from '#app/utils/stream-head.server.ts'
 import type { Database, MaterialCategory, MaterialItemsTable, MaterialType } from '#db/types.ts'
+import { requestDocumentPreviews, withPreviewKeys } from './document-previews.server.ts'
 import {
 	ALLOWED_FILES_TEXT,
 	duplicateFileMessage,
@@ -134,7 +135,7 @@ export async function discardFile(stream: Readable) {
 export async function removeStoredFiles(storage: FileStorage, keys: string[]) {
 	if (keys.length === 0) return
 	try {
-		await storage.deleteMany(keys)
+		await storage.deleteMany(withPreviewKeys(keys))
 	} catch (error) {
 		console.error('[uploads] could not delete stored files', keys, error)
 	}
@@ -320,6 +321,7 @@ export async function saveMaterialUpload(
 			})
 		}
 		if (items.length > 0) await trx.insertInto('material_items').values(items).execute()
+		await requestDocumentPreviews(trx, { weekIds: [weekId] })
 		await recordAudit(trx, {
 			actorId: adminId,
 			action: 'materials.upload',

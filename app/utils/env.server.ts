@@ -47,6 +47,8 @@ const EnvSchema = z.object({
 				.filter(Boolean),
 		),
 	MAX_UPLOAD_MB: z.coerce.number().positive().default(50),
+	/** LibreOffice's soffice for Office previews: found on PATH when unset; 'off' turns previews off. */
+	LIBREOFFICE_PATH: optionalString,
 	EVENT_STREAMS_PER_CLIENT: z.coerce.number().int().min(1).default(20),
 	LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 	WEB_CONCURRENCY: z.coerce.number().int().min(1).max(256).optional(),

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { Page } from '@playwright/test'
 import type { Kysely } from 'kysely'
+import { requestDocumentPreviews } from '#app/models/document-previews.server.ts'
 import { materialKey } from '#app/services/storage/keys.ts'
 import { sampleChartPng, sampleClassRecording, sampleDocx, samplePdf } from '#db/seed/sample-files.ts'
 import type { Database, MaterialCategory, MaterialType } from '#db/types.ts'
@@ -289,4 +290,41 @@ test('a signed-out visitor is sent to log in for the viewer and the files', asyn
 	const file = await page.request.get(pdf.url, { maxRedirects: 0 })
 	expect(file.status()).toBe(302)
 	expect(file.headers().location).toMatch(/^\/login\?redirectTo=/)
+})
+
+test('a Word file is converted on the server and read in the viewer as a PDF, the original kept as download', async ({
+	page,
+	db,
+	createUser,
+	signIn,
+	javaScriptEnabled,
+}) => {
+	test.setTimeout(120_000)
+	const { course, weekId, word } = await createCourseWithFiles(db)
+	const student = await createUser()
+	await db.insertInto('enrollments').values({ user_id: student.id, course_id: course.id, enrollment_date: new Date() }).execute()
+	// As an upload does: the running server's job runner makes the preview with LibreOffice.
+	await db.transaction().execute((trx) => requestDocumentPreviews(trx, { weekIds: [weekId] }))
+	await expect
+		.poll(
+			async () =>
+				(await db.selectFrom('material_items').select('preview_status').where('id', '=', word.id).executeTakeFirstOrThrow()).preview_status,
+			{ timeout: 90_000 },
+		)
+		.toBe('ready')
+	await signIn(student)
+
+	await page.goto(`/dashboard/materials/${word.id}?view=1`)
+	const dialog = page.getByRole('dialog', { name: word.title })
+	await expect(dialog.getByText('A PDF copy of the Microsoft Word file.', { exact: false })).toBeVisible()
+	if (javaScriptEnabled) await expect(dialog.getByRole('img', { name: /^Page 1 of \d+$/ })).toBeVisible()
+	else await expect(dialog.getByRole('link', { name: 'Open in New Tab' })).toHaveAttribute('href', `${word.url}/preview`)
+	await expect(dialog.getByRole('link', { name: 'Download' })).toHaveAttribute('href', `${word.url}?download=1`)
+
+	const preview = await page.request.get(`${word.url}/preview`)
+	expect(preview.status()).toBe(200)
+	expect(preview.headers()['content-type']).toBe('application/pdf')
+	expect((await preview.body()).subarray(0, 5).toString('latin1')).toBe('%PDF-')
+	const original = await page.request.get(`${word.url}?download=1`)
+	expect(original.headers()['content-disposition']).toMatch(/^attachment; filename="lease-template.docx"/)
 })

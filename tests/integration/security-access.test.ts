@@ -98,6 +98,9 @@ const ACCESS: Record<string, Expectation> = {
 	'routes/admin/audit-log': { GET: adminOnly() },
 	'routes/auth/logout': { GET: all('→/'), POST: all('→/') },
 	'routes/resources/material-file': { GET: [LOGIN, '403', '200', '200', '200'] },
+	// The fixture's material is a PDF: it has no Office preview, and no link signed for it.
+	'routes/resources/material-preview': { GET: [LOGIN, '403', '404', '404', '404'] },
+	'routes/resources/material-shared': { GET: all('403') },
 	'routes/resources/attachment-file': { GET: [LOGIN, '403', '403', '403', '403'] },
 	'routes/resources/submission-file': { GET: [LOGIN, '403', '403', '403', '200'] },
 	// Without a ?key= of a stored course material there is nothing to serve.

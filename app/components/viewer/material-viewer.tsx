@@ -17,6 +17,10 @@ export type ViewerItem = {
 	embedUrl: string | null
 	/** A short-lived URL of the file that the online office viewer can fetch; null when there is none. */
 	officeSourceUrl: string | null
+	/** The PDF the server made of an Office document (docs/decisions/028); null until it is ready. */
+	previewUrl: string | null
+	/** The server is still making that PDF. */
+	previewPending: boolean
 }
 
 /** Shows one material by kind; a protected document shows the 'Protected Content' overlay first. */
@@ -45,6 +49,31 @@ export function MaterialViewer({ item, isProtected, revealTo }: { item: ViewerIt
 					referrerPolicy="strict-origin-when-cross-origin"
 				/>
 			</div>
+		)
+	}
+	if (isOfficeKind(kind) && downloadUrl && item.previewUrl) {
+		return (
+			<div className="space-y-2">
+				<PdfViewer src={item.previewUrl} downloadUrl={downloadUrl} title={item.title} />
+				<p className="text-sm text-slate-600">
+					A PDF copy of the {OFFICE_APPS[kind]} file. Download keeps the original, to open in {OFFICE_APPS[kind]}.
+				</p>
+			</div>
+		)
+	}
+	if (isOfficeKind(kind) && downloadUrl && item.previewPending) {
+		return (
+			<Alert tone="info" title="Preparing a preview">
+				<p>
+					This {OFFICE_APPS[kind]} file is being turned into a page you can read here. It takes a moment: open it again shortly, or download
+					it now.
+				</p>
+				<div className="mt-3">
+					<a href={downloadUrl} className={buttonClasses({ variant: 'outline', size: 'sm' })}>
+						Download
+					</a>
+				</div>
+			</Alert>
 		)
 	}
 	if (isOfficeKind(kind) && downloadUrl) {
@@ -127,7 +156,10 @@ function OfficeView({
 	if (!sourceUrl) {
 		return (
 			<Alert tone="warning" title={`Failed to load ${kind} document`}>
-				<p>The online viewer cannot reach files kept on this server. Download the file to open it in {OFFICE_APPS[kind]}.</p>
+				<p>
+					No preview could be made of this file on the server, and the online viewer cannot reach it here. Download the file to open it in{' '}
+					{OFFICE_APPS[kind]}.
+				</p>
 				<div className="mt-3">{download}</div>
 			</Alert>
 		)

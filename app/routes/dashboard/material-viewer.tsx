@@ -6,10 +6,20 @@ import { weekTabParam } from '#app/components/materials/weekly-materials.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
 import { MaterialViewer, type ViewerItem } from '#app/components/viewer/material-viewer.tsx'
 import { canAccessCourse, getCourseWeeks, getMaterialItem, listAccessibleCourses } from '#app/models/materials.server.ts'
-import { fileTypeOf, isOfficeKind, materialKind, safeExternalUrl, storedFileName, youtubeEmbedUrl } from '#app/models/materials.ts'
+import {
+	fileTypeOf,
+	isOfficeKind,
+	materialKind,
+	previewStateOf,
+	safeExternalUrl,
+	storedFileName,
+	youtubeEmbedUrl,
+} from '#app/models/materials.ts'
 import { getStorage } from '#app/services/storage/index.server.ts'
+import { signedPath } from '#app/services/storage/signed-links.server.ts'
 import { requireUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
+import { getEnv } from '#app/utils/env.server.ts'
 import { rowIdSchema } from '#app/utils/row-id.ts'
 import type { Route } from './+types/material-viewer'
 
@@ -17,6 +27,34 @@ const ItemIdSchema = rowIdSchema()
 
 /** Long enough for the online office viewer to fetch the file, short enough not to be worth sharing. */
 const OFFICE_LINK_SECONDS = 5 * 60
+
+/**
+ * Where the online office viewer can fetch an Office file that has no preview (no converter,
+ * or the conversion failed): the store's presigned URL, else a signed link of the site's own,
+ * which only a site the internet can reach may hand out. Null: the page offers the download.
+ */
+async function onlineViewerSource(item: { id: number; storageKey: string | null; mimeType: string | null }, request: Request) {
+	const fileName = storedFileName(item.storageKey!)
+	const presigned = await getStorage()
+		.presignedUrl(item.storageKey!, {
+			expiresInSeconds: OFFICE_LINK_SECONDS,
+			downloadName: fileName,
+			disposition: 'inline',
+			contentType: fileTypeOf(fileName, item.mimeType).contentType,
+		})
+		.catch(() => null)
+	if (presigned) return presigned
+	const env = getEnv()
+	if (!isReachableFromInternet(new URL(env.APP_URL).hostname)) return null
+	return new URL(signedPath(env.SESSION_SECRET, `/files/materials/${item.id}/shared`, OFFICE_LINK_SECONDS), request.url).toString()
+}
+
+/** Loopback, private and link-local hosts are not reachable by an online viewer. */
+function isReachableFromInternet(hostname: string) {
+	const host = hostname.replace(/^\[|\]$/g, '')
+	if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.local') || host === '::1') return false
+	return !/^(127\.|10\.|192\.168\.|169\.254\.|172\.(1[6-9]|2\d|3[01])\.|0\.)/.test(host) && !/^f[cd]|^fe80:/i.test(host)
+}
 
 export async function loader({ request, params }: Route.LoaderArgs) {
 	const user = await requireUser(request)
@@ -31,19 +69,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 
 	const kind = materialKind(item)
 	const fileUrl = item.storageKey ? `/files/materials/${item.id}` : null
-	let officeSourceUrl: string | null = null
-	if (item.storageKey && isOfficeKind(kind)) {
-		const fileName = storedFileName(item.storageKey)
-		// A store that cannot presign (local disk) or fails to gives no viewer link: the page offers the download.
-		officeSourceUrl = await getStorage()
-			.presignedUrl(item.storageKey, {
-				expiresInSeconds: OFFICE_LINK_SECONDS,
-				downloadName: fileName,
-				disposition: 'inline',
-				contentType: fileTypeOf(fileName, item.mimeType).contentType,
-			})
-			.catch(() => null)
-	}
+	const preview = isOfficeKind(kind) ? previewStateOf(item) : 'none'
+	const officeSourceUrl = item.storageKey && isOfficeKind(kind) && preview !== 'ready' ? await onlineViewerSource(item, request) : null
 	const viewerItem: ViewerItem = {
 		id: item.id,
 		title: item.title,
@@ -53,6 +80,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 		externalUrl: item.storageKey ? null : safeExternalUrl(item.fileUrl),
 		embedUrl: kind === 'youtube' ? youtubeEmbedUrl(item.fileUrl) : null,
 		officeSourceUrl,
+		previewUrl: preview === 'ready' ? `/files/materials/${item.id}/preview` : null,
+		previewPending: preview === 'pending',
 	}
 
 	// The dashboard behind the dialog shows the item's course with its week on the item's tab.

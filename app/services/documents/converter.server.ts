@@ -1,0 +1,80 @@
+/**
+ * Office documents to PDF with LibreOffice run headless (docs/decisions/028): an optional
+ * part of the server, looked for once at start-up. Each conversion gets a profile folder of
+ * its own, so conversions in several jobs and processes never share LibreOffice's lock.
+ */
+import { execFile } from 'node:child_process'
+import fs from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { promisify } from 'node:util'
+import type { Env } from '#app/utils/env.server.ts'
+
+const run = promisify(execFile)
+const CONVERSION_TIMEOUT_MS = 120_000
+const CANDIDATES = ['soffice', 'libreoffice']
+
+export type DocumentConverter = {
+	/** What was found, for the start-up log: "LibreOffice 7.4.7.2 …". */
+	version: string
+	/** The PDF made from a document; throws when LibreOffice cannot read it or takes too long. */
+	toPdf(document: Uint8Array, fileName: string): Promise<Uint8Array>
+}
+
+let detected: DocumentConverter | null | undefined
+
+/** Looks for LibreOffice once: LIBREOFFICE_PATH, else soffice or libreoffice on PATH; 'off' means none. */
+export async function detectDocumentConverter(env: Pick<Env, 'LIBREOFFICE_PATH'>): Promise<DocumentConverter | null> {
+	if (env.LIBREOFFICE_PATH === 'off') return (detected = null)
+	for (const command of env.LIBREOFFICE_PATH ? [env.LIBREOFFICE_PATH] : CANDIDATES) {
+		const version = await run(command, ['--version'], { timeout: 30_000 }).then(
+			({ stdout }) => stdout.trim(),
+			() => null,
+		)
+		if (version) return (detected = libreOffice(command, version))
+	}
+	return (detected = null)
+}
+
+/** The converter found at start-up; null when there is none (or none was looked for). */
+export function getDocumentConverter() {
+	return detected ?? null
+}
+
+/** For tests: a converter, or none. */
+export function setDocumentConverter(converter: DocumentConverter | null | undefined) {
+	detected = converter
+}
+
+function libreOffice(command: string, version: string): DocumentConverter {
+	return {
+		version,
+		async toPdf(document, fileName) {
+			const workspace = await fs.mkdtemp(path.join(os.tmpdir(), 'document-preview-'))
+			try {
+				// The stored name is already safe for a path (storage keys.ts); only its extension matters to LibreOffice.
+				const input = path.join(workspace, `document${path.extname(fileName).toLowerCase()}`)
+				await fs.writeFile(input, document)
+				await run(
+					command,
+					[
+						`-env:UserInstallation=file://${path.join(workspace, 'profile')}`,
+						'--headless',
+						'--norestore',
+						'--convert-to',
+						'pdf',
+						'--outdir',
+						workspace,
+						input,
+					],
+					{ timeout: CONVERSION_TIMEOUT_MS, killSignal: 'SIGKILL' },
+				)
+				const output = await fs.readFile(path.join(workspace, 'document.pdf')).catch(() => null)
+				if (output?.subarray(0, 5).toString('latin1') !== '%PDF-') throw new Error('LibreOffice made no PDF of this document.')
+				return output
+			} finally {
+				await fs.rm(workspace, { recursive: true, force: true })
+			}
+		},
+	}
+}
