@@ -49,14 +49,27 @@ test('an unconfirmed account is refused, confirms by the mailed link, logs in an
 	await expect(page.getByText('You need to be logged in to access that page. Please login first.')).toBeVisible()
 })
 
-test('the password can be shown and hidden', async ({ page }) => {
+test('the password can be shown and hidden without losing what was typed; without JavaScript no toggle is offered', async ({
+	page,
+	javaScriptEnabled,
+}) => {
 	await page.goto('/login')
+	await page.getByLabel('Email').fill('typed@example.com')
 	const password = page.getByLabel('Password', { exact: true })
+	await password.fill('typed-password')
 	await expect(password).toHaveAttribute('type', 'password')
+	if (!javaScriptEnabled) {
+		// A link or a post would render the form again, empty.
+		await expect(page.getByRole('button', { name: /Show/ })).toHaveCount(0)
+		await expect(page.getByRole('link', { name: /Show/ })).toHaveCount(0)
+		return
+	}
 	await page.getByRole('button', { name: 'Show password' }).click()
-	await expect(page.getByLabel('Password', { exact: true })).toHaveAttribute('type', 'text')
+	await expect(password).toHaveAttribute('type', 'text')
 	await page.getByRole('button', { name: 'Hide password' }).click()
-	await expect(page.getByLabel('Password', { exact: true })).toHaveAttribute('type', 'password')
+	await expect(password).toHaveAttribute('type', 'password')
+	await expect(password).toHaveValue('typed-password')
+	await expect(page.getByLabel('Email')).toHaveValue('typed@example.com')
 })
 
 test('forgot and reset: the old password stops working, the new one works, other sessions end', async ({
