@@ -167,17 +167,20 @@ export function WeekEditForm({
 					{saving ? 'Saving...' : 'Save All Changes'}
 				</Button>
 			</div>
-			<DeleteMaterialConfirm
-				target={confirming}
-				onCancel={() => setConfirming(null)}
-				onConfirm={() => {
-					if (confirming) {
-						confirmed.current = true
-						confirming.input.click()
-					}
-					setConfirming(null)
-				}}
-			/>
+			{/* Only scripts open it: a browser that shows a closed <dialog> (w3m) would show two dead buttons. */}
+			{hydrated ? (
+				<DeleteMaterialConfirm
+					target={confirming}
+					onCancel={() => setConfirming(null)}
+					onConfirm={() => {
+						if (confirming) {
+							confirmed.current = true
+							confirming.input.click()
+						}
+						setConfirming(null)
+					}}
+				/>
+			) : null}
 		</Form>
 	)
 }

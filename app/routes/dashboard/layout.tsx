@@ -1,5 +1,6 @@
 import { Form, href, Link, NavLink, Outlet, useLocation } from 'react-router'
 import { Badge } from '#app/components/ui/badge.tsx'
+import { Toaster } from '#app/components/ui/toast.tsx'
 import { requireUser } from '#app/utils/auth.server.ts'
 import { cn, initials } from '#app/utils/misc.ts'
 import type { Route } from './+types/layout'
@@ -134,6 +135,7 @@ export default function DashboardLayout({ loaderData }: Route.ComponentProps) {
 					</nav>
 				</aside>
 				<main id="main" className="min-w-0 flex-1 space-y-6">
+					<Toaster />
 					{user.emailConfirmed ? null : (
 						<div
 							role="status"

@@ -117,6 +117,7 @@ export default function CourseStep({ loaderData, actionData }: Route.ComponentPr
 
 	return (
 		<RegisterFrame step={2} title="Select a Course" subtitle="Choose a course to enroll in" hideSteps={available.length === 0}>
+			{waitlist ? <WaitlistDialog course={waitlist.course} closeTo={stepUrl} returnTo={STEP_PATH[2]} /> : null}
 			<LiveSeatCounts />
 			{fullCourse ? (
 				<Alert tone="error" title={fullCourse.title} className="mb-6">
@@ -204,8 +205,6 @@ export default function CourseStep({ loaderData, actionData }: Route.ComponentPr
 					</ButtonLink>
 				</div>
 			) : null}
-
-			{waitlist ? <WaitlistDialog course={waitlist.course} closeTo={stepUrl} returnTo={STEP_PATH[2]} /> : null}
 		</RegisterFrame>
 	)
 }

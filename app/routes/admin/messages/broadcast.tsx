@@ -145,6 +145,9 @@ export default function Broadcast({ loaderData, actionData }: Route.ComponentPro
 
 	return (
 		<>
+			{loaderData.confirmDelete ? (
+				<DeleteMessageDialog messageId={loaderData.confirmDelete} closeTo={link({ confirm: null })} announcement />
+			) : null}
 			<Card>
 				<CardHeader>
 					<CardTitle>Broadcast Announcement</CardTitle>
@@ -214,9 +217,6 @@ export default function Broadcast({ loaderData, actionData }: Route.ComponentPro
 					)}
 				</CardContent>
 			</Card>
-			{loaderData.confirmDelete ? (
-				<DeleteMessageDialog messageId={loaderData.confirmDelete} closeTo={link({ confirm: null })} announcement />
-			) : null}
 		</>
 	)
 }
