@@ -8,7 +8,7 @@ import { GeneralErrorBoundary } from './components/error-boundary.tsx'
 import { getUser } from './utils/auth.server.ts'
 import { getEnv } from './utils/env.server.ts'
 import { withPublicPageCache } from './utils/page-cache.server.ts'
-import { type RootData, useRootData } from './utils/root-data.ts'
+import { noscriptRefreshOf, type RootData, useRootData } from './utils/root-data.ts'
 import { getActionToast, getToast } from './utils/toast.server.ts'
 
 /**
@@ -75,6 +75,7 @@ function useScriptlessDocument() {
 
 export function Layout({ children }: { children: React.ReactNode }) {
 	const scriptless = useScriptlessDocument()
+	const refresh = noscriptRefreshOf(useMatches().at(-1))
 	return (
 		<html lang="en">
 			<head>
@@ -83,6 +84,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
 				<meta name="theme-color" content="#1b5e46" />
 				<Meta />
 				<Links />
+				{refresh ? (
+					<noscript>
+						<meta httpEquiv="refresh" content={refresh} />
+					</noscript>
+				) : null}
 			</head>
 			<body className="min-h-screen">
 				<a

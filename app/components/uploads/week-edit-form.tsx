@@ -203,7 +203,7 @@ function ExistingMaterialRow({
 		<li
 			className={deleting ? 'space-y-3 rounded-lg border border-red-300 bg-red-50 p-4' : 'space-y-3 rounded-lg border border-slate-200 p-4'}
 		>
-			<input {...getInputProps(row.id, { type: 'hidden' })} />
+			<input type="hidden" name={row.id.name} value={row.id.initialValue ?? ''} />
 			<div className="flex flex-wrap items-center gap-2">
 				<p className="min-w-0 flex-1 truncate font-medium text-ink">{item.title}</p>
 				{hydrated && field.dirty && !deleting ? <Badge tone="yellow">Modified</Badge> : null}
