@@ -2,6 +2,7 @@ import { getInputProps, getTextareaProps, type SubmissionResult, useForm } from 
 import { parseWithZod } from '@conform-to/zod/v4'
 import { z } from 'zod'
 import { Field, TextareaField } from '#app/components/ui/field.tsx'
+import { DATE_PLACEHOLDER, INVALID_DATE_MESSAGE } from '#app/utils/misc.ts'
 
 export const REQUIRED_FIELDS_MESSAGE = 'Please fill in all required fields'
 export const DEFAULT_CAPACITY = 20
@@ -29,8 +30,9 @@ export function centsToDollars(cents: number) {
 }
 
 const DateSchema = z.iso
-	.date('Please enter a valid date')
-	.refine((value) => value >= '1900-01-01', 'Please enter a valid date')
+	.date(INVALID_DATE_MESSAGE)
+	// Only a well-formed date is compared; the format check has refused anything else once already.
+	.refine((value) => !/^\d{4}-\d{2}-\d{2}$/.test(value) || value >= '1900-01-01', INVALID_DATE_MESSAGE)
 	.optional()
 
 /** Add and Edit Course share one form (admin.md section 5). */
@@ -122,8 +124,16 @@ export function CourseFields({ fields }: { fields: ReturnType<typeof useCourseFo
 				textareaProps={{ ...getTextareaProps(fields.description), required: true, maxLength: 5000, rows: 3 }}
 			/>
 			<div className="grid gap-4 sm:grid-cols-2">
-				<Field label="Start Date" errors={fields.startDate.errors} inputProps={getInputProps(fields.startDate, { type: 'date' })} />
-				<Field label="End Date" errors={fields.endDate.errors} inputProps={getInputProps(fields.endDate, { type: 'date' })} />
+				<Field
+					label="Start Date"
+					errors={fields.startDate.errors}
+					inputProps={{ ...getInputProps(fields.startDate, { type: 'date' }), placeholder: DATE_PLACEHOLDER }}
+				/>
+				<Field
+					label="End Date"
+					errors={fields.endDate.errors}
+					inputProps={{ ...getInputProps(fields.endDate, { type: 'date' }), placeholder: DATE_PLACEHOLDER }}
+				/>
 				<Field
 					label="Registration Fee ($)"
 					errors={fields.registrationFee.errors}

@@ -7,6 +7,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/
 import { Field, SelectField, TextareaField } from '#app/components/ui/field.tsx'
 import type { CourseAssignment } from '#app/models/assignments.ts'
 import { CreateAssignmentSchema } from '#app/models/assignments.ts'
+import { DATE_PLACEHOLDER } from '#app/utils/misc.ts'
 
 const utcDate = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' })
 
@@ -99,7 +100,7 @@ export function AssignmentsCard({
 						<Field
 							label="Due Date (optional)"
 							errors={fields.dueDate.errors}
-							inputProps={getInputProps(fields.dueDate, { type: 'date' })}
+							inputProps={{ ...getInputProps(fields.dueDate, { type: 'date' }), placeholder: DATE_PLACEHOLDER }}
 						/>
 					</div>
 					<Button type="submit" disabled={creating}>
