@@ -24,9 +24,8 @@ export function formatFileSize(bytes: number) {
 
 /**
  * Date fields are `<input type="date">`, which browsers without a date picker (lynx, Dillo,
- * older Safari) show as text: the placeholder and the refusal say the one format accepted.
+ * older Safari) show as text: the refusal says the one format accepted.
  */
-export const DATE_PLACEHOLDER = 'YYYY-MM-DD'
 export const INVALID_DATE_MESSAGE = 'Please enter a valid date as YYYY-MM-DD, for example 2026-12-01'
 
 /** Formats a 'YYYY-MM-DD' date without shifting it through the local time zone. */

@@ -2,7 +2,7 @@ import { getInputProps, getTextareaProps, type SubmissionResult, useForm } from 
 import { parseWithZod } from '@conform-to/zod/v4'
 import { z } from 'zod'
 import { Field, TextareaField } from '#app/components/ui/field.tsx'
-import { DATE_PLACEHOLDER, INVALID_DATE_MESSAGE } from '#app/utils/misc.ts'
+import { INVALID_DATE_MESSAGE } from '#app/utils/misc.ts'
 
 export const REQUIRED_FIELDS_MESSAGE = 'Please fill in all required fields'
 export const DEFAULT_CAPACITY = 20
@@ -124,16 +124,8 @@ export function CourseFields({ fields }: { fields: ReturnType<typeof useCourseFo
 				textareaProps={{ ...getTextareaProps(fields.description), required: true, maxLength: 5000, rows: 3 }}
 			/>
 			<div className="grid gap-4 sm:grid-cols-2">
-				<Field
-					label="Start Date"
-					errors={fields.startDate.errors}
-					inputProps={{ ...getInputProps(fields.startDate, { type: 'date' }), placeholder: DATE_PLACEHOLDER }}
-				/>
-				<Field
-					label="End Date"
-					errors={fields.endDate.errors}
-					inputProps={{ ...getInputProps(fields.endDate, { type: 'date' }), placeholder: DATE_PLACEHOLDER }}
-				/>
+				<Field label="Start Date" errors={fields.startDate.errors} inputProps={getInputProps(fields.startDate, { type: 'date' })} />
+				<Field label="End Date" errors={fields.endDate.errors} inputProps={getInputProps(fields.endDate, { type: 'date' })} />
 				<Field
 					label="Registration Fee ($)"
 					errors={fields.registrationFee.errors}

@@ -7,7 +7,6 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/
 import { Field, SelectField, TextareaField } from '#app/components/ui/field.tsx'
 import type { CourseAssignment } from '#app/models/assignments.ts'
 import { CreateAssignmentSchema } from '#app/models/assignments.ts'
-import { DATE_PLACEHOLDER } from '#app/utils/misc.ts'
 
 const utcDate = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' })
 
@@ -100,7 +99,7 @@ export function AssignmentsCard({
 						<Field
 							label="Due Date (optional)"
 							errors={fields.dueDate.errors}
-							inputProps={{ ...getInputProps(fields.dueDate, { type: 'date' }), placeholder: DATE_PLACEHOLDER }}
+							inputProps={getInputProps(fields.dueDate, { type: 'date' })}
 						/>
 					</div>
 					<Button type="submit" disabled={creating}>
