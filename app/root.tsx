@@ -5,13 +5,11 @@ import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, type ShouldReval
 import type { Route } from './+types/root'
 import stylesheet from './app.css?url'
 import { GeneralErrorBoundary } from './components/error-boundary.tsx'
-import { Toaster } from './components/ui/toast.tsx'
 import { getUser } from './utils/auth.server.ts'
 import { getEnv } from './utils/env.server.ts'
 import { withPublicPageCache } from './utils/page-cache.server.ts'
-import { type RootData, useRootData } from './utils/root-data.ts'
+import { noscriptRefreshOf, type RootData, useRootData } from './utils/root-data.ts'
 import { getActionToast, getToast } from './utils/toast.server.ts'
-import type { ToastMessage } from './utils/toast.ts'
 
 /**
  * Public pages are shared by every anonymous visitor (see page-cache.server.ts);
@@ -77,6 +75,7 @@ function useScriptlessDocument() {
 
 export function Layout({ children }: { children: React.ReactNode }) {
 	const scriptless = useScriptlessDocument()
+	const refresh = noscriptRefreshOf(useMatches().at(-1))
 	return (
 		<html lang="en">
 			<head>
@@ -85,6 +84,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
 				<meta name="theme-color" content="#1b5e46" />
 				<Meta />
 				<Links />
+				{refresh ? (
+					<noscript>
+						<meta httpEquiv="refresh" content={refresh} />
+					</noscript>
+				) : null}
 			</head>
 			<body className="min-h-screen">
 				<a
@@ -105,25 +109,13 @@ export function Layout({ children }: { children: React.ReactNode }) {
 	)
 }
 
-/** A page whose loader reports an outcome as a toast (no action to redirect from) returns it as `pageToast`. */
-function usePageToast() {
-	const data = useMatches().at(-1)?.loaderData
-	const pageToast = data && typeof data === 'object' && 'pageToast' in data ? data.pageToast : null
-	return (pageToast as ToastMessage | null) ?? null
-}
-
-export default function App({ loaderData }: Route.ComponentProps) {
-	const pageToast = usePageToast()
+/** The toast is shown by the layouts, first in their main content (components/ui/toast.tsx). */
+export default function App() {
 	// Marks the page as interactive: styles and tests can tell the enhanced page from the plain one.
 	useEffect(() => {
 		document.documentElement.dataset.hydrated = 'true'
 	}, [])
-	return (
-		<>
-			<Outlet />
-			<Toaster toast={loaderData.toast ?? pageToast} />
-		</>
-	)
+	return <Outlet />
 }
 
 export function ErrorBoundary() {

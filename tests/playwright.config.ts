@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto'
+import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import { defineConfig } from '@playwright/test'
 
@@ -6,6 +8,8 @@ import { defineConfig } from '@playwright/test'
 process.env.E2E_DATABASE_NAME ??= `app_e2e_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`
 process.env.E2E_PORT ??= String(3900 + Math.floor(Math.random() * 90))
 process.env.E2E_SESSION_SECRET ??= 'e2e-session-secret'
+/** Where the page fixture files each document the tests load, for the Nu Html Checker at the end. */
+process.env.E2E_HTML_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-documents-'))
 
 const port = Number(process.env.E2E_PORT)
 const root = path.resolve(import.meta.dirname, '..')

@@ -22,7 +22,12 @@ export function spotsLeftText({ spotsLeft, isFull }: Pick<Availability, 'spotsLe
 
 /** 'N spots left' (or 'Course is full') in the colour of the availability tone. */
 export function SpotsLeft({ availability, className }: { availability: Availability; className?: string }) {
-	return <p className={cn('text-sm font-semibold', availabilityTextClasses[availability.tone], className)}>{spotsLeftText(availability)}</p>
+	// A span: it sits inside the wizard's course labels, which may hold phrasing content only.
+	return (
+		<span className={cn('block text-sm font-semibold', availabilityTextClasses[availability.tone], className)}>
+			{spotsLeftText(availability)}
+		</span>
+	)
 }
 
 /** FULL or ALMOST FULL, or nothing while plenty of spots are left. */

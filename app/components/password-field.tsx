@@ -1,12 +1,12 @@
 import { type InputHTMLAttributes, useId, useState } from 'react'
-import { Link, useLocation } from 'react-router'
+import { useHydrated } from 'remix-utils/use-hydrated'
 import { ErrorList, type ListOfErrors } from './ui/field.tsx'
 import { Input, Label } from './ui/input.tsx'
 
 /**
- * A password input with a show/hide toggle. With JavaScript the toggle flips
- * the field in place; without it, the toggle is a link (`?reveal=name`) that
- * re-renders the form with the field shown, so it works everywhere.
+ * A password input with a show/hide toggle. The toggle flips the field in place, which needs
+ * JavaScript: without it there is no toggle, since any link or post that re-rendered the form
+ * with the field shown would lose what was typed.
  */
 export function PasswordField({
 	label,
@@ -19,40 +19,29 @@ export function PasswordField({
 	inputProps: InputHTMLAttributes<HTMLInputElement> & { name: string }
 	className?: string
 }) {
-	const location = useLocation()
-	const params = new URLSearchParams(location.search)
-	const revealedOnServer = params.getAll('reveal').includes(inputProps.name)
-	const [revealed, setRevealed] = useState(revealedOnServer)
+	const hydrated = useHydrated()
+	const [revealed, setRevealed] = useState(false)
 	const fallbackId = useId()
 	const id = inputProps.id ?? fallbackId
 	const errorId = `${id}-error`
 	const hasErrors = Boolean(errors?.filter(Boolean).length)
 
-	const toggled = new URLSearchParams(params)
-	toggled.delete('reveal', inputProps.name)
-	if (!revealed) toggled.append('reveal', inputProps.name)
-	const toggleSearch = toggled.toString()
-
 	return (
 		<div className={className}>
 			<div className="flex items-center justify-between">
 				<Label htmlFor={id}>{label}</Label>
-				<Link
-					to={{ pathname: location.pathname, search: toggleSearch ? `?${toggleSearch}` : '' }}
-					replace
-					preventScrollReset
-					onClick={(event) => {
-						event.preventDefault()
-						setRevealed((value) => !value)
-					}}
-					role="button"
-					aria-controls={id}
-					aria-pressed={revealed}
-					className="text-xs font-medium text-brand-700 hover:underline"
-				>
-					{revealed ? 'Hide' : 'Show'}
-					<span className="sr-only"> {label.toLowerCase()}</span>
-				</Link>
+				{hydrated ? (
+					<button
+						type="button"
+						onClick={() => setRevealed((value) => !value)}
+						aria-controls={id}
+						aria-pressed={revealed}
+						className="text-xs font-medium text-brand-700 hover:underline"
+					>
+						{revealed ? 'Hide' : 'Show'}
+						<span className="sr-only"> {label.toLowerCase()}</span>
+					</button>
+				) : null}
 			</div>
 			<Input
 				{...inputProps}

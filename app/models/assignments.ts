@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { hasFile } from '#app/models/uploads.ts'
+import { INVALID_DATE_MESSAGE } from '#app/utils/misc.ts'
 import { rowIdSchema } from '#app/utils/row-id.ts'
 
 const rowId = rowIdSchema()
@@ -44,7 +45,7 @@ export const CreateAssignmentSchema = z.object({
 	title: z.string({ error: 'Title is required' }).trim().min(1, 'Title is required').max(300, 'Title must be at most 300 characters'),
 	instructions: optionalText(10_000, 'Instructions must be at most 10,000 characters'),
 	weekId: rowId.optional(),
-	dueDate: z.iso.date('Please enter a valid date').optional(),
+	dueDate: z.iso.date(INVALID_DATE_MESSAGE).optional(),
 })
 
 export type SubmissionStatus = 'submitted' | 'graded'

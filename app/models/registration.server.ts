@@ -48,23 +48,25 @@ export async function getDraft(db: Kysely<Database>, draftId: string | null): Pr
 /**
  * Step 1: stores the person's details (the password already hashed) in the
  * draft, a new one unless the given draft can still be edited. Returns the
- * draft id to put in the cookie.
+ * draft id to put in the cookie. A `passwordHash` of null keeps the draft's
+ * password; with no editable draft to keep it from, nothing is stored and the
+ * answer is null.
  */
 export async function saveDraftDetails(
 	db: Kysely<Database>,
 	draftId: string | null,
-	details: { name: string; email: string; passwordHash: string },
+	details: { name: string; email: string; passwordHash: string | null },
 ) {
 	const values = {
 		name: details.name.trim(),
 		email: normalizeEmail(details.email),
-		password_hash: details.passwordHash,
 		expires_at: new Date(Date.now() + DRAFT_TTL_MS),
 	}
+	const passwordHash = details.passwordHash
 	if (draftId) {
 		const updated = await db
 			.updateTable('registration_drafts')
-			.set({ ...values, updated_at: new Date() })
+			.set({ ...values, ...(passwordHash ? { password_hash: passwordHash } : {}), updated_at: new Date() })
 			.where('id', '=', draftId)
 			.where('user_id', 'is', null)
 			.where('expires_at', '>', new Date())
@@ -72,7 +74,12 @@ export async function saveDraftDetails(
 			.executeTakeFirst()
 		if (updated) return updated.id
 	}
-	const created = await db.insertInto('registration_drafts').values(values).returning('id').executeTakeFirstOrThrow()
+	if (!passwordHash) return null
+	const created = await db
+		.insertInto('registration_drafts')
+		.values({ ...values, password_hash: passwordHash })
+		.returning('id')
+		.executeTakeFirstOrThrow()
 	return created.id
 }
 

@@ -22,6 +22,12 @@ export function formatFileSize(bytes: number) {
 	return `${(bytes / (1024 * 1024 * 1024)).toFixed(1)} GB`
 }
 
+/**
+ * Date fields are `<input type="date">`, which browsers without a date picker (lynx, Dillo,
+ * older Safari) show as text: the refusal says the one format accepted.
+ */
+export const INVALID_DATE_MESSAGE = 'Please enter a valid date as YYYY-MM-DD, for example 2026-12-01'
+
 /** Formats a 'YYYY-MM-DD' date without shifting it through the local time zone. */
 export function formatDateOnly(value: string | null | undefined, fallback = 'Not set') {
 	if (!value) return fallback

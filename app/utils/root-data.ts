@@ -29,3 +29,16 @@ export function useContactEmail() {
  * whole and, if it needs scripts, brings them.
  */
 export const STATIC_FOR_VISITORS = { staticForVisitors: true } as const
+
+/**
+ * The route handle of a page that moves on by itself after a pause: with JavaScript the page
+ * navigates; without, root.tsx puts `<meta http-equiv="refresh">` with this content in a
+ * `<noscript>` of the head (the one place a document may hold it there).
+ */
+export type NoscriptRefreshHandle = { noscriptRefresh: (loaderData: unknown) => string | null }
+
+export function noscriptRefreshOf(match: { handle: unknown; loaderData: unknown } | undefined) {
+	const handle = match?.handle
+	if (typeof handle !== 'object' || handle === null || !('noscriptRefresh' in handle)) return null
+	return (handle as NoscriptRefreshHandle).noscriptRefresh(match?.loaderData)
+}

@@ -112,6 +112,54 @@ test('Back at every step keeps what was entered, except the passwords', async ({
 	expect(drafts[0]!.password_hash).toMatch(/^\$argon2id\$/)
 })
 
+test('Back from step 2 keeps the password: step 1 continues with both password fields left blank', async ({ page, db }) => {
+	const course = await insertCourse(db, { capacity: 5, registration_fee: 0 })
+	const email = uniqueEmail()
+
+	await page.goto('/register')
+	await page.getByLabel('Full Name').fill('Kim Kept')
+	await page.getByLabel('Email').fill(email)
+	await page.getByLabel('Password', { exact: true }).fill('kept-password-1')
+	await page.getByLabel('Confirm Password').fill('kept-password-1')
+	await page.getByRole('button', { name: 'Continue' }).click()
+	await expect(page.getByRole('heading', { name: 'Select a Course' })).toBeVisible()
+	const hash = await db.selectFrom('registration_drafts').select('password_hash').where('email', '=', email).executeTakeFirstOrThrow()
+
+	await page.getByRole('link', { name: 'Back' }).click()
+	await expect(page.getByText('Your password is saved. Leave both password fields blank to keep it, or type a new one.')).toBeVisible()
+	await page.getByLabel('Full Name').fill('Kim Kept-Again')
+	await page.getByRole('button', { name: 'Continue' }).click()
+	await expect(page.getByRole('heading', { name: 'Select a Course' })).toBeVisible()
+	await page.getByRole('radio', { name: new RegExp(course.title) }).check()
+	await page.getByRole('button', { name: 'Continue' }).click()
+	await page.getByRole('checkbox', { name: /I have read and agree/ }).check()
+	await page.getByRole('button', { name: 'Register Now' }).click()
+	await expect(page.getByRole('heading', { name: 'Welcome, Kim Kept-Again!' })).toBeVisible()
+
+	// The account has the password typed on the first visit to step 1.
+	const user = await db.selectFrom('users').select('password_hash').where('email', '=', email).executeTakeFirstOrThrow()
+	expect(user.password_hash).toBe(hash.password_hash)
+})
+
+test('a filled spam trap on step 1 is refused visibly and keeps the name and e-mail', async ({ page, db, javaScriptEnabled }) => {
+	const email = uniqueEmail()
+	await page.goto('/register')
+	await page.getByLabel('Full Name').fill('Tess Trapped')
+	await page.getByLabel('Email').fill(email)
+	await page.getByLabel('Password', { exact: true }).fill('trapped-password')
+	await page.getByLabel('Confirm Password').fill('trapped-password')
+	// What a browser without styles shows as a field labelled "Leave this field empty".
+	await page.locator('input[name="website"]').fill('https://example.com', { force: true })
+	await page.getByRole('button', { name: 'Continue' }).click()
+
+	await expect(page.getByText('Your form was not sent: the field “Leave this field empty” must stay empty.')).toBeVisible()
+	await expect(page.getByLabel('Full Name')).toHaveValue('Tess Trapped')
+	await expect(page.getByLabel('Email')).toHaveValue(email)
+	// The page sent back has the trap empty again (with JavaScript the form stays as it was; the trap is out of reach there).
+	if (!javaScriptEnabled) await expect(page.locator('input[name="website"]')).toHaveValue('')
+	expect(await db.selectFrom('registration_drafts').select('id').where('email', '=', email).execute()).toEqual([])
+})
+
 test('an e-mail that already has an account is refused on step 1', async ({ page, createUser }) => {
 	const existing = await createUser()
 	await page.goto('/register')

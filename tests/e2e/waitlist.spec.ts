@@ -108,6 +108,26 @@ test('a full course page offers the waitlist and checks the form', async ({ page
 	])
 })
 
+test('a filled spam trap on the waitlist is refused visibly and keeps what was typed', async ({ page, db, javaScriptEnabled }) => {
+	const course = await insertCourse(db, { capacity: 1, registration_fee: 0 })
+	await takeSeat(db, course.id)
+	const email = `trap-${randomUUID().slice(0, 12)}@example.com`
+
+	await page.goto(`/courses/${course.id}`)
+	await page.getByRole('link', { name: 'Join Waitlist' }).click()
+	const dialog = page.getByRole('dialog', { name: 'Join Our Waitlist' })
+	await dialog.getByLabel('Full Name').fill('Tara Trapped')
+	await dialog.getByLabel('Email').fill(email)
+	await dialog.locator('input[name="website"]').fill('https://example.com', { force: true })
+	await dialog.getByRole('button', { name: 'Join Waitlist' }).click()
+
+	const form = javaScriptEnabled ? dialog : page.getByRole('main')
+	await expect(form.getByText('Your form was not sent: the field “Leave this field empty” must stay empty.')).toBeVisible()
+	await expect(form.getByLabel('Full Name')).toHaveValue('Tara Trapped')
+	await expect(form.getByLabel('Email')).toHaveValue(email)
+	expect(await waitlistRows(db, email)).toEqual([])
+})
+
 test('a signed-in student who joins the waitlist lands on the dashboard', async ({ page, db, createUser, signIn }) => {
 	const course = await insertCourse(db, { capacity: 1, registration_fee: 0 })
 	await takeSeat(db, course.id)

@@ -130,7 +130,9 @@ describe('add course', () => {
 		[{ capacity: '-3' }, 'capacity', 'Capacity must be greater than 0'],
 		[{ registrationFee: '-5' }, 'registrationFee', 'Registration fee cannot be negative'],
 		[{ startDate: '2031-05-01', endDate: '2031-04-01' }, 'endDate', 'End date must be on or after the start date'],
-		[{ startDate: '2031-02-30' }, 'startDate', 'Please enter a valid date'],
+		[{ startDate: '2031-02-30' }, 'startDate', 'Please enter a valid date as YYYY-MM-DD, for example 2026-12-01'],
+		// What a browser without a date picker lets people type.
+		[{ startDate: '12/01/2026' }, 'startDate', 'Please enter a valid date as YYYY-MM-DD, for example 2026-12-01'],
 		[{ capacity: '1.5' }, 'capacity', 'Capacity must be a whole number'],
 	])('refuses %o with the message on %s and writes nothing', async (change, field, message) => {
 		const admin = await signedInUser(t.db, { role: 'admin' })

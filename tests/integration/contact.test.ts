@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
 import { beforeEach, describe, expect, test, vi } from 'vitest'
+import { HONEYPOT_REFUSAL } from '#app/components/marketing/honeypot.tsx'
 import { createContactSubmission } from '#app/models/contact-submissions.server.ts'
 import { action } from '#app/routes/public/contact.tsx'
 import { setDatabaseHandle } from '#app/utils/db.server.ts'
@@ -109,10 +110,11 @@ describe('contact form action', () => {
 		expect(await storedSubmissions()).toHaveLength(0)
 	})
 
-	test('a filled honeypot gets the success answer but nothing is stored', async () => {
-		const response = await post({ ...valid, website: 'https://spam.example' })
-		expect(response).toBeInstanceOf(Response)
-		expect((response as Response).headers.get('Location')).toBe('/contact?sent=1')
+	test('a filled honeypot is refused with a visible message, keeps what was typed and stores nothing', async () => {
+		const reply = replyOf(await post({ ...valid, website: 'https://spam.example' }))
+		expect(reply.status).toBe(400)
+		expect(reply.result.error).toEqual({ '': [HONEYPOT_REFUSAL] })
+		expect(reply.result.initialValue).toMatchObject({ name: valid.name, message: valid.message })
 		expect(await storedSubmissions()).toHaveLength(0)
 	})
 

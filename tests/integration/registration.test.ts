@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
+import { HONEYPOT_REFUSAL } from '#app/components/marketing/honeypot.tsx'
 import { createUser } from '#app/models/users.server.ts'
 import { action as agreementAction, loader as agreementLoader } from '#app/routes/register/agreement.tsx'
 import { action as courseAction, loader as courseLoader } from '#app/routes/register/course.tsx'
@@ -176,10 +177,48 @@ describe('step 1: your information', () => {
 		expect(renamed).toEqual({ name: 'Rita Edited' })
 	})
 
-	test('a bot that fills the honeypot gets nowhere and nothing is stored', async () => {
-		const response = await post({ ...details(), website: 'https://spam.example' })
-		expect(response.headers.get('Location')).toBe('/register')
+	test('a filled honeypot is refused with a visible message, keeps the name and e-mail, and nothing is stored', async () => {
+		const email = uniqueEmail()
+		const response = await post({ ...details(email), website: 'https://spam.example' })
+		expect(response.status).toBe(400)
 		expect(cookiesFrom(response)).toBe('')
+		const result = await errorsOf(response)
+		expect(result.error).toEqual({ '': [HONEYPOT_REFUSAL] })
+		expect(result.initialValue).toMatchObject({ email })
+		expect(JSON.stringify(result)).not.toContain(PASSWORD)
+		expect(await t.db.selectFrom('registration_drafts').select('id').where('email', '=', email.toLowerCase()).execute()).toEqual([])
+	})
+
+	test('back at step 1, blank password fields keep the password the draft holds; a new one replaces it', async () => {
+		const email = uniqueEmail().toLowerCase()
+		const first = await post(details(email))
+		expect(first.headers.get('Location')).toBe('/register/course')
+		const cookie = cookiesFrom(first)
+		const storedHash = async () =>
+			(await t.db.selectFrom('registration_drafts').select('password_hash').where('email', '=', email).executeTakeFirstOrThrow())
+				.password_hash
+
+		const hash = await storedHash()
+		const kept = await post({ intent: 'details', name: 'Kept Password', email, password: '', confirmPassword: '' }, cookie)
+		expect(kept.headers.get('Location')).toBe('/register/course')
+		expect(await storedHash()).toBe(hash)
+		expect(await t.db.selectFrom('registration_drafts').select('name').where('email', '=', email).executeTakeFirstOrThrow()).toEqual({
+			name: 'Kept Password',
+		})
+
+		const mismatch = await post(
+			{ intent: 'details', name: 'Kept Password', email, password: 'a-new-password', confirmPassword: '' },
+			cookie,
+		)
+		expect((await errorsOf(mismatch)).error).toEqual({ confirmPassword: ['Passwords do not match'] })
+
+		const replaced = await post(details(email, { password: 'a-new-password', confirmPassword: 'a-new-password' }), cookie)
+		expect(replaced.headers.get('Location')).toBe('/register/course')
+		expect(await storedHash()).not.toBe(hash)
+
+		// Without a draft there is no password to keep.
+		const noDraft = await post({ intent: 'details', name: 'No Draft', email: uniqueEmail(), password: '', confirmPassword: '' })
+		expect((await errorsOf(noDraft)).error).toMatchObject({ password: ['Password must be at least 8 characters'] })
 	})
 
 	test('later steps without a draft go back to step 1', async () => {

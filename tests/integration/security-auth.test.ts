@@ -204,7 +204,7 @@ describe('contact form abuse', () => {
 		expect(other.status).toBe(302)
 	})
 
-	test('a filled honeypot gets the success answer and stores nothing', async () => {
+	test('a filled honeypot is refused and stores nothing', async () => {
 		await t.db.deleteFrom('contact_submissions').execute()
 		const response = await callRoute(
 			contactAction,
@@ -214,7 +214,7 @@ describe('contact form abuse', () => {
 				{ ip: '203.0.113.52' },
 			),
 		)
-		expect(response.status).toBe(302)
+		expect(response.status).toBe(400)
 		expect(await t.db.selectFrom('contact_submissions').selectAll().execute()).toEqual([])
 	})
 })

@@ -1,5 +1,6 @@
 import { RouterContextProvider } from 'react-router'
 import { describe, expect, test } from 'vitest'
+import { HONEYPOT_REFUSAL } from '#app/components/marketing/honeypot.tsx'
 import { createUser } from '#app/models/users.server.ts'
 import { action as waitlistAction, loader as waitlistLoader } from '#app/routes/register/waitlist.tsx'
 import { RATE_LIMITS } from '#app/utils/rate-limit.server.ts'
@@ -103,9 +104,12 @@ describe('joining the waitlist', () => {
 		expect(response.headers.get('Location')).toBe('/courses')
 	})
 
-	test('a bot that fills the honeypot is told it worked, and nothing is stored', async () => {
+	test('a filled honeypot is refused with a visible message, keeps what was typed, and nothing is stored', async () => {
 		const response = await join({ name: 'Bot Bot', email: 'bot@example.com', website: 'https://spam.example' })
-		expect(response.status).toBe(302)
+		expect(response.status).toBe(400)
+		const body = (await response.json()) as { result: { error: Record<string, string[]>; initialValue: Record<string, unknown> } }
+		expect(body.result.error).toEqual({ '': [HONEYPOT_REFUSAL] })
+		expect(body.result.initialValue).toMatchObject({ name: 'Bot Bot', email: 'bot@example.com' })
 		expect(await waitlistRows('bot@example.com')).toEqual([])
 	})
 

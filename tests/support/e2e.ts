@@ -3,6 +3,7 @@ import { test as base, expect, type Page } from '@playwright/test'
 import type { Kysely } from 'kysely'
 import type { Database, Role } from '#db/types.ts'
 import { e2eServerEnv } from './e2e-env.ts'
+import { fileDocument } from './nu-checker.ts'
 
 // The fixtures sign session cookies and open the database exactly as the server does.
 Object.assign(process.env, e2eServerEnv())
@@ -147,6 +148,14 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 			}
 			await use(page)
 
+			// Each distinct document goes to the Nu Html Checker once the run ends (e2e-global-teardown.ts).
+			const nuDirectory = process.env.E2E_HTML_DIR
+			if (nuDirectory) {
+				for (const document of documents) {
+					const html = await document.html
+					if (html) fileDocument(nuDirectory, document.url, html, markupWithoutScripts(html))
+				}
+			}
 			const violations: Awaited<ReturnType<typeof axeViolations>> = []
 			if (javaScriptEnabled && !page.isClosed()) violations.push(...(await axeViolations(page)))
 			// The JavaScript-disabled project runs every test but the @js-only ones and checks the same

@@ -2,6 +2,7 @@ import { getInputProps, getTextareaProps, type SubmissionResult, useForm } from 
 import { parseWithZod } from '@conform-to/zod/v4'
 import { z } from 'zod'
 import { Field, TextareaField } from '#app/components/ui/field.tsx'
+import { INVALID_DATE_MESSAGE } from '#app/utils/misc.ts'
 
 export const REQUIRED_FIELDS_MESSAGE = 'Please fill in all required fields'
 export const DEFAULT_CAPACITY = 20
@@ -33,8 +34,9 @@ export function centsToDollars(cents: number) {
 }
 
 const DateSchema = z.iso
-	.date('Please enter a valid date')
-	.refine((value) => value >= '1900-01-01', 'Please enter a valid date')
+	.date(INVALID_DATE_MESSAGE)
+	// Only a well-formed date is compared; the format check has refused anything else once already.
+	.refine((value) => !/^\d{4}-\d{2}-\d{2}$/.test(value) || value >= '1900-01-01', INVALID_DATE_MESSAGE)
 	.optional()
 
 function isDate(value: unknown): value is string {

@@ -38,7 +38,7 @@ export default function OfferAdminArea({
 }
 
 const onDark =
-	'inline-flex h-9 items-center justify-center rounded-md border border-white/50 px-3 text-sm font-semibold text-white hover:bg-white/10'
+	'inline-flex h-9 items-center justify-center rounded-md border border-brand-200 px-3 text-sm font-semibold text-white hover:bg-brand-800'
 
 /** The offer card in edit mode (admins only): Save keeps the edited data, Cancel leaves edit mode. */
 function LimitedTimeOfferEditor({
@@ -121,12 +121,12 @@ function OfferAdminControls() {
 /** What an admin sees where the removed offer was. */
 function AddOfferPanel() {
 	return (
-		<div className="rounded-2xl border-2 border-dashed border-white/40 p-8 text-center">
+		<div className="rounded-2xl border-2 border-dashed border-brand-200 p-8 text-center">
 			<p className="text-brand-50">The limited time offer is hidden from visitors.</p>
 			<Link
 				to={OFFER_EDIT_PATH}
 				preventScrollReset
-				className="mt-4 inline-flex h-11 items-center justify-center rounded-md border border-white/50 px-5 text-base font-semibold text-white hover:bg-white/10"
+				className="mt-4 inline-flex h-11 items-center justify-center rounded-md border border-brand-200 px-5 text-base font-semibold text-white hover:bg-brand-800"
 			>
 				Add Limited Time Offer
 			</Link>

@@ -6,7 +6,8 @@ import { Input, Label } from '#app/components/ui/input.tsx'
 export function SearchForm({ action, label, placeholder, query }: { action: string; label: string; placeholder: string; query: string }) {
 	return (
 		<Form method="get" action={action} role="search" className="flex w-full max-w-md items-end gap-2">
-			<div className="flex-1">
+			{/* min-w-48: a width of its own where flexbox is missing (NetSurf), or its full-width input has none. */}
+			<div className="min-w-48 flex-1">
 				<Label htmlFor="admin-search" className="sr-only">
 					{label}
 				</Label>

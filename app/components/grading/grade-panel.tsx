@@ -109,7 +109,7 @@ export function GradePanel({
 							{form.errors[0]}
 						</Alert>
 					) : null}
-					<input {...getInputProps(fields.submissionId, { type: 'hidden' })} />
+					<input type="hidden" name={fields.submissionId.name} value={String(submission.id)} />
 					<Field
 						label="Grade"
 						errors={fields.grade.errors}

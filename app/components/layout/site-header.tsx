@@ -31,11 +31,12 @@ export function SiteHeader() {
 	return (
 		<header className="sticky top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur">
 			<div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4">
-				<Link to="/" className="flex items-center gap-2 text-lg font-bold text-brand-800">
+				<Link to="/" className="inline-flex items-center gap-2 text-lg font-bold text-brand-800">
 					<img src="/favicon.svg" alt="" width={28} height={28} />
 					<span>Real Estate Mentorship</span>
 				</Link>
-				<nav aria-label="Main" className="hidden items-center gap-1 md:flex">
+				{/* inline-flex: the same as flex for a flex item, and beside the logo in engines without flexbox (NetSurf). */}
+				<nav aria-label="Main" className="hidden items-center gap-1 md:inline-flex">
 					{links.map((link) => (
 						<NavLink key={link.to} to={link.to} end={link.to === '/'} className={navClass}>
 							{link.label}

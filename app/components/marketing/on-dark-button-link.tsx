@@ -7,7 +7,7 @@ export function OnDarkButtonLink({ className, ...props }: LinkProps) {
 	return (
 		<Link
 			className={cn(
-				'inline-flex h-12 items-center justify-center gap-2 rounded-md border border-white/50 px-6 text-base font-semibold text-white transition-colors hover:bg-white/10',
+				'inline-flex h-12 items-center justify-center gap-2 rounded-md border border-brand-200 px-6 text-base font-semibold text-white transition-colors hover:bg-brand-800',
 				className,
 			)}
 			{...props}

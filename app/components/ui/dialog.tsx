@@ -64,7 +64,7 @@ export function RouteDialog({
 	}, [closeTo, navigate])
 
 	return (
-		<div className="fixed inset-0 z-50 flex items-end justify-center p-0 sm:items-center sm:p-4">
+		<div className="fixed inset-0 z-50 m-0 flex items-end justify-center p-0 sm:items-center sm:p-4">
 			<Link to={closeTo} preventScrollReset aria-hidden="true" tabIndex={-1} className="absolute inset-0 bg-slate-900/50" />
 			<div
 				ref={panelRef}

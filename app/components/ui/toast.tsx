@@ -1,5 +1,8 @@
-import { useEffect, useState } from 'react'
+import { useEffect, useId, useState } from 'react'
+import { useMatches } from 'react-router'
+import { useHydrated } from 'remix-utils/use-hydrated'
 import { cn } from '#app/utils/misc.ts'
+import { useRootData } from '#app/utils/root-data.ts'
 import type { ToastMessage } from '#app/utils/toast.ts'
 
 const tones = {
@@ -10,17 +13,32 @@ const tones = {
 }
 
 /**
- * Shows the one pending toast (one at a time, as the spec asks). The live
- * region is always in the page so screen readers announce a toast that
- * arrives after a client-side navigation.
+ * The pending toast: the root loader's (from a redirect or an action's cookie), else one the
+ * page's loader reports as `pageToast` (an outcome with no action to redirect from).
  */
-export function Toaster({ toast }: { toast: ToastMessage | null }) {
+function usePendingToast() {
+	const rootToast = useRootData()?.toast ?? null
+	const data = useMatches().at(-1)?.loaderData
+	const pageToast = data && typeof data === 'object' && 'pageToast' in data ? (data.pageToast as ToastMessage | null) : null
+	return rootToast ?? pageToast ?? null
+}
+
+/**
+ * Shows the one pending toast (one at a time, as the spec asks). Layouts render it first in
+ * their main content (`className` places the banner there). Without JavaScript it is a banner there, in the flow, where the reader
+ * lands and where it cannot cover a control; its × is the label of a hidden checkbox that hides
+ * it without a reload. Once scripts run it floats at the bottom, hides itself after a while, and
+ * its live region stays in the page so a toast that arrives after a client-side navigation is
+ * announced.
+ */
+export function Toaster({ className }: { className?: string }) {
+	const toast = usePendingToast()
 	// The toast comes with one page load; a later revalidation (a live event, a fetcher) must not wipe it.
 	const [current, setCurrent] = useState(toast)
 	if (toast && toast.id !== current?.id) setCurrent(toast)
 	const [dismissedId, setDismissedId] = useState<string | null>(null)
-	const [hydrated, setHydrated] = useState(false)
-	useEffect(() => setHydrated(true), [])
+	const hydrated = useHydrated()
+	const dismissId = useId()
 	useEffect(() => {
 		if (!current) return
 		const timer = setTimeout(() => setDismissedId(current.id), 6000)
@@ -32,28 +50,48 @@ export function Toaster({ toast }: { toast: ToastMessage | null }) {
 		<div
 			aria-live={visible?.type === 'error' ? 'assertive' : 'polite'}
 			role="status"
-			className="pointer-events-none fixed inset-x-0 bottom-0 z-[60] flex justify-center p-4 sm:justify-end"
+			className={
+				hydrated
+					? 'pointer-events-none fixed inset-x-0 bottom-0 z-[60] m-0 flex justify-center p-4 sm:justify-end'
+					: visible
+						? className
+						: 'sr-only'
+			}
 		>
 			{visible ? (
-				<div
-					className={cn('pointer-events-auto flex w-full max-w-sm items-start gap-3 rounded-lg border p-4 shadow-lg', tones[visible.type])}
-					data-toast={visible.type}
-				>
-					<div className="flex-1">
-						<p className="text-sm font-semibold">{visible.title}</p>
-						{visible.description ? <p className="mt-1 text-sm">{visible.description}</p> : null}
+				<>
+					{hydrated ? null : <input type="checkbox" id={dismissId} className="peer sr-only" />}
+					<div
+						className={cn(
+							'flex w-full items-start gap-3 rounded-lg border p-4',
+							hydrated
+								? 'pointer-events-auto max-w-sm shadow-lg'
+								: 'peer-checked:hidden peer-focus-visible:ring-2 peer-focus-visible:ring-brand-600',
+							tones[visible.type],
+						)}
+						data-toast={visible.type}
+					>
+						<div className="flex-1">
+							<p className="text-sm font-semibold">{visible.title}</p>
+							{visible.description ? <p className="mt-1 text-sm">{visible.description}</p> : null}
+						</div>
+						{hydrated ? (
+							<button
+								type="button"
+								onClick={() => setDismissedId(visible.id)}
+								className="rounded p-1 text-current opacity-70 hover:opacity-100"
+								aria-label="Dismiss notification"
+							>
+								<span aria-hidden="true">×</span>
+							</button>
+						) : (
+							<label htmlFor={dismissId} className="cursor-pointer rounded p-1 text-current opacity-70 hover:opacity-100">
+								<span aria-hidden="true">×</span>
+								<span className="sr-only">Dismiss notification</span>
+							</label>
+						)}
 					</div>
-					{hydrated ? (
-						<button
-							type="button"
-							onClick={() => setDismissedId(visible.id)}
-							className="rounded p-1 text-current opacity-70 hover:opacity-100"
-							aria-label="Dismiss notification"
-						>
-							<span aria-hidden="true">×</span>
-						</button>
-					) : null}
-				</div>
+				</>
 			) : null}
 		</div>
 	)

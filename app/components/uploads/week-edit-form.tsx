@@ -175,29 +175,34 @@ export function WeekEditForm({
 					{saving ? 'Saving...' : 'Save All Changes'}
 				</Button>
 			</div>
-			<ModalQuestion
-				open={confirming !== null}
-				title="Delete Material?"
-				description={confirming ? `"${confirming.title}" will be deleted when you save.` : null}
-				confirmLabel="Delete"
-				onCancel={() => setConfirming(null)}
-				onConfirm={() => {
-					if (confirming) {
-						confirmed.current = true
-						confirming.input.click()
-					}
-					setConfirming(null)
-				}}
-			/>
-			<ModalQuestion
-				open={leaving.state === 'blocked'}
-				title="Discard unsaved changes?"
-				description="Your changes to this week have not been saved."
-				cancelLabel="Keep Editing"
-				confirmLabel="Discard Changes"
-				onCancel={() => leaving.reset?.()}
-				onConfirm={() => leaving.proceed?.()}
-			/>
+			{/* Only scripts open them: a browser that shows a closed <dialog> (w3m) would show dead buttons. */}
+			{hydrated ? (
+				<>
+					<ModalQuestion
+						open={confirming !== null}
+						title="Delete Material?"
+						description={confirming ? `"${confirming.title}" will be deleted when you save.` : null}
+						confirmLabel="Delete"
+						onCancel={() => setConfirming(null)}
+						onConfirm={() => {
+							if (confirming) {
+								confirmed.current = true
+								confirming.input.click()
+							}
+							setConfirming(null)
+						}}
+					/>
+					<ModalQuestion
+						open={leaving.state === 'blocked'}
+						title="Discard unsaved changes?"
+						description="Your changes to this week have not been saved."
+						cancelLabel="Keep Editing"
+						confirmLabel="Discard Changes"
+						onCancel={() => leaving.reset?.()}
+						onConfirm={() => leaving.proceed?.()}
+					/>
+				</>
+			) : null}
 		</Form>
 	)
 }
@@ -220,7 +225,7 @@ function ExistingMaterialRow({
 		<li
 			className={deleting ? 'space-y-3 rounded-lg border border-red-300 bg-red-50 p-4' : 'space-y-3 rounded-lg border border-slate-200 p-4'}
 		>
-			<input {...getInputProps(row.id, { type: 'hidden' })} />
+			<input type="hidden" name={row.id.name} value={row.id.initialValue ?? ''} />
 			<div className="flex flex-wrap items-center gap-2">
 				<p className="min-w-0 flex-1 truncate font-medium text-ink">{item.title}</p>
 				{hydrated && field.dirty && !deleting ? <Badge tone="yellow">Modified</Badge> : null}

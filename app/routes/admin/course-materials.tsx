@@ -137,6 +137,30 @@ export default function ManageCourseMaterials({ loaderData, actionData }: Route.
 
 	return (
 		<>
+			{deletingItem ? (
+				<ConfirmDialog
+					title="Delete Material?"
+					description={`"${deletingItem.title}" and its file will be permanently deleted.`}
+					closeTo={path}
+					action={path}
+					fields={{ intent: 'delete-item', itemId: String(deletingItem.id) }}
+					confirmLabel="Delete"
+					busyLabel="Deleting..."
+				/>
+			) : null}
+			{deletingWeek ? (
+				<ConfirmDialog
+					title="Delete Week?"
+					description={`Week ${deletingWeek.weekNumber}: ${deletingWeek.topic} and all its materials and files will be permanently deleted.`}
+					closeTo={path}
+					action={path}
+					fields={{ intent: 'delete-week', weekId: String(deletingWeek.id) }}
+					confirmLabel="Delete"
+					busyLabel="Deleting..."
+				/>
+			) : null}
+			{lastSql !== undefined ? <LastSqlDialog record={lastSql} closeTo={path} /> : null}
+			<Outlet />
 			<div className="space-y-1">
 				<Link to={href('/dashboard/admin/courses')} className="text-sm font-medium text-brand-700 underline-offset-4 hover:underline">
 					Back to Manage Courses
@@ -204,31 +228,6 @@ export default function ManageCourseMaterials({ loaderData, actionData }: Route.
 				action={path}
 				lastResult={actionData?.assignmentResult}
 			/>
-
-			{deletingItem ? (
-				<ConfirmDialog
-					title="Delete Material?"
-					description={`"${deletingItem.title}" and its file will be permanently deleted.`}
-					closeTo={path}
-					action={path}
-					fields={{ intent: 'delete-item', itemId: String(deletingItem.id) }}
-					confirmLabel="Delete"
-					busyLabel="Deleting..."
-				/>
-			) : null}
-			{deletingWeek ? (
-				<ConfirmDialog
-					title="Delete Week?"
-					description={`Week ${deletingWeek.weekNumber}: ${deletingWeek.topic} and all its materials and files will be permanently deleted.`}
-					closeTo={path}
-					action={path}
-					fields={{ intent: 'delete-week', weekId: String(deletingWeek.id) }}
-					confirmLabel="Delete"
-					busyLabel="Deleting..."
-				/>
-			) : null}
-			{lastSql !== undefined ? <LastSqlDialog record={lastSql} closeTo={path} /> : null}
-			<Outlet />
 		</>
 	)
 }

@@ -70,6 +70,17 @@ export default function ManageCourses({ loaderData, actionData }: Route.Componen
 	useLiveRevalidation(['enrollment.changed', 'course.changed'])
 	return (
 		<>
+			{raw ? (
+				<RouteDialog title="Raw Courses Data" description="Every column of every course row." closeTo={COURSES_PATH} size="xl">
+					{raw.failed ? (
+						<Alert tone="error">Failed to fetch raw courses data</Alert>
+					) : (
+						<RawDataTable rows={raw.rows} label="Raw courses data" />
+					)}
+				</RouteDialog>
+			) : null}
+
+			<Outlet />
 			<div className="flex flex-col gap-4 sm:flex-row sm:items-center sm:justify-between">
 				<h1 className="text-2xl font-bold text-ink">Manage Courses</h1>
 				<div className="flex flex-wrap gap-2">
@@ -103,18 +114,6 @@ export default function ManageCourses({ loaderData, actionData }: Route.Componen
 					</ul>
 				)}
 			</section>
-
-			{raw ? (
-				<RouteDialog title="Raw Courses Data" description="Every column of every course row." closeTo={COURSES_PATH} size="xl">
-					{raw.failed ? (
-						<Alert tone="error">Failed to fetch raw courses data</Alert>
-					) : (
-						<RawDataTable rows={raw.rows} label="Raw courses data" />
-					)}
-				</RouteDialog>
-			) : null}
-
-			<Outlet />
 		</>
 	)
 }

@@ -120,6 +120,19 @@ export default function ManageEnrollments({ loaderData }: Route.ComponentProps) 
 
 	return (
 		<>
+			<Outlet />
+
+			{removing ? (
+				<ConfirmDialog
+					title="Remove Enrollment"
+					description={`Remove ${removing.name || removing.email} from ${removing.courseTitle}? Their seat becomes free.`}
+					closeTo={back}
+					action={back}
+					fields={{ intent: 'remove', enrollmentId: String(removing.id) }}
+					confirmLabel="Remove"
+					busyLabel="Removing..."
+				/>
+			) : null}
 			<h1 className="text-2xl font-bold text-ink">Manage Enrollments</h1>
 			<div className="flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
 				<SearchForm
@@ -190,20 +203,6 @@ export default function ManageEnrollments({ loaderData }: Route.ComponentProps) 
 				</TableCard>
 			)}
 			{truncated ? <p className="text-sm text-slate-600">Showing the newest {limit} enrollments. Search to find others.</p> : null}
-
-			<Outlet />
-
-			{removing ? (
-				<ConfirmDialog
-					title="Remove Enrollment"
-					description={`Remove ${removing.name || removing.email} from ${removing.courseTitle}? Their seat becomes free.`}
-					closeTo={back}
-					action={back}
-					fields={{ intent: 'remove', enrollmentId: String(removing.id) }}
-					confirmLabel="Remove"
-					busyLabel="Removing..."
-				/>
-			) : null}
 		</>
 	)
 }

@@ -70,6 +70,16 @@ export default function GradeAssignments({ loaderData, actionData }: Route.Compo
 	const back = gradesUrl(state)
 	return (
 		<>
+			{viewing ? <SubmissionDialog submission={viewing} closeTo={back} gradeTo={gradesUrl(state, { grade: String(viewing.id) })} /> : null}
+			{grading ? (
+				<GradePanel
+					key={grading.id}
+					submission={grading}
+					closeTo={back}
+					action={gradesUrl(state, { grade: String(grading.id) })}
+					lastResult={actionData?.result}
+				/>
+			) : null}
 			<h1 className="text-2xl font-bold text-ink">Grade Student Assignments</h1>
 			<div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
 				<TabLinks
@@ -102,16 +112,6 @@ export default function GradeAssignments({ loaderData, actionData }: Route.Compo
 				</Form>
 			</div>
 			<TableCard>{tab === 'pending' ? <PendingTable rows={rows} state={state} /> : <GradedTable rows={rows} state={state} />}</TableCard>
-			{viewing ? <SubmissionDialog submission={viewing} closeTo={back} gradeTo={gradesUrl(state, { grade: String(viewing.id) })} /> : null}
-			{grading ? (
-				<GradePanel
-					key={grading.id}
-					submission={grading}
-					closeTo={back}
-					action={gradesUrl(state, { grade: String(grading.id) })}
-					lastResult={actionData?.result}
-				/>
-			) : null}
 		</>
 	)
 }

@@ -74,6 +74,7 @@ export default function OrphanedMaterials({ loaderData }: Route.ComponentProps) 
 
 	return (
 		<>
+			{confirming !== null && confirming.length > 0 ? <ConfirmCleanup groupIds={confirming} /> : null}
 			<div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
 				<div className="space-y-1">
 					<h1 className="text-2xl font-bold text-ink">Orphaned Materials Cleanup</h1>
@@ -144,8 +145,6 @@ export default function OrphanedMaterials({ loaderData }: Route.ComponentProps) 
 					</TableCard>
 				</Form>
 			)}
-
-			{confirming !== null && confirming.length > 0 ? <ConfirmCleanup groupIds={confirming} /> : null}
 		</>
 	)
 }

@@ -92,6 +92,36 @@ export default function ManageUsers({ loaderData }: Route.ComponentProps) {
 
 	return (
 		<>
+			{promoting ? (
+				<ConfirmDialog
+					title="Make Admin"
+					description={`Make ${promoting.name || 'this user'} (${promoting.email}) an administrator?`}
+					closeTo={back}
+					action={back}
+					fields={{ intent: 'make-admin', userId: promoting.id }}
+					confirmLabel="Make Admin"
+					busyLabel="Promoting..."
+				>
+					<p className="text-sm text-slate-700">
+						They will be able to manage courses, users, enrollments, materials and messages, and see every student's details.
+					</p>
+				</ConfirmDialog>
+			) : null}
+			{removing ? (
+				<ConfirmDialog
+					title="Remove User"
+					description={`Are you sure you want to remove ${removing.name || 'this user'} (${removing.email})? This action cannot be undone.`}
+					closeTo={back}
+					action={back}
+					fields={{ intent: 'remove', userId: removing.id }}
+					confirmLabel="Remove"
+					busyLabel="Removing..."
+				>
+					<p className="text-sm text-slate-700">
+						Their account, sessions, enrollments, messages and uploaded files will be permanently deleted. Payment records are kept.
+					</p>
+				</ConfirmDialog>
+			) : null}
 			<h1 className="text-2xl font-bold text-ink">Manage Users</h1>
 			<div className="flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
 				<SearchForm action={USERS_PATH} label="Search users" placeholder="Search by name or email..." query={query} />
@@ -139,37 +169,6 @@ export default function ManageUsers({ loaderData }: Route.ComponentProps) {
 				</TableCard>
 			)}
 			{truncated ? <p className="text-sm text-slate-600">Showing the newest {limit} students. Search to find others.</p> : null}
-
-			{promoting ? (
-				<ConfirmDialog
-					title="Make Admin"
-					description={`Make ${promoting.name || 'this user'} (${promoting.email}) an administrator?`}
-					closeTo={back}
-					action={back}
-					fields={{ intent: 'make-admin', userId: promoting.id }}
-					confirmLabel="Make Admin"
-					busyLabel="Promoting..."
-				>
-					<p className="text-sm text-slate-700">
-						They will be able to manage courses, users, enrollments, materials and messages, and see every student's details.
-					</p>
-				</ConfirmDialog>
-			) : null}
-			{removing ? (
-				<ConfirmDialog
-					title="Remove User"
-					description={`Are you sure you want to remove ${removing.name || 'this user'} (${removing.email})? This action cannot be undone.`}
-					closeTo={back}
-					action={back}
-					fields={{ intent: 'remove', userId: removing.id }}
-					confirmLabel="Remove"
-					busyLabel="Removing..."
-				>
-					<p className="text-sm text-slate-700">
-						Their account, sessions, enrollments, messages and uploaded files will be permanently deleted. Payment records are kept.
-					</p>
-				</ConfirmDialog>
-			) : null}
 		</>
 	)
 }

@@ -1,5 +1,6 @@
 import { Form, href, Link, NavLink, Outlet, useLocation } from 'react-router'
 import { Badge } from '#app/components/ui/badge.tsx'
+import { Toaster } from '#app/components/ui/toast.tsx'
 import { requireUser } from '#app/utils/auth.server.ts'
 import { cn, initials } from '#app/utils/misc.ts'
 import type { Route } from './+types/layout'
@@ -83,8 +84,9 @@ export default function DashboardLayout({ loaderData }: Route.ComponentProps) {
 	return (
 		<div className="min-h-screen bg-slate-50">
 			<header className="sticky top-0 z-40 border-b border-slate-200 bg-white">
+				{/* Its groups are inline-flex (a flex item either way) so that engines without flexbox keep them on one line. */}
 				<div className="flex h-16 items-center justify-between gap-3 px-4">
-					<div className="flex items-center gap-2">
+					<div className="inline-flex items-center gap-2">
 						<details key={location.key} className="relative lg:hidden">
 							<summary
 								className="flex size-10 cursor-pointer items-center justify-center rounded-md hover:bg-slate-100"
@@ -101,19 +103,19 @@ export default function DashboardLayout({ loaderData }: Route.ComponentProps) {
 								<Menu isAdmin={user.isAdmin} />
 							</nav>
 						</details>
-						<Link to="/" aria-label="Real Estate Mentorship home" className="flex items-center gap-2 font-bold text-brand-800">
+						<Link to="/" aria-label="Real Estate Mentorship home" className="inline-flex items-center gap-2 font-bold text-brand-800">
 							<img src="/favicon.svg" alt="" width={28} height={28} />
 							<span className="hidden sm:inline">Real Estate Mentorship</span>
 						</Link>
 					</div>
-					<div className="flex items-center gap-3">
+					<div className="inline-flex items-center gap-3">
 						<span
 							aria-hidden="true"
-							className="flex size-9 items-center justify-center rounded-full bg-brand-700 text-sm font-bold text-white"
+							className="inline-flex size-9 items-center justify-center rounded-full bg-brand-700 text-sm font-bold text-white"
 						>
 							{initials(user.name)}
 						</span>
-						<div className="hidden text-right sm:block">
+						<div className="hidden text-right sm:inline-block">
 							<p className="text-sm font-semibold text-ink">{user.name || 'Student'}</p>
 							{user.isAdmin ? <p className="text-xs text-slate-600">Administrator</p> : null}
 						</div>
@@ -134,6 +136,7 @@ export default function DashboardLayout({ loaderData }: Route.ComponentProps) {
 					</nav>
 				</aside>
 				<main id="main" className="min-w-0 flex-1 space-y-6">
+					<Toaster />
 					{user.emailConfirmed ? null : (
 						<div
 							role="status"

@@ -109,10 +109,10 @@ export default function MaterialViewerPage({ loaderData }: Route.ComponentProps)
 	const searchParams = useMemo(() => new URLSearchParams(backgroundQuery), [backgroundQuery])
 	return (
 		<>
-			<DashboardHome data={dashboard} searchParams={searchParams} signedIn />
 			<RouteDialog title={item.title} description={weekLabel} closeTo={`/dashboard?${backgroundQuery}`} size="xl">
 				<MaterialViewer item={item} isProtected={isProtected} revealTo="?view=1" />
 			</RouteDialog>
+			<DashboardHome data={dashboard} searchParams={searchParams} signedIn />
 		</>
 	)
 }

@@ -157,6 +157,25 @@ function Conversations({
 
 	return (
 		<div className="grid grid-cols-1 gap-4 lg:grid-cols-[20rem_minmax(0,1fr)]">
+			{loaderData.confirmDelete ? <DeleteMessageDialog messageId={loaderData.confirmDelete} closeTo={link({ confirm: null })} /> : null}
+			{loaderData.dialogContacts ? (
+				<RouteDialog title="New conversation" description="Choose who to message." closeTo={link({ dialog: null })}>
+					{loaderData.dialogContacts.length === 0 ? (
+						<p className="text-sm text-slate-600">No contacts available.</p>
+					) : (
+						<ul className="max-h-96 space-y-1 overflow-y-auto">
+							{loaderData.dialogContacts.map((contact) => (
+								<li key={contact.id}>
+									<Link to={threadUrl(contact.id)} className="flex items-center gap-3 rounded-lg px-2 py-2 hover:bg-slate-100">
+										<InitialsAvatar initials={contact.avatar} />
+										<span className="font-medium text-ink">{contact.name}</span>
+									</Link>
+								</li>
+							))}
+						</ul>
+					)}
+				</RouteDialog>
+			) : null}
 			<div className="space-y-3">
 				<ContactList
 					title="Contacts"
@@ -189,25 +208,6 @@ function Conversations({
 					/>
 				}
 			/>
-			{loaderData.confirmDelete ? <DeleteMessageDialog messageId={loaderData.confirmDelete} closeTo={link({ confirm: null })} /> : null}
-			{loaderData.dialogContacts ? (
-				<RouteDialog title="New conversation" description="Choose who to message." closeTo={link({ dialog: null })}>
-					{loaderData.dialogContacts.length === 0 ? (
-						<p className="text-sm text-slate-600">No contacts available.</p>
-					) : (
-						<ul className="max-h-96 space-y-1 overflow-y-auto">
-							{loaderData.dialogContacts.map((contact) => (
-								<li key={contact.id}>
-									<Link to={threadUrl(contact.id)} className="flex items-center gap-3 rounded-lg px-2 py-2 hover:bg-slate-100">
-										<InitialsAvatar initials={contact.avatar} />
-										<span className="font-medium text-ink">{contact.name}</span>
-									</Link>
-								</li>
-							))}
-						</ul>
-					)}
-				</RouteDialog>
-			) : null}
 		</div>
 	)
 }

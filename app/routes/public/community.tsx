@@ -134,6 +134,9 @@ export default function Community({ loaderData, actionData }: Route.ComponentPro
 
 	return (
 		<>
+			{dialog === 'filters' ? <FiltersDialog filters={filters} tab={tab} closeTo={closeDialog} hrefWith={hrefWith} /> : null}
+			{dialog === 'discuss' ? <DiscussionDialog closeTo={closeDialog} lastResult={actionData?.result} /> : null}
+			{dialog === 'profile' && profile ? <ProfileDialog member={profile} closeTo={closeDialog} /> : null}
 			<PageHero
 				eyebrow="Community"
 				title="Investor Community"
@@ -235,10 +238,6 @@ export default function Community({ loaderData, actionData }: Route.ComponentPro
 
 			<CommunityTestimonials />
 			<JoinCommunity />
-
-			{dialog === 'filters' ? <FiltersDialog filters={filters} tab={tab} closeTo={closeDialog} hrefWith={hrefWith} /> : null}
-			{dialog === 'discuss' ? <DiscussionDialog closeTo={closeDialog} lastResult={actionData?.result} /> : null}
-			{dialog === 'profile' && profile ? <ProfileDialog member={profile} closeTo={closeDialog} /> : null}
 		</>
 	)
 }

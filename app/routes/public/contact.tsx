@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, getTextareaProps, type SubmissionResult, u
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, useNavigation, useSearchParams } from 'react-router'
 import { z } from 'zod'
-import { HoneypotField, isHoneypotFilled } from '#app/components/marketing/honeypot.tsx'
+import { HONEYPOT_REFUSAL, HoneypotField, isHoneypotFilled } from '#app/components/marketing/honeypot.tsx'
 import { Icon } from '#app/components/marketing/icons.tsx'
 import { pageMeta } from '#app/components/marketing/meta.ts'
 import { PageHero } from '#app/components/marketing/page-hero.tsx'
@@ -43,10 +43,10 @@ const sentToast = {
 
 export async function action({ request }: Route.ActionArgs) {
 	const formData = await readFormData(request)
-	// A bot gets the same answer as a person, so it cannot tell it was caught.
-	if (isHoneypotFilled(formData)) return redirectWithToast(SENT_URL, sentToast)
-
 	const submission = parseWithZod(formData, { schema: ContactSchema })
+	if (isHoneypotFilled(formData)) {
+		return data({ result: submission.reply({ formErrors: [HONEYPOT_REFUSAL] }), deliveryFailed: false }, { status: 400 })
+	}
 	if (submission.status !== 'success') {
 		return data({ result: submission.reply(), deliveryFailed: false }, { status: 400 })
 	}

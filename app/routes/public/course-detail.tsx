@@ -56,6 +56,40 @@ export default function CourseDetailPage({ loaderData }: Route.ComponentProps) {
 
 	return (
 		<div className="mx-auto max-w-6xl px-4 py-8 sm:py-12">
+			{showAuthDialog ? (
+				<RouteDialog
+					title="Authentication Required"
+					description="Please register or log in to secure your spot"
+					closeTo={coursePath}
+					size="sm"
+				>
+					<div className="flex flex-col gap-3 sm:flex-row">
+						<ButtonLink to="/register" className="flex-1">
+							Register
+						</ButtonLink>
+						<ButtonLink to={`/login?redirectTo=${encodeURIComponent(coursePath)}`} variant="outline" className="flex-1">
+							Log in
+						</ButtonLink>
+					</div>
+				</RouteDialog>
+			) : null}
+			{showPurchaseDialog ? (
+				<RouteDialog title="Secure Your Spot" closeTo={coursePath} size="lg">
+					<LazyPurchaseForm
+						course={{
+							id: course.id,
+							title: course.title,
+							registrationFee: course.registrationFee,
+							startDate: course.startDate,
+							endDate: course.endDate,
+						}}
+						cancelTo={coursePath}
+					/>
+				</RouteDialog>
+			) : null}
+			{dialog === 'waitlist' ? (
+				<LazyWaitlistDialog course={{ id: course.id, title: course.title }} closeTo={coursePath} returnTo={coursePath} />
+			) : null}
 			<LiveSeatCounts />
 			<Link to="/courses" className="text-sm font-medium text-brand-700 underline-offset-4 hover:underline">
 				<span aria-hidden="true">←</span> All programs
@@ -150,41 +184,6 @@ export default function CourseDetailPage({ loaderData }: Route.ComponentProps) {
 					</div>
 				</section>
 			</div>
-
-			{showAuthDialog ? (
-				<RouteDialog
-					title="Authentication Required"
-					description="Please register or log in to secure your spot"
-					closeTo={coursePath}
-					size="sm"
-				>
-					<div className="flex flex-col gap-3 sm:flex-row">
-						<ButtonLink to="/register" className="flex-1">
-							Register
-						</ButtonLink>
-						<ButtonLink to={`/login?redirectTo=${encodeURIComponent(coursePath)}`} variant="outline" className="flex-1">
-							Log in
-						</ButtonLink>
-					</div>
-				</RouteDialog>
-			) : null}
-			{showPurchaseDialog ? (
-				<RouteDialog title="Secure Your Spot" closeTo={coursePath} size="lg">
-					<LazyPurchaseForm
-						course={{
-							id: course.id,
-							title: course.title,
-							registrationFee: course.registrationFee,
-							startDate: course.startDate,
-							endDate: course.endDate,
-						}}
-						cancelTo={coursePath}
-					/>
-				</RouteDialog>
-			) : null}
-			{dialog === 'waitlist' ? (
-				<LazyWaitlistDialog course={{ id: course.id, title: course.title }} closeTo={coursePath} returnTo={coursePath} />
-			) : null}
 		</div>
 	)
 }

@@ -107,7 +107,7 @@ export default function Home({ loaderData, actionData }: Route.ComponentProps) {
 					}
 				>
 					<div className={showOfferColumn ? undefined : 'max-w-3xl'}>
-						<p className="inline-flex items-center gap-2 rounded-full bg-white/10 px-3 py-1 text-sm font-medium text-brand-50 ring-1 ring-white/20">
+						<p className="inline-flex items-center gap-2 rounded-full bg-brand-800 px-3 py-1 text-sm font-medium text-brand-50 ring-1 ring-white/20">
 							<Icon name="home" className="size-4 text-amber-300" />
 							Small-group online mentorship for new investors
 						</p>
@@ -126,7 +126,7 @@ export default function Home({ loaderData, actionData }: Route.ComponentProps) {
 								Email Us
 							</OnDarkButtonLink>
 						</div>
-						<dl className="mt-10 grid max-w-md grid-cols-3 gap-4 border-t border-white/15 pt-6">
+						<dl className="mt-10 grid max-w-md grid-cols-3 gap-4 border-t border-brand-700 pt-6">
 							<div>
 								<dt className="text-xs text-brand-100">Weekly sessions</dt>
 								<dd className="text-2xl font-bold">8</dd>

@@ -118,6 +118,7 @@ export default function CourseStep({ loaderData, actionData }: Route.ComponentPr
 
 	return (
 		<RegisterFrame step={2} title="Select a Course" subtitle="Choose a course to enroll in" hideSteps={available.length === 0}>
+			{waitlist ? <WaitlistDialog course={waitlist.course} closeTo={stepUrl} returnTo={STEP_PATH[2]} known={waitlist.known} /> : null}
 			<LiveSeatCounts />
 			{fullCourse ? (
 				<Alert tone="error" title={fullCourse.title} className="mb-6">
@@ -145,6 +146,8 @@ export default function CourseStep({ loaderData, actionData }: Route.ComponentPr
 					method="post"
 					action={STEP_PATH[2]}
 					{...getFormProps(form)}
+					// The draft holds the choice: on Back the browser must not restore one by position, as the list may have changed.
+					autoComplete="off"
 					onChange={availabilityCheck.onChange}
 					className="space-y-4"
 				>
@@ -205,8 +208,6 @@ export default function CourseStep({ loaderData, actionData }: Route.ComponentPr
 					</ButtonLink>
 				</div>
 			) : null}
-
-			{waitlist ? <WaitlistDialog course={waitlist.course} closeTo={stepUrl} returnTo={STEP_PATH[2]} known={waitlist.known} /> : null}
 		</RegisterFrame>
 	)
 }
@@ -221,16 +222,7 @@ function SelectableCourse({ course, name, defaultChecked }: { course: ListedCour
 				'has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50 has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-brand-200',
 			)}
 		>
-			{/* The draft holds the choice: on Back the browser must not restore one by position, as the list may have changed. */}
-			<input
-				id={id}
-				type="radio"
-				name={name}
-				value={course.id}
-				defaultChecked={defaultChecked}
-				autoComplete="off"
-				className="mt-1 size-4 text-brand-700"
-			/>
+			<input id={id} type="radio" name={name} value={course.id} defaultChecked={defaultChecked} className="mt-1 size-4 text-brand-700" />
 			<CourseSummary course={course} />
 		</label>
 	)

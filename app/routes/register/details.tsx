@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, href, redirect } from 'react-router'
 import { z } from 'zod'
-import { HoneypotField, isHoneypotFilled } from '#app/components/marketing/honeypot.tsx'
+import { HONEYPOT_REFUSAL, HoneypotField, isHoneypotFilled } from '#app/components/marketing/honeypot.tsx'
 import { NameEmailFields } from '#app/components/name-email-fields.tsx'
 import { PasswordField } from '#app/components/password-field.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
@@ -30,21 +30,28 @@ import {
 
 const PASSWORD_MESSAGE = 'Password must be at least 8 characters'
 
-const DetailsSchema = z
-	.object({
-		intent: z.literal('details'),
-		name: NameSchema,
-		email: EmailSchema,
-		password: z
-			.string({ error: PASSWORD_MESSAGE })
-			.min(MIN_PASSWORD_LENGTH, PASSWORD_MESSAGE)
-			.max(MAX_PASSWORD_LENGTH, `Password must be at most ${MAX_PASSWORD_LENGTH} characters`),
-		confirmPassword: z.string({ error: 'Passwords do not match' }),
-	})
-	.refine((value) => value.password === value.confirmPassword, {
-		message: 'Passwords do not match',
-		path: ['confirmPassword'],
-	})
+/**
+ * Step 1's fields. Once a draft holds a password (the person came Back from a later step), both
+ * password fields may stay blank to keep it: the form never gets the password back to show.
+ */
+function detailsSchema({ passwordSaved }: { passwordSaved: boolean }) {
+	const password = z
+		.string({ error: PASSWORD_MESSAGE })
+		.min(MIN_PASSWORD_LENGTH, PASSWORD_MESSAGE)
+		.max(MAX_PASSWORD_LENGTH, `Password must be at most ${MAX_PASSWORD_LENGTH} characters`)
+	return z
+		.object({
+			intent: z.literal('details'),
+			name: NameSchema,
+			email: EmailSchema,
+			password: passwordSaved ? password.optional() : password,
+			confirmPassword: passwordSaved ? z.string().optional() : z.string({ error: 'Passwords do not match' }),
+		})
+		.refine((value) => value.password === value.confirmPassword, {
+			message: 'Passwords do not match',
+			path: ['confirmPassword'],
+		})
+}
 
 const PASSWORD_FIELDS = ['password', 'confirmPassword']
 
@@ -75,12 +82,18 @@ export async function action({ request }: Route.ActionArgs) {
 		if (draftId) await deleteDraft(getDb(), draftId)
 		return redirect(STEP_PATH[1], { headers: { 'Set-Cookie': await clearDraftCookieHeader() } })
 	}
-	if (isHoneypotFilled(formData)) return redirect(STEP_PATH[1])
-	const submission = parseWithZod(formData, { schema: DetailsSchema })
+	const db = getDb()
+	const draftId = await readDraftId(request)
+	const draft = await getDraft(db, draftId)
+	// Once step 3 has created the account, its details are settled.
+	if (draft?.userId) return redirect(STEP_PATH[2])
+	const submission = parseWithZod(formData, { schema: detailsSchema({ passwordSaved: draft !== null }) })
+	if (isHoneypotFilled(formData)) {
+		return data({ result: submission.reply({ formErrors: [HONEYPOT_REFUSAL], hideFields: PASSWORD_FIELDS }) }, { status: 400 })
+	}
 	if (submission.status !== 'success') {
 		return data({ result: submission.reply({ hideFields: PASSWORD_FIELDS }) }, { status: 400 })
 	}
-	const db = getDb()
 	const limit = await consumeRateLimit('registrationDetails', clientAddress(request))
 	if (!limit.allowed) {
 		return data(
@@ -88,10 +101,6 @@ export async function action({ request }: Route.ActionArgs) {
 			{ status: 429, headers: { 'Retry-After': String(limit.retryAfterSeconds) } },
 		)
 	}
-	const draftId = await readDraftId(request)
-	const draft = await getDraft(db, draftId)
-	// Once step 3 has created the account, its details are settled.
-	if (draft?.userId) return redirect(STEP_PATH[2])
 	// An account whose registration was never finished (no payment, no enrolment) may be started over.
 	if (await emailBlocksRegistration(db, submission.value.email)) {
 		return data(
@@ -101,16 +110,26 @@ export async function action({ request }: Route.ActionArgs) {
 			{ status: 400 },
 		)
 	}
+	const { password } = submission.value
 	const savedId = await saveDraftDetails(db, draftId, {
 		name: submission.value.name,
 		email: submission.value.email,
-		passwordHash: await hashPassword(submission.value.password),
+		passwordHash: password ? await hashPassword(password) : null,
 	})
+	// The draft ran out between the two pages: its password went with it.
+	if (!savedId) {
+		return data(
+			{ result: submission.reply({ fieldErrors: { password: [PASSWORD_MESSAGE] }, hideFields: PASSWORD_FIELDS }) },
+			{ status: 400 },
+		)
+	}
 	return redirect(STEP_PATH[2], { headers: { 'Set-Cookie': await draftCookieHeader(savedId) } })
 }
 
 export default function DetailsStep({ loaderData, actionData }: Route.ComponentProps) {
 	const { details } = loaderData
+	const passwordSaved = details !== null && !details.accountCreated
+	const schema = detailsSchema({ passwordSaved })
 	const lastResult: StepResult = actionData?.result
 	const submitting = useIntentSubmitting('details')
 	const [form, fields] = useForm({
@@ -119,7 +138,7 @@ export default function DetailsStep({ loaderData, actionData }: Route.ComponentP
 		defaultValue: { name: details?.name ?? '', email: details?.email ?? '' },
 		shouldValidate: 'onBlur',
 		shouldRevalidate: 'onInput',
-		onValidate: ({ formData }) => parseWithZod(formData, { schema: DetailsSchema }),
+		onValidate: ({ formData }) => parseWithZod(formData, { schema }),
 	})
 
 	if (details?.accountCreated) {
@@ -148,6 +167,11 @@ export default function DetailsStep({ loaderData, actionData }: Route.ComponentP
 				<HoneypotField />
 				<input type="hidden" name="intent" value="details" />
 				<NameEmailFields name={fields.name} email={fields.email} />
+				{passwordSaved ? (
+					<p id="password-saved" className="rounded-md bg-brand-50 p-3 text-sm text-brand-900">
+						Your password is saved. Leave both password fields blank to keep it, or type a new one.
+					</p>
+				) : null}
 				<PasswordField
 					label="Password"
 					errors={fields.password.errors}

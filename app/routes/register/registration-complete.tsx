@@ -10,6 +10,7 @@ import { getPayments } from '#app/services/payments/index.server.ts'
 import { getUser, pageUrl, startSession } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { errorPageToast } from '#app/utils/page-toast.server.ts'
+import type { NoscriptRefreshHandle } from '#app/utils/root-data.ts'
 import type { ToastMessage } from '#app/utils/toast.ts'
 import type { Route } from './+types/registration-complete'
 import { clearDraftCookieHeader, readDraftId } from './draft-cookie.server.ts'
@@ -158,10 +159,6 @@ function Success({ courseTitle, signedIn }: { courseTitle: string; signedIn: boo
 			{signedIn ? (
 				<>
 					<p className="mt-2 text-sm text-slate-600">Taking you to your dashboard...</p>
-					{/* Without JavaScript the browser itself moves on after the same pause. */}
-					<noscript>
-						<meta httpEquiv="refresh" content={`${DASHBOARD_DELAY_MS / 1000};url=/dashboard`} />
-					</noscript>
 					<ButtonLink to={href('/dashboard')} size="lg" className="mt-6">
 						Go to Dashboard Now
 					</ButtonLink>
@@ -202,6 +199,14 @@ function Failure({ message }: { message: string }) {
 			</p>
 		</>
 	)
+}
+
+/** Without JavaScript the browser itself moves on after the same pause (root.tsx puts this in the head's <noscript>). */
+export const handle: NoscriptRefreshHandle = {
+	noscriptRefresh: (data) => {
+		const page = data as Route.ComponentProps['loaderData'] | undefined
+		return page?.state === 'success' && page.signedIn ? `${DASHBOARD_DELAY_MS / 1000}; url=${href('/dashboard')}` : null
+	},
 }
 
 export const meta: Route.MetaFunction = () => [

@@ -2,7 +2,7 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { data, href } from 'react-router'
 import { AuthCard } from '#app/components/auth/auth-card.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
-import { isHoneypotFilled } from '#app/components/marketing/honeypot.tsx'
+import { HONEYPOT_REFUSAL, isHoneypotFilled } from '#app/components/marketing/honeypot.tsx'
 import { DEFAULT_PROGRAM, WaitlistForm, WaitlistSchema, waitlistDescription } from '#app/components/waitlist-form.tsx'
 import { getCourseWithAvailability } from '#app/models/courses.server.ts'
 import { joinWaitlist } from '#app/models/waitlist.server.ts'
@@ -49,12 +49,12 @@ export async function action(args: Route.ActionArgs) {
 	const user = await getUser(request)
 	const returnTo = safeRedirectPath(formData.get('returnTo'), '/courses')
 	const target = user ? href('/dashboard') : returnTo
-	// A bot gets the same answer as a person, so it cannot tell it was caught.
-	if (isHoneypotFilled(formData)) return redirectWithToast(target, joinedToast)
-
 	const submission = parseWithZod(formData, { schema: WaitlistSchema })
 	// The page that renders a refused post (without JavaScript) keeps the course and the way back.
 	const course = await findCourse(formData.get('courseId'))
+	if (isHoneypotFilled(formData)) {
+		return data({ result: submission.reply({ formErrors: [HONEYPOT_REFUSAL] }), course, returnTo }, { status: 400 })
+	}
 	if (submission.status !== 'success') return data({ result: submission.reply(), course, returnTo }, { status: 400 })
 
 	const db = getDb()

@@ -82,11 +82,11 @@ function StepIndicator({ current }: { current: 1 | 2 | 3 }) {
 					const done = number < current
 					const active = number === current
 					return (
-						<li key={label} aria-current={active ? 'step' : undefined} className="flex items-center gap-2 sm:gap-4">
+						<li key={label} aria-current={active ? 'step' : undefined} className="inline-flex items-center gap-2 sm:gap-4">
 							{index > 0 ? (
 								<span aria-hidden="true" className={cn('h-px w-6 sm:w-12', done || active ? 'bg-brand-600' : 'bg-slate-300')} />
 							) : null}
-							<span className="flex items-center gap-2">
+							<span className="inline-flex items-center gap-2">
 								<span
 									aria-hidden="true"
 									className={cn(

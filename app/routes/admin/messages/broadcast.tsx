@@ -154,6 +154,9 @@ export default function Broadcast({ loaderData, actionData }: Route.ComponentPro
 
 	return (
 		<>
+			{loaderData.confirmDelete ? (
+				<DeleteMessageDialog messageId={loaderData.confirmDelete} closeTo={link({ confirm: null })} announcement />
+			) : null}
 			<Card>
 				<CardHeader>
 					<CardTitle>Broadcast Announcement</CardTitle>
@@ -224,9 +227,6 @@ export default function Broadcast({ loaderData, actionData }: Route.ComponentPro
 					)}
 				</CardContent>
 			</Card>
-			{loaderData.confirmDelete ? (
-				<DeleteMessageDialog messageId={loaderData.confirmDelete} closeTo={link({ confirm: null })} announcement />
-			) : null}
 		</>
 	)
 }

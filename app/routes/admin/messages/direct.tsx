@@ -72,6 +72,7 @@ export default function DirectMessages({ loaderData, actionData }: Route.Compone
 
 	return (
 		<div className="grid grid-cols-1 gap-4 lg:grid-cols-[20rem_minmax(0,1fr)]">
+			{loaderData.confirmDelete ? <DeleteMessageDialog messageId={loaderData.confirmDelete} closeTo={link({ confirm: null })} /> : null}
 			<ContactList
 				title="Students"
 				contacts={loaderData.contacts}
@@ -90,7 +91,6 @@ export default function DirectMessages({ loaderData, actionData }: Route.Compone
 				link={link}
 				empty={<EmptyState title="Select a student" description="Choose a student to start a conversation" />}
 			/>
-			{loaderData.confirmDelete ? <DeleteMessageDialog messageId={loaderData.confirmDelete} closeTo={link({ confirm: null })} /> : null}
 		</div>
 	)
 }
