@@ -29,6 +29,7 @@ const paths = {
 	target: 'M12 21a9 9 0 1 0 0-18a9 9 0 0 0 0 18ZM12 16a4 4 0 1 0 0-8a4 4 0 0 0 0 8ZM12 12h.01',
 	arrowRight: 'M5 12h14M13 6l6 6-6 6',
 	plus: 'M12 5v14M5 12h14',
+	chevronDown: 'M6.5 9l5.5 5.5L17.5 9',
 } as const
 
 export type IconName = keyof typeof paths

@@ -31,95 +31,62 @@ function useFieldIds(explicitId?: string) {
 	return { id, errorId: `${id}-error`, helpId: `${id}-help` }
 }
 
-function describedBy(hasErrors: boolean, hasHelp: boolean, errorId: string, helpId: string) {
-	return [hasErrors ? errorId : null, hasHelp ? helpId : null].filter(Boolean).join(' ') || undefined
+/** What a control needs to be read with its label, help and errors. */
+type ControlWiring = { id: string; 'aria-invalid': true | undefined; 'aria-describedby': string | undefined }
+
+/** The label, help text and errors around one control, which `control` renders with the wiring it is given. */
+function FieldShell({
+	label,
+	errors,
+	help,
+	className,
+	controlId,
+	control,
+}: FieldShellProps & { controlId?: string; control: (wiring: ControlWiring) => ReactNode }) {
+	const { id, errorId, helpId } = useFieldIds(controlId)
+	const hasErrors = Boolean(errors?.filter(Boolean).length)
+	const describedBy = [hasErrors ? errorId : null, help ? helpId : null].filter(Boolean).join(' ') || undefined
+	return (
+		<div className={cn('space-y-1', className)}>
+			<Label htmlFor={id}>{label}</Label>
+			{control({ id, 'aria-invalid': hasErrors || undefined, 'aria-describedby': describedBy })}
+			{help ? (
+				<p id={helpId} className="text-xs text-slate-600">
+					{help}
+				</p>
+			) : null}
+			<ErrorList id={errorId} errors={errors} />
+		</div>
+	)
 }
 
 /** Label, input, help text and errors, wired for screen readers. */
-export function Field({
-	label,
-	errors,
-	help,
-	className,
-	inputProps,
-}: FieldShellProps & { inputProps: InputHTMLAttributes<HTMLInputElement> }) {
-	const { id, errorId, helpId } = useFieldIds(inputProps.id)
-	const hasErrors = Boolean(errors?.filter(Boolean).length)
-	return (
-		<div className={cn('space-y-1', className)}>
-			<Label htmlFor={id}>{label}</Label>
-			<Input
-				{...inputProps}
-				id={id}
-				aria-invalid={hasErrors || undefined}
-				aria-describedby={describedBy(hasErrors, Boolean(help), errorId, helpId)}
-			/>
-			{help ? (
-				<p id={helpId} className="text-xs text-slate-600">
-					{help}
-				</p>
-			) : null}
-			<ErrorList id={errorId} errors={errors} />
-		</div>
-	)
+export function Field({ inputProps, ...shell }: FieldShellProps & { inputProps: InputHTMLAttributes<HTMLInputElement> }) {
+	return <FieldShell {...shell} controlId={inputProps.id} control={(wiring) => <Input {...inputProps} {...wiring} />} />
 }
 
 export function TextareaField({
-	label,
-	errors,
-	help,
-	className,
 	textareaProps,
+	...shell
 }: FieldShellProps & { textareaProps: TextareaHTMLAttributes<HTMLTextAreaElement> }) {
-	const { id, errorId, helpId } = useFieldIds(textareaProps.id)
-	const hasErrors = Boolean(errors?.filter(Boolean).length)
-	return (
-		<div className={cn('space-y-1', className)}>
-			<Label htmlFor={id}>{label}</Label>
-			<Textarea
-				{...textareaProps}
-				id={id}
-				aria-invalid={hasErrors || undefined}
-				aria-describedby={describedBy(hasErrors, Boolean(help), errorId, helpId)}
-			/>
-			{help ? (
-				<p id={helpId} className="text-xs text-slate-600">
-					{help}
-				</p>
-			) : null}
-			<ErrorList id={errorId} errors={errors} />
-		</div>
-	)
+	return <FieldShell {...shell} controlId={textareaProps.id} control={(wiring) => <Textarea {...textareaProps} {...wiring} />} />
 }
 
 export function SelectField({
-	label,
-	errors,
-	help,
-	className,
 	selectProps,
 	children,
+	...shell
 }: FieldShellProps & { selectProps: SelectHTMLAttributes<HTMLSelectElement>; children: ReactNode }) {
-	const { id, errorId, helpId } = useFieldIds(selectProps.id)
-	const hasErrors = Boolean(errors?.filter(Boolean).length)
 	return (
-		<div className={cn('space-y-1', className)}>
-			<Label htmlFor={id}>{label}</Label>
-			<Select
-				{...selectProps}
-				id={id}
-				aria-invalid={hasErrors || undefined}
-				aria-describedby={describedBy(hasErrors, Boolean(help), errorId, helpId)}
-			>
-				{children}
-			</Select>
-			{help ? (
-				<p id={helpId} className="text-xs text-slate-600">
-					{help}
-				</p>
-			) : null}
-			<ErrorList id={errorId} errors={errors} />
-		</div>
+		<FieldShell
+			{...shell}
+			controlId={selectProps.id}
+			control={(wiring) => (
+				<Select {...selectProps} {...wiring}>
+					{children}
+				</Select>
+			)}
+		/>
 	)
 }
 

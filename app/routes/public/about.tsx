@@ -93,17 +93,7 @@ export default function About() {
 							<summary className="inline-flex cursor-pointer items-center gap-1 rounded-md font-semibold text-brand-700 hover:underline">
 								<span className="group-open:hidden">Read more</span>
 								<span className="hidden group-open:inline">Read less</span>
-								<svg
-									aria-hidden="true"
-									viewBox="0 0 20 20"
-									fill="none"
-									stroke="currentColor"
-									strokeWidth="2"
-									strokeLinecap="round"
-									className="size-4 transition-transform group-open:rotate-180"
-								>
-									<path d="M5.5 7.5 10 12l4.5-4.5" />
-								</svg>
+								<Icon name="chevronDown" strokeWidth={2.2} className="size-4 transition-transform group-open:rotate-180" />
 							</summary>
 							<div className="mt-4 space-y-4 leading-relaxed text-slate-700">
 								<p>

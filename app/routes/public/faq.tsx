@@ -1,4 +1,5 @@
 import { Link } from 'react-router'
+import { Icon } from '#app/components/marketing/icons.tsx'
 import { pageMeta } from '#app/components/marketing/meta.ts'
 import { PageHero } from '#app/components/marketing/page-hero.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
@@ -82,17 +83,7 @@ export default function Faq() {
 									aria-hidden="true"
 									className="flex size-8 shrink-0 items-center justify-center rounded-full bg-brand-50 text-brand-700 transition-transform group-open:rotate-45"
 								>
-									<svg
-										aria-hidden="true"
-										viewBox="0 0 20 20"
-										fill="none"
-										stroke="currentColor"
-										strokeWidth="2"
-										strokeLinecap="round"
-										className="size-4"
-									>
-										<path d="M10 4v12M4 10h12" />
-									</svg>
+									<Icon name="plus" strokeWidth={2.2} className="size-4" />
 								</span>
 							</summary>
 							<div className="space-y-3 px-5 pb-5 leading-relaxed text-slate-700 sm:px-6 [&_a]:font-medium [&_a]:text-brand-700 [&_a]:underline">
