@@ -25,15 +25,19 @@ let detected: DocumentConverter | null | undefined
 
 /** Looks for LibreOffice once: LIBREOFFICE_PATH, else soffice or libreoffice on PATH; 'off' means none. */
 export async function detectDocumentConverter(env: Pick<Env, 'LIBREOFFICE_PATH'>): Promise<DocumentConverter | null> {
-	if (env.LIBREOFFICE_PATH === 'off') return (detected = null)
-	for (const command of env.LIBREOFFICE_PATH ? [env.LIBREOFFICE_PATH] : CANDIDATES) {
+	detected = env.LIBREOFFICE_PATH === 'off' ? null : await findLibreOffice(env.LIBREOFFICE_PATH ? [env.LIBREOFFICE_PATH] : CANDIDATES)
+	return detected
+}
+
+async function findLibreOffice(commands: string[]) {
+	for (const command of commands) {
 		const version = await run(command, ['--version'], { timeout: 30_000 }).then(
 			({ stdout }) => stdout.trim(),
 			() => null,
 		)
-		if (version) return (detected = libreOffice(command, version))
+		if (version) return libreOffice(command, version)
 	}
-	return (detected = null)
+	return null
 }
 
 /** The converter found at start-up; null when there is none (or none was looked for). */
