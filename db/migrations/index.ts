@@ -5,6 +5,7 @@ import * as publicContentNotifications from './2026-11-21-0003-public-content-no
 import * as performanceIndexes from './2026-11-21-0004-performance-indexes.ts'
 import * as rateLimits from './2026-11-25-0001-rate-limits.ts'
 import * as announcementSubjects from './2026-11-26-0001-announcement-subjects.ts'
+import * as mailHeadersAndAttachments from './2026-11-27-0001-mail-headers-and-attachments.ts'
 
 /**
  * Every migration, in order. Listed explicitly so the same list works in the
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
 	'2026-11-21-0004-performance-indexes': performanceIndexes,
 	'2026-11-25-0001-rate-limits': rateLimits,
 	'2026-11-26-0001-announcement-subjects': announcementSubjects,
+	'2026-11-27-0001-mail-headers-and-attachments': mailHeadersAndAttachments,
 }
