@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { ConfirmEmail } from './confirm-email.tsx'
+import { EnrollmentReceiptEmail } from './enrollment-receipt.tsx'
 import { renderEmail } from './render.server.ts'
 import { ResetPasswordEmail } from './reset-password.tsx'
 import { emailColors } from './theme.ts'
@@ -51,6 +52,31 @@ describe('e-mail templates', () => {
 		expect(mail.text).toContain(`Choose a new password ${resetUrl}`)
 		expect(mail.text).toContain('expires in 1 hour')
 		expect(linksOf(mail.html)).toContain(resetUrl)
+	})
+
+	test('the enrollment receipt: course, start, amount, payment reference, a link to the course', async () => {
+		const courseUrl = 'https://school.example/dashboard?course=7'
+		const receipt = {
+			site,
+			name: 'Ada',
+			courseTitle: 'Spring Cohort',
+			amountPaid: '$2,500.00',
+			startsOn: 'Jan 13, 2031',
+			paymentReference: 'cs_test_123',
+			courseUrl,
+		}
+		const paid = await renderEmail(<EnrollmentReceiptEmail {...receipt} />)
+		expectSchoolFrame(paid, {
+			title: 'Enrollment confirmed: Spring Cohort',
+			reason: /you enrolled in Spring Cohort .*Keep it as your receipt/,
+		})
+		expect(paid.text).toMatch(/Course +Spring Cohort\nStarts +Jan 13, 2031\nAmount paid +\$2,500\.00\nPayment reference +cs_test_123/)
+		expect(paid.text).toContain(`Go to your course ${courseUrl}`)
+		expect(linksOf(paid.html)).toContain(courseUrl)
+
+		const free = await renderEmail(<EnrollmentReceiptEmail {...receipt} amountPaid="Free" startsOn={null} paymentReference={null} />)
+		expect(free.text).toMatch(/Course +Spring Cohort\nAmount paid +Free\n/)
+		expect(free.text).not.toMatch(/Starts|Payment reference/)
 	})
 
 	test("the mail colours are the site's (app/app.css)", () => {
