@@ -24,6 +24,10 @@ export interface ProfilesTable {
 	id: string
 	name: string
 	role: ColumnType<Role | null, Role | null | undefined, Role | null>
+	/** Announcements are also e-mailed (Settings, or the one-click unsubscribe link). */
+	email_announcements: Generated<boolean>
+	/** Reminders before live sessions are e-mailed. */
+	email_reminders: Generated<boolean>
 	created_at: CreatedAt
 	updated_at: Timestamp
 }
