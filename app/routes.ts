@@ -74,4 +74,5 @@ export default [
 	route('webhooks/stripe', 'routes/resources/stripe-webhook.ts'),
 	route('healthz', 'routes/resources/healthz.ts'),
 	route('dev/mailbox', 'routes/resources/mailbox.tsx'),
+	route('dev/mailbox/:mailId/html', 'routes/resources/mailbox-html.ts'),
 ] satisfies RouteConfig

@@ -24,6 +24,10 @@ export interface ProfilesTable {
 	id: string
 	name: string
 	role: ColumnType<Role | null, Role | null | undefined, Role | null>
+	/** Announcements are also e-mailed (Settings, or the one-click unsubscribe link). */
+	email_announcements: Generated<boolean>
+	/** Reminders before live sessions are e-mailed. */
+	email_reminders: Generated<boolean>
 	created_at: CreatedAt
 	updated_at: Timestamp
 }
@@ -231,12 +235,18 @@ export interface RateLimitsTable {
 	expire: number | null
 }
 
+/** A small text attachment of a queued mail (a calendar file). */
+export type MailAttachmentRow = { filename: string; contentType: string; content: string }
+
 export interface EmailOutboxTable {
 	id: Generated<number>
 	to_address: string
 	subject: string
 	text_body: string
 	html_body: string | null
+	/** Extra headers (List-Unsubscribe …), name → value. */
+	headers: ColumnType<Record<string, string>, string | undefined, string>
+	attachments: ColumnType<MailAttachmentRow[], string | undefined, string>
 	status: Generated<'pending' | 'sent' | 'failed'>
 	attempts: Generated<number>
 	last_error: string | null

@@ -3,6 +3,7 @@ import { publishEvent } from '#app/services/events/publish.server.ts'
 import type { CheckoutSession, PaymentProvider } from '#app/services/payments/payments.ts'
 import { TestCheckoutPayments } from '#app/services/payments/test-checkout.server.ts'
 import type { Database } from '#db/types.ts'
+import { sendEnrollmentReceipt } from './enrollment-emails.server.ts'
 import { enrollWithinCapacity, placeSeatHold, SeatUnavailableError, sweepExpiredSeatHolds } from './seats.server.ts'
 
 /**
@@ -34,6 +35,7 @@ export async function claimSeat(trx: Transaction<Database>, input: { userId: str
 	const course = { id: row.id, title: row.title, registrationFee: row.registration_fee }
 	if (course.registrationFee === 0) {
 		const { enrollmentId } = await enrollWithinCapacity(trx, input)
+		await sendEnrollmentReceipt(trx, { courseId: course.id, enrollmentId })
 		await publishEvent(trx, { type: 'enrollment.changed', courseId: course.id, userId: input.userId })
 		return { kind: 'enrolled', enrollmentId, course }
 	}
@@ -180,6 +182,7 @@ export async function fulfil(db: Kysely<Database>, payments: PaymentProvider, se
 				.set({ status: 'paid', enrollment_id: enrollmentId, fulfilled_at: now, updated_at: now })
 				.where('id', '=', payment.id)
 				.execute()
+			await sendEnrollmentReceipt(trx, { courseId: payment.course_id, enrollmentId })
 			await publishEvent(trx, { type: 'enrollment.changed', courseId: payment.course_id, userId: payment.user_id })
 			return { status: 'enrolled', userId: payment.user_id, courseId: payment.course_id, courseTitle: payment.course_title } as const
 		} catch (error) {

@@ -6,6 +6,8 @@ import * as performanceIndexes from './2026-11-21-0004-performance-indexes.ts'
 import * as rateLimits from './2026-11-25-0001-rate-limits.ts'
 import * as announcementSubjects from './2026-11-26-0001-announcement-subjects.ts'
 import * as documentPreviews from './2026-11-26-0101-document-previews.ts'
+import * as mailHeadersAndAttachments from './2026-11-27-0001-mail-headers-and-attachments.ts'
+import * as emailPreferences from './2026-11-27-0002-email-preferences.ts'
 
 /**
  * Every migration, in order. Listed explicitly so the same list works in the
@@ -19,4 +21,6 @@ export const migrations: Record<string, Migration> = {
 	'2026-11-25-0001-rate-limits': rateLimits,
 	'2026-11-26-0001-announcement-subjects': announcementSubjects,
 	'2026-11-26-0101-document-previews': documentPreviews,
+	'2026-11-27-0001-mail-headers-and-attachments': mailHeadersAndAttachments,
+	'2026-11-27-0002-email-preferences': emailPreferences,
 }

@@ -362,6 +362,8 @@ test.describe('forgery, GET safety and headers', () => {
 		expect(anonymous.headers.get('Location')).toMatch(/^\/login/)
 		const student = await fetch(`${server.url}/dev/mailbox`, { redirect: 'manual', headers: { Cookie: cookies.student } })
 		expect(student.headers.get('Location')).toBe('/dashboard')
+		const mailHtml = await fetch(`${server.url}/dev/mailbox/1/html`, { redirect: 'manual', headers: { Cookie: cookies.student } })
+		expect(mailHtml.headers.get('Location')).toBe('/dashboard')
 	})
 
 	test('SIGTERM under load: in-flight requests finish, none answers 5xx, event streams are closed, the process exits 0', async () => {

@@ -9,7 +9,7 @@ import { parseSync } from 'vite'
 import { describe, expect, test } from 'vitest'
 import { listRoutes } from '#tests/support/route-table.ts'
 
-type Layer = 'shell' | 'routes' | 'components' | 'models' | 'services' | 'utils' | 'jobs' | 'db' | 'other'
+type Layer = 'shell' | 'routes' | 'components' | 'models' | 'services' | 'utils' | 'jobs' | 'emails' | 'db' | 'other'
 
 type Import = { from: string; to: string; typeOnly: boolean }
 
@@ -20,7 +20,15 @@ function layerOf(file: string): Layer {
 	const [top, area] = file.split('/')
 	if (top !== 'app') return 'other'
 	if (!file.slice('app/'.length).includes('/')) return 'shell'
-	if (area === 'routes' || area === 'components' || area === 'models' || area === 'services' || area === 'utils' || area === 'jobs')
+	if (
+		area === 'routes' ||
+		area === 'components' ||
+		area === 'models' ||
+		area === 'services' ||
+		area === 'utils' ||
+		area === 'jobs' ||
+		area === 'emails'
+	)
 		return area
 	return 'other'
 }
@@ -50,6 +58,17 @@ const RULES: Rule[] = [
 		breaks: ({ fromLayer, toLayer }) =>
 			(toLayer === 'jobs' && fromLayer !== 'jobs' && fromLayer !== 'shell') ||
 			(fromLayer === 'jobs' && (toLayer === 'components' || toLayer === 'routes')),
+	},
+	{
+		name: 'e-mail templates (app/emails) take plain props: they import nothing else of app/',
+		breaks: ({ fromLayer, toLayer, to }) => fromLayer === 'emails' && toLayer !== 'emails' && to.startsWith('app/'),
+	},
+	{
+		name: 'e-mail templates are used by models only, a template (.tsx) by app/models/*-emails.server.ts only, which no script imports (Node cannot load .tsx)',
+		breaks: ({ from, fromLayer, toLayer, to }) =>
+			toLayer === 'emails' &&
+			fromLayer !== 'emails' &&
+			(fromLayer !== 'models' || (to.endsWith('.tsx') && !from.endsWith('-emails.server.ts'))),
 	},
 	{
 		name: 'no module imports a route module (a route shares code through a helper file beside it, or a component or model)',
@@ -190,6 +209,11 @@ describe('import direction', () => {
 		expect(once('app/models/courses.server.ts', '#app/jobs/index.server.ts')).toHaveLength(1)
 		expect(once('app/jobs/mail.server.ts', '#app/components/ui/toast.tsx')).toHaveLength(1)
 		expect(once('app/lifecycle.server.ts', '#app/jobs/index.server.ts')).toEqual([])
+		expect(once('app/models/messages.server.ts', '#app/emails/announcement.tsx')).toHaveLength(1)
+		expect(once('app/routes/admin/messages/broadcast.tsx', '#app/emails/announcement.tsx')).toHaveLength(1)
+		expect(once('app/emails/layout.tsx', '#app/utils/env.server.ts')).toHaveLength(1)
+		expect(once('app/models/account-emails.server.ts', '#app/emails/confirm-email.tsx')).toEqual([])
+		expect(once('app/models/emails.server.ts', '#app/emails/render.server.ts')).toEqual([])
 		expect(
 			cycles([
 				{ from: 'app/a.ts', to: 'app/b.ts', typeOnly: false },

@@ -40,8 +40,9 @@ async function outboxFor(email: string) {
 	return t.db.selectFrom('email_outbox').selectAll().where('to_address', '=', email).orderBy('id', 'desc').execute()
 }
 
+/** The token of the mail's link (the mail also links the site itself). */
 function tokenFrom(text: string) {
-	return new URL(/https?:\/\/\S+/.exec(text)![0]).searchParams.get('token')!
+	return new URL(/https?:\/\/\S+\?token=\S+/.exec(text)![0]).searchParams.get('token')!
 }
 
 /** Calls an action with a request context of its own, returned with the answer. */

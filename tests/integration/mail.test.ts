@@ -1,8 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { type Kysely, sql } from 'kysely'
+import { simpleParser } from 'mailparser'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest'
+import { sendConfirmationEmail } from '#app/models/account-emails.server.ts'
 import { createUser } from '#app/models/users.server.ts'
 import { loader as mailboxLoader } from '#app/routes/resources/mailbox.tsx'
+import { loader as mailboxHtmlLoader } from '#app/routes/resources/mailbox-html.ts'
 import { enqueueMail, isMailboxAvailable } from '#app/services/mail/index.server.ts'
 import type { MailTransport, OutgoingMail } from '#app/services/mail/mail.ts'
 import { MailboxTransport } from '#app/services/mail/mailbox.server.ts'
@@ -11,7 +14,7 @@ import { SmtpTransport } from '#app/services/mail/smtp.server.ts'
 import { parseEnv, resetEnvCache } from '#app/utils/env.server.ts'
 import type { Database } from '#db/types.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
-import { sessionCookieFor } from '#tests/support/requests.ts'
+import { callRoute, getRequest, sessionCookieFor } from '#tests/support/requests.ts'
 import { startSmtpServer, type TestSmtpServer } from '#tests/support/smtp-server.ts'
 
 const t = useTestDatabase()
@@ -74,6 +77,49 @@ describe('delivery over SMTP', () => {
 
 		expect(await deliverPendingMail(t.db, transport, FROM)).toEqual({ sent: 0, retried: 0, failed: 0 })
 		expect(smtp.messages).toHaveLength(1)
+	})
+
+	test('a mail goes out as multipart/alternative (text and HTML) with its extra headers and attachment', async () => {
+		const calendar = 'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\nEND:VCALENDAR\r\n'
+		await enqueueMail(t.db, {
+			to: 'student@example.com',
+			subject: 'Week 2 moved',
+			text: 'Week 2 is on Thursday. Unsubscribe: https://school.example/unsubscribe?token=t1',
+			html: '<p>Week 2 is on <strong>Thursday</strong>.</p>',
+			headers: {
+				'List-Unsubscribe': '<https://school.example/unsubscribe?token=t1>',
+				'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+			},
+			attachments: [{ filename: 'course.ics', contentType: 'text/calendar; charset=utf-8', content: calendar }],
+		})
+		expect(await deliverPendingMail(t.db, new SmtpTransport(smtp.url), FROM)).toEqual({ sent: 1, retried: 0, failed: 0 })
+
+		const [message] = smtp.messages
+		expect(message!.raw).toMatch(/Content-Type: multipart\/mixed/)
+		expect(message!.raw).toMatch(/Content-Type: multipart\/alternative/)
+		const parsed = await simpleParser(message!.raw)
+		expect(parsed.subject).toBe('Week 2 moved')
+		expect(parsed.text?.trim()).toBe('Week 2 is on Thursday. Unsubscribe: https://school.example/unsubscribe?token=t1')
+		expect(parsed.html).toBe('<p>Week 2 is on <strong>Thursday</strong>.</p>')
+		expect(message!.raw).toMatch(/^List-Unsubscribe: <https:\/\/school\.example\/unsubscribe\?token=t1>\r$/m)
+		expect(message!.raw).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click\r$/m)
+		expect(parsed.attachments).toHaveLength(1)
+		expect(parsed.attachments[0]).toMatchObject({ filename: 'course.ics', contentType: 'text/calendar' })
+		expect(parsed.attachments[0]!.content.toString('utf8')).toBe(calendar)
+	})
+
+	test('a templated mail (the confirmation) arrives with both parts, the same link in each', async () => {
+		const user = await createUser(t.db, { email: 'ada-smtp@example.com', name: 'Ada', passwordHash: 'x' })
+		await t.db.transaction().execute((trx) => sendConfirmationEmail(trx, { id: user.id, email: user.email, name: 'Ada' }))
+		await deliverPendingMail(t.db, new SmtpTransport(smtp.url), FROM)
+
+		const parsed = await simpleParser(smtp.messages[0]!.raw)
+		expect(smtp.messages[0]!.raw).toMatch(/Content-Type: multipart\/alternative/)
+		const textLink = /(http\S+\/confirm-email\?token=\S+)/.exec(parsed.text ?? '')?.[1]
+		expect(textLink).toBeTruthy()
+		expect(parsed.html).toContain(`href="${textLink}"`)
+		expect(parsed.html).toContain('Real Estate Mentorship')
+		expect(parsed.text).toContain('Hi Ada,')
 	})
 
 	test('while the SMTP server is down the mail stays pending, and goes out once it is back', async () => {
@@ -199,9 +245,40 @@ describe('the /dev/mailbox page', () => {
 		expect(ada.data.mails.map((mail) => mail.subject)).toEqual(['Third', 'First'])
 	})
 
+	test("serves a mail's HTML part sandboxed, and lists its headers and attachments", async () => {
+		setEnv({ SMTP_URL: undefined })
+		const id = await enqueueMail(t.db, {
+			...welcome,
+			html: '<p>Hello <script>alert(1)</script></p>',
+			headers: { 'List-Unsubscribe': '<https://school.example/u>' },
+			attachments: [{ filename: 'course.ics', contentType: 'text/calendar', content: 'BEGIN:VCALENDAR' }],
+		})
+		const plain = await enqueueMail(t.db, { ...welcome, subject: 'Text only' })
+
+		const response = await callRoute(mailboxHtmlLoader, getRequest(`/dev/mailbox/${id}/html`), { mailId: String(id) })
+		expect(response.status).toBe(200)
+		expect(response.headers.get('Content-Type')).toBe('text/html; charset=utf-8')
+		expect(response.headers.get('Content-Security-Policy')).toMatch(/^sandbox; default-src 'none';/)
+		expect(await response.text()).toBe('<p>Hello <script>alert(1)</script></p>')
+		for (const mailId of [String(plain), 'abc', '99999999999']) {
+			expect((await callRoute(mailboxHtmlLoader, getRequest(`/dev/mailbox/${mailId}/html`), { mailId })).status).toBe(404)
+		}
+
+		const { data } = await loadMailbox()
+		const listed = data.mails.find((mail) => mail.id === id)!
+		expect(listed).toMatchObject({
+			hasHtml: true,
+			headers: { 'List-Unsubscribe': '<https://school.example/u>' },
+			attachments: [{ filename: 'course.ics', contentType: 'text/calendar' }],
+		})
+		expect(data.mails.find((mail) => mail.id === plain)).toMatchObject({ hasHtml: false, attachments: [] })
+	})
+
 	test('is a 404 when mail goes out over SMTP', async () => {
 		setEnv({ SMTP_URL: smtp.url })
 		await expect(loadMailbox()).rejects.toMatchObject({ init: { status: 404 } })
+		const id = await enqueueMail(t.db, { ...welcome, html: '<p>Welcome!</p>' })
+		expect((await callRoute(mailboxHtmlLoader, getRequest(`/dev/mailbox/${id}/html`), { mailId: String(id) })).status).toBe(404)
 	})
 
 	test('is a 404 in production unless the operator opted in to the embedded defaults', async () => {

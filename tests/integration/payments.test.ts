@@ -49,6 +49,16 @@ async function enrollments(courseId: number) {
 	return t.db.selectFrom('enrollments').select(['id', 'user_id', 'status']).where('course_id', '=', courseId).execute()
 }
 
+/** The enrollment receipts queued for an address. */
+function receipts(email: string) {
+	return t.db
+		.selectFrom('email_outbox')
+		.select(['subject', 'text_body', 'html_body'])
+		.where('to_address', '=', email)
+		.where('subject', 'like', 'Enrollment confirmed: %')
+		.execute()
+}
+
 async function payment(sessionId: string) {
 	return t.db.selectFrom('registration_payments').selectAll().where('checkout_session_id', '=', sessionId).executeTakeFirstOrThrow()
 }
@@ -115,9 +125,9 @@ describe('the Stripe adapter against the local stand-in, with the real SDK', () 
 		expect(logged).toHaveBeenCalled()
 	})
 
-	test('fulfilment enrols once, consumes the hold and records the payment; repeated calls change nothing', async () => {
+	test('fulfilment enrols once, consumes the hold, records the payment and mails one receipt; repeated calls change nothing', async () => {
 		const buyer = await student()
-		const { id: courseId } = await course({ capacity: 1 })
+		const { id: courseId, title } = await course({ capacity: 1 })
 		const { sessionId } = await holdAndCheckout(stripePayments, buyer.id, buyer.email, courseId)
 		expect(await fulfil(t.db, stripePayments, sessionId)).toEqual({ status: 'unpaid' })
 
@@ -131,6 +141,15 @@ describe('the Stripe adapter against the local stand-in, with the real SDK', () 
 		expect(row.enrollment_id).toBe((await enrollments(courseId))[0]!.id)
 		expect(await fulfil(t.db, stripePayments, sessionId)).toMatchObject({ status: 'enrolled' })
 		expect(await enrollments(courseId)).toHaveLength(1)
+
+		// One receipt, with what was paid and a link to the course.
+		const [receipt, ...more] = await receipts(buyer.email)
+		expect(more).toEqual([])
+		expect(receipt!.subject).toBe(`Enrollment confirmed: ${title}`)
+		expect(receipt!.text_body).toMatch(/Amount paid +\$2,500\.00/)
+		expect(receipt!.text_body).toMatch(new RegExp(`Payment reference +${sessionId}`))
+		expect(receipt!.text_body).toContain(`Go to your course http://localhost:3000/dashboard?course=${courseId}`)
+		expect(receipt!.html_body).toContain(`href="http://localhost:3000/dashboard?course=${courseId}"`)
 	})
 
 	test('a payment that completes after its course filled up is flagged for refund, never enrolled over capacity', async () => {
@@ -153,6 +172,7 @@ describe('the Stripe adapter against the local stand-in, with the real SDK', () 
 		expect((await payment(sessionId)).status).toBe('needs_refund')
 		expect(await enrollments(courseId)).toEqual([])
 		expect(await fulfil(t.db, stripePayments, sessionId)).toMatchObject({ status: 'needs_refund' })
+		expect(await receipts(late.email)).toEqual([])
 	})
 
 	test('an expired session releases its seat and closes the payment', async () => {
@@ -248,6 +268,16 @@ describe('50 concurrent attempts for the last 2 seats', () => {
 		expect(locations.filter((location) => location === '/dashboard')).toHaveLength(2)
 		expect(locations.filter((location) => location === `/courses/${courseId}?dialog=waitlist`)).toHaveLength(48)
 		expect(await enrollments(courseId)).toHaveLength(3)
+		const receipted = await t.db
+			.selectFrom('email_outbox')
+			.innerJoin('users', 'users.email', 'email_outbox.to_address')
+			.innerJoin('enrollments', 'enrollments.user_id', 'users.id')
+			.select('email_outbox.text_body')
+			.where('enrollments.course_id', '=', courseId)
+			.where('email_outbox.subject', 'like', 'Enrollment confirmed: %')
+			.execute()
+		expect(receipted).toHaveLength(3)
+		for (const receipt of receipted) expect(receipt.text_body).toMatch(/Amount paid +Free/)
 	})
 
 	test('a paid course: exactly 2 seat holds with a checkout, 48 told the course is full', async () => {

@@ -282,7 +282,7 @@ describe('step 3 and the free path', () => {
 		expect(await t.db.selectFrom('users').select('id').where('email', '=', email.toLowerCase()).execute()).toEqual([])
 	})
 
-	test('Register Now creates the unconfirmed account, the enrollment and the confirmation mail, and signs the browser in', async () => {
+	test('Register Now creates the unconfirmed account, the enrollment, the confirmation mail and the receipt, and signs the browser in', async () => {
 		const free = await course()
 		const email = uniqueEmail()
 		const cookie = await throughStepTwo(free.id, email)
@@ -299,10 +299,15 @@ describe('step 3 and the free path', () => {
 		expect(user.password_hash).toMatch(/^\$argon2id\$/)
 		const enrollment = await t.db.selectFrom('enrollments').select('status').where('user_id', '=', user.id).executeTakeFirstOrThrow()
 		expect(enrollment.status).toBe('active')
-		const mail = await t.db.selectFrom('email_outbox').select(['subject', 'text_body']).where('to_address', '=', user.email).execute()
-		expect(mail).toHaveLength(1)
-		expect(mail[0]!.subject).toBe('Confirm your email address')
-		expect(mail[0]!.text_body).not.toContain(PASSWORD)
+		const mail = await t.db
+			.selectFrom('email_outbox')
+			.select(['subject', 'text_body', 'html_body'])
+			.where('to_address', '=', user.email)
+			.orderBy('id')
+			.execute()
+		expect(mail.map((row) => row.subject)).toEqual(['Confirm your email address', `Enrollment confirmed: ${free.title}`])
+		expect(mail[1]!.text_body).toMatch(/Amount paid +Free/)
+		for (const row of mail) expect(`${row.text_body}${row.html_body}`).not.toContain(PASSWORD)
 		expect(await t.db.selectFrom('registration_drafts').select('id').where('email', '=', user.email).execute()).toEqual([])
 
 		const signedIn = await getSessionUser(new Request('http://localhost/', { headers: { Cookie: cookiesFrom(response) } }))

@@ -112,6 +112,7 @@ const ACCESS: Record<string, Expectation> = {
 	'routes/resources/healthz': { GET: all('200') },
 	// The development mailbox: open in development and tests, admin-only in production (checked over HTTP).
 	'routes/resources/mailbox': { GET: all('200') },
+	'routes/resources/mailbox-html': { GET: all('200') },
 }
 
 type Fixtures = {
@@ -202,6 +203,11 @@ beforeAll(async () => {
 		})
 		.returning('id')
 		.executeTakeFirstOrThrow()
+	const mail = await t.db
+		.insertInto('email_outbox')
+		.values({ to_address: 'matrix@example.com', subject: 'Matrix', text_body: 'Matrix', html_body: '<p>Matrix</p>' })
+		.returning('id')
+		.executeTakeFirstOrThrow()
 	fixtures = {
 		users: { stranger, student, instructor, admin },
 		params: {
@@ -213,6 +219,7 @@ beforeAll(async () => {
 			assignmentId: String(assignment.id),
 			submissionId: String(submission.id),
 			sessionId: 'cs_test_does_not_exist',
+			mailId: String(mail.id),
 		},
 		spareCourseId: String(spare.id),
 		other,

@@ -133,7 +133,7 @@ describe('checkout events at scale', () => {
 		return settle(() => webhookAction({ request, params: {}, context: {} } as never))
 	}
 
-	test('checkout.session.completed delivered 10 times at once while the completion page loads 5 times: one enrollment, no duplicate e-mail', async () => {
+	test('checkout.session.completed delivered 10 times at once while the completion page loads 5 times: one enrollment, one receipt', async () => {
 		const { email, courseId, sessionId } = await heldCheckout()
 		stripe.pay(sessionId)
 		const event = stripe.webhook('checkout.session.completed', sessionId)
@@ -150,8 +150,13 @@ describe('checkout events at scale', () => {
 		for (const page of pages) expect(page).toMatchObject({ state: 'success' })
 		const enrollments = await t.db.selectFrom('enrollments').select(['user_id', 'status']).where('course_id', '=', courseId).execute()
 		expect(enrollments).toHaveLength(1)
-		const mails = await t.db.selectFrom('email_outbox').select('subject').where('to_address', '=', email).execute()
-		// Fulfilment itself sends no mail (the confirmation mail leaves at registration): 15 racing deliveries add none.
-		expect(mails.length - mailsBefore.length).toBe(0)
+		const mails = await t.db
+			.selectFrom('email_outbox')
+			.select('subject')
+			.where('to_address', '=', email)
+			.where('id', 'not in', [0, ...mailsBefore.map((mail) => mail.id)])
+			.execute()
+		// The receipt leaves with the enrollment, once: 15 racing deliveries add exactly one mail.
+		expect(mails.map((mail) => mail.subject)).toEqual([expect.stringMatching(/^Enrollment confirmed: /)])
 	})
 })

@@ -117,3 +117,45 @@ export function CheckboxField({
 		</div>
 	)
 }
+
+/**
+ * An on/off setting: a real checkbox (so it posts without JavaScript) shown as a switch, with
+ * its label and a line saying what it does.
+ */
+export function SwitchField({
+	label,
+	help,
+	className,
+	inputProps,
+}: Omit<FieldShellProps, 'errors'> & { inputProps: InputHTMLAttributes<HTMLInputElement> }) {
+	const { id, helpId } = useFieldIds(inputProps.id)
+	return (
+		<div className={cn('flex items-start justify-between gap-4', className)}>
+			<div className="min-w-0">
+				<label htmlFor={id} className="block text-sm font-medium text-slate-800">
+					{label}
+				</label>
+				{help ? (
+					<p id={helpId} className="text-sm text-slate-600">
+						{help}
+					</p>
+				) : null}
+			</div>
+			<span className="relative inline-flex shrink-0">
+				<input
+					type="checkbox"
+					// biome-ignore lint/a11y/useAriaPropsForRole: a checkbox's own checked state is its aria-checked (ARIA in HTML says not to set it); a copy would go stale
+					role="switch"
+					{...inputProps}
+					id={id}
+					aria-describedby={help ? helpId : undefined}
+					className="peer h-6 w-11 cursor-pointer appearance-none rounded-full bg-slate-400 transition-colors checked:bg-brand-700 disabled:cursor-not-allowed disabled:opacity-50"
+				/>
+				<span
+					aria-hidden="true"
+					className="pointer-events-none absolute top-0.5 left-0.5 size-5 rounded-full bg-white shadow transition-transform peer-checked:translate-x-5"
+				/>
+			</span>
+		</div>
+	)
+}

@@ -8,7 +8,8 @@ import { PasswordField } from '#app/components/password-field.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
-import { Field } from '#app/components/ui/field.tsx'
+import { Field, SwitchField } from '#app/components/ui/field.tsx'
+import { getEmailPreferences, setEmailPreferences } from '#app/models/email-preferences.server.ts'
 import { checkPassword, setPassword, updateProfileName } from '#app/models/users.server.ts'
 import { requireUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
@@ -37,11 +38,18 @@ const PasswordSchema = z
 		path: ['confirmPassword'],
 	})
 
-const SettingsSchema = z.discriminatedUnion('intent', [ProfileSchema, PasswordSchema])
+/** Checkboxes: a switched-off one is absent from the form. */
+const EmailPreferencesSchema = z.object({
+	intent: z.literal('email-preferences'),
+	emailAnnouncements: z.boolean().optional(),
+	emailReminders: z.boolean().optional(),
+})
+
+const SettingsSchema = z.discriminatedUnion('intent', [ProfileSchema, PasswordSchema, EmailPreferencesSchema])
 
 export async function loader({ request }: Route.LoaderArgs) {
 	const user = await requireUser(request)
-	return { name: user.name, email: user.email }
+	return { name: user.name, email: user.email, emailPreferences: await getEmailPreferences(getDb(), user.id) }
 }
 
 export async function action(args: Route.ActionArgs) {
@@ -53,13 +61,18 @@ export async function action(args: Route.ActionArgs) {
 	const hideFields = ['currentPassword', 'newPassword', 'confirmPassword']
 	const failureToast = () =>
 		actionToastHeaders(args, { type: 'error', title: intent === 'change-password' ? 'Password Change Failed' : 'Update Failed' })
+	const db = getDb()
 	if (submission.status !== 'success') {
 		return data({ intent, result: submission.reply({ hideFields }) }, { status: 400, headers: await failureToast() })
 	}
-	const db = getDb()
 	if (submission.value.intent === 'update-profile') {
 		await updateProfileName(db, user.id, submission.value.name)
 		return redirectWithToast(href('/dashboard/settings'), { type: 'success', title: 'Profile updated successfully' })
+	}
+	if (submission.value.intent === 'email-preferences') {
+		const { emailAnnouncements = false, emailReminders = false } = submission.value
+		await setEmailPreferences(db, user.id, { announcements: emailAnnouncements, reminders: emailReminders })
+		return redirectWithToast(href('/dashboard/settings'), { type: 'success', title: 'Email settings saved' })
 	}
 	if (!(await checkPassword(db, user.id, submission.value.currentPassword))) {
 		return data(
@@ -128,6 +141,30 @@ export default function SettingsPage({ loaderData, actionData }: Route.Component
 						/>
 						<Button type="submit" disabled={busyIntent === 'update-profile'}>
 							{busyIntent === 'update-profile' ? 'Saving...' : 'Save Changes'}
+						</Button>
+					</Form>
+				</CardContent>
+			</Card>
+			<Card>
+				<CardHeader>
+					<CardTitle>Email Notifications</CardTitle>
+					<CardDescription>Emails about your account (confirmation, password reset, enrollment receipts) always reach you.</CardDescription>
+				</CardHeader>
+				<CardContent>
+					<Form method="post" className="max-w-md space-y-4" aria-label="Email notifications">
+						<input type="hidden" name="intent" value="email-preferences" />
+						<SwitchField
+							label="Announcement emails"
+							help="A copy of each announcement for your courses, by email."
+							inputProps={{ name: 'emailAnnouncements', defaultChecked: loaderData.emailPreferences.announcements }}
+						/>
+						<SwitchField
+							label="Live-session reminders"
+							help="An email before each live session of your courses, with the join link."
+							inputProps={{ name: 'emailReminders', defaultChecked: loaderData.emailPreferences.reminders }}
+						/>
+						<Button type="submit" disabled={busyIntent === 'email-preferences'}>
+							{busyIntent === 'email-preferences' ? 'Saving...' : 'Save Email Settings'}
 						</Button>
 					</Form>
 				</CardContent>

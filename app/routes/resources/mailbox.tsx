@@ -1,36 +1,49 @@
 import { sql } from 'kysely'
-import type { ReactNode } from 'react'
-import { data, Form } from 'react-router'
+import { Fragment, type ReactNode } from 'react'
+import { data, Form, href } from 'react-router'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { Badge, type BadgeTone } from '#app/components/ui/badge.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { EmptyState } from '#app/components/ui/empty-state.tsx'
 import { Field } from '#app/components/ui/field.tsx'
-import { isMailboxAvailable } from '#app/services/mail/index.server.ts'
-import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
-import { getEnv } from '#app/utils/env.server.ts'
 import { searchText } from '#app/utils/misc.ts'
 import { MAX_EMAIL_LENGTH } from '#app/utils/user-validation.ts'
 import type { Route } from './+types/mailbox'
+import { requireMailboxReader } from './mailbox.server.ts'
 
 const PAGE_SIZE = 100
 
 export async function loader({ request }: Route.LoaderArgs) {
-	const env = getEnv()
-	if (!isMailboxAvailable(env)) throw data(null, { status: 404 })
-	// The mails hold password-reset links: outside development only an admin may read them.
-	if (env.NODE_ENV === 'production') await requireAdmin(request)
+	await requireMailboxReader(request)
 	const to = searchText(new URL(request.url).searchParams, { name: 'to', maxLength: MAX_EMAIL_LENGTH }) || null
 	let query = getDb()
 		.selectFrom('email_outbox')
-		.select(['id', 'to_address', 'subject', 'text_body', 'status', 'attempts', 'last_error', 'created_at', 'sent_at'])
+		.select((eb) => [
+			'id',
+			'to_address',
+			'subject',
+			'text_body',
+			eb('html_body', 'is not', null).as('hasHtml'),
+			'headers',
+			'attachments',
+			'status',
+			'attempts',
+			'last_error',
+			'created_at',
+			'sent_at',
+		])
 		.orderBy('created_at', 'desc')
 		.orderBy('id', 'desc')
 		.limit(PAGE_SIZE)
 	if (to) query = query.where(sql<string>`lower(to_address)`, '=', to.toLowerCase())
-	return data({ mails: await query.execute(), to }, { headers: { 'Cache-Control': 'no-store' } })
+	const mails = (await query.execute()).map(({ attachments, ...mail }) => ({
+		...mail,
+		// The page names the files; their content stays out of it.
+		attachments: attachments.map(({ filename, contentType }) => ({ filename, contentType })),
+	}))
+	return data({ mails, to }, { headers: { 'Cache-Control': 'no-store' } })
 }
 
 type Mail = Route.ComponentProps['loaderData']['mails'][number]
@@ -113,10 +126,43 @@ function MailCard({ mail }: { mail: Mail }) {
 							</dd>
 						</>
 					) : null}
+					{Object.entries(mail.headers).map(([name, value]) => (
+						<Fragment key={name}>
+							<dt className="font-medium">{name}</dt>
+							<dd className="break-all">{value}</dd>
+						</Fragment>
+					))}
+					{mail.attachments.length > 0 ? (
+						<>
+							<dt className="font-medium">Attachments</dt>
+							<dd>{mail.attachments.map((attachment) => `${attachment.filename} (${attachment.contentType})`).join(', ')}</dd>
+						</>
+					) : null}
 				</dl>
 			</CardHeader>
-			<CardContent>
-				<div className="whitespace-pre-wrap rounded-md bg-slate-50 p-3 font-mono text-sm text-ink">{linkify(mail.text_body)}</div>
+			<CardContent className="space-y-3">
+				{mail.hasHtml ? (
+					<section aria-label="HTML part">
+						<iframe
+							src={href('/dev/mailbox/:mailId/html', { mailId: String(mail.id) })}
+							title={`HTML part of ${mail.subject}`}
+							// No scripts, forms or same-origin rights; the response's own CSP says the same.
+							sandbox=""
+							loading="lazy"
+							className="h-[32rem] w-full rounded-md border border-slate-200 bg-white"
+						/>
+						<a
+							href={href('/dev/mailbox/:mailId/html', { mailId: String(mail.id) })}
+							className="mt-1 inline-block text-sm text-brand-700 underline hover:text-brand-800"
+						>
+							Open the HTML part
+						</a>
+					</section>
+				) : null}
+				<section aria-label="Plain-text part">
+					<h3 className="mb-1 text-sm font-medium text-slate-700">Plain text</h3>
+					<div className="whitespace-pre-wrap rounded-md bg-slate-50 p-3 font-mono text-sm text-ink">{linkify(mail.text_body)}</div>
+				</section>
 			</CardContent>
 		</Card>
 	)

@@ -8,7 +8,7 @@ import { MailboxTransport } from './mailbox.server.ts'
 import { deliverPendingMail } from './outbox.server.ts'
 import { SmtpTransport } from './smtp.server.ts'
 
-export type { OutgoingMail } from './mail.ts'
+export type { MailAttachment, OutgoingMail } from './mail.ts'
 
 /** SMTP when SMTP_URL is set; otherwise mail stays in the outbox, readable at /dev/mailbox. */
 export function createMailTransport(env: Env): MailTransport {
@@ -30,7 +30,14 @@ export function isMailboxAvailable(env: Env) {
 export async function enqueueMail(db: Kysely<Database>, mail: OutgoingMail) {
 	const row = await db
 		.insertInto('email_outbox')
-		.values({ to_address: mail.to, subject: mail.subject, text_body: mail.text, html_body: mail.html ?? null })
+		.values({
+			to_address: mail.to,
+			subject: mail.subject,
+			text_body: mail.text,
+			html_body: mail.html ?? null,
+			headers: JSON.stringify(mail.headers ?? {}),
+			attachments: JSON.stringify(mail.attachments ?? []),
+		})
 		.returning('id')
 		.executeTakeFirstOrThrow()
 	// One pending delivery job is enough: it sends every due mail, this one included.

@@ -1,8 +1,18 @@
+/** A small text attachment (a calendar file); files in storage are linked, not mailed. */
+export type MailAttachment = {
+	filename: string
+	contentType: string
+	content: string
+}
+
 export type OutgoingMail = {
 	to: string
 	subject: string
 	text: string
 	html?: string
+	/** Extra headers, e.g. List-Unsubscribe and List-Unsubscribe-Post (RFC 8058). */
+	headers?: Record<string, string>
+	attachments?: MailAttachment[]
 }
 
 /** Delivers one message; throws when delivery failed so the outbox retries it. */

@@ -31,7 +31,7 @@ export async function deliverPendingMail(
 		const outcome = await db.transaction().execute(async (trx) => {
 			const mail = await trx
 				.selectFrom('email_outbox')
-				.select(['id', 'to_address', 'subject', 'text_body', 'html_body', 'attempts'])
+				.select(['id', 'to_address', 'subject', 'text_body', 'html_body', 'headers', 'attachments', 'attempts'])
 				.where('status', '=', 'pending')
 				.where('next_attempt_at', '<=', sql<Date>`now()`)
 				.orderBy('next_attempt_at')
@@ -49,6 +49,8 @@ export async function deliverPendingMail(
 					subject: mail.subject,
 					text: mail.text_body,
 					html: mail.html_body ?? undefined,
+					headers: mail.headers,
+					attachments: mail.attachments,
 				})
 			} catch (error) {
 				const failed = attempts >= MAX_ATTEMPTS

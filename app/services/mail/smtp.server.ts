@@ -25,6 +25,8 @@ export class SmtpTransport implements MailTransport {
 			subject: mail.subject,
 			text: mail.text,
 			html: mail.html,
+			headers: mail.headers,
+			attachments: mail.attachments,
 		})
 	}
 

@@ -1,0 +1,94 @@
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
+import { describe, expect, test } from 'vitest'
+import { ConfirmEmail } from './confirm-email.tsx'
+import { EnrollmentReceiptEmail } from './enrollment-receipt.tsx'
+import { renderEmail } from './render.server.ts'
+import { ResetPasswordEmail } from './reset-password.tsx'
+import { emailColors } from './theme.ts'
+
+const site = { url: 'https://school.example', contactEmail: 'hello@school.example' }
+
+/** Every href of the HTML part. */
+function linksOf(html: string) {
+	return [...html.matchAll(/href="([^"]*)"/g)].map((match) => match[1]!.replaceAll('&amp;', '&'))
+}
+
+/** What every mail has: the school's name and colours, absolute links, a footer with the contact address and the reason. */
+function expectSchoolFrame({ html, text }: { html: string; text: string }, { title, reason }: { title: string; reason: RegExp }) {
+	expect(html).toMatch(/^<!DOCTYPE html/)
+	expect(html).toContain(`<title>${title}</title>`)
+	expect(html).toContain('Real Estate Mentorship')
+	expect(html).toContain(emailColors.brand900)
+	expect(html).toContain('href="mailto:hello@school.example"')
+	for (const link of linksOf(html)) expect(link).toMatch(/^(https:\/\/school\.example|mailto:)/)
+	expect(text).toMatch(/^Real Estate Mentorship https:\/\/school\.example/)
+	expect(text).toContain('hello@school.example')
+	expect(text).toMatch(reason)
+	expect(html).toMatch(reason)
+	// The plain text is text: no markup and no inbox preview padding.
+	expect(text).not.toMatch(/<[a-z]|\u200c/)
+}
+
+describe('e-mail templates', () => {
+	test('the confirmation mail: greeting, button and link, validity, why it came', async () => {
+		const confirmUrl = 'https://school.example/confirm-email?token=a%2Bb&x=1'
+		const mail = await renderEmail(<ConfirmEmail site={site} name="Ada <Lovelace>" confirmUrl={confirmUrl} />)
+		expectSchoolFrame(mail, { title: 'Confirm your email address', reason: /this address was used to create an account/ })
+		expect(mail.html).toContain('Hi Ada &lt;Lovelace&gt;')
+		expect(linksOf(mail.html).filter((link) => link === confirmUrl)).toHaveLength(2)
+		expect(mail.html).toContain('Confirm my email address')
+		expect(mail.text).toContain('Hi Ada <Lovelace>,')
+		expect(mail.text).toContain(`Confirm my email address ${confirmUrl}`)
+		expect(mail.text.split(confirmUrl)).toHaveLength(2)
+		expect(mail.text).toContain('48 hours')
+	})
+
+	test('the password-reset mail: link, expiry, a name-less greeting', async () => {
+		const resetUrl = 'https://school.example/reset-password?token=xyz'
+		const mail = await renderEmail(<ResetPasswordEmail site={site} name={null} resetUrl={resetUrl} />)
+		expectSchoolFrame(mail, { title: 'Reset your password', reason: /someone asked to reset the password/ })
+		expect(mail.text).toContain('Hi there,')
+		expect(mail.text).toContain(`Choose a new password ${resetUrl}`)
+		expect(mail.text).toContain('expires in 1 hour')
+		expect(linksOf(mail.html)).toContain(resetUrl)
+	})
+
+	test('the enrollment receipt: course, start, amount, payment reference, a link to the course', async () => {
+		const courseUrl = 'https://school.example/dashboard?course=7'
+		const receipt = {
+			site,
+			name: 'Ada',
+			courseTitle: 'Spring Cohort',
+			amountPaid: '$2,500.00',
+			startsOn: 'Jan 13, 2031',
+			paymentReference: 'cs_test_123',
+			courseUrl,
+		}
+		const paid = await renderEmail(<EnrollmentReceiptEmail {...receipt} />)
+		expectSchoolFrame(paid, {
+			title: 'Enrollment confirmed: Spring Cohort',
+			reason: /you enrolled in Spring Cohort .*Keep it as your receipt/,
+		})
+		expect(paid.text).toMatch(/Course +Spring Cohort\nStarts +Jan 13, 2031\nAmount paid +\$2,500\.00\nPayment reference +cs_test_123/)
+		expect(paid.text).toContain(`Go to your course ${courseUrl}`)
+		expect(linksOf(paid.html)).toContain(courseUrl)
+
+		const free = await renderEmail(<EnrollmentReceiptEmail {...receipt} amountPaid="Free" startsOn={null} paymentReference={null} />)
+		expect(free.text).toMatch(/Course +Spring Cohort\nAmount paid +Free\n/)
+		expect(free.text).not.toMatch(/Starts|Payment reference/)
+	})
+
+	test("the mail colours are the site's (app/app.css)", () => {
+		const css = readFileSync(path.resolve(import.meta.dirname, '../app.css'), 'utf8')
+		for (const [name, value] of Object.entries({
+			'brand-50': emailColors.brand50,
+			'brand-100': emailColors.brand100,
+			'brand-700': emailColors.brand700,
+			'brand-900': emailColors.brand900,
+			ink: emailColors.ink,
+		})) {
+			expect(css).toContain(`--color-${name}: ${value};`)
+		}
+	})
+})

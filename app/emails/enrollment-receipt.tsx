@@ -1,0 +1,72 @@
+import { EmailLayout } from './layout.tsx'
+import { ActionButton, EmailHeading, Paragraph } from './parts.tsx'
+import { type EmailSite, SITE_NAME } from './site.ts'
+import { emailColors } from './theme.ts'
+
+export function enrollmentReceiptSubject(courseTitle: string) {
+	return `Enrollment confirmed: ${courseTitle}`
+}
+
+export type EnrollmentReceiptProps = {
+	site: EmailSite
+	name: string | null
+	courseTitle: string
+	/** Formatted, e.g. '$2,500.00' or 'Free'. */
+	amountPaid: string
+	/** Formatted start date, when the course has one. */
+	startsOn: string | null
+	/** The payment provider's reference of a paid checkout. */
+	paymentReference: string | null
+	courseUrl: string
+}
+
+/** Sent once, when an enrollment becomes active through a paid checkout or a free course: the student's receipt. */
+export function EnrollmentReceiptEmail({
+	site,
+	name,
+	courseTitle,
+	amountPaid,
+	startsOn,
+	paymentReference,
+	courseUrl,
+}: EnrollmentReceiptProps) {
+	const details: Array<[string, string]> = [
+		['Course', courseTitle],
+		...(startsOn ? [['Starts', startsOn] as [string, string]] : []),
+		['Amount paid', amountPaid],
+		...(paymentReference ? [['Payment reference', paymentReference] as [string, string]] : []),
+	]
+	return (
+		<EmailLayout
+			site={site}
+			title={enrollmentReceiptSubject(courseTitle)}
+			preview={`You are enrolled in ${courseTitle}. Keep this email as your receipt.`}
+			reason={`You get this email because you enrolled in ${courseTitle} at ${SITE_NAME}. Keep it as your receipt.`}
+		>
+			<EmailHeading>You are enrolled</EmailHeading>
+			<Paragraph>{`Hi ${name || 'there'},`}</Paragraph>
+			<Paragraph>{`Welcome to ${courseTitle}. Your seat is confirmed; here are the details for your records.`}</Paragraph>
+			<table
+				role="presentation"
+				width="100%"
+				cellPadding={0}
+				cellSpacing={0}
+				data-text-format="dataTable"
+				style={{ backgroundColor: emailColors.brand50, borderRadius: '6px', margin: '16px 0', padding: '8px 16px' }}
+			>
+				<tbody>
+					{details.map(([label, value]) => (
+						<tr key={label}>
+							<td style={{ ...cell, color: emailColors.muted, width: '40%' }}>{label}</td>
+							<td style={{ ...cell, color: emailColors.ink, fontWeight: 600 }}>{value}</td>
+						</tr>
+					))}
+				</tbody>
+			</table>
+			<ActionButton href={courseUrl}>Go to your course</ActionButton>
+			<Paragraph>Your materials, live-session links and messages are all in your dashboard.</Paragraph>
+		</EmailLayout>
+	)
+}
+
+const cell = { fontSize: '14px', lineHeight: '22px', padding: '4px 0', verticalAlign: 'top' } as const

@@ -1,0 +1,48 @@
+import { Button } from '@react-email/button'
+import { Heading } from '@react-email/heading'
+import { Link } from '@react-email/link'
+import { Text } from '@react-email/text'
+import type { ReactNode } from 'react'
+import { emailColors } from './theme.ts'
+
+export function EmailHeading({ children }: { children: ReactNode }) {
+	return (
+		<Heading as="h1" style={{ color: emailColors.ink, fontSize: '22px', lineHeight: '30px', margin: '16px 0 8px' }}>
+			{children}
+		</Heading>
+	)
+}
+
+export function Paragraph({ children }: { children: ReactNode }) {
+	return <Text style={{ color: emailColors.ink, fontSize: '16px', lineHeight: '24px', margin: '12px 0' }}>{children}</Text>
+}
+
+/** The mail's one action, with the address spelled out below for clients that hide buttons. */
+export function ActionButton({ href, children }: { href: string; children: ReactNode }) {
+	return (
+		<>
+			<Button
+				href={href}
+				style={{
+					backgroundColor: emailColors.brand700,
+					borderRadius: '6px',
+					color: emailColors.white,
+					display: 'inline-block',
+					fontSize: '16px',
+					fontWeight: 600,
+					margin: '8px 0',
+					padding: '12px 20px',
+					textDecoration: 'none',
+				}}
+			>
+				{children}
+			</Button>
+			<Text style={{ color: emailColors.muted, fontSize: '13px', lineHeight: '20px', margin: '8px 0 12px' }} data-skip-in-text>
+				{'Or open this link: '}
+				<Link href={href} style={{ color: emailColors.brand700, wordBreak: 'break-all' }}>
+					{href}
+				</Link>
+			</Text>
+		</>
+	)
+}

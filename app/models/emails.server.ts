@@ -1,0 +1,22 @@
+import type { Kysely } from 'kysely'
+import type { ReactElement } from 'react'
+import { renderEmail } from '#app/emails/render.server.ts'
+import type { EmailSite } from '#app/emails/site.ts'
+import { enqueueMail, type OutgoingMail } from '#app/services/mail/index.server.ts'
+import { getEnv } from '#app/utils/env.server.ts'
+import type { Database } from '#db/types.ts'
+
+/** The site as every mail names it: absolute links from APP_URL, the footer's CONTACT_EMAIL. */
+export function emailSite(): EmailSite {
+	const env = getEnv()
+	return { url: env.APP_URL, contactEmail: env.CONTACT_EMAIL }
+}
+
+/**
+ * Renders a template (app/emails) into its HTML and plain-text parts now, and queues the mail
+ * in the caller's transaction: the outbox holds exactly what will be sent.
+ */
+export async function enqueueEmail(db: Kysely<Database>, { body, ...mail }: Omit<OutgoingMail, 'text' | 'html'> & { body: ReactElement }) {
+	const { html, text } = await renderEmail(body)
+	return enqueueMail(db, { ...mail, html, text })
+}

@@ -1,0 +1,54 @@
+import type { Kysely } from 'kysely'
+import { createElement } from 'react'
+import { href } from 'react-router'
+import { EnrollmentReceiptEmail, enrollmentReceiptSubject } from '#app/emails/enrollment-receipt.tsx'
+import { formatDateOnly } from '#app/utils/misc.ts'
+import type { Database } from '#db/types.ts'
+import { emailSite, enqueueEmail } from './emails.server.ts'
+
+function formatAmount(cents: number, currency: string) {
+	if (cents === 0) return 'Free'
+	return new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(cents / 100)
+}
+
+/**
+ * The student's receipt, queued in the transaction that made the enrollment active (a free
+ * course's registration, a paid checkout's fulfilment), which runs once per enrollment. The
+ * amount is what the payment recorded, never the course's current price.
+ */
+export async function sendEnrollmentReceipt(db: Kysely<Database>, { courseId, enrollmentId }: { courseId: number; enrollmentId: number }) {
+	const row = await db
+		.selectFrom('enrollments')
+		.innerJoin('users', 'users.id', 'enrollments.user_id')
+		.innerJoin('courses', 'courses.id', 'enrollments.course_id')
+		.leftJoin('profiles', 'profiles.id', 'enrollments.user_id')
+		.leftJoin('registration_payments', (join) =>
+			join.onRef('registration_payments.enrollment_id', '=', 'enrollments.id').on('registration_payments.status', '=', 'paid'),
+		)
+		.select([
+			'users.email',
+			'profiles.name',
+			'courses.title',
+			'courses.start_date',
+			'registration_payments.amount_cents',
+			'registration_payments.currency',
+			'registration_payments.checkout_session_id',
+		])
+		.where('enrollments.id', '=', enrollmentId)
+		.where('enrollments.course_id', '=', courseId)
+		.executeTakeFirstOrThrow()
+	const site = emailSite()
+	await enqueueEmail(db, {
+		to: row.email,
+		subject: enrollmentReceiptSubject(row.title),
+		body: createElement(EnrollmentReceiptEmail, {
+			site,
+			name: row.name,
+			courseTitle: row.title,
+			amountPaid: formatAmount(row.amount_cents ?? 0, row.currency ?? 'usd'),
+			startsOn: row.start_date ? formatDateOnly(row.start_date) : null,
+			paymentReference: row.checkout_session_id,
+			courseUrl: `${site.url}${href('/dashboard')}?course=${courseId}`,
+		}),
+	})
+}
