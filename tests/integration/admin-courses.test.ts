@@ -120,7 +120,7 @@ describe('add course', () => {
 		)
 		expect(response.status).toBe(400)
 		const body = (await response.json()) as { result: { error: Record<string, string[]> } }
-		expect(body.result.error).toEqual({ startDate: ['Please enter a valid date'] })
+		expect(body.result.error).toEqual({ startDate: ['Please enter a valid date as YYYY-MM-DD, for example 2026-12-01'] })
 	})
 
 	test.each([
