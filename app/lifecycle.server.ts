@@ -7,7 +7,7 @@ import { addJob } from '#app/services/jobs/queue.server.ts'
 import { migrateJobSchema, startJobRunner, stopJobRunner } from '#app/services/jobs/runner.server.ts'
 import { configureMailDelivery } from '#app/services/mail/index.server.ts'
 import { initStorage } from '#app/services/storage/index.server.ts'
-import { closeDatabase, getDb, initDatabase } from './utils/db.server.ts'
+import { closeDatabase, getDb, initDatabase, withMigrationLock } from './utils/db.server.ts'
 import { getEnv, requireDatabaseUrl } from './utils/env.server.ts'
 
 /**
@@ -30,7 +30,7 @@ export async function startup() {
 	acceptStreams()
 	for (const signal of SHUTDOWN_SIGNALS) process.once(signal, closeAllStreams)
 	configureMailDelivery(env)
-	await migrateJobSchema(databaseUrl)
+	await withMigrationLock(getDb(), () => migrateJobSchema(databaseUrl))
 	await startJobRunner({ databaseUrl, logLevel: env.LOG_LEVEL, tasks: TASKS, crontab: CRONTAB })
 	// Partial uploads a killed process left behind are looked for at once, not at the next hourly slot.
 	await addJob(getDb(), 'sweep-abandoned-uploads', {}, { jobKey: 'sweep-abandoned-uploads' })

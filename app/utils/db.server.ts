@@ -1,4 +1,4 @@
-import { Kysely, type LogEvent, PostgresDialect } from 'kysely'
+import { Kysely, type LogEvent, PostgresDialect, sql } from 'kysely'
 import { Migrator } from 'kysely/migration'
 import pg from 'pg'
 import { migrations } from '#db/migrations/index.ts'
@@ -73,12 +73,30 @@ async function listenWithPool(url: string, channel: string, onPayload: (payload:
 	}
 }
 
-export async function migrateToLatest(db: Kysely<Database>) {
-	const migrator = new Migrator({
-		db,
-		provider: { getMigrations: async () => migrations },
+/** One key for every schema change of the app (its own migrations and the job system's). */
+const MIGRATION_LOCK = 'cohort-platform migrations'
+
+/**
+ * Runs `change` while this process holds a PostgreSQL advisory lock that every process and
+ * container migrating the same database takes: Kysely's migrator reads the catalog before it
+ * takes its own lock, and another process's DDL (the job system's schema) under its feet made
+ * it fail.
+ */
+export async function withMigrationLock<T>(db: Kysely<Database>, change: (connection: Kysely<Database>) => Promise<T>) {
+	return db.connection().execute(async (connection) => {
+		await sql`SELECT pg_advisory_lock(hashtext(${MIGRATION_LOCK}))`.execute(connection)
+		try {
+			return await change(connection)
+		} finally {
+			await sql`SELECT pg_advisory_unlock(hashtext(${MIGRATION_LOCK}))`.execute(connection)
+		}
 	})
-	const { error, results } = await migrator.migrateToLatest()
+}
+
+export async function migrateToLatest(db: Kysely<Database>) {
+	const { error, results } = await withMigrationLock(db, (connection) =>
+		new Migrator({ db: connection, provider: { getMigrations: async () => migrations } }).migrateToLatest(),
+	)
 	for (const result of results ?? []) {
 		if (result.status === 'Error') console.error(`[db] migration ${result.migrationName} failed`)
 	}

@@ -141,6 +141,20 @@ app.use((req, res, next) => {
 const isEventStream = (res: express.Response) => String(res.getHeader('Content-Type') ?? '').startsWith('text/event-stream')
 app.use(compression({ filter: (req, res) => !isEventStream(res) && compression.filter(req, res) }))
 
+/**
+ * Stop signals are heard from the first moment: one that arrives while the app is still
+ * starting (a worker replaced just before a deploy's SIGTERM) stops it as soon as it has
+ * started, instead of being swallowed by a listener the start-up registered.
+ */
+let started = false
+let stopSignal: string | undefined
+function onStopSignal(signal: string) {
+	if (started) void shutdown(signal)
+	else stopSignal ??= signal
+}
+process.on('SIGTERM', () => onStopSignal('SIGTERM'))
+process.on('SIGINT', () => onStopSignal('SIGINT'))
+
 let entry: AppEntryModule
 if (isDev) {
 	const vite = await import('vite')
@@ -214,15 +228,6 @@ function refuseToStart(error: Error) {
 	console.error(`Cannot listen on ${env.HOST}:${env.PORT}: ${error.message}`)
 	process.exit(1)
 }
-// The port cannot be bound (in use, not permitted).
-server.once('error', refuseToStart)
-server.listen(env.PORT, env.HOST, () => {
-	server.off('error', refuseToStart)
-	const address = server.address()
-	const port = typeof address === 'object' && address ? address.port : env.PORT
-	// A cluster's primary announces the port once every worker listens.
-	if (!cluster.isWorker) console.log(`Server listening on http://localhost:${port} (${env.NODE_ENV})`)
-})
 server.keepAliveTimeout = 65_000
 
 /** What the launcher stops once the app has closed (the embedded database it started). */
@@ -251,5 +256,21 @@ async function shutdown(signal: string) {
 	server.closeIdleConnections()
 	setInterval(() => server.closeIdleConnections(), 100).unref()
 }
-process.on('SIGTERM', () => void shutdown('SIGTERM'))
-process.on('SIGINT', () => void shutdown('SIGINT'))
+
+started = true
+if (stopSignal) {
+	// Asked to stop while starting: nothing was served, so nothing to drain.
+	console.log(`${stopSignal} received while starting: stopping`)
+	shuttingDown = true
+	await entry.shutdown().catch((error: unknown) => console.error('Shutdown error', error))
+	process.exit(0)
+}
+// The port cannot be bound (in use, not permitted).
+server.once('error', refuseToStart)
+server.listen(env.PORT, env.HOST, () => {
+	server.off('error', refuseToStart)
+	const address = server.address()
+	const port = typeof address === 'object' && address ? address.port : env.PORT
+	// A cluster's primary announces the port once every worker listens.
+	if (!cluster.isWorker) console.log(`Server listening on http://localhost:${port} (${env.NODE_ENV})`)
+})

@@ -22,10 +22,20 @@ function jobLogger(level: Env['LOG_LEVEL']) {
 	})
 }
 
+/**
+ * A pool of the job system's own. Like the app's (app/utils/db.server.ts), it listens for the
+ * errors a client emits when its server goes away, which unheard would end the process.
+ */
+function jobPool(connectionString: string, max: number) {
+	const pool = new pg.Pool({ connectionString, max })
+	pool.on('error', (error) => console.error('[jobs] idle client error', error.message))
+	pool.on('connect', (client) => client.on('error', () => {}))
+	return pool
+}
+
 /** Installs or upgrades the job system's own schema (graphile_worker). Safe to call from several processes at once. */
 export async function migrateJobSchema(databaseUrl: string) {
-	const pgPool = new pg.Pool({ connectionString: databaseUrl, max: 1 })
-	pgPool.on('error', (error) => console.error('[jobs] idle client error', error.message))
+	const pgPool = jobPool(databaseUrl, 1)
 	try {
 		await runMigrations({ pgPool, logger: jobLogger('warn') })
 	} finally {
@@ -39,8 +49,7 @@ let current: RunnerHandle | undefined
 export async function startJobRunner(options: { databaseUrl: string; logLevel: Env['LOG_LEVEL']; tasks: TaskList; crontab: string }) {
 	const concurrency = 2
 	// Its own small pool: the worker's LISTEN connection and running jobs never wait behind page requests.
-	const pool = new pg.Pool({ connectionString: options.databaseUrl, max: concurrency + 2 })
-	pool.on('error', (error) => console.error('[jobs] idle client error', error.message))
+	const pool = jobPool(options.databaseUrl, concurrency + 2)
 	const runner = await run({
 		pgPool: pool,
 		concurrency,
