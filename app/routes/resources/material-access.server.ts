@@ -1,0 +1,27 @@
+import { canAccessCourse, getMaterialItem } from '#app/models/materials.server.ts'
+import type { MaterialItemDetail } from '#app/models/materials.ts'
+import { textResponse } from '#app/services/storage/file-response.server.ts'
+import { requireUser } from '#app/utils/auth.server.ts'
+import { getDb } from '#app/utils/db.server.ts'
+import { rowIdSchema } from '#app/utils/row-id.ts'
+
+const ItemIdSchema = rowIdSchema()
+
+/**
+ * The stored material a file route serves, for an admin or a student with an active
+ * enrollment in its course; otherwise the answer to send instead (404, 403, or the login).
+ */
+export async function readableMaterialFile(
+	request: Request,
+	itemIdParam: string | undefined,
+): Promise<{ item: MaterialItemDetail & { storageKey: string } } | { refusal: Response }> {
+	const user = await requireUser(request)
+	const id = ItemIdSchema.safeParse(itemIdParam)
+	const db = getDb()
+	const item = id.success ? await getMaterialItem(db, id.data) : null
+	if (!item?.storageKey) return { refusal: textResponse('File not found', 404) }
+	if (!(await canAccessCourse(db, user, item.courseId))) {
+		return { refusal: textResponse("You don't have permission to access this file", 403) }
+	}
+	return { item: { ...item, storageKey: item.storageKey } }
+}
