@@ -44,6 +44,9 @@ test('mail queued while two runners (two app processes) work is delivered once e
 	configureMailDelivery(parseEnv({ SMTP_URL: smtp.url, DATA_DIR: 'unused-data-dir', SESSION_SECRET: 'secret' }))
 	await startJobRunner({ databaseUrl: t.url, logLevel: 'warn', tasks: TASKS, crontab: '' })
 	const otherPool = new pg.Pool({ connectionString: t.url, max: 4 })
+	// As the app's job pool does: a client whose server goes away (the test database dropped) must not end the run.
+	otherPool.on('error', () => {})
+	otherPool.on('connect', (client) => client.on('error', () => {}))
 	const other = await run({ pgPool: otherPool, concurrency: 2, taskList: TASKS, noHandleSignals: true, logger: undefined })
 	try {
 		const subjects = Array.from({ length: 20 }, (_, index) => `Job mail ${index}`)

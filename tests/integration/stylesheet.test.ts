@@ -27,6 +27,7 @@ const KNOWINGLY_USED: Record<string, string> = {
 	'css-focus-visible': 'browsers without :focus-visible draw their own focus ring',
 	'css-resize': 'iOS does not let textareas be resized; they still scroll',
 	'css-backdrop-filter': 'the sticky header is 95 % opaque white without the blur',
+	'css3-cursors': 'touch browsers show no pointer at all; the control works the same',
 	'css-has': 'highlights the chosen course card; the radio button itself shows the choice',
 }
 
