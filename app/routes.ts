@@ -18,6 +18,7 @@ export default [
 		route('reset-password', 'routes/auth/reset-password.tsx'),
 		route('confirm-email', 'routes/auth/confirm-email.tsx'),
 		route('resend-confirmation', 'routes/auth/resend-confirmation.tsx'),
+		route('unsubscribe', 'routes/auth/unsubscribe.tsx'),
 
 		// Enrolment
 		route('register', 'routes/register/details.tsx'),

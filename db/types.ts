@@ -178,6 +178,10 @@ export interface MessagesTable {
 	/** An announcement's subject; null on direct messages and on announcements stored as 'subject: message' before it existed. */
 	subject: ColumnType<string | null, string | null | undefined, string | null>
 	is_announcement: Generated<boolean>
+	/** An announcement for one course's students; null: for every student (and on direct messages). */
+	course_id: ColumnType<number | null, number | null | undefined, number | null>
+	/** When the announcement's e-mails were queued in the outbox; null until then (and on direct messages). */
+	emailed_at: ColumnType<Date | null, Date | null | undefined, Date | null>
 	read: Generated<boolean>
 	created_at: CreatedAt
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, test } from 'vitest'
+import { AnnouncementEmail } from './announcement.tsx'
 import { ConfirmEmail } from './confirm-email.tsx'
 import { EnrollmentReceiptEmail } from './enrollment-receipt.tsx'
 import { renderEmail } from './render.server.ts'
@@ -77,6 +78,38 @@ describe('e-mail templates', () => {
 		const free = await renderEmail(<EnrollmentReceiptEmail {...receipt} amountPaid="Free" startsOn={null} paymentReference={null} />)
 		expect(free.text).toMatch(/Course +Spring Cohort\nAmount paid +Free\n/)
 		expect(free.text).not.toMatch(/Starts|Payment reference/)
+	})
+
+	test('an announcement: subject, paragraphs and line breaks, course, attached file, link to the site, unsubscribe link', async () => {
+		const announcementsUrl = 'https://school.example/dashboard/messages?tab=announcements'
+		const unsubscribeUrl = 'https://school.example/unsubscribe?token=abc.def'
+		const props = {
+			site,
+			subject: 'Week 2: new <time>',
+			body: 'Class moves to Thursday.\nSame link.\n\nBring the worksheet & a pen.',
+			courseTitle: 'Spring Cohort',
+			attachmentName: 'worksheet.pdf',
+			announcementsUrl,
+			unsubscribeUrl,
+		}
+		const mail = await renderEmail(<AnnouncementEmail {...props} />)
+		expectSchoolFrame(mail, {
+			title: 'Week 2: new &lt;time&gt;',
+			reason: /you are a student of Spring Cohort and announcement emails are on/,
+		})
+		expect(mail.html).toContain('Class moves to Thursday.<br/>Same link.')
+		expect(mail.html).toContain('Bring the worksheet &amp; a pen.')
+		expect(mail.text).toContain('WEEK 2: NEW <TIME>')
+		expect(mail.text).toMatch(/Class moves to Thursday\.\nSame link\.\n\nBring the worksheet & a pen\./)
+		expect(mail.text).toContain('Announcement · Spring Cohort')
+		expect(mail.text).toContain('worksheet.pdf')
+		expect(mail.text).toContain(`Read it on the site ${announcementsUrl}`)
+		expect(mail.text).toContain(`Unsubscribe from announcement emails ${unsubscribeUrl}`)
+		expect(linksOf(mail.html)).toEqual(expect.arrayContaining([announcementsUrl, unsubscribeUrl]))
+
+		const toEveryone = await renderEmail(<AnnouncementEmail {...props} courseTitle={null} attachmentName={null} />)
+		expect(toEveryone.text).toMatch(/you are a student at Real Estate Mentorship and announcement emails are on/)
+		expect(toEveryone.text).not.toMatch(/Spring Cohort|attached/)
 	})
 
 	test("the mail colours are the site's (app/app.css)", () => {

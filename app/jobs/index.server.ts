@@ -4,7 +4,9 @@
  * Cron lines: minute hour day month weekday task (graphile-worker's crontab format).
  */
 import type { TaskList } from 'graphile-worker'
+import { EMAIL_ANNOUNCEMENT_TASK } from '#app/models/announcement-emails.server.ts'
 import { MAKE_PREVIEW_TASK } from '#app/models/document-previews.server.ts'
+import { emailAnnouncementTask } from './announcements.server.ts'
 import { makePreview, requestMissingPreviews } from './document-previews.server.ts'
 import { deliverMail } from './mail.server.ts'
 import { sweepAbandonedUploads, sweepExpiredHolds, sweepRateLimitCounters } from './sweeps.server.ts'
@@ -16,6 +18,7 @@ export const TASKS: TaskList = {
 	'sweep-abandoned-uploads': sweepAbandonedUploads,
 	[MAKE_PREVIEW_TASK]: makePreview,
 	'request-missing-previews': requestMissingPreviews,
+	[EMAIL_ANNOUNCEMENT_TASK]: emailAnnouncementTask,
 }
 
 export const CRONTAB = [

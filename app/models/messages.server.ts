@@ -1,7 +1,8 @@
-import type { Kysely } from 'kysely'
+import { type Expression, expressionBuilder, type Kysely, type SqlBool, sql } from 'kysely'
 import { publishEvent } from '#app/services/events/publish.server.ts'
 import type { FileStorage } from '#app/services/storage/index.server.ts'
 import type { Database } from '#db/types.ts'
+import { queueAnnouncementEmails } from './announcement-emails.server.ts'
 import { deleteStoredFiles, type StoredUpload } from './attachments.server.ts'
 import { UNKNOWN_USER } from './message-contacts.server.ts'
 
@@ -17,6 +18,8 @@ export type MessageView = {
 	content: string
 	/** Announcements only; null on those stored as 'subject: message' (see announcementParts). */
 	subject: string | null
+	/** The course an announcement is addressed to; null when it is for every student. */
+	course: { id: number; title: string } | null
 	timestamp: Date
 	read: boolean
 	isAnnouncement: boolean
@@ -29,21 +32,11 @@ function attachmentUrl(id: number) {
 	return `/files/attachments/${id}`
 }
 
-/**
- * An announcement's subject and body: stored apart (decision 29), or, for one written before
- * that, read from its 'subject: message' content, split at the first colon.
- */
-export function announcementParts(message: { subject: string | null; content: string }) {
-	if (message.subject !== null) return { subject: message.subject, body: message.content }
-	const colon = message.content.indexOf(':')
-	if (colon === -1) return { subject: message.content.trim(), body: '' }
-	return { subject: message.content.slice(0, colon).trim(), body: message.content.slice(colon + 1).trim() }
-}
-
 function messagesWithSender(db: Kysely<Database>) {
 	return db
 		.selectFrom('messages')
 		.leftJoin('profiles', 'profiles.id', 'messages.sender_id')
+		.leftJoin('courses', 'courses.id', 'messages.course_id')
 		.select([
 			'messages.id',
 			'messages.sender_id',
@@ -54,6 +47,8 @@ function messagesWithSender(db: Kysely<Database>) {
 			'messages.read',
 			'messages.is_announcement',
 			'profiles.name as senderName',
+			'messages.course_id',
+			'courses.title as courseTitle',
 		])
 }
 
@@ -82,6 +77,7 @@ async function toPage(db: Kysely<Database>, rows: MessageRow[], order: 'oldest-f
 			receiverId: row.receiver_id,
 			content: row.content,
 			subject: row.subject,
+			course: row.course_id !== null && row.courseTitle !== null ? { id: row.course_id, title: row.courseTitle } : null,
 			timestamp: row.created_at,
 			read: row.read,
 			isAnnouncement: row.is_announcement,
@@ -117,10 +113,31 @@ export async function listConversation(
 	return toPage(db, await query.execute(), 'oldest-first')
 }
 
-/** Announcements, 20 at a time, newest first. */
-export async function listAnnouncements(db: Kysely<Database>, { before }: { before?: number } = {}) {
+/** Who reads announcements: admins see every one, a student those for everyone and for the courses they are actively enrolled in. */
+export type AnnouncementReader = { userId: string; isAdmin: boolean }
+
+/** The announcements `reader` may see, as a condition on `messages`. */
+function readableBy(reader: AnnouncementReader): Expression<SqlBool> {
+	const eb = expressionBuilder<Database, 'messages'>()
+	if (reader.isAdmin) return sql<SqlBool>`true`
+	return eb.or([
+		eb('messages.course_id', 'is', null),
+		eb.exists(
+			eb
+				.selectFrom('enrollments')
+				.select('enrollments.id')
+				.whereRef('enrollments.course_id', '=', 'messages.course_id')
+				.where('enrollments.user_id', '=', reader.userId)
+				.where('enrollments.status', '=', 'active'),
+		),
+	])
+}
+
+/** The announcements `reader` may see, 20 at a time, newest first. */
+export async function listAnnouncements(db: Kysely<Database>, reader: AnnouncementReader, { before }: { before?: number } = {}) {
 	let query = messagesWithSender(db)
 		.where('messages.is_announcement', '=', true)
+		.where(readableBy(reader))
 		.orderBy('messages.id', 'desc')
 		.limit(MESSAGES_PAGE_SIZE + 1)
 	if (before) query = query.where('messages.id', '<', before)
@@ -128,8 +145,9 @@ export async function listAnnouncements(db: Kysely<Database>, { before }: { befo
 }
 
 /**
- * Stores a direct message (receiverId set) or an announcement (null, with its
- * subject) with its attachment, and publishes the event at commit. Call in a transaction.
+ * Stores a direct message (receiverId set) or an announcement (null, with its subject, for
+ * every student or for one course's) with its attachment, and publishes the event at commit;
+ * an announcement's e-mails are asked for in the same transaction. Call in a transaction.
  */
 export async function createMessage(
 	trx: Kysely<Database>,
@@ -137,9 +155,17 @@ export async function createMessage(
 		senderId,
 		receiverId,
 		subject,
+		courseId,
 		content,
 		attachment,
-	}: { senderId: string; receiverId: string | null; subject?: string; content: string; attachment?: StoredUpload },
+	}: {
+		senderId: string
+		receiverId: string | null
+		subject?: string
+		courseId?: number | null
+		content: string
+		attachment?: StoredUpload
+	},
 ) {
 	const message = await trx
 		.insertInto('messages')
@@ -147,6 +173,7 @@ export async function createMessage(
 			sender_id: senderId,
 			receiver_id: receiverId,
 			subject: receiverId === null ? (subject ?? null) : null,
+			course_id: receiverId === null ? (courseId ?? null) : null,
 			content,
 			is_announcement: receiverId === null,
 		})
@@ -164,6 +191,7 @@ export async function createMessage(
 			})
 			.execute()
 	}
+	if (receiverId === null) await queueAnnouncementEmails(trx, message.id)
 	await publishEvent(
 		trx,
 		receiverId === null
@@ -242,10 +270,14 @@ export async function markConversationRead(trx: Kysely<Database>, { userId, part
 }
 
 /**
- * The attachment if `userId` may download it: a direct message's files belong
- * to its two parties, an announcement's to everyone signed in.
+ * The attachment if `reader` may download it: a direct message's files belong to its two
+ * parties, an announcement's to those who may read the announcement (listAnnouncements).
  */
-export async function findAttachmentForUser(db: Kysely<Database>, { attachmentId, userId }: { attachmentId: number; userId: string }) {
+export async function findAttachmentForUser(
+	db: Kysely<Database>,
+	{ attachmentId, reader }: { attachmentId: number; reader: AnnouncementReader },
+) {
+	const userId = reader.userId
 	const row = await db
 		.selectFrom('message_attachments')
 		.innerJoin('messages', 'messages.id', 'message_attachments.message_id')
@@ -258,11 +290,12 @@ export async function findAttachmentForUser(db: Kysely<Database>, { attachmentId
 			'messages.sender_id',
 			'messages.receiver_id',
 			'messages.is_announcement',
+			sql<boolean>`${readableBy(reader)}`.as('readableAnnouncement'),
 		])
 		.where('message_attachments.id', '=', attachmentId)
 		.executeTakeFirst()
 	if (!row) return { status: 'not-found' as const }
-	const allowed = row.is_announcement || row.sender_id === userId || row.receiver_id === userId
+	const allowed = (row.is_announcement && row.readableAnnouncement) || row.sender_id === userId || row.receiver_id === userId
 	if (!allowed) return { status: 'forbidden' as const }
 	return { status: 'ok' as const, attachment: row }
 }

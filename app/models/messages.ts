@@ -1,3 +1,14 @@
 /** Shared by the forms and their actions. */
 export const MAX_MESSAGE_LENGTH = 20_000
 export const EMPTY_MESSAGE = 'Please enter a message'
+
+/**
+ * An announcement's subject and body: stored apart (decision 29), or, for one written before
+ * that, read from its 'subject: message' content, split at the first colon.
+ */
+export function announcementParts(message: { subject: string | null; content: string }) {
+	if (message.subject !== null) return { subject: message.subject, body: message.content }
+	const colon = message.content.indexOf(':')
+	if (colon === -1) return { subject: message.content.trim(), body: '' }
+	return { subject: message.content.slice(0, colon).trim(), body: message.content.slice(colon + 1).trim() }
+}

@@ -30,8 +30,11 @@ const isDev = process.argv.includes('--dev')
 const env = getEnv()
 const BUILD_DIR = path.resolve(process.env.BUILD_DIR ?? 'build')
 const BUILD_PATH = path.join(BUILD_DIR, 'server/index.js')
-/** Requests that carry their own proof of origin (a signature), not a browser cookie. */
-const FORGERY_EXEMPT_PATHS = new Set(['/webhooks/stripe'])
+/**
+ * Requests that carry their own proof (a signature), not a browser cookie: the Stripe webhook,
+ * and the one-click unsubscribe that mail clients post from their own sites (RFC 8058).
+ */
+const FORGERY_EXEMPT_PATHS = new Set(['/webhooks/stripe', '/unsubscribe'])
 
 /** TRUST_PROXY counts the proxy hops in front of the app whose X-Forwarded-For entry is believed. */
 const isTrustedHop = (_address: string, hop: number) => hop < env.TRUST_PROXY

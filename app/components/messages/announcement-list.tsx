@@ -8,6 +8,8 @@ export type AnnouncementItem = {
 	body: string
 	sender: string
 	senderId: string
+	/** The course whose students it is for; null: for every student. */
+	course: { id: number; title: string } | null
 	timestamp: Date | string
 	attachments: AttachmentItem[]
 }
@@ -40,6 +42,8 @@ export function AnnouncementList({
 							))}
 							<p className="mt-2 flex flex-wrap gap-x-2 text-xs text-slate-600">
 								<span>From {announcement.sender}</span>
+								<span aria-hidden="true">·</span>
+								<span>{announcement.course ? `For students of ${announcement.course.title}` : 'For all students'}</span>
 								<span aria-hidden="true">·</span>
 								<LocalDate value={announcement.timestamp} time />
 								{deleteUrl && announcement.senderId === currentUserId ? (

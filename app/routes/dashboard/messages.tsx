@@ -12,7 +12,8 @@ import { RouteDialog } from '#app/components/ui/dialog.tsx'
 import { EmptyState } from '#app/components/ui/empty-state.tsx'
 import { TabLinks } from '#app/components/ui/tabs.tsx'
 import { canMessage, getContact, listContacts } from '#app/models/message-contacts.server.ts'
-import { announcementParts, listAnnouncements, listConversation } from '#app/models/messages.server.ts'
+import { listAnnouncements, listConversation } from '#app/models/messages.server.ts'
+import { announcementParts } from '#app/models/messages.ts'
 import { requireUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
@@ -44,7 +45,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 	if (tab === 'announcements') {
 		const announcements = await page.load(
-			listAnnouncements(db, { before }),
+			listAnnouncements(db, { userId: user.id, isAdmin: user.isAdmin }, { before }),
 			{ messages: [], hasOlder: false },
 			'Failed to load announcements',
 		)

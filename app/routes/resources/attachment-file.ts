@@ -9,7 +9,7 @@ import type { Route } from './+types/attachment-file'
 
 /**
  * A message attachment, for the two parties of its message only (an
- * announcement's for everyone signed in). Images of the previewable types
+ * announcement's for those who may read it: its course's students, or everyone). Images of the previewable types
  * are served inline, anything else as a download; the name and type are the
  * server's, never the uploader's raw input.
  */
@@ -17,7 +17,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 	const user = await requireUser(request)
 	const attachmentId = Number(params.attachmentId)
 	if (!Number.isSafeInteger(attachmentId) || attachmentId <= 0) throw data('Attachment not found', { status: 404 })
-	const found = await findAttachmentForUser(getDb(), { attachmentId, userId: user.id })
+	const found = await findAttachmentForUser(getDb(), { attachmentId, reader: { userId: user.id, isAdmin: user.isAdmin } })
 	if (found.status === 'not-found') throw data('Attachment not found', { status: 404 })
 	if (found.status === 'forbidden') throw data('You do not have access to this attachment', { status: 403 })
 	const { attachment } = found

@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, getTextareaProps, useForm } from '@conform-to/react'
+import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { useEffect, useRef } from 'react'
 import { data, Form, useLocation, useNavigation } from 'react-router'
@@ -11,10 +11,11 @@ import { Alert } from '#app/components/ui/alert.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { EmptyState } from '#app/components/ui/empty-state.tsx'
-import { Field, TextareaField } from '#app/components/ui/field.tsx'
+import { Field, SelectField, TextareaField } from '#app/components/ui/field.tsx'
+import { getCourseOption, listCourseOptions } from '#app/models/admin-materials.server.ts'
 import { recordAudit } from '#app/models/audit-log.server.ts'
-import { announcementParts, createMessage, listAnnouncements } from '#app/models/messages.server.ts'
-import { MAX_MESSAGE_LENGTH } from '#app/models/messages.ts'
+import { createMessage, listAnnouncements } from '#app/models/messages.server.ts'
+import { announcementParts, MAX_MESSAGE_LENGTH } from '#app/models/messages.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
@@ -35,6 +36,8 @@ function announceSchema(maxUploadMb?: number) {
 	return z
 		.object({
 			intent: z.literal('announce'),
+			// Empty: every student; otherwise the one course whose students it is for.
+			courseId: z.coerce.number('Choose who the announcement is for.').int().positive().optional(),
 			subject: z.string().trim().max(200, 'The subject is too long.').optional(),
 			message: z.string().trim().max(MAX_MESSAGE_LENGTH, 'The message is too long.').optional(),
 			attachment: fileField(maxUploadMb),
@@ -52,15 +55,19 @@ export async function loader({ request }: Route.LoaderArgs) {
 	const db = getDb()
 	const before = beforeId(params)
 	const page = partialPage('admin messages')
-	const announcements = await page.load(
-		listAnnouncements(db, { before }),
-		{ messages: [], hasOlder: false },
-		'Failed to load announcements: the server could not read them',
-	)
+	const [announcements, courses] = await Promise.all([
+		page.load(
+			listAnnouncements(db, { userId: admin.id, isAdmin: true }, { before }),
+			{ messages: [], hasOlder: false },
+			'Failed to load announcements: the server could not read them',
+		),
+		page.load(listCourseOptions(db), [], 'Failed to load courses: announcements can go to all students only'),
+	])
 	const confirm = confirmedId(params)
 	return {
 		userId: admin.id,
 		maxUploadMb: getEnv().MAX_UPLOAD_MB,
+		courses,
 		announcements: announcements.messages.map((message) => ({ ...message, ...announcementParts(message) })),
 		olderBefore: announcements.hasOlder ? announcements.messages.at(-1)!.id : null,
 		confirmDelete: announcements.messages.find((message) => message.id === confirm && message.senderId === admin.id)?.id ?? null,
@@ -68,7 +75,10 @@ export async function loader({ request }: Route.LoaderArgs) {
 	}
 }
 
-/** Posts an announcement to every student (with one optional file); deletes one (the confirmation dialog). */
+/**
+ * Posts an announcement to every student or to one course's (with one optional file), which
+ * also e-mails it to them (messages.server.ts createMessage); deletes one (the confirmation dialog).
+ */
 export async function action(args: Route.ActionArgs) {
 	const { request } = args
 	const admin = await requireAdmin(request)
@@ -93,13 +103,19 @@ export async function action(args: Route.ActionArgs) {
 		return data({ intent: 'announce', result: submission.reply() }, { status: 400 })
 	}
 	// Both are present: the schema refuses a submission without either.
-	const { subject, message = '' } = submission.value
+	const { subject, message = '', courseId = null } = submission.value
+	if (courseId !== null && !(await getCourseOption(db, courseId))) {
+		await discardUpload(upload)
+		const result = submission.reply({ fieldErrors: { courseId: ['This course no longer exists. Choose another audience.'] } })
+		return data({ intent: 'announce', result }, { status: 400 })
+	}
 	try {
 		await db.transaction().execute(async (trx) => {
 			const created = await createMessage(trx, {
 				senderId: admin.id,
 				receiverId: null,
 				subject,
+				courseId,
 				content: message,
 				attachment: upload,
 			})
@@ -108,7 +124,7 @@ export async function action(args: Route.ActionArgs) {
 				action: 'announcement.create',
 				entity: 'message',
 				entityId: created.id,
-				details: { subject, attachment: upload?.name ?? null },
+				details: { subject, courseId, attachment: upload?.name ?? null },
 			})
 		})
 	} catch (error) {
@@ -160,7 +176,9 @@ export default function Broadcast({ loaderData, actionData }: Route.ComponentPro
 			<Card>
 				<CardHeader>
 					<CardTitle>Broadcast Announcement</CardTitle>
-					<CardDescription>Every student sees it under Messages, Announcements.</CardDescription>
+					<CardDescription>
+						The students it is for see it under Messages, Announcements, and get it by email unless they turned announcement emails off.
+					</CardDescription>
 				</CardHeader>
 				<CardContent>
 					<Form
@@ -178,6 +196,14 @@ export default function Broadcast({ loaderData, actionData }: Route.ComponentPro
 								{form.errors[0]}
 							</Alert>
 						) : null}
+						<SelectField label="Send to" errors={fields.courseId.errors} selectProps={getSelectProps(fields.courseId)}>
+							<option value="">All students</option>
+							{loaderData.courses.map((course) => (
+								<option key={course.id} value={course.id}>
+									{`Students of ${course.title}`}
+								</option>
+							))}
+						</SelectField>
 						<Field
 							label="Subject"
 							inputProps={{ ...getInputProps(fields.subject, { type: 'text' }), maxLength: 200 }}
