@@ -4,8 +4,8 @@
  * Cron lines: minute hour day month weekday task (graphile-worker's crontab format).
  */
 import type { TaskList } from 'graphile-worker'
-import { EMAIL_ANNOUNCEMENT_TASK } from '#app/models/announcement-emails.server.ts'
 import { MAKE_PREVIEW_TASK } from '#app/models/document-previews.server.ts'
+import { EMAIL_ANNOUNCEMENT_TASK } from '#app/models/messages.server.ts'
 import { emailAnnouncementTask } from './announcements.server.ts'
 import { makePreview, requestMissingPreviews } from './document-previews.server.ts'
 import { deliverMail } from './mail.server.ts'

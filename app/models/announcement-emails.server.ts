@@ -4,22 +4,11 @@ import { createElement } from 'react'
 import { href } from 'react-router'
 import { AnnouncementEmail } from '#app/emails/announcement.tsx'
 import { renderEmail } from '#app/emails/render.server.ts'
-import { addJob } from '#app/services/jobs/queue.server.ts'
 import { enqueueMails, type OutgoingMail } from '#app/services/mail/index.server.ts'
 import type { Database } from '#db/types.ts'
 import { unsubscribeToken, unsubscribeUrlWithToken } from './email-preferences.server.ts'
 import { emailSite } from './emails.server.ts'
 import { announcementParts } from './messages.ts'
-
-export const EMAIL_ANNOUNCEMENT_TASK = 'email-announcement'
-
-/**
- * Asks for an announcement's e-mails, in the transaction that stores it: one job fans them
- * out (emailAnnouncement), so posting costs the admin one insert, whatever the audience.
- */
-export async function queueAnnouncementEmails(trx: Kysely<Database>, messageId: number) {
-	await addJob(trx, EMAIL_ANNOUNCEMENT_TASK, { messageId }, { jobKey: `${EMAIL_ANNOUNCEMENT_TASK}:${messageId}` })
-}
 
 /**
  * Who an announcement is e-mailed to: student accounts with a confirmed address and

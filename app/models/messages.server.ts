@@ -1,12 +1,15 @@
 import { type Expression, expressionBuilder, type Kysely, type SqlBool, sql } from 'kysely'
 import { publishEvent } from '#app/services/events/publish.server.ts'
+import { addJob } from '#app/services/jobs/queue.server.ts'
 import type { FileStorage } from '#app/services/storage/index.server.ts'
 import type { Database } from '#db/types.ts'
-import { queueAnnouncementEmails } from './announcement-emails.server.ts'
 import { deleteStoredFiles, type StoredUpload } from './attachments.server.ts'
 import { UNKNOWN_USER } from './message-contacts.server.ts'
 
 export const MESSAGES_PAGE_SIZE = 20
+
+/** The job that e-mails an announcement to its readers (announcement-emails.server.ts emailAnnouncement). */
+export const EMAIL_ANNOUNCEMENT_TASK = 'email-announcement'
 
 export type AttachmentView = { id: number; name: string; type: string; size: number; url: string }
 
@@ -191,7 +194,10 @@ export async function createMessage(
 			})
 			.execute()
 	}
-	if (receiverId === null) await queueAnnouncementEmails(trx, message.id)
+	// One job fans the e-mails out, so posting costs one insert whatever the audience.
+	if (receiverId === null) {
+		await addJob(trx, EMAIL_ANNOUNCEMENT_TASK, { messageId: message.id }, { jobKey: `${EMAIL_ANNOUNCEMENT_TASK}:${message.id}` })
+	}
 	await publishEvent(
 		trx,
 		receiverId === null

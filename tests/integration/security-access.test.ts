@@ -54,6 +54,8 @@ const ACCESS: Record<string, Expectation> = {
 	'routes/auth/forgot-password': { GET: all('200'), POST: all('400') },
 	'routes/auth/reset-password': { GET: all('200'), POST: all('400') },
 	'routes/auth/confirm-email': { GET: all('200'), POST: all('400') },
+	// Without a signed token in the address: the page says the link is not valid, and nothing changes.
+	'routes/auth/unsubscribe': { GET: all('400'), POST: all('400') },
 	'routes/auth/resend-confirmation': { GET: signedOutOnly(), POST: signedOutOnly('400') },
 	'routes/register/details': { GET: signedOutOnly(), POST: all('400') },
 	// Steps 2 and 3 need the draft step 1 makes: without one, back to step 1.
