@@ -73,6 +73,7 @@ export default [
 	route('uploads/materials', 'routes/resources/material-upload.ts'),
 	route('events', 'routes/resources/events.ts'),
 	route('webhooks/stripe', 'routes/resources/stripe-webhook.ts'),
+	route('unsubscribe/one-click', 'routes/resources/unsubscribe-one-click.ts'),
 	route('healthz', 'routes/resources/healthz.ts'),
 	route('dev/mailbox', 'routes/resources/mailbox.tsx'),
 	route('dev/mailbox/:mailId/html', 'routes/resources/mailbox-html.ts'),

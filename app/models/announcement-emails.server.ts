@@ -6,7 +6,7 @@ import { AnnouncementEmail } from '#app/emails/announcement.tsx'
 import { renderEmail } from '#app/emails/render.server.ts'
 import { enqueueMails, type OutgoingMail } from '#app/services/mail/index.server.ts'
 import type { Database } from '#db/types.ts'
-import { unsubscribeToken, unsubscribeUrlWithToken } from './email-preferences.server.ts'
+import { oneClickUnsubscribeUrlWithToken, unsubscribeToken, unsubscribeUrlWithToken } from './email-preferences.server.ts'
 import { emailSite } from './emails.server.ts'
 import { announcementParts } from './messages.ts'
 
@@ -80,7 +80,7 @@ export async function emailAnnouncement(db: Kysely<Database>, messageId: number)
 				unsubscribeUrl: unsubscribeUrlWithToken(placeholder),
 			}),
 		)
-		const listUnsubscribe = `<${unsubscribeUrlWithToken(placeholder)}>`
+		const listUnsubscribe = `<${oneClickUnsubscribeUrlWithToken(placeholder)}>`
 		const mails: OutgoingMail[] = recipients.map((recipient) => {
 			const token = unsubscribeToken(recipient.id)
 			return {

@@ -53,13 +53,22 @@ export function userOfUnsubscribeToken(token: string | null) {
 	return actual.length === expected.length && timingSafeEqual(actual, expected) ? userId : null
 }
 
-/** The absolute address of the person's unsubscribe page, which also takes the RFC 8058 one-click POST. */
+/** The absolute address of the person's unsubscribe page (the link in a mail's footer). */
 export function unsubscribeUrl(userId: string) {
 	return unsubscribeUrlWithToken(unsubscribeToken(userId))
 }
 
 export function unsubscribeUrlWithToken(token: string) {
 	return `${getEnv().APP_URL}${href('/unsubscribe')}?${new URLSearchParams({ token })}`
+}
+
+/** The address of a mail's `List-Unsubscribe` header, which takes the RFC 8058 one-click POST. */
+export function oneClickUnsubscribeUrl(userId: string) {
+	return oneClickUnsubscribeUrlWithToken(unsubscribeToken(userId))
+}
+
+export function oneClickUnsubscribeUrlWithToken(token: string) {
+	return `${getEnv().APP_URL}${href('/unsubscribe/one-click')}?${new URLSearchParams({ token })}`
 }
 
 /** The address and switch of the person an unsubscribe link is for (null: no such account any more). */

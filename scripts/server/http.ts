@@ -34,7 +34,7 @@ const BUILD_PATH = path.join(BUILD_DIR, 'server/index.js')
  * Requests that carry their own proof (a signature), not a browser cookie: the Stripe webhook,
  * and the one-click unsubscribe that mail clients post from their own sites (RFC 8058).
  */
-const FORGERY_EXEMPT_PATHS = new Set(['/webhooks/stripe', '/unsubscribe'])
+const FORGERY_EXEMPT_PATHS = new Set(['/webhooks/stripe', '/unsubscribe/one-click'])
 
 /** TRUST_PROXY counts the proxy hops in front of the app whose X-Forwarded-For entry is believed. */
 const isTrustedHop = (_address: string, hop: number) => hop < env.TRUST_PROXY

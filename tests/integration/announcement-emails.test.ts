@@ -7,11 +7,18 @@ import { type Kysely, sql } from 'kysely'
 import { simpleParser } from 'mailparser'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { emailAnnouncement } from '#app/models/announcement-emails.server.ts'
-import { getEmailPreferences, unsubscribeToken, unsubscribeUrl, userOfUnsubscribeToken } from '#app/models/email-preferences.server.ts'
+import {
+	getEmailPreferences,
+	oneClickUnsubscribeUrl,
+	unsubscribeToken,
+	unsubscribeUrl,
+	userOfUnsubscribeToken,
+} from '#app/models/email-preferences.server.ts'
 import { createMessage, findAttachmentForUser } from '#app/models/messages.server.ts'
 import { action as broadcastAction, loader as broadcastLoader } from '#app/routes/admin/messages/broadcast.tsx'
 import { action as unsubscribeAction, loader as unsubscribeLoader } from '#app/routes/auth/unsubscribe.tsx'
 import { loader as messagesLoader } from '#app/routes/dashboard/messages.tsx'
+import { action as oneClickAction, loader as oneClickLoader } from '#app/routes/resources/unsubscribe-one-click.ts'
 import { configureMailDelivery, deliverQueuedMail, enqueueMails } from '#app/services/mail/index.server.ts'
 import { deliverPendingMail } from '#app/services/mail/outbox.server.ts'
 import { SmtpTransport } from '#app/services/mail/smtp.server.ts'
@@ -107,7 +114,10 @@ describe('an announcement is e-mailed to the students it is for', () => {
 		] as const) {
 			const link = unsubscribeUrl(recipient.id)
 			expect(mail.subject).toBe('Week 2: new time')
-			expect(mail.headers).toEqual({ 'List-Unsubscribe': `<${link}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' })
+			expect(mail.headers).toEqual({
+				'List-Unsubscribe': `<${oneClickUnsubscribeUrl(recipient.id)}>`,
+				'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+			})
 			expect(mail.text_body).toContain('Class moves to 7 PM.')
 			expect(mail.text_body).toContain(link)
 			expect(mail.html_body).toContain(`href="${link.replaceAll('&', '&amp;')}"`)
@@ -155,7 +165,7 @@ describe('an announcement is e-mailed to the students it is for', () => {
 		const unfolded = raw.replace(/\r\n[ \t]+/g, ' ')
 		expect(raw).toMatch(/Content-Type: multipart\/alternative/)
 		const link = unsubscribeUrl(student.id)
-		expect(unfolded).toContain(`List-Unsubscribe: <${link}>`)
+		expect(unfolded).toContain(`List-Unsubscribe: <${oneClickUnsubscribeUrl(student.id)}>`)
 		expect(unfolded).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click\r$/m)
 		const parsed = await simpleParser(raw)
 		expect(parsed.to).toMatchObject({ text: student.email })
@@ -286,10 +296,17 @@ describe("an announcement for one course's students", () => {
 	})
 })
 
-describe('the one-click unsubscribe link', () => {
+describe('the unsubscribe link and the one-click unsubscribe', () => {
 	const pagePath = (token: string) => `/unsubscribe?${new URLSearchParams({ token })}`
+	const oneClickPath = (token: string) => `/unsubscribe/one-click?${new URLSearchParams({ token })}`
+	/** What a mail client sends (RFC 8058 §3.2): a multipart form with one field, no cookie. */
+	const oneClick = (token: string, value = 'One-Click') => {
+		const body = new FormData()
+		body.set('List-Unsubscribe', value)
+		return new Request(`http://localhost${oneClickPath(token)}`, { method: 'POST', body })
+	}
 
-	test('opening it changes nothing; a one-click POST without a session turns announcement e-mails off, the page turns them on again', async () => {
+	test('opening the link changes nothing; its page turns announcement e-mails off and on again without a session', async () => {
 		const student = await person(t.db)
 		const token = unsubscribeToken(student.id)
 		expect(userOfUnsubscribeToken(token)).toBe(student.id)
@@ -299,13 +316,7 @@ describe('the one-click unsubscribe link', () => {
 		expect(await page.json()).toEqual({ target: { email: student.email, announcements: true, token } })
 		expect((await getEmailPreferences(t.db, student.id)).announcements).toBe(true)
 
-		// What a mail client sends (RFC 8058 §3.2): a multipart form with one field, no cookie.
-		const oneClick = new FormData()
-		oneClick.set('List-Unsubscribe', 'One-Click')
-		const unsubscribed = await callRoute(
-			unsubscribeAction,
-			new Request(`http://localhost${pagePath(token)}`, { method: 'POST', body: oneClick }),
-		)
+		const unsubscribed = await callRoute(unsubscribeAction, formRequest(pagePath(token), { intent: 'unsubscribe' }))
 		expect(unsubscribed.status).toBe(303)
 		expect(unsubscribed.headers.get('Location')).toBe(pagePath(token))
 		expect(await toastOf(unsubscribed)).toMatchObject({ title: 'You are unsubscribed' })
@@ -314,9 +325,23 @@ describe('the one-click unsubscribe link', () => {
 		const again = await callRoute(unsubscribeAction, formRequest(pagePath(token), { intent: 'resubscribe' }))
 		expect(await toastOf(again)).toMatchObject({ title: 'You are subscribed again' })
 		expect((await getEmailPreferences(t.db, student.id)).announcements).toBe(true)
+	})
 
-		await callRoute(unsubscribeAction, formRequest(pagePath(token), { intent: 'unsubscribe' }))
-		expect((await getEmailPreferences(t.db, student.id)).announcements).toBe(false)
+	test("a mail client's one-click POST turns them off; a GET of its address shows the page", async () => {
+		const student = await person(t.db)
+		const token = unsubscribeToken(student.id)
+		const opened = await callRoute(oneClickLoader, getRequest(oneClickPath(token)))
+		expect(opened.status).toBe(302)
+		expect(opened.headers.get('Location')).toBe(pagePath(token))
+		expect((await getEmailPreferences(t.db, student.id)).announcements).toBe(true)
+
+		// Anything but the RFC's body is refused.
+		expect((await callRoute(oneClickAction, oneClick(token, 'yes'))).status).toBe(400)
+		expect((await getEmailPreferences(t.db, student.id)).announcements).toBe(true)
+
+		const done = await callRoute(oneClickAction, oneClick(token))
+		expect(done.status).toBe(200)
+		expect(await getEmailPreferences(t.db, student.id)).toEqual({ announcements: false, reminders: true })
 		// Turned off, the student gets no copy of the next announcement.
 		const admin = await person(t.db, { role: 'admin' })
 		const { id } = await announce(t.db, admin.id, { subject: 'Quiet', content: 'x' })
@@ -338,12 +363,11 @@ describe('the one-click unsubscribe link', () => {
 		]
 		for (const token of forged) {
 			expect(userOfUnsubscribeToken(token)).toBeNull()
-			const page = await callRoute(unsubscribeLoader, getRequest(pagePath(token)))
-			expect(page.status).toBe(400)
-			const posted = await callRoute(unsubscribeAction, formRequest(pagePath(token), { 'List-Unsubscribe': 'One-Click' }))
-			expect(posted.status).toBe(400)
+			expect((await callRoute(unsubscribeLoader, getRequest(pagePath(token)))).status).toBe(400)
+			expect((await callRoute(unsubscribeAction, formRequest(pagePath(token), { intent: 'unsubscribe' }))).status).toBe(400)
+			expect((await callRoute(oneClickAction, oneClick(token))).status).toBe(400)
 		}
-		const bare = await callRoute(unsubscribeAction, formRequest('/unsubscribe', { 'List-Unsubscribe': 'One-Click' }))
+		const bare = await callRoute(oneClickAction, formRequest('/unsubscribe/one-click', { 'List-Unsubscribe': 'One-Click' }))
 		expect(bare.status).toBe(400)
 		expect((await getEmailPreferences(t.db, victim.id)).announcements).toBe(true)
 		expect((await getEmailPreferences(t.db, student.id)).announcements).toBe(true)

@@ -113,6 +113,8 @@ const ACCESS: Record<string, Expectation> = {
 	'routes/resources/stripe-webhook': { GET: all('405'), POST: all('404') },
 	'routes/resources/healthz': { GET: all('200') },
 	// The development mailbox: open in development and tests, admin-only in production (checked over HTTP).
+	// Opened, it shows the page; posted without a signed token, it is refused.
+	'routes/resources/unsubscribe-one-click': { GET: all('→/unsubscribe'), POST: all('400') },
 	'routes/resources/mailbox': { GET: all('200') },
 	'routes/resources/mailbox-html': { GET: all('200') },
 }

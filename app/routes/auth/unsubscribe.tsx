@@ -10,7 +10,7 @@ import type { Route } from './+types/unsubscribe'
 
 const INVALID_LINK = 'This unsubscribe link is not valid. Log in and turn announcement emails off under Settings.'
 
-/** The account of the link's token (in the URL: a mail client's one-click POST goes to it as it is), or null. */
+/** The account of the link's token, or null. */
 async function targetOf(request: Request) {
 	const token = new URL(request.url).searchParams.get('token')
 	const userId = userOfUnsubscribeToken(token)
@@ -29,10 +29,9 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 /**
- * Turns announcement e-mails off, or back on (intent=resubscribe). Mail clients post
- * `List-Unsubscribe=One-Click` here from another site (RFC 8058), so this path is exempt
- * from the forgery check (scripts/server/http.ts): the signed token is the proof, and it
- * can do nothing but flip this one switch.
+ * The page's button: turns announcement e-mails off, or back on (intent=resubscribe), with the
+ * token of the address and no sign-in. Mail clients' one-click POSTs go to
+ * routes/resources/unsubscribe-one-click.ts.
  */
 export async function action({ request }: Route.ActionArgs) {
 	const target = await targetOf(request)
