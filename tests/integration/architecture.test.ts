@@ -71,6 +71,15 @@ const RULES: Rule[] = [
 			(fromLayer !== 'models' || (to.endsWith('.tsx') && !from.endsWith('-emails.server.ts'))),
 	},
 	{
+		name: 'mail is queued from a rendered template: among models, only app/models/emails.server.ts and *-emails.server.ts files use the mail service (app/services/mail), so no plain-text mail is sent',
+		breaks: ({ from, fromLayer, to, typeOnly }) =>
+			fromLayer === 'models' &&
+			to.startsWith('app/services/mail/') &&
+			!typeOnly &&
+			from !== 'app/models/emails.server.ts' &&
+			!from.endsWith('-emails.server.ts'),
+	},
+	{
 		name: 'no module imports a route module (a route shares code through a helper file beside it, or a component or model)',
 		breaks: ({ to }, routeModules) => routeModules.has(to),
 	},
@@ -214,6 +223,8 @@ describe('import direction', () => {
 		expect(once('app/emails/layout.tsx', '#app/utils/env.server.ts')).toHaveLength(1)
 		expect(once('app/models/account-emails.server.ts', '#app/emails/confirm-email.tsx')).toEqual([])
 		expect(once('app/models/emails.server.ts', '#app/emails/render.server.ts')).toEqual([])
+		expect(once('app/models/waitlist.server.ts', '#app/services/mail/index.server.ts')).toHaveLength(1)
+		expect(once('app/models/announcement-emails.server.ts', '#app/services/mail/index.server.ts')).toEqual([])
 		expect(
 			cycles([
 				{ from: 'app/a.ts', to: 'app/b.ts', typeOnly: false },
