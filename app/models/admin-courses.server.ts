@@ -95,6 +95,8 @@ export type CourseContents = {
 	seatHolds: number
 	assignments: number
 	submissions: number
+	/** Announcements addressed to the course's students. */
+	announcements: number
 	/** Kept and detached (docs/decisions/003-payments-outlive-their-course.md). */
 	payments: number
 }
@@ -132,6 +134,7 @@ async function countCourseContents(db: Kysely<Database>, courseId: number): Prom
 				.select(eb.fn.countAll().as('n'))
 				.where('assignments.course_id', '=', courseId)
 				.as('submissions'),
+			eb.selectFrom('messages').select(eb.fn.countAll().as('n')).where('course_id', '=', courseId).as('announcements'),
 			eb.selectFrom('registration_payments').select(eb.fn.countAll().as('n')).where('course_id', '=', courseId).as('payments'),
 		])
 		.executeTakeFirstOrThrow()
@@ -143,6 +146,7 @@ async function countCourseContents(db: Kysely<Database>, courseId: number): Prom
 		seatHolds: count(row.seatHolds),
 		assignments: count(row.assignments),
 		submissions: count(row.submissions),
+		announcements: count(row.announcements),
 		payments: count(row.payments),
 	}
 }
@@ -169,7 +173,13 @@ async function storedKeysOfCourse(trx: Transaction<Database>, courseId: number) 
 		.where('assignments.course_id', '=', courseId)
 		.where('assignment_submissions.storage_key', 'is not', null)
 		.execute()
-	return [...materials, ...submissions].map((row) => row.key).filter((key): key is string => key !== null)
+	const announcementFiles = await trx
+		.selectFrom('message_attachments')
+		.innerJoin('messages', 'messages.id', 'message_attachments.message_id')
+		.select('message_attachments.storage_key as key')
+		.where('messages.course_id', '=', courseId)
+		.execute()
+	return [...materials, ...submissions, ...announcementFiles].map((row) => row.key).filter((key): key is string => key !== null)
 }
 
 /**
@@ -196,7 +206,7 @@ export async function removeStoredFiles(storage: FileStorage, keys: string[], pr
 
 /**
  * Deletes a course and everything that hangs off it (weeks, items, enrollments, seat
- * holds, assignments and submissions cascade) in one transaction with its audit row;
+ * holds, assignments and submissions, announcements to its students cascade) in one transaction with its audit row;
  * payments are kept, detached. Stored files go after commit. Null when there is no
  * such course.
  */

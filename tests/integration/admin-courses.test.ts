@@ -266,7 +266,20 @@ async function populatedCourse() {
 		.insertInto('assignment_submissions')
 		.values({ assignment_id: assignment.id, student_id: student.id, storage_key: submissionFile, file_name: 'answer.pdf' })
 		.execute()
-	return { course, keys: [itemKey, strayKey, submissionFile] }
+	// An announcement to the course's students, with a stored file: it goes with the course.
+	const announcer = await signedInUser(t.db, { role: 'admin' })
+	const announcement = await t.db
+		.insertInto('messages')
+		.values({ sender_id: announcer.id, receiver_id: null, is_announcement: true, subject: 'Room', content: 'Room 4', course_id: course.id })
+		.returning('id')
+		.executeTakeFirstOrThrow()
+	const announcementFile = `attachments/${announcer.id}/${randomUUID()}-room.txt`
+	await files.storage.put(announcementFile, new TextEncoder().encode('room 4'), { contentType: 'text/plain' })
+	await t.db
+		.insertInto('message_attachments')
+		.values({ message_id: announcement.id, name: 'room.txt', type: 'text/plain', size_bytes: 6, storage_key: announcementFile })
+		.execute()
+	return { course, keys: [itemKey, strayKey, submissionFile, announcementFile] }
 }
 
 async function exists(key: string) {
@@ -294,7 +307,17 @@ describe('delete course', () => {
 		})
 		expect(await response.json()).toEqual({
 			course: { id: course.id, title: course.title },
-			contents: { weeks: 1, files: 1, links: 1, enrollments: 1, seatHolds: 1, assignments: 1, submissions: 1, payments: 1 },
+			contents: {
+				weeks: 1,
+				files: 1,
+				links: 1,
+				enrollments: 1,
+				seatHolds: 1,
+				assignments: 1,
+				submissions: 1,
+				announcements: 1,
+				payments: 1,
+			},
 		})
 	})
 

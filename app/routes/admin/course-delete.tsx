@@ -73,6 +73,7 @@ export default function DeleteCourseDialog({ loaderData }: Route.ComponentProps)
 		contents.seatHolds > 0 ? `${plural(contents.seatHolds, 'seat hold')} of checkouts in progress` : null,
 		contents.assignments > 0 ? plural(contents.assignments, 'assignment') : null,
 		contents.submissions > 0 ? plural(contents.submissions, 'assignment submission') : null,
+		contents.announcements > 0 ? `${plural(contents.announcements, 'announcement')} to its students` : null,
 	].filter((line): line is string => line !== null)
 
 	return (
