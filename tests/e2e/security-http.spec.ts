@@ -125,7 +125,13 @@ test.describe('forgery, GET safety and headers', () => {
 			.executeTakeFirstOrThrow()
 		const mail = await db
 			.insertInto('email_outbox')
-			.values({ to_address: 'student@example.com', subject: 'Hello', text_body: 'Hello', html_body: '<p>Hello</p>', next_attempt_at: new Date() })
+			.values({
+				to_address: 'student@example.com',
+				subject: 'Hello',
+				text_body: 'Hello',
+				html_body: '<p>Hello</p>',
+				next_attempt_at: new Date(),
+			})
 			.returning('id')
 			.executeTakeFirstOrThrow()
 		params = {
