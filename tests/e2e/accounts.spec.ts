@@ -125,7 +125,7 @@ test('settings: name and password changes with every message of the spec', async
 	await signIn(user)
 	await page.goto('/dashboard/settings')
 	await expect(page.getByText('Email cannot be changed')).toBeVisible()
-	await expect(page.getByLabel('Email')).toHaveValue(user.email)
+	await expect(page.getByRole('textbox', { name: 'Email' })).toHaveValue(user.email)
 
 	await page.getByLabel('Display Name').fill('Renamed Student')
 	await page.getByRole('button', { name: 'Save Changes' }).click()

@@ -123,6 +123,17 @@ test.describe('forgery, GET safety and headers', () => {
 			.values({ assignment_id: assignment.id, student_id: student, body: 'My answer' })
 			.returning('id')
 			.executeTakeFirstOrThrow()
+		const mail = await db
+			.insertInto('email_outbox')
+			.values({
+				to_address: 'student@example.com',
+				subject: 'Hello',
+				text_body: 'Hello',
+				html_body: '<p>Hello</p>',
+				next_attempt_at: new Date(),
+			})
+			.returning('id')
+			.executeTakeFirstOrThrow()
 		params = {
 			id: String(course.id),
 			courseId: String(course.id),
@@ -132,6 +143,7 @@ test.describe('forgery, GET safety and headers', () => {
 			assignmentId: String(assignment.id),
 			submissionId: String(submission.id),
 			sessionId: 'cs_test_unknown',
+			mailId: String(mail.id),
 		}
 		cookies.anonymous = ''
 		cookies.stranger = await cookieFor(stranger)
