@@ -3,6 +3,7 @@ import path from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { ConfirmEmail } from './confirm-email.tsx'
 import { EnrollmentReceiptEmail } from './enrollment-receipt.tsx'
+import { RefundNoticeEmail } from './refund-notice.tsx'
 import { renderEmail } from './render.server.ts'
 import { ResetPasswordEmail } from './reset-password.tsx'
 import { emailColors } from './theme.ts'
@@ -77,6 +78,30 @@ describe('e-mail templates', () => {
 		const free = await renderEmail(<EnrollmentReceiptEmail {...receipt} amountPaid="Free" startsOn={null} paymentReference={null} />)
 		expect(free.text).toMatch(/Course +Spring Cohort\nAmount paid +Free\n/)
 		expect(free.text).not.toMatch(/Starts|Payment reference/)
+	})
+
+	test('the refund notice: amounts, reason, reference, and whether the enrolment ended', async () => {
+		const notice = {
+			site,
+			name: 'Sam',
+			courseTitle: 'Spring Cohort',
+			amountRefunded: '$500.00',
+			totalRefunded: '$500.00',
+			amountPaid: '$2,500.00',
+			note: 'Missed two weeks & "more"',
+			refundReference: 're_123',
+			enrollmentEnded: false,
+		}
+		const partial = await renderEmail(<RefundNoticeEmail {...notice} />)
+		expectSchoolFrame(partial, { title: 'Refund issued: Spring Cohort', reason: /you paid for Spring Cohort .*refunded/ })
+		expect(partial.text).toMatch(
+			/Course +Spring Cohort\nRefunded now +\$500\.00\nRefunded in total +\$500\.00 of \$2,500\.00\nReason +Missed two weeks & "more"\nRefund reference +re_123/,
+		)
+		expect(partial.html).toContain('Missed two weeks &amp; &quot;more&quot;')
+		expect(partial.text).toContain('You are still enrolled in Spring Cohort')
+		const full = await renderEmail(<RefundNoticeEmail {...notice} note="" enrollmentEnded />)
+		expect(full.text).not.toContain('Reason')
+		expect(full.text).toContain('Your enrollment in Spring Cohort has ended')
 	})
 
 	test("the mail colours are the site's (app/app.css)", () => {
