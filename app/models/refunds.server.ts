@@ -254,7 +254,8 @@ async function settleRefund(
 		.set({ status: 'succeeded', provider_refund_id: answer.id, updated_at: now })
 		.where('id', '=', refund.id)
 		.execute()
-	const enrollmentEnded = payment.enrollment_id !== null && (fullyRefunded || refund.unenroll) && (await endEnrollment(trx, payment.enrollment_id))
+	const enrollmentEnded =
+		payment.enrollment_id !== null && (fullyRefunded || refund.unenroll) && (await endEnrollment(trx, payment.enrollment_id))
 	await recordAudit(trx, {
 		actorId: refund.actor_id,
 		action: 'payment.refund',
@@ -309,7 +310,11 @@ async function endEnrollment(trx: Transaction<Database>, enrollmentId: number) {
  * app's own id in its metadata, under the payment's row lock.
  */
 export async function syncProviderRefunds(db: Kysely<Database>, payments: PaymentProvider, paymentIntentId: string) {
-	const payment = await db.selectFrom('registration_payments').select('id').where('payment_intent_id', '=', paymentIntentId).executeTakeFirst()
+	const payment = await db
+		.selectFrom('registration_payments')
+		.select('id')
+		.where('payment_intent_id', '=', paymentIntentId)
+		.executeTakeFirst()
 	if (!payment) return { kind: 'unknown-payment' } as const
 	const refunds = await payments.listRefunds(paymentIntentId)
 	let recorded = 0

@@ -60,11 +60,7 @@ export const RefundSchema = z.object({
 		.refine((value) => dollarsToCents(value) !== null, REFUND_MESSAGES.amountFormat)
 		.refine((value) => (dollarsToCents(value) ?? 1) > 0, REFUND_MESSAGES.amountPositive),
 	reason: z.enum(['requested_by_customer', 'duplicate', 'fraudulent']),
-	note: z
-		.string({ error: REFUND_MESSAGES.noteRequired })
-		.trim()
-		.min(3, REFUND_MESSAGES.noteRequired)
-		.max(500, REFUND_MESSAGES.noteTooLong),
+	note: z.string({ error: REFUND_MESSAGES.noteRequired }).trim().min(3, REFUND_MESSAGES.noteRequired).max(500, REFUND_MESSAGES.noteTooLong),
 	/** After a partial refund: keep the student enrolled or end the enrolment. A full refund always ends it. */
 	afterRefund: z.enum(['keep', 'unenroll']).default('keep'),
 })

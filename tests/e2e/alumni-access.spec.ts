@@ -25,7 +25,11 @@ test('an alumnus reads materials and recordings without the live link or hand-in
 		category: 'recording',
 	})
 	// The viewer plays the recording: its file must be stored.
-	const { storage_key: key } = await db.selectFrom('material_items').select('storage_key').where('id', '=', recording).executeTakeFirstOrThrow()
+	const { storage_key: key } = await db
+		.selectFrom('material_items')
+		.select('storage_key')
+		.where('id', '=', recording)
+		.executeTakeFirstOrThrow()
 	await storage.put(key!, await sampleClassRecording(), { contentType: 'video/mp4' })
 	const assignment = await db
 		.insertInto('assignments')

@@ -9,13 +9,14 @@ import { takenSeatsExpression } from '#app/models/courses.server.ts'
 import { claimSeat, fulfil, openCheckout } from '#app/models/payments.server.ts'
 import { type RefundRequest, refundPayment, syncProviderRefunds } from '#app/models/refunds.server.ts'
 import { createUser } from '#app/models/users.server.ts'
+import { action as refundAction, loader as refundLoader } from '#app/routes/admin/payment-refund.tsx'
 import { action as webhookAction } from '#app/routes/resources/stripe-webhook.ts'
 import { setPayments } from '#app/services/payments/index.server.ts'
 import { type PaymentProvider, RefundRefusedError } from '#app/services/payments/payments.ts'
 import { StripePayments } from '#app/services/payments/stripe.server.ts'
 import { TestCheckoutPayments } from '#app/services/payments/test-checkout.server.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
-import { settle } from '#tests/support/requests.ts'
+import { callRoute, formRequest, getRequest, sessionCookieFor, settle, toastOf } from '#tests/support/requests.ts'
 import { type StripeStandIn, startStripeServer } from '#tests/support/stripe-server.ts'
 
 const t = useTestDatabase()
@@ -217,7 +218,11 @@ describe('refunding from the admin area through Stripe', () => {
 
 	test('a payment that needs a refund (no seat could be given) is refunded without an enrolment', async () => {
 		const { payment, courseId } = await paidEnrolment()
-		await t.db.updateTable('registration_payments').set({ status: 'needs_refund', enrollment_id: null }).where('id', '=', payment.id).execute()
+		await t.db
+			.updateTable('registration_payments')
+			.set({ status: 'needs_refund', enrollment_id: null })
+			.where('id', '=', payment.id)
+			.execute()
 		const outcome = await refundPayment(t.db, payments, request(payment.id))
 		expect(outcome).toEqual({ kind: 'refunded', amountCents: 250000, fullyRefunded: true, enrollmentEnded: false })
 		expect((await snapshot(payment.id, courseId)).payment.status).toBe('refunded')
@@ -303,7 +308,15 @@ describe('refunds made in the Stripe dashboard (charge.refunded)', () => {
 		// As if the process stopped after Stripe refunded: the row is still pending.
 		const row = await t.db
 			.insertInto('payment_refunds')
-			.values({ payment_id: payment.id, amount_cents: 40000, reason: 'duplicate', source: 'admin', request_key: 'lost-track-0001', unenroll: true, actor_id: admin })
+			.values({
+				payment_id: payment.id,
+				amount_cents: 40000,
+				reason: 'duplicate',
+				source: 'admin',
+				request_key: 'lost-track-0001',
+				unenroll: true,
+				actor_id: admin,
+			})
 			.returning('id')
 			.executeTakeFirstOrThrow()
 		await settle(() =>
@@ -346,7 +359,11 @@ describe('refunding a test-checkout payment', () => {
 		expect(after.enrollment).toBe('inactive')
 		const stored = await t.db.selectFrom('test_checkout_refunds').selectAll().where('session_id', '=', sessionId).execute()
 		expect(stored).toHaveLength(1)
-		expect(stored[0]).toMatchObject({ amount_cents: 250000, reason: 'requested_by_customer', idempotency_key: `payment-${payment.id}-refund-${after.refunds[0]!.id}` })
+		expect(stored[0]).toMatchObject({
+			amount_cents: 250000,
+			reason: 'requested_by_customer',
+			idempotency_key: `payment-${payment.id}-refund-${after.refunds[0]!.id}`,
+		})
 	})
 
 	test('the test checkout itself refuses more than is left, even asked directly and at once', async () => {
@@ -366,5 +383,76 @@ describe('refunding a test-checkout payment', () => {
 		for (const attempt of attempts.filter((attempt) => attempt.status === 'rejected')) {
 			expect(attempt.reason).toBeInstanceOf(RefundRefusedError)
 		}
+	})
+})
+
+describe('the refund dialog (admin route)', () => {
+	const path = (paymentId: number) => `/dashboard/admin/enrollments/payments/${paymentId}/refund`
+	const post = async (paymentId: number, fields: Record<string, string>, cookie: string) =>
+		callRoute(refundAction, formRequest(path(paymentId), fields, { cookie }), { paymentId: String(paymentId) })
+	const form = (requestKey: string, fields: Record<string, string> = {}) => ({
+		intent: 'confirm',
+		requestKey,
+		amount: '2500.00',
+		reason: 'requested_by_customer',
+		note: 'Moving abroad',
+		afterRefund: 'keep',
+		...fields,
+	})
+
+	test('review shows the refund without making it; bad input is answered 400 with nothing refunded', async () => {
+		const { payment, courseId } = await paidEnrolment()
+		const cookie = await sessionCookieFor(admin)
+		const page = await callRoute(refundLoader, getRequest(path(payment.id), { cookie }), { paymentId: String(payment.id) })
+		const { requestKey } = (await page.json()) as { requestKey: string }
+		expect(requestKey).toMatch(/^[0-9a-f]{32}$/)
+		const before = refundCalls().length
+		const review = await post(payment.id, form(requestKey, { intent: 'review', amount: '500', afterRefund: 'unenroll' }), cookie)
+		expect(review.status).toBe(200)
+		expect(((await review.json()) as { review: unknown }).review).toMatchObject({
+			amountCents: 50000,
+			fullRefund: false,
+			endsEnrollment: true,
+		})
+		const bads: Record<string, string>[] = [
+			{ amount: '2500.01' },
+			{ amount: 'ten dollars' },
+			{ amount: '0' },
+			{ note: '' },
+			{ reason: 'because' },
+		]
+		for (const bad of bads) {
+			expect((await post(payment.id, form(requestKey, bad), cookie)).status, JSON.stringify(bad)).toBe(400)
+		}
+		expect(refundCalls()).toHaveLength(before)
+		expect((await snapshot(payment.id, courseId)).refunds).toHaveLength(0)
+	})
+
+	test('20 parallel confirmations with distinct keys refund once; the same key sent 10 times at once refunds once', async () => {
+		const cookie = await sessionCookieFor(admin)
+		const { payment, courseId } = await paidEnrolment()
+		const answers = await Promise.all(Array.from({ length: 20 }, () => post(payment.id, form(randomBytes(12).toString('hex')), cookie)))
+		const redirected = answers.filter((answer) => answer.status === 302)
+		expect(redirected).toHaveLength(1)
+		expect((await toastOf(redirected[0]!))?.title).toBe('Refund issued')
+		expect(answers.filter((answer) => answer.status === 400)).toHaveLength(19)
+		const after = await snapshot(payment.id, courseId)
+		expect(after.payment.refunded_cents).toBe(250000)
+		expect(after.enrollment).toBe('inactive')
+
+		const other = await paidEnrolment()
+		const key = randomBytes(12).toString('hex')
+		const same = await Promise.all(Array.from({ length: 10 }, () => post(other.payment.id, form(key, { amount: '300' }), cookie)))
+		expect(same.every((answer) => answer.status === 302)).toBe(true)
+		expect((await snapshot(other.payment.id, other.courseId)).payment.refunded_cents).toBe(30000)
+		expect(stripe.refunds.filter((refund) => refund.payment_intent === other.payment.payment_intent_id)).toHaveLength(1)
+	})
+
+	test('students cannot refund', async () => {
+		const { payment, userId } = await paidEnrolment()
+		const answer = await post(payment.id, form(randomBytes(12).toString('hex')), await sessionCookieFor(userId))
+		expect(answer.status).toBe(302)
+		expect(answer.headers.get('Location')).toBe('/dashboard')
+		expect((await snapshot(payment.id, (await paidEnrolment()).courseId)).refunds).toHaveLength(0)
 	})
 })

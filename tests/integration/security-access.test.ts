@@ -85,6 +85,7 @@ const ACCESS: Record<string, Expectation> = {
 	'routes/admin/users': { GET: adminOnly(), POST: adminOnly('→/dashboard/admin/users') },
 	'routes/admin/enrollments': { GET: adminOnly(), POST: adminOnly('400') },
 	'routes/admin/enrollment-new': { GET: adminOnly(), POST: adminOnly('400') },
+	'routes/admin/payment-refund': { GET: adminOnly(), POST: adminOnly('400') },
 	'routes/admin/messages/layout': {},
 	// The channels were tabs of this page once: an old link lands on its channel.
 	'routes/admin/messages/index': { GET: adminOnly('→/dashboard/admin/messages/broadcast') },
@@ -208,9 +209,25 @@ beforeAll(async () => {
 		.values({ to_address: 'matrix@example.com', subject: 'Matrix', text_body: 'Matrix', html_body: '<p>Matrix</p>' })
 		.returning('id')
 		.executeTakeFirstOrThrow()
+	// A paid test-checkout payment whose session does not exist: a refund of it is refused, never made.
+	const payment = await t.db
+		.insertInto('registration_payments')
+		.values({
+			checkout_session_id: 'cs_test_matrix_paid',
+			provider: 'test',
+			user_id: other,
+			course_id: course.id,
+			course_title: 'Matrix course',
+			customer_email: 'matrix-payer@example.com',
+			amount_cents: 250000,
+			status: 'paid',
+		})
+		.returning('id')
+		.executeTakeFirstOrThrow()
 	fixtures = {
 		users: { stranger, student, instructor, admin },
 		params: {
+			paymentId: String(payment.id),
 			id: String(course.id),
 			courseId: String(course.id),
 			weekId: String(week.id),
@@ -340,7 +357,8 @@ describe('access by enrolment status', () => {
 		if (expected.file !== '200') expect(fileBody).not.toContain('%PDF')
 		const dashboard = await call('routes/dashboard/index', 'GET', `/dashboard?course=${fixtures.courseId}`, userId, {})
 		const home = (await dashboard.json()) as { weeks: { weeks: { zoomLink: string | null }[] } | null; readOnly: boolean }
-		const viewerLink = viewer.status === 200 ? ((await viewer.json()) as { dashboard: { weeks: { weeks: { zoomLink: string | null }[] } } }) : null
+		const viewerLink =
+			viewer.status === 200 ? ((await viewer.json()) as { dashboard: { weeks: { weeks: { zoomLink: string | null }[] } } }) : null
 		expect({
 			file: String(file.status),
 			viewer: String(viewer.status),

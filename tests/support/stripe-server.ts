@@ -133,7 +133,7 @@ export async function startStripeServer(): Promise<StripeStandIn> {
 	/** Stripe's rules: a paid payment, an amount no larger than what is left of it (all of it when unset). */
 	function makeRefund(paymentIntent: string, body: Record<string, unknown>): StandInRefund | { error: string; code: string } {
 		const session = sessionOfPaymentIntent(paymentIntent)
-		if (!session || session.payment_status !== 'paid') return { error: `No such payment_intent: '${paymentIntent}'`, code: 'resource_missing' }
+		if (session?.payment_status !== 'paid') return { error: `No such payment_intent: '${paymentIntent}'`, code: 'resource_missing' }
 		const left = session.amount_total - refundedOf(paymentIntent)
 		if (left <= 0) return { error: `Charge ${chargeOf(paymentIntent)} has already been refunded.`, code: 'charge_already_refunded' }
 		const amount = body.amount === undefined ? left : Number(body.amount)

@@ -65,10 +65,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 	const access = await courseAccess(db, user, item.courseId)
 	if (!access) throw data("You don't have permission to view this material", { status: 403 })
 	const readOnly = access === 'read-only'
-	const [courses, weeks] = await Promise.all([
-		listAccessibleCourses(db, user),
-		getCourseWeeks(db, item.courseId, { liveLinks: !readOnly }),
-	])
+	const [courses, weeks] = await Promise.all([listAccessibleCourses(db, user), getCourseWeeks(db, item.courseId, { liveLinks: !readOnly })])
 
 	const kind = materialKind(item)
 	const fileUrl = item.storageKey ? `/files/materials/${item.id}` : null
