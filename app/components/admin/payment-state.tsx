@@ -25,13 +25,22 @@ export function PaymentStateText({ payment }: { payment: PaymentAmounts }) {
 	)
 }
 
-/** The link to a payment's refund dialog, named for screen readers; nothing once all of it went back. */
+/**
+ * The link to a payment's refund dialog, named for screen readers by its label (the row's text
+ * stays the row's own); nothing once all of it went back.
+ */
 export function RefundLink({ payment, query, subject }: { payment: PaymentAmounts; query: string; subject: string }) {
 	if (payment.refundedCents >= payment.amountCents) return null
 	const to = href('/dashboard/admin/enrollments/payments/:paymentId/refund', { paymentId: String(payment.id) })
 	return (
-		<ButtonLink to={query ? `${to}?q=${encodeURIComponent(query)}` : to} preventScrollReset size="sm" variant="outline">
-			Refund<span className="sr-only"> {subject}</span>
+		<ButtonLink
+			to={query ? `${to}?q=${encodeURIComponent(query)}` : to}
+			aria-label={`Refund ${subject}`}
+			preventScrollReset
+			size="sm"
+			variant="outline"
+		>
+			Refund
 		</ButtonLink>
 	)
 }

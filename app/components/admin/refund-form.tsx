@@ -103,15 +103,16 @@ export function RefundForm({
 					{form.errors[0]}
 				</Alert>
 			) : null}
-			<input {...getInputProps(fields.intent, { type: 'hidden' })} value="review" key="intent" />
-			<input {...getInputProps(fields.requestKey, { type: 'hidden' })} key="requestKey" />
+			<input type="hidden" name={fields.intent.name} value="review" />
+			<input type="hidden" name={fields.requestKey.name} value={fields.requestKey.initialValue ?? requestKey} />
 			<Field
 				label="Amount to refund (USD)"
 				errors={fields.amount.errors}
 				help={`Up to ${formatCents(payment.leftCents)}. The whole amount ends the enrollment.`}
 				inputProps={{ ...getInputProps(fields.amount, { type: 'text' }), inputMode: 'decimal', autoComplete: 'off' }}
 			/>
-			<SelectField label="Reason" errors={fields.reason.errors} selectProps={getSelectProps(fields.reason)}>
+			{/* Always answered (no empty first option), and HTML allows `required` only on a select with one. */}
+			<SelectField label="Reason" errors={fields.reason.errors} selectProps={{ ...getSelectProps(fields.reason), required: undefined }}>
 				{REFUND_REASONS.map((reason) => (
 					<option key={reason.value} value={reason.value}>
 						{reason.label}
