@@ -189,22 +189,24 @@ export default function ManageEnrollments({ loaderData }: Route.ComponentProps) 
 												/>
 											</div>
 										</td>
-										<td className="flex flex-wrap gap-2 px-4 py-3">
-											{enrollment.payment ? (
-												<RefundLink payment={enrollment.payment} query={query} subject={`${student} for ${enrollment.courseTitle}`} />
-											) : null}
-											<ButtonLink
-												to={enrollmentsPath(query, `confirm=remove-${enrollment.id}`)}
-												preventScrollReset
-												size="sm"
-												variant="destructive"
-											>
-												Remove
-												<span className="sr-only">
-													{' '}
-													{student} from {enrollment.courseTitle}
-												</span>
-											</ButtonLink>
+										<td className="px-4 py-3">
+											<div className="flex flex-wrap gap-2">
+												{enrollment.payment ? (
+													<RefundLink payment={enrollment.payment} query={query} subject={`${student} for ${enrollment.courseTitle}`} />
+												) : null}
+												<ButtonLink
+													to={enrollmentsPath(query, `confirm=remove-${enrollment.id}`)}
+													preventScrollReset
+													size="sm"
+													variant="destructive"
+												>
+													Remove
+													<span className="sr-only">
+														{' '}
+														{student} from {enrollment.courseTitle}
+													</span>
+												</ButtonLink>
+											</div>
 										</td>
 									</tr>
 								)
