@@ -273,7 +273,12 @@ describe('refunds made in the Stripe dashboard (charge.refunded)', () => {
 		const { payment, courseId, sessionId } = await paidEnrolment()
 		const made = stripe.refundInDashboard(sessionId)
 		const { body, signature } = stripe.webhook('charge.refunded', sessionId)
+		const listsBefore = stripe.requests.filter((call) => call.method === 'GET' && call.path === '/v1/refunds').length
 		const answers = await Promise.all(Array.from({ length: 10 }, () => deliver(body, signature)))
+		// Each delivery asks Stripe for the PaymentIntent's refunds; none creates one.
+		const lists = stripe.requests.filter((call) => call.method === 'GET' && call.path === '/v1/refunds').slice(listsBefore)
+		expect(lists.map((call) => call.query)).toEqual(Array(10).fill({ payment_intent: payment.payment_intent_id, limit: '100' }))
+		expect(refundCalls().filter((call) => call.body.payment_intent === payment.payment_intent_id)).toHaveLength(0)
 		expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(200))
 		for (let repeat = 0; repeat < 3; repeat += 1) expect((await deliver(body, signature)).status).toBe(200)
 		const after = await snapshot(payment.id, courseId)

@@ -49,6 +49,8 @@ export type RecordedRequest = {
 	path: string
 	headers: http.IncomingHttpHeaders
 	body: Record<string, unknown>
+	/** The query string of a GET (list filters). */
+	query: Record<string, string>
 }
 
 export type StripeStandIn = {
@@ -228,7 +230,13 @@ export async function startStripeServer(): Promise<StripeStandIn> {
 		request.on('end', () => {
 			const url = new URL(request.url ?? '/', 'http://localhost')
 			const body = parseStripeForm(text)
-			requests.push({ method: request.method ?? 'GET', path: url.pathname, headers: request.headers, body })
+			requests.push({
+				method: request.method ?? 'GET',
+				path: url.pathname,
+				headers: request.headers,
+				body,
+				query: Object.fromEntries(url.searchParams),
+			})
 			if (request.headers.authorization !== `Bearer ${secretKey}`) {
 				return stripeError(response, 401, 'Invalid API Key provided.')
 			}
