@@ -19,7 +19,7 @@ export async function listEnrollments(
 		.innerJoin('courses', 'courses.id', 'enrollments.course_id')
 		.innerJoin('users', 'users.id', 'enrollments.user_id')
 		.leftJoin('profiles', 'profiles.id', 'enrollments.user_id')
-		// At most one payment fulfils an enrolment (fulfil sets enrollment_id once).
+		// At most one payment pays for an enrolment (a unique index).
 		.leftJoin('registration_payments as payment', 'payment.enrollment_id', 'enrollments.id')
 		.select([
 			'enrollments.id',
