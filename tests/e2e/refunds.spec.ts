@@ -152,3 +152,38 @@ test('a payment that got no seat is refunded from the "needing a refund" list', 
 	await expect(page.getByText('Refund issued')).toBeVisible()
 	await expect(page.locator('li', { hasText: payer.email })).toHaveCount(0)
 })
+
+test('parallel refund confirmations over HTTP never refund more than was paid', async ({ context, db, createUser, signIn, baseURL }) => {
+	const admin = await createUser({ role: 'admin' })
+	const student = await createUser({ name: 'Parallel Payer' })
+	const course = await paidTestCheckout(db, student)
+	await signIn(admin)
+	const payment = await db
+		.selectFrom('registration_payments')
+		.select(['id', 'checkout_session_id'])
+		.where('course_id', '=', course.id)
+		.executeTakeFirstOrThrow()
+	const confirm = (requestKey: string, amount: string) =>
+		context.request.post(`/dashboard/admin/enrollments/payments/${payment.id}/refund`, {
+			form: { intent: 'confirm', requestKey, amount, reason: 'duplicate', note: 'Charged twice', afterRefund: 'keep' },
+			headers: { Origin: baseURL! },
+			maxRedirects: 0,
+		})
+	// 15 admins' tabs at once, each $400 of $2,500: 6 fit ($2,400), 9 are refused.
+	const answers = await Promise.all(Array.from({ length: 15 }, () => confirm(randomBytes(12).toString('hex'), '400')))
+	const statuses = answers.map((answer) => answer.status())
+	expect(statuses.filter((status) => status === 302)).toHaveLength(6)
+	expect(statuses.filter((status) => status === 400)).toHaveLength(9)
+	const { refunded_cents: refunded } = await db
+		.selectFrom('registration_payments')
+		.select('refunded_cents')
+		.where('id', '=', payment.id)
+		.executeTakeFirstOrThrow()
+	expect(refunded).toBe(240000)
+	const made = await db
+		.selectFrom('test_checkout_refunds')
+		.select('amount_cents')
+		.where('session_id', '=', payment.checkout_session_id)
+		.execute()
+	expect(made.map((refund) => refund.amount_cents)).toEqual(Array(6).fill(40000))
+})
