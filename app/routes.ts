@@ -47,7 +47,10 @@ export default [
 				]),
 				route('courses/:courseId/materials', 'routes/admin/course-materials.tsx', [route(':weekId/edit', 'routes/admin/week-edit.tsx')]),
 				route('users', 'routes/admin/users.tsx'),
-				route('enrollments', 'routes/admin/enrollments.tsx', [route('new', 'routes/admin/enrollment-new.tsx')]),
+				route('enrollments', 'routes/admin/enrollments.tsx', [
+					route('new', 'routes/admin/enrollment-new.tsx'),
+					route('payments/:paymentId/refund', 'routes/admin/payment-refund.tsx'),
+				]),
 				route('messages', 'routes/admin/messages/layout.tsx', [
 					index('routes/admin/messages/index.tsx'),
 					route('broadcast', 'routes/admin/messages/broadcast.tsx'),

@@ -111,6 +111,44 @@ export interface RegistrationPaymentsTable {
 	created_at: CreatedAt
 	updated_at: Timestamp
 	fulfilled_at: Date | null
+	/** The provider's payment refunds go against: Stripe's PaymentIntent, the test checkout's session. */
+	payment_intent_id: string | null
+	/** What has been refunded of amount_cents (succeeded refunds only); never more than was paid. */
+	refunded_cents: Generated<number>
+}
+
+export type RefundReason = 'requested_by_customer' | 'duplicate' | 'fraudulent'
+export type RefundStatus = 'pending' | 'succeeded' | 'failed'
+
+export interface PaymentRefundsTable {
+	id: Generated<number>
+	payment_id: number
+	amount_cents: number
+	reason: RefundReason
+	/** The admin's words, shown to the student and in the audit log. */
+	note: Generated<string>
+	status: Generated<RefundStatus>
+	/** 'admin': made from the admin area; 'provider': found at the provider (its dashboard). */
+	source: 'admin' | 'provider'
+	/** A partial refund the admin chose to end the enrolment with. */
+	unenroll: Generated<boolean>
+	/** The admin form's one-time key: a resent form is the same refund. */
+	request_key: string | null
+	provider_refund_id: string | null
+	actor_id: string | null
+	failure_message: string | null
+	created_at: CreatedAt
+	updated_at: Timestamp
+}
+
+export interface TestCheckoutRefundsTable {
+	id: string
+	session_id: string
+	amount_cents: number
+	reason: string
+	metadata: ColumnType<Record<string, string>, string, string>
+	idempotency_key: string
+	created_at: CreatedAt
 }
 
 export interface TestCheckoutSessionsTable {
@@ -280,6 +318,8 @@ export interface Database {
 	registration_drafts: RegistrationDraftsTable
 	registration_payments: RegistrationPaymentsTable
 	test_checkout_sessions: TestCheckoutSessionsTable
+	payment_refunds: PaymentRefundsTable
+	test_checkout_refunds: TestCheckoutRefundsTable
 	course_materials: CourseMaterialsTable
 	material_items: MaterialItemsTable
 	contact_submissions: ContactSubmissionsTable

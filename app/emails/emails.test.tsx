@@ -4,6 +4,7 @@ import { describe, expect, test } from 'vitest'
 import { AnnouncementEmail } from './announcement.tsx'
 import { ConfirmEmail } from './confirm-email.tsx'
 import { EnrollmentReceiptEmail } from './enrollment-receipt.tsx'
+import { RefundNoticeEmail } from './refund-notice.tsx'
 import { renderEmail } from './render.server.ts'
 import { ResetPasswordEmail } from './reset-password.tsx'
 import { emailColors } from './theme.ts'
@@ -110,6 +111,30 @@ describe('e-mail templates', () => {
 		const toEveryone = await renderEmail(<AnnouncementEmail {...props} courseTitle={null} attachmentName={null} />)
 		expect(toEveryone.text).toMatch(/you are a student at Real Estate Mentorship and announcement emails are on/)
 		expect(toEveryone.text).not.toMatch(/Spring Cohort|attached/)
+	})
+
+	test('the refund notice: amounts, reason, reference, and whether the enrolment ended', async () => {
+		const notice = {
+			site,
+			name: 'Sam',
+			courseTitle: 'Spring Cohort',
+			amountRefunded: '$500.00',
+			totalRefunded: '$500.00',
+			amountPaid: '$2,500.00',
+			note: 'Missed two weeks & "more"',
+			refundReference: 're_123',
+			enrollmentEnded: false,
+		}
+		const partial = await renderEmail(<RefundNoticeEmail {...notice} />)
+		expectSchoolFrame(partial, { title: 'Refund issued: Spring Cohort', reason: /you paid for Spring Cohort .*refunded/ })
+		expect(partial.text).toMatch(
+			/Course +Spring Cohort\nRefunded now +\$500\.00\nRefunded in total +\$500\.00 of \$2,500\.00\nReason +Missed two weeks & "more"\nRefund reference +re_123/,
+		)
+		expect(partial.html).toContain('Missed two weeks &amp; &quot;more&quot;')
+		expect(partial.text).toContain('You are still enrolled in Spring Cohort')
+		const full = await renderEmail(<RefundNoticeEmail {...notice} note="" enrollmentEnded />)
+		expect(full.text).not.toContain('Reason')
+		expect(full.text).toContain('Your enrollment in Spring Cohort has ended')
 	})
 
 	test("the mail colours are the site's (app/app.css)", () => {

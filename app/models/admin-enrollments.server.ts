@@ -19,6 +19,8 @@ export async function listEnrollments(
 		.innerJoin('courses', 'courses.id', 'enrollments.course_id')
 		.innerJoin('users', 'users.id', 'enrollments.user_id')
 		.leftJoin('profiles', 'profiles.id', 'enrollments.user_id')
+		// At most one payment pays for an enrolment (a unique index).
+		.leftJoin('registration_payments as payment', 'payment.enrollment_id', 'enrollments.id')
 		.select([
 			'enrollments.id',
 			'enrollments.status',
@@ -27,6 +29,9 @@ export async function listEnrollments(
 			'courses.title as courseTitle',
 			'users.email',
 			'profiles.name',
+			'payment.id as paymentId',
+			'payment.amount_cents as paidCents',
+			'payment.refunded_cents as refundedCents',
 		])
 	if (query) {
 		const pattern = likePattern(query)
@@ -48,6 +53,8 @@ export async function listEnrollments(
 			courseTitle: row.courseTitle,
 			studentName: row.name ?? '',
 			studentEmail: row.email,
+			payment:
+				row.paymentId === null ? null : { id: row.paymentId, amountCents: row.paidCents ?? 0, refundedCents: row.refundedCents ?? 0 },
 		})),
 		truncated: rows.length > limit,
 	}
@@ -146,11 +153,21 @@ export async function removeEnrollment(db: Kysely<Database>, actorId: string, en
 	})
 }
 
-/** Payments taken for a seat that could not be given (enrolment issue): someone must refund them. */
+/** Payments taken for a seat that could not be given (enrolment issue): until refunded in full, someone must refund them. */
 export async function listPaymentsNeedingRefund(db: Kysely<Database>) {
 	const rows = await db
 		.selectFrom('registration_payments')
-		.select(['id', 'customer_email', 'course_title', 'amount_cents', 'currency', 'provider', 'checkout_session_id', 'created_at'])
+		.select([
+			'id',
+			'customer_email',
+			'course_title',
+			'amount_cents',
+			'refunded_cents',
+			'currency',
+			'provider',
+			'checkout_session_id',
+			'created_at',
+		])
 		.where('status', '=', 'needs_refund')
 		.orderBy('created_at', 'desc')
 		.execute()
@@ -159,6 +176,7 @@ export async function listPaymentsNeedingRefund(db: Kysely<Database>) {
 		customerEmail: row.customer_email,
 		courseTitle: row.course_title,
 		amountCents: row.amount_cents,
+		refundedCents: row.refunded_cents,
 		currency: row.currency,
 		provider: row.provider,
 		checkoutSessionId: row.checkout_session_id,

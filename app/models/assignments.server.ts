@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely'
 import { recordAudit } from '#app/models/audit-log.server.ts'
-import { canAccessCourse } from '#app/models/materials.server.ts'
+import { courseAccess } from '#app/models/materials.server.ts'
 import type { MaterialReader } from '#app/models/materials.ts'
 import { UploadRefusal } from '#app/models/uploads.server.ts'
 import type { Database } from '#db/types.ts'
@@ -99,7 +99,8 @@ export async function listStudentAssignments(
 
 /**
  * An assignment as the user may see it: a student of a course they are actively enrolled in
- * (with their own submission), or an admin (who reads it but hands nothing in).
+ * (with their own submission), an alumnus (who reads it and their submission but hands nothing
+ * in, decision 035), or an admin (who reads it but hands nothing in).
  */
 export async function getAssignmentForStudent(
 	db: Kysely<Database>,
@@ -123,8 +124,9 @@ export async function getAssignmentForStudent(
 		.where('a.id', '=', assignmentId)
 		.executeTakeFirst()
 	if (!assignment) return 'not-found'
-	const enrolled = await canAccessCourse(db, { id: user.id, isAdmin: false }, assignment.courseId)
-	if (!enrolled && !user.isAdmin) return 'forbidden'
+	// The student's own access: an admin reads every assignment but hands nothing in.
+	const access = await courseAccess(db, { id: user.id, isAdmin: false }, assignment.courseId)
+	if (!access && !user.isAdmin) return 'forbidden'
 	const submission = await db
 		.selectFrom('assignment_submissions')
 		.select([
@@ -141,7 +143,12 @@ export async function getAssignmentForStudent(
 		.where('assignment_id', '=', assignmentId)
 		.where('student_id', '=', user.id)
 		.executeTakeFirst()
-	return { assignment, submission: submission ?? null, canSubmit: enrolled && submission?.status !== 'graded' }
+	return {
+		assignment,
+		submission: submission ?? null,
+		courseCompleted: access === 'read-only',
+		canSubmit: access === 'full' && submission?.status !== 'graded',
+	}
 }
 
 export type SubmittedFile = { key: string; contentType: string; size: number; fileName: string }

@@ -92,6 +92,8 @@ export type AssignmentForStudent = {
 		topic: string | null
 	}
 	submission: StudentSubmission | null
+	/** The reader completed the course (decision 035): they read, they hand nothing in. */
+	courseCompleted: boolean
 	/** Only a student with an active enrollment hands work in, and only until it is graded. */
 	canSubmit: boolean
 }

@@ -4,7 +4,7 @@
  */
 export type CourseState =
 	| { kind: 'none' }
-	/** Active or completed: the course is theirs (completed keeps its materials, decision 24). */
+	/** Active or completed: the course is theirs (completed keeps its materials read-only, docs/decisions/035). */
 	| { kind: 'enrolled' }
 	/**
 	 * Not paid yet: an enrolment an admin marked pending (`canPay` false: the school settles it), or a

@@ -1,38 +1,47 @@
-import type { Kysely } from 'kysely'
+import { type Kysely, sql } from 'kysely'
 import type { Database } from '#db/types.ts'
 import {
 	type AccessibleCourse,
+	COURSE_ACCESS_BY_STATUS,
+	type CourseAccess,
 	type CourseWeek,
 	type CourseWeekList,
 	type MaterialItemDetail,
 	type MaterialListItem,
 	type MaterialReader,
 	materialKind,
+	READING_STATUSES,
 	RECENT_WEEKS,
 	safeExternalUrl,
 } from './materials.ts'
 
 /**
- * Whether the user may see a course's materials and files: an admin may see any existing
- * course, anyone else only a course they hold an active enrollment in.
+ * How the user may use a course (docs/decisions/035): an admin fully, any existing course; anyone
+ * else as their enrolment's status allows (active: fully, completed: read-only); null: not at all.
  */
+export async function courseAccess(db: Kysely<Database>, user: MaterialReader, courseId: number): Promise<CourseAccess | null> {
+	if (user.isAdmin) {
+		const course = await db.selectFrom('courses').select('id').where('id', '=', courseId).executeTakeFirst()
+		return course ? 'full' : null
+	}
+	const enrollment = await db
+		.selectFrom('enrollments')
+		.select('status')
+		.where('user_id', '=', user.id)
+		.where('course_id', '=', courseId)
+		.executeTakeFirst()
+	return enrollment ? (COURSE_ACCESS_BY_STATUS[enrollment.status] ?? null) : null
+}
+
+/** Whether the user may read a course's materials and files (full or read-only access). */
 export async function canAccessCourse(db: Kysely<Database>, user: MaterialReader, courseId: number) {
-	const row = user.isAdmin
-		? await db.selectFrom('courses').select('id').where('id', '=', courseId).executeTakeFirst()
-		: await db
-				.selectFrom('enrollments')
-				.select('id')
-				.where('user_id', '=', user.id)
-				.where('course_id', '=', courseId)
-				.where('status', '=', 'active')
-				.executeTakeFirst()
-	return Boolean(row)
+	return (await courseAccess(db, user, courseId)) !== null
 }
 
 /**
  * The courses whose materials the user may see, in one query: every course for an admin,
- * the actively enrolled ones otherwise. The most recent active enrollment comes first
- * (it is the default selection), then the rest by title.
+ * those with an active or completed enrollment otherwise. The most recent active enrollment
+ * comes first (it is the default selection), then completed ones, then the rest by title.
  */
 export async function listAccessibleCourses(db: Kysely<Database>, user: MaterialReader): Promise<AccessibleCourse[]> {
 	let query = db
@@ -41,16 +50,22 @@ export async function listAccessibleCourses(db: Kysely<Database>, user: Material
 			join
 				.onRef('enrollments.course_id', '=', 'courses.id')
 				.on('enrollments.user_id', '=', user.id)
-				.on('enrollments.status', '=', 'active'),
+				.on('enrollments.status', 'in', READING_STATUSES),
 		)
-		.select(['courses.id', 'courses.title', 'enrollments.enrollment_date'])
+		.select(['courses.id', 'courses.title', 'enrollments.enrollment_date', 'enrollments.status'])
 	if (!user.isAdmin) query = query.where('enrollments.id', 'is not', null)
 	const rows = await query
+		.orderBy(sql`enrollments.status = 'active'`, (order) => order.desc().nullsLast())
 		.orderBy('enrollments.enrollment_date', (order) => order.desc().nullsLast())
 		.orderBy('courses.title')
 		.orderBy('courses.id')
 		.execute()
-	return rows.map((row) => ({ id: row.id, title: row.title, enrolled: row.enrollment_date !== null }))
+	return rows.map((row) => ({
+		id: row.id,
+		title: row.title,
+		enrolled: row.enrollment_date !== null,
+		readOnly: !user.isAdmin && row.status !== null && COURSE_ACCESS_BY_STATUS[row.status] === 'read-only',
+	}))
 }
 
 /**
@@ -80,12 +95,12 @@ export function selectWeeksWithItems(db: Kysely<Database>) {
 /**
  * A course's weeks, newest first, each with its class materials and recordings sorted by
  * title: the newest RECENT_WEEKS unless `all` is asked for. One query, whatever the number
- * of weeks and files.
+ * of weeks and files. An alumnus's list has no live links (`liveLinks: false`, decision 035).
  */
 export async function getCourseWeeks(
 	db: Kysely<Database>,
 	courseId: number,
-	{ all = false }: { all?: boolean } = {},
+	{ all = false, liveLinks = true }: { all?: boolean; liveLinks?: boolean } = {},
 ): Promise<CourseWeekList> {
 	const listedWeekIds = db
 		.selectFrom('course_materials')
@@ -113,7 +128,7 @@ export async function getCourseWeeks(
 				id: row.weekId,
 				weekNumber: row.weekNumber,
 				topic: row.topic,
-				zoomLink: safeExternalUrl(row.zoomLink),
+				zoomLink: liveLinks ? safeExternalUrl(row.zoomLink) : null,
 				materials: [],
 				recordings: [],
 			}

@@ -1,4 +1,4 @@
-import type { DocumentPreviewStatus, MaterialCategory, MaterialType } from '#db/types.ts'
+import type { DocumentPreviewStatus, EnrollmentStatus, MaterialCategory, MaterialType } from '#db/types.ts'
 /** How a material is shown, decided from its stored file name (server-chosen) or its link. Isomorphic. */
 
 export type ViewerKind = 'pdf' | 'image' | 'video' | 'youtube' | 'word' | 'powerpoint' | 'excel' | 'other'
@@ -144,7 +144,24 @@ export type CourseWeek = {
 	recordings: MaterialListItem[]
 }
 
-export type AccessibleCourse = { id: number; title: string; enrolled: boolean }
+/**
+ * How a reader may use a course (docs/decisions/035): `full` (an admin, an active enrolment) sees
+ * everything and takes part; `read-only` (a completed enrolment, an alumnus) keeps the materials and
+ * recordings but not the live link or assignment submissions. Other statuses give no access.
+ */
+export type CourseAccess = 'full' | 'read-only'
+
+/** The access each enrolment status gives; a status missing here gives none. */
+export const COURSE_ACCESS_BY_STATUS: Partial<Record<EnrollmentStatus, CourseAccess>> = {
+	active: 'full',
+	completed: 'read-only',
+}
+
+/** The enrolment statuses that can read a course's materials. */
+export const READING_STATUSES = Object.keys(COURSE_ACCESS_BY_STATUS) as EnrollmentStatus[]
+
+/** `enrolled`: the reader holds an enrolment (an admin may see courses without one); `readOnly`: an alumnus. */
+export type AccessibleCourse = { id: number; title: string; enrolled: boolean; readOnly: boolean }
 
 export type CourseWeekList = {
 	weeks: CourseWeek[]

@@ -179,7 +179,13 @@ export async function fulfil(db: Kysely<Database>, payments: PaymentProvider, se
 			})
 			await trx
 				.updateTable('registration_payments')
-				.set({ status: 'paid', enrollment_id: enrollmentId, fulfilled_at: now, updated_at: now })
+				.set({
+					status: 'paid',
+					enrollment_id: enrollmentId,
+					payment_intent_id: session.paymentIntentId,
+					fulfilled_at: now,
+					updated_at: now,
+				})
 				.where('id', '=', payment.id)
 				.execute()
 			await sendEnrollmentReceipt(trx, { courseId: payment.course_id, enrollmentId })
@@ -190,7 +196,7 @@ export async function fulfil(db: Kysely<Database>, payments: PaymentProvider, se
 			console.warn(`[payments] paid checkout ${sessionId} could not be enrolled (${error.reason}); flagged for refund`)
 			await trx
 				.updateTable('registration_payments')
-				.set({ status: 'needs_refund', fulfilled_at: now, updated_at: now })
+				.set({ status: 'needs_refund', payment_intent_id: session.paymentIntentId, fulfilled_at: now, updated_at: now })
 				.where('id', '=', payment.id)
 				.execute()
 			const released = await trx.deleteFrom('seat_holds').where('checkout_session_id', '=', sessionId).returning('course_id').execute()

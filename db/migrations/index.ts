@@ -9,6 +9,7 @@ import * as documentPreviews from './2026-11-26-0101-document-previews.ts'
 import * as mailHeadersAndAttachments from './2026-11-27-0001-mail-headers-and-attachments.ts'
 import * as emailPreferences from './2026-11-27-0002-email-preferences.ts'
 import * as announcementAudience from './2026-11-28-0201-announcement-audience.ts'
+import * as paymentRefunds from './2026-11-28-0401-payment-refunds.ts'
 
 /**
  * Every migration, in order. Listed explicitly so the same list works in the
@@ -25,4 +26,5 @@ export const migrations: Record<string, Migration> = {
 	'2026-11-27-0001-mail-headers-and-attachments': mailHeadersAndAttachments,
 	'2026-11-27-0002-email-preferences': emailPreferences,
 	'2026-11-28-0201-announcement-audience': announcementAudience,
+	'2026-11-28-0401-payment-refunds': paymentRefunds,
 }

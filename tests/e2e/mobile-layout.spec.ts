@@ -17,7 +17,27 @@ test('on a phone no page scrolls sideways; wide tables scroll inside their card'
 		.values({ title: `Phone Course ${randomUUID().slice(0, 8)} Advanced Multifamily Syndication Masterclass`, capacity: 10 })
 		.returning(['id', 'title'])
 		.executeTakeFirstOrThrow()
-	await db.insertInto('enrollments').values({ user_id: student.id, course_id: course.id, enrollment_date: new Date() }).execute()
+	const enrollment = await db
+		.insertInto('enrollments')
+		.values({ user_id: student.id, course_id: course.id, enrollment_date: new Date() })
+		.returning('id')
+		.executeTakeFirstOrThrow()
+	const payment = await db
+		.insertInto('registration_payments')
+		.values({
+			checkout_session_id: `cs_test_phone_${randomUUID()}`,
+			provider: 'test',
+			user_id: student.id,
+			course_id: course.id,
+			course_title: course.title,
+			customer_email: student.email,
+			amount_cents: 250000,
+			refunded_cents: 50000,
+			status: 'paid',
+			enrollment_id: enrollment.id,
+		})
+		.returning('id')
+		.executeTakeFirstOrThrow()
 	const week = await db
 		.insertInto('course_materials')
 		.values({ course_id: course.id, week_number: 1, topic: 'Analysing Deals', zoom_link: 'https://zoom.us/j/1234567890' })
@@ -60,6 +80,7 @@ test('on a phone no page scrolls sideways; wide tables scroll inside their card'
 		'/dashboard/admin/courses',
 		`/dashboard/admin/courses/${course.id}/materials`,
 		'/dashboard/admin/enrollments',
+		`/dashboard/admin/enrollments/payments/${payment.id}/refund`,
 		'/dashboard/admin/users',
 		'/dashboard/admin/grades',
 		`/dashboard/admin/grades?view=${submission.id}`,

@@ -137,8 +137,23 @@ test.describe('forgery, GET safety and headers', () => {
 			})
 			.returning('id')
 			.executeTakeFirstOrThrow()
+		const payment = await db
+			.insertInto('registration_payments')
+			.values({
+				checkout_session_id: 'cs_test_crawl_paid',
+				provider: 'test',
+				user_id: student,
+				course_id: course.id,
+				course_title: 'Crawl course',
+				customer_email: 'crawl@example.com',
+				amount_cents: 250000,
+				status: 'paid',
+			})
+			.returning('id')
+			.executeTakeFirstOrThrow()
 		params = {
 			id: String(course.id),
+			paymentId: String(payment.id),
 			courseId: String(course.id),
 			weekId: String(week.id),
 			itemId: String(item.id),

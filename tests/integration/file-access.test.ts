@@ -113,7 +113,13 @@ describe('who may fetch a material file', () => {
 		expect((await getFile(pdfId, { cookie: admin.cookie })).status).toBe(200)
 	})
 
-	test.each(['pending', 'inactive', 'completed'] as const)('a student whose enrollment is %s gets 403', async (status) => {
+	test('a student whose enrollment is completed keeps the file (decision 035)', async () => {
+		const alumnus = await createUser()
+		await insertEnrollment(t.db, { userId: alumnus.id, courseId, status: 'completed' })
+		expect((await getFile(pdfId, { cookie: alumnus.cookie })).status).toBe(200)
+	})
+
+	test.each(['pending', 'inactive'] as const)('a student whose enrollment is %s gets 403', async (status) => {
 		const other = await createUser()
 		await insertEnrollment(t.db, { userId: other.id, courseId, status })
 		expect((await getFile(videoId, { cookie: other.cookie })).status).toBe(403)

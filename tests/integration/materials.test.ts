@@ -1,7 +1,7 @@
 import { Kysely, type LogEvent, PostgresDialect } from 'kysely'
 import pg from 'pg'
 import { describe, expect, test } from 'vitest'
-import { canAccessCourse, getCourseWeeks, getMaterialItem, listAccessibleCourses } from '#app/models/materials.server.ts'
+import { canAccessCourse, courseAccess, getCourseWeeks, getMaterialItem, listAccessibleCourses } from '#app/models/materials.server.ts'
 import { fileTypeOf, materialKind, storedFileName, youtubeEmbedUrl, youtubeVideoId } from '#app/models/materials.ts'
 import { materialKey } from '#app/services/storage/keys.ts'
 import type { Database } from '#db/types.ts'
@@ -22,7 +22,7 @@ describe('canAccessCourse', () => {
 		expect(await canAccessCourse(t.db, admin, 2_000_000_000)).toBe(false)
 	})
 
-	test('lets a student see only a course with an active enrollment', async () => {
+	test('lets a student read a course with an active (full) or completed (read-only) enrollment only', async () => {
 		const student = await createUser()
 		const [active, pending, inactive, completed, other] = await Promise.all(
 			Array.from({ length: 5 }, async () => (await insertCourse(t.db)).id),
@@ -32,25 +32,32 @@ describe('canAccessCourse', () => {
 		await insertEnrollment(t.db, { userId: student.id, courseId: inactive!, status: 'inactive' })
 		await insertEnrollment(t.db, { userId: student.id, courseId: completed!, status: 'completed' })
 		expect(await canAccessCourse(t.db, student, active!)).toBe(true)
-		for (const courseId of [pending!, inactive!, completed!, other!]) {
+		expect(await canAccessCourse(t.db, student, completed!)).toBe(true)
+		expect(await courseAccess(t.db, student, active!)).toBe('full')
+		expect(await courseAccess(t.db, student, completed!)).toBe('read-only')
+		for (const courseId of [pending!, inactive!, other!]) {
 			expect(await canAccessCourse(t.db, student, courseId)).toBe(false)
+			expect(await courseAccess(t.db, student, courseId)).toBeNull()
 		}
 	})
 })
 
 describe('listAccessibleCourses', () => {
-	test('gives a student the actively enrolled courses, the most recent enrollment first', async () => {
+	test('gives a student the active courses, the most recent first, then the completed ones read-only', async () => {
 		const student = await createUser()
 		const older = (await insertCourse(t.db, { title: 'Older course' })).id
 		const newer = (await insertCourse(t.db, { title: 'Newer course' })).id
 		const paused = (await insertCourse(t.db, { title: 'Paused course' })).id
 		await insertEnrollment(t.db, { userId: student.id, courseId: older, status: 'active', daysAgo: 10 })
 		await insertEnrollment(t.db, { userId: student.id, courseId: newer, status: 'active', daysAgo: 1 })
+		const finished = (await insertCourse(t.db, { title: 'Finished course' })).id
 		await insertEnrollment(t.db, { userId: student.id, courseId: paused, status: 'inactive', daysAgo: 0 })
+		await insertEnrollment(t.db, { userId: student.id, courseId: finished, status: 'completed', daysAgo: 0 })
 		const courses = await listAccessibleCourses(t.db, student)
 		expect(courses).toEqual([
-			{ id: newer, title: 'Newer course', enrolled: true },
-			{ id: older, title: 'Older course', enrolled: true },
+			{ id: newer, title: 'Newer course', enrolled: true, readOnly: false },
+			{ id: older, title: 'Older course', enrolled: true, readOnly: false },
+			{ id: finished, title: 'Finished course', enrolled: true, readOnly: true },
 		])
 	})
 
@@ -60,8 +67,8 @@ describe('listAccessibleCourses', () => {
 		const other = (await insertCourse(t.db, { title: 'Aardvark course' })).id
 		await insertEnrollment(t.db, { userId: admin.id, courseId: own, status: 'active' })
 		const courses = await listAccessibleCourses(t.db, admin)
-		expect(courses[0]).toEqual({ id: own, title: 'Zebra course', enrolled: true })
-		expect(courses).toContainEqual({ id: other, title: 'Aardvark course', enrolled: false })
+		expect(courses[0]).toEqual({ id: own, title: 'Zebra course', enrolled: true, readOnly: false })
+		expect(courses).toContainEqual({ id: other, title: 'Aardvark course', enrolled: false, readOnly: false })
 		const total = await t.db
 			.selectFrom('courses')
 			.select((eb) => eb.fn.countAll<number>().as('n'))

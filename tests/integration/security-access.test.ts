@@ -87,6 +87,7 @@ const ACCESS: Record<string, Expectation> = {
 	'routes/admin/users': { GET: adminOnly(), POST: adminOnly('→/dashboard/admin/users') },
 	'routes/admin/enrollments': { GET: adminOnly(), POST: adminOnly('400') },
 	'routes/admin/enrollment-new': { GET: adminOnly(), POST: adminOnly('400') },
+	'routes/admin/payment-refund': { GET: adminOnly(), POST: adminOnly('400') },
 	'routes/admin/messages/layout': {},
 	// The channels were tabs of this page once: an old link lands on its channel.
 	'routes/admin/messages/index': { GET: adminOnly('→/dashboard/admin/messages/broadcast') },
@@ -156,7 +157,7 @@ beforeAll(async () => {
 	for (const userId of [student, instructor, other]) await enroll(userId, course.id)
 	const week = await t.db
 		.insertInto('course_materials')
-		.values({ course_id: course.id, week_number: 1, topic: 'Week one' })
+		.values({ course_id: course.id, week_number: 1, topic: 'Week one', zoom_link: 'https://zoom.example/j/matrix' })
 		.returning('id')
 		.executeTakeFirstOrThrow()
 	const pdf = new TextEncoder().encode('%PDF-1.4 matrix %%EOF')
@@ -212,9 +213,25 @@ beforeAll(async () => {
 		.values({ to_address: 'matrix@example.com', subject: 'Matrix', text_body: 'Matrix', html_body: '<p>Matrix</p>' })
 		.returning('id')
 		.executeTakeFirstOrThrow()
+	// A paid test-checkout payment whose session does not exist: a refund of it is refused, never made.
+	const payment = await t.db
+		.insertInto('registration_payments')
+		.values({
+			checkout_session_id: 'cs_test_matrix_paid',
+			provider: 'test',
+			user_id: other,
+			course_id: course.id,
+			course_title: 'Matrix course',
+			customer_email: 'matrix-payer@example.com',
+			amount_cents: 250000,
+			status: 'paid',
+		})
+		.returning('id')
+		.executeTakeFirstOrThrow()
 	fixtures = {
 		users: { stranger, student, instructor, admin },
 		params: {
+			paymentId: String(payment.id),
 			id: String(course.id),
 			courseId: String(course.id),
 			weekId: String(week.id),
@@ -300,6 +317,64 @@ describe('access matrix', () => {
 	})
 })
 
+/**
+ * What each enrolment status gives in its course (docs/decisions/035): an alumnus (completed)
+ * keeps reading materials and recordings, without the live link or hand-ins; pending and
+ * inactive enrolments see nothing. One row per status; a status without a row fails.
+ */
+type StatusRow = { file: string; viewer: string; assignment: string; submit: string; dashboardLiveLink: boolean | null }
+const ACCESS_BY_STATUS: Record<EnrollmentStatus, StatusRow> = {
+	active: { file: '200', viewer: '200', assignment: '200', submit: '400', dashboardLiveLink: true },
+	completed: { file: '200', viewer: '200', assignment: '200', submit: '403', dashboardLiveLink: false },
+	pending: { file: '403', viewer: '403', assignment: '403', submit: '403', dashboardLiveLink: null },
+	inactive: { file: '403', viewer: '403', assignment: '403', submit: '403', dashboardLiveLink: null },
+}
+
+describe('access by enrolment status', () => {
+	const moduleOf = (id: string) => table.find((route) => route.id === id)!.module
+	const call = async (id: string, method: 'GET' | 'POST', path: string, userId: string, params: Record<string, string>) => {
+		const cookie = await sessionCookieFor(userId)
+		const request = new Request(`http://localhost${path}`, {
+			method,
+			headers: { Cookie: cookie },
+			...(method === 'POST' ? { body: new FormData() } : {}),
+		})
+		const module = moduleOf(id)
+		return callRoute((method === 'GET' ? module.loader : module.action)!, request, params)
+	}
+
+	test('every enrolment status has a row', () => {
+		expect(Object.keys(ACCESS_BY_STATUS).sort()).toEqual(['active', 'completed', 'inactive', 'pending'])
+	})
+
+	test.each(Object.entries(ACCESS_BY_STATUS) as [EnrollmentStatus, StatusRow][])('a %s enrolment', async (status, expected) => {
+		const userId = await createUser('student')
+		await enroll(userId, fixtures.courseId, status)
+		const { itemId, assignmentId } = fixtures.params as { itemId: string; assignmentId: string }
+		const file = await call('routes/resources/material-file', 'GET', `/files/materials/${itemId}`, userId, { itemId })
+		const viewer = await call('routes/dashboard/material-viewer', 'GET', `/dashboard/materials/${itemId}`, userId, { itemId })
+		const assignment = await call('routes/dashboard/assignment', 'GET', `/dashboard/assignments/${assignmentId}`, userId, {
+			assignmentId,
+		})
+		const submit = await call('routes/dashboard/assignment', 'POST', `/dashboard/assignments/${assignmentId}`, userId, { assignmentId })
+		const fileBody = await file.text()
+		if (expected.file !== '200') expect(fileBody).not.toContain('%PDF')
+		const dashboard = await call('routes/dashboard/index', 'GET', `/dashboard?course=${fixtures.courseId}`, userId, {})
+		const home = (await dashboard.json()) as { weeks: { weeks: { zoomLink: string | null }[] } | null; readOnly: boolean }
+		const viewerLink =
+			viewer.status === 200 ? ((await viewer.json()) as { dashboard: { weeks: { weeks: { zoomLink: string | null }[] } } }) : null
+		expect({
+			file: String(file.status),
+			viewer: String(viewer.status),
+			assignment: String(assignment.status),
+			submit: String(submit.status),
+			dashboardLiveLink: home.weeks ? home.weeks.weeks[0]!.zoomLink !== null : null,
+		}).toEqual(expected)
+		if (viewerLink) expect(viewerLink.dashboard.weeks.weeks[0]!.zoomLink !== null).toBe(expected.dashboardLiveLink)
+		expect(home.readOnly).toBe(status === 'completed')
+	})
+})
+
 /** The bytes of a refused answer must not carry the object. */
 async function refusedBody(response: Response) {
 	expect([403, 404]).toContain(response.status)
@@ -324,18 +399,6 @@ describe('objects of other users', () => {
 				submissionId: fixtures.params.submissionId!,
 			})
 			expect(await refusedBody(s)).not.toContain('%PDF')
-		}
-	})
-
-	test('material files need an active enrollment: pending, inactive and completed ones are refused', async () => {
-		const file = moduleOf('routes/resources/material-file').loader!
-		for (const status of ['pending', 'inactive', 'completed'] as const) {
-			const userId = await createUser('student')
-			await enroll(userId, fixtures.courseId, status)
-			const response = await callRoute(file, await get(`/files/materials/${fixtures.params.itemId}`, userId), {
-				itemId: fixtures.params.itemId!,
-			})
-			expect(await refusedBody(response), status).not.toContain('%PDF')
 		}
 	})
 

@@ -5,9 +5,10 @@ import Stripe from 'stripe'
 
 /**
  * A local stand-in for the parts of the Stripe HTTP API the app uses
- * (Checkout Sessions: create, retrieve, expire), so that the real `stripe`
- * SDK is exercised over HTTP. It checks what Stripe checks and the app relies
- * on: the secret key, the expires_at window, idempotency keys.
+ * (Checkout Sessions: create, retrieve, expire; Refunds: create, list), so
+ * that the real `stripe` SDK is exercised over HTTP. It checks what Stripe
+ * checks and the app relies on: the secret key, the expires_at window,
+ * idempotency keys, never refunding more than was paid.
  */
 export type StandInSession = {
 	id: string
@@ -26,6 +27,21 @@ export type StandInSession = {
 	cancel_url: string
 	url: string | null
 	created: number
+	/** Set when the session is paid, as Stripe does. */
+	payment_intent: string | null
+}
+
+export type StandInRefund = {
+	id: string
+	object: 'refund'
+	amount: number
+	currency: string
+	payment_intent: string
+	charge: string
+	reason: string | null
+	status: 'succeeded' | 'pending' | 'failed'
+	metadata: Record<string, string>
+	created: number
 }
 
 export type RecordedRequest = {
@@ -33,6 +49,8 @@ export type RecordedRequest = {
 	path: string
 	headers: http.IncomingHttpHeaders
 	body: Record<string, unknown>
+	/** The query string of a GET (list filters). */
+	query: Record<string, string>
 }
 
 export type StripeStandIn = {
@@ -41,11 +59,20 @@ export type StripeStandIn = {
 	secretKey: string
 	webhookSecret: string
 	sessions: Map<string, StandInSession>
+	/** Every refund, in the order made, by API or in the "dashboard". */
+	refunds: StandInRefund[]
 	requests: RecordedRequest[]
 	/** The customer pays on the hosted page. */
 	pay: (sessionId: string) => StandInSession
-	/** A signed webhook delivery about the session, as Stripe would post it. */
-	webhook: (type: 'checkout.session.completed' | 'checkout.session.expired', sessionId: string) => { body: string; signature: string }
+	/** A signed webhook delivery about the session (its charge for charge.refunded), as Stripe would post it. */
+	webhook: (
+		type: 'checkout.session.completed' | 'checkout.session.expired' | 'charge.refunded',
+		sessionId: string,
+	) => { body: string; signature: string }
+	/** A refund made by hand in the Stripe dashboard: no API request, only the later webhook tells. */
+	refundInDashboard: (sessionId: string, amount?: number) => StandInRefund
+	/** The next refund creation fails on the wire (the connection drops) after the refund was made. */
+	dropNextRefundAnswer: () => void
 	/** The next session creation is refused, as Stripe refuses a request it cannot serve. */
 	refuseNextCreate: () => void
 	stop: () => Promise<void>
@@ -74,6 +101,11 @@ function stripeError(response: http.ServerResponse, status: number, message: str
 	response.end(JSON.stringify({ error: { type: 'invalid_request_error', message, code } }))
 }
 
+/** One charge per PaymentIntent, named after it. */
+function chargeOf(paymentIntent: string) {
+	return `ch_${paymentIntent.slice('pi_'.length)}`
+}
+
 function json(response: http.ServerResponse, body: unknown) {
 	response.writeHead(200, { 'Content-Type': 'application/json' })
 	response.end(JSON.stringify(body))
@@ -85,7 +117,72 @@ export async function startStripeServer(): Promise<StripeStandIn> {
 	const sessions = new Map<string, StandInSession>()
 	const requests: RecordedRequest[] = []
 	const idempotent = new Map<string, StandInSession>()
+	const refunds: StandInRefund[] = []
+	const idempotentRefunds = new Map<string, StandInRefund>()
 	let refuseCreate = false
+	let dropRefundAnswer = false
+
+	function sessionOfPaymentIntent(paymentIntent: string) {
+		return [...sessions.values()].find((session) => session.payment_intent === paymentIntent)
+	}
+
+	function refundedOf(paymentIntent: string) {
+		return refunds
+			.filter((refund) => refund.payment_intent === paymentIntent && refund.status !== 'failed')
+			.reduce((sum, refund) => sum + refund.amount, 0)
+	}
+
+	/** Stripe's rules: a paid payment, an amount no larger than what is left of it (all of it when unset). */
+	function makeRefund(paymentIntent: string, body: Record<string, unknown>): StandInRefund | { error: string; code: string } {
+		const session = sessionOfPaymentIntent(paymentIntent)
+		if (session?.payment_status !== 'paid') return { error: `No such payment_intent: '${paymentIntent}'`, code: 'resource_missing' }
+		const left = session.amount_total - refundedOf(paymentIntent)
+		if (left <= 0) return { error: `Charge ${chargeOf(paymentIntent)} has already been refunded.`, code: 'charge_already_refunded' }
+		const amount = body.amount === undefined ? left : Number(body.amount)
+		if (!Number.isInteger(amount) || amount <= 0) return { error: 'Invalid positive integer', code: 'parameter_invalid_integer' }
+		if (amount > left) {
+			return {
+				error: `Refund amount ($${(amount / 100).toFixed(2)}) is greater than unrefunded amount on charge ($${(left / 100).toFixed(2)})`,
+				code: 'amount_too_large',
+			}
+		}
+		const refund: StandInRefund = {
+			id: `re_${randomBytes(12).toString('hex')}`,
+			object: 'refund',
+			amount,
+			currency: session.currency,
+			payment_intent: paymentIntent,
+			charge: chargeOf(paymentIntent),
+			reason: (body.reason as string | undefined) ?? null,
+			status: 'succeeded',
+			metadata: (body.metadata ?? {}) as Record<string, string>,
+			created: Math.floor(Date.now() / 1000),
+		}
+		refunds.push(refund)
+		return refund
+	}
+
+	function handleRefunds(request: http.IncomingMessage, url: URL, body: Record<string, unknown>, response: http.ServerResponse) {
+		if (request.method === 'GET') {
+			const paymentIntent = url.searchParams.get('payment_intent')
+			const data = refunds.filter((refund) => !paymentIntent || refund.payment_intent === paymentIntent).reverse()
+			return json(response, { object: 'list', url: '/v1/refunds', has_more: false, data })
+		}
+		if (request.method !== 'POST') return stripeError(response, 405, 'Method not allowed.')
+		const key = request.headers['idempotency-key']
+		const cached = typeof key === 'string' ? idempotentRefunds.get(key) : undefined
+		if (cached) return json(response, cached)
+		if (typeof body.payment_intent !== 'string') return stripeError(response, 400, 'Missing required param: payment_intent.')
+		const made = makeRefund(body.payment_intent, body)
+		if ('error' in made) return stripeError(response, 400, made.error, made.code)
+		if (typeof key === 'string') idempotentRefunds.set(key, made)
+		if (dropRefundAnswer) {
+			dropRefundAnswer = false
+			response.socket?.destroy()
+			return
+		}
+		return json(response, made)
+	}
 
 	function createSession(body: Record<string, unknown>, response: http.ServerResponse) {
 		if (refuseCreate) {
@@ -120,6 +217,7 @@ export async function startStripeServer(): Promise<StripeStandIn> {
 			cancel_url: String(body.cancel_url ?? ''),
 			url: `https://checkout.stripe.test/c/pay/${id}`,
 			created: now,
+			payment_intent: null,
 		}
 		sessions.set(id, session)
 		return session
@@ -132,10 +230,17 @@ export async function startStripeServer(): Promise<StripeStandIn> {
 		request.on('end', () => {
 			const url = new URL(request.url ?? '/', 'http://localhost')
 			const body = parseStripeForm(text)
-			requests.push({ method: request.method ?? 'GET', path: url.pathname, headers: request.headers, body })
+			requests.push({
+				method: request.method ?? 'GET',
+				path: url.pathname,
+				headers: request.headers,
+				body,
+				query: Object.fromEntries(url.searchParams),
+			})
 			if (request.headers.authorization !== `Bearer ${secretKey}`) {
 				return stripeError(response, 401, 'Invalid API Key provided.')
 			}
+			if (url.pathname === '/v1/refunds') return handleRefunds(request, url, body, response)
 			const match = /^\/v1\/checkout\/sessions(?:\/([^/]+))?(\/expire)?$/.exec(url.pathname)
 			if (!match) return stripeError(response, 404, 'Unrecognized request URL.')
 			const [, id, expire] = match
@@ -169,6 +274,7 @@ export async function startStripeServer(): Promise<StripeStandIn> {
 		secretKey,
 		webhookSecret,
 		sessions,
+		refunds,
 		requests,
 		pay(sessionId) {
 			const session = sessions.get(sessionId)
@@ -177,11 +283,26 @@ export async function startStripeServer(): Promise<StripeStandIn> {
 			session.payment_status = 'paid'
 			session.customer_details = { email: session.customer_email }
 			session.url = null
+			session.payment_intent = `pi_${sessionId.slice('cs_test_'.length, 'cs_test_'.length + 24)}`
 			return session
 		},
 		webhook(type, sessionId) {
 			const session = sessions.get(sessionId)
 			if (!session) throw new Error(`Unknown session ${sessionId}`)
+			const paymentIntent = session.payment_intent
+			const object =
+				type === 'charge.refunded' && paymentIntent
+					? {
+							id: chargeOf(paymentIntent),
+							object: 'charge',
+							amount: session.amount_total,
+							amount_refunded: refundedOf(paymentIntent),
+							currency: session.currency,
+							payment_intent: paymentIntent,
+							refunded: refundedOf(paymentIntent) >= session.amount_total,
+							status: 'succeeded',
+						}
+					: session
 			const body = JSON.stringify({
 				id: `evt_${randomBytes(12).toString('hex')}`,
 				object: 'event',
@@ -191,12 +312,22 @@ export async function startStripeServer(): Promise<StripeStandIn> {
 				livemode: false,
 				pending_webhooks: 1,
 				request: { id: null, idempotency_key: null },
-				data: { object: session },
+				data: { object },
 			})
 			return { body, signature: signer.webhooks.generateTestHeaderString({ payload: body, secret: webhookSecret }) }
 		},
 		refuseNextCreate() {
 			refuseCreate = true
+		},
+		refundInDashboard(sessionId, amount) {
+			const paymentIntent = sessions.get(sessionId)?.payment_intent
+			if (!paymentIntent) throw new Error(`Session ${sessionId} is not paid`)
+			const made = makeRefund(paymentIntent, amount === undefined ? {} : { amount: String(amount) })
+			if ('error' in made) throw new Error(made.error)
+			return made
+		},
+		dropNextRefundAnswer() {
+			dropRefundAnswer = true
 		},
 		stop: () =>
 			new Promise<void>((resolve) => {

@@ -1,5 +1,6 @@
 import { href, Link } from 'react-router'
 import { StudentAssignments } from '#app/components/grading/student-assignments.tsx'
+import { Alert } from '#app/components/ui/alert.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import type { StudentAssignment } from '#app/models/assignments.ts'
@@ -13,6 +14,8 @@ export type DashboardHomeData = {
 	isAdmin: boolean
 	courses: SelectableCourse[]
 	selectedCourseId: number | null
+	/** The selected course is one the student completed: its materials stay, live classes and hand-ins do not. */
+	readOnly?: boolean
 	/** Null when no course is selected. */
 	weeks: CourseWeekList | null
 	/** The selected course's assignments with the student's status; absent or null when there is nothing to show. */
@@ -117,7 +120,12 @@ export function DashboardHome({
 					</CardHeader>
 					<CardContent className="space-y-5">
 						<CourseSelector courses={data.courses} selectedId={data.selectedCourseId} />
-						<WeeklyMaterials list={data.weeks} searchParams={searchParams} signedIn={signedIn} />
+						{data.readOnly ? (
+							<Alert tone="info" title="You have completed this course">
+								Its materials and recordings stay available to you. Live class links and assignment hand-ins are closed.
+							</Alert>
+						) : null}
+						<WeeklyMaterials list={data.weeks} searchParams={searchParams} signedIn={signedIn} readOnly={data.readOnly} />
 					</CardContent>
 				</Card>
 			)}

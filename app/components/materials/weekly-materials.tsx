@@ -64,10 +64,13 @@ export function WeeklyMaterials({
 	list,
 	searchParams,
 	signedIn,
+	readOnly = false,
 }: {
 	list: CourseWeekList | null
 	searchParams: URLSearchParams
 	signedIn: boolean
+	/** A completed course: its weeks carry no live links, and saying "no Zoom link" would mislead. */
+	readOnly?: boolean
 }) {
 	if (list === null) return <EmptyMessage>Please select a course to view materials.</EmptyMessage>
 	const { weeks, totalWeeks } = list
@@ -92,7 +95,7 @@ export function WeeklyMaterials({
 												<path d="M14 4h6v6M20 4l-9 9M18 14v6H4V6h6" />
 											</svg>
 										</a>
-									) : (
+									) : readOnly ? null : (
 										<p className="text-sm text-slate-600">No Zoom link available for this week</p>
 									)}
 								</div>

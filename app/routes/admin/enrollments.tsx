@@ -3,13 +3,14 @@ import { data, isRouteErrorResponse, Link, Outlet, redirect, useLocation, useRou
 import { z } from 'zod'
 import { ConfirmDialog } from '#app/components/admin/confirm-dialog.tsx'
 import { ENROLLMENT_STATUS_OPTIONS, EnrollmentStatusBadge, EnrollmentStatusForm } from '#app/components/admin/enrollment-status.tsx'
+import { PaymentStateText, RefundLink, RefundsPanel } from '#app/components/admin/payment-state.tsx'
 import { SearchForm } from '#app/components/admin/search-form.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { useLiveRevalidation } from '#app/components/live-revalidation.tsx'
 import { LocalDate } from '#app/components/local-date.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { ButtonLink, buttonClasses } from '#app/components/ui/button.tsx'
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
+import { Card } from '#app/components/ui/card.tsx'
 import { EmailText } from '#app/components/ui/email-text.tsx'
 import { TableCard, TableHead } from '#app/components/ui/table.tsx'
 import {
@@ -24,7 +25,7 @@ import { SeatUnavailableError } from '#app/models/seats.server.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
-import { formatCents, searchText } from '#app/utils/misc.ts'
+import { searchText } from '#app/utils/misc.ts'
 import { parseRowId, rowIdSchema } from '#app/utils/row-id.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import type { Route } from './+types/enrollments'
@@ -146,7 +147,7 @@ export default function ManageEnrollments({ loaderData }: Route.ComponentProps) 
 				</ButtonLink>
 			</div>
 
-			{refunds.length > 0 ? <RefundsPanel refunds={refunds} /> : null}
+			{refunds.length > 0 ? <RefundsPanel refunds={refunds} query={query} /> : null}
 
 			{enrollments.length === 0 ? (
 				<Card className="p-8 text-center text-slate-700">
@@ -165,7 +166,14 @@ export default function ManageEnrollments({ loaderData }: Route.ComponentProps) 
 											<p className="font-medium text-ink">{student}</p>
 											<EmailText email={enrollment.studentEmail} className="block text-slate-600" />
 										</td>
-										<td className="px-4 py-3 text-slate-700">{enrollment.courseTitle}</td>
+										<td className="px-4 py-3 text-slate-700">
+											{enrollment.courseTitle}
+											{enrollment.payment ? (
+												<span className="block text-xs text-slate-600">
+													<PaymentStateText payment={enrollment.payment} />
+												</span>
+											) : null}
+										</td>
 										<td className="px-4 py-3 whitespace-nowrap text-slate-700">
 											<LocalDate value={enrollment.enrollmentDate} />
 										</td>
@@ -182,18 +190,23 @@ export default function ManageEnrollments({ loaderData }: Route.ComponentProps) 
 											</div>
 										</td>
 										<td className="px-4 py-3">
-											<ButtonLink
-												to={enrollmentsPath(query, `confirm=remove-${enrollment.id}`)}
-												preventScrollReset
-												size="sm"
-												variant="destructive"
-											>
-												Remove
-												<span className="sr-only">
-													{' '}
-													{student} from {enrollment.courseTitle}
-												</span>
-											</ButtonLink>
+											<div className="flex flex-wrap gap-2">
+												{enrollment.payment ? (
+													<RefundLink payment={enrollment.payment} query={query} subject={`${student} for ${enrollment.courseTitle}`} />
+												) : null}
+												<ButtonLink
+													to={enrollmentsPath(query, `confirm=remove-${enrollment.id}`)}
+													preventScrollReset
+													size="sm"
+													variant="destructive"
+												>
+													Remove
+													<span className="sr-only">
+														{' '}
+														{student} from {enrollment.courseTitle}
+													</span>
+												</ButtonLink>
+											</div>
 										</td>
 									</tr>
 								)
@@ -204,35 +217,6 @@ export default function ManageEnrollments({ loaderData }: Route.ComponentProps) 
 			)}
 			{truncated ? <p className="text-sm text-slate-600">Showing the newest {limit} enrollments. Search to find others.</p> : null}
 		</>
-	)
-}
-
-function RefundsPanel({ refunds }: { refunds: Route.ComponentProps['loaderData']['refunds'] }) {
-	return (
-		<Card className="border-amber-300 bg-amber-50">
-			<CardHeader>
-				<CardTitle>Payments needing a refund</CardTitle>
-				<CardDescription className="text-amber-900">
-					These payments were taken but no seat could be given. Refund them with the payment provider.
-				</CardDescription>
-			</CardHeader>
-			<CardContent>
-				<ul className="divide-y divide-amber-200 text-sm">
-					{refunds.map((payment) => (
-						<li key={payment.id} className="flex flex-col gap-1 py-2 sm:flex-row sm:items-center sm:justify-between">
-							<span>
-								<span className="font-semibold text-ink">{payment.customerEmail}</span>
-								<span className="text-slate-700"> · {payment.courseTitle}</span>
-							</span>
-							<span className="text-slate-700">
-								{formatCents(payment.amountCents)} · <LocalDate value={payment.createdAt} /> ·{' '}
-								<span className="font-mono text-xs">{payment.checkoutSessionId}</span>
-							</span>
-						</li>
-					))}
-				</ul>
-			</CardContent>
-		</Card>
 	)
 }
 

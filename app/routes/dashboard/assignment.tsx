@@ -21,6 +21,9 @@ import { redirectWithToast } from '#app/utils/toast.server.ts'
 import type { Route } from './+types/assignment'
 import { receiveSubmission } from './assignment.server.ts'
 
+/** An alumnus reads the assignment and their answer; hand-ins closed with the course (decision 035). */
+const COMPLETED_COURSE_TEXT = 'You have completed this course: hand-ins are closed.'
+
 async function loadAssignment(request: Request, params: { assignmentId?: string }) {
 	const user = await requireUser(request)
 	const assignmentId = parseRowId(params.assignmentId)
@@ -39,7 +42,11 @@ export async function action({ request, params }: Route.ActionArgs) {
 	const { user, found } = await loadAssignment(request, params)
 	if (!found.canSubmit) {
 		const reason =
-			found.submission?.status === 'graded' ? 'This assignment has already been graded.' : 'Only enrolled students can hand in work.'
+			found.submission?.status === 'graded'
+				? 'This assignment has already been graded.'
+				: found.courseCompleted
+					? COMPLETED_COURSE_TEXT
+					: 'Only enrolled students can hand in work.'
 		throw data(reason, { status: 403 })
 	}
 	const outcome = await receiveSubmission(request, {
@@ -52,7 +59,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 }
 
 export default function AssignmentPage({ loaderData, actionData }: Route.ComponentProps) {
-	const { assignment, submission, canSubmit, maxUploadMb } = loaderData
+	const { assignment, submission, canSubmit, courseCompleted, maxUploadMb } = loaderData
 	const navigation = useNavigation()
 	const submitting = navigation.state === 'submitting'
 	const [form, fields] = useForm({
@@ -118,7 +125,7 @@ export default function AssignmentPage({ loaderData, actionData }: Route.Compone
 					</CardContent>
 				</Card>
 			) : submission?.status !== 'graded' ? (
-				<Alert tone="info">Only students enrolled in this course can hand in work.</Alert>
+				<Alert tone="info">{courseCompleted ? COMPLETED_COURSE_TEXT : 'Only students enrolled in this course can hand in work.'}</Alert>
 			) : null}
 		</>
 	)

@@ -22,8 +22,11 @@ export async function loader({ request }: Route.LoaderArgs) {
 		courses.map((course) => course.id),
 		courses.find((course) => course.enrolled)?.id ?? null,
 	)
+	const readOnly = courses.find((course) => course.id === courseId)?.readOnly ?? false
 	const [weeks, assignments, unpaid] = await Promise.all([
-		courseId === null ? null : getCourseWeeks(db, courseId, { all: listsAllWeeks(new URL(request.url).searchParams) }),
+		courseId === null
+			? null
+			: getCourseWeeks(db, courseId, { all: listsAllWeeks(new URL(request.url).searchParams), liveLinks: !readOnly }),
 		courseId === null || user.isAdmin ? null : listStudentAssignments(db, { studentId: user.id, courseId }),
 		listUnpaidRegistrations(db, user.id),
 	])
@@ -33,6 +36,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 			isAdmin: user.isAdmin,
 			courses: courses.map(({ id, title }) => ({ id, title })),
 			selectedCourseId: courseId,
+			readOnly,
 			weeks,
 			assignments,
 			unpaid,

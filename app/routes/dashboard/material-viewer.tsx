@@ -5,7 +5,7 @@ import { DashboardHome } from '#app/components/materials/dashboard-home.tsx'
 import { weekTabParam } from '#app/components/materials/weekly-materials.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
 import { MaterialViewer, type ViewerItem } from '#app/components/viewer/material-viewer.tsx'
-import { canAccessCourse, getCourseWeeks, getMaterialItem, listAccessibleCourses } from '#app/models/materials.server.ts'
+import { courseAccess, getCourseWeeks, getMaterialItem, listAccessibleCourses } from '#app/models/materials.server.ts'
 import {
 	fileTypeOf,
 	isOfficeKind,
@@ -62,10 +62,10 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 	const db = getDb()
 	const item = id.success ? await getMaterialItem(db, id.data) : null
 	if (!item) throw data('Material not found', { status: 404 })
-	if (!(await canAccessCourse(db, user, item.courseId))) {
-		throw data("You don't have permission to view this material", { status: 403 })
-	}
-	const [courses, weeks] = await Promise.all([listAccessibleCourses(db, user), getCourseWeeks(db, item.courseId)])
+	const access = await courseAccess(db, user, item.courseId)
+	if (!access) throw data("You don't have permission to view this material", { status: 403 })
+	const readOnly = access === 'read-only'
+	const [courses, weeks] = await Promise.all([listAccessibleCourses(db, user), getCourseWeeks(db, item.courseId, { liveLinks: !readOnly })])
 
 	const kind = materialKind(item)
 	const fileUrl = item.storageKey ? `/files/materials/${item.id}` : null
@@ -94,6 +94,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 			isAdmin: user.isAdmin,
 			courses: courses.map(({ id, title }) => ({ id, title })),
 			selectedCourseId: item.courseId,
+			readOnly,
 			weeks,
 		},
 		item: viewerItem,

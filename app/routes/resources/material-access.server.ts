@@ -8,8 +8,8 @@ import { rowIdSchema } from '#app/utils/row-id.ts'
 const ItemIdSchema = rowIdSchema()
 
 /**
- * The stored material a file route serves, for an admin or a student with an active
- * enrollment in its course; otherwise the answer to send instead (404, 403, or the login).
+ * The stored material a file route serves, for an admin or a student with an active or
+ * completed enrollment in its course (decision 035); otherwise the answer to send instead (404, 403, or the login).
  */
 export async function readableMaterialFile(
 	request: Request,

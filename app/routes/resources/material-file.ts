@@ -5,7 +5,7 @@ import type { Route } from './+types/material-file'
 import { readableMaterialFile } from './material-access.server.ts'
 
 /**
- * A material file, for an admin or a student with an active enrollment in its course only.
+ * A material file, for an admin or a student with an active or completed enrollment in its course only.
  * Links (YouTube) have no file here.
  */
 export async function loader({ request, params }: Route.LoaderArgs) {

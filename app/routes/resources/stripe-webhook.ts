@@ -1,4 +1,5 @@
 import { expireCheckout, fulfil } from '#app/models/payments.server.ts'
+import { syncProviderRefunds } from '#app/models/refunds.server.ts'
 import { getPayments } from '#app/services/payments/index.server.ts'
 import { type CheckoutEvent, WebhookSignatureError } from '#app/services/payments/payments.ts'
 import { getDb } from '#app/utils/db.server.ts'
@@ -14,9 +15,9 @@ export async function loader() {
 }
 
 /**
- * Stripe's events about checkouts. The signature is checked over the raw body
+ * Stripe's events about checkouts and refunds. The signature is checked over the raw body
  * before anything is read from it; a bad one gets 400 and changes nothing.
- * Fulfilment and expiry are idempotent, so repeated and out-of-order
+ * Fulfilment, expiry and refund syncing are idempotent, so repeated and out-of-order
  * deliveries are harmless; an error answers 500 so that Stripe retries.
  */
 export async function action({ request }: Route.ActionArgs) {
@@ -36,6 +37,7 @@ export async function action({ request }: Route.ActionArgs) {
 	try {
 		if (event.type === 'checkout.completed') await fulfil(db, payments, event.sessionId)
 		if (event.type === 'checkout.expired') await expireCheckout(db, event.sessionId)
+		if (event.type === 'charge.refunded') await syncProviderRefunds(db, payments, event.paymentIntentId)
 	} catch (error) {
 		console.error('[stripe-webhook] handling failed:', error instanceof Error ? error.message : error)
 		return new Response('Webhook handling failed', { status: 500 })

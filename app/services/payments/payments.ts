@@ -1,3 +1,5 @@
+import type { RefundReason as DbRefundReason } from '#db/types.ts'
+
 /**
  * A hosted card checkout, as the rest of the app sees it. Two adapters:
  * Stripe Checkout (STRIPE_SECRET_KEY set) and the built-in test checkout.
@@ -34,12 +36,46 @@ export type CheckoutSession = {
 	currency: string | null
 	customerEmail: string | null
 	metadata: Partial<CheckoutMetadata>
+	/** The payment refunds go against once paid (Stripe's PaymentIntent; the test checkout's session); null before. */
+	paymentIntentId: string | null
 }
+
+/** Stripe's refund reasons (db/types.ts); the admin's own words stay in the app's records. */
+export type RefundReason = DbRefundReason
+
+export type RefundMetadata = {
+	/** The app's payment_refunds row: a refund found at the provider is matched to the one the app asked for. */
+	refundId: string
+	paymentId: string
+}
+
+export type NewRefund = {
+	paymentIntentId: string
+	amountCents: number
+	reason: RefundReason
+	metadata: RefundMetadata
+	/** Makes a retried request the same refund instead of a second one. */
+	idempotencyKey: string
+}
+
+export type ProviderRefund = {
+	id: string
+	amountCents: number
+	/** 'pending' and 'succeeded' count as refunded; the money is on its way back. */
+	status: 'pending' | 'succeeded' | 'failed'
+	reason: RefundReason | null
+	metadata: Partial<RefundMetadata>
+}
+
+/** The provider answered and refused the refund (more than is left, a closed payment): nothing was refunded. */
+export class RefundRefusedError extends Error {}
 
 /** A signature-verified provider event that matters to enrolment. */
 export type CheckoutEvent =
 	| { type: 'checkout.completed'; sessionId: string }
 	| { type: 'checkout.expired'; sessionId: string }
+	/** Money went back on a charge, from the app or the provider's dashboard. */
+	| { type: 'charge.refunded'; paymentIntentId: string }
 	| { type: 'ignored'; eventType: string }
 
 export class WebhookSignatureError extends Error {}
@@ -56,6 +92,10 @@ export interface PaymentProvider {
 	retrieveCheckoutSession(sessionId: string): Promise<CheckoutSession | null>
 	/** Ends an open session so that it can no longer be paid; a finished one is left as it is. */
 	expireCheckoutSession(sessionId: string): Promise<void>
+	/** Refunds part or all of a paid payment; throws RefundRefusedError when the provider says no. */
+	createRefund(input: NewRefund): Promise<ProviderRefund>
+	/** Every refund of the payment, wherever it was made. */
+	listRefunds(paymentIntentId: string): Promise<ProviderRefund[]>
 	/** Stripe confirms payments by webhook too; the test checkout fulfils in its own page and has none. */
 	readonly webhooks: WebhookVerifier | null
 }

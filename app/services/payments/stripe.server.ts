@@ -3,7 +3,11 @@ import {
 	type CheckoutEvent,
 	type CheckoutSession,
 	type NewCheckoutSession,
+	type NewRefund,
 	type PaymentProvider,
+	type ProviderRefund,
+	type RefundReason,
+	RefundRefusedError,
 	WebhookSignatureError,
 	type WebhookVerifier,
 } from './payments.ts'
@@ -38,6 +42,27 @@ function toCheckoutSession(session: Stripe.Checkout.Session): CheckoutSession {
 		currency: session.currency,
 		customerEmail: session.customer_email ?? session.customer_details?.email ?? null,
 		metadata: { userId: metadata.userId, courseId: metadata.courseId },
+		paymentIntentId: idOf(session.payment_intent),
+	}
+}
+
+/** Stripe sends an id or, when expanded, the object. */
+function idOf(value: string | { id: string } | null | undefined) {
+	if (!value) return null
+	return typeof value === 'string' ? value : value.id
+}
+
+const REFUND_REASONS: RefundReason[] = ['requested_by_customer', 'duplicate', 'fraudulent']
+
+function toProviderRefund(refund: Stripe.Refund): ProviderRefund {
+	const metadata = refund.metadata ?? {}
+	return {
+		id: refund.id,
+		amountCents: refund.amount,
+		// Stripe's 'requires_action' and 'canceled' have not given the money back.
+		status: refund.status === 'succeeded' || refund.status === 'pending' ? refund.status : 'failed',
+		reason: REFUND_REASONS.find((reason) => reason === refund.reason) ?? null,
+		metadata: { refundId: metadata.refundId, paymentId: metadata.paymentId },
 	}
 }
 
@@ -74,6 +99,10 @@ export class StripePayments implements PaymentProvider {
 					case 'checkout.session.expired':
 					case 'checkout.session.async_payment_failed':
 						return { type: 'checkout.expired', sessionId: event.data.object.id }
+					case 'charge.refunded': {
+						const paymentIntentId = idOf(event.data.object.payment_intent)
+						return paymentIntentId ? { type: 'charge.refunded', paymentIntentId } : { type: 'ignored', eventType: event.type }
+					}
 					default:
 						return { type: 'ignored', eventType: event.type }
 				}
@@ -121,5 +150,34 @@ export class StripePayments implements PaymentProvider {
 		const session = await this.retrieveCheckoutSession(sessionId)
 		if (session?.status !== 'open') return
 		await this.#stripe.checkout.sessions.expire(sessionId)
+	}
+
+	async createRefund(input: NewRefund) {
+		try {
+			const refund = await this.#stripe.refunds.create(
+				{
+					payment_intent: input.paymentIntentId,
+					amount: input.amountCents,
+					reason: input.reason,
+					metadata: input.metadata,
+				},
+				{ idempotencyKey: input.idempotencyKey },
+			)
+			return toProviderRefund(refund)
+		} catch (error) {
+			// An answer from Stripe (too much, already refunded): nothing was refunded. Anything else is unknown.
+			if (error instanceof Stripe.errors.StripeInvalidRequestError || error instanceof Stripe.errors.StripeCardError) {
+				throw new RefundRefusedError(error.message)
+			}
+			throw error
+		}
+	}
+
+	async listRefunds(paymentIntentId: string) {
+		const refunds: ProviderRefund[] = []
+		for await (const refund of this.#stripe.refunds.list({ payment_intent: paymentIntentId, limit: 100 })) {
+			refunds.push(toProviderRefund(refund))
+		}
+		return refunds
 	}
 }

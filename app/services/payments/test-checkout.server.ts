@@ -1,7 +1,15 @@
 import { randomBytes } from 'node:crypto'
 import type { Kysely, Selectable } from 'kysely'
-import type { Database, TestCheckoutSessionsTable } from '#db/types.ts'
-import type { CheckoutSession, NewCheckoutSession, PaymentProvider } from './payments.ts'
+import type { Database, TestCheckoutRefundsTable, TestCheckoutSessionsTable } from '#db/types.ts'
+import {
+	type CheckoutSession,
+	type NewCheckoutSession,
+	type NewRefund,
+	type PaymentProvider,
+	type ProviderRefund,
+	type RefundReason,
+	RefundRefusedError,
+} from './payments.ts'
 
 export type TestCheckoutSession = CheckoutSession & {
 	description: string
@@ -76,6 +84,63 @@ export class TestCheckoutPayments implements PaymentProvider {
 		return Number(result.numUpdatedRows) === 1
 	}
 
+	/**
+	 * The test checkout's own refund, with Stripe's rules: only a paid session, never more than is
+	 * left of it (checked under the session's row lock), and a repeated idempotency key gives the
+	 * refund it made the first time. The payment is the session itself.
+	 */
+	async createRefund(input: NewRefund): Promise<ProviderRefund> {
+		return this.#db()
+			.transaction()
+			.execute(async (trx) => {
+				const session = await trx
+					.selectFrom('test_checkout_sessions')
+					.select(['amount_cents', 'payment_status'])
+					.where('id', '=', input.paymentIntentId)
+					.forUpdate()
+					.executeTakeFirst()
+				if (session?.payment_status !== 'paid') throw new RefundRefusedError('This payment cannot be refunded.')
+				const repeated = await trx
+					.selectFrom('test_checkout_refunds')
+					.selectAll()
+					.where('idempotency_key', '=', input.idempotencyKey)
+					.executeTakeFirst()
+				if (repeated) return toRefund(repeated)
+				const { refunded } = await trx
+					.selectFrom('test_checkout_refunds')
+					.select((eb) => eb.fn.coalesce(eb.fn.sum<string>('amount_cents'), eb.lit(0)).as('refunded'))
+					.where('session_id', '=', input.paymentIntentId)
+					.executeTakeFirstOrThrow()
+				const left = session.amount_cents - Number(refunded)
+				if (input.amountCents <= 0 || input.amountCents > left) {
+					throw new RefundRefusedError(`Refund amount (${input.amountCents}) is greater than the unrefunded amount (${left}).`)
+				}
+				const row = await trx
+					.insertInto('test_checkout_refunds')
+					.values({
+						id: `re_test_${randomBytes(12).toString('hex')}`,
+						session_id: input.paymentIntentId,
+						amount_cents: input.amountCents,
+						reason: input.reason,
+						metadata: JSON.stringify(input.metadata),
+						idempotency_key: input.idempotencyKey,
+					})
+					.returningAll()
+					.executeTakeFirstOrThrow()
+				return toRefund(row)
+			})
+	}
+
+	async listRefunds(paymentIntentId: string) {
+		const rows = await this.#db()
+			.selectFrom('test_checkout_refunds')
+			.selectAll()
+			.where('session_id', '=', paymentIntentId)
+			.orderBy('created_at')
+			.execute()
+		return rows.map(toRefund)
+	}
+
 	/** Expires the open sessions whose time is up and returns their ids. */
 	async expireOverdueSessions() {
 		const rows = await this.#db()
@@ -100,10 +165,23 @@ function toSession(row: Selectable<TestCheckoutSessionsTable>): TestCheckoutSess
 		currency: row.currency,
 		customerEmail: row.customer_email,
 		metadata: { userId: row.metadata.userId, courseId: row.metadata.courseId },
+		paymentIntentId: row.payment_status === 'paid' ? row.id : null,
 		description: row.description,
 		amountCents: row.amount_cents,
 		successUrl: row.success_url,
 		cancelUrl: row.cancel_url,
 		expiresAt: row.expires_at,
+	}
+}
+
+const REFUND_REASONS: RefundReason[] = ['requested_by_customer', 'duplicate', 'fraudulent']
+
+function toRefund(row: Selectable<TestCheckoutRefundsTable>): ProviderRefund {
+	return {
+		id: row.id,
+		amountCents: row.amount_cents,
+		status: 'succeeded',
+		reason: REFUND_REASONS.find((reason) => reason === row.reason) ?? null,
+		metadata: { refundId: row.metadata.refundId, paymentId: row.metadata.paymentId },
 	}
 }

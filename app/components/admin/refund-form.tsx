@@ -1,0 +1,208 @@
+import { getFormProps, getInputProps, getSelectProps, getTextareaProps, type SubmissionResult, useForm } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { Form, useNavigation } from 'react-router'
+import { Alert } from '#app/components/ui/alert.tsx'
+import { Button, ButtonLink } from '#app/components/ui/button.tsx'
+import { Field, SelectField, TextareaField } from '#app/components/ui/field.tsx'
+import {
+	centsToDollars,
+	PAYMENT_STATE_LABELS,
+	type PaymentRefundState,
+	REFUND_REASONS,
+	type RefundFormValue,
+	RefundSchema,
+} from '#app/models/refunds.ts'
+import { formatCents } from '#app/utils/misc.ts'
+
+export type RefundPaymentSummary = {
+	id: number
+	customerEmail: string
+	studentName: string | null
+	courseTitle: string
+	amountCents: number
+	refundedCents: number
+	pendingCents: number
+	leftCents: number
+	state: PaymentRefundState
+	/** The enrolment a refund may end; null when there is none (a payment that got no seat) or it has ended. */
+	activeEnrollment: boolean
+	refunds: Array<{ id: number; amountCents: number; status: string; source: string; note: string; actorName: string | null }>
+}
+
+/** What was paid, refunded and is left, and every refund so far. */
+export function RefundSummary({ payment }: { payment: RefundPaymentSummary }) {
+	return (
+		<div className="space-y-3 text-sm">
+			<dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1">
+				<dt className="text-slate-600">Student</dt>
+				<dd className="break-words text-ink">
+					{payment.studentName ? `${payment.studentName} · ` : ''}
+					{payment.customerEmail}
+				</dd>
+				<dt className="text-slate-600">Course</dt>
+				<dd className="text-ink">{payment.courseTitle}</dd>
+				<dt className="text-slate-600">Payment</dt>
+				<dd className="text-ink">
+					{PAYMENT_STATE_LABELS[payment.state]}: {formatCents(payment.amountCents)} paid
+					{payment.refundedCents > 0 ? `, ${formatCents(payment.refundedCents)} refunded` : ''}
+					{payment.pendingCents > 0 ? `, ${formatCents(payment.pendingCents)} pending` : ''}
+				</dd>
+				<dt className="text-slate-600">Left to refund</dt>
+				<dd className="font-semibold text-ink">{payment.leftCents > 0 ? formatCents(payment.leftCents) : '$0.00'}</dd>
+			</dl>
+			{payment.refunds.length > 0 ? (
+				<ul aria-label="Refunds so far" className="divide-y divide-slate-100 rounded-md border border-slate-200">
+					{payment.refunds.map((refund) => (
+						<li key={refund.id} className="px-3 py-2">
+							{formatCents(refund.amountCents)} · {refund.status}
+							{refund.source === 'provider' ? ' · made at the payment provider' : refund.actorName ? ` · by ${refund.actorName}` : ''}
+							{refund.note ? <span className="block text-slate-600">{refund.note}</span> : null}
+						</li>
+					))}
+				</ul>
+			) : null}
+		</div>
+	)
+}
+
+/** Step one: how much, why, and (after a partial refund) what becomes of the enrolment. */
+export function RefundForm({
+	payment,
+	action,
+	closeTo,
+	requestKey,
+	lastResult,
+}: {
+	payment: RefundPaymentSummary
+	action: string
+	closeTo: string
+	requestKey: string
+	lastResult?: SubmissionResult<string[]> | null
+}) {
+	const navigation = useNavigation()
+	const isBusy = navigation.state === 'submitting' && navigation.formAction === action
+	const [form, fields] = useForm({
+		id: `refund-${payment.id}`,
+		lastResult,
+		defaultValue: {
+			intent: 'review',
+			requestKey,
+			amount: centsToDollars(payment.leftCents),
+			reason: 'requested_by_customer',
+			afterRefund: 'keep',
+		},
+		constraint: getZodConstraint(RefundSchema),
+		shouldValidate: 'onSubmit',
+		shouldRevalidate: 'onInput',
+		onValidate: ({ formData }) => parseWithZod(formData, { schema: RefundSchema }),
+	})
+	return (
+		<Form method="post" action={action} preventScrollReset {...getFormProps(form)} className="space-y-4">
+			{form.errors?.length ? (
+				<Alert tone="error" id={form.errorId}>
+					{form.errors[0]}
+				</Alert>
+			) : null}
+			<input type="hidden" name={fields.intent.name} value="review" />
+			<input type="hidden" name={fields.requestKey.name} value={fields.requestKey.initialValue ?? requestKey} />
+			<Field
+				label="Amount to refund (USD)"
+				errors={fields.amount.errors}
+				help={`Up to ${formatCents(payment.leftCents)}. The whole amount ends the enrollment.`}
+				inputProps={{ ...getInputProps(fields.amount, { type: 'text' }), inputMode: 'decimal', autoComplete: 'off' }}
+			/>
+			{/* Always answered (no empty first option), and HTML allows `required` only on a select with one. */}
+			<SelectField label="Reason" errors={fields.reason.errors} selectProps={{ ...getSelectProps(fields.reason), required: undefined }}>
+				{REFUND_REASONS.map((reason) => (
+					<option key={reason.value} value={reason.value}>
+						{reason.label}
+					</option>
+				))}
+			</SelectField>
+			<TextareaField
+				label="Note to the student"
+				errors={fields.note.errors}
+				help="Sent in the refund e-mail and kept in the audit log."
+				textareaProps={{ ...getTextareaProps(fields.note), rows: 3 }}
+			/>
+			{payment.activeEnrollment ? (
+				<fieldset className="space-y-2">
+					<legend className="text-sm font-medium text-slate-800">After a partial refund</legend>
+					{(
+						[
+							['keep', 'Keep the student enrolled'],
+							['unenroll', 'End the enrollment (the seat frees)'],
+						] as const
+					).map(([value, label]) => (
+						<label key={value} className="flex items-center gap-2 text-sm text-slate-800">
+							<input
+								type="radio"
+								name={fields.afterRefund.name}
+								value={value}
+								defaultChecked={(fields.afterRefund.initialValue ?? 'keep') === value}
+								className="size-4 border-slate-400 text-brand-700 focus:ring-brand-600"
+							/>
+							{label}
+						</label>
+					))}
+				</fieldset>
+			) : null}
+			<div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+				<ButtonLink to={closeTo} preventScrollReset variant="outline">
+					Cancel
+				</ButtonLink>
+				<Button type="submit" disabled={isBusy}>
+					{isBusy ? 'Checking...' : 'Review Refund'}
+				</Button>
+			</div>
+		</Form>
+	)
+}
+
+export type RefundReview = RefundFormValue & { amountCents: number; endsEnrollment: boolean; fullRefund: boolean }
+
+/** Step two: the refund spelled out, then Refund (or Back to the form with everything kept). */
+export function RefundConfirmation({ payment, review, action }: { payment: RefundPaymentSummary; review: RefundReview; action: string }) {
+	const navigation = useNavigation()
+	const isBusy = navigation.state === 'submitting' && navigation.formAction === action
+	const reason = REFUND_REASONS.find((option) => option.value === review.reason)?.label ?? review.reason
+	const fields: Record<string, string> = {
+		requestKey: review.requestKey,
+		amount: review.amount,
+		reason: review.reason,
+		note: review.note,
+		afterRefund: review.afterRefund,
+	}
+	return (
+		<Form method="post" action={action} preventScrollReset className="space-y-4">
+			<Alert tone="warning" title={`Refund ${formatCents(review.amountCents)} to ${payment.customerEmail}?`}>
+				<p>
+					{review.fullRefund ? 'This refunds the payment in full.' : `${formatCents(payment.leftCents - review.amountCents)} stays paid.`}{' '}
+					{review.endsEnrollment
+						? 'The enrollment becomes inactive and its seat frees.'
+						: payment.activeEnrollment
+							? 'The student stays enrolled.'
+							: 'There is no enrollment to end.'}{' '}
+					The money goes back through the payment provider and cannot be taken back here.
+				</p>
+			</Alert>
+			<dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+				<dt className="text-slate-600">Reason</dt>
+				<dd className="text-ink">{reason}</dd>
+				<dt className="text-slate-600">Note</dt>
+				<dd className="break-words whitespace-pre-wrap text-ink">{review.note}</dd>
+			</dl>
+			{Object.entries(fields).map(([name, value]) => (
+				<input key={name} type="hidden" name={name} value={value} />
+			))}
+			<div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+				<Button type="submit" name="intent" value="edit" variant="outline">
+					Back
+				</Button>
+				<Button type="submit" name="intent" value="confirm" variant="destructive" disabled={isBusy}>
+					{isBusy ? 'Refunding...' : `Refund ${formatCents(review.amountCents)}`}
+				</Button>
+			</div>
+		</Form>
+	)
+}

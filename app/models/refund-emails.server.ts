@@ -1,0 +1,44 @@
+import type { Kysely } from 'kysely'
+import { createElement } from 'react'
+import { RefundNoticeEmail, refundNoticeSubject } from '#app/emails/refund-notice.tsx'
+import type { Database } from '#db/types.ts'
+import { emailSite, enqueueEmail } from './emails.server.ts'
+
+function formatAmount(cents: number, currency: string) {
+	return new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(cents / 100)
+}
+
+export type RefundNotice = {
+	to: string
+	userId: string | null
+	courseTitle: string
+	currency: string
+	amountRefundedCents: number
+	totalRefundedCents: number
+	amountPaidCents: number
+	note: string
+	refundReference: string
+	enrollmentEnded: boolean
+}
+
+/** The student's notice of a refund, queued in the transaction that records it (once per refund). */
+export async function sendRefundNotice(db: Kysely<Database>, notice: RefundNotice) {
+	const profile = notice.userId
+		? await db.selectFrom('profiles').select('name').where('id', '=', notice.userId).executeTakeFirst()
+		: undefined
+	await enqueueEmail(db, {
+		to: notice.to,
+		subject: refundNoticeSubject(notice.courseTitle),
+		body: createElement(RefundNoticeEmail, {
+			site: emailSite(),
+			name: profile?.name ?? null,
+			courseTitle: notice.courseTitle,
+			amountRefunded: formatAmount(notice.amountRefundedCents, notice.currency),
+			totalRefunded: formatAmount(notice.totalRefundedCents, notice.currency),
+			amountPaid: formatAmount(notice.amountPaidCents, notice.currency),
+			note: notice.note,
+			refundReference: notice.refundReference,
+			enrollmentEnded: notice.enrollmentEnded,
+		}),
+	})
+}
