@@ -6,6 +6,7 @@
 import type { TaskList } from 'graphile-worker'
 import { MAKE_PREVIEW_TASK } from '#app/models/document-previews.server.ts'
 import { makePreview, requestMissingPreviews } from './document-previews.server.ts'
+import { announceOpenWeeks, sendSessionReminders } from './live-sessions.server.ts'
 import { deliverMail } from './mail.server.ts'
 import { sweepAbandonedUploads, sweepExpiredHolds, sweepRateLimitCounters } from './sweeps.server.ts'
 
@@ -16,6 +17,8 @@ export const TASKS: TaskList = {
 	'sweep-abandoned-uploads': sweepAbandonedUploads,
 	[MAKE_PREVIEW_TASK]: makePreview,
 	'request-missing-previews': requestMissingPreviews,
+	'send-session-reminders': sendSessionReminders,
+	'announce-open-weeks': announceOpenWeeks,
 }
 
 export const CRONTAB = [
@@ -24,4 +27,7 @@ export const CRONTAB = [
 	'* * * * * sweep-expired-holds',
 	'*/5 * * * * sweep-rate-limits',
 	'17 * * * * sweep-abandoned-uploads',
+	// Each run queues what is due by then and records it: a late or doubled run neither skips nor repeats a reminder.
+	'* * * * * send-session-reminders',
+	'* * * * * announce-open-weeks',
 ].join('\n')
