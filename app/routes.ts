@@ -44,7 +44,10 @@ export default [
 					route(':courseId/edit', 'routes/admin/course-edit.tsx'),
 					route(':courseId/delete', 'routes/admin/course-delete.tsx'),
 				]),
-				route('courses/:courseId/materials', 'routes/admin/course-materials.tsx', [route(':weekId/edit', 'routes/admin/week-edit.tsx')]),
+				route('courses/:courseId/materials', 'routes/admin/course-materials.tsx', [
+					route(':weekId/edit', 'routes/admin/week-edit.tsx'),
+					route('sessions/:liveSessionId', 'routes/admin/session-edit.tsx'),
+				]),
 				route('users', 'routes/admin/users.tsx'),
 				route('enrollments', 'routes/admin/enrollments.tsx', [route('new', 'routes/admin/enrollment-new.tsx')]),
 				route('messages', 'routes/admin/messages/layout.tsx', [

@@ -3,7 +3,15 @@ import { Temporal } from 'temporal-polyfill'
 import type { Database } from '#db/types.ts'
 import { recordAudit } from './audit-log.server.ts'
 import { courseLengthInWeeks } from './courses.ts'
-import { type CourseSchedule, type SessionStatus, weekOpensAt } from './live-sessions.ts'
+import {
+	type AdminSessionView,
+	type CourseSchedule,
+	describeSchedule,
+	formatMoment,
+	formatSessionTime,
+	type SessionStatus,
+	weekOpensAt,
+} from './live-sessions.ts'
 import { sendSessionChangeNotices } from './session-emails.server.ts'
 
 export type LiveSession = {
@@ -269,4 +277,92 @@ export async function isWeekLocked(db: Kysely<Database>, courseId: number, weekN
 		.executeTakeFirst()
 	if (!row) return false
 	return weekOpensAt({ startsAt: new Date(row.startsAt), opensAt: row.opensAt ? new Date(row.opensAt) : null }, row.daysBefore) > now
+}
+
+/** A course's time zone, schedule, opening and reminder settings as the course form shows them. */
+export async function getCourseScheduleSettings(db: Kysely<Database>, courseId: number) {
+	const row = await db
+		.selectFrom('courses')
+		.select([
+			'time_zone',
+			'schedule_weekday',
+			'schedule_start_time',
+			'schedule_minutes',
+			'weeks_open_days_before',
+			'reminder_first_minutes',
+			'reminder_second_minutes',
+			'announce_week_open',
+		])
+		.where('id', '=', courseId)
+		.executeTakeFirst()
+	if (!row) return null
+	return {
+		timeZone: row.time_zone,
+		scheduleWeekday: row.schedule_weekday ? String(row.schedule_weekday) : undefined,
+		scheduleStartTime: row.schedule_start_time?.slice(0, 5),
+		scheduleMinutes: String(row.schedule_minutes ?? 60),
+		weeksOpenDaysBefore: String(row.weeks_open_days_before),
+		reminderFirstHours: String((row.reminder_first_minutes ?? 0) / 60),
+		reminderSecondMinutes: String(row.reminder_second_minutes ?? 0),
+		announceWeekOpen: row.announce_week_open,
+	}
+}
+
+/** A course's sessions for the admin's list and editor, formatted in each session's zone. */
+export async function listAdminSessions(db: Kysely<Database>, courseId: number, now: Date = new Date()): Promise<AdminSessionView[]> {
+	const [sessions, course] = await Promise.all([
+		listCourseSessions(db, courseId),
+		db.selectFrom('courses').select('weeks_open_days_before').where('id', '=', courseId).executeTakeFirst(),
+	])
+	const daysBefore = course?.weeks_open_days_before ?? 0
+	return sessions.map((session) => {
+		const opensAt = weekOpensAt(session, daysBefore)
+		const wall = wallClockOf(session.startsAt, session.timeZone)
+		return {
+			id: session.id,
+			weekNumber: session.weekNumber,
+			when: formatSessionTime(session.startsAt, session.endsAt, session.timeZone),
+			status: session.status,
+			note: session.note,
+			rescheduled: session.rescheduled,
+			opening: opensAt <= now ? 'Open' : `Opens ${formatMoment(opensAt, session.timeZone)}`,
+			openedByAdmin: session.opensAt !== null,
+			over: session.endsAt <= now,
+			date: wall.date,
+			startTime: wall.time,
+			minutes: Math.round((session.endsAt.getTime() - session.startsAt.getTime()) / 60_000),
+			timeZone: session.timeZone,
+		}
+	})
+}
+
+/** 'Tuesdays 7 pm ET, 8 sessions from 13 Jan' for a course with a schedule; null without one. */
+export async function describeCourseSchedule(db: Kysely<Database>, courseId: number) {
+	const row = await db
+		.selectFrom('courses')
+		.select((eb) => [
+			'time_zone',
+			'schedule_weekday',
+			'schedule_start_time',
+			'schedule_minutes',
+			eb
+				.selectFrom('live_sessions')
+				.select((sub) => sub.fn.countAll<string>().as('n'))
+				.whereRef('live_sessions.course_id', '=', 'courses.id')
+				.where('live_sessions.status', '=', 'scheduled')
+				.as('sessions'),
+			eb
+				.selectFrom('live_sessions')
+				.select((sub) => sub.fn.min('live_sessions.starts_at').as('first'))
+				.whereRef('live_sessions.course_id', '=', 'courses.id')
+				.where('live_sessions.status', '=', 'scheduled')
+				.as('firstStartsAt'),
+		])
+		.where('id', '=', courseId)
+		.executeTakeFirst()
+	if (!row?.schedule_weekday || !row.schedule_start_time || !row.schedule_minutes) return null
+	return describeSchedule(
+		{ weekday: row.schedule_weekday, startTime: row.schedule_start_time, minutes: row.schedule_minutes, timeZone: row.time_zone },
+		{ count: Number(row.sessions ?? 0), firstStartsAt: row.firstStartsAt ? new Date(row.firstStartsAt) : null },
+	)
 }

@@ -92,6 +92,17 @@ test.describe('forgery, GET safety and headers', () => {
 			.values({ course_id: course.id, week_number: 1, topic: 'Week' })
 			.returning('id')
 			.executeTakeFirstOrThrow()
+		const liveSession = await db
+			.insertInto('live_sessions')
+			.values({
+				course_id: course.id,
+				week_number: 1,
+				starts_at: '2020-01-07T00:00:00Z',
+				ends_at: '2020-01-07T01:00:00Z',
+				time_zone: 'America/New_York',
+			})
+			.returning('id')
+			.executeTakeFirstOrThrow()
 		const item = await db
 			.insertInto('material_items')
 			.values({
@@ -132,6 +143,7 @@ test.describe('forgery, GET safety and headers', () => {
 			assignmentId: String(assignment.id),
 			submissionId: String(submission.id),
 			sessionId: 'cs_test_unknown',
+			liveSessionId: String(liveSession.id),
 		}
 		cookies.anonymous = ''
 		cookies.stranger = await cookieFor(stranger)

@@ -17,9 +17,12 @@ import {
 } from '#app/models/live-sessions.server.ts'
 import { describeSchedule, dueReminderLead, formatSessionTime } from '#app/models/live-sessions.ts'
 import { sendDueReminders, sendWeekOpenNotices } from '#app/models/session-emails.server.ts'
+import { action as coursesAction } from '#app/routes/admin/courses.tsx'
+import { action as sessionEditAction, loader as sessionEditLoader } from '#app/routes/admin/session-edit.tsx'
 import { addJob } from '#app/services/jobs/queue.server.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
 import { insertCourse, insertEnrollment, insertUser, insertWeek } from '#tests/support/fixtures.ts'
+import { callRoute, formRequest, getRequest, signedInUser, toastOf } from '#tests/support/requests.ts'
 
 const t = useTestDatabase()
 const ZONE = 'America/New_York'
@@ -300,5 +303,113 @@ describe('week opening notices', () => {
 			`${course.title}: week 1 is open`,
 			`${course.title}: week 2 is open`,
 		])
+	})
+})
+
+describe('the admin screens', () => {
+	const course = {
+		title: 'Scheduled course',
+		description: 'Weekly classes',
+		startDate: '2031-01-10',
+		endDate: '2031-03-06',
+		registrationFee: '0',
+		capacity: '10',
+		timeZone: 'Europe/Berlin',
+		scheduleWeekday: '2',
+		scheduleStartTime: '19:00',
+		scheduleMinutes: '90',
+		weeksOpenDaysBefore: '3',
+		reminderFirstHours: '48',
+		reminderSecondMinutes: '0',
+		announceWeekOpen: 'on',
+	}
+
+	test('the course form saves the schedule and gives each week its session', async () => {
+		const admin = await signedInUser(t.db, { role: 'admin' })
+		const response = await callRoute(coursesAction, formRequest('/dashboard/admin/courses', course, { cookie: admin.cookie }))
+		expect(response.status).toBe(302)
+		const stored = await t.db.selectFrom('courses').selectAll().where('title', '=', 'Scheduled course').executeTakeFirstOrThrow()
+		expect(stored).toMatchObject({
+			time_zone: 'Europe/Berlin',
+			schedule_weekday: 2,
+			schedule_start_time: '19:00:00',
+			schedule_minutes: 90,
+			weeks_open_days_before: 3,
+			reminder_first_minutes: 2880,
+			reminder_second_minutes: null,
+			announce_week_open: true,
+		})
+		const sessions = await listCourseSessions(t.db, stored.id)
+		expect(sessions).toHaveLength(8)
+		expect(formatSessionTime(sessions[0]!.startsAt, sessions[0]!.endsAt, 'Europe/Berlin')).toBe('Tue 14 Jan, 7:00–8:30 pm CET')
+	})
+
+	test.each([
+		[{ scheduleStartTime: '' }, 'scheduleStartTime', 'Enter the start time of the weekly session, e.g. 19:00'],
+		[{ startDate: '' }, 'startDate', 'A weekly schedule needs the course start date'],
+		[{ timeZone: 'Mars/Olympus' }, 'timeZone', 'Choose a time zone from the list'],
+		[{ scheduleMinutes: '2000' }, 'scheduleMinutes', 'Length must be a whole number of minutes from 5 to 720'],
+		[{ reminderFirstHours: '-1' }, 'reminderFirstHours', 'First reminder cannot be negative'],
+	])('refuses %o with a message under the field and writes nothing', async (change, field, message) => {
+		const admin = await signedInUser(t.db, { role: 'admin' })
+		const title = `Refused ${crypto.randomUUID()}`
+		const response = await callRoute(
+			coursesAction,
+			formRequest('/dashboard/admin/courses', { ...course, ...change, title }, { cookie: admin.cookie }),
+		)
+		expect(response.status).toBe(400)
+		const reply = (await response.json()) as { result: { error: Record<string, string[]>; initialValue: Record<string, string> } }
+		expect(reply.result.error[field]).toEqual([message])
+		expect(reply.result.initialValue.title).toBe(title)
+		expect(await t.db.selectFrom('courses').select('id').where('title', '=', title).execute()).toEqual([])
+	})
+
+	test('the session editor moves, cancels (confirmed), restores and opens the week', async () => {
+		const admin = await signedInUser(t.db, { role: 'admin' })
+		const created = await insertCourse(t.db, {
+			start_date: '2031-01-10',
+			end_date: '2031-01-20',
+			time_zone: ZONE,
+			schedule_weekday: 2,
+			schedule_start_time: '19:00',
+			schedule_minutes: 60,
+		})
+		await syncCourseSessions(t.db, created.id)
+		const [session] = await listCourseSessions(t.db, created.id)
+		const path = `/dashboard/admin/courses/${created.id}/materials/sessions/${session!.id}`
+		const params = { courseId: String(created.id), liveSessionId: String(session!.id) }
+		const post = (fields: Record<string, string>) =>
+			callRoute(sessionEditAction, formRequest(path, fields, { cookie: admin.cookie }), params)
+
+		const page = await callRoute(sessionEditLoader, getRequest(path, { cookie: admin.cookie }), params)
+		expect((await page.json()).session).toMatchObject({ when: 'Tue 14 Jan, 7:00–8:00 pm EST', date: '2031-01-14', startTime: '19:00' })
+
+		const moved = await post({ intent: 'move', date: '2031-01-15', startTime: '18:00', minutes: '45', note: 'Wednesday this week' })
+		expect(moved.status).toBe(302)
+		expect(await toastOf(moved)).toMatchObject({ type: 'success' })
+		expect((await listCourseSessions(t.db, created.id))[0]).toMatchObject({
+			startsAt: new Date('2031-01-15T23:00:00Z'),
+			endsAt: new Date('2031-01-15T23:45:00Z'),
+			sequence: 1,
+		})
+
+		const unconfirmed = await post({ intent: 'cancel', note: 'Snow' })
+		expect(unconfirmed.status).toBe(400)
+		expect((await listCourseSessions(t.db, created.id))[0]!.status).toBe('scheduled')
+		expect((await post({ intent: 'cancel', note: 'Snow', confirm: 'on' })).status).toBe(302)
+		expect((await listCourseSessions(t.db, created.id))[0]).toMatchObject({ status: 'cancelled', note: 'Snow', sequence: 2 })
+		expect((await post({ intent: 'restore' })).status).toBe(302)
+		expect((await listCourseSessions(t.db, created.id))[0]).toMatchObject({ status: 'scheduled', note: null, sequence: 3 })
+
+		const before = Date.now()
+		expect((await post({ intent: 'open-now' })).status).toBe(302)
+		expect((await listCourseSessions(t.db, created.id))[0]!.opensAt!.getTime()).toBeGreaterThanOrEqual(before - 1000)
+		expect((await post({ intent: 'open-at', opensDate: '2031-01-12', opensTime: '09:00' })).status).toBe(302)
+		expect((await listCourseSessions(t.db, created.id))[0]!.opensAt).toEqual(new Date('2031-01-12T14:00:00Z'))
+		expect((await post({ intent: 'open-default' })).status).toBe(302)
+		expect((await listCourseSessions(t.db, created.id))[0]!.opensAt).toBeNull()
+
+		const invalid = await post({ intent: 'move', date: 'soon', startTime: '25:00', minutes: '60' })
+		expect(invalid.status).toBe(400)
 	})
 })

@@ -81,6 +81,7 @@ const ACCESS: Record<string, Expectation> = {
 	'routes/admin/course-delete': { GET: adminOnly(), POST: adminOnly('→/dashboard/admin/courses') },
 	'routes/admin/course-materials': { GET: adminOnly(), POST: adminOnly('400') },
 	'routes/admin/week-edit': { GET: adminOnly(), POST: adminOnly('400') },
+	'routes/admin/session-edit': { GET: adminOnly(), POST: adminOnly('400') },
 	// Designed answer to a malformed form: back to the list with an error toast.
 	'routes/admin/users': { GET: adminOnly(), POST: adminOnly('→/dashboard/admin/users') },
 	'routes/admin/enrollments': { GET: adminOnly(), POST: adminOnly('400') },
@@ -155,6 +156,18 @@ beforeAll(async () => {
 		.values({ course_id: course.id, week_number: 1, topic: 'Week one' })
 		.returning('id')
 		.executeTakeFirstOrThrow()
+	// A session that is over: its week is open, so the files below answer as before.
+	const liveSession = await t.db
+		.insertInto('live_sessions')
+		.values({
+			course_id: course.id,
+			week_number: 1,
+			starts_at: '2020-01-07T00:00:00Z',
+			ends_at: '2020-01-07T01:00:00Z',
+			time_zone: 'America/New_York',
+		})
+		.returning('id')
+		.executeTakeFirstOrThrow()
 	const pdf = new TextEncoder().encode('%PDF-1.4 matrix %%EOF')
 	const itemKey = materialKey(course.id, week.id, 'material', 'notes.pdf')
 	await files.storage.put(itemKey, pdf, { contentType: 'application/pdf' })
@@ -219,6 +232,7 @@ beforeAll(async () => {
 			assignmentId: String(assignment.id),
 			submissionId: String(submission.id),
 			sessionId: 'cs_test_does_not_exist',
+			liveSessionId: String(liveSession.id),
 			mailId: String(mail.id),
 		},
 		spareCourseId: String(spare.id),
