@@ -73,6 +73,7 @@ export default [
 	route('files/submissions/:submissionId', 'routes/resources/submission-file.ts'),
 	route('files/orphaned-materials', 'routes/resources/orphan-file.ts'),
 	route('uploads/materials', 'routes/resources/material-upload.ts'),
+	route('calendar/:feed', 'routes/resources/calendar-feed.ts'),
 	route('events', 'routes/resources/events.ts'),
 	route('webhooks/stripe', 'routes/resources/stripe-webhook.ts'),
 	route('healthz', 'routes/resources/healthz.ts'),

@@ -9,9 +9,13 @@ import {
 	describeSchedule,
 	formatMoment,
 	formatSessionTime,
+	JOIN_OPENS_MINUTES_BEFORE,
+	joinLinkOpen,
+	type NextLiveSession,
 	type SessionStatus,
 	weekOpensAt,
 } from './live-sessions.ts'
+import { safeExternalUrl } from './materials.ts'
 import { sendSessionChangeNotices } from './session-emails.server.ts'
 
 export type LiveSession = {
@@ -366,3 +370,75 @@ export async function describeCourseSchedule(db: Kysely<Database>, courseId: num
 		{ count: Number(row.sessions ?? 0), firstStartsAt: row.firstStartsAt ? new Date(row.firstStartsAt) : null },
 	)
 }
+
+/**
+ * The next live session of the courses a student is actively enrolled in (one query, however
+ * many sessions): the first that has not ended, and, when that one is cancelled, the first
+ * after it that takes place. Times in the student's zone, else the course's.
+ */
+export async function getNextLiveSession(
+	db: Kysely<Database>,
+	reader: { id: string; timeZone: string | null },
+	now: Date = new Date(),
+): Promise<NextLiveSession | null> {
+	const rows = await db
+		.selectFrom('live_sessions as session')
+		.innerJoin('enrollments', (join) =>
+			join
+				.onRef('enrollments.course_id', '=', 'session.course_id')
+				.on('enrollments.user_id', '=', reader.id)
+				.on('enrollments.status', '=', 'active'),
+		)
+		.innerJoin('courses as course', 'course.id', 'session.course_id')
+		.select([
+			'session.course_id as courseId',
+			'course.title as courseTitle',
+			'session.week_number as weekNumber',
+			'session.starts_at as startsAt',
+			'session.ends_at as endsAt',
+			'session.time_zone as timeZone',
+			'session.status',
+			'session.note',
+			sql<
+				string | null
+			>`(SELECT w.topic FROM course_materials w WHERE w.course_id = session.course_id AND w.week_number = session.week_number ORDER BY w.id LIMIT 1)`.as(
+				'topic',
+			),
+			sql<
+				string | null
+			>`(SELECT w.zoom_link FROM course_materials w WHERE w.course_id = session.course_id AND w.week_number = session.week_number ORDER BY w.id LIMIT 1)`.as(
+				'zoomLink',
+			),
+		])
+		.where('session.ends_at', '>', now)
+		.orderBy('session.starts_at')
+		.orderBy('session.id')
+		.limit(NEXT_SESSION_LOOKAHEAD)
+		.execute()
+	const next = rows[0]
+	if (!next) return null
+	const zone = (row: { timeZone: string }) => reader.timeZone ?? row.timeZone
+	const startsAt = new Date(next.startsAt)
+	const endsAt = new Date(next.endsAt)
+	const following = next.status === 'cancelled' ? rows.find((row) => row.status === 'scheduled') : undefined
+	return {
+		courseId: next.courseId,
+		courseTitle: next.courseTitle,
+		weekNumber: next.weekNumber,
+		topic: next.topic,
+		when: formatSessionTime(startsAt, endsAt, zone(next)),
+		status: next.status,
+		note: next.note,
+		joinUrl: joinLinkOpen({ startsAt, endsAt, status: next.status }, now) ? safeExternalUrl(next.zoomLink) : null,
+		joinOpensAt: new Date(startsAt.getTime() - JOIN_OPENS_MINUTES_BEFORE * 60_000).toISOString(),
+		following: following
+			? {
+					weekNumber: following.weekNumber,
+					when: formatSessionTime(new Date(following.startsAt), new Date(following.endsAt), zone(following)),
+				}
+			: null,
+	}
+}
+
+/** Sessions read to find the next one that takes place after a cancelled one. */
+const NEXT_SESSION_LOOKAHEAD = 10

@@ -213,3 +213,19 @@ export function formatMoment(date: Date, timeZone: string) {
 	const clock = clockParts(date, timeZone)
 	return `${formatSessionDay(date, timeZone)}, ${clock.time} ${clock.period} ${clock.zone}`
 }
+
+/** The 'Next live session' card: the next session of the student's courses, in their zone. */
+export type NextLiveSession = {
+	courseId: number
+	courseTitle: string
+	weekNumber: number
+	topic: string | null
+	when: string
+	status: SessionStatus
+	note: string | null
+	/** The call link, sent only while it is open (from 15 minutes before until the end). */
+	joinUrl: string | null
+	joinOpensAt: string
+	/** When the next session is cancelled, the one after it that takes place. */
+	following: { weekNumber: number; when: string } | null
+}

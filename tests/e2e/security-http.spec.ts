@@ -144,6 +144,7 @@ test.describe('forgery, GET safety and headers', () => {
 			submissionId: String(submission.id),
 			sessionId: 'cs_test_unknown',
 			liveSessionId: String(liveSession.id),
+			feed: 'not-a-real-calendar-token-not-a-real-one.ics',
 		}
 		cookies.anonymous = ''
 		cookies.stranger = await cookieFor(stranger)

@@ -107,6 +107,8 @@ const ACCESS: Record<string, Expectation> = {
 	// Without a ?key= of a stored course material there is nothing to serve.
 	'routes/resources/orphan-file': { GET: adminOnly('404') },
 	'routes/resources/material-upload': { POST: adminOnly('400') },
+	// A calendar app has no session: the token in the path is the key, and an unknown one finds nothing.
+	'routes/resources/calendar-feed': { GET: all('404') },
 	'routes/resources/events': { GET: all('200') },
 	// Without Stripe configured (the test provider) the webhook does not exist.
 	'routes/resources/stripe-webhook': { GET: all('405'), POST: all('404') },
@@ -233,6 +235,7 @@ beforeAll(async () => {
 			submissionId: String(submission.id),
 			sessionId: 'cs_test_does_not_exist',
 			liveSessionId: String(liveSession.id),
+			feed: 'not-a-real-calendar-token-not-a-real-one.ics',
 			mailId: String(mail.id),
 		},
 		spareCourseId: String(spare.id),

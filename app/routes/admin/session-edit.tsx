@@ -87,8 +87,14 @@ export default function EditSession({ loaderData, actionData }: Route.ComponentP
 		defaultValue: { date: session.date, startTime: session.startTime, minutes: String(session.minutes), note: session.note ?? '' },
 		shouldRevalidate: 'onInput',
 	})
-	const [cancelForm, cancelFields] = useForm<{ note: string; confirm: boolean }>({ id: `cancel-session-${session.id}`, lastResult: lastResult('cancel') })
-	const [openForm, openFields] = useForm<{ opensDate: string; opensTime: string }>({ id: `open-week-${session.id}`, lastResult: lastResult('open-at') })
+	const [cancelForm, cancelFields] = useForm<{ note: string; confirm: boolean }>({
+		id: `cancel-session-${session.id}`,
+		lastResult: lastResult('cancel'),
+	})
+	const [openForm, openFields] = useForm<{ opensDate: string; opensTime: string }>({
+		id: `open-week-${session.id}`,
+		lastResult: lastResult('open-at'),
+	})
 	const zone = session.timeZone.replaceAll('_', ' ')
 	return (
 		<RouteDialog title={`Week ${session.weekNumber} Live Session`} description={session.when} closeTo={closeTo} size="lg">

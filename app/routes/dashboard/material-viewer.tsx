@@ -5,7 +5,7 @@ import { DashboardHome } from '#app/components/materials/dashboard-home.tsx'
 import { weekTabParam } from '#app/components/materials/weekly-materials.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
 import { MaterialViewer, type ViewerItem } from '#app/components/viewer/material-viewer.tsx'
-import { canAccessCourse, getCourseWeeks, getMaterialItem, listAccessibleCourses } from '#app/models/materials.server.ts'
+import { canAccessCourse, getCourseWeeks, getMaterialItem, isClosedTo, listAccessibleCourses } from '#app/models/materials.server.ts'
 import {
 	fileTypeOf,
 	isOfficeKind,
@@ -13,6 +13,7 @@ import {
 	previewStateOf,
 	safeExternalUrl,
 	storedFileName,
+	WEEK_NOT_OPEN_MESSAGE,
 	youtubeEmbedUrl,
 } from '#app/models/materials.ts'
 import { getStorage } from '#app/services/storage/index.server.ts'
@@ -65,7 +66,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 	if (!(await canAccessCourse(db, user, item.courseId))) {
 		throw data("You don't have permission to view this material", { status: 403 })
 	}
-	const [courses, weeks] = await Promise.all([listAccessibleCourses(db, user), getCourseWeeks(db, item.courseId)])
+	if (isClosedTo(user, item)) throw data(WEEK_NOT_OPEN_MESSAGE, { status: 403 })
+	const [courses, weeks] = await Promise.all([listAccessibleCourses(db, user), getCourseWeeks(db, item.courseId, { reader: user })])
 
 	const kind = materialKind(item)
 	const fileUrl = item.storageKey ? `/files/materials/${item.id}` : null
