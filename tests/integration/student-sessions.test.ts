@@ -7,6 +7,7 @@
  */
 import ICAL from 'ical.js'
 import { beforeEach, describe, expect, test } from 'vitest'
+import { sendEnrollmentReceipt } from '#app/models/enrollment-emails.server.ts'
 import { changeSession, listCourseSessions, syncCourseSessions } from '#app/models/live-sessions.server.ts'
 import type { CourseWeekList, MaterialListItem } from '#app/models/materials.ts'
 import { sendDueReminders } from '#app/models/session-emails.server.ts'
@@ -342,5 +343,43 @@ describe('moving a session across the start of DST', () => {
 		expect(all.some((event) => new Date(event.start) < new Date())).toBe(true)
 		await t.db.updateTable('enrollments').set({ status: 'inactive' }).where('id', '=', enrollment.id).execute()
 		expect(await events()).toEqual([])
+	})
+})
+
+describe('the enrolment receipt', () => {
+	test('carries the course’s whole series as an .ics file with the feed’s UIDs; a course without sessions attaches nothing', async () => {
+		const student = await insertUser(t.db, { email: `${crypto.randomUUID()}@example.com` })
+		const course = await insertCourse(t.db, {
+			start_date: '2027-03-02',
+			end_date: '2027-03-22',
+			time_zone: ZONE,
+			schedule_weekday: 2,
+			schedule_start_time: '19:00',
+			schedule_minutes: 60,
+		})
+		await syncCourseSessions(t.db, course.id, new Date('2027-01-01T00:00:00Z'))
+		const enrollment = await insertEnrollment(t.db, { userId: student, courseId: course.id })
+		await sendEnrollmentReceipt(t.db, { courseId: course.id, enrollmentId: enrollment.id })
+		const mail = await t.db
+			.selectFrom('email_outbox')
+			.select('attachments')
+			.where('subject', '=', `Enrollment confirmed: ${course.title}`)
+			.executeTakeFirstOrThrow()
+		expect(mail.attachments).toHaveLength(1)
+		expect(mail.attachments[0]).toMatchObject({ filename: 'live-sessions.ics', contentType: expect.stringMatching(/^text\/calendar/) })
+		const events = parseFeed(mail.attachments[0]!.content)
+		const sessions = await listCourseSessions(t.db, course.id)
+		expect(events.map((event) => event.uid)).toEqual(sessions.map((session) => `live-session-${session.id}@localhost`))
+		expect(events.map((event) => event.start)).toEqual(sessions.map((session) => session.startsAt.toISOString()))
+
+		const plain = await insertCourse(t.db)
+		const other = await insertEnrollment(t.db, { userId: student, courseId: plain.id })
+		await sendEnrollmentReceipt(t.db, { courseId: plain.id, enrollmentId: other.id })
+		const plainMail = await t.db
+			.selectFrom('email_outbox')
+			.select('attachments')
+			.where('subject', '=', `Enrollment confirmed: ${plain.title}`)
+			.executeTakeFirstOrThrow()
+		expect(plainMail.attachments).toEqual([])
 	})
 })
