@@ -5,7 +5,7 @@ import type { Database } from '#db/types.ts'
 import { recordAudit } from './audit-log.server.ts'
 import { takenSeatsExpression } from './courses.server.ts'
 import { PREVIEW_PREFIX } from './document-previews.server.ts'
-import { syncCourseSessions } from './live-sessions.server.ts'
+import { syncCourseSessions } from './session-schedule.server.ts'
 
 export type CourseInput = {
 	title: string

@@ -1,6 +1,5 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '#db/types.ts'
-import { sessionOpensAtSql } from './live-sessions.server.ts'
 import { formatSessionDay, formatSessionTime, JOIN_OPENS_MINUTES_BEFORE, joinLinkOpen } from './live-sessions.ts'
 import {
 	type AccessibleCourse,
@@ -14,6 +13,7 @@ import {
 	safeExternalUrl,
 	type WeekSession,
 } from './materials.ts'
+import { sessionOpensAtSql } from './session-schedule.server.ts'
 
 /**
  * Whether the user may see a course's materials and files: an admin may see any existing

@@ -8,6 +8,7 @@ import type { Database } from '#db/types.ts'
 import { emailSite, enqueueEmail } from './emails.server.ts'
 import { dueReminderLead, formatSessionTime } from './live-sessions.ts'
 import { safeExternalUrl } from './materials.ts'
+import { sessionOpensAtSql } from './session-schedule.server.ts'
 
 /** How long after a week opened its 'Week N is open' mail may still go (a restart catches up; old weeks stay quiet). */
 const WEEK_OPEN_NOTICE_WINDOW_HOURS = 24
@@ -167,7 +168,7 @@ export async function sendDueReminders(db: Kysely<Database>, now: Date = new Dat
  */
 export async function sendWeekOpenNotices(db: Kysely<Database>, now: Date = new Date()) {
 	return db.transaction().execute(async (trx) => {
-		const opensAt = sql<Date>`coalesce(session.opens_at, session.starts_at - make_interval(days => course.weeks_open_days_before))`
+		const opensAt = sessionOpensAtSql
 		const claimed = await trx
 			.updateTable('live_sessions as session')
 			.from('courses as course')

@@ -8,15 +8,10 @@ import { sql } from 'kysely'
 import pg from 'pg'
 import { beforeEach, describe, expect, test } from 'vitest'
 import { TASKS } from '#app/jobs/index.server.ts'
-import {
-	changeSession,
-	listCourseSessions,
-	SessionChangeError,
-	syncCourseSessions,
-	weekSessionTimes,
-} from '#app/models/live-sessions.server.ts'
+import { changeSession, listCourseSessions, SessionChangeError } from '#app/models/live-sessions.server.ts'
 import { describeSchedule, dueReminderLead, formatSessionTime } from '#app/models/live-sessions.ts'
 import { sendDueReminders, sendWeekOpenNotices } from '#app/models/session-emails.server.ts'
+import { syncCourseSessions, weekSessionTimes } from '#app/models/session-schedule.server.ts'
 import { action as coursesAction } from '#app/routes/admin/courses.tsx'
 import { action as sessionEditAction, loader as sessionEditLoader } from '#app/routes/admin/session-edit.tsx'
 import { addJob } from '#app/services/jobs/queue.server.ts'
