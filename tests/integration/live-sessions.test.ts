@@ -14,6 +14,7 @@ import { sendDueReminders, sendWeekOpenNotices } from '#app/models/session-email
 import { syncCourseSessions, weekSessionTimes } from '#app/models/session-schedule.server.ts'
 import { action as coursesAction } from '#app/routes/admin/courses.tsx'
 import { action as sessionEditAction, loader as sessionEditLoader } from '#app/routes/admin/session-edit.tsx'
+import { loader as weekEditLoader } from '#app/routes/admin/week-edit.tsx'
 import { addJob } from '#app/services/jobs/queue.server.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
 import { insertCourse, insertEnrollment, insertUser, insertWeek } from '#tests/support/fixtures.ts'
@@ -406,5 +407,14 @@ describe('the admin screens', () => {
 
 		const invalid = await post({ intent: 'move', date: 'soon', startTime: '25:00', minutes: '60' })
 		expect(invalid.status).toBe(400)
+
+		// The week editor names the week's session and links to this editor.
+		const weekId = await insertWeek(t.db, { courseId: created.id, weekNumber: 1 })
+		const weekPage = await callRoute(
+			weekEditLoader,
+			getRequest(`/dashboard/admin/courses/${created.id}/materials/${weekId}/edit`, { cookie: admin.cookie }),
+			{ courseId: String(created.id), weekId: String(weekId) },
+		)
+		expect((await weekPage.json()).session).toMatchObject({ id: session!.id, when: 'Wed 15 Jan, 6:00–6:45 pm EST' })
 	})
 })
