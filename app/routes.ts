@@ -45,7 +45,10 @@ export default [
 					route(':courseId/edit', 'routes/admin/course-edit.tsx'),
 					route(':courseId/delete', 'routes/admin/course-delete.tsx'),
 				]),
-				route('courses/:courseId/materials', 'routes/admin/course-materials.tsx', [route(':weekId/edit', 'routes/admin/week-edit.tsx')]),
+				route('courses/:courseId/materials', 'routes/admin/course-materials.tsx', [
+					route(':weekId/edit', 'routes/admin/week-edit.tsx'),
+					route('sessions/:liveSessionId', 'routes/admin/session-edit.tsx'),
+				]),
 				route('users', 'routes/admin/users.tsx'),
 				route('enrollments', 'routes/admin/enrollments.tsx', [
 					route('new', 'routes/admin/enrollment-new.tsx'),
@@ -74,6 +77,7 @@ export default [
 	route('files/submissions/:submissionId', 'routes/resources/submission-file.ts'),
 	route('files/orphaned-materials', 'routes/resources/orphan-file.ts'),
 	route('uploads/materials', 'routes/resources/material-upload.ts'),
+	route('calendar/:feed', 'routes/resources/calendar-feed.ts'),
 	route('events', 'routes/resources/events.ts'),
 	route('webhooks/stripe', 'routes/resources/stripe-webhook.ts'),
 	route('unsubscribe/one-click', 'routes/resources/unsubscribe-one-click.ts'),

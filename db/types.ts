@@ -28,6 +28,10 @@ export interface ProfilesTable {
 	email_announcements: Generated<boolean>
 	/** Reminders before live sessions are e-mailed. */
 	email_reminders: Generated<boolean>
+	/** The IANA zone the person reads times in; null: each course's own. */
+	time_zone: ColumnType<string | null, string | null | undefined, string | null>
+	/** The secret of the private calendar-feed URL; null until first shown, replaced on reset. */
+	calendar_token: ColumnType<string | null, string | null | undefined, string | null>
 	created_at: CreatedAt
 	updated_at: Timestamp
 }
@@ -60,6 +64,18 @@ export interface CoursesTable {
 	end_date: DateOnly | null
 	capacity: Generated<number>
 	registration_fee: Generated<number>
+	/** IANA zone of the course's schedule and sessions. */
+	time_zone: Generated<string>
+	/** ISO weekday 1 (Monday) … 7 (Sunday); the three schedule columns are all set or all null. */
+	schedule_weekday: number | null
+	/** Wall-clock start 'HH:MM:SS' in `time_zone`. */
+	schedule_start_time: string | null
+	schedule_minutes: number | null
+	weeks_open_days_before: Generated<number>
+	/** Lead times of the two reminders; null turns that one off. */
+	reminder_first_minutes: ColumnType<number | null, number | null | undefined, number | null>
+	reminder_second_minutes: ColumnType<number | null, number | null | undefined, number | null>
+	announce_week_open: Generated<boolean>
 	created_at: CreatedAt
 	updated_at: Timestamp
 }
@@ -175,6 +191,37 @@ export interface CourseMaterialsTable {
 	zoom_link: string | null
 	created_at: CreatedAt
 	updated_at: Timestamp
+}
+
+export type LiveSessionStatus = 'scheduled' | 'cancelled'
+
+export interface LiveSessionsTable {
+	id: Generated<number>
+	course_id: number
+	/** The course week (course_materials.week_number) this is the session of. */
+	week_number: number
+	starts_at: Timestamp
+	ends_at: Timestamp
+	time_zone: string
+	status: Generated<LiveSessionStatus>
+	note: ColumnType<string | null, string | null | undefined, string | null>
+	/** Counts changes, for calendar clients (iCalendar SEQUENCE). */
+	sequence: Generated<number>
+	/** Moved one by one by an admin: a new course schedule leaves it where it is. */
+	rescheduled: Generated<boolean>
+	/** When the week's files open, set by an admin ('open now' or a date); null: the course's days before. */
+	opens_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>
+	open_notice_sent_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>
+	created_at: CreatedAt
+	updated_at: Timestamp
+}
+
+export interface SessionRemindersTable {
+	session_id: number
+	user_id: string
+	lead_minutes: number
+	starts_at: Date | string
+	sent_at: CreatedAt
 }
 
 export interface MaterialItemsTable {
@@ -321,6 +368,8 @@ export interface Database {
 	payment_refunds: PaymentRefundsTable
 	test_checkout_refunds: TestCheckoutRefundsTable
 	course_materials: CourseMaterialsTable
+	live_sessions: LiveSessionsTable
+	session_reminders: SessionRemindersTable
 	material_items: MaterialItemsTable
 	contact_submissions: ContactSubmissionsTable
 	messages: MessagesTable

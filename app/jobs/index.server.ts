@@ -8,6 +8,7 @@ import { MAKE_PREVIEW_TASK } from '#app/models/document-previews.server.ts'
 import { EMAIL_ANNOUNCEMENT_TASK } from '#app/models/messages.server.ts'
 import { emailAnnouncementTask } from './announcements.server.ts'
 import { makePreview, requestMissingPreviews } from './document-previews.server.ts'
+import { announceOpenWeeks, sendSessionReminders } from './live-sessions.server.ts'
 import { deliverMail } from './mail.server.ts'
 import { sweepAbandonedUploads, sweepExpiredHolds, sweepRateLimitCounters } from './sweeps.server.ts'
 
@@ -19,6 +20,8 @@ export const TASKS: TaskList = {
 	[MAKE_PREVIEW_TASK]: makePreview,
 	'request-missing-previews': requestMissingPreviews,
 	[EMAIL_ANNOUNCEMENT_TASK]: emailAnnouncementTask,
+	'send-session-reminders': sendSessionReminders,
+	'announce-open-weeks': announceOpenWeeks,
 }
 
 export const CRONTAB = [
@@ -27,4 +30,7 @@ export const CRONTAB = [
 	'* * * * * sweep-expired-holds',
 	'*/5 * * * * sweep-rate-limits',
 	'17 * * * * sweep-abandoned-uploads',
+	// Each run queues what is due by then and records it: a late or doubled run neither skips nor repeats a reminder.
+	'* * * * * send-session-reminders',
+	'* * * * * announce-open-weeks',
 ].join('\n')

@@ -5,6 +5,7 @@ import type { Database } from '#db/types.ts'
 import { recordAudit } from './audit-log.server.ts'
 import { takenSeatsExpression } from './courses.server.ts'
 import { PREVIEW_PREFIX } from './document-previews.server.ts'
+import { syncCourseSessions } from './session-schedule.server.ts'
 
 export type CourseInput = {
 	title: string
@@ -15,6 +16,14 @@ export type CourseInput = {
 	capacity: number
 	/** In cents. */
 	registrationFee: number
+	timeZone: string
+	/** The weekly live session, or null for none (docs/decisions/031). */
+	schedule: { weekday: number; startTime: string; minutes: number } | null
+	weeksOpenDaysBefore: number
+	/** Null turns that reminder off. */
+	reminderFirstMinutes: number | null
+	reminderSecondMinutes: number | null
+	announceWeekOpen: boolean
 }
 
 /** An edit may not leave fewer seats than are already taken (enrollments plus live seat holds). */
@@ -34,12 +43,21 @@ function toRow(input: CourseInput) {
 		end_date: input.endDate,
 		capacity: input.capacity,
 		registration_fee: input.registrationFee,
+		time_zone: input.timeZone,
+		schedule_weekday: input.schedule?.weekday ?? null,
+		schedule_start_time: input.schedule?.startTime ?? null,
+		schedule_minutes: input.schedule?.minutes ?? null,
+		weeks_open_days_before: input.weeksOpenDaysBefore,
+		reminder_first_minutes: input.reminderFirstMinutes,
+		reminder_second_minutes: input.reminderSecondMinutes,
+		announce_week_open: input.announceWeekOpen,
 	}
 }
 
 export async function createCourse(db: Kysely<Database>, actorId: string, input: CourseInput) {
 	return db.transaction().execute(async (trx) => {
 		const course = await trx.insertInto('courses').values(toRow(input)).returning(['id', 'title']).executeTakeFirstOrThrow()
+		await syncCourseSessions(trx, course.id)
 		await recordAudit(trx, { actorId, action: 'course.create', entity: 'course', entityId: course.id, details: { ...input } })
 		await publishEvent(trx, { type: 'course.changed', courseId: course.id })
 		return course
@@ -63,6 +81,7 @@ export async function updateCourse(db: Kysely<Database>, actorId: string, id: nu
 			.set({ ...toRow(input), updated_at: new Date() })
 			.where('id', '=', id)
 			.execute()
+		await syncCourseSessions(trx, id)
 		await recordAudit(trx, {
 			actorId,
 			action: 'course.update',
@@ -76,6 +95,14 @@ export async function updateCourse(db: Kysely<Database>, actorId: string, id: nu
 					endDate: before.end_date,
 					capacity: before.capacity,
 					registrationFee: before.registration_fee,
+					timeZone: before.time_zone,
+					schedule: before.schedule_weekday
+						? { weekday: before.schedule_weekday, startTime: before.schedule_start_time, minutes: before.schedule_minutes }
+						: null,
+					weeksOpenDaysBefore: before.weeks_open_days_before,
+					reminderFirstMinutes: before.reminder_first_minutes,
+					reminderSecondMinutes: before.reminder_second_minutes,
+					announceWeekOpen: before.announce_week_open,
 				},
 				after: input,
 			},

@@ -1,6 +1,7 @@
 import { type ExpressionBuilder, type Kysely, type Selectable, sql } from 'kysely'
 import type { CoursesTable, Database, EnrollmentStatus } from '#db/types.ts'
 import { availabilityOf, type CourseWithAvailability } from './courses.ts'
+import { describeSchedule } from './live-sessions.ts'
 
 /** Enrollment states that occupy a seat (docs/decisions/015); 'inactive' frees it. */
 export const SEAT_TAKING_STATUSES = ['active', 'pending', 'completed'] as const satisfies readonly EnrollmentStatus[]
@@ -28,10 +29,26 @@ function coursesWithTakenSeats(db: Kysely<Database>) {
 	return db
 		.selectFrom('courses')
 		.selectAll('courses')
-		.select((eb) => takenSeatsExpression(eb).as('taken'))
+		.select((eb) => [
+			takenSeatsExpression(eb).as('taken'),
+			eb
+				.selectFrom('live_sessions')
+				.select((sub) => sub.fn.countAll<string>().as('n'))
+				.whereRef('live_sessions.course_id', '=', 'courses.id')
+				.where('live_sessions.status', '=', 'scheduled')
+				.as('sessionCount'),
+			eb
+				.selectFrom('live_sessions')
+				.select((sub) => sub.fn.min('live_sessions.starts_at').as('first'))
+				.whereRef('live_sessions.course_id', '=', 'courses.id')
+				.where('live_sessions.status', '=', 'scheduled')
+				.as('firstSessionAt'),
+		])
 }
 
-function toCourseWithAvailability(row: Selectable<CoursesTable> & { taken: number }): CourseWithAvailability {
+function toCourseWithAvailability(
+	row: Selectable<CoursesTable> & { taken: number; sessionCount: string | number | null; firstSessionAt: Date | string | null },
+): CourseWithAvailability {
 	return {
 		id: row.id,
 		title: row.title,
@@ -42,6 +59,13 @@ function toCourseWithAvailability(row: Selectable<CoursesTable> & { taken: numbe
 		registrationFee: row.registration_fee,
 		createdAt: new Date(row.created_at).toISOString(),
 		updatedAt: new Date(row.updated_at).toISOString(),
+		schedule:
+			row.schedule_weekday && row.schedule_start_time && row.schedule_minutes
+				? describeSchedule(
+						{ weekday: row.schedule_weekday, startTime: row.schedule_start_time, minutes: row.schedule_minutes, timeZone: row.time_zone },
+						{ count: Number(row.sessionCount ?? 0), firstStartsAt: row.firstSessionAt ? new Date(row.firstSessionAt) : null },
+					)
+				: null,
 		...availabilityOf({ capacity: row.capacity, taken: Number(row.taken) }),
 	}
 }

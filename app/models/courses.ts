@@ -24,6 +24,8 @@ export type CourseWithAvailability = Availability & {
 	capacity: number
 	/** In cents; 0 is a free course. */
 	registrationFee: number
+	/** The live sessions, e.g. 'Tuesdays 7 pm ET, 8 sessions from 13 Jan'; null without a weekly schedule. */
+	schedule: string | null
 	/** ISO timestamp. */
 	createdAt: string
 	/** ISO timestamp. */

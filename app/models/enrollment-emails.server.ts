@@ -4,6 +4,7 @@ import { href } from 'react-router'
 import { EnrollmentReceiptEmail, enrollmentReceiptSubject } from '#app/emails/enrollment-receipt.tsx'
 import { formatDateOnly } from '#app/utils/misc.ts'
 import type { Database } from '#db/types.ts'
+import { listCourseFeedSessions, renderCalendar } from './calendar-feed.server.ts'
 import { emailSite, enqueueEmail } from './emails.server.ts'
 
 function formatAmount(cents: number, currency: string) {
@@ -14,7 +15,8 @@ function formatAmount(cents: number, currency: string) {
 /**
  * The student's receipt, queued in the transaction that made the enrollment active (a free
  * course's registration, a paid checkout's fulfilment), which runs once per enrollment. The
- * amount is what the payment recorded, never the course's current price.
+ * amount is what the payment recorded, never the course's current price. A course with live
+ * sessions attaches them as an .ics file, with the same UIDs as the student's calendar feed.
  */
 export async function sendEnrollmentReceipt(db: Kysely<Database>, { courseId, enrollmentId }: { courseId: number; enrollmentId: number }) {
 	const row = await db
@@ -38,7 +40,19 @@ export async function sendEnrollmentReceipt(db: Kysely<Database>, { courseId, en
 		.where('enrollments.course_id', '=', courseId)
 		.executeTakeFirstOrThrow()
 	const site = emailSite()
+	// The whole series, past sessions included, as a calendar file: importing it adds every session at once.
+	const sessions = await listCourseFeedSessions(db, courseId)
+	const attachments = sessions.length
+		? [
+				{
+					filename: 'live-sessions.ics',
+					contentType: 'text/calendar; charset=utf-8; method=PUBLISH',
+					content: renderCalendar(sessions, { siteUrl: site.url, name: row.title }),
+				},
+			]
+		: undefined
 	await enqueueEmail(db, {
+		attachments,
 		to: row.email,
 		subject: enrollmentReceiptSubject(row.title),
 		body: createElement(EnrollmentReceiptEmail, {

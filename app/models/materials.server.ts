@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely'
 import type { Database } from '#db/types.ts'
+import { formatSessionDay, formatSessionTime, JOIN_OPENS_MINUTES_BEFORE, joinLinkOpen } from './live-sessions.ts'
 import {
 	type AccessibleCourse,
 	COURSE_ACCESS_BY_STATUS,
@@ -13,7 +14,9 @@ import {
 	READING_STATUSES,
 	RECENT_WEEKS,
 	safeExternalUrl,
+	type WeekSession,
 } from './materials.ts'
+import { sessionOpensAtSql } from './session-schedule.server.ts'
 
 /**
  * How the user may use a course (docs/decisions/035): an admin fully, any existing course; anyone
@@ -76,7 +79,17 @@ export function selectWeeksWithItems(db: Kysely<Database>) {
 	return db
 		.selectFrom('course_materials as week')
 		.leftJoin('material_items as item', 'item.material_id', 'week.id')
+		.innerJoin('courses as course', 'course.id', 'week.course_id')
+		.leftJoin('live_sessions as session', (join) =>
+			join.onRef('session.course_id', '=', 'week.course_id').onRef('session.week_number', '=', 'week.week_number'),
+		)
 		.select([
+			'session.starts_at as sessionStartsAt',
+			'session.ends_at as sessionEndsAt',
+			'session.time_zone as sessionZone',
+			'session.status as sessionStatus',
+			'session.note as sessionNote',
+			sessionOpensAtSql.as('opensAt'),
 			'week.id as weekId',
 			'week.week_number as weekNumber',
 			'week.topic',
@@ -100,7 +113,12 @@ export function selectWeeksWithItems(db: Kysely<Database>) {
 export async function getCourseWeeks(
 	db: Kysely<Database>,
 	courseId: number,
-	{ all = false, liveLinks = true }: { all?: boolean; liveLinks?: boolean } = {},
+	{
+		all = false,
+		liveLinks = true,
+		reader = { id: '', isAdmin: false },
+		now = new Date(),
+	}: { all?: boolean; liveLinks?: boolean; reader?: MaterialReader; now?: Date } = {},
 ): Promise<CourseWeekList> {
 	const listedWeekIds = db
 		.selectFrom('course_materials')
@@ -124,16 +142,23 @@ export async function getCourseWeeks(
 	for (const row of rows) {
 		let week = weeks.at(-1)
 		if (week?.id !== row.weekId) {
+			const opensAt = row.opensAt ? new Date(row.opensAt) : null
+			const zone = reader.timeZone ?? row.sessionZone ?? 'UTC'
+			const closed = opensAt !== null && opensAt > now
 			week = {
 				id: row.weekId,
 				weekNumber: row.weekNumber,
 				topic: row.topic,
 				zoomLink: liveLinks ? safeExternalUrl(row.zoomLink) : null,
+				session: weekSessionOf(row, zone, now),
+				opensOn: closed ? formatSessionDay(opensAt, zone) : null,
+				filesHidden: closed && !reader.isAdmin,
 				materials: [],
 				recordings: [],
 			}
 			weeks.push(week)
 		}
+		if (week.filesHidden) continue
 		if (row.itemId === null || row.title === null || row.type === null || row.category === null) continue
 		const item: MaterialListItem = {
 			id: row.itemId,
@@ -147,12 +172,40 @@ export async function getCourseWeeks(
 	return { weeks, totalWeeks: Number(rows[0]?.totalWeeks ?? 0) }
 }
 
+function weekSessionOf(
+	row: {
+		sessionStartsAt: Date | string | null
+		sessionEndsAt: Date | string | null
+		sessionStatus: 'scheduled' | 'cancelled' | null
+		sessionNote: string | null
+	},
+	zone: string,
+	now: Date,
+): WeekSession | null {
+	if (!row.sessionStartsAt || !row.sessionEndsAt || !row.sessionStatus) return null
+	const startsAt = new Date(row.sessionStartsAt)
+	const endsAt = new Date(row.sessionEndsAt)
+	return {
+		when: formatSessionTime(startsAt, endsAt, zone),
+		status: row.sessionStatus,
+		note: row.sessionNote,
+		joinOpen: joinLinkOpen({ startsAt, endsAt, status: row.sessionStatus }, now),
+		joinOpensAt: new Date(startsAt.getTime() - JOIN_OPENS_MINUTES_BEFORE * 60_000).toISOString(),
+		over: endsAt <= now,
+	}
+}
+
 /** One item with its week and course; null when it does not exist. */
 export async function getMaterialItem(db: Kysely<Database>, itemId: number): Promise<MaterialItemDetail | null> {
 	const row = await db
 		.selectFrom('material_items as item')
 		.innerJoin('course_materials as week', 'week.id', 'item.material_id')
+		.innerJoin('courses as course', 'course.id', 'week.course_id')
+		.leftJoin('live_sessions as session', (join) =>
+			join.onRef('session.course_id', '=', 'week.course_id').onRef('session.week_number', '=', 'week.week_number'),
+		)
 		.select([
+			sessionOpensAtSql.as('opensAt'),
 			'item.id',
 			'item.title',
 			'item.type',
@@ -170,5 +223,10 @@ export async function getMaterialItem(db: Kysely<Database>, itemId: number): Pro
 		])
 		.where('item.id', '=', itemId)
 		.executeTakeFirst()
-	return row ?? null
+	return row ? { ...row, opensAt: row.opensAt ? new Date(row.opensAt) : null } : null
+}
+
+/** Whether the week of an item is still closed to this reader: students wait for its opening, admins never do. */
+export function isClosedTo(reader: MaterialReader, item: { opensAt: Date | null }, now: Date = new Date()) {
+	return !reader.isAdmin && item.opensAt !== null && item.opensAt > now
 }

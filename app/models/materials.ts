@@ -123,8 +123,22 @@ export function listsAllWeeks(searchParams: URLSearchParams) {
 	return searchParams.get(ALL_WEEKS_PARAM) === 'all'
 }
 
-/** Who asks: enough of the session user to decide access. */
-export type MaterialReader = { id: string; isAdmin: boolean }
+/** Who asks: enough of the session user to decide access (and, for times, their zone). */
+export type MaterialReader = { id: string; isAdmin: boolean; timeZone?: string | null }
+
+/** A week's live session as a week card shows it, formatted for the reader on the server. */
+export type WeekSession = {
+	/** 'Tue 13 Jan, 7:00–8:00 pm EST' in the reader's zone. */
+	when: string
+	status: 'scheduled' | 'cancelled'
+	note: string | null
+	/** Whether the join link is live now (from 15 minutes before the start until the end). */
+	joinOpen: boolean
+	/** ISO instant, for an open page to show the link on time. */
+	joinOpensAt: string
+	/** The session has ended. */
+	over: boolean
+}
 
 export type MaterialListItem = {
 	id: number
@@ -140,6 +154,12 @@ export type CourseWeek = {
 	topic: string
 	/** An http(s) link or null. */
 	zoomLink: string | null
+	/** The week's live session, when the course has one for this week. */
+	session: WeekSession | null
+	/** 'Tue 6 Jan' while the week is not open to students yet; null once open (or without a session). */
+	opensOn: string | null
+	/** The week is closed to this reader (a student): its files are not listed. */
+	filesHidden: boolean
 	materials: MaterialListItem[]
 	recordings: MaterialListItem[]
 }
@@ -185,7 +205,12 @@ export type MaterialItemDetail = {
 	weekNumber: number
 	topic: string
 	courseId: number
+	/** When the week opens to students (null: open, no session). */
+	opensAt: Date | null
 }
+
+/** What a student is told about a file of a week that is not open yet. */
+export const WEEK_NOT_OPEN_MESSAGE = 'This week is not open yet'
 
 /** An Office document's PDF preview, as the viewer can use it. */
 export function previewStateOf(item: Pick<MaterialItemDetail, 'storageKey' | 'previewStatus' | 'previewForKey'>) {

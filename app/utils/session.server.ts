@@ -22,6 +22,8 @@ export type SessionUser = {
 	isAdmin: boolean
 	emailConfirmed: boolean
 	sessionId: string
+	/** The IANA zone the person chose in Settings; null: each course's own. */
+	timeZone: string | null
 }
 
 function sessionCookie() {
@@ -93,6 +95,7 @@ export async function getSessionUser(request: Request, db: Kysely<Database> = ge
 			'users.email_confirmed_at',
 			'profiles.name',
 			'profiles.role',
+			'profiles.time_zone as timeZone',
 			'profiles.id as profileId',
 		])
 		.where('sessions.id', '=', sessionId)
@@ -115,5 +118,6 @@ export async function getSessionUser(request: Request, db: Kysely<Database> = ge
 		isAdmin: role === 'admin',
 		emailConfirmed: row.email_confirmed_at !== null,
 		sessionId: row.sessionId,
+		timeZone: row.timeZone ?? null,
 	}
 }

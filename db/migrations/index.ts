@@ -8,6 +8,7 @@ import * as announcementSubjects from './2026-11-26-0001-announcement-subjects.t
 import * as documentPreviews from './2026-11-26-0101-document-previews.ts'
 import * as mailHeadersAndAttachments from './2026-11-27-0001-mail-headers-and-attachments.ts'
 import * as emailPreferences from './2026-11-27-0002-email-preferences.ts'
+import * as liveSessions from './2026-11-28-0101-live-sessions.ts'
 import * as announcementAudience from './2026-11-28-0201-announcement-audience.ts'
 import * as paymentRefunds from './2026-11-28-0401-payment-refunds.ts'
 
@@ -25,6 +26,7 @@ export const migrations: Record<string, Migration> = {
 	'2026-11-26-0101-document-previews': documentPreviews,
 	'2026-11-27-0001-mail-headers-and-attachments': mailHeadersAndAttachments,
 	'2026-11-27-0002-email-preferences': emailPreferences,
+	'2026-11-28-0101-live-sessions': liveSessions,
 	'2026-11-28-0201-announcement-audience': announcementAudience,
 	'2026-11-28-0401-payment-refunds': paymentRefunds,
 }

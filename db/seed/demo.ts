@@ -1,10 +1,12 @@
 /**
  * Demo data for a first look at the app: accounts of every role, a free, a paid and a
  * full course, weekly materials of every viewer kind (PDF, image, video, YouTube link,
- * office files) stored through the FileStorage, messages, assignments and contact
+ * office files) stored through the FileStorage, a weekly live-session schedule (past and upcoming
+ * sessions, a week not open yet), messages, assignments and contact
  * submissions. Runs only on a database without users, so it never touches real data.
  */
 import { type Kysely, sql, type Transaction } from 'kysely'
+import { syncCourseSessions } from '#app/models/session-schedule.server.ts'
 import { attachmentKey, materialKey, submissionKey } from '#app/services/storage/keys.ts'
 import type { FileStorage } from '#app/services/storage/storage.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
@@ -157,6 +159,20 @@ async function insertDemoData(trx: Transaction<Database>, context: SeedContext) 
 		capacity: 10,
 		registration_fee: 250_000,
 	})
+	// The paid course meets weekly at 7 pm New York time from its start date: two sessions are past,
+	// one is this week, and week 4 (three days' opening notice) is still locked.
+	await trx
+		.updateTable('courses')
+		.set({
+			time_zone: 'America/New_York',
+			schedule_weekday: isoWeekday(date(-14)),
+			schedule_start_time: '19:00',
+			schedule_minutes: 60,
+			weeks_open_days_before: 3,
+		})
+		.where('id', '=', paidCourse.id)
+		.execute()
+	await syncCourseSessions(trx, paidCourse.id, today)
 	const fullCourse = await insertCourse(trx, {
 		title: 'Rental Property Cash Flow Intensive',
 		description:
@@ -237,6 +253,12 @@ async function insertDemoData(trx: Transaction<Database>, context: SeedContext) 
 			zoomLink: zoom('84512096733'),
 			items: [{ title: 'Tenant Screening Checklist', category: 'material', type: 'document', file: files.tenantChecklist }],
 		},
+		{
+			week: 4,
+			topic: 'The Cash-Out Refinance: Appraisals and Seasoning',
+			zoomLink: zoom('84512096734'),
+			items: [{ title: 'Refinance Roadmap', category: 'material', type: 'document', file: files.investorRoadmap }],
+		},
 	])
 	await insertWeeks(trx, context, freeCourse.id, [
 		{
@@ -297,6 +319,11 @@ async function insertAccounts(trx: Transaction<Database>, passwordHash: string, 
 }
 
 type CourseRow = { id: number; title: string; registration_fee: number }
+
+/** ISO weekday (1 Monday … 7 Sunday) of a 'YYYY-MM-DD' date. */
+function isoWeekday(date: string) {
+	return ((new Date(`${date}T00:00:00Z`).getUTCDay() + 6) % 7) + 1
+}
 
 async function insertCourse(
 	trx: Transaction<Database>,

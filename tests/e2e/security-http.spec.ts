@@ -92,6 +92,17 @@ test.describe('forgery, GET safety and headers', () => {
 			.values({ course_id: course.id, week_number: 1, topic: 'Week' })
 			.returning('id')
 			.executeTakeFirstOrThrow()
+		const liveSession = await db
+			.insertInto('live_sessions')
+			.values({
+				course_id: course.id,
+				week_number: 1,
+				starts_at: '2020-01-07T00:00:00Z',
+				ends_at: '2020-01-07T01:00:00Z',
+				time_zone: 'America/New_York',
+			})
+			.returning('id')
+			.executeTakeFirstOrThrow()
 		const item = await db
 			.insertInto('material_items')
 			.values({
@@ -162,6 +173,8 @@ test.describe('forgery, GET safety and headers', () => {
 			submissionId: String(submission.id),
 			sessionId: 'cs_test_unknown',
 			mailId: String(mail.id),
+			liveSessionId: String(liveSession.id),
+			feed: 'not-a-real-calendar-token-not-a-real-one.ics',
 		}
 		cookies.anonymous = ''
 		cookies.stranger = await cookieFor(stranger)

@@ -158,7 +158,26 @@ describe('add course', () => {
 		const rawData = (await raw.json()) as { raw: { rows: Array<Record<string, unknown>> } }
 		const row = rawData.raw.rows.find((item) => item.id === course.id)
 		expect(Object.keys(row!).sort()).toEqual(
-			['capacity', 'created_at', 'description', 'end_date', 'id', 'registration_fee', 'start_date', 'title', 'updated_at'].sort(),
+			[
+				'capacity',
+				'created_at',
+				'description',
+				'end_date',
+				'id',
+				'registration_fee',
+				'start_date',
+				'title',
+				'updated_at',
+				// The schedule of live sessions (docs/decisions/031).
+				'time_zone',
+				'schedule_weekday',
+				'schedule_start_time',
+				'schedule_minutes',
+				'weeks_open_days_before',
+				'reminder_first_minutes',
+				'reminder_second_minutes',
+				'announce_week_open',
+			].sort(),
 		)
 	})
 })

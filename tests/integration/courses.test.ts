@@ -115,6 +115,7 @@ describe('course availability', () => {
 			endDate: '2027-04-15',
 			capacity: 12,
 			registrationFee: 250000,
+			schedule: null,
 			createdAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T.+Z$/),
 			updatedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T.+Z$/),
 			taken: 0,

@@ -8,6 +8,7 @@ import { loader as dashboardLoader } from '#app/routes/dashboard/index.tsx'
 import { loader as viewerLoader } from '#app/routes/dashboard/material-viewer.tsx'
 import { loader as messagesLoader } from '#app/routes/dashboard/messages.tsx'
 import { loader as coursesLoader } from '#app/routes/public/courses.tsx'
+import { loader as calendarFeedLoader } from '#app/routes/resources/calendar-feed.ts'
 import type { Role } from '#db/types.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
 import { createQueryCounter } from '#tests/support/query-counter.ts'
@@ -45,8 +46,8 @@ async function createUsers(count: number, role: Role) {
 }
 
 /**
- * A student who sees `n` rows of every kind: courses (all enrolled), weeks and files of the
- * first course, contacts with unread messages, messages with attachments in one thread.
+ * A student who sees `n` rows of every kind: courses (all enrolled), weeks, live sessions and files
+ * of the first course (and the sessions in their calendar feed), contacts with unread messages, messages with attachments in one thread.
  */
 async function createWorld(n: number) {
 	const [studentId] = await createUsers(1, 'student')
@@ -66,6 +67,22 @@ async function createWorld(n: number) {
 		.values(Array.from({ length: n }, (_, index) => ({ course_id: courses[0]!.id, week_number: index + 1, topic: `Week ${index + 1}` })))
 		.returning('id')
 		.execute()
+	// A live session per week, weekly from a week ago (the first weeks open, later ones not yet), and a calendar feed.
+	await t.db
+		.insertInto('live_sessions')
+		.values(
+			weeks.map((_, index) => ({
+				course_id: courses[0]!.id,
+				week_number: index + 1,
+				starts_at: new Date(Date.now() + (index - 1) * 7 * 86_400_000),
+				ends_at: new Date(Date.now() + (index - 1) * 7 * 86_400_000 + 3_600_000),
+				time_zone: 'America/New_York',
+				status: index % 5 === 4 ? ('cancelled' as const) : ('scheduled' as const),
+			})),
+		)
+		.execute()
+	const calendarToken = randomUUID().replaceAll('-', '')
+	await t.db.updateTable('profiles').set({ calendar_token: calendarToken }).where('id', '=', studentId!).execute()
 	const items = await t.db
 		.insertInto('material_items')
 		.values(
@@ -102,7 +119,7 @@ async function createWorld(n: number) {
 			})),
 		)
 		.execute()
-	return { cookie: await sessionCookieFor(studentId!), itemId: items[0]!.id, partnerId: staff[0]! }
+	return { cookie: await sessionCookieFor(studentId!), itemId: items[0]!.id, partnerId: staff[0]!, calendarToken }
 }
 
 type World = Awaited<ReturnType<typeof createWorld>>
@@ -121,6 +138,8 @@ async function countStatements(world: World, adminCookie: string) {
 			callRoute(messagesLoader, getRequest(`/dashboard/messages?with=${world.partnerId}`, { cookie: world.cookie })),
 		'/dashboard/courses': () => callRoute(myCoursesLoader, getRequest('/dashboard/courses', { cookie: world.cookie })),
 		'/courses': () => callRoute(coursesLoader, getRequest('/courses')),
+		'/calendar/:feed': () =>
+			callRoute(calendarFeedLoader, getRequest(`/calendar/${world.calendarToken}.ics`), { feed: `${world.calendarToken}.ics` }),
 		'/dashboard/admin/courses': () => callRoute(adminCoursesLoader, getRequest('/dashboard/admin/courses', { cookie: adminCookie })),
 		'/dashboard/admin/users': () => callRoute(adminUsersLoader, getRequest('/dashboard/admin/users', { cookie: adminCookie })),
 		'/dashboard/admin/enrollments': () =>

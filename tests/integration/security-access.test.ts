@@ -83,6 +83,7 @@ const ACCESS: Record<string, Expectation> = {
 	'routes/admin/course-delete': { GET: adminOnly(), POST: adminOnly('→/dashboard/admin/courses') },
 	'routes/admin/course-materials': { GET: adminOnly(), POST: adminOnly('400') },
 	'routes/admin/week-edit': { GET: adminOnly(), POST: adminOnly('400') },
+	'routes/admin/session-edit': { GET: adminOnly(), POST: adminOnly('400') },
 	// Designed answer to a malformed form: back to the list with an error toast.
 	'routes/admin/users': { GET: adminOnly(), POST: adminOnly('→/dashboard/admin/users') },
 	'routes/admin/enrollments': { GET: adminOnly(), POST: adminOnly('400') },
@@ -109,6 +110,8 @@ const ACCESS: Record<string, Expectation> = {
 	// Without a ?key= of a stored course material there is nothing to serve.
 	'routes/resources/orphan-file': { GET: adminOnly('404') },
 	'routes/resources/material-upload': { POST: adminOnly('400') },
+	// A calendar app has no session: the token in the path is the key, and an unknown one finds nothing.
+	'routes/resources/calendar-feed': { GET: all('404') },
 	'routes/resources/events': { GET: all('200') },
 	// Without Stripe configured (the test provider) the webhook does not exist.
 	'routes/resources/stripe-webhook': { GET: all('405'), POST: all('404') },
@@ -158,6 +161,18 @@ beforeAll(async () => {
 	const week = await t.db
 		.insertInto('course_materials')
 		.values({ course_id: course.id, week_number: 1, topic: 'Week one', zoom_link: 'https://zoom.example/j/matrix' })
+		.returning('id')
+		.executeTakeFirstOrThrow()
+	// A session that is over: its week is open, so the files below answer as before.
+	const liveSession = await t.db
+		.insertInto('live_sessions')
+		.values({
+			course_id: course.id,
+			week_number: 1,
+			starts_at: '2020-01-07T00:00:00Z',
+			ends_at: '2020-01-07T01:00:00Z',
+			time_zone: 'America/New_York',
+		})
 		.returning('id')
 		.executeTakeFirstOrThrow()
 	const pdf = new TextEncoder().encode('%PDF-1.4 matrix %%EOF')
@@ -240,6 +255,8 @@ beforeAll(async () => {
 			assignmentId: String(assignment.id),
 			submissionId: String(submission.id),
 			sessionId: 'cs_test_does_not_exist',
+			liveSessionId: String(liveSession.id),
+			feed: 'not-a-real-calendar-token-not-a-real-one.ics',
 			mailId: String(mail.id),
 		},
 		spareCourseId: String(spare.id),

@@ -138,6 +138,28 @@ describe('seedDemoData', () => {
 			expect((await storage.stat(submission.storage_key!))?.size).toBe(submission.file_size)
 		}
 
+		// A course with a weekly schedule: sessions past and upcoming, and a week whose files are not open yet.
+		const sessions = await t.db
+			.selectFrom('live_sessions as session')
+			.innerJoin('courses as course', 'course.id', 'session.course_id')
+			.select(['session.starts_at', 'session.ends_at', 'session.week_number', 'course.weeks_open_days_before as daysBefore'])
+			.orderBy('session.week_number')
+			.execute()
+		const now = new Date()
+		expect(sessions.length).toBeGreaterThanOrEqual(8)
+		expect(sessions.filter((session) => session.ends_at < now).length).toBeGreaterThan(0)
+		expect(sessions.filter((session) => session.starts_at > now).length).toBeGreaterThan(0)
+		const lockedWeeks = await t.db
+			.selectFrom('course_materials as week')
+			.innerJoin('live_sessions as session', (join) =>
+				join.onRef('session.course_id', '=', 'week.course_id').onRef('session.week_number', '=', 'week.week_number'),
+			)
+			.innerJoin('courses as course', 'course.id', 'week.course_id')
+			.select('week.week_number')
+			.where(sql<boolean>`session.starts_at - make_interval(days => course.weeks_open_days_before) > now()`)
+			.execute()
+		expect(lockedWeeks.map((week) => week.week_number)).toEqual([4])
+
 		const waitlist = await t.db.selectFrom('contact_submissions').selectAll().where('kind', '=', 'waitlist').execute()
 		expect(waitlist).toHaveLength(1)
 		expect(waitlist[0]!.message.startsWith(`Waitlist request for: ${waitlist[0]!.program}\n`)).toBe(true)

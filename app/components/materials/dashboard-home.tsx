@@ -5,7 +5,9 @@ import { ButtonLink } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import type { StudentAssignment } from '#app/models/assignments.ts'
 import type { UnpaidRegistration } from '#app/models/course-state.ts'
+import type { NextLiveSession } from '#app/models/live-sessions.ts'
 import type { CourseWeekList } from '#app/models/materials.ts'
+import { NextSessionCard } from '../sessions/next-session-card.tsx'
 import { CourseSelector, type SelectableCourse } from './course-selector.tsx'
 import { WeeklyMaterials } from './weekly-materials.tsx'
 
@@ -22,6 +24,8 @@ export type DashboardHomeData = {
 	assignments?: StudentAssignment[] | null
 	/** Courses whose checkout was left unpaid (a cancelled payment), offered to finish. */
 	unpaid?: UnpaidRegistration[]
+	/** A student's next live session across their courses. */
+	nextSession?: NextLiveSession | null
 }
 
 const adminCards = [
@@ -80,6 +84,7 @@ export function DashboardHome({
 					))}
 				</ul>
 			) : null}
+			{data.nextSession ? <NextSessionCard session={data.nextSession} /> : null}
 			{data.unpaid?.length ? (
 				<Card>
 					<CardHeader>

@@ -1,7 +1,8 @@
 import { href, Link } from 'react-router'
 import { ButtonLink, buttonClasses } from '#app/components/ui/button.tsx'
 import { TabLinks } from '#app/components/ui/tabs.tsx'
-import type { CourseWeekList, MaterialListItem, ViewerKind } from '#app/models/materials.ts'
+import { JOIN_OPENS_MINUTES_BEFORE } from '#app/models/live-sessions.ts'
+import type { CourseWeekList, MaterialListItem, ViewerKind, WeekSession } from '#app/models/materials.ts'
 import { ALL_WEEKS_PARAM, listsAllWeeks, RECENT_WEEKS } from '#app/models/materials.ts'
 import { formatFileSize } from '#app/utils/misc.ts'
 
@@ -85,38 +86,41 @@ export function WeeklyMaterials({
 						<li key={week.id}>
 							<section aria-labelledby={headingId} className="rounded-lg border border-slate-200 p-4">
 								<div className="flex flex-wrap items-start justify-between gap-3">
-									<h3 id={headingId} className="text-base font-semibold text-ink">
-										Week {week.weekNumber}: {week.topic}
-									</h3>
-									{week.zoomLink ? (
-										<a href={week.zoomLink} target="_blank" rel="noopener noreferrer" className={buttonClasses({ size: 'sm' })}>
-											Join Class Session
-											<svg aria-hidden="true" viewBox="0 0 24 24" className="size-4" fill="none" stroke="currentColor" strokeWidth="2">
-												<path d="M14 4h6v6M20 4l-9 9M18 14v6H4V6h6" />
-											</svg>
-										</a>
-									) : readOnly ? null : (
-										<p className="text-sm text-slate-600">No Zoom link available for this week</p>
-									)}
+									<div className="min-w-0 space-y-1">
+										<h3 id={headingId} className="text-base font-semibold text-ink">
+											Week {week.weekNumber}: {week.topic}
+										</h3>
+										{week.session ? <WeekSessionLine session={week.session} /> : null}
+									</div>
+									<JoinLink week={week} readOnly={readOnly} />
 								</div>
-								<TabLinks
-									className="mt-3"
-									label={`Week ${week.weekNumber} sections`}
-									current={tab}
-									tabs={[
-										{ id: 'materials', label: 'Class Materials', to: withWeekTab(searchParams, week.id, 'materials') },
-										{ id: 'recordings', label: 'Class Recordings', to: withWeekTab(searchParams, week.id, 'recordings') },
-									]}
-								/>
-								<div className="pt-3">
-									{tab === 'materials' ? (
-										<ItemList items={week.materials} empty="No class materials available for this week." />
-									) : signedIn ? (
-										<ItemList items={week.recordings} empty="No recordings available for this week." />
-									) : (
-										<EmptyMessage>You need to be logged in to access class recordings.</EmptyMessage>
-									)}
-								</div>
+								{week.opensOn ? (
+									<p className="mt-3 rounded-md bg-amber-50 px-3 py-2 text-sm font-medium text-amber-900">
+										{week.filesHidden ? `Opens ${week.opensOn}` : `Students see this week from ${week.opensOn}`}
+									</p>
+								) : null}
+								{week.filesHidden ? null : (
+									<>
+										<TabLinks
+											className="mt-3"
+											label={`Week ${week.weekNumber} sections`}
+											current={tab}
+											tabs={[
+												{ id: 'materials', label: 'Class Materials', to: withWeekTab(searchParams, week.id, 'materials') },
+												{ id: 'recordings', label: 'Class Recordings', to: withWeekTab(searchParams, week.id, 'recordings') },
+											]}
+										/>
+										<div className="pt-3">
+											{tab === 'materials' ? (
+												<ItemList items={week.materials} empty="No class materials available for this week." />
+											) : signedIn ? (
+												<ItemList items={week.recordings} empty="No recordings available for this week." />
+											) : (
+												<EmptyMessage>You need to be logged in to access class recordings.</EmptyMessage>
+											)}
+										</div>
+									</>
+								)}
 							</section>
 						</li>
 					)
@@ -137,6 +141,43 @@ export function WeeklyMaterials({
 				</p>
 			) : null}
 		</>
+	)
+}
+
+function WeekSessionLine({ session }: { session: WeekSession }) {
+	if (session.status === 'cancelled') {
+		return (
+			<p className="text-sm text-slate-700">
+				<span className="line-through">{session.when}</span> <strong className="font-semibold text-red-800">Cancelled</strong>
+				{session.note ? `: ${session.note}` : null}
+			</p>
+		)
+	}
+	return (
+		<p className="text-sm text-slate-700">
+			Live session: {session.when}
+			{session.note ? ` (${session.note})` : null}
+		</p>
+	)
+}
+
+/** The week's call link: as before for a week without a dated session; for a dated one, live from 15 minutes before until the end. */
+function JoinLink({ week, readOnly }: { week: CourseWeekList['weeks'][number]; readOnly: boolean }) {
+	const session = week.session
+	if (session?.status === 'cancelled' || readOnly) return null
+	if (!week.zoomLink) return <p className="text-sm text-slate-600">No Zoom link available for this week</p>
+	if (session && !session.joinOpen) {
+		return session.over ? null : (
+			<p className="text-sm text-slate-600">The join link opens {JOIN_OPENS_MINUTES_BEFORE} minutes before the start</p>
+		)
+	}
+	return (
+		<a href={week.zoomLink} target="_blank" rel="noopener noreferrer" className={buttonClasses({ size: 'sm' })}>
+			Join Class Session
+			<svg aria-hidden="true" viewBox="0 0 24 24" className="size-4" fill="none" stroke="currentColor" strokeWidth="2">
+				<path d="M14 4h6v6M20 4l-9 9M18 14v6H4V6h6" />
+			</svg>
+		</a>
 	)
 }
 

@@ -7,6 +7,8 @@ import { Button, ButtonLink } from '#app/components/ui/button.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
 import { CapacityBelowTakenError, updateCourse } from '#app/models/admin-courses.server.ts'
 import { getCourseWithAvailability } from '#app/models/courses.server.ts'
+import { getCourseScheduleSettings } from '#app/models/live-sessions.server.ts'
+import { timeZoneNames } from '#app/models/live-sessions.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
@@ -19,9 +21,11 @@ const COURSES_PATH = href('/dashboard/admin/courses')
 export async function loader({ request, params }: Route.LoaderArgs) {
 	await requireAdmin(request)
 	const id = parseRowId(params.courseId)
-	const course = id ? await getCourseWithAvailability(getDb(), id) : null
-	if (!course) throw data('Course Not Found', { status: 404 })
-	return { course }
+	const [course, schedule] = id
+		? await Promise.all([getCourseWithAvailability(getDb(), id), getCourseScheduleSettings(getDb(), id)])
+		: [null, null]
+	if (!course || !schedule) throw data('Course Not Found', { status: 404 })
+	return { course, schedule, timeZones: timeZoneNames() }
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
@@ -45,7 +49,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 }
 
 export default function EditCourseDialog({ loaderData, actionData }: Route.ComponentProps) {
-	const { course } = loaderData
+	const { course, schedule, timeZones } = loaderData
 	const navigation = useNavigation()
 	const action = `${COURSES_PATH}/${course.id}/edit`
 	const isSaving = navigation.state === 'submitting' && navigation.formAction === action
@@ -59,6 +63,7 @@ export default function EditCourseDialog({ loaderData, actionData }: Route.Compo
 			endDate: course.endDate ?? undefined,
 			registrationFee: centsToDollars(course.registrationFee),
 			capacity: String(course.capacity),
+			...schedule,
 		},
 	})
 	return (
@@ -69,7 +74,7 @@ export default function EditCourseDialog({ loaderData, actionData }: Route.Compo
 			size="lg"
 		>
 			<Form method="post" action={action} preventScrollReset {...getFormProps(form)} className="space-y-5">
-				<CourseFields fields={fields} />
+				<CourseFields fields={fields} timeZones={timeZones} />
 				<div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
 					<ButtonLink to={COURSES_PATH} preventScrollReset variant="outline">
 						Cancel

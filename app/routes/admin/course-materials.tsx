@@ -5,6 +5,7 @@ import { z } from 'zod'
 import { ConfirmDialog } from '#app/components/admin/confirm-dialog.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { AssignmentsCard } from '#app/components/grading/assignments-card.tsx'
+import { AdminSessionsCard } from '#app/components/sessions/admin-sessions-card.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { Spinner } from '#app/components/ui/spinner.tsx'
@@ -22,6 +23,7 @@ import {
 } from '#app/models/admin-materials.server.ts'
 import { createAssignment, listCourseAssignments } from '#app/models/assignments.server.ts'
 import { CreateAssignmentSchema, GRADING_MESSAGES } from '#app/models/assignments.ts'
+import { describeCourseSchedule, listAdminSessions } from '#app/models/live-sessions.server.ts'
 import { getStorage } from '#app/services/storage/index.server.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
@@ -53,8 +55,10 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 	const db = getDb()
 	const search = new URL(request.url).searchParams
 	const dialog = search.get('dialog')
-	const [weeks, assignments, lastSql] = await Promise.all([
+	const [weeks, sessions, schedule, assignments, lastSql] = await Promise.all([
 		listAdminWeeks(db, course.id),
+		listAdminSessions(db, course.id),
+		describeCourseSchedule(db, course.id),
 		listCourseAssignments(db, course.id),
 		dialog === 'last-sql' ? lastDeleteRecord(db, admin.id) : undefined,
 	])
@@ -65,6 +69,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 	return {
 		course,
 		weeks,
+		sessions,
+		schedule,
 		counts: countMaterials(weeks),
 		assignments,
 		lastSql,
@@ -129,7 +135,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 }
 
 export default function ManageCourseMaterials({ loaderData, actionData }: Route.ComponentProps) {
-	const { course, weeks, counts, assignments, lastSql, deletingItem, deletingWeek, maxUploadMb } = loaderData
+	const { course, weeks, sessions, schedule, counts, assignments, lastSql, deletingItem, deletingWeek, maxUploadMb } = loaderData
 	const path = materialsPath(course.id)
 	const hydrated = useHydrated()
 	const revalidator = useRevalidator()
@@ -211,6 +217,8 @@ export default function ManageCourseMaterials({ loaderData, actionData }: Route.
 					)}
 				</CardContent>
 			</Card>
+
+			<AdminSessionsCard courseId={course.id} sessions={sessions} schedule={schedule} />
 
 			<Card>
 				<CardHeader>

@@ -3,7 +3,14 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { useEffect, useRef } from 'react'
 import { data, Form, href, isRouteErrorResponse, Link, Outlet, useLocation, useNavigation, useRouteError } from 'react-router'
 import { AdminCourseCard } from '#app/components/admin/course-card.tsx'
-import { CourseFields, CourseFormSchema, DEFAULT_CAPACITY, toCourseInput, useCourseForm } from '#app/components/admin/course-form.tsx'
+import {
+	CourseFields,
+	CourseFormSchema,
+	DEFAULT_CAPACITY,
+	SCHEDULE_DEFAULTS,
+	toCourseInput,
+	useCourseForm,
+} from '#app/components/admin/course-form.tsx'
 import { RawDataTable } from '#app/components/admin/raw-data-table.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { useLiveRevalidation } from '#app/components/live-revalidation.tsx'
@@ -14,6 +21,7 @@ import { RouteDialog } from '#app/components/ui/dialog.tsx'
 import { EmptyState } from '#app/components/ui/empty-state.tsx'
 import { createCourse, listRawCourses } from '#app/models/admin-courses.server.ts'
 import { listCoursesWithAvailability } from '#app/models/courses.server.ts'
+import { timeZoneNames } from '#app/models/live-sessions.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
@@ -49,7 +57,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 	const url = new URL(request.url)
 	const showRaw = url.searchParams.get('dialog') === 'raw'
 	const [courses, raw] = await Promise.all([listCoursesWithAvailability(getDb()), showRaw ? loadRawCourses() : null])
-	return { courses, raw, defaults: defaultDates() }
+	return { courses, raw, defaults: defaultDates(), timeZones: timeZoneNames() }
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -66,7 +74,7 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function ManageCourses({ loaderData, actionData }: Route.ComponentProps) {
-	const { courses, raw, defaults } = loaderData
+	const { courses, raw, defaults, timeZones } = loaderData
 	useLiveRevalidation(['enrollment.changed', 'course.changed'])
 	return (
 		<>
@@ -96,7 +104,7 @@ export default function ManageCourses({ loaderData, actionData }: Route.Componen
 				</div>
 			</div>
 
-			<AddCourseCard lastResult={actionData?.result} defaults={defaults} />
+			<AddCourseCard lastResult={actionData?.result} defaults={defaults} timeZones={timeZones} />
 
 			<section aria-labelledby="current-courses-title" className="space-y-4">
 				<h2 id="current-courses-title" className="text-xl font-semibold text-ink">
@@ -121,16 +129,18 @@ export default function ManageCourses({ loaderData, actionData }: Route.Componen
 function AddCourseCard({
 	lastResult,
 	defaults,
+	timeZones,
 }: {
 	lastResult: Parameters<typeof useCourseForm>[0]['lastResult']
 	defaults: { startDate: string; endDate: string }
+	timeZones: string[]
 }) {
 	const navigation = useNavigation()
 	const isAdding = navigation.state === 'submitting' && navigation.formAction === COURSES_PATH
 	const [form, fields] = useCourseForm({
 		id: 'add-course',
 		lastResult,
-		defaultValue: { ...defaults, registrationFee: '0', capacity: String(DEFAULT_CAPACITY) },
+		defaultValue: { ...defaults, ...SCHEDULE_DEFAULTS, registrationFee: '0', capacity: String(DEFAULT_CAPACITY) },
 	})
 	// A submission that ended in a redirect (no reply) added the course: empty the form for the next one.
 	const submitted = useRef(false)
@@ -149,7 +159,7 @@ function AddCourseCard({
 			</CardHeader>
 			<CardContent>
 				<Form method="post" action={COURSES_PATH} {...getFormProps(form)} className="space-y-4">
-					<CourseFields fields={fields} />
+					<CourseFields fields={fields} timeZones={timeZones} />
 					<Button type="submit" disabled={isAdding}>
 						{isAdding ? 'Adding...' : 'Add Course'}
 					</Button>

@@ -1,10 +1,11 @@
-import { data } from 'react-router'
+import { data, href, Link } from 'react-router'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
 import { materialsPath } from '#app/components/uploads/paths.ts'
 import { WeekEditForm } from '#app/components/uploads/week-edit-form.tsx'
 import { getWeekForEdit } from '#app/models/admin-materials.server.ts'
 import { WEEK_MESSAGES } from '#app/models/admin-materials.ts'
+import { listAdminSessions } from '#app/models/live-sessions.server.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
@@ -23,7 +24,10 @@ async function requireWeek(params: { courseId?: string; weekId?: string }) {
 
 export async function loader({ request, params }: Route.LoaderArgs) {
 	await requireAdmin(request)
-	return { ...(await requireWeek(params)), maxUploadMb: getEnv().MAX_UPLOAD_MB }
+	const { courseId, week } = await requireWeek(params)
+	const sessions = await listAdminSessions(getDb(), courseId)
+	const session = sessions.find((candidate) => candidate.weekNumber === week.weekNumber) ?? null
+	return { courseId, week, session, maxUploadMb: getEnv().MAX_UPLOAD_MB }
 }
 
 export async function action(args: Route.ActionArgs) {
@@ -47,10 +51,25 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function EditWeek({ loaderData, actionData }: Route.ComponentProps) {
-	const { courseId, week, maxUploadMb } = loaderData
+	const { courseId, week, session, maxUploadMb } = loaderData
 	const closeTo = materialsPath(courseId)
 	return (
 		<RouteDialog title="Edit Week & Materials" description={`Week ${week.weekNumber}: ${week.topic}`} closeTo={closeTo} size="xl">
+			{session ? (
+				<p className="mb-4 rounded-md bg-slate-50 px-3 py-2 text-sm text-slate-700">
+					Live session: {session.status === 'cancelled' ? `cancelled (${session.when})` : session.when} · {session.opening}.{' '}
+					<Link
+						to={href('/dashboard/admin/courses/:courseId/materials/sessions/:liveSessionId', {
+							courseId: String(courseId),
+							liveSessionId: String(session.id),
+						})}
+						preventScrollReset
+						className="font-medium text-brand-700 underline-offset-4 hover:underline"
+					>
+						Move, cancel or open this week
+					</Link>
+				</p>
+			) : null}
 			<WeekEditForm
 				key={week.id}
 				week={week}

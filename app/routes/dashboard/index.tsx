@@ -4,6 +4,7 @@ import { DashboardHome } from '#app/components/materials/dashboard-home.tsx'
 import { isWeekTabParam } from '#app/components/materials/weekly-materials.tsx'
 import { listStudentAssignments } from '#app/models/assignments.server.ts'
 import { listUnpaidRegistrations } from '#app/models/course-state.server.ts'
+import { getNextLiveSession } from '#app/models/live-sessions.server.ts'
 import { getCourseWeeks, listAccessibleCourses } from '#app/models/materials.server.ts'
 import { listsAllWeeks } from '#app/models/materials.ts'
 import { requireUser } from '#app/utils/auth.server.ts'
@@ -23,12 +24,17 @@ export async function loader({ request }: Route.LoaderArgs) {
 		courses.find((course) => course.enrolled)?.id ?? null,
 	)
 	const readOnly = courses.find((course) => course.id === courseId)?.readOnly ?? false
-	const [weeks, assignments, unpaid] = await Promise.all([
+	const [weeks, assignments, unpaid, nextSession] = await Promise.all([
 		courseId === null
 			? null
-			: getCourseWeeks(db, courseId, { all: listsAllWeeks(new URL(request.url).searchParams), liveLinks: !readOnly }),
+			: getCourseWeeks(db, courseId, {
+					all: listsAllWeeks(new URL(request.url).searchParams),
+					liveLinks: !readOnly,
+					reader: user,
+				}),
 		courseId === null || user.isAdmin ? null : listStudentAssignments(db, { studentId: user.id, courseId }),
 		listUnpaidRegistrations(db, user.id),
+		user.isAdmin ? null : getNextLiveSession(db, user),
 	])
 	return data(
 		{
@@ -40,6 +46,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 			weeks,
 			assignments,
 			unpaid,
+			nextSession,
 		},
 		{ headers: setCookie ? { 'Set-Cookie': setCookie } : undefined },
 	)

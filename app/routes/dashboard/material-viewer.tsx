@@ -5,7 +5,7 @@ import { DashboardHome } from '#app/components/materials/dashboard-home.tsx'
 import { weekTabParam } from '#app/components/materials/weekly-materials.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
 import { MaterialViewer, type ViewerItem } from '#app/components/viewer/material-viewer.tsx'
-import { courseAccess, getCourseWeeks, getMaterialItem, listAccessibleCourses } from '#app/models/materials.server.ts'
+import { courseAccess, getCourseWeeks, getMaterialItem, isClosedTo, listAccessibleCourses } from '#app/models/materials.server.ts'
 import {
 	fileTypeOf,
 	isOfficeKind,
@@ -13,6 +13,7 @@ import {
 	previewStateOf,
 	safeExternalUrl,
 	storedFileName,
+	WEEK_NOT_OPEN_MESSAGE,
 	youtubeEmbedUrl,
 } from '#app/models/materials.ts'
 import { getStorage } from '#app/services/storage/index.server.ts'
@@ -64,8 +65,12 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 	if (!item) throw data('Material not found', { status: 404 })
 	const access = await courseAccess(db, user, item.courseId)
 	if (!access) throw data("You don't have permission to view this material", { status: 403 })
+	if (isClosedTo(user, item)) throw data(WEEK_NOT_OPEN_MESSAGE, { status: 403 })
 	const readOnly = access === 'read-only'
-	const [courses, weeks] = await Promise.all([listAccessibleCourses(db, user), getCourseWeeks(db, item.courseId, { liveLinks: !readOnly })])
+	const [courses, weeks] = await Promise.all([
+		listAccessibleCourses(db, user),
+		getCourseWeeks(db, item.courseId, { liveLinks: !readOnly, reader: user }),
+	])
 
 	const kind = materialKind(item)
 	const fileUrl = item.storageKey ? `/files/materials/${item.id}` : null

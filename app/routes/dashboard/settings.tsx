@@ -5,14 +5,18 @@ import { data, Form, href, useNavigation } from 'react-router'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { z } from 'zod'
 import { PasswordField } from '#app/components/password-field.tsx'
+import { CalendarFeedCard, TimeZoneCard } from '#app/components/sessions/calendar-settings.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { Field, SwitchField } from '#app/components/ui/field.tsx'
+import { ensureCalendarToken, resetCalendarToken, setTimeZone } from '#app/models/calendar-feed.server.ts'
 import { getEmailPreferences, setEmailPreferences } from '#app/models/email-preferences.server.ts'
+import { isTimeZone, timeZoneNames } from '#app/models/live-sessions.ts'
 import { checkPassword, setPassword, updateProfileName } from '#app/models/users.server.ts'
 import { requireUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
+import { getEnv } from '#app/utils/env.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { actionToastHeaders, redirectWithToast } from '#app/utils/toast.server.ts'
 import { MAX_PASSWORD_LENGTH, NameSchema } from '#app/utils/user-validation.ts'
@@ -45,11 +49,41 @@ const EmailPreferencesSchema = z.object({
 	emailReminders: z.boolean().optional(),
 })
 
-const SettingsSchema = z.discriminatedUnion('intent', [ProfileSchema, PasswordSchema, EmailPreferencesSchema])
+/** An empty choice goes back to each course's own zone. */
+const TimeZoneSchema = z.object({
+	intent: z.literal('time-zone'),
+	timeZone: z
+		.string()
+		.trim()
+		.optional()
+		.refine((value) => !value || isTimeZone(value), 'Choose a time zone from the list'),
+})
+
+const ResetCalendarSchema = z.object({
+	intent: z.literal('reset-calendar'),
+	confirm: z.literal('on', { error: 'Tick the box to confirm: the current address stops working' }),
+})
+
+const SettingsSchema = z.discriminatedUnion('intent', [
+	ProfileSchema,
+	PasswordSchema,
+	EmailPreferencesSchema,
+	TimeZoneSchema,
+	ResetCalendarSchema,
+])
 
 export async function loader({ request }: Route.LoaderArgs) {
 	const user = await requireUser(request)
-	return { name: user.name, email: user.email, emailPreferences: await getEmailPreferences(getDb(), user.id) }
+	const db = getDb()
+	const [emailPreferences, calendarToken] = await Promise.all([getEmailPreferences(db, user.id), ensureCalendarToken(db, user.id)])
+	return {
+		name: user.name,
+		email: user.email,
+		emailPreferences,
+		timeZone: user.timeZone,
+		timeZones: timeZoneNames(),
+		feedUrl: `${getEnv().APP_URL}${href('/calendar/:feed', { feed: `${calendarToken}.ics` })}`,
+	}
 }
 
 export async function action(args: Route.ActionArgs) {
@@ -73,6 +107,18 @@ export async function action(args: Route.ActionArgs) {
 		const { emailAnnouncements = false, emailReminders = false } = submission.value
 		await setEmailPreferences(db, user.id, { announcements: emailAnnouncements, reminders: emailReminders })
 		return redirectWithToast(href('/dashboard/settings'), { type: 'success', title: 'Email settings saved' })
+	}
+	if (submission.value.intent === 'time-zone') {
+		await setTimeZone(db, user.id, submission.value.timeZone || null)
+		return redirectWithToast(href('/dashboard/settings'), { type: 'success', title: 'Time zone saved' })
+	}
+	if (submission.value.intent === 'reset-calendar') {
+		await resetCalendarToken(db, user.id)
+		return redirectWithToast(href('/dashboard/settings'), {
+			type: 'success',
+			title: 'New calendar address made',
+			description: 'The old address no longer works: subscribe again with the new one.',
+		})
 	}
 	if (!(await checkPassword(db, user.id, submission.value.currentPassword))) {
 		return data(
@@ -169,6 +215,17 @@ export default function SettingsPage({ loaderData, actionData }: Route.Component
 					</Form>
 				</CardContent>
 			</Card>
+			<TimeZoneCard
+				saved={loaderData.timeZone}
+				zones={loaderData.timeZones}
+				busy={busyIntent === 'time-zone'}
+				error={actionData?.intent === 'time-zone' ? actionData.result.error?.timeZone?.[0] : undefined}
+			/>
+			<CalendarFeedCard
+				feedUrl={loaderData.feedUrl}
+				busy={busyIntent === 'reset-calendar'}
+				error={actionData?.intent === 'reset-calendar' ? actionData.result.error?.confirm?.[0] : undefined}
+			/>
 			<Card>
 				<CardHeader>
 					<CardTitle>Change Password</CardTitle>

@@ -136,7 +136,7 @@ export default function CourseDetailPage({ loaderData }: Route.ComponentProps) {
 						</h2>
 						<dl className="mt-4 grid gap-4 sm:grid-cols-3">
 							<StructureItem term="Duration" value="3 months" />
-							<StructureItem term="Sessions" value="Weekly one-hour online sessions" />
+							<StructureItem term="Sessions" value={course.schedule ?? 'Weekly one-hour online sessions'} />
 							<StructureItem
 								term="Group size"
 								value={`Maximum ${course.capacity} ${course.capacity === 1 ? 'participant' : 'participants'}`}

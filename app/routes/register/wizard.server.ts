@@ -16,8 +16,9 @@ export function courseFullRedirect(courseId: number) {
 
 /** What the wizard shows of a course. */
 export function publicCourse(course: CourseWithAvailability): ListedCourse {
-	const { id, title, description, startDate, endDate, registrationFee, capacity, taken, spotsLeft, isFull, isAlmostFull, tone } = course
-	return { id, title, description, startDate, endDate, registrationFee, capacity, taken, spotsLeft, isFull, isAlmostFull, tone }
+	const { id, title, description, startDate, endDate, registrationFee, capacity, schedule, taken, spotsLeft, isFull, isAlmostFull, tone } =
+		course
+	return { id, title, description, startDate, endDate, registrationFee, capacity, schedule, taken, spotsLeft, isFull, isAlmostFull, tone }
 }
 
 /** The payment provider could not open a checkout: the form again with the reason, and the Checkout Error toast. */

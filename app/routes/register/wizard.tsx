@@ -34,6 +34,8 @@ export type ListedCourse = Availability & {
 	endDate: string | null
 	registrationFee: number
 	capacity: number
+	/** 'Tuesdays 7 pm ET, 8 sessions from 13 Jan', or null without a weekly schedule. */
+	schedule: string | null
 }
 
 /** The page around every step: title, progress, the step's card and the login link. */
@@ -138,7 +140,9 @@ export function CourseSummary({ course }: { course: ListedCourse }) {
 			</span>
 			{course.description ? <span className="mt-1 line-clamp-2 block text-sm text-slate-700">{course.description}</span> : null}
 			<span className="mt-2 flex flex-wrap items-center justify-between gap-2 text-sm">
-				<span className="text-slate-700">Starts {formatDateOnly(course.startDate, 'to be announced')}</span>
+				<span className="text-slate-700">
+					{course.schedule ? `Live sessions: ${course.schedule}` : `Starts ${formatDateOnly(course.startDate, 'to be announced')}`}
+				</span>
 				<SpotsLeft availability={course} />
 			</span>
 		</span>

@@ -1,5 +1,5 @@
-import { canAccessCourse, getMaterialItem } from '#app/models/materials.server.ts'
-import type { MaterialItemDetail } from '#app/models/materials.ts'
+import { canAccessCourse, getMaterialItem, isClosedTo } from '#app/models/materials.server.ts'
+import { type MaterialItemDetail, WEEK_NOT_OPEN_MESSAGE } from '#app/models/materials.ts'
 import { textResponse } from '#app/services/storage/file-response.server.ts'
 import { requireUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
@@ -9,7 +9,8 @@ const ItemIdSchema = rowIdSchema()
 
 /**
  * The stored material a file route serves, for an admin or a student with an active or
- * completed enrollment in its course (decision 035); otherwise the answer to send instead (404, 403, or the login).
+ * completed enrollment in its course (decision 035) once its week is open; otherwise the answer
+ * to send instead (404, 403, or the login).
  */
 export async function readableMaterialFile(
 	request: Request,
@@ -23,5 +24,7 @@ export async function readableMaterialFile(
 	if (!(await canAccessCourse(db, user, item.courseId))) {
 		return { refusal: textResponse("You don't have permission to access this file", 403) }
 	}
+	// Until its week opens, a file is refused to students whatever URL asks for it (docs/decisions/031).
+	if (isClosedTo(user, item)) return { refusal: textResponse(WEEK_NOT_OPEN_MESSAGE, 403) }
 	return { item: { ...item, storageKey: item.storageKey } }
 }
