@@ -8,12 +8,14 @@ import { MAKE_PREVIEW_TASK } from '#app/models/document-previews.server.ts'
 import { makePreview, requestMissingPreviews } from './document-previews.server.ts'
 import { deliverMail } from './mail.server.ts'
 import { sweepAbandonedUploads, sweepExpiredHolds, sweepRateLimitCounters } from './sweeps.server.ts'
+import { sweepWaitlist } from './waitlist.server.ts'
 
 export const TASKS: TaskList = {
 	'deliver-mail': deliverMail,
 	'sweep-expired-holds': sweepExpiredHolds,
 	'sweep-rate-limits': sweepRateLimitCounters,
 	'sweep-abandoned-uploads': sweepAbandonedUploads,
+	'sweep-waitlist-offers': sweepWaitlist,
 	[MAKE_PREVIEW_TASK]: makePreview,
 	'request-missing-previews': requestMissingPreviews,
 }
@@ -22,6 +24,7 @@ export const CRONTAB = [
 	// Retries of mail that could not be sent wait in the outbox (next_attempt_at); a new mail also asks for a delivery at once.
 	'* * * * * deliver-mail',
 	'* * * * * sweep-expired-holds',
+	'* * * * * sweep-waitlist-offers',
 	'*/5 * * * * sweep-rate-limits',
 	'17 * * * * sweep-abandoned-uploads',
 ].join('\n')

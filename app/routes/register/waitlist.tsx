@@ -66,8 +66,14 @@ export async function action(args: Route.ActionArgs) {
 			{ status: 429, headers: { 'Retry-After': String(limit.retryAfterSeconds) } },
 		)
 	}
+	let joined: Awaited<ReturnType<typeof joinWaitlist>>
 	try {
-		await joinWaitlist(db, { ...submission.value, program: course?.title ?? DEFAULT_PROGRAM })
+		joined = await joinWaitlist(db, {
+			...submission.value,
+			program: course?.title ?? DEFAULT_PROGRAM,
+			courseId: course?.id ?? null,
+			userId: user?.id ?? null,
+		})
 	} catch (error) {
 		console.error('[waitlist] could not store a request:', error instanceof Error ? error.message : error)
 		const message = 'There was an error adding you to the waitlist. Please try again.'
@@ -76,27 +82,10 @@ export async function action(args: Route.ActionArgs) {
 			{ status: 503, headers: await actionToastHeaders(args, { type: 'error', title: 'Error', description: message }) },
 		)
 	}
-	return redirectWithToast(target, joinedToast)
+	return redirectWithToast(target, joinedToastFor(joined))
 }
 
-export default function WaitlistPage({ loaderData, actionData }: Route.ComponentProps) {
-	const { course, returnTo } = actionData ?? loaderData
-	return (
-		<AuthCard title="Join Our Waitlist" subtitle={waitlistDescription(course)}>
-			<WaitlistForm course={course} returnTo={returnTo} cancelTo={returnTo} lastResult={actionData?.result} />
-		</AuthCard>
-	)
-}
-
-export const meta: Route.MetaFunction = () => [
-	{ title: 'Join Our Waitlist | Real Estate Mentorship' },
-	{ name: 'description', content: 'Sign up to be notified when a spot in our real estate investment programs opens.' },
-]
-
-export function ErrorBoundary() {
-	return (
-		<div className="mx-auto max-w-2xl px-4 py-16">
-			<GeneralErrorBoundary />
-		</div>
-	)
+/** The spec's toast (the place in line is in the e-mail and on My Courses); someone enrolled already is told so. */
+function joinedToastFor(joined: Awaited<ReturnType<typeof joinWaitlist>>) {
+	return joined.kind === 'enrolled' ? ({ type: 'info', title: 'You are already enrolled in this course.' } as const) : joinedToast
 }
