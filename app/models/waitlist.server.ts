@@ -30,13 +30,16 @@ export type JoinedQueue =
 	| { kind: 'queued'; entryId: number; position: number; alreadyQueued: boolean }
 	| { kind: 'enrolled' }
 	| { kind: 'no-course' }
+	/** A seat is free and nobody is waiting: nothing to queue for (it can be bought now). */
+	| { kind: 'seat-free' }
 
 /**
  * Stores a waitlist request as a contact submission of kind 'waitlist' (the inbox record; a
  * second request for the same e-mail and program replaces the first and shows as unread again),
  * and, for a course, takes a place at the end of its queue (docs/decisions/034) and mails the
- * position. Someone already in the queue keeps their place; someone enrolled gets no place.
- * A seat that happens to be free is offered at once.
+ * position. Someone already in the queue keeps their place; someone enrolled gets no place, nor
+ * does anyone while a seat is free with nobody waiting (a place would hold that seat for an
+ * address nobody has proved: joining must not be a way to block seats).
  */
 export async function joinWaitlist(db: Kysely<Database>, input: WaitlistRequestInput): Promise<JoinedQueue> {
 	const program = input.program.trim()
@@ -90,6 +93,16 @@ async function queueUp(
 		.where('status', 'in', LIVE_WAITLIST_STATUSES)
 		.where(sql<string>`lower(email)`, '=', email.toLowerCase())
 		.executeTakeFirst()
+	const course = await countSeats(trx, input.courseId)
+	if (!live && course.taken < course.capacity) {
+		const waiting = await trx
+			.selectFrom('waitlist_entries')
+			.select('id')
+			.where('course_id', '=', input.courseId)
+			.where('status', '=', 'waiting')
+			.executeTakeFirst()
+		if (!waiting) return { kind: 'seat-free' }
+	}
 	if (live) {
 		await trx
 			.updateTable('waitlist_entries')
@@ -116,7 +129,6 @@ async function queueUp(
 		.returning('id')
 		.executeTakeFirstOrThrow()
 	const position = await positionOf(trx, entry.id)
-	const course = await countSeats(trx, input.courseId)
 	await sendWaitlistJoined(trx, {
 		to: email,
 		name: cleanText(input.name),
