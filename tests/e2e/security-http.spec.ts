@@ -132,6 +132,7 @@ test.describe('forgery, GET safety and headers', () => {
 			assignmentId: String(assignment.id),
 			submissionId: String(submission.id),
 			sessionId: 'cs_test_unknown',
+			token: 'no-such-waitlist-token',
 		}
 		cookies.anonymous = ''
 		cookies.stranger = await cookieFor(stranger)
