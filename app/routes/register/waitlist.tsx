@@ -89,3 +89,25 @@ export async function action(args: Route.ActionArgs) {
 function joinedToastFor(joined: Awaited<ReturnType<typeof joinWaitlist>>) {
 	return joined.kind === 'enrolled' ? ({ type: 'info', title: 'You are already enrolled in this course.' } as const) : joinedToast
 }
+
+export default function WaitlistPage({ loaderData, actionData }: Route.ComponentProps) {
+	const { course, returnTo } = actionData ?? loaderData
+	return (
+		<AuthCard title="Join Our Waitlist" subtitle={waitlistDescription(course)}>
+			<WaitlistForm course={course} returnTo={returnTo} cancelTo={returnTo} lastResult={actionData?.result} />
+		</AuthCard>
+	)
+}
+
+export const meta: Route.MetaFunction = () => [
+	{ title: 'Join Our Waitlist | Real Estate Mentorship' },
+	{ name: 'description', content: 'Sign up to be notified when a spot in our real estate investment programs opens.' },
+]
+
+export function ErrorBoundary() {
+	return (
+		<div className="mx-auto max-w-2xl px-4 py-16">
+			<GeneralErrorBoundary />
+		</div>
+	)
+}
