@@ -3,7 +3,7 @@ import { ActionButton, EmailHeading, Paragraph } from './parts.tsx'
 import { type EmailSite, SITE_NAME } from './site.ts'
 
 export function waitlistJoinedSubject(courseTitle: string) {
-	return `You're on the waitlist: ${courseTitle}`
+	return `You are on the waitlist: ${courseTitle}`
 }
 
 export type WaitlistJoinedProps = {
@@ -27,7 +27,7 @@ export function WaitlistJoinedEmail({ site, name, courseTitle, position, offerHo
 			preview={`You are number ${position} in line for ${courseTitle}.`}
 			reason={`You get this email because this address joined the waitlist for ${courseTitle} at ${SITE_NAME}.`}
 		>
-			<EmailHeading>You're on the waitlist</EmailHeading>
+			<EmailHeading>You are on the waitlist</EmailHeading>
 			<Paragraph>{`Hi ${name || 'there'},`}</Paragraph>
 			<Paragraph>{`You are number ${position} in line for ${courseTitle}.`}</Paragraph>
 			<Paragraph>

@@ -5,10 +5,11 @@
  */
 import type { TaskList } from 'graphile-worker'
 import { MAKE_PREVIEW_TASK } from '#app/models/document-previews.server.ts'
+import { SEND_SEAT_OFFER_TASK } from '#app/models/seat-offers.server.ts'
 import { makePreview, requestMissingPreviews } from './document-previews.server.ts'
 import { deliverMail } from './mail.server.ts'
 import { sweepAbandonedUploads, sweepExpiredHolds, sweepRateLimitCounters } from './sweeps.server.ts'
-import { sweepWaitlist } from './waitlist.server.ts'
+import { sendSeatOfferMail, sweepWaitlist } from './waitlist.server.ts'
 
 export const TASKS: TaskList = {
 	'deliver-mail': deliverMail,
@@ -16,6 +17,7 @@ export const TASKS: TaskList = {
 	'sweep-rate-limits': sweepRateLimitCounters,
 	'sweep-abandoned-uploads': sweepAbandonedUploads,
 	'sweep-waitlist-offers': sweepWaitlist,
+	[SEND_SEAT_OFFER_TASK]: sendSeatOfferMail,
 	[MAKE_PREVIEW_TASK]: makePreview,
 	'request-missing-previews': requestMissingPreviews,
 }

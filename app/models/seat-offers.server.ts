@@ -1,9 +1,17 @@
 import { randomBytes } from 'node:crypto'
 import { sql, type Transaction } from 'kysely'
+import { addJob } from '#app/services/jobs/queue.server.ts'
 import { hashToken } from '#app/utils/session.server.ts'
 import type { Database } from '#db/types.ts'
 import { takenSeatsExpression } from './courses.server.ts'
-import { sendSeatOffer } from './waitlist-emails.server.ts'
+
+/**
+ * The job that e-mails an offer. The mail is rendered there, not in the seat transaction: the
+ * seat code is reached by scripts, which Node runs without a build and which cannot load the
+ * `.tsx` templates (tests/integration/node-scripts.test.ts). The job exists only if the offer
+ * commits.
+ */
+export const SEND_SEAT_OFFER_TASK = 'send-seat-offer'
 
 /**
  * The seat lock and the waitlist's offers (docs/decisions/015, 034). Every seat decision takes
@@ -38,7 +46,7 @@ export async function countSeats(trx: Transaction<Database>, courseId: number) {
 /**
  * Offers the course's free seats to the people waiting, first in line first, one offer per
  * free seat: each offer holds its seat for the course's offer time and is e-mailed with its
- * link. Offers whose time is up are closed first. Takes the course lock; call it in the
+ * link (by a job). Offers whose time is up are closed first. Takes the course lock; call it in the
  * transaction that freed a seat (or before a claim), so no seat is free between the two.
  * Returns the entries offered.
  */
@@ -68,29 +76,18 @@ export async function offerFreedSeats(trx: Transaction<Database>, courseId: numb
  * Turns one waiting entry into an offer. The caller holds the course lock and has checked
  * that a seat is free.
  */
-export async function offerSeatTo(
-	trx: Transaction<Database>,
-	course: { title: string; registration_fee: number; waitlist_offer_hours: number },
-	entryId: number,
-) {
+export async function offerSeatTo(trx: Transaction<Database>, course: { waitlist_offer_hours: number }, entryId: number) {
 	const { token, hash } = newWaitlistToken()
 	const now = new Date()
 	const expiresAt = new Date(now.getTime() + course.waitlist_offer_hours * 60 * 60 * 1000)
-	const entry = await trx
+	await trx
 		.updateTable('waitlist_entries')
 		.set({ status: 'offered', offer_token_hash: hash, offered_at: now, offer_expires_at: expiresAt, updated_at: now })
 		.where('id', '=', entryId)
 		.where('status', '=', 'waiting')
-		.returning(['email', 'name'])
 		.executeTakeFirstOrThrow()
-	await sendSeatOffer(trx, {
-		to: entry.email,
-		name: entry.name,
-		courseTitle: course.title,
-		priceCents: course.registration_fee,
-		expiresAt,
-		token,
-	})
+	// The link's token travels in the job as it will in the mail; only its hash stays with the entry.
+	await addJob(trx, SEND_SEAT_OFFER_TASK, { entryId, token }, { maxAttempts: 5 })
 }
 
 /** Offers whose time is up stop counting at once (the seat expression); this records them as expired. */

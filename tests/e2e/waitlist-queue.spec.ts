@@ -77,7 +77,7 @@ test('a student joins a full course’s waitlist, sees the position on My Course
 		.select(['subject', 'text_body'])
 		.where('to_address', '=', student.email)
 		.executeTakeFirstOrThrow()
-	expect(mail.subject).toBe(`You're on the waitlist: ${course.title}`)
+	expect(mail.subject).toBe(`You are on the waitlist: ${course.title}`)
 	expect(mail.text_body).toContain('You are number 2 in line')
 
 	await places.getByRole('link', { name: `Leave Waitlist of ${course.title}` }).click()

@@ -158,7 +158,18 @@ describe('add course', () => {
 		const rawData = (await raw.json()) as { raw: { rows: Array<Record<string, unknown>> } }
 		const row = rawData.raw.rows.find((item) => item.id === course.id)
 		expect(Object.keys(row!).sort()).toEqual(
-			['capacity', 'created_at', 'description', 'end_date', 'id', 'registration_fee', 'start_date', 'title', 'updated_at'].sort(),
+			[
+				'capacity',
+				'created_at',
+				'description',
+				'end_date',
+				'id',
+				'registration_fee',
+				'start_date',
+				'title',
+				'updated_at',
+				'waitlist_offer_hours',
+			].sort(),
 		)
 	})
 })

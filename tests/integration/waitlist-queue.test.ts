@@ -21,7 +21,7 @@ import { TestCheckoutPayments } from '#app/services/payments/test-checkout.serve
 import { useTestDatabase } from '#tests/support/db.ts'
 import { insertCourse, insertEnrollment, insertUser } from '#tests/support/fixtures.ts'
 import { callRoute, cookiesFrom, formRequest, getRequest, signedInUser } from '#tests/support/requests.ts'
-import { latestWaitlistToken, outboxLines } from '#tests/support/waitlist.ts'
+import { deliverSeatOffers, latestWaitlistToken, outboxLines } from '#tests/support/waitlist.ts'
 
 const t = useTestDatabase()
 let sequence = 0
@@ -94,8 +94,8 @@ describe('the waitlist queue', () => {
 			{ email: second.email, kind: 'waitlist', program: course.title },
 		])
 		expect(await outboxLines(t.db, course.title)).toEqual([
-			`${first.email}: You're on the waitlist: ${course.title}`,
-			`${second.email}: You're on the waitlist: ${course.title}`,
+			`${first.email}: You are on the waitlist: ${course.title}`,
+			`${second.email}: You are on the waitlist: ${course.title}`,
 		])
 		const mail = await t.db.selectFrom('email_outbox').select('text_body').where('to_address', '=', second.email).executeTakeFirstOrThrow()
 		expect(mail.text_body).toContain('You are number 2 in line')
@@ -125,6 +125,7 @@ describe('the waitlist queue', () => {
 		await join(course.id, b)
 		await t.db.transaction().execute((trx) => changeEnrollmentStatus(trx, course.enrollmentIds[0]!, 'inactive'))
 		expect(await statuses(course.id)).toEqual([`${a.email.split('@')[0]}:offered`, `${b.email.split('@')[0]}:waiting`])
+		await deliverSeatOffers(t.url)
 		expect((await outboxLines(t.db, course.title)).at(-1)).toBe(`${a.email}: A seat is free for you: ${course.title}`)
 		const outsider = await insertUser(t.db)
 		expect(await claimAs(outsider, course.id)).toBe('course-full')
@@ -209,6 +210,7 @@ describe('the waitlist queue', () => {
 		const visitor = person('Visitor')
 		await join(course.id, visitor)
 		await t.db.transaction().execute((trx) => changeEnrollmentStatus(trx, course.enrollmentIds[0]!, 'inactive'))
+		await deliverSeatOffers(t.url)
 		const token = await latestWaitlistToken(t.db, visitor.email)
 		const page = (await (await callRoute(placeLoader, getRequest(`/waitlist/places/${token}`), { token })).json()) as {
 			place: { status: string }
@@ -270,10 +272,12 @@ describe('the scripted scenario: a 2-seat course, 3 waiting, a seat freed, an of
 		// The stand-in for the full refund: the enrolment is made inactive through the seat model.
 		await updateEnrollmentStatus(t.db, admin, course.enrollmentIds[0]!, 'inactive')
 		expect(await listPlacesOf(t.db, ann.email)).toMatchObject([{ status: 'offered' }])
+		await deliverSeatOffers(t.url)
 
 		// Ann lets it expire; the sweep gives it to Ben.
 		await expireOffers(course.id)
 		await sweepWaitlistOffers(t.db)
+		await deliverSeatOffers(t.url)
 		const token = await latestWaitlistToken(t.db, ben.email)
 		const claimed = await callRoute(
 			placeAction,
@@ -296,9 +300,9 @@ describe('the scripted scenario: a 2-seat course, 3 waiting, a seat freed, an of
 			]),
 		)
 		expect(await outboxLines(t.db, course.title)).toEqual([
-			`${ann.email}: You're on the waitlist: ${course.title}`,
-			`${ben.email}: You're on the waitlist: ${course.title}`,
-			`${cai.email}: You're on the waitlist: ${course.title}`,
+			`${ann.email}: You are on the waitlist: ${course.title}`,
+			`${ben.email}: You are on the waitlist: ${course.title}`,
+			`${cai.email}: You are on the waitlist: ${course.title}`,
 			`${ann.email}: A seat is free for you: ${course.title}`,
 			`${ben.email}: A seat is free for you: ${course.title}`,
 			`${ben.email}: Enrollment confirmed: ${course.title}`,

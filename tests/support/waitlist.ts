@@ -1,5 +1,18 @@
+import { runOnce } from 'graphile-worker'
 import type { Kysely } from 'kysely'
+import { TASKS } from '#app/jobs/index.server.ts'
+import { SEND_SEAT_OFFER_TASK } from '#app/models/seat-offers.server.ts'
 import type { Database } from '#db/types.ts'
+
+/** Runs the pending offer-mail jobs with graphile-worker itself, as a runner of the app would. */
+export async function deliverSeatOffers(databaseUrl: string) {
+	await runOnce({
+		connectionString: databaseUrl,
+		concurrency: 1,
+		noHandleSignals: true,
+		taskList: { [SEND_SEAT_OFFER_TASK]: TASKS[SEND_SEAT_OFFER_TASK]! },
+	})
+}
 
 /** The token of the newest waitlist link (place or offer) e-mailed to an address, read from the outbox. */
 export async function latestWaitlistToken(db: Kysely<Database>, email: string) {
