@@ -48,7 +48,7 @@ export function WaitlistQueue({
 			<div className="flex flex-wrap items-end justify-between gap-3">
 				<div>
 					<p className="text-sm text-slate-600">
-						<a href={href('/dashboard/admin/courses')} className="text-brand-700 underline-offset-4 hover:underline">
+						<a href={href('/dashboard/admin/courses')} className="text-brand-700 underline underline-offset-4">
 							Courses
 						</a>{' '}
 						/ Waitlist

@@ -82,18 +82,29 @@ export function WaitlistPlacePanel({
 				) : null}
 				{place.status === 'claimed' ? (
 					<p>
-						You claimed this seat. If your payment is not finished yet, <a href={coursePath}>go to the course page</a> to complete it.
+						You claimed this seat. If your payment is not finished yet,{' '}
+						<a href={coursePath} className="text-brand-700 underline">
+							go to the course page
+						</a>{' '}
+						to complete it.
 					</p>
 				) : null}
 				{place.status === 'enrolled' ? (
 					<p>
-						You are enrolled in this course. <a href={`${href('/dashboard')}?course=${place.courseId}`}>Go to your course</a>.
+						You are enrolled in this course.{' '}
+						<a href={`${href('/dashboard')}?course=${place.courseId}`} className="text-brand-700 underline">
+							Go to your course
+						</a>
+						.
 					</p>
 				) : null}
 				{place.status === 'expired' || place.status === 'declined' || place.status === 'left' || place.status === 'removed' ? (
 					<p>
-						You are no longer in line for this course. <a href={`${coursePath}?dialog=waitlist`}>Join the waitlist again</a> to take a new
-						place at the end.
+						You are no longer in line for this course.{' '}
+						<a href={`${coursePath}?dialog=waitlist`} className="text-brand-700 underline">
+							Join the waitlist again
+						</a>{' '}
+						to take a new place at the end.
 					</p>
 				) : null}
 			</div>
