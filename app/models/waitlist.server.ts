@@ -1,4 +1,4 @@
-import { type Kysely, sql, type Transaction } from 'kysely'
+import { type ExpressionBuilder, type Kysely, sql, type Transaction } from 'kysely'
 import { hashToken } from '#app/utils/session.server.ts'
 import type { Database, WaitlistStatus } from '#db/types.ts'
 import { recordAudit } from './audit-log.server.ts'
@@ -214,10 +214,18 @@ function toPlace(row: {
 
 /** The places in line of one e-mail address (a signed-in user's), live ones only, for My Courses. */
 export async function listPlacesOf(db: Kysely<Database>, email: string): Promise<WaitlistPlace[]> {
+	const address = email.trim().toLowerCase()
+	// Numbered within the courses this address waits for only, not across the whole table.
+	const courses = db.selectFrom('waitlist_entries').select('course_id').where(sql<string>`lower(email)`, '=', address)
 	const rows = await db
-		.selectFrom(livePlaces(db).where('waitlist_entries.status', 'in', LIVE_WAITLIST_STATUSES).as('places'))
+		.selectFrom(
+			livePlaces(db)
+				.where('waitlist_entries.status', 'in', LIVE_WAITLIST_STATUSES)
+				.where('waitlist_entries.course_id', 'in', courses)
+				.as('places'),
+		)
 		.selectAll()
-		.where(sql<string>`lower(places.email)`, '=', email.trim().toLowerCase())
+		.where(sql<string>`lower(places.email)`, '=', address)
 		.orderBy('places.joinedAt', 'desc')
 		.execute()
 	return rows.map(toPlace)
@@ -236,8 +244,11 @@ export type PlaceByToken = WaitlistPlace & {
 /** The entry a place or offer link points to (only the tokens' hashes are stored), or null. */
 export async function getPlaceByToken(db: Kysely<Database>, token: string): Promise<PlaceByToken | null> {
 	const hash = hashToken(token)
+	const ofToken = (eb: ExpressionBuilder<Database, 'waitlist_entries'>) =>
+		eb.or([eb('token_hash', '=', hash), eb('offer_token_hash', '=', hash)])
+	const course = db.selectFrom('waitlist_entries').select('course_id').where(ofToken)
 	const row = await db
-		.selectFrom(livePlaces(db).as('places'))
+		.selectFrom(livePlaces(db).where('waitlist_entries.course_id', 'in', course).as('places'))
 		.innerJoin('waitlist_entries', 'waitlist_entries.id', 'places.id')
 		.innerJoin('courses', 'courses.id', 'places.courseId')
 		.selectAll('places')

@@ -176,6 +176,27 @@ describe('the waitlist queue', () => {
 		expect(await claimAs(outsider, course.id)).toBe('enrolled')
 	})
 
+	test('an offer that ends before its mail job runs mails nothing', async () => {
+		const course = await fullCourse(1)
+		const [a, b] = [person('Gone'), person('Next')]
+		await join(course.id, a)
+		await join(course.id, b)
+		await t.db.transaction().execute((trx) => changeEnrollmentStatus(trx, course.enrollmentIds[0]!, 'inactive'))
+		const offered = await t.db
+			.selectFrom('waitlist_entries')
+			.select('id')
+			.where('course_id', '=', course.id)
+			.where('status', '=', 'offered')
+			.executeTakeFirstOrThrow()
+		expect(await declineOffer(t.db, offered.id)).toBe(true)
+		await deliverSeatOffers(t.url)
+		expect(await outboxLines(t.db, course.title)).toEqual([
+			`${a.email}: You are on the waitlist: ${course.title}`,
+			`${b.email}: You are on the waitlist: ${course.title}`,
+			`${b.email}: A seat is free for you: ${course.title}`,
+		])
+	})
+
 	test('admins reorder, remove and offer by hand (one more seat when none is free), each audited', async () => {
 		const course = await fullCourse(1)
 		const admin = await insertUser(t.db, { role: 'admin' })

@@ -44,7 +44,17 @@ export async function claimOffer(args: ActionRequest, place: PlaceByToken, reply
 			)
 		}
 		if (!password) return data({ result: reply({ fieldErrors: { password: ['Choose a password for your account'] } }) }, { status: 400 })
-		const created = await createUser(db, { email: place.email, name: place.name, password, confirmed: true })
+		const created = await createUser(db, { email: place.email, name: place.name, password, confirmed: true }).catch((error: unknown) => {
+			// Another claim with this link made the account a moment ago.
+			if (typeof error === 'object' && error !== null && 'code' in error && error.code === '23505') return null
+			throw error
+		})
+		if (!created) {
+			return data(
+				{ result: reply({ formErrors: [`Log in as ${place.email} to claim this seat.`], hideFields: ['password'] }) },
+				{ status: 401 },
+			)
+		}
 		setCookie = await startSession(request, created.id)
 		account = created
 	}
