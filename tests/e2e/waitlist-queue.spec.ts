@@ -163,3 +163,36 @@ test('a signed-in student claims a paid seat from the offer link and pays throug
 	const enrolment = await db.selectFrom('enrollments').select('status').where('user_id', '=', student.id).executeTakeFirstOrThrow()
 	expect(enrolment.status).toBe('active')
 })
+
+test('a visitor joins a full course’s line from Our Programs and gets the place by e-mail', async ({ page, db }) => {
+	const course = await fullCourse(db)
+	await insertPlace(db, course.id, { name: 'Already Waiting' })
+	const email = `programs-${randomUUID().slice(0, 12)}@example.com`
+
+	await page.goto('/courses')
+	await page.getByRole('link', { name: `Join Waitlist for ${course.title}` }).click()
+	const dialog = page.getByRole('dialog', { name: 'Join Our Waitlist' })
+	await expect(dialog.getByText(`Sign up to be notified when our ${course.title} becomes available`)).toBeVisible()
+	await dialog.getByLabel('Full Name').fill('Vera Visitor')
+	await dialog.getByLabel('Email').fill(email)
+	await dialog.getByRole('button', { name: 'Join Waitlist' }).click()
+	await expect(page.getByText('Waitlist Joined')).toBeVisible()
+	await expect(page).toHaveURL(/\/courses$/)
+
+	const place = await db
+		.selectFrom('waitlist_entries')
+		.select(['status', 'position'])
+		.where('course_id', '=', course.id)
+		.where('email', '=', email)
+		.executeTakeFirstOrThrow()
+	expect(place).toEqual({ status: 'waiting', position: 2 })
+	const mail = await db.selectFrom('email_outbox').select('text_body').where('to_address', '=', email).executeTakeFirstOrThrow()
+	expect(mail.text_body).toContain('You are number 2 in line')
+	const link = mail.text_body.match(/\/waitlist\/places\/[\w-]+/)![0]
+	await page.goto(link)
+	await expect(page.getByText('You are number 2 in line.')).toBeVisible()
+	await page.getByRole('link', { name: 'Leave Waitlist' }).click()
+	await page.getByRole('dialog', { name: 'Leave the waitlist' }).getByRole('button', { name: 'Leave Waitlist' }).click()
+	await expect(page.getByText('You left the waitlist')).toBeVisible()
+	expect(await placeStatus(db, course.id, email)).toBe('left')
+})
