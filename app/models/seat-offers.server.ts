@@ -92,6 +92,15 @@ export async function offerSeatTo(trx: Transaction<Database>, course: { waitlist
 
 /** Offers whose time is up stop counting at once (the seat expression); this records them as expired. */
 async function closeExpiredOffers(trx: Transaction<Database>, courseId: number) {
+	// Even an UPDATE of no rows fires the public-content trigger (every process drops its page cache): look first.
+	const expired = await trx
+		.selectFrom('waitlist_entries')
+		.select('id')
+		.where('course_id', '=', courseId)
+		.where('status', '=', 'offered')
+		.where('offer_expires_at', '<=', sql<Date>`now()`)
+		.executeTakeFirst()
+	if (!expired) return
 	await trx
 		.updateTable('waitlist_entries')
 		.set({ status: 'expired', updated_at: new Date() })
