@@ -25,6 +25,7 @@ export default [
 		route('register/course', 'routes/register/course.tsx'),
 		route('register/agreement', 'routes/register/agreement.tsx'),
 		route('waitlist', 'routes/register/waitlist.tsx'),
+		route('waitlist/places/:token', 'routes/register/waitlist-place.tsx'),
 		route('courses/:id/enroll', 'routes/register/enroll.tsx'),
 		route('test-checkout/:sessionId', 'routes/register/test-checkout.tsx'),
 		route('registration-complete', 'routes/register/registration-complete.tsx'),
@@ -45,6 +46,7 @@ export default [
 					route(':courseId/edit', 'routes/admin/course-edit.tsx'),
 					route(':courseId/delete', 'routes/admin/course-delete.tsx'),
 				]),
+				route('courses/:courseId/waitlist', 'routes/admin/course-waitlist.tsx'),
 				route('courses/:courseId/materials', 'routes/admin/course-materials.tsx', [
 					route(':weekId/edit', 'routes/admin/week-edit.tsx'),
 					route('sessions/:liveSessionId', 'routes/admin/session-edit.tsx'),

@@ -9,6 +9,7 @@ export type Role = 'student' | 'instructor' | 'admin'
 export type EnrollmentStatus = 'active' | 'pending' | 'inactive' | 'completed'
 export type MaterialCategory = 'material' | 'recording'
 export type MaterialType = 'video' | 'document'
+export type WaitlistStatus = 'waiting' | 'offered' | 'claimed' | 'enrolled' | 'expired' | 'declined' | 'left' | 'removed'
 export type PaymentStatus = 'pending' | 'paid' | 'expired' | 'needs_refund' | 'refunded'
 
 export interface UsersTable {
@@ -76,6 +77,8 @@ export interface CoursesTable {
 	reminder_first_minutes: ColumnType<number | null, number | null | undefined, number | null>
 	reminder_second_minutes: ColumnType<number | null, number | null | undefined, number | null>
 	announce_week_open: Generated<boolean>
+	/** How long a waitlist offer holds a freed seat (1–720 hours). */
+	waitlist_offer_hours: Generated<number>
 	created_at: CreatedAt
 	updated_at: Timestamp
 }
@@ -243,6 +246,28 @@ export interface MaterialItemsTable {
 
 export type DocumentPreviewStatus = 'pending' | 'ready' | 'failed' | 'unavailable'
 
+/** A place in a course's waitlist queue (docs/decisions/034); ended entries stay as the record. */
+export interface WaitlistEntriesTable {
+	id: Generated<number>
+	course_id: number
+	user_id: string | null
+	/** The inbox entry the request also made. */
+	contact_submission_id: number | null
+	name: string
+	email: string
+	/** Order within the course; the shown position counts the waiting entries up to it. */
+	position: number
+	status: Generated<WaitlistStatus>
+	/** The person's link to their entry (confirmation e-mail): only its hash is stored. */
+	token_hash: string
+	/** The link of the current or last offer. */
+	offer_token_hash: string | null
+	offered_at: Date | null
+	offer_expires_at: Date | null
+	joined_at: CreatedAt
+	updated_at: Timestamp
+}
+
 export interface ContactSubmissionsTable {
 	id: Generated<number>
 	kind: Generated<'contact' | 'waitlist'>
@@ -372,6 +397,7 @@ export interface Database {
 	session_reminders: SessionRemindersTable
 	material_items: MaterialItemsTable
 	contact_submissions: ContactSubmissionsTable
+	waitlist_entries: WaitlistEntriesTable
 	messages: MessagesTable
 	message_attachments: MessageAttachmentsTable
 	site_settings: SiteSettingsTable

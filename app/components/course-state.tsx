@@ -52,11 +52,18 @@ export function CourseStatePanel({ state, course }: { state: CourseState; course
 			)
 		case 'waitlisted':
 			return (
-				<StateBox title="You're on the waitlist">
-					<p>
-						You asked to join the waitlist on <LocalDate value={state.since} />.{' '}
-						{course.isFull ? 'We will let you know when a spot opens.' : 'A spot is open now: you can secure it below.'}
-					</p>
+				<StateBox title={state.offerExpiresAt ? 'A seat is held for you' : "You're on the waitlist"}>
+					{state.offerExpiresAt ? (
+						<p>
+							A seat is yours until <LocalDate value={state.offerExpiresAt} time />: follow the link in the e-mail we sent you to claim it.
+						</p>
+					) : (
+						<p>
+							You asked to join the waitlist on <LocalDate value={state.since} />.{' '}
+							{state.position ? `You are number ${state.position} in line. ` : ''}
+							{course.isFull ? 'We will let you know when a spot opens.' : 'A spot is open now: you can secure it below.'}
+						</p>
+					)}
 				</StateBox>
 			)
 	}

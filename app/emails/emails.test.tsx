@@ -7,7 +7,9 @@ import { EnrollmentReceiptEmail } from './enrollment-receipt.tsx'
 import { RefundNoticeEmail } from './refund-notice.tsx'
 import { renderEmail } from './render.server.ts'
 import { ResetPasswordEmail } from './reset-password.tsx'
+import { SeatOfferEmail } from './seat-offer.tsx'
 import { emailColors } from './theme.ts'
+import { WaitlistJoinedEmail } from './waitlist-joined.tsx'
 
 const site = { url: 'https://school.example', contactEmail: 'hello@school.example' }
 
@@ -135,6 +137,37 @@ describe('e-mail templates', () => {
 		const full = await renderEmail(<RefundNoticeEmail {...notice} note="" enrollmentEnded />)
 		expect(full.text).not.toContain('Reason')
 		expect(full.text).toContain('Your enrollment in Spring Cohort has ended')
+	})
+
+	test('the waitlist confirmation: the position, the offer time, the link to the place', async () => {
+		const entryUrl = 'https://school.example/waitlist/places/abc'
+		const mail = await renderEmail(
+			<WaitlistJoinedEmail site={site} name="Ada" courseTitle="Spring Cohort" position={3} offerHours={48} entryUrl={entryUrl} />,
+		)
+		expectSchoolFrame(mail, { title: 'You are on the waitlist: Spring Cohort', reason: /joined the waitlist for Spring Cohort/ })
+		expect(mail.text).toContain('You are number 3 in line for Spring Cohort.')
+		expect(mail.text).toContain('for 48 hours')
+		expect(mail.text).toContain(`See your place in line ${entryUrl}`)
+		expect(linksOf(mail.html)).toContain(entryUrl)
+	})
+
+	test('the seat offer: course, price, until when, the claim link', async () => {
+		const offerUrl = 'https://school.example/waitlist/places/xyz'
+		const mail = await renderEmail(
+			<SeatOfferEmail
+				site={site}
+				name="Ada"
+				courseTitle="Spring Cohort"
+				price="$2,500.00"
+				heldUntil="Saturday, November 28, 2026 at 10:00 AM UTC"
+				offerUrl={offerUrl}
+			/>,
+		)
+		expectSchoolFrame(mail, { title: 'A seat is free for you: Spring Cohort', reason: /you are on the waitlist for Spring Cohort/ })
+		expect(mail.text).toContain('We hold it for you until Saturday, November 28, 2026 at 10:00 AM UTC.')
+		expect(mail.text).toContain('Price: $2,500.00.')
+		expect(mail.text).toContain(`Claim your seat ${offerUrl}`)
+		expect(linksOf(mail.html)).toContain(offerUrl)
 	})
 
 	test("the mail colours are the site's (app/app.css)", () => {

@@ -6,17 +6,21 @@
 import type { TaskList } from 'graphile-worker'
 import { MAKE_PREVIEW_TASK } from '#app/models/document-previews.server.ts'
 import { EMAIL_ANNOUNCEMENT_TASK } from '#app/models/messages.server.ts'
+import { SEND_SEAT_OFFER_TASK } from '#app/models/seat-offers.server.ts'
 import { emailAnnouncementTask } from './announcements.server.ts'
 import { makePreview, requestMissingPreviews } from './document-previews.server.ts'
 import { announceOpenWeeks, sendSessionReminders } from './live-sessions.server.ts'
 import { deliverMail } from './mail.server.ts'
 import { sweepAbandonedUploads, sweepExpiredHolds, sweepRateLimitCounters } from './sweeps.server.ts'
+import { sendSeatOfferMail, sweepWaitlist } from './waitlist.server.ts'
 
 export const TASKS: TaskList = {
 	'deliver-mail': deliverMail,
 	'sweep-expired-holds': sweepExpiredHolds,
 	'sweep-rate-limits': sweepRateLimitCounters,
 	'sweep-abandoned-uploads': sweepAbandonedUploads,
+	'sweep-waitlist-offers': sweepWaitlist,
+	[SEND_SEAT_OFFER_TASK]: sendSeatOfferMail,
 	[MAKE_PREVIEW_TASK]: makePreview,
 	'request-missing-previews': requestMissingPreviews,
 	[EMAIL_ANNOUNCEMENT_TASK]: emailAnnouncementTask,
@@ -28,6 +32,7 @@ export const CRONTAB = [
 	// Retries of mail that could not be sent wait in the outbox (next_attempt_at); a new mail also asks for a delivery at once.
 	'* * * * * deliver-mail',
 	'* * * * * sweep-expired-holds',
+	'* * * * * sweep-waitlist-offers',
 	'*/5 * * * * sweep-rate-limits',
 	'17 * * * * sweep-abandoned-uploads',
 	// Each run queues what is due by then and records it: a late or doubled run neither skips nor repeats a reminder.

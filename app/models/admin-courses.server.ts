@@ -5,6 +5,7 @@ import type { Database } from '#db/types.ts'
 import { recordAudit } from './audit-log.server.ts'
 import { takenSeatsExpression } from './courses.server.ts'
 import { PREVIEW_PREFIX } from './document-previews.server.ts'
+import { offerFreedSeats } from './seat-offers.server.ts'
 import { syncCourseSessions } from './session-schedule.server.ts'
 
 export type CourseInput = {
@@ -107,6 +108,8 @@ export async function updateCourse(db: Kysely<Database>, actorId: string, id: nu
 				after: input,
 			},
 		})
+		// More seats than before go to the waitlist first.
+		if (input.capacity > before.capacity) await offerFreedSeats(trx, id)
 		await publishEvent(trx, { type: 'course.changed', courseId: id })
 		return { id, title: input.title }
 	})

@@ -4,7 +4,7 @@ import type { Database, EnrollmentStatus } from '#db/types.ts'
 import { likePattern } from './admin-users.server.ts'
 import { recordAudit } from './audit-log.server.ts'
 import { listCoursesWithAvailability } from './courses.server.ts'
-import { changeEnrollmentStatus, enrollWithinCapacity } from './seats.server.ts'
+import { changeEnrollmentStatus, deleteEnrollment, enrollWithinCapacity } from './seats.server.ts'
 
 /** The enrollment table shows at most this many rows; a search narrows it down. */
 export const ENROLLMENT_LIST_LIMIT = 200
@@ -135,11 +135,7 @@ export async function updateEnrollmentStatus(db: Kysely<Database>, actorId: stri
 /** Null when the enrollment does not exist. */
 export async function removeEnrollment(db: Kysely<Database>, actorId: string, enrollmentId: number) {
 	return db.transaction().execute(async (trx) => {
-		const removed = await trx
-			.deleteFrom('enrollments')
-			.where('id', '=', enrollmentId)
-			.returning(['id', 'user_id', 'course_id', 'status'])
-			.executeTakeFirst()
+		const removed = await deleteEnrollment(trx, enrollmentId)
 		if (!removed) return null
 		await recordAudit(trx, {
 			actorId,

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely'
 import type { Database } from '#db/types.ts'
 import type { CourseState, UnpaidRegistration } from './course-state.ts'
+import { listPlacesOf } from './waitlist.server.ts'
 
 /**
  * What a signed-in user's relation to a course is, strongest first: an enrolment, then an
@@ -29,7 +30,16 @@ export async function courseStateFor(db: Kysely<Database>, userId: string, cours
 		return enrollment.status === 'inactive' ? { kind: 'inactive' } : { kind: 'enrolled' }
 	}
 	if (payment) return { kind: 'payment-pending', canPay: true, heldUntil: payment.heldUntil?.toISOString() ?? null }
-	if (waitlist) return { kind: 'waitlisted', since: waitlist.created_at.toISOString() }
+	if (waitlist) {
+		const email = await db.selectFrom('users').select('email').where('id', '=', userId).executeTakeFirstOrThrow()
+		const place = (await listPlacesOf(db, email.email)).find((one) => one.courseId === courseId)
+		return {
+			kind: 'waitlisted',
+			since: waitlist.created_at.toISOString(),
+			position: place?.position ?? null,
+			offerExpiresAt: place?.offerExpiresAt ?? null,
+		}
+	}
 	return { kind: 'none' }
 }
 

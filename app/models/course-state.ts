@@ -13,8 +13,11 @@ export type CourseState =
 	| { kind: 'payment-pending'; canPay: boolean; heldUntil: string | null }
 	/** An enrolment an admin set to inactive: buying again is refused, so say so. */
 	| { kind: 'inactive' }
-	/** A waitlist request with the person's e-mail for this course (ISO date of the request). */
-	| { kind: 'waitlisted'; since: string }
+	/**
+	 * A waitlist request with the person's e-mail for this course (ISO date of the request); with a
+	 * place in the course's line, its position, or the end of the seat offer it holds (ISO).
+	 */
+	| { kind: 'waitlisted'; since: string; position: number | null; offerExpiresAt: string | null }
 
 /** A course the user started to pay for, did not pay, and holds no enrolment in. */
 export type UnpaidRegistration = { courseId: number; courseTitle: string }

@@ -8,8 +8,9 @@ export const SEAT_TAKING_STATUSES = ['active', 'pending', 'completed'] as const 
 
 /**
  * The seats taken in the `courses` row of the surrounding query: enrollments
- * that hold a seat plus seat holds that have not expired. Every capacity
- * reading and check goes through this one expression.
+ * that hold a seat, seat holds that have not expired, and waitlist offers that
+ * are open (docs/decisions/034: an offered seat is never sold to anyone else).
+ * Every capacity reading and check goes through this one expression.
  */
 export function takenSeatsExpression(eb: ExpressionBuilder<Database, 'courses'>) {
 	const enrolled = eb
@@ -22,7 +23,13 @@ export function takenSeatsExpression(eb: ExpressionBuilder<Database, 'courses'>)
 		.select((sub) => sub.fn.countAll<number>().as('count'))
 		.whereRef('seat_holds.course_id', '=', 'courses.id')
 		.where('seat_holds.expires_at', '>', sql<Date>`now()`)
-	return eb.cast<number>(eb(enrolled, '+', held), 'integer')
+	const offered = eb
+		.selectFrom('waitlist_entries')
+		.select((sub) => sub.fn.countAll<number>().as('count'))
+		.whereRef('waitlist_entries.course_id', '=', 'courses.id')
+		.where('waitlist_entries.status', '=', 'offered')
+		.where('waitlist_entries.offer_expires_at', '>', sql<Date>`now()`)
+	return eb.cast<number>(eb(eb(enrolled, '+', held), '+', offered), 'integer')
 }
 
 function coursesWithTakenSeats(db: Kysely<Database>) {

@@ -4,7 +4,7 @@ import type { CheckoutSession, PaymentProvider } from '#app/services/payments/pa
 import { TestCheckoutPayments } from '#app/services/payments/test-checkout.server.ts'
 import type { Database } from '#db/types.ts'
 import { sendEnrollmentReceipt } from './enrollment-emails.server.ts'
-import { enrollWithinCapacity, placeSeatHold, SeatUnavailableError, sweepExpiredSeatHolds } from './seats.server.ts'
+import { enrollWithinCapacity, placeSeatHold, releaseSeatHolds, SeatUnavailableError, sweepExpiredSeatHolds } from './seats.server.ts'
 
 /**
  * How long a seat is held for a checkout, and when the checkout session ends.
@@ -105,7 +105,7 @@ export async function openCheckout(db: Kysely<Database>, payments: PaymentProvid
 
 async function releaseHold(db: Kysely<Database>, holdId: string, courseId: number) {
 	await db.transaction().execute(async (trx) => {
-		await trx.deleteFrom('seat_holds').where('id', '=', holdId).execute()
+		await releaseSeatHolds(trx, { holdId })
 		await publishEvent(trx, { type: 'enrollment.changed', courseId })
 	})
 }
@@ -199,8 +199,9 @@ export async function fulfil(db: Kysely<Database>, payments: PaymentProvider, se
 				.set({ status: 'needs_refund', payment_intent_id: session.paymentIntentId, fulfilled_at: now, updated_at: now })
 				.where('id', '=', payment.id)
 				.execute()
-			const released = await trx.deleteFrom('seat_holds').where('checkout_session_id', '=', sessionId).returning('course_id').execute()
-			for (const hold of released) await publishEvent(trx, { type: 'enrollment.changed', courseId: hold.course_id })
+			for (const courseId of await releaseSeatHolds(trx, { checkoutSessionId: sessionId })) {
+				await publishEvent(trx, { type: 'enrollment.changed', courseId })
+			}
 			return { status: 'needs_refund', userId: payment.user_id, courseTitle: payment.course_title } as const
 		}
 	})
@@ -245,8 +246,9 @@ export async function expireCheckout(db: Kysely<Database>, sessionId: string) {
 			.where('checkout_session_id', '=', sessionId)
 			.where('status', '=', 'pending')
 			.execute()
-		const released = await trx.deleteFrom('seat_holds').where('checkout_session_id', '=', sessionId).returning('course_id').execute()
-		for (const hold of released) await publishEvent(trx, { type: 'enrollment.changed', courseId: hold.course_id })
+		for (const courseId of await releaseSeatHolds(trx, { checkoutSessionId: sessionId })) {
+			await publishEvent(trx, { type: 'enrollment.changed', courseId })
+		}
 	})
 }
 

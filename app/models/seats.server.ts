@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely'
 import type { Database, EnrollmentStatus } from '#db/types.ts'
-import { SEAT_TAKING_STATUSES, takenSeatsExpression } from './courses.server.ts'
+import { SEAT_TAKING_STATUSES } from './courses.server.ts'
+import { closeOwnWaitlistEntries, countSeats, lockCourse, offerFreedSeats, ownOpenOffer } from './seat-offers.server.ts'
 
 export type SeatRefusal = 'course-not-found' | 'course-full' | 'already-enrolled'
 
@@ -12,20 +13,19 @@ export class SeatUnavailableError extends Error {
 	}
 }
 
+const seatTaking = SEAT_TAKING_STATUSES as readonly string[]
+
 /**
- * Takes the course row lock, then counts: the count is its own statement so
- * that, under READ COMMITTED, it sees every seat committed by whoever held the
- * lock before us. Every seat decision goes through here.
+ * Takes the course row lock, serves the waitlist first (a free seat goes to the person next in
+ * line before anyone else: docs/decisions/034), then counts. Returns the claimer's own open
+ * offer, whose seat is theirs to take. Every claim of a seat goes through here.
  */
-async function lockCourseAndCountSeats(trx: Transaction<Database>, courseId: number) {
-	const locked = await trx.selectFrom('courses').select('id').where('id', '=', courseId).forUpdate().executeTakeFirst()
-	if (!locked) throw new SeatUnavailableError('course-not-found')
-	const course = await trx
-		.selectFrom('courses')
-		.select((eb) => ['id', 'title', 'capacity', 'registration_fee', takenSeatsExpression(eb).as('taken')])
-		.where('id', '=', courseId)
-		.executeTakeFirstOrThrow()
-	return { ...course, taken: Number(course.taken) }
+async function lockForClaim(trx: Transaction<Database>, userId: string, courseId: number) {
+	if (!(await lockCourse(trx, courseId))) throw new SeatUnavailableError('course-not-found')
+	await offerFreedSeats(trx, courseId)
+	const course = await countSeats(trx, courseId)
+	const offer = await ownOpenOffer(trx, userId, courseId)
+	return { course, offer }
 }
 
 async function assertNotEnrolled(trx: Transaction<Database>, userId: string, courseId: number) {
@@ -47,13 +47,14 @@ export type EnrollInput = {
 }
 
 /**
- * Enrols a user if a seat is free (docs/decisions/015). Must run inside a
- * transaction; throws SeatUnavailableError otherwise.
+ * Enrols a user if a seat is free (docs/decisions/015), or if the user holds an open waitlist
+ * offer for the course (it becomes the enrolment). Must run inside a transaction; throws
+ * SeatUnavailableError otherwise.
  */
 export async function enrollWithinCapacity(trx: Transaction<Database>, input: EnrollInput) {
-	const course = await lockCourseAndCountSeats(trx, input.courseId)
+	const { course, offer } = await lockForClaim(trx, input.userId, input.courseId)
 	await assertNotEnrolled(trx, input.userId, input.courseId)
-	let taken = course.taken
+	let taken = course.taken - (offer ? 1 : 0)
 	if (input.consumeHold) {
 		const released = await trx
 			.deleteFrom('seat_holds')
@@ -64,38 +65,59 @@ export async function enrollWithinCapacity(trx: Transaction<Database>, input: En
 		taken -= Number(released.numDeletedRows)
 	}
 	const status = input.status ?? 'active'
-	const takesSeat = (SEAT_TAKING_STATUSES as readonly string[]).includes(status)
+	const takesSeat = seatTaking.includes(status)
 	if (takesSeat && taken >= course.capacity) throw new SeatUnavailableError('course-full')
 	const enrollment = await trx
 		.insertInto('enrollments')
 		.values({ user_id: input.userId, course_id: input.courseId, status })
 		.returning('id')
 		.executeTakeFirstOrThrow()
+	if (takesSeat) await closeOwnWaitlistEntries(trx, { userId: input.userId, courseId: input.courseId, status: 'enrolled' })
 	return { enrollmentId: enrollment.id, course }
 }
 
-/** Changes an enrollment's status; moving it into a seat-taking status needs a free seat. */
+/**
+ * Changes an enrollment's status; moving it into a seat-taking status needs a free seat, and
+ * moving it out of one offers the freed seat to the waitlist in the same transaction.
+ */
 export async function changeEnrollmentStatus(trx: Transaction<Database>, enrollmentId: number, status: EnrollmentStatus) {
-	const current = await trx
-		.selectFrom('enrollments')
-		.select(['id', 'course_id', 'status'])
-		.where('id', '=', enrollmentId)
-		.executeTakeFirst()
+	const row = await trx.selectFrom('enrollments').select('course_id').where('id', '=', enrollmentId).executeTakeFirst()
+	if (!row) return null
+	await lockCourse(trx, row.course_id)
+	// Read again under the course lock: the status it had when this change was decided.
+	const current = await trx.selectFrom('enrollments').select(['course_id', 'status']).where('id', '=', enrollmentId).executeTakeFirst()
 	if (!current) return null
-	const seatTaking = SEAT_TAKING_STATUSES as readonly string[]
 	if (seatTaking.includes(status) && !seatTaking.includes(current.status)) {
-		const course = await lockCourseAndCountSeats(trx, current.course_id)
+		const course = await countSeats(trx, current.course_id)
 		if (course.taken >= course.capacity) throw new SeatUnavailableError('course-full')
 	}
 	await trx.updateTable('enrollments').set({ status, updated_at: new Date() }).where('id', '=', enrollmentId).execute()
+	if (seatTaking.includes(current.status) && !seatTaking.includes(status)) await offerFreedSeats(trx, current.course_id)
 	return { courseId: current.course_id }
+}
+
+/** Deletes an enrollment under the course lock; a seat it took is offered to the waitlist. Null when missing. */
+export async function deleteEnrollment(trx: Transaction<Database>, enrollmentId: number) {
+	const row = await trx.selectFrom('enrollments').select('course_id').where('id', '=', enrollmentId).executeTakeFirst()
+	if (!row) return null
+	await lockCourse(trx, row.course_id)
+	const removed = await trx
+		.deleteFrom('enrollments')
+		.where('id', '=', enrollmentId)
+		.returning(['id', 'user_id', 'course_id', 'status'])
+		.executeTakeFirst()
+	if (removed && seatTaking.includes(removed.status)) await offerFreedSeats(trx, removed.course_id)
+	return removed ?? null
 }
 
 export type HoldInput = { userId: string; courseId: number; expiresAt: Date; checkoutSessionId?: string | null }
 
-/** Reserves a seat until the checkout ends. Must run inside a transaction. */
+/**
+ * Reserves a seat until the checkout ends. Must run inside a transaction. A user's open
+ * waitlist offer becomes the hold (its entry is then 'claimed').
+ */
 export async function placeSeatHold(trx: Transaction<Database>, input: HoldInput) {
-	const course = await lockCourseAndCountSeats(trx, input.courseId)
+	const { course, offer } = await lockForClaim(trx, input.userId, input.courseId)
 	await assertNotEnrolled(trx, input.userId, input.courseId)
 	const replaced = await trx
 		.deleteFrom('seat_holds')
@@ -104,7 +126,7 @@ export async function placeSeatHold(trx: Transaction<Database>, input: HoldInput
 		.returning('expires_at')
 		.execute()
 	const ownLiveHolds = replaced.filter((hold) => hold.expires_at.getTime() > Date.now()).length
-	if (course.taken - ownLiveHolds >= course.capacity) throw new SeatUnavailableError('course-full')
+	if (course.taken - ownLiveHolds - (offer ? 1 : 0) >= course.capacity) throw new SeatUnavailableError('course-full')
 	const hold = await trx
 		.insertInto('seat_holds')
 		.values({
@@ -115,15 +137,58 @@ export async function placeSeatHold(trx: Transaction<Database>, input: HoldInput
 		})
 		.returning('id')
 		.executeTakeFirstOrThrow()
+	if (offer) await closeOwnWaitlistEntries(trx, { userId: input.userId, courseId: input.courseId, status: 'claimed' })
 	return { holdId: hold.id, course }
 }
 
-export async function releaseSeatHold(db: Kysely<Database>, checkoutSessionId: string) {
-	await db.deleteFrom('seat_holds').where('checkout_session_id', '=', checkoutSessionId).execute()
+/**
+ * Deletes seat holds (by id, by checkout session, or every expired one) course by course under
+ * each course's lock, offering the freed seats to the waitlist in the same transaction. Returns
+ * the courses whose holds went.
+ */
+export async function releaseSeatHolds(
+	trx: Transaction<Database>,
+	which: { holdId: string } | { checkoutSessionId: string } | { expired: true },
+) {
+	let query = trx.selectFrom('seat_holds').select('course_id').distinct()
+	if ('holdId' in which) query = query.where('id', '=', which.holdId)
+	else if ('checkoutSessionId' in which) query = query.where('checkout_session_id', '=', which.checkoutSessionId)
+	else query = query.where('expires_at', '<=', new Date())
+	const courses = (await query.execute()).map((row) => row.course_id).sort((a, b) => a - b)
+	for (const courseId of courses) {
+		await lockCourse(trx, courseId)
+		let remove = trx.deleteFrom('seat_holds').where('course_id', '=', courseId)
+		if ('holdId' in which) remove = remove.where('id', '=', which.holdId)
+		else if ('checkoutSessionId' in which) remove = remove.where('checkout_session_id', '=', which.checkoutSessionId)
+		else remove = remove.where('expires_at', '<=', new Date())
+		await remove.execute()
+		await offerFreedSeats(trx, courseId)
+	}
+	return courses
 }
 
-/** Expired holds never count; this only keeps the table small. */
+export async function releaseSeatHold(db: Kysely<Database>, checkoutSessionId: string) {
+	await db.transaction().execute((trx) => releaseSeatHolds(trx, { checkoutSessionId }))
+}
+
+/**
+ * Expired holds stopped counting when they expired; this deletes them and offers their seats
+ * to the waitlist, one transaction per course. Returns how many holds it deleted.
+ */
 export async function sweepExpiredSeatHolds(db: Kysely<Database>) {
-	const result = await db.deleteFrom('seat_holds').where('expires_at', '<=', new Date()).executeTakeFirst()
-	return Number(result.numDeletedRows)
+	const courses = await db.selectFrom('seat_holds').select('course_id').distinct().where('expires_at', '<=', new Date()).execute()
+	let deleted = 0
+	for (const { course_id: courseId } of courses) {
+		await db.transaction().execute(async (trx) => {
+			await lockCourse(trx, courseId)
+			const result = await trx
+				.deleteFrom('seat_holds')
+				.where('course_id', '=', courseId)
+				.where('expires_at', '<=', new Date())
+				.executeTakeFirst()
+			deleted += Number(result.numDeletedRows)
+			await offerFreedSeats(trx, courseId)
+		})
+	}
+	return deleted
 }

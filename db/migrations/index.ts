@@ -10,6 +10,7 @@ import * as mailHeadersAndAttachments from './2026-11-27-0001-mail-headers-and-a
 import * as emailPreferences from './2026-11-27-0002-email-preferences.ts'
 import * as liveSessions from './2026-11-28-0101-live-sessions.ts'
 import * as announcementAudience from './2026-11-28-0201-announcement-audience.ts'
+import * as waitlistQueue from './2026-11-28-0301-waitlist-queue.ts'
 import * as paymentRefunds from './2026-11-28-0401-payment-refunds.ts'
 
 /**
@@ -28,5 +29,6 @@ export const migrations: Record<string, Migration> = {
 	'2026-11-27-0002-email-preferences': emailPreferences,
 	'2026-11-28-0101-live-sessions': liveSessions,
 	'2026-11-28-0201-announcement-audience': announcementAudience,
+	'2026-11-28-0301-waitlist-queue': waitlistQueue,
 	'2026-11-28-0401-payment-refunds': paymentRefunds,
 }

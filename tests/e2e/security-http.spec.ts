@@ -175,6 +175,7 @@ test.describe('forgery, GET safety and headers', () => {
 			mailId: String(mail.id),
 			liveSessionId: String(liveSession.id),
 			feed: 'not-a-real-calendar-token-not-a-real-one.ics',
+			token: 'no-such-waitlist-token',
 		}
 		cookies.anonymous = ''
 		cookies.stranger = await cookieFor(stranger)

@@ -177,6 +177,7 @@ describe('add course', () => {
 				'reminder_first_minutes',
 				'reminder_second_minutes',
 				'announce_week_open',
+				'waitlist_offer_hours',
 			].sort(),
 		)
 	})

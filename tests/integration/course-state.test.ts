@@ -72,7 +72,12 @@ describe('courseStateFor', () => {
 		const course = await insertCourse(t.db)
 		const other = await insertCourse(t.db)
 		await joinWaitlist(t.db, { name: 'Wanda', email: email.toUpperCase(), program: course.title })
-		expect(await courseStateFor(t.db, userId, course.id)).toEqual({ kind: 'waitlisted', since: expect.any(String) })
+		expect(await courseStateFor(t.db, userId, course.id)).toEqual({
+			kind: 'waitlisted',
+			since: expect.any(String),
+			position: null,
+			offerExpiresAt: null,
+		})
 		expect(await courseStateFor(t.db, userId, other.id)).toEqual({ kind: 'none' })
 	})
 })

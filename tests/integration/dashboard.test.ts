@@ -294,6 +294,6 @@ describe('My Courses', () => {
 
 	test('is empty for a user with neither', async () => {
 		const student = await createUser()
-		expect(await load(student.cookie)).toEqual({ enrollments: [], waitlist: [] })
+		expect(await load(student.cookie)).toEqual({ enrollments: [], waitlist: [], places: [], leaving: null })
 	})
 })

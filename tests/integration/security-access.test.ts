@@ -8,6 +8,7 @@
  */
 import { beforeAll, describe, expect, test } from 'vitest'
 import { attachmentKey, materialKey, submissionKey } from '#app/services/storage/keys.ts'
+import { hashToken } from '#app/utils/session.server.ts'
 import type { EnrollmentStatus, Role } from '#db/types.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
 import { insertUser } from '#tests/support/fixtures.ts'
@@ -62,6 +63,8 @@ const ACCESS: Record<string, Expectation> = {
 	'routes/register/course': { GET: signedOutOnly('→/register'), POST: all('→/register') },
 	'routes/register/agreement': { GET: signedOutOnly('→/register'), POST: all('→/register') },
 	'routes/register/waitlist': { GET: all('200'), POST: all('400') },
+	// A place in line is reached by its e-mailed token, whoever is signed in.
+	'routes/register/waitlist-place': { GET: all('200'), POST: all('400') },
 	// Enrolled members are shown their enrolment on the course page instead of the purchase form.
 	'routes/register/enroll': { GET: [LOGIN, '200', '→/courses/:id', '→/courses/:id', '200'], POST: member('400') },
 	'routes/register/test-checkout': { GET: all('404'), POST: all('404') },
@@ -69,7 +72,7 @@ const ACCESS: Record<string, Expectation> = {
 	'routes/public/not-found': { GET: all('404') },
 	'routes/dashboard/layout': { GET: member() },
 	'routes/dashboard/index': { GET: member() },
-	'routes/dashboard/courses': { GET: member() },
+	'routes/dashboard/courses': { GET: member(), POST: member('400') },
 	'routes/dashboard/material-viewer': { GET: [LOGIN, '403', '200', '200', '200'] },
 	// Only enrolled students submit work: an admin's submission is refused.
 	'routes/dashboard/assignment': { GET: [LOGIN, '403', '200', '200', '200'], POST: [LOGIN, '403', '400', '400', '403'] },
@@ -81,6 +84,8 @@ const ACCESS: Record<string, Expectation> = {
 	'routes/admin/course-edit': { GET: adminOnly(), POST: adminOnly('400') },
 	// The confirmation dialog's POST carries no fields: it deletes (a spare course here).
 	'routes/admin/course-delete': { GET: adminOnly(), POST: adminOnly('→/dashboard/admin/courses') },
+	// Designed answer to a malformed form: back to the queue with an error toast.
+	'routes/admin/course-waitlist': { GET: adminOnly(), POST: adminOnly('→/dashboard/admin/courses/:id/waitlist') },
 	'routes/admin/course-materials': { GET: adminOnly(), POST: adminOnly('400') },
 	'routes/admin/week-edit': { GET: adminOnly(), POST: adminOnly('400') },
 	'routes/admin/session-edit': { GET: adminOnly(), POST: adminOnly('400') },
@@ -223,6 +228,17 @@ beforeAll(async () => {
 		})
 		.returning('id')
 		.executeTakeFirstOrThrow()
+	const placeToken = 'matrix-waitlist-place-token'
+	await t.db
+		.insertInto('waitlist_entries')
+		.values({
+			course_id: course.id,
+			name: 'Matrix Waiting',
+			email: 'matrix-waiting@example.com',
+			position: 1,
+			token_hash: hashToken(placeToken),
+		})
+		.execute()
 	const mail = await t.db
 		.insertInto('email_outbox')
 		.values({ to_address: 'matrix@example.com', subject: 'Matrix', text_body: 'Matrix', html_body: '<p>Matrix</p>' })
@@ -258,6 +274,7 @@ beforeAll(async () => {
 			liveSessionId: String(liveSession.id),
 			feed: 'not-a-real-calendar-token-not-a-real-one.ics',
 			mailId: String(mail.id),
+			token: placeToken,
 		},
 		spareCourseId: String(spare.id),
 		other,

@@ -11,6 +11,7 @@ import path from 'node:path'
 import { sql } from 'kysely'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { MAX_FORM_BYTES } from '#app/utils/form-data.server.ts'
+import { hashToken } from '#app/utils/session.server.ts'
 import type { Role } from '#db/types.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
 import { insertUser } from '#tests/support/fixtures.ts'
@@ -212,12 +213,24 @@ beforeAll(async () => {
 		.values({ course_id: course.id, week_id: week.id, title: 'Homework' })
 		.returning('id')
 		.executeTakeFirstOrThrow()
+	const placeToken = 'fuzz-waitlist-place-token'
+	await t.db
+		.insertInto('waitlist_entries')
+		.values({
+			course_id: course.id,
+			name: 'Fuzz Waiting',
+			email: 'fuzz-waiting@example.com',
+			position: 1,
+			token_hash: hashToken(placeToken),
+		})
+		.execute()
 	params = {
 		id: String(course.id),
 		courseId: String(course.id),
 		weekId: String(week.id),
 		assignmentId: String(assignment.id),
 		sessionId: 'cs_test_nothing',
+		token: placeToken,
 	}
 })
 

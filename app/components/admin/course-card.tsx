@@ -57,6 +57,9 @@ export function AdminCourseCard({ course }: { course: CourseWithAvailability }) 
 				<ButtonLink to={href('/dashboard/admin/courses/:courseId/delete', params)} preventScrollReset variant="destructive" size="sm">
 					Delete<span className="sr-only"> {course.title}</span>
 				</ButtonLink>
+				<ButtonLink to={href('/dashboard/admin/courses/:courseId/waitlist', params)} variant="outline" size="sm">
+					Waitlist<span className="sr-only"> of {course.title}</span>
+				</ButtonLink>
 				<ButtonLink
 					to={href('/dashboard/admin/courses/:courseId/materials', params)}
 					state={{ course: { id: course.id, title: course.title } }}

@@ -1,28 +1,66 @@
+import { data, href } from 'react-router'
+import { z } from 'zod'
+import { ConfirmDialog } from '#app/components/admin/confirm-dialog.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { LocalDate } from '#app/components/local-date.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { EmptyState } from '#app/components/ui/empty-state.tsx'
+import { WaitlistPlaces } from '#app/components/waitlist/my-places.tsx'
 import { listUserEnrollments, listUserWaitlistRequests } from '#app/models/enrollments.server.ts'
+import { leaveWaitlist, listPlacesOf } from '#app/models/waitlist.server.ts'
 import { requireUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
+import { readFormData } from '#app/utils/form-data.server.ts'
+import { parseRowId, rowIdSchema } from '#app/utils/row-id.ts'
+import { redirectWithToast } from '#app/utils/toast.server.ts'
 import type { Route } from './+types/courses'
+
+const LeaveSchema = z.object({ intent: z.literal('leave-waitlist'), entryId: rowIdSchema() })
 
 export async function loader({ request }: Route.LoaderArgs) {
 	const user = await requireUser(request)
 	const db = getDb()
-	const enrollments = await listUserEnrollments(db, user.id)
+	const [enrollments, places] = await Promise.all([listUserEnrollments(db, user.id), listPlacesOf(db, user.email)])
 	// Waitlist requests are only shown to someone with no enrollment at all.
-	const waitlist = enrollments.length === 0 ? await listUserWaitlistRequests(db, user.email) : []
-	return { enrollments, waitlist }
+	// Those for a course whose line the user is in show as that place instead.
+	const requests = enrollments.length === 0 ? await listUserWaitlistRequests(db, user.email) : []
+	const waitlist = requests.filter((request) => !places.some((place) => place.courseTitle === request.program))
+	const leaveId = parseRowId(new URL(request.url).searchParams.get('leave'))
+	return { enrollments, waitlist, places, leaving: places.find((place) => place.id === leaveId) ?? null }
+}
+
+/** Leaving a place in line: only a place with the user's own e-mail address. */
+export async function action({ request }: Route.ActionArgs) {
+	const user = await requireUser(request)
+	const parsed = LeaveSchema.safeParse(Object.fromEntries(await readFormData(request)))
+	if (!parsed.success) throw data('Unknown action', { status: 400 })
+	const left = await leaveWaitlist(getDb(), { entryId: parsed.data.entryId, email: user.email })
+	return redirectWithToast(
+		href('/dashboard/courses'),
+		left ? { type: 'success', title: 'You left the waitlist' } : { type: 'error', title: 'You are no longer on that waitlist' },
+	)
 }
 
 export default function MyCoursesPage({ loaderData }: Route.ComponentProps) {
-	const { enrollments, waitlist } = loaderData
+	const { enrollments, waitlist, places, leaving } = loaderData
+	const path = href('/dashboard/courses')
 	return (
 		<>
+			{leaving ? (
+				<ConfirmDialog
+					title="Leave the waitlist"
+					description={`Give up your place in line for ${leaving.courseTitle}?${leaving.status === 'offered' ? ' The seat held for you goes to the next person.' : ''}`}
+					closeTo={path}
+					action={path}
+					fields={{ intent: 'leave-waitlist', entryId: String(leaving.id) }}
+					confirmLabel="Leave Waitlist"
+					busyLabel="Leaving..."
+				/>
+			) : null}
 			<h1 className="text-2xl font-bold text-ink">My Courses</h1>
+			<WaitlistPlaces places={places} path={path} />
 			{enrollments.length > 0 ? (
 				<ul className="grid gap-4 md:grid-cols-2">
 					{enrollments.map((enrollment) => (

@@ -18,6 +18,8 @@ export default function CoursesPage({ loaderData }: Route.ComponentProps) {
 	const { courses } = loaderData
 	const [searchParams] = useSearchParams()
 	const hasOpenCourse = courses.some((course) => !course.isFull)
+	// A full course's card opens the waitlist of that course; the Coming Soon box the general one.
+	const waitlistCourse = courses.find((course) => course.isFull && String(course.id) === searchParams.get('course'))
 	return (
 		<div className="mx-auto max-w-6xl px-4 py-10 sm:py-14">
 			<LiveSeatCounts />
@@ -54,7 +56,13 @@ export default function CoursesPage({ loaderData }: Route.ComponentProps) {
 					))}
 				</ul>
 			) : null}
-			{searchParams.get('dialog') === 'waitlist' ? <LazyWaitlistDialog course={null} closeTo="/courses" returnTo="/courses" /> : null}
+			{searchParams.get('dialog') === 'waitlist' ? (
+				<LazyWaitlistDialog
+					course={waitlistCourse ? { id: waitlistCourse.id, title: waitlistCourse.title } : null}
+					closeTo="/courses"
+					returnTo="/courses"
+				/>
+			) : null}
 		</div>
 	)
 }
@@ -83,7 +91,16 @@ function CourseCard({ course }: { course: CourseWithAvailability }) {
 				<SpotsLeft availability={course} />
 				<SeatsProgress availability={course} capacity={course.capacity} label={`Seats taken in ${course.title}`} />
 			</div>
-			<div className="mt-auto pt-5">
+			<div className="mt-auto flex flex-wrap items-center justify-between gap-3 pt-5">
+				{course.isFull ? (
+					<Link
+						to={`/courses?dialog=waitlist&course=${course.id}`}
+						preventScrollReset
+						className="font-semibold text-brand-700 underline underline-offset-4"
+					>
+						Join Waitlist<span className="sr-only"> for {course.title}</span>
+					</Link>
+				) : null}
 				<Link
 					to={`/courses/${course.id}`}
 					className="inline-flex items-center gap-1 font-semibold text-brand-700 underline-offset-4 hover:underline"

@@ -66,8 +66,14 @@ export async function action(args: Route.ActionArgs) {
 			{ status: 429, headers: { 'Retry-After': String(limit.retryAfterSeconds) } },
 		)
 	}
+	let joined: Awaited<ReturnType<typeof joinWaitlist>>
 	try {
-		await joinWaitlist(db, { ...submission.value, program: course?.title ?? DEFAULT_PROGRAM })
+		joined = await joinWaitlist(db, {
+			...submission.value,
+			program: course?.title ?? DEFAULT_PROGRAM,
+			courseId: course?.id ?? null,
+			userId: user?.id ?? null,
+		})
 	} catch (error) {
 		console.error('[waitlist] could not store a request:', error instanceof Error ? error.message : error)
 		const message = 'There was an error adding you to the waitlist. Please try again.'
@@ -76,7 +82,12 @@ export async function action(args: Route.ActionArgs) {
 			{ status: 503, headers: await actionToastHeaders(args, { type: 'error', title: 'Error', description: message }) },
 		)
 	}
-	return redirectWithToast(target, joinedToast)
+	return redirectWithToast(target, joinedToastFor(joined))
+}
+
+/** The spec's toast (the place in line is in the e-mail and on My Courses); someone enrolled already is told so. */
+function joinedToastFor(joined: Awaited<ReturnType<typeof joinWaitlist>>) {
+	return joined.kind === 'enrolled' ? ({ type: 'info', title: 'You are already enrolled in this course.' } as const) : joinedToast
 }
 
 export default function WaitlistPage({ loaderData, actionData }: Route.ComponentProps) {

@@ -1,0 +1,98 @@
+import type { SubmissionResult } from '@conform-to/react'
+import { data, href, redirect } from 'react-router'
+import { CheckoutError, claimSeat, openCheckout, supersedeUnfinishedCheckouts } from '#app/models/payments.server.ts'
+import { SeatUnavailableError } from '#app/models/seats.server.ts'
+import { createUser, findUserByEmail } from '#app/models/users.server.ts'
+import type { PlaceByToken } from '#app/models/waitlist.server.ts'
+import { getPayments } from '#app/services/payments/index.server.ts'
+import { getUser, startSession } from '#app/utils/auth.server.ts'
+import { getDb } from '#app/utils/db.server.ts'
+import { getEnv } from '#app/utils/env.server.ts'
+import { type ActionRequest, actionToastHeaders, redirectWithToast } from '#app/utils/toast.server.ts'
+
+type Reply = (options?: {
+	formErrors?: string[]
+	fieldErrors?: Record<string, string[]>
+	hideFields?: string[]
+}) => SubmissionResult<string[]>
+
+/**
+ * Claiming an offer: the seat goes to the account with the offer's address. A signed-in
+ * person with that address claims at once; a visitor with no account makes one here (the link
+ * proves the address, so it starts confirmed); anyone else must sign in with that address.
+ * Then the agreement's claim: a free course enrols, a paid one opens the checkout for the held
+ * seat at the course's price.
+ */
+export async function claimOffer(args: ActionRequest, place: PlaceByToken, reply: Reply, password: string | undefined) {
+	const { request } = args
+	const db = getDb()
+	const placePath = new URL(request.url).pathname.replace(/\.data$/, '')
+	const user = await getUser(request)
+	let setCookie: string | null = null
+	if (user && user.email.toLowerCase() !== place.email.toLowerCase()) {
+		return data(
+			{ result: reply({ formErrors: [`This offer is for ${place.email}. Log out and sign in with that address.`] }) },
+			{ status: 403 },
+		)
+	}
+	let account = user ? { id: user.id, email: user.email } : null
+	if (!account) {
+		if (await findUserByEmail(db, place.email)) {
+			return data(
+				{ result: reply({ formErrors: [`Log in as ${place.email} to claim this seat.`], hideFields: ['password'] }) },
+				{ status: 401 },
+			)
+		}
+		if (!password) return data({ result: reply({ fieldErrors: { password: ['Choose a password for your account'] } }) }, { status: 400 })
+		const created = await createUser(db, { email: place.email, name: place.name, password, confirmed: true }).catch((error: unknown) => {
+			// Another claim with this link made the account a moment ago.
+			if (typeof error === 'object' && error !== null && 'code' in error && error.code === '23505') return null
+			throw error
+		})
+		if (!created) {
+			return data(
+				{ result: reply({ formErrors: [`Log in as ${place.email} to claim this seat.`], hideFields: ['password'] }) },
+				{ status: 401 },
+			)
+		}
+		setCookie = await startSession(request, created.id)
+		account = created
+	}
+	const { id: userId, email } = account
+	const headers: HeadersInit = setCookie ? { 'Set-Cookie': setCookie } : {}
+	const payments = getPayments()
+	try {
+		await supersedeUnfinishedCheckouts(db, payments, { userId, courseId: place.courseId })
+		const claim = await db.transaction().execute((trx) => claimSeat(trx, { userId, courseId: place.courseId }))
+		if (claim.kind === 'enrolled') {
+			return redirectWithToast(
+				href('/dashboard'),
+				{ type: 'success', title: 'Enrollment Successful', description: `You are enrolled in ${claim.course.title}.` },
+				{ headers },
+			)
+		}
+		const checkout = await openCheckout(db, payments, {
+			claim,
+			user: { id: userId, email },
+			appUrl: getEnv().APP_URL,
+			cancelPath: `/courses/${place.courseId}`,
+		})
+		return redirect(checkout.url, { status: 303, headers })
+	} catch (error) {
+		if (error instanceof SeatUnavailableError) {
+			if (error.reason === 'already-enrolled') {
+				return redirectWithToast(href('/dashboard'), { type: 'info', title: 'You are already enrolled in this course.' }, { headers })
+			}
+			return redirectWithToast(
+				placePath,
+				{ type: 'error', title: 'This offer has ended', description: 'The seat is no longer held for you.' },
+				{ headers },
+			)
+		}
+		if (error instanceof CheckoutError) {
+			const toast = await actionToastHeaders(args, { type: 'error', title: 'Checkout Error', description: 'Failed to initiate payment' })
+			return data({ result: reply({ formErrors: [error.message], hideFields: ['password'] }) }, { status: 502, headers: toast })
+		}
+		throw error
+	}
+}

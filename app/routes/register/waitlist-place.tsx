@@ -1,0 +1,92 @@
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, href } from 'react-router'
+import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { WaitlistPlacePanel } from '#app/components/waitlist/place-panel.tsx'
+import { findUserByEmail } from '#app/models/users.server.ts'
+import { declineOffer, getPlaceByToken, leaveWaitlist } from '#app/models/waitlist.server.ts'
+import { PlaceActionSchema } from '#app/models/waitlist.ts'
+import { getUser } from '#app/utils/auth.server.ts'
+import { getDb } from '#app/utils/db.server.ts'
+import { readFormData } from '#app/utils/form-data.server.ts'
+import { redirectWithToast } from '#app/utils/toast.server.ts'
+import type { Route } from './+types/waitlist-place'
+import { claimOffer } from './waitlist-place.server.ts'
+
+async function placeOf(token: string) {
+	const place = await getPlaceByToken(getDb(), token)
+	if (!place) throw data('Waitlist place not found', { status: 404 })
+	return place
+}
+
+/**
+ * A person's place in a course's line, reached by the link in their e-mails (the token is the
+ * only key: no sign-in needed to see it or leave). With an open offer it is the agreement step.
+ */
+export async function loader({ request, params }: Route.LoaderArgs) {
+	const place = await placeOf(params.token)
+	const user = await getUser(request)
+	const signedInAsOwner = Boolean(user && user.email.toLowerCase() === place.email.toLowerCase())
+	const hasAccount = signedInAsOwner || Boolean(await findUserByEmail(getDb(), place.email))
+	const { id, courseId, courseTitle, status, position, offerExpiresAt, registrationFee, startDate, endDate, email, name } = place
+	return {
+		place: { id, courseId, courseTitle, status, position, offerExpiresAt, registrationFee, startDate, endDate, email, name },
+		viewer: { signedIn: Boolean(user), signedInAsOwner, hasAccount },
+		confirm: new URL(request.url).searchParams.get('confirm'),
+	}
+}
+
+export async function action(args: Route.ActionArgs) {
+	const { request, params } = args
+	const place = await placeOf(params.token)
+	const path = href('/waitlist/places/:token', { token: params.token })
+	const submission = parseWithZod(await readFormData(request), { schema: PlaceActionSchema })
+	if (submission.status !== 'success') return data({ result: submission.reply({ hideFields: ['password'] }) }, { status: 400 })
+	const db = getDb()
+	switch (submission.value.intent) {
+		case 'leave': {
+			const left = await leaveWaitlist(db, { entryId: place.id })
+			return redirectWithToast(
+				path,
+				left
+					? { type: 'success', title: 'You left the waitlist', description: `You are no longer in line for ${place.courseTitle}.` }
+					: { type: 'info', title: 'You are no longer on this waitlist' },
+			)
+		}
+		case 'decline': {
+			const declined = await declineOffer(db, place.id)
+			return redirectWithToast(
+				path,
+				declined
+					? { type: 'success', title: 'Offer declined', description: 'The seat goes to the next person in line.' }
+					: { type: 'info', title: 'This offer has already ended' },
+			)
+		}
+		case 'claim': {
+			if (place.status !== 'offered') {
+				return redirectWithToast(path, { type: 'error', title: 'This offer has ended', description: 'The seat is no longer held for you.' })
+			}
+			return claimOffer(args, place, (options) => submission.reply(options), submission.value.password)
+		}
+	}
+}
+
+export default function WaitlistPlacePage({ loaderData, actionData, params }: Route.ComponentProps) {
+	return (
+		<div className="mx-auto max-w-2xl px-4 py-10 sm:py-14">
+			<WaitlistPlacePanel {...loaderData} path={href('/waitlist/places/:token', { token: params.token })} lastResult={actionData?.result} />
+		</div>
+	)
+}
+
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+	{ title: `Your Waitlist Place${loaderData ? ` for ${loaderData.place.courseTitle}` : ''} | Real Estate Mentorship` },
+	{ name: 'robots', content: 'noindex' },
+]
+
+export function ErrorBoundary() {
+	return (
+		<div className="mx-auto max-w-2xl px-4 py-16">
+			<GeneralErrorBoundary />
+		</div>
+	)
+}
