@@ -8,6 +8,7 @@ import * as announcementSubjects from './2026-11-26-0001-announcement-subjects.t
 import * as documentPreviews from './2026-11-26-0101-document-previews.ts'
 import * as mailHeadersAndAttachments from './2026-11-27-0001-mail-headers-and-attachments.ts'
 import * as emailPreferences from './2026-11-27-0002-email-preferences.ts'
+import * as promotionCodes from './2026-11-28-0501-promotion-codes.ts'
 
 /**
  * Every migration, in order. Listed explicitly so the same list works in the
@@ -23,4 +24,5 @@ export const migrations: Record<string, Migration> = {
 	'2026-11-26-0101-document-previews': documentPreviews,
 	'2026-11-27-0001-mail-headers-and-attachments': mailHeadersAndAttachments,
 	'2026-11-27-0002-email-preferences': emailPreferences,
+	'2026-11-28-0501-promotion-codes': promotionCodes,
 }
