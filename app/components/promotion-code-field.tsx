@@ -1,8 +1,8 @@
 import { type FieldMetadata, getInputProps } from '@conform-to/react'
 import { useId } from 'react'
+import { Button } from '#app/components/ui/button.tsx'
 import { ErrorList } from '#app/components/ui/field.tsx'
 import { Input, Label } from '#app/components/ui/input.tsx'
-import { Button } from '#app/components/ui/button.tsx'
 import { formatCents } from '#app/utils/misc.ts'
 
 export const APPLY_CODE_INTENT = 'apply-code'

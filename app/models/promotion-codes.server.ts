@@ -32,10 +32,7 @@ function usesExpression(eb: ExpressionBuilder<Database, 'promotion_codes'>) {
 		.select((count) => count.fn.countAll<string>().as('uses'))
 		.whereRef('promotion_code_redemptions.promotion_code_id', '=', 'promotion_codes.id')
 		.where((where) =>
-			where.or([
-				where('promotion_code_redemptions.status', '=', 'redeemed'),
-				where('seat_holds.expires_at', '>', sql<Date>`now()`),
-			]),
+			where.or([where('promotion_code_redemptions.status', '=', 'redeemed'), where('seat_holds.expires_at', '>', sql<Date>`now()`)]),
 		)
 }
 

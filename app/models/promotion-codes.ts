@@ -54,12 +54,7 @@ export const CreatePromotionCodeSchema = z
 			.trim()
 			.transform(normalizePromotionCode)
 			.pipe(
-				z
-					.string()
-					.regex(
-						PROMOTION_CODE_PATTERN,
-						'Use 3 to 32 letters, digits, hyphens or underscores, starting with a letter or digit.',
-					),
+				z.string().regex(PROMOTION_CODE_PATTERN, 'Use 3 to 32 letters, digits, hyphens or underscores, starting with a letter or digit.'),
 			),
 		kind: z.enum(['percent', 'amount'], { error: 'Choose a percentage or an amount off' }),
 		value: z.string({ error: 'Enter how much the code takes off' }).trim(),

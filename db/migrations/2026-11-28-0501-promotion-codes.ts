@@ -56,8 +56,12 @@ export async function up(db: Kysely<unknown>) {
 }
 
 export async function down(db: Kysely<unknown>) {
-	await sql`ALTER TABLE test_checkout_sessions DROP COLUMN amount_subtotal_cents, DROP COLUMN discount_cents, DROP COLUMN promotion_code`.execute(db)
-	await sql`ALTER TABLE registration_payments DROP COLUMN promotion_code_id, DROP COLUMN promotion_code, DROP COLUMN discount_cents`.execute(db)
+	await sql`ALTER TABLE test_checkout_sessions DROP COLUMN amount_subtotal_cents, DROP COLUMN discount_cents, DROP COLUMN promotion_code`.execute(
+		db,
+	)
+	await sql`ALTER TABLE registration_payments DROP COLUMN promotion_code_id, DROP COLUMN promotion_code, DROP COLUMN discount_cents`.execute(
+		db,
+	)
 	await sql`DROP TABLE promotion_code_redemptions`.execute(db)
 	await sql`DROP TABLE promotion_codes`.execute(db)
 }
