@@ -47,6 +47,7 @@ export default [
 				route('courses/:courseId/materials', 'routes/admin/course-materials.tsx', [route(':weekId/edit', 'routes/admin/week-edit.tsx')]),
 				route('users', 'routes/admin/users.tsx'),
 				route('enrollments', 'routes/admin/enrollments.tsx', [route('new', 'routes/admin/enrollment-new.tsx')]),
+				route('promotion-codes', 'routes/admin/promotion-codes.tsx'),
 				route('messages', 'routes/admin/messages/layout.tsx', [
 					index('routes/admin/messages/index.tsx'),
 					route('broadcast', 'routes/admin/messages/broadcast.tsx'),
