@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely'
+import type { ExpressionBuilder, Kysely } from 'kysely'
 import { publishEvent } from '#app/services/events/publish.server.ts'
 import type { Database, EnrollmentStatus } from '#db/types.ts'
 import { likePattern } from './admin-users.server.ts'
@@ -27,6 +27,17 @@ export async function listEnrollments(
 			'courses.title as courseTitle',
 			'users.email',
 			'profiles.name',
+			// What the enrolment was paid, and the promotion code it used (a code that made it free has no payment).
+			(eb) =>
+				eb
+					.selectFrom('registration_payments')
+					.select('registration_payments.amount_cents')
+					.whereRef('registration_payments.enrollment_id', '=', 'enrollments.id')
+					.orderBy('registration_payments.id', 'desc')
+					.limit(1)
+					.as('paidCents'),
+			(eb) => redemptionOf(eb).select('promotion_codes.code').as('promotionCode'),
+			(eb) => redemptionOf(eb).select('promotion_code_redemptions.discount_cents').as('discountCents'),
 		])
 	if (query) {
 		const pattern = likePattern(query)
@@ -48,9 +59,24 @@ export async function listEnrollments(
 			courseTitle: row.courseTitle,
 			studentName: row.name ?? '',
 			studentEmail: row.email,
+			payment: paymentOf(row),
 		})),
 		truncated: rows.length > limit,
 	}
+}
+
+function redemptionOf(eb: ExpressionBuilder<Database, 'enrollments'>) {
+	return eb
+		.selectFrom('promotion_code_redemptions')
+		.innerJoin('promotion_codes', 'promotion_codes.id', 'promotion_code_redemptions.promotion_code_id')
+		.whereRef('promotion_code_redemptions.enrollment_id', '=', 'enrollments.id')
+		.limit(1)
+}
+
+/** The enrolment's payment as the table shows it: null when it was neither paid nor made free by a code. */
+function paymentOf(row: { paidCents: number | null; promotionCode: string | null; discountCents: number | null }) {
+	if (row.paidCents === null && row.promotionCode === null) return null
+	return { paidCents: row.paidCents ?? 0, promotionCode: row.promotionCode, discountCents: row.discountCents ?? 0 }
 }
 
 /** The Add Enrollment pickers: every account by name, every course by title with its seats. */
@@ -150,7 +176,17 @@ export async function removeEnrollment(db: Kysely<Database>, actorId: string, en
 export async function listPaymentsNeedingRefund(db: Kysely<Database>) {
 	const rows = await db
 		.selectFrom('registration_payments')
-		.select(['id', 'customer_email', 'course_title', 'amount_cents', 'currency', 'provider', 'checkout_session_id', 'created_at'])
+		.select([
+			'id',
+			'customer_email',
+			'course_title',
+			'amount_cents',
+			'currency',
+			'provider',
+			'checkout_session_id',
+			'promotion_code',
+			'created_at',
+		])
 		.where('status', '=', 'needs_refund')
 		.orderBy('created_at', 'desc')
 		.execute()
@@ -162,6 +198,7 @@ export async function listPaymentsNeedingRefund(db: Kysely<Database>) {
 		currency: row.currency,
 		provider: row.provider,
 		checkoutSessionId: row.checkout_session_id,
+		promotionCode: row.promotion_code,
 		createdAt: row.created_at.toISOString(),
 	}))
 }

@@ -4,6 +4,7 @@
  * PROMOTION_REPEATS repeats the races (default 5 runs each).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
+import { listEnrollments } from '#app/models/admin-enrollments.server.ts'
 import { claimSeat, expireCheckout, fulfil, openCheckout, sweepExpiredCheckouts } from '#app/models/payments.server.ts'
 import {
 	createPromotionCode,
@@ -15,6 +16,7 @@ import {
 import { PROMOTION_CODE_MESSAGES } from '#app/models/promotion-codes.ts'
 import { chooseDraftCourse, saveDraftDetails } from '#app/models/registration.server.ts'
 import { createUser } from '#app/models/users.server.ts'
+import { action as codesAction } from '#app/routes/admin/promotion-codes.tsx'
 import { action as agreementAction } from '#app/routes/register/agreement.tsx'
 import { draftCookieHeader } from '#app/routes/register/draft-cookie.server.ts'
 import { setPayments } from '#app/services/payments/index.server.ts'
@@ -23,7 +25,7 @@ import { StripePayments } from '#app/services/payments/stripe.server.ts'
 import { TestCheckoutPayments } from '#app/services/payments/test-checkout.server.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
 import { insertUser } from '#tests/support/fixtures.ts'
-import { formRequest, settle } from '#tests/support/requests.ts'
+import { formRequest, settle, signedInUser, toastOf } from '#tests/support/requests.ts'
 import { type StripeStandIn, startStripeServer } from '#tests/support/stripe-server.ts'
 
 const t = useTestDatabase()
@@ -413,4 +415,78 @@ describe(`uses under concurrency (${REPEATS} runs each)`, () => {
 		if (process.env.PROMOTION_REPEATS) console.log('30 payment-step posts / code of 2 uses:', JSON.stringify(results))
 		for (const result of results) expect(result).toEqual({ checkout: 2, '400': 28 })
 	}, 300_000)
+})
+
+describe('the admin screen', () => {
+	async function adminPost(fields: Record<string, string>) {
+		const { cookie } = await signedInUser(t.db, { role: 'admin' })
+		return settle(() =>
+			codesAction({ request: formRequest('/dashboard/admin/promotion-codes', fields, { cookie }), params: {}, context: {} } as never),
+		)
+	}
+
+	test('refuses bad input field by field, keeping what was typed, and writes nothing', async () => {
+		const before = await t.db.selectFrom('promotion_codes').select('id').execute()
+		const response = await adminPost({ intent: 'create', code: 'x', kind: 'percent', value: '150', maxUses: '0', validThrough: 'soon' })
+		expect(response.status).toBe(400)
+		const { result } = (await response.json()) as { result: { error: Record<string, string[]>; initialValue: Record<string, string> } }
+		expect(Object.keys(result.error).sort()).toEqual(['code', 'maxUses', 'validThrough', 'value'])
+		expect(result.initialValue).toMatchObject({ code: 'x', value: '150', validThrough: 'soon' })
+		const amount = await adminPost({ intent: 'create', code: 'DOLLARS', kind: 'amount', value: '-3' })
+		expect(((await amount.json()) as { result: { error: Record<string, string[]> } }).result.error).toEqual({
+			value: ['Enter an amount in dollars, such as 250 or 99.50'],
+		})
+		expect(await t.db.selectFrom('promotion_codes').select('id').execute()).toEqual(before)
+	})
+
+	test('creates a code (upper case, valid through the end of the UTC day), refuses its twin, deactivates it', async () => {
+		const { id: courseId } = await course()
+		const created = await adminPost({
+			intent: 'create',
+			code: 'summer-99',
+			kind: 'amount',
+			value: '99.50',
+			courseId: String(courseId),
+			validThrough: '2031-06-30',
+			maxUses: '10',
+		})
+		expect(created.status).toBe(302)
+		const row = await t.db.selectFrom('promotion_codes').selectAll().where('code', '=', 'SUMMER-99').executeTakeFirstOrThrow()
+		expect(row).toMatchObject({ amount_off_cents: 9950, percent_off: null, course_id: courseId, max_uses: 10 })
+		expect(row.expires_at?.toISOString()).toBe('2031-07-01T00:00:00.000Z')
+		const twin = await adminPost({ intent: 'create', code: 'Summer-99', kind: 'percent', value: '10' })
+		expect(twin.status).toBe(400)
+		expect(((await twin.json()) as { result: { error: Record<string, string[]> } }).result.error).toEqual({
+			code: ['A promotion code with these letters already exists'],
+		})
+		const deactivated = await adminPost({ intent: 'deactivate', promotionCodeId: String(row.id) })
+		expect(deactivated.status).toBe(302)
+		expect((await toastOf(deactivated))?.title).toBe('Promotion code deactivated')
+		const again = await adminPost({ intent: 'deactivate', promotionCodeId: String(row.id) })
+		expect((await toastOf(again))?.title).toBe('Failed to deactivate promotion code')
+	})
+
+	test('the enrolments list shows what was paid and the code used, a code-made-free enrolment included', async () => {
+		const { id: courseId, title } = await course({ registration_fee: 100_000 })
+		const half = await code({ percentOff: 50 })
+		const full = await code({ percentOff: 100 })
+		const payer = await student()
+		const outcome = await buy(testPayments, payer, courseId, half.code)
+		if (outcome.kind !== 'checkout') throw new Error('expected a checkout')
+		await testPayments.markPaid(outcome.sessionId)
+		await fulfil(t.db, testPayments, outcome.sessionId)
+		const freeRider = await student()
+		await buy(testPayments, freeRider, courseId, full.code)
+		const { enrollments } = await listEnrollments(t.db, { query: title })
+		expect(enrollments.find((row) => row.studentEmail === payer.email)?.payment).toEqual({
+			paidCents: 50_000,
+			promotionCode: half.code,
+			discountCents: 50_000,
+		})
+		expect(enrollments.find((row) => row.studentEmail === freeRider.email)?.payment).toEqual({
+			paidCents: 0,
+			promotionCode: full.code,
+			discountCents: 100_000,
+		})
+	})
 })

@@ -155,7 +155,7 @@ export default function ManageEnrollments({ loaderData }: Route.ComponentProps) 
 			) : (
 				<TableCard>
 					<table className="min-w-full text-left text-sm">
-						<TableHead caption="Enrollments" columns={['Student', 'Course', 'Enrollment Date', 'Status', 'Actions']} />
+						<TableHead caption="Enrollments" columns={['Student', 'Course', 'Enrollment Date', 'Paid', 'Status', 'Actions']} />
 						<tbody className="divide-y divide-slate-100">
 							{enrollments.map((enrollment) => {
 								const student = enrollment.studentName || 'Unknown User'
@@ -168,6 +168,9 @@ export default function ManageEnrollments({ loaderData }: Route.ComponentProps) 
 										<td className="px-4 py-3 text-slate-700">{enrollment.courseTitle}</td>
 										<td className="px-4 py-3 whitespace-nowrap text-slate-700">
 											<LocalDate value={enrollment.enrollmentDate} />
+										</td>
+										<td className="px-4 py-3 whitespace-nowrap text-slate-700">
+											<EnrollmentPayment payment={enrollment.payment} />
 										</td>
 										<td className="px-4 py-3">
 											<div className="flex flex-col items-start gap-2">
@@ -207,6 +210,22 @@ export default function ManageEnrollments({ loaderData }: Route.ComponentProps) 
 	)
 }
 
+type Enrollment = Route.ComponentProps['loaderData']['enrollments'][number]
+
+function EnrollmentPayment({ payment }: { payment: Enrollment['payment'] }) {
+	if (!payment) return <span className="text-slate-500">No payment</span>
+	return (
+		<>
+			<span className="font-medium text-ink">{payment.paidCents === 0 ? '$0.00' : formatCents(payment.paidCents)}</span>
+			{payment.promotionCode ? (
+				<span className="block text-xs text-slate-600">
+					Code {payment.promotionCode} (−{formatCents(payment.discountCents)})
+				</span>
+			) : null}
+		</>
+	)
+}
+
 function RefundsPanel({ refunds }: { refunds: Route.ComponentProps['loaderData']['refunds'] }) {
 	return (
 		<Card className="border-amber-300 bg-amber-50">
@@ -225,7 +244,8 @@ function RefundsPanel({ refunds }: { refunds: Route.ComponentProps['loaderData']
 								<span className="text-slate-700"> · {payment.courseTitle}</span>
 							</span>
 							<span className="text-slate-700">
-								{formatCents(payment.amountCents)} · <LocalDate value={payment.createdAt} /> ·{' '}
+								{formatCents(payment.amountCents)}
+								{payment.promotionCode ? ` (code ${payment.promotionCode})` : ''} · <LocalDate value={payment.createdAt} /> ·{' '}
 								<span className="font-mono text-xs">{payment.checkoutSessionId}</span>
 							</span>
 						</li>
