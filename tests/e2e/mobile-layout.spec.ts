@@ -60,6 +60,7 @@ test('on a phone no page scrolls sideways; wide tables scroll inside their card'
 		'/dashboard/admin/courses',
 		`/dashboard/admin/courses/${course.id}/materials`,
 		'/dashboard/admin/enrollments',
+		'/dashboard/admin/promotion-codes',
 		'/dashboard/admin/users',
 		'/dashboard/admin/grades',
 		`/dashboard/admin/grades?view=${submission.id}`,
