@@ -189,6 +189,15 @@ describe('Stripe Checkout gets the discount as a Stripe promotion code', () => {
 				.where('checkout_session_id', '=', first.sessionId)
 				.executeTakeFirst(),
 		).toEqual({ amount_cents: 200_000, discount_cents: 50_000, status: 'paid', enrollment_id: enrollment.id })
+		const receipt = await t.db
+			.selectFrom('email_outbox')
+			.select('text_body')
+			.where('to_address', '=', buyer.email)
+			.where('subject', 'like', 'Enrollment confirmed: %')
+			.executeTakeFirstOrThrow()
+		// The receipt states what was charged, not the list price.
+		expect(receipt.text_body).toContain('$2,000.00')
+		expect(receipt.text_body).not.toContain('$2,500.00')
 		const rows = await redemptions(spring.id)
 		expect(rows).toHaveLength(2)
 		expect(rows[0]).toMatchObject({
@@ -205,6 +214,44 @@ describe('Stripe Checkout gets the discount as a Stripe promotion code', () => {
 		await expireCheckout(t.db, other.sessionId)
 		expect(await redemptions(spring.id)).toHaveLength(1)
 		expect(await usesOf(spring.id)).toBe(1)
+	})
+
+	test('a paid checkout whose seat was lost is flagged for refund and gives its use back; one whose hold lapsed but that enrols counts', async () => {
+		const { id: courseId } = await course({ capacity: 1 })
+		const limited = await code({ maxUses: 5 })
+		const late = await student()
+		const outcome = await buy(stripePayments, late, courseId, limited.code)
+		if (outcome.kind !== 'checkout') throw new Error('expected a checkout')
+		// The hold lapses and the sweep removes it with its reservation; someone else takes the seat.
+		await t.db
+			.updateTable('seat_holds')
+			.set({ expires_at: new Date(Date.now() - 1000) })
+			.where('user_id', '=', late.id)
+			.execute()
+		await sweepExpiredCheckouts(t.db, stripePayments)
+		expect(await redemptions(limited.id)).toEqual([])
+		const other = await student()
+		await t.db.insertInto('enrollments').values({ user_id: other.id, course_id: courseId }).execute()
+		stripe.pay(outcome.sessionId)
+		expect(await fulfil(t.db, stripePayments, outcome.sessionId)).toMatchObject({ status: 'needs_refund' })
+		expect(await redemptions(limited.id)).toEqual([])
+
+		const { id: roomyCourseId } = await course({ capacity: 5 })
+		const lucky = await student()
+		const second = await buy(stripePayments, lucky, roomyCourseId, limited.code)
+		if (second.kind !== 'checkout') throw new Error('expected a checkout')
+		await t.db
+			.updateTable('seat_holds')
+			.set({ expires_at: new Date(Date.now() - 1000) })
+			.where('user_id', '=', lucky.id)
+			.execute()
+		await sweepExpiredCheckouts(t.db, stripePayments)
+		stripe.pay(second.sessionId)
+		expect(await fulfil(t.db, stripePayments, second.sessionId)).toMatchObject({ status: 'enrolled' })
+		// The customer paid the discounted price: the use is recorded again (docs/decisions/037).
+		expect(await redemptions(limited.id)).toMatchObject([
+			{ status: 'redeemed', checkout_session_id: second.sessionId, discount_cents: 50_000 },
+		])
 	})
 
 	test('an amount off is sent as amount_off with its currency and charged as Stripe charges it', async () => {
