@@ -39,7 +39,6 @@ export function PromotionCodeField({
 			<div className="flex flex-col gap-2 sm:flex-row">
 				<Input
 					{...getInputProps(field, { type: 'text' })}
-					key={field.key}
 					autoComplete="off"
 					autoCapitalize="characters"
 					spellCheck={false}
