@@ -248,7 +248,10 @@ export type PromotionCodeListItem = {
 	courseTitle: string | null
 	expiresAt: string | null
 	maxUses: number | null
+	/** Redeemed plus reserved. */
 	uses: number
+	/** Held by checkouts still open: given back if they are not paid. */
+	reserved: number
 	deactivatedAt: string | null
 	createdAt: string
 }
@@ -268,6 +271,7 @@ export async function listPromotionCodes(db: Kysely<Database>): Promise<Promotio
 			'promotion_codes.created_at',
 			'courses.title as courseTitle',
 			(eb) => usesExpression(eb).as('uses'),
+			(eb) => usesExpression(eb).where('promotion_code_redemptions.status', '=', 'reserved').as('reserved'),
 		])
 		.orderBy('promotion_codes.created_at', 'desc')
 		.orderBy('promotion_codes.id', 'desc')
@@ -281,6 +285,7 @@ export async function listPromotionCodes(db: Kysely<Database>): Promise<Promotio
 		expiresAt: row.expires_at?.toISOString() ?? null,
 		maxUses: row.max_uses,
 		uses: Number(row.uses ?? 0),
+		reserved: Number(row.reserved ?? 0),
 		deactivatedAt: row.deactivated_at?.toISOString() ?? null,
 		createdAt: row.created_at.toISOString(),
 	}))

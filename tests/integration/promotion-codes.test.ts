@@ -208,6 +208,7 @@ describe('Stripe Checkout gets the discount as a Stripe promotion code', () => {
 		})
 		expect(rows[1]).toMatchObject({ status: 'reserved', checkout_session_id: other.sessionId })
 		expect(await usesOf(spring.id)).toBe(2)
+		expect((await listPromotionCodes(t.db)).find((listed) => listed.id === spring.id)?.reserved).toBe(1)
 
 		// The second buyer gives up: the use is given back with the hold.
 		await stripePayments.expireCheckoutSession(other.sessionId)

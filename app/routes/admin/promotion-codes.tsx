@@ -113,6 +113,7 @@ export default function PromotionCodes({ loaderData, actionData }: Route.Compone
 										</td>
 										<td className="px-4 py-3 whitespace-nowrap text-slate-700">
 											{code.uses} of {code.maxUses ?? 'unlimited'}
+											{code.reserved > 0 ? <span className="block text-xs text-slate-600">{code.reserved} in open checkouts</span> : null}
 										</td>
 										<td className="px-4 py-3">
 											<Badge tone={badge.tone}>{badge.label}</Badge>
