@@ -8,10 +8,9 @@ import {
 	type AppliedPromotionCode,
 	attachCheckoutToReservation,
 	lockPromotionCodeForUse,
+	recordCheckoutRedemption,
 	recordPromotionCodeUse,
-	redeemCheckoutReservation,
 	setStripePromotionCodeId,
-	settleCheckoutRedemption,
 } from './promotion-codes.server.ts'
 import { enrollWithinCapacity, placeSeatHold, SeatUnavailableError, sweepExpiredSeatHolds } from './seats.server.ts'
 
@@ -206,14 +205,6 @@ export async function fulfil(db: Kysely<Database>, payments: PaymentProvider, se
 		const now = new Date()
 		try {
 			if (!payment.user_id || !payment.course_id) throw new SeatUnavailableError('course-not-found')
-			await redeemCheckoutReservation(trx, {
-				checkoutSessionId: sessionId,
-				promotionCodeId: payment.promotion_code_id,
-				userId: payment.user_id,
-				courseId: payment.course_id,
-				priceCents: session.amountSubtotal ?? payment.amount_cents + payment.discount_cents,
-				discountCents: session.amountDiscount,
-			})
 			const { enrollmentId } = await enrollWithinCapacity(trx, {
 				userId: payment.user_id,
 				courseId: payment.course_id,
@@ -231,7 +222,17 @@ export async function fulfil(db: Kysely<Database>, payments: PaymentProvider, se
 				})
 				.where('id', '=', payment.id)
 				.execute()
-			await settleCheckoutRedemption(trx, { checkoutSessionId: sessionId, enrollmentId })
+			if (payment.promotion_code_id !== null) {
+				await recordCheckoutRedemption(trx, {
+					promotionCodeId: payment.promotion_code_id,
+					checkoutSessionId: sessionId,
+					userId: payment.user_id,
+					courseId: payment.course_id,
+					enrollmentId,
+					priceCents: session.amountSubtotal ?? payment.amount_cents + payment.discount_cents,
+					discountCents: session.amountDiscount,
+				})
+			}
 			await sendEnrollmentReceipt(trx, { courseId: payment.course_id, enrollmentId })
 			await publishEvent(trx, { type: 'enrollment.changed', courseId: payment.course_id, userId: payment.user_id })
 			return { status: 'enrolled', userId: payment.user_id, courseId: payment.course_id, courseTitle: payment.course_title } as const
@@ -243,7 +244,7 @@ export async function fulfil(db: Kysely<Database>, payments: PaymentProvider, se
 				.set({ status: 'needs_refund', fulfilled_at: now, updated_at: now })
 				.where('id', '=', payment.id)
 				.execute()
-			await settleCheckoutRedemption(trx, { checkoutSessionId: sessionId, enrollmentId: null })
+			// The hold's code reservation goes with it: a payment to be refunded uses no code.
 			const released = await trx.deleteFrom('seat_holds').where('checkout_session_id', '=', sessionId).returning('course_id').execute()
 			for (const hold of released) await publishEvent(trx, { type: 'enrollment.changed', courseId: hold.course_id })
 			return { status: 'needs_refund', userId: payment.user_id, courseTitle: payment.course_title } as const

@@ -175,29 +175,24 @@ export async function attachCheckoutToReservation(trx: Transaction<Database>, in
 }
 
 /**
- * Fulfilment of a paid checkout, before its hold is consumed: the reservation becomes a
- * redemption of the enrolment. A reservation that lapsed with its hold while the payment was
- * on its way is recorded again: the customer paid the discounted price (docs/decisions/037).
+ * Fulfilment of a paid checkout, after the enrolment consumed the seat hold (and with it the
+ * reservation, in the same transaction): the use becomes a redemption of the enrolment. Done in
+ * this order so that fulfilment takes no lock before the course's (docs/decisions/037). A
+ * reservation that lapsed with its hold while the payment was on its way is recorded all the
+ * same: the customer paid the discounted price.
  */
-export async function redeemCheckoutReservation(
+export async function recordCheckoutRedemption(
 	trx: Transaction<Database>,
 	input: {
+		promotionCodeId: number
 		checkoutSessionId: string
-		promotionCodeId: number | null
 		userId: string
 		courseId: number
+		enrollmentId: number
 		priceCents: number
 		discountCents: number
 	},
 ) {
-	const now = new Date()
-	const updated = await trx
-		.updateTable('promotion_code_redemptions')
-		.set({ status: 'redeemed', seat_hold_id: null, redeemed_at: now })
-		.where('checkout_session_id', '=', input.checkoutSessionId)
-		.returning('id')
-		.executeTakeFirst()
-	if (updated || input.promotionCodeId === null) return
 	await trx
 		.insertInto('promotion_code_redemptions')
 		.values({
@@ -205,28 +200,13 @@ export async function redeemCheckoutReservation(
 			user_id: input.userId,
 			course_id: input.courseId,
 			status: 'redeemed',
+			enrollment_id: input.enrollmentId,
 			checkout_session_id: input.checkoutSessionId,
-			redeemed_at: now,
+			redeemed_at: new Date(),
 			price_cents: input.priceCents,
 			discount_cents: input.discountCents,
 		})
 		.onConflict((conflict) => conflict.column('checkout_session_id').doNothing())
-		.execute()
-}
-
-/** The redemption of a checkout learns its enrolment; a checkout that could not enrol gives its use back. */
-export async function settleCheckoutRedemption(
-	trx: Transaction<Database>,
-	input: { checkoutSessionId: string; enrollmentId: number | null },
-) {
-	if (input.enrollmentId === null) {
-		await trx.deleteFrom('promotion_code_redemptions').where('checkout_session_id', '=', input.checkoutSessionId).execute()
-		return
-	}
-	await trx
-		.updateTable('promotion_code_redemptions')
-		.set({ enrollment_id: input.enrollmentId })
-		.where('checkout_session_id', '=', input.checkoutSessionId)
 		.execute()
 }
 
