@@ -56,6 +56,7 @@ export default [
 					route('new', 'routes/admin/enrollment-new.tsx'),
 					route('payments/:paymentId/refund', 'routes/admin/payment-refund.tsx'),
 				]),
+				route('promotion-codes', 'routes/admin/promotion-codes.tsx'),
 				route('messages', 'routes/admin/messages/layout.tsx', [
 					index('routes/admin/messages/index.tsx'),
 					route('broadcast', 'routes/admin/messages/broadcast.tsx'),

@@ -134,6 +134,10 @@ export interface RegistrationPaymentsTable {
 	payment_intent_id: string | null
 	/** What has been refunded of amount_cents (succeeded refunds only); never more than was paid. */
 	refunded_cents: Generated<number>
+	promotion_code_id: number | null
+	/** The code as typed when the checkout opened, kept if the code row goes. */
+	promotion_code: string | null
+	discount_cents: Generated<number>
 }
 
 export type RefundReason = 'requested_by_customer' | 'duplicate' | 'fraudulent'
@@ -170,6 +174,41 @@ export interface TestCheckoutRefundsTable {
 	created_at: CreatedAt
 }
 
+export interface PromotionCodesTable {
+	id: Generated<number>
+	/** Upper case, unique. */
+	code: string
+	percent_off: number | null
+	amount_off_cents: number | null
+	/** Null: any course. */
+	course_id: number | null
+	expires_at: Date | null
+	max_uses: number | null
+	deactivated_at: Date | null
+	/** Stripe's promotion code for it, created the first time a Stripe checkout uses it. */
+	stripe_promotion_code_id: string | null
+	created_by: string | null
+	created_at: CreatedAt
+}
+
+export type PromotionCodeRedemptionStatus = 'reserved' | 'redeemed'
+
+export interface PromotionCodeRedemptionsTable {
+	id: Generated<number>
+	promotion_code_id: number
+	user_id: string | null
+	course_id: number | null
+	status: PromotionCodeRedemptionStatus
+	/** A reservation lives exactly as long as this seat hold (ON DELETE CASCADE). */
+	seat_hold_id: string | null
+	enrollment_id: number | null
+	checkout_session_id: string | null
+	price_cents: number
+	discount_cents: number
+	created_at: CreatedAt
+	redeemed_at: Date | null
+}
+
 export interface TestCheckoutSessionsTable {
 	id: string
 	amount_cents: number
@@ -184,6 +223,10 @@ export interface TestCheckoutSessionsTable {
 	expires_at: Date
 	created_at: CreatedAt
 	completed_at: Date | null
+	/** Before the discount; null when none was given. */
+	amount_subtotal_cents: number | null
+	discount_cents: Generated<number>
+	promotion_code: string | null
 }
 
 export interface CourseMaterialsTable {
@@ -389,6 +432,8 @@ export interface Database {
 	seat_holds: SeatHoldsTable
 	registration_drafts: RegistrationDraftsTable
 	registration_payments: RegistrationPaymentsTable
+	promotion_codes: PromotionCodesTable
+	promotion_code_redemptions: PromotionCodeRedemptionsTable
 	test_checkout_sessions: TestCheckoutSessionsTable
 	payment_refunds: PaymentRefundsTable
 	test_checkout_refunds: TestCheckoutRefundsTable

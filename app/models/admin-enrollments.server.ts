@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely'
+import type { ExpressionBuilder, Kysely } from 'kysely'
 import { publishEvent } from '#app/services/events/publish.server.ts'
 import type { Database, EnrollmentStatus } from '#db/types.ts'
 import { likePattern } from './admin-users.server.ts'
@@ -32,6 +32,9 @@ export async function listEnrollments(
 			'payment.id as paymentId',
 			'payment.amount_cents as paidCents',
 			'payment.refunded_cents as refundedCents',
+			// The promotion code the enrolment used (a code that made it free has no payment).
+			(eb) => redemptionOf(eb).select('promotion_codes.code').as('promotionCode'),
+			(eb) => redemptionOf(eb).select('promotion_code_redemptions.discount_cents').as('discountCents'),
 		])
 	if (query) {
 		const pattern = likePattern(query)
@@ -55,9 +58,24 @@ export async function listEnrollments(
 			studentEmail: row.email,
 			payment:
 				row.paymentId === null ? null : { id: row.paymentId, amountCents: row.paidCents ?? 0, refundedCents: row.refundedCents ?? 0 },
+			paid: paymentOf(row),
 		})),
 		truncated: rows.length > limit,
 	}
+}
+
+function redemptionOf(eb: ExpressionBuilder<Database, 'enrollments'>) {
+	return eb
+		.selectFrom('promotion_code_redemptions')
+		.innerJoin('promotion_codes', 'promotion_codes.id', 'promotion_code_redemptions.promotion_code_id')
+		.whereRef('promotion_code_redemptions.enrollment_id', '=', 'enrollments.id')
+		.limit(1)
+}
+
+/** The enrolment's payment as the table shows it: null when it was neither paid nor made free by a code. */
+function paymentOf(row: { paidCents: number | null; promotionCode: string | null; discountCents: number | null }) {
+	if (row.paidCents === null && row.promotionCode === null) return null
+	return { paidCents: row.paidCents ?? 0, promotionCode: row.promotionCode, discountCents: row.discountCents ?? 0 }
 }
 
 /** The Add Enrollment pickers: every account by name, every course by title with its seats. */
@@ -162,6 +180,7 @@ export async function listPaymentsNeedingRefund(db: Kysely<Database>) {
 			'currency',
 			'provider',
 			'checkout_session_id',
+			'promotion_code',
 			'created_at',
 		])
 		.where('status', '=', 'needs_refund')
@@ -176,6 +195,7 @@ export async function listPaymentsNeedingRefund(db: Kysely<Database>) {
 		currency: row.currency,
 		provider: row.provider,
 		checkoutSessionId: row.checkout_session_id,
+		promotionCode: row.promotion_code,
 		createdAt: row.created_at.toISOString(),
 	}))
 }

@@ -4,6 +4,14 @@ import type { CheckoutSession, PaymentProvider } from '#app/services/payments/pa
 import { TestCheckoutPayments } from '#app/services/payments/test-checkout.server.ts'
 import type { Database } from '#db/types.ts'
 import { sendEnrollmentReceipt } from './enrollment-emails.server.ts'
+import {
+	type AppliedPromotionCode,
+	attachCheckoutToReservation,
+	lockPromotionCodeForUse,
+	recordCheckoutRedemption,
+	recordPromotionCodeUse,
+	setStripePromotionCodeId,
+} from './promotion-codes.server.ts'
 import { enrollWithinCapacity, placeSeatHold, releaseSeatHolds, SeatUnavailableError, sweepExpiredSeatHolds } from './seats.server.ts'
 
 /**
@@ -16,15 +24,21 @@ export const CHECKOUT_WINDOW_MS = 31 * 60 * 1000
 export type ClaimedCourse = { id: number; title: string; registrationFee: number }
 
 export type SeatClaim =
-	| { kind: 'enrolled'; enrollmentId: number; course: ClaimedCourse }
-	| { kind: 'held'; holdId: string; expiresAt: Date; course: ClaimedCourse }
+	| { kind: 'enrolled'; enrollmentId: number; course: ClaimedCourse; promotion: AppliedPromotionCode | null }
+	| { kind: 'held'; holdId: string; expiresAt: Date; course: ClaimedCourse; promotion: AppliedPromotionCode | null }
 
 /**
- * Inside a transaction: enrols at once in a free course, or holds a seat for
- * the checkout of a paid one. The price is read under the course lock, from
- * the database only. Throws SeatUnavailableError when no seat can be had.
+ * Inside a transaction: enrols at once in a free course (or one a promotion
+ * code makes free), or holds a seat for the checkout of a paid one. The price
+ * is read under the course lock, from the database only; a code is counted
+ * under its own lock, reserved with the hold or redeemed with the enrolment
+ * (docs/decisions/037). Throws SeatUnavailableError when no seat can be had,
+ * PromotionCodeError when the code cannot be used.
  */
-export async function claimSeat(trx: Transaction<Database>, input: { userId: string; courseId: number }): Promise<SeatClaim> {
+export async function claimSeat(
+	trx: Transaction<Database>,
+	input: { userId: string; courseId: number; promotionCode?: string | null },
+): Promise<SeatClaim> {
 	const row = await trx
 		.selectFrom('courses')
 		.select(['id', 'title', 'registration_fee'])
@@ -33,16 +47,24 @@ export async function claimSeat(trx: Transaction<Database>, input: { userId: str
 		.executeTakeFirst()
 	if (!row) throw new SeatUnavailableError('course-not-found')
 	const course = { id: row.id, title: row.title, registrationFee: row.registration_fee }
-	if (course.registrationFee === 0) {
-		const { enrollmentId } = await enrollWithinCapacity(trx, input)
+	const seat = { userId: input.userId, courseId: input.courseId }
+	// A free course has nothing to take off: a code typed for it is not used up.
+	const promotion =
+		input.promotionCode && course.registrationFee > 0
+			? await lockPromotionCodeForUse(trx, { ...seat, code: input.promotionCode, priceCents: course.registrationFee })
+			: null
+	if (course.registrationFee === 0 || promotion?.totalCents === 0) {
+		const { enrollmentId } = await enrollWithinCapacity(trx, seat)
+		if (promotion) await recordPromotionCodeUse(trx, { ...seat, applied: promotion, use: { enrollmentId } })
 		await sendEnrollmentReceipt(trx, { courseId: course.id, enrollmentId })
 		await publishEvent(trx, { type: 'enrollment.changed', courseId: course.id, userId: input.userId })
-		return { kind: 'enrolled', enrollmentId, course }
+		return { kind: 'enrolled', enrollmentId, course, promotion }
 	}
 	const expiresAt = new Date(Date.now() + CHECKOUT_WINDOW_MS)
-	const { holdId } = await placeSeatHold(trx, { ...input, expiresAt })
+	const { holdId } = await placeSeatHold(trx, { ...seat, expiresAt })
+	if (promotion) await recordPromotionCodeUse(trx, { ...seat, applied: promotion, use: { seatHoldId: holdId } })
 	await publishEvent(trx, { type: 'enrollment.changed', courseId: course.id, userId: input.userId })
-	return { kind: 'held', holdId, expiresAt, course }
+	return { kind: 'held', holdId, expiresAt, course, promotion }
 }
 
 /** The checkout could not be started; the message is the spec's inline text. */
@@ -62,10 +84,17 @@ export type OpenCheckoutInput = {
  */
 export async function openCheckout(db: Kysely<Database>, payments: PaymentProvider, input: OpenCheckoutInput) {
 	const { claim, user } = input
+	const promotion = claim.promotion
 	let session: CheckoutSession
 	try {
+		let providerPromotionCodeId = promotion?.stripePromotionCodeId ?? null
+		if (promotion && !providerPromotionCodeId) {
+			providerPromotionCodeId = await payments.preparePromotionCode({ id: promotion.id, code: promotion.code, ...promotion.discount })
+			if (providerPromotionCodeId) await setStripePromotionCodeId(db, promotion.id, providerPromotionCodeId)
+		}
 		session = await payments.createCheckoutSession({
 			amountCents: claim.course.registrationFee,
+			discount: promotion ? { code: promotion.code, ...promotion.discount, providerPromotionCodeId } : undefined,
 			currency: 'usd',
 			description: claim.course.title,
 			customerEmail: user.email,
@@ -86,6 +115,7 @@ export async function openCheckout(db: Kysely<Database>, payments: PaymentProvid
 	}
 	await db.transaction().execute(async (trx) => {
 		await trx.updateTable('seat_holds').set({ checkout_session_id: session.id }).where('id', '=', claim.holdId).execute()
+		await attachCheckoutToReservation(trx, { seatHoldId: claim.holdId, checkoutSessionId: session.id })
 		await trx
 			.insertInto('registration_payments')
 			.values({
@@ -95,7 +125,10 @@ export async function openCheckout(db: Kysely<Database>, payments: PaymentProvid
 				course_id: claim.course.id,
 				course_title: claim.course.title,
 				customer_email: user.email,
-				amount_cents: claim.course.registrationFee,
+				amount_cents: session.amountTotal ?? claim.course.registrationFee - (promotion?.discountCents ?? 0),
+				promotion_code_id: promotion?.id ?? null,
+				promotion_code: promotion?.code ?? null,
+				discount_cents: session.amountDiscount,
 			})
 			.onConflict((conflict) => conflict.column('checkout_session_id').doNothing())
 			.execute()
@@ -183,11 +216,24 @@ export async function fulfil(db: Kysely<Database>, payments: PaymentProvider, se
 					status: 'paid',
 					enrollment_id: enrollmentId,
 					payment_intent_id: session.paymentIntentId,
+					amount_cents: session.amountTotal ?? payment.amount_cents,
+					discount_cents: session.amountDiscount,
 					fulfilled_at: now,
 					updated_at: now,
 				})
 				.where('id', '=', payment.id)
 				.execute()
+			if (payment.promotion_code_id !== null) {
+				await recordCheckoutRedemption(trx, {
+					promotionCodeId: payment.promotion_code_id,
+					checkoutSessionId: sessionId,
+					userId: payment.user_id,
+					courseId: payment.course_id,
+					enrollmentId,
+					priceCents: session.amountSubtotal ?? payment.amount_cents + payment.discount_cents,
+					discountCents: session.amountDiscount,
+				})
+			}
 			await sendEnrollmentReceipt(trx, { courseId: payment.course_id, enrollmentId })
 			await publishEvent(trx, { type: 'enrollment.changed', courseId: payment.course_id, userId: payment.user_id })
 			return { status: 'enrolled', userId: payment.user_id, courseId: payment.course_id, courseTitle: payment.course_title } as const
@@ -199,6 +245,7 @@ export async function fulfil(db: Kysely<Database>, payments: PaymentProvider, se
 				.set({ status: 'needs_refund', payment_intent_id: session.paymentIntentId, fulfilled_at: now, updated_at: now })
 				.where('id', '=', payment.id)
 				.execute()
+			// The hold's code reservation goes with it: a payment to be refunded uses no code.
 			for (const courseId of await releaseSeatHolds(trx, { checkoutSessionId: sessionId })) {
 				await publishEvent(trx, { type: 'enrollment.changed', courseId })
 			}

@@ -227,14 +227,14 @@ export type RegistrationOutcome =
  * confirmation mail) and either the enrollment (free course: the draft is
  * done) or a seat hold (paid course: the draft stays so that the completion
  * page can sign this browser in); then a paid course gets its checkout.
- * Throws RegistrationError, SeatUnavailableError or CheckoutError; a refused
- * seat leaves no account behind.
+ * Throws RegistrationError, SeatUnavailableError, PromotionCodeError or
+ * CheckoutError; a refused seat or code leaves no account behind.
  */
 export async function completeRegistration(
 	db: Kysely<Database>,
 	payments: PaymentProvider,
 	draftId: string,
-	options: { appUrl: string },
+	options: { appUrl: string; promotionCode?: string | null },
 ): Promise<RegistrationOutcome> {
 	const draft = await getDraft(db, draftId)
 	if (draft?.userId && draft.courseId) {
@@ -248,7 +248,7 @@ export async function completeRegistration(
 		.transaction()
 		.execute(async (trx) => {
 			const account = await accountOfDraft(trx, draftId)
-			const claim = await claimSeat(trx, { userId: account.userId, courseId: account.courseId })
+			const claim = await claimSeat(trx, { userId: account.userId, courseId: account.courseId, promotionCode: options.promotionCode })
 			if (claim.kind === 'enrolled') await trx.deleteFrom('registration_drafts').where('id', '=', draftId).execute()
 			return { account, claim }
 		})

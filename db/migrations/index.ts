@@ -12,6 +12,7 @@ import * as liveSessions from './2026-11-28-0101-live-sessions.ts'
 import * as announcementAudience from './2026-11-28-0201-announcement-audience.ts'
 import * as waitlistQueue from './2026-11-28-0301-waitlist-queue.ts'
 import * as paymentRefunds from './2026-11-28-0401-payment-refunds.ts'
+import * as promotionCodes from './2026-11-28-0501-promotion-codes.ts'
 
 /**
  * Every migration, in order. Listed explicitly so the same list works in the
@@ -31,4 +32,5 @@ export const migrations: Record<string, Migration> = {
 	'2026-11-28-0201-announcement-audience': announcementAudience,
 	'2026-11-28-0301-waitlist-queue': waitlistQueue,
 	'2026-11-28-0401-payment-refunds': paymentRefunds,
+	'2026-11-28-0501-promotion-codes': promotionCodes,
 }

@@ -5,10 +5,12 @@ import Stripe from 'stripe'
 
 /**
  * A local stand-in for the parts of the Stripe HTTP API the app uses
- * (Checkout Sessions: create, retrieve, expire; Refunds: create, list), so
- * that the real `stripe` SDK is exercised over HTTP. It checks what Stripe
- * checks and the app relies on: the secret key, the expires_at window,
- * idempotency keys, never refunding more than was paid.
+ * (Checkout Sessions: create, retrieve, expire; Refunds: create, list; Coupons
+ * and Promotion Codes: create, retrieve), so that the real `stripe` SDK is
+ * exercised over HTTP. It checks what Stripe checks and the app relies on: the
+ * secret key, the expires_at window, idempotency keys, never refunding more than
+ * was paid, one active promotion code per code, and a session's `discounts`
+ * priced the way Stripe prices them.
  */
 export type StandInSession = {
 	id: string
@@ -17,6 +19,9 @@ export type StandInSession = {
 	status: 'open' | 'complete' | 'expired'
 	payment_status: 'paid' | 'unpaid'
 	amount_total: number
+	amount_subtotal: number
+	total_details: { amount_discount: number; amount_shipping: number; amount_tax: number }
+	discounts: Array<{ coupon: string | null; promotion_code: string | null }>
 	currency: string
 	customer_email: string | null
 	customer_details: { email: string | null } | null
@@ -44,6 +49,33 @@ export type StandInRefund = {
 	created: number
 }
 
+export type StandInCoupon = {
+	id: string
+	object: 'coupon'
+	percent_off: number | null
+	amount_off: number | null
+	currency: string | null
+	duration: string
+	name: string | null
+	metadata: Record<string, string>
+	valid: boolean
+	times_redeemed: number
+	created: number
+}
+
+export type StandInPromotionCode = {
+	id: string
+	object: 'promotion_code'
+	active: boolean
+	code: string
+	promotion: { type: 'coupon'; coupon: string }
+	metadata: Record<string, string>
+	max_redemptions: number | null
+	expires_at: number | null
+	times_redeemed: number
+	created: number
+}
+
 export type RecordedRequest = {
 	method: string
 	path: string
@@ -61,6 +93,8 @@ export type StripeStandIn = {
 	sessions: Map<string, StandInSession>
 	/** Every refund, in the order made, by API or in the "dashboard". */
 	refunds: StandInRefund[]
+	coupons: Map<string, StandInCoupon>
+	promotionCodes: Map<string, StandInPromotionCode>
 	requests: RecordedRequest[]
 	/** The customer pays on the hosted page. */
 	pay: (sessionId: string) => StandInSession
@@ -96,7 +130,7 @@ export function parseStripeForm(text: string) {
 	return root
 }
 
-function stripeError(response: http.ServerResponse, status: number, message: string, code?: string) {
+function stripeError(response: http.ServerResponse, status: number, message: string, code?: string): undefined {
 	response.writeHead(status, { 'Content-Type': 'application/json' })
 	response.end(JSON.stringify({ error: { type: 'invalid_request_error', message, code } }))
 }
@@ -115,10 +149,13 @@ export async function startStripeServer(): Promise<StripeStandIn> {
 	const secretKey = `sk_test_${randomBytes(12).toString('hex')}`
 	const webhookSecret = `whsec_${randomBytes(16).toString('hex')}`
 	const sessions = new Map<string, StandInSession>()
+	const coupons = new Map<string, StandInCoupon>()
+	const promotionCodes = new Map<string, StandInPromotionCode>()
 	const requests: RecordedRequest[] = []
-	const idempotent = new Map<string, StandInSession>()
 	const refunds: StandInRefund[] = []
 	const idempotentRefunds = new Map<string, StandInRefund>()
+	/** Stripe replays the first answer to a key for the same endpoint. */
+	const idempotent = new Map<string, { id: string }>()
 	let refuseCreate = false
 	let dropRefundAnswer = false
 
@@ -184,6 +221,78 @@ export async function startStripeServer(): Promise<StripeStandIn> {
 		return json(response, made)
 	}
 
+	function createCoupon(body: Record<string, unknown>, response: http.ServerResponse) {
+		const percentOff = body.percent_off === undefined ? null : Number(body.percent_off)
+		const amountOff = body.amount_off === undefined ? null : Number(body.amount_off)
+		if ((percentOff === null) === (amountOff === null)) {
+			return stripeError(response, 400, 'You must pass exactly one of `percent_off` or `amount_off`.')
+		}
+		if (percentOff !== null && !(percentOff > 0 && percentOff <= 100)) return stripeError(response, 400, 'Invalid percent_off.')
+		if (amountOff !== null && !(Number.isInteger(amountOff) && amountOff > 0 && body.currency)) {
+			return stripeError(response, 400, '`amount_off` needs a positive integer and a `currency`.')
+		}
+		const coupon: StandInCoupon = {
+			id: randomBytes(6).toString('hex'),
+			object: 'coupon',
+			percent_off: percentOff,
+			amount_off: amountOff,
+			currency: (body.currency as string | undefined) ?? null,
+			duration: String(body.duration ?? 'once'),
+			name: (body.name as string | undefined) ?? null,
+			metadata: (body.metadata ?? {}) as Record<string, string>,
+			valid: true,
+			times_redeemed: 0,
+			created: Math.floor(Date.now() / 1000),
+		}
+		coupons.set(coupon.id, coupon)
+		return coupon
+	}
+
+	function createPromotionCode(body: Record<string, unknown>, response: http.ServerResponse) {
+		const promotion = (body.promotion ?? {}) as { type?: string; coupon?: string }
+		if (promotion.type !== 'coupon' || !promotion.coupon || !coupons.has(promotion.coupon)) {
+			return stripeError(response, 400, `No such coupon: '${promotion.coupon}'`, 'resource_missing')
+		}
+		const code = String(body.code ?? randomBytes(4).toString('hex').toUpperCase())
+		if ([...promotionCodes.values()].some((existing) => existing.active && existing.code.toUpperCase() === code.toUpperCase())) {
+			return stripeError(response, 400, 'An active promotion code with `code` already exists.', 'duplicate_promotion_code')
+		}
+		const promotionCode: StandInPromotionCode = {
+			id: `promo_${randomBytes(12).toString('hex')}`,
+			object: 'promotion_code',
+			active: body.active !== 'false',
+			code,
+			promotion: { type: 'coupon', coupon: promotion.coupon },
+			metadata: (body.metadata ?? {}) as Record<string, string>,
+			max_redemptions: body.max_redemptions === undefined ? null : Number(body.max_redemptions),
+			expires_at: body.expires_at === undefined ? null : Number(body.expires_at),
+			times_redeemed: 0,
+			created: Math.floor(Date.now() / 1000),
+		}
+		promotionCodes.set(promotionCode.id, promotionCode)
+		return promotionCode
+	}
+
+	/** The coupon a session's `discounts` names, checked as Stripe checks it; a string is the error. */
+	function discountOf(body: Record<string, unknown>): { coupon: StandInCoupon; promotionCode: string | null } | string | null {
+		const discounts = Object.values((body.discounts ?? {}) as Record<string, { coupon?: string; promotion_code?: string }>)
+		if (discounts.length === 0) return null
+		if (discounts.length > 1) return 'You may only specify one discount.'
+		const [discount] = discounts
+		if (discount?.promotion_code) {
+			const promotionCode = promotionCodes.get(discount.promotion_code)
+			if (!promotionCode) return `No such promotion code: '${discount.promotion_code}'`
+			if (!promotionCode.active) return 'This promotion code is inactive.'
+			if (promotionCode.expires_at !== null && promotionCode.expires_at <= Date.now() / 1000) return 'This promotion code has expired.'
+			if (promotionCode.max_redemptions !== null && promotionCode.times_redeemed >= promotionCode.max_redemptions) {
+				return 'This promotion code has been used up.'
+			}
+			return { coupon: coupons.get(promotionCode.promotion.coupon)!, promotionCode: promotionCode.id }
+		}
+		const coupon = discount?.coupon ? coupons.get(discount.coupon) : undefined
+		return coupon ? { coupon, promotionCode: null } : `No such coupon: '${discount?.coupon}'`
+	}
+
 	function createSession(body: Record<string, unknown>, response: http.ServerResponse) {
 		if (refuseCreate) {
 			refuseCreate = false
@@ -199,6 +308,14 @@ export async function startStripeServer(): Promise<StripeStandIn> {
 			(body.line_items ?? {}) as Record<string, { quantity: string; price_data: { unit_amount: string; currency: string } }>,
 		)
 		const amount = items.reduce((sum, item) => sum + Number(item.price_data.unit_amount) * Number(item.quantity), 0)
+		const discount = discountOf(body)
+		if (typeof discount === 'string') return stripeError(response, 400, discount)
+		const coupon = discount?.coupon
+		const amountDiscount = !coupon
+			? 0
+			: coupon.percent_off !== null
+				? Math.min(amount, Math.round((amount * coupon.percent_off) / 100))
+				: Math.min(amount, coupon.amount_off ?? 0)
 		const id = `cs_test_${randomBytes(20).toString('hex')}`
 		const session: StandInSession = {
 			id,
@@ -206,7 +323,10 @@ export async function startStripeServer(): Promise<StripeStandIn> {
 			mode: String(body.mode),
 			status: 'open',
 			payment_status: 'unpaid',
-			amount_total: amount,
+			amount_total: amount - amountDiscount,
+			amount_subtotal: amount,
+			total_details: { amount_discount: amountDiscount, amount_shipping: 0, amount_tax: 0 },
+			discounts: discount ? [{ coupon: discount.coupon.id, promotion_code: discount.promotionCode }] : [],
 			currency: items[0]?.price_data.currency ?? 'usd',
 			customer_email: (body.customer_email as string | undefined) ?? null,
 			customer_details: null,
@@ -241,17 +361,38 @@ export async function startStripeServer(): Promise<StripeStandIn> {
 				return stripeError(response, 401, 'Invalid API Key provided.')
 			}
 			if (url.pathname === '/v1/refunds') return handleRefunds(request, url, body, response)
+			const key = request.headers['idempotency-key']
+			const replay = (create: () => { id: string } | undefined, find: (id: string) => unknown) => {
+				const cached = typeof key === 'string' ? idempotent.get(`${url.pathname} ${key}`) : undefined
+				if (cached) return json(response, find(cached.id))
+				const created = create()
+				if (!created) return
+				if (typeof key === 'string') idempotent.set(`${url.pathname} ${key}`, created)
+				return json(response, created)
+			}
+			const other = /^\/v1\/(coupons|promotion_codes)(?:\/([^/]+))?$/.exec(url.pathname)
+			if (other) {
+				const [, kind, otherId] = other
+				const store: Map<string, unknown> = kind === 'coupons' ? coupons : promotionCodes
+				if (!otherId && request.method === 'POST') {
+					return replay(
+						() => (kind === 'coupons' ? createCoupon(body, response) : createPromotionCode(body, response)),
+						(found) => store.get(found),
+					)
+				}
+				const found = otherId ? store.get(decodeURIComponent(otherId)) : undefined
+				if (!found) return stripeError(response, 404, `No such ${kind}: '${otherId}'`, 'resource_missing')
+				if (request.method === 'GET') return json(response, found)
+				return stripeError(response, 405, 'Method not allowed.')
+			}
 			const match = /^\/v1\/checkout\/sessions(?:\/([^/]+))?(\/expire)?$/.exec(url.pathname)
 			if (!match) return stripeError(response, 404, 'Unrecognized request URL.')
 			const [, id, expire] = match
 			if (!id && request.method === 'POST') {
-				const key = request.headers['idempotency-key']
-				const cached = typeof key === 'string' ? idempotent.get(key) : undefined
-				if (cached) return json(response, sessions.get(cached.id))
-				const created = createSession(body, response)
-				if (!created) return
-				if (typeof key === 'string') idempotent.set(key, created)
-				return json(response, created)
+				return replay(
+					() => createSession(body, response),
+					(found) => sessions.get(found),
+				)
 			}
 			const session = id ? sessions.get(decodeURIComponent(id)) : undefined
 			if (!session) return stripeError(response, 404, `No such checkout.session: '${id}'`, 'resource_missing')
@@ -275,6 +416,8 @@ export async function startStripeServer(): Promise<StripeStandIn> {
 		webhookSecret,
 		sessions,
 		refunds,
+		coupons,
+		promotionCodes,
 		requests,
 		pay(sessionId) {
 			const session = sessions.get(sessionId)
@@ -284,6 +427,12 @@ export async function startStripeServer(): Promise<StripeStandIn> {
 			session.customer_details = { email: session.customer_email }
 			session.url = null
 			session.payment_intent = `pi_${sessionId.slice('cs_test_'.length, 'cs_test_'.length + 24)}`
+			for (const discount of session.discounts) {
+				const promotionCode = discount.promotion_code ? promotionCodes.get(discount.promotion_code) : undefined
+				if (promotionCode) promotionCode.times_redeemed += 1
+				const coupon = discount.coupon ? coupons.get(discount.coupon) : undefined
+				if (coupon) coupon.times_redeemed += 1
+			}
 			return session
 		},
 		webhook(type, sessionId) {

@@ -49,6 +49,7 @@ export type PaymentNeedingRefund = PaymentAmounts & {
 	customerEmail: string
 	courseTitle: string
 	checkoutSessionId: string
+	promotionCode: string | null
 	createdAt: string
 }
 
@@ -70,7 +71,8 @@ export function RefundsPanel({ refunds, query }: { refunds: PaymentNeedingRefund
 								<span className="font-semibold break-words text-ink">{payment.customerEmail}</span>
 								<span className="text-slate-700"> · {payment.courseTitle}</span>
 								<span className="block text-slate-700">
-									<PaymentStateText payment={payment} /> · <LocalDate value={payment.createdAt} /> ·{' '}
+									<PaymentStateText payment={payment} />
+									{payment.promotionCode ? ` (code ${payment.promotionCode})` : ''} · <LocalDate value={payment.createdAt} /> ·{' '}
 									<span className="font-mono text-xs break-all">{payment.checkoutSessionId}</span>
 								</span>
 							</span>

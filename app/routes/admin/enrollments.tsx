@@ -25,7 +25,7 @@ import { SeatUnavailableError } from '#app/models/seats.server.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
-import { searchText } from '#app/utils/misc.ts'
+import { formatCents, searchText } from '#app/utils/misc.ts'
 import { parseRowId, rowIdSchema } from '#app/utils/row-id.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import type { Route } from './+types/enrollments'
@@ -156,7 +156,7 @@ export default function ManageEnrollments({ loaderData }: Route.ComponentProps) 
 			) : (
 				<TableCard>
 					<table className="min-w-full text-left text-sm">
-						<TableHead caption="Enrollments" columns={['Student', 'Course', 'Enrollment Date', 'Status', 'Actions']} />
+						<TableHead caption="Enrollments" columns={['Student', 'Course', 'Enrollment Date', 'Paid', 'Status', 'Actions']} />
 						<tbody className="divide-y divide-slate-100">
 							{enrollments.map((enrollment) => {
 								const student = enrollment.studentName || 'Unknown User'
@@ -166,16 +166,12 @@ export default function ManageEnrollments({ loaderData }: Route.ComponentProps) 
 											<p className="font-medium text-ink">{student}</p>
 											<EmailText email={enrollment.studentEmail} className="block text-slate-600" />
 										</td>
-										<td className="px-4 py-3 text-slate-700">
-											{enrollment.courseTitle}
-											{enrollment.payment ? (
-												<span className="block text-xs text-slate-600">
-													<PaymentStateText payment={enrollment.payment} />
-												</span>
-											) : null}
-										</td>
+										<td className="px-4 py-3 text-slate-700">{enrollment.courseTitle}</td>
 										<td className="px-4 py-3 whitespace-nowrap text-slate-700">
 											<LocalDate value={enrollment.enrollmentDate} />
+										</td>
+										<td className="px-4 py-3 whitespace-nowrap text-slate-700">
+											<EnrollmentPayment payment={enrollment.payment} paid={enrollment.paid} />
 										</td>
 										<td className="px-4 py-3">
 											<div className="flex flex-col items-start gap-2">
@@ -216,6 +212,23 @@ export default function ManageEnrollments({ loaderData }: Route.ComponentProps) 
 				</TableCard>
 			)}
 			{truncated ? <p className="text-sm text-slate-600">Showing the newest {limit} enrollments. Search to find others.</p> : null}
+		</>
+	)
+}
+
+type Enrollment = Route.ComponentProps['loaderData']['enrollments'][number]
+
+/** What the enrolment was paid and what went back; the promotion code it used, also when that made it free. */
+function EnrollmentPayment({ payment, paid }: { payment: Enrollment['payment']; paid: Enrollment['paid'] }) {
+	if (!paid && !payment) return <span className="text-slate-500">No payment</span>
+	return (
+		<>
+			<span className="font-medium text-ink">{payment ? <PaymentStateText payment={payment} /> : '$0.00'}</span>
+			{paid?.promotionCode ? (
+				<span className="block text-xs text-slate-600">
+					Code {paid.promotionCode} (−{formatCents(paid.discountCents)})
+				</span>
+			) : null}
 		</>
 	)
 }

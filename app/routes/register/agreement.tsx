@@ -6,10 +6,13 @@ import { useHydrated } from 'remix-utils/use-hydrated'
 import { z } from 'zod'
 import { CoursePrice } from '#app/components/course-availability.tsx'
 import { AgreementCheckbox, AgreeToTermsSchema, ProgramAgreement } from '#app/components/enrollment-agreement.tsx'
+import { APPLY_CODE_INTENT, PromotionCodeField } from '#app/components/promotion-code-field.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
 import { getCourseWithAvailability } from '#app/models/courses.server.ts'
 import { CheckoutError } from '#app/models/payments.server.ts'
+import { PromotionCodeError } from '#app/models/promotion-codes.server.ts'
+import { PROMOTION_CODE_MESSAGES, PromotionCodeFieldSchema } from '#app/models/promotion-codes.ts'
 import { completeRegistration, getDraft, RegistrationError } from '#app/models/registration.server.ts'
 import { EMAIL_TAKEN_MESSAGE, TOO_MANY_REGISTRATIONS_MESSAGE } from '#app/models/registration.ts'
 import { SeatUnavailableError } from '#app/models/seats.server.ts'
@@ -22,7 +25,7 @@ import { clientAddress, consumeRateLimit } from '#app/utils/rate-limit.server.ts
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import type { Route } from './+types/agreement'
 import { clearDraftCookieHeader, readDraftId } from './draft-cookie.server.ts'
-import { checkoutFailed, courseFullRedirect, publicCourse } from './wizard.server.ts'
+import { checkoutFailed, courseFullRedirect, previewCode, publicCourse } from './wizard.server.ts'
 import {
 	RegisterErrorBoundary,
 	RegisterFrame,
@@ -33,7 +36,14 @@ import {
 	useIntentSubmitting,
 } from './wizard.tsx'
 
-const AgreementSchema = AgreeToTermsSchema.extend({ intent: z.literal('agree') })
+const AgreementSchema = z.discriminatedUnion('intent', [
+	AgreeToTermsSchema.extend({ intent: z.literal('agree'), promotionCode: PromotionCodeFieldSchema }),
+	z.object({
+		intent: z.literal(APPLY_CODE_INTENT),
+		promotionCode: PromotionCodeFieldSchema.pipe(z.string({ error: 'Enter a promotion code to apply' })),
+		agreeToTerms: z.boolean().optional(),
+	}),
+])
 
 /** Step 3 of registration: the agreement for the chosen course. */
 export async function loader({ request }: Route.LoaderArgs) {
@@ -62,7 +72,11 @@ export async function action(args: Route.ActionArgs) {
 	if (!draftId || !draft) return redirect(STEP_PATH[1])
 	if (!draft.courseId) return redirect(STEP_PATH[2])
 	const submission = parseWithZod(formData, { schema: AgreementSchema })
-	if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+	if (submission.status !== 'success') return data({ result: submission.reply(), preview: null }, { status: 400 })
+	const promotionCode = submission.value.promotionCode ?? null
+	if (submission.value.intent === APPLY_CODE_INTENT) {
+		return previewCode(db, submission, { code: submission.value.promotionCode, courseId: draft.courseId })
+	}
 
 	if (!draft.userId) {
 		const limit = await consumeRateLimit('registration', clientAddress(request))
@@ -72,6 +86,7 @@ export async function action(args: Route.ActionArgs) {
 					result: submission.reply({
 						formErrors: [TOO_MANY_REGISTRATIONS_MESSAGE],
 					}),
+					preview: null,
 				},
 				{ status: 429, headers: { 'Retry-After': String(limit.retryAfterSeconds) } },
 			)
@@ -79,7 +94,7 @@ export async function action(args: Route.ActionArgs) {
 	}
 
 	try {
-		const outcome = await completeRegistration(db, getPayments(), draftId, { appUrl: getEnv().APP_URL })
+		const outcome = await completeRegistration(db, getPayments(), draftId, { appUrl: getEnv().APP_URL, promotionCode })
 		if (outcome.kind === 'checkout') return redirect(outcome.url, 303)
 		const headers = new Headers()
 		headers.append('Set-Cookie', await startSession(request, outcome.userId))
@@ -106,6 +121,12 @@ export async function action(args: Route.ActionArgs) {
 				? redirectWithToast(STEP_PATH[1], { type: 'error', title: `Failed to create account: ${EMAIL_TAKEN_MESSAGE}` })
 				: redirect(STEP_PATH[1])
 		}
+		if (error instanceof PromotionCodeError) {
+			return data(
+				{ result: submission.reply({ fieldErrors: { promotionCode: [PROMOTION_CODE_MESSAGES[error.reason]] } }), preview: null },
+				{ status: 400 },
+			)
+		}
 		if (error instanceof CheckoutError) return checkoutFailed(args, submission.reply({ formErrors: [error.message] }))
 		throw error
 	}
@@ -114,15 +135,19 @@ export async function action(args: Route.ActionArgs) {
 export default function AgreementStep({ loaderData, actionData }: Route.ComponentProps) {
 	const { course, account } = loaderData
 	const lastResult: StepResult = actionData?.result
+	const preview = actionData?.preview ?? null
 	const hydrated = useHydrated()
-	const [agreed, setAgreed] = useState(false)
 	const submitting = useIntentSubmitting('agree')
+	const applying = useIntentSubmitting(APPLY_CODE_INTENT)
 	const [form, fields] = useForm({
 		id: 'register-agreement',
 		lastResult,
+		shouldValidate: 'onSubmit',
 		onValidate: ({ formData }) => parseWithZod(formData, { schema: AgreementSchema }),
 	})
-	const isFree = course.registrationFee === 0
+	// A refused submission comes back with the box still ticked: the button must not start disabled.
+	const [agreed, setAgreed] = useState(fields.agreeToTerms.initialValue === 'on')
+	const isFree = course.registrationFee === 0 || preview?.totalCents === 0
 
 	return (
 		<RegisterFrame step={3} title="Real Estate Mentorship Program Agreement">
@@ -137,13 +162,13 @@ export default function AgreementStep({ loaderData, actionData }: Route.Componen
 			) : null}
 			<ProgramAgreement course={course} />
 			<Form method="post" action={STEP_PATH[3]} {...getFormProps(form)} className="mt-5 space-y-5">
-				<input type="hidden" name="intent" value="agree" />
+				{course.registrationFee > 0 ? <PromotionCodeField field={fields.promotionCode} preview={preview} applying={applying} /> : null}
 				<AgreementCheckbox field={fields.agreeToTerms} onAgreedChange={setAgreed} />
 				<div className="flex flex-col-reverse gap-3 sm:flex-row sm:items-center sm:justify-between">
 					<ButtonLink to={STEP_PATH[2]} variant="outline">
 						Back
 					</ButtonLink>
-					<Button type="submit" disabled={submitting || (hydrated && !agreed)}>
+					<Button type="submit" name="intent" value="agree" disabled={submitting || (hydrated && !agreed)}>
 						{submitting ? 'Processing...' : isFree ? 'Register Now' : 'Proceed to Payment'}
 					</Button>
 				</div>

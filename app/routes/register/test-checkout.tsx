@@ -79,6 +79,10 @@ export async function loader({ params }: Route.LoaderArgs) {
 			id: session.id,
 			description: session.description,
 			amountCents: session.amountCents,
+			// Shown as Stripe's page shows a promotion code: the price, the code and what it takes off.
+			subtotalCents: session.amountSubtotal ?? session.amountCents,
+			discountCents: session.amountDiscount,
+			promotionCode: session.promotionCode,
 			customerEmail: session.customerEmail ?? '',
 			customerName: customer?.name ?? '',
 			expired: session.status === 'expired',
@@ -144,6 +148,14 @@ export default function TestCheckoutPage({ loaderData, actionData }: Route.Compo
 						<dd className="text-lg font-bold text-ink">{amount}</dd>
 					</div>
 				</dl>
+				{session.promotionCode ? (
+					<dl className="mt-2 grid grid-cols-[1fr_auto] gap-x-4 gap-y-1 rounded-lg bg-slate-50 p-4 text-sm text-slate-700">
+						<dt>Subtotal</dt>
+						<dd className="text-right">{formatCents(session.subtotalCents)}</dd>
+						<dt>Promotion code {session.promotionCode}</dt>
+						<dd className="text-right">−{formatCents(session.discountCents)}</dd>
+					</dl>
+				) : null}
 
 				{session.expired ? (
 					<div className="mt-6 space-y-4">

@@ -1,8 +1,13 @@
-import type { SubmissionResult } from '@conform-to/react'
+import type { Submission, SubmissionResult } from '@conform-to/react'
+import type { Kysely } from 'kysely'
 import { data } from 'react-router'
+import type { PromotionCodePreview } from '#app/components/promotion-code-field.tsx'
 import type { CourseWithAvailability } from '#app/models/courses.ts'
+import { PromotionCodeError, previewPromotionCode } from '#app/models/promotion-codes.server.ts'
+import { describeDiscount, PROMOTION_CODE_MESSAGES } from '#app/models/promotion-codes.ts'
 import { COURSE_FULL_MESSAGE } from '#app/models/registration.ts'
 import { type ActionRequest, actionToastHeaders, redirectWithToast } from '#app/utils/toast.server.ts'
+import type { Database } from '#db/types.ts'
 import type { ListedCourse } from './wizard.tsx'
 
 /** Back to the course step, the full course named and the waitlist open, with the Course Full toast. */
@@ -24,5 +29,34 @@ export function publicCourse(course: CourseWithAvailability): ListedCourse {
 /** The payment provider could not open a checkout: the form again with the reason, and the Checkout Error toast. */
 export async function checkoutFailed(action: ActionRequest, result: SubmissionResult<string[]>) {
 	const headers = await actionToastHeaders(action, { type: 'error', title: 'Checkout Error', description: 'Failed to initiate payment' })
-	return data({ result }, { status: 502, headers })
+	return data({ result, preview: null }, { status: 502, headers })
+}
+
+/**
+ * The payment step's Apply button: the price with the code, or the reason it cannot be used, on
+ * the same step with everything typed kept. Nothing is reserved until the person proceeds.
+ */
+export async function previewCode(
+	db: Kysely<Database>,
+	submission: Pick<Submission<unknown>, 'reply'>,
+	input: { code: string; courseId: number },
+) {
+	const { code, courseId } = input
+	const course = await db.selectFrom('courses').select('registration_fee').where('id', '=', courseId).executeTakeFirst()
+	try {
+		if (!course) throw new PromotionCodeError('wrong-course')
+		const applied = await previewPromotionCode(db, { code, courseId, priceCents: course.registration_fee })
+		const preview: PromotionCodePreview = {
+			code: applied.code,
+			description: describeDiscount(applied.discount),
+			priceCents: applied.priceCents,
+			discountCents: applied.discountCents,
+			totalCents: applied.totalCents,
+		}
+		return data({ result: submission.reply(), preview })
+	} catch (error) {
+		if (!(error instanceof PromotionCodeError)) throw error
+		const result = submission.reply({ fieldErrors: { promotionCode: [PROMOTION_CODE_MESSAGES[error.reason]] } })
+		return data({ result, preview: null }, { status: 400 })
+	}
 }

@@ -9,9 +9,29 @@ export type CheckoutMetadata = {
 	courseId: string
 }
 
+/** A promotion code's discount, applied by the provider the way Stripe applies a coupon. */
+export type CheckoutDiscount = {
+	code: string
+	percentOff: number | null
+	amountOffCents: number | null
+	/** The provider's own promotion code (Stripe's `promo_…`); null for the test checkout. */
+	providerPromotionCodeId: string | null
+}
+
+/**
+ * What a discount takes off a one-item price, in cents, as Stripe computes a coupon: a
+ * percentage rounded to the nearest cent, an amount never more than the price.
+ */
+export function checkoutDiscountCents(priceCents: number, discount: Pick<CheckoutDiscount, 'percentOff' | 'amountOffCents'>) {
+	if (discount.percentOff !== null) return Math.min(priceCents, Math.round((priceCents * discount.percentOff) / 100))
+	return Math.min(priceCents, discount.amountOffCents ?? 0)
+}
+
 export type NewCheckoutSession = {
-	/** In cents, read from the database by the caller, never from a form. */
+	/** The list price in cents, read from the database by the caller, never from a form. */
 	amountCents: number
+	/** Taken off amountCents by the provider; the total must stay above zero. */
+	discount?: CheckoutDiscount
 	currency: 'usd'
 	/** What the customer buys: the course title. */
 	description: string
@@ -33,6 +53,9 @@ export type CheckoutSession = {
 	status: 'open' | 'complete' | 'expired'
 	paymentStatus: 'paid' | 'unpaid' | 'no_payment_required'
 	amountTotal: number | null
+	/** Before the discount. */
+	amountSubtotal: number | null
+	amountDiscount: number
 	currency: string | null
 	customerEmail: string | null
 	metadata: Partial<CheckoutMetadata>
@@ -87,6 +110,11 @@ export interface WebhookVerifier {
 
 export interface PaymentProvider {
 	readonly name: 'stripe' | 'test'
+	/**
+	 * The provider's own promotion code for one of ours, created the first time it is needed
+	 * (the same request again returns the same object); null when the provider has none.
+	 */
+	preparePromotionCode(code: { id: number; code: string; percentOff: number | null; amountOffCents: number | null }): Promise<string | null>
 	createCheckoutSession(input: NewCheckoutSession): Promise<CheckoutSession>
 	/** null when the provider does not know the session. */
 	retrieveCheckoutSession(sessionId: string): Promise<CheckoutSession | null>

@@ -39,6 +39,8 @@ function toCheckoutSession(session: Stripe.Checkout.Session): CheckoutSession {
 		status: oneOf(session.status, ['complete', 'expired'], 'open'),
 		paymentStatus: oneOf(session.payment_status, ['paid', 'no_payment_required'], 'unpaid'),
 		amountTotal: session.amount_total,
+		amountSubtotal: session.amount_subtotal,
+		amountDiscount: session.total_details?.amount_discount ?? 0,
 		currency: session.currency,
 		customerEmail: session.customer_email ?? session.customer_details?.email ?? null,
 		metadata: { userId: metadata.userId, courseId: metadata.courseId },
@@ -110,7 +112,26 @@ export class StripePayments implements PaymentProvider {
 		}
 	}
 
+	async preparePromotionCode(code: { id: number; code: string; percentOff: number | null; amountOffCents: number | null }) {
+		const metadata = { promotionCodeId: String(code.id) }
+		const coupon = await this.#stripe.coupons.create(
+			{
+				...(code.percentOff !== null ? { percent_off: code.percentOff } : { amount_off: code.amountOffCents ?? 0, currency: 'usd' }),
+				duration: 'once',
+				name: code.code,
+				metadata,
+			},
+			{ idempotencyKey: `promotion-code-${code.id}-coupon` },
+		)
+		const promotionCode = await this.#stripe.promotionCodes.create(
+			{ promotion: { type: 'coupon', coupon: coupon.id }, code: code.code, metadata },
+			{ idempotencyKey: `promotion-code-${code.id}` },
+		)
+		return promotionCode.id
+	}
+
 	async createCheckoutSession(input: NewCheckoutSession) {
+		if (input.discount && !input.discount.providerPromotionCodeId) throw new Error('The discount has no Stripe promotion code.')
 		const session = await this.#stripe.checkout.sessions.create(
 			{
 				mode: 'payment',
@@ -126,6 +147,7 @@ export class StripePayments implements PaymentProvider {
 						},
 					},
 				],
+				...(input.discount ? { discounts: [{ promotion_code: input.discount.providerPromotionCodeId! }] } : {}),
 				metadata: input.metadata,
 				payment_intent_data: { metadata: input.metadata },
 				expires_at: Math.floor(input.expiresAt.getTime() / 1000),

@@ -3,6 +3,7 @@ import type { Kysely, Selectable } from 'kysely'
 import type { Database, TestCheckoutRefundsTable, TestCheckoutSessionsTable } from '#db/types.ts'
 import {
 	type CheckoutSession,
+	checkoutDiscountCents,
 	type NewCheckoutSession,
 	type NewRefund,
 	type PaymentProvider,
@@ -14,6 +15,7 @@ import {
 export type TestCheckoutSession = CheckoutSession & {
 	description: string
 	amountCents: number
+	promotionCode: string | null
 	successUrl: string
 	cancelUrl: string
 	expiresAt: Date
@@ -34,13 +36,22 @@ export class TestCheckoutPayments implements PaymentProvider {
 		this.#db = db
 	}
 
+	/** The test checkout applies the discount itself, as Stripe applies its promotion code. */
+	async preparePromotionCode() {
+		return null
+	}
+
 	async createCheckoutSession(input: NewCheckoutSession) {
 		const id = `cs_test_${randomBytes(16).toString('hex')}`
+		const discount = input.discount ? checkoutDiscountCents(input.amountCents, input.discount) : 0
 		const row = await this.#db()
 			.insertInto('test_checkout_sessions')
 			.values({
 				id,
-				amount_cents: input.amountCents,
+				amount_cents: input.amountCents - discount,
+				amount_subtotal_cents: input.discount ? input.amountCents : null,
+				discount_cents: discount,
+				promotion_code: input.discount?.code ?? null,
 				currency: input.currency,
 				description: input.description,
 				customer_email: input.customerEmail,
@@ -162,12 +173,15 @@ function toSession(row: Selectable<TestCheckoutSessionsTable>): TestCheckoutSess
 		status: expired ? 'expired' : row.status,
 		paymentStatus: row.payment_status,
 		amountTotal: row.amount_cents,
+		amountSubtotal: row.amount_subtotal_cents ?? row.amount_cents,
+		amountDiscount: row.discount_cents,
 		currency: row.currency,
 		customerEmail: row.customer_email,
 		metadata: { userId: row.metadata.userId, courseId: row.metadata.courseId },
 		paymentIntentId: row.payment_status === 'paid' ? row.id : null,
 		description: row.description,
 		amountCents: row.amount_cents,
+		promotionCode: row.promotion_code,
 		successUrl: row.success_url,
 		cancelUrl: row.cancel_url,
 		expiresAt: row.expires_at,

@@ -1,0 +1,342 @@
+import { type ExpressionBuilder, type Kysely, sql, type Transaction } from 'kysely'
+import type { Database } from '#db/types.ts'
+import { recordAudit } from './audit-log.server.ts'
+import {
+	type Discount,
+	discountCents,
+	normalizePromotionCode,
+	type PromotionCodeRefusal,
+	type promotionCodeValues,
+} from './promotion-codes.ts'
+
+/**
+ * Promotion codes and their uses (docs/decisions/037). A use is counted the moment a seat is
+ * claimed with the code: a `reserved` row tied to the seat hold of the checkout (it disappears
+ * with the hold: expired, cancelled, replaced), or a `redeemed` row once the enrolment exists.
+ * Every count happens under the code's row lock, so N allowed uses give exactly N.
+ */
+
+export class PromotionCodeError extends Error {
+	readonly reason: PromotionCodeRefusal
+	constructor(reason: PromotionCodeRefusal) {
+		super(reason)
+		this.reason = reason
+	}
+}
+
+/** The uses that count: redeemed ones and reservations whose seat hold has not expired. */
+function usesExpression(eb: ExpressionBuilder<Database, 'promotion_codes'>) {
+	return eb
+		.selectFrom('promotion_code_redemptions')
+		.leftJoin('seat_holds', 'seat_holds.id', 'promotion_code_redemptions.seat_hold_id')
+		.select((count) => count.fn.countAll<string>().as('uses'))
+		.whereRef('promotion_code_redemptions.promotion_code_id', '=', 'promotion_codes.id')
+		.where((where) =>
+			where.or([where('promotion_code_redemptions.status', '=', 'redeemed'), where('seat_holds.expires_at', '>', sql<Date>`now()`)]),
+		)
+}
+
+type CodeRow = {
+	id: number
+	code: string
+	percent_off: number | null
+	amount_off_cents: number | null
+	course_id: number | null
+	expires_at: Date | null
+	max_uses: number | null
+	deactivated_at: Date | null
+	stripe_promotion_code_id: string | null
+}
+
+function refusalOf(row: CodeRow | undefined, courseId: number, uses: number, now: Date): PromotionCodeRefusal | null {
+	if (!row) return 'unknown'
+	if (row.deactivated_at) return 'inactive'
+	if (row.expires_at && row.expires_at <= now) return 'expired'
+	if (row.course_id !== null && row.course_id !== courseId) return 'wrong-course'
+	if (row.max_uses !== null && uses >= row.max_uses) return 'used-up'
+	return null
+}
+
+export type AppliedPromotionCode = {
+	id: number
+	code: string
+	discount: Discount
+	priceCents: number
+	discountCents: number
+	totalCents: number
+	stripePromotionCodeId: string | null
+}
+
+function applied(row: CodeRow, priceCents: number): AppliedPromotionCode {
+	const discount = { percentOff: row.percent_off, amountOffCents: row.amount_off_cents }
+	const off = discountCents(priceCents, discount)
+	return {
+		id: row.id,
+		code: row.code,
+		discount,
+		priceCents,
+		discountCents: off,
+		totalCents: priceCents - off,
+		stripePromotionCodeId: row.stripe_promotion_code_id,
+	}
+}
+
+const CODE_COLUMNS = [
+	'id',
+	'code',
+	'percent_off',
+	'amount_off_cents',
+	'course_id',
+	'expires_at',
+	'max_uses',
+	'deactivated_at',
+	'stripe_promotion_code_id',
+] as const
+
+/** What the code would take off this course's price now; a preview only, nothing is reserved. Throws PromotionCodeError. */
+export async function previewPromotionCode(db: Kysely<Database>, input: { code: string; courseId: number; priceCents: number }) {
+	const row = await db
+		.selectFrom('promotion_codes')
+		.select([...CODE_COLUMNS, (eb) => usesExpression(eb).as('uses')])
+		.where('code', '=', normalizePromotionCode(input.code))
+		.executeTakeFirst()
+	const refusal = refusalOf(row, input.courseId, Number(row?.uses ?? 0), new Date())
+	if (refusal || !row) throw new PromotionCodeError(refusal ?? 'unknown')
+	return applied(row, input.priceCents)
+}
+
+/**
+ * Inside the transaction that claims the seat (after the course lock): locks the code and counts
+ * its uses in a statement of its own, so that it sees every use committed by the previous lock
+ * holder. The user's own live reservation for this course does not count: the new seat hold
+ * replaces the old one, and the reservation goes with it. Throws PromotionCodeError.
+ */
+export async function lockPromotionCodeForUse(
+	trx: Transaction<Database>,
+	input: { code: string; userId: string; courseId: number; priceCents: number },
+) {
+	const row = await trx
+		.selectFrom('promotion_codes')
+		.select(CODE_COLUMNS)
+		.where('code', '=', normalizePromotionCode(input.code))
+		.forUpdate()
+		.executeTakeFirst()
+	const counted = row
+		? await trx
+				.selectFrom('promotion_codes')
+				.select((eb) =>
+					usesExpression(eb)
+						.where((where) =>
+							where.or([
+								where('seat_holds.id', 'is', null),
+								where('seat_holds.user_id', '<>', input.userId),
+								where('seat_holds.course_id', '<>', input.courseId),
+							]),
+						)
+						.as('uses'),
+				)
+				.where('id', '=', row.id)
+				.executeTakeFirstOrThrow()
+		: null
+	const refusal = refusalOf(row, input.courseId, Number(counted?.uses ?? 0), new Date())
+	if (refusal || !row) throw new PromotionCodeError(refusal ?? 'unknown')
+	return applied(row, input.priceCents)
+}
+
+/** Records a use of a code locked by lockPromotionCodeForUse: reserved with a seat hold, or redeemed with an enrolment. */
+export async function recordPromotionCodeUse(
+	trx: Transaction<Database>,
+	input: { applied: AppliedPromotionCode; userId: string; courseId: number; use: { seatHoldId: string } | { enrollmentId: number } },
+) {
+	const redeemed = 'enrollmentId' in input.use
+	await trx
+		.insertInto('promotion_code_redemptions')
+		.values({
+			promotion_code_id: input.applied.id,
+			user_id: input.userId,
+			course_id: input.courseId,
+			status: redeemed ? 'redeemed' : 'reserved',
+			seat_hold_id: 'seatHoldId' in input.use ? input.use.seatHoldId : null,
+			enrollment_id: 'enrollmentId' in input.use ? input.use.enrollmentId : null,
+			redeemed_at: redeemed ? new Date() : null,
+			price_cents: input.applied.priceCents,
+			discount_cents: input.applied.discountCents,
+		})
+		.execute()
+}
+
+/** The reservation of a hold's checkout learns its session id (the hold's row learns it at the same time). */
+export async function attachCheckoutToReservation(trx: Transaction<Database>, input: { seatHoldId: string; checkoutSessionId: string }) {
+	await trx
+		.updateTable('promotion_code_redemptions')
+		.set({ checkout_session_id: input.checkoutSessionId })
+		.where('seat_hold_id', '=', input.seatHoldId)
+		.execute()
+}
+
+/**
+ * Fulfilment of a paid checkout, after the enrolment consumed the seat hold (and with it the
+ * reservation, in the same transaction): the use becomes a redemption of the enrolment. Done in
+ * this order so that fulfilment takes no lock before the course's (docs/decisions/037). A
+ * reservation that lapsed with its hold while the payment was on its way is recorded all the
+ * same: the customer paid the discounted price.
+ */
+export async function recordCheckoutRedemption(
+	trx: Transaction<Database>,
+	input: {
+		promotionCodeId: number
+		checkoutSessionId: string
+		userId: string
+		courseId: number
+		enrollmentId: number
+		priceCents: number
+		discountCents: number
+	},
+) {
+	await trx
+		.insertInto('promotion_code_redemptions')
+		.values({
+			promotion_code_id: input.promotionCodeId,
+			user_id: input.userId,
+			course_id: input.courseId,
+			status: 'redeemed',
+			enrollment_id: input.enrollmentId,
+			checkout_session_id: input.checkoutSessionId,
+			redeemed_at: new Date(),
+			price_cents: input.priceCents,
+			discount_cents: input.discountCents,
+		})
+		.onConflict((conflict) => conflict.column('checkout_session_id').doNothing())
+		.execute()
+}
+
+/** Remembers Stripe's promotion code for ours; a concurrent first use may have stored the same id already. */
+export async function setStripePromotionCodeId(db: Kysely<Database>, promotionCodeId: number, stripeId: string) {
+	await db
+		.updateTable('promotion_codes')
+		.set({ stripe_promotion_code_id: stripeId })
+		.where('id', '=', promotionCodeId)
+		.where('stripe_promotion_code_id', 'is', null)
+		.execute()
+}
+
+export type PromotionCodeListItem = {
+	id: number
+	code: string
+	percentOff: number | null
+	amountOffCents: number | null
+	courseTitle: string | null
+	expiresAt: string | null
+	maxUses: number | null
+	/** Redeemed plus reserved. */
+	uses: number
+	/** Held by checkouts still open: given back if they are not paid. */
+	reserved: number
+	deactivatedAt: string | null
+	createdAt: string
+}
+
+export async function listPromotionCodes(db: Kysely<Database>): Promise<PromotionCodeListItem[]> {
+	const rows = await db
+		.selectFrom('promotion_codes')
+		.leftJoin('courses', 'courses.id', 'promotion_codes.course_id')
+		.select([
+			'promotion_codes.id',
+			'promotion_codes.code',
+			'promotion_codes.percent_off',
+			'promotion_codes.amount_off_cents',
+			'promotion_codes.expires_at',
+			'promotion_codes.max_uses',
+			'promotion_codes.deactivated_at',
+			'promotion_codes.created_at',
+			'courses.title as courseTitle',
+			(eb) => usesExpression(eb).as('uses'),
+			(eb) => usesExpression(eb).where('promotion_code_redemptions.status', '=', 'reserved').as('reserved'),
+		])
+		.orderBy('promotion_codes.created_at', 'desc')
+		.orderBy('promotion_codes.id', 'desc')
+		.execute()
+	return rows.map((row) => ({
+		id: row.id,
+		code: row.code,
+		percentOff: row.percent_off,
+		amountOffCents: row.amount_off_cents,
+		courseTitle: row.courseTitle,
+		expiresAt: row.expires_at?.toISOString() ?? null,
+		maxUses: row.max_uses,
+		uses: Number(row.uses ?? 0),
+		reserved: Number(row.reserved ?? 0),
+		deactivatedAt: row.deactivated_at?.toISOString() ?? null,
+		createdAt: row.created_at.toISOString(),
+	}))
+}
+
+export async function getPromotionCode(db: Kysely<Database>, id: number) {
+	return db.selectFrom('promotion_codes').select(['id', 'code', 'deactivated_at']).where('id', '=', id).executeTakeFirst()
+}
+
+function isUniqueViolation(error: unknown) {
+	return typeof error === 'object' && error !== null && 'code' in error && error.code === '23505'
+}
+
+/** Creates a code; 'code-taken' when another code (active or not) has the same letters. */
+export async function createPromotionCode(
+	db: Kysely<Database>,
+	actorId: string,
+	values: ReturnType<typeof promotionCodeValues>,
+): Promise<{ id: number } | 'code-taken' | 'course-not-found'> {
+	try {
+		return await db.transaction().execute(async (trx) => {
+			if (values.courseId !== null) {
+				const course = await trx.selectFrom('courses').select('id').where('id', '=', values.courseId).executeTakeFirst()
+				if (!course) return 'course-not-found' as const
+			}
+			const row = await trx
+				.insertInto('promotion_codes')
+				.values({
+					code: values.code,
+					percent_off: values.percentOff,
+					amount_off_cents: values.amountOffCents,
+					course_id: values.courseId,
+					expires_at: values.expiresAt,
+					max_uses: values.maxUses,
+					created_by: actorId,
+				})
+				.returning('id')
+				.executeTakeFirstOrThrow()
+			await recordAudit(trx, {
+				actorId,
+				action: 'promotion_code.create',
+				entity: 'promotion_code',
+				entityId: row.id,
+				details: { ...values, expiresAt: values.expiresAt?.toISOString() ?? null },
+			})
+			return row
+		})
+	} catch (error) {
+		if (isUniqueViolation(error)) return 'code-taken'
+		throw error
+	}
+}
+
+/** Stops a code from being used again; uses already made stay. False when there is no such active code. */
+export async function deactivatePromotionCode(db: Kysely<Database>, actorId: string, id: number) {
+	return db.transaction().execute(async (trx) => {
+		const row = await trx
+			.updateTable('promotion_codes')
+			.set({ deactivated_at: new Date() })
+			.where('id', '=', id)
+			.where('deactivated_at', 'is', null)
+			.returning(['id', 'code'])
+			.executeTakeFirst()
+		if (!row) return false
+		await recordAudit(trx, {
+			actorId,
+			action: 'promotion_code.deactivate',
+			entity: 'promotion_code',
+			entityId: row.id,
+			details: { code: row.code },
+		})
+		return true
+	})
+}

@@ -1,0 +1,153 @@
+import { randomUUID } from 'node:crypto'
+import type { Page } from '@playwright/test'
+import type { Kysely } from 'kysely'
+import type { Database } from '#db/types.ts'
+import { insertCourse } from '#tests/support/fixtures.ts'
+import { expect, test } from '../support/e2e.ts'
+
+function unique(prefix: string) {
+	return `${prefix}${randomUUID().slice(0, 8).toUpperCase()}`
+}
+
+async function insertCode(db: Kysely<Database>, values: { code: string; percent_off: number; course_id?: number; max_uses?: number }) {
+	return db.insertInto('promotion_codes').values(values).returning('id').executeTakeFirstOrThrow()
+}
+
+async function toPaymentStep(page: Page, courseTitle: string, email: string) {
+	await page.goto('/register')
+	await page.getByLabel('Full Name').fill('Petra Promo')
+	await page.getByLabel('Email').fill(email)
+	await page.getByLabel('Password', { exact: true }).fill('promo-code-password')
+	await page.getByLabel('Confirm Password').fill('promo-code-password')
+	await page.getByRole('button', { name: 'Continue' }).click()
+	await page.getByRole('radio', { name: new RegExp(courseTitle) }).check()
+	await page.getByRole('button', { name: 'Continue' }).click()
+	await expect(page.getByRole('heading', { name: 'Real Estate Mentorship Program Agreement' })).toBeVisible()
+}
+
+test('an admin creates a promotion code, sees it listed and deactivates it after confirming', async ({ page, db, createUser, signIn }) => {
+	const admin = await createUser({ role: 'admin' })
+	const course = await insertCourse(db, { registration_fee: 250000 })
+	await signIn(admin)
+	const code = unique('SPRING')
+
+	await page.goto('/dashboard/admin/promotion-codes')
+	await expect(page.getByRole('heading', { level: 1, name: 'Promotion Codes' })).toBeVisible()
+	await page.getByLabel('Code', { exact: true }).fill(code.toLowerCase())
+	await page.getByLabel('Discount', { exact: true }).fill('150')
+	await page.getByLabel('Course (optional)').selectOption(String(course.id))
+	await page.getByLabel('Maximum uses (optional)').fill('3')
+	await page.getByRole('button', { name: 'Create Code' }).click()
+	await expect(page.getByText('Enter a whole percentage from 1 to 100')).toBeVisible()
+	// Nothing typed is lost.
+	await expect(page.getByLabel('Code', { exact: true })).toHaveValue(code.toLowerCase())
+	await expect(page.getByLabel('Maximum uses (optional)')).toHaveValue('3')
+
+	await page.getByLabel('Discount', { exact: true }).fill('20')
+	await page.getByRole('button', { name: 'Create Code' }).click()
+	await expect(page.getByText(`Promotion code ${code} created`)).toBeVisible()
+	const row = page.getByRole('row').filter({ hasText: code })
+	await expect(row).toContainText('20% off')
+	await expect(row).toContainText(course.title)
+	await expect(row).toContainText('0 of 3')
+	await expect(row).toContainText('Active')
+
+	await row.getByRole('link', { name: `Deactivate ${code}` }).click()
+	const dialog = page.getByRole('dialog', { name: 'Deactivate Promotion Code' })
+	await expect(dialog).toContainText(code)
+	await dialog.getByRole('button', { name: 'Deactivate' }).click()
+	await expect(page.getByText('Promotion code deactivated')).toBeVisible()
+	await expect(page.getByRole('row').filter({ hasText: code })).toContainText('Deactivated')
+	await expect(
+		page
+			.getByRole('row')
+			.filter({ hasText: code })
+			.getByRole('link', { name: /Deactivate/ }),
+	).toHaveCount(0)
+})
+
+test('the payment step explains a refused code, applies a good one, and the test checkout charges the discounted price', async ({
+	page,
+	db,
+	createUser,
+	signIn,
+}) => {
+	const course = await insertCourse(db, { registration_fee: 250000, description: 'A course with a code.' })
+	const other = await insertCourse(db, { registration_fee: 250000 })
+	const good = unique('TWENTY')
+	const elsewhere = unique('ELSEWHERE')
+	await insertCode(db, { code: good, percent_off: 20, course_id: course.id })
+	await insertCode(db, { code: elsewhere, percent_off: 20, course_id: other.id })
+	const email = `promo-${randomUUID().slice(0, 12)}@example.com`
+	await toPaymentStep(page, course.title, email)
+
+	const field = page.getByLabel('Promotion code (optional)')
+	await field.fill('NO-SUCH-CODE')
+	await page.getByRole('button', { name: 'Apply' }).click()
+	await expect(page.getByText('This promotion code does not exist.')).toBeVisible()
+	await expect(field).toHaveValue('NO-SUCH-CODE')
+	await expect(field).toHaveAttribute('aria-invalid', 'true')
+
+	// Proceeding with a code for another course: refused on the same step, the ticked box kept.
+	await field.fill(elsewhere)
+	await page.getByRole('checkbox', { name: /I have read and agree/ }).check()
+	await page.getByRole('button', { name: 'Proceed to Payment' }).click()
+	await expect(page.getByText('This promotion code is not valid for this course.')).toBeVisible()
+	await expect(field).toHaveValue(elsewhere)
+	await expect(page.getByRole('checkbox', { name: /I have read and agree/ })).toBeChecked()
+	expect(await db.selectFrom('users').select('id').where('email', '=', email).execute()).toEqual([])
+
+	await field.fill(good.toLowerCase())
+	await page.getByRole('button', { name: 'Apply' }).click()
+	await expect(page.getByText(`Code ${good} applied: 20% off.`)).toBeVisible()
+	await expect(page.getByText('$2,000.00')).toBeVisible()
+	await expect(page.getByRole('checkbox', { name: /I have read and agree/ })).toBeChecked()
+	await page.getByRole('button', { name: 'Proceed to Payment' }).click()
+
+	await expect(page).toHaveURL(/\/test-checkout\/cs_test_[0-9a-f]+$/)
+	await expect(page.getByText(`Promotion code ${good}`)).toBeVisible()
+	await page.getByLabel('Name', { exact: true }).fill('Petra Promo')
+	await page.getByLabel('Cardholder Name').fill('Petra Promo')
+	await page.getByLabel('Card Number').fill('4242 4242 4242 4242')
+	await page.getByLabel('Expiry (MM/YY)').fill('12/34')
+	await page.getByLabel('CVC').fill('123')
+	await page.getByRole('button', { name: 'Pay $2,000.00' }).click()
+	await expect(page).toHaveURL(/\/registration-complete\?session_id=cs_test_/)
+	await expect(page.getByRole('heading', { name: 'Registration Complete!' })).toBeVisible()
+
+	const user = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow()
+	const payment = await db
+		.selectFrom('registration_payments')
+		.select(['status', 'amount_cents', 'discount_cents', 'promotion_code'])
+		.where('user_id', '=', user.id)
+		.executeTakeFirstOrThrow()
+	expect(payment).toEqual({ status: 'paid', amount_cents: 200000, discount_cents: 50000, promotion_code: good })
+
+	// The admin sees what was paid and with which code.
+	const admin = await createUser({ role: 'admin' })
+	await page.context().clearCookies()
+	await signIn(admin)
+	await page.goto(`/dashboard/admin/enrollments?q=${encodeURIComponent(email)}`)
+	const row = page.getByRole('row').filter({ hasText: email })
+	await expect(row).toContainText('$2,000.00')
+	await expect(row).toContainText(`Code ${good} (−$500.00)`)
+})
+
+test('a code that makes the course free enrols at once, without a checkout', async ({ page, db }) => {
+	const course = await insertCourse(db, { registration_fee: 250000, description: 'Free with the code.' })
+	const code = unique('FREE')
+	await insertCode(db, { code, percent_off: 100, max_uses: 1 })
+	const email = `free-${randomUUID().slice(0, 12)}@example.com`
+	await toPaymentStep(page, course.title, email)
+
+	await page.getByLabel('Promotion code (optional)').fill(code)
+	await page.getByRole('button', { name: 'Apply' }).click()
+	await expect(page.getByText('$0.00 (free)')).toBeVisible()
+	await page.getByRole('checkbox', { name: /I have read and agree/ }).check()
+	await page.getByRole('button', { name: 'Register Now' }).click()
+	await expect(page).toHaveURL(/\/dashboard$/)
+	await expect(page.getByText(`You are enrolled in ${course.title}.`)).toBeVisible()
+	const user = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow()
+	expect(await db.selectFrom('enrollments').select('status').where('user_id', '=', user.id).execute()).toEqual([{ status: 'active' }])
+	expect(await db.selectFrom('test_checkout_sessions').select('id').where('customer_email', '=', email).execute()).toEqual([])
+})

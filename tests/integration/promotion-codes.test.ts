@@ -1,0 +1,542 @@
+/**
+ * Promotion codes (docs/decisions/037): what Stripe is asked, what the test checkout
+ * charges, what is recorded, and exact use counts under parallel redemptions.
+ * PROMOTION_REPEATS repeats the races (default 5 runs each).
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
+import { listEnrollments } from '#app/models/admin-enrollments.server.ts'
+import { claimSeat, expireCheckout, fulfil, openCheckout, sweepExpiredCheckouts } from '#app/models/payments.server.ts'
+import {
+	createPromotionCode,
+	deactivatePromotionCode,
+	listPromotionCodes,
+	PromotionCodeError,
+	previewPromotionCode,
+} from '#app/models/promotion-codes.server.ts'
+import { PROMOTION_CODE_MESSAGES } from '#app/models/promotion-codes.ts'
+import { chooseDraftCourse, saveDraftDetails } from '#app/models/registration.server.ts'
+import { createUser } from '#app/models/users.server.ts'
+import { action as codesAction } from '#app/routes/admin/promotion-codes.tsx'
+import { action as agreementAction } from '#app/routes/register/agreement.tsx'
+import { draftCookieHeader } from '#app/routes/register/draft-cookie.server.ts'
+import { setPayments } from '#app/services/payments/index.server.ts'
+import type { PaymentProvider } from '#app/services/payments/payments.ts'
+import { StripePayments } from '#app/services/payments/stripe.server.ts'
+import { TestCheckoutPayments } from '#app/services/payments/test-checkout.server.ts'
+import { useTestDatabase } from '#tests/support/db.ts'
+import { insertUser } from '#tests/support/fixtures.ts'
+import { formRequest, settle, signedInUser, toastOf } from '#tests/support/requests.ts'
+import { type StripeStandIn, startStripeServer } from '#tests/support/stripe-server.ts'
+
+const t = useTestDatabase()
+const APP_URL = 'http://localhost:3000'
+const REPEATS = Number(process.env.PROMOTION_REPEATS ?? 5)
+let stripe: StripeStandIn
+let stripePayments: StripePayments
+let testPayments: TestCheckoutPayments
+let adminId: string
+
+beforeAll(async () => {
+	stripe = await startStripeServer()
+	stripePayments = new StripePayments({ secretKey: stripe.secretKey, webhookSecret: stripe.webhookSecret, apiUrl: stripe.url })
+	testPayments = new TestCheckoutPayments(() => t.db)
+	adminId = await insertUser(t.db, { role: 'admin', name: 'Code Admin', email: 'codes-admin@example.com' })
+})
+afterAll(async () => stripe.stop())
+afterEach(() => setPayments(undefined))
+
+let sequence = 0
+async function student() {
+	sequence += 1
+	const email = `coder-${sequence}@example.com`
+	const user = await createUser(t.db, { email, name: `Coder ${sequence}`, passwordHash: 'unused-hash', confirmed: true })
+	return { id: user.id, email }
+}
+
+async function course(values: { capacity?: number; registration_fee?: number } = {}) {
+	return t.db
+		.insertInto('courses')
+		.values({ title: `Coded course ${++sequence}`, capacity: 5, registration_fee: 250_000, ...values })
+		.returning(['id', 'title'])
+		.executeTakeFirstOrThrow()
+}
+
+async function code(values: {
+	percentOff?: number
+	amountOffCents?: number
+	courseId?: number
+	expiresAt?: Date
+	maxUses?: number
+	code?: string
+}) {
+	const created = await createPromotionCode(t.db, adminId, {
+		code: values.code ?? `CODE${++sequence}`,
+		percentOff: values.percentOff ?? (values.amountOffCents ? null : 20),
+		amountOffCents: values.amountOffCents ?? null,
+		courseId: values.courseId ?? null,
+		expiresAt: values.expiresAt ?? null,
+		maxUses: values.maxUses ?? null,
+	})
+	if (typeof created === 'string') throw new Error(created)
+	return t.db.selectFrom('promotion_codes').selectAll().where('id', '=', created.id).executeTakeFirstOrThrow()
+}
+
+/** Claims a seat with the code and opens the checkout when one is needed, as the wizard does. */
+async function buy(payments: PaymentProvider, user: { id: string; email: string }, courseId: number, promotionCode?: string) {
+	const claim = await t.db.transaction().execute((trx) => claimSeat(trx, { userId: user.id, courseId, promotionCode }))
+	if (claim.kind === 'enrolled') return { kind: 'enrolled' as const, claim }
+	const checkout = await openCheckout(t.db, payments, { claim, user, appUrl: APP_URL, cancelPath: '/register/agreement' })
+	return { kind: 'checkout' as const, claim, ...checkout }
+}
+
+function attempt(payments: PaymentProvider, user: { id: string; email: string }, courseId: number, promotionCode: string) {
+	return buy(payments, user, courseId, promotionCode).then(
+		(outcome) => outcome.kind,
+		(error: unknown) => (error instanceof PromotionCodeError ? error.reason : `unexpected: ${String(error)}`),
+	)
+}
+
+function tally(outcomes: string[]) {
+	const counts: Record<string, number> = {}
+	for (const outcome of outcomes) counts[outcome] = (counts[outcome] ?? 0) + 1
+	return counts
+}
+
+async function redemptions(promotionCodeId: number) {
+	return t.db.selectFrom('promotion_code_redemptions').selectAll().where('promotion_code_id', '=', promotionCodeId).orderBy('id').execute()
+}
+
+async function usesOf(promotionCodeId: number) {
+	return (await listPromotionCodes(t.db)).find((listed) => listed.id === promotionCodeId)!.uses
+}
+
+describe('Stripe Checkout gets the discount as a Stripe promotion code', () => {
+	test('the first use creates a coupon and a promotion code once; the session carries it; fulfilment records what was paid', async () => {
+		const { id: courseId } = await course({ registration_fee: 250_000 })
+		const spring = await code({ percentOff: 20, code: 'SPRING20', courseId })
+		const buyer = await student()
+		const before = stripe.requests.length
+		const first = await buy(stripePayments, buyer, courseId, 'spring20')
+		if (first.kind !== 'checkout') throw new Error('expected a checkout')
+
+		const calls = stripe.requests.slice(before).map((request) => `${request.method} ${request.path}`)
+		expect(calls).toEqual(['POST /v1/coupons', 'POST /v1/promotion_codes', 'POST /v1/checkout/sessions'])
+		const [couponCall, promotionCall, sessionCall] = stripe.requests.slice(before)
+		expect(couponCall!.headers['idempotency-key']).toBe(`promotion-code-${spring.id}-coupon`)
+		expect(couponCall!.body).toEqual({
+			percent_off: '20',
+			duration: 'once',
+			name: 'SPRING20',
+			metadata: { promotionCodeId: String(spring.id) },
+		})
+		const coupon = [...stripe.coupons.values()].find((candidate) => candidate.name === 'SPRING20')!
+		expect(promotionCall!.headers['idempotency-key']).toBe(`promotion-code-${spring.id}`)
+		expect(promotionCall!.body).toEqual({
+			promotion: { type: 'coupon', coupon: coupon.id },
+			code: 'SPRING20',
+			metadata: { promotionCodeId: String(spring.id) },
+		})
+		const promotion = [...stripe.promotionCodes.values()].find((candidate) => candidate.code === 'SPRING20')!
+		expect(sessionCall!.body).toMatchObject({
+			discounts: { 0: { promotion_code: promotion.id } },
+			line_items: { 0: { quantity: '1', price_data: { currency: 'usd', unit_amount: '250000' } } },
+		})
+		const session = stripe.sessions.get(first.sessionId)!
+		expect(session).toMatchObject({ amount_subtotal: 250_000, amount_total: 200_000, total_details: { amount_discount: 50_000 } })
+		expect(
+			await t.db.selectFrom('promotion_codes').select('stripe_promotion_code_id').where('id', '=', spring.id).executeTakeFirst(),
+		).toEqual({ stripe_promotion_code_id: promotion.id })
+		expect(
+			await t.db
+				.selectFrom('registration_payments')
+				.select(['amount_cents', 'discount_cents', 'promotion_code', 'promotion_code_id', 'status'])
+				.where('checkout_session_id', '=', first.sessionId)
+				.executeTakeFirst(),
+		).toEqual({
+			amount_cents: 200_000,
+			discount_cents: 50_000,
+			promotion_code: 'SPRING20',
+			promotion_code_id: spring.id,
+			status: 'pending',
+		})
+		expect(await redemptions(spring.id)).toMatchObject([
+			{ status: 'reserved', checkout_session_id: first.sessionId, discount_cents: 50_000 },
+		])
+
+		// A second buyer: Stripe's promotion code is reused, no new coupon.
+		const second = await student()
+		const beforeSecond = stripe.requests.length
+		const other = await buy(stripePayments, second, courseId, 'SPRING20')
+		expect(stripe.requests.slice(beforeSecond).map((request) => `${request.method} ${request.path}`)).toEqual([
+			'POST /v1/checkout/sessions',
+		])
+		expect(stripe.requests.at(-1)!.body).toMatchObject({ discounts: { 0: { promotion_code: promotion.id } } })
+		if (other.kind !== 'checkout') throw new Error('expected a checkout')
+
+		stripe.pay(first.sessionId)
+		expect(await fulfil(t.db, stripePayments, first.sessionId)).toMatchObject({ status: 'enrolled' })
+		expect(await fulfil(t.db, stripePayments, first.sessionId)).toMatchObject({ status: 'enrolled' })
+		const enrollment = await t.db
+			.selectFrom('enrollments')
+			.select('id')
+			.where('user_id', '=', buyer.id)
+			.where('course_id', '=', courseId)
+			.executeTakeFirstOrThrow()
+		expect(
+			await t.db
+				.selectFrom('registration_payments')
+				.select(['amount_cents', 'discount_cents', 'status', 'enrollment_id'])
+				.where('checkout_session_id', '=', first.sessionId)
+				.executeTakeFirst(),
+		).toEqual({ amount_cents: 200_000, discount_cents: 50_000, status: 'paid', enrollment_id: enrollment.id })
+		const receipt = await t.db
+			.selectFrom('email_outbox')
+			.select('text_body')
+			.where('to_address', '=', buyer.email)
+			.where('subject', 'like', 'Enrollment confirmed: %')
+			.executeTakeFirstOrThrow()
+		// The receipt states what was charged, not the list price.
+		expect(receipt.text_body).toContain('$2,000.00')
+		expect(receipt.text_body).not.toContain('$2,500.00')
+		const rows = await redemptions(spring.id)
+		expect(rows).toHaveLength(2)
+		expect(rows.find((row) => row.checkout_session_id === first.sessionId)).toMatchObject({
+			status: 'redeemed',
+			enrollment_id: enrollment.id,
+			seat_hold_id: null,
+			price_cents: 250_000,
+			discount_cents: 50_000,
+		})
+		expect(rows.find((row) => row.checkout_session_id === other.sessionId)).toMatchObject({ status: 'reserved' })
+		expect(await usesOf(spring.id)).toBe(2)
+		expect((await listPromotionCodes(t.db)).find((listed) => listed.id === spring.id)?.reserved).toBe(1)
+
+		// The second buyer gives up: the use is given back with the hold.
+		await stripePayments.expireCheckoutSession(other.sessionId)
+		await expireCheckout(t.db, other.sessionId)
+		expect(await redemptions(spring.id)).toHaveLength(1)
+		expect(await usesOf(spring.id)).toBe(1)
+	})
+
+	test('a paid checkout whose seat was lost is flagged for refund and gives its use back; one whose hold lapsed but that enrols counts', async () => {
+		const { id: courseId } = await course({ capacity: 1 })
+		const limited = await code({ maxUses: 5 })
+		const late = await student()
+		const outcome = await buy(stripePayments, late, courseId, limited.code)
+		if (outcome.kind !== 'checkout') throw new Error('expected a checkout')
+		// The hold lapses and the sweep removes it with its reservation; someone else takes the seat.
+		await t.db
+			.updateTable('seat_holds')
+			.set({ expires_at: new Date(Date.now() - 1000) })
+			.where('user_id', '=', late.id)
+			.execute()
+		await sweepExpiredCheckouts(t.db, stripePayments)
+		expect(await redemptions(limited.id)).toEqual([])
+		const other = await student()
+		await t.db.insertInto('enrollments').values({ user_id: other.id, course_id: courseId }).execute()
+		stripe.pay(outcome.sessionId)
+		expect(await fulfil(t.db, stripePayments, outcome.sessionId)).toMatchObject({ status: 'needs_refund' })
+		expect(await redemptions(limited.id)).toEqual([])
+
+		const { id: roomyCourseId } = await course({ capacity: 5 })
+		const lucky = await student()
+		const second = await buy(stripePayments, lucky, roomyCourseId, limited.code)
+		if (second.kind !== 'checkout') throw new Error('expected a checkout')
+		await t.db
+			.updateTable('seat_holds')
+			.set({ expires_at: new Date(Date.now() - 1000) })
+			.where('user_id', '=', lucky.id)
+			.execute()
+		await sweepExpiredCheckouts(t.db, stripePayments)
+		stripe.pay(second.sessionId)
+		expect(await fulfil(t.db, stripePayments, second.sessionId)).toMatchObject({ status: 'enrolled' })
+		// The customer paid the discounted price: the use is recorded again (docs/decisions/037).
+		expect(await redemptions(limited.id)).toMatchObject([
+			{ status: 'redeemed', checkout_session_id: second.sessionId, discount_cents: 50_000 },
+		])
+	})
+
+	test('an amount off is sent as amount_off with its currency and charged as Stripe charges it', async () => {
+		const { id: courseId } = await course({ registration_fee: 120_000 })
+		const fifty = await code({ amountOffCents: 50_000 })
+		const buyer = await student()
+		const before = stripe.requests.length
+		const outcome = await buy(stripePayments, buyer, courseId, fifty.code)
+		if (outcome.kind !== 'checkout') throw new Error('expected a checkout')
+		expect(stripe.requests[before]!.body).toEqual({
+			amount_off: '50000',
+			currency: 'usd',
+			duration: 'once',
+			name: fifty.code,
+			metadata: { promotionCodeId: String(fifty.id) },
+		})
+		expect(stripe.sessions.get(outcome.sessionId)).toMatchObject({ amount_total: 70_000, amount_subtotal: 120_000 })
+	})
+})
+
+describe('the built-in test checkout mirrors it', () => {
+	test('the session is priced with the discount and names the code; paying records the discounted amount', async () => {
+		const { id: courseId } = await course({ registration_fee: 99_999 })
+		const third = await code({ percentOff: 33 })
+		const buyer = await student()
+		const outcome = await buy(testPayments, buyer, courseId, third.code.toLowerCase())
+		if (outcome.kind !== 'checkout') throw new Error('expected a checkout')
+		const session = await testPayments.getSession(outcome.sessionId)
+		// 33% of $999.99 is $330.00 (329.9967 rounded), as Stripe rounds it.
+		expect(session).toMatchObject({ amountCents: 66_999, amountSubtotal: 99_999, amountDiscount: 33_000, promotionCode: third.code })
+		expect(await testPayments.markPaid(outcome.sessionId)).toBe(true)
+		expect(await fulfil(t.db, testPayments, outcome.sessionId)).toMatchObject({ status: 'enrolled' })
+		expect(
+			await t.db
+				.selectFrom('registration_payments')
+				.select(['amount_cents', 'discount_cents', 'promotion_code', 'status'])
+				.where('checkout_session_id', '=', outcome.sessionId)
+				.executeTakeFirst(),
+		).toEqual({ amount_cents: 66_999, discount_cents: 33_000, promotion_code: third.code, status: 'paid' })
+		expect(await redemptions(third.id)).toMatchObject([{ status: 'redeemed', price_cents: 99_999, discount_cents: 33_000 }])
+	})
+
+	test('an expired test checkout gives its use back with its seat', async () => {
+		const { id: courseId } = await course()
+		const once = await code({ maxUses: 1 })
+		const outcome = await buy(testPayments, await student(), courseId, once.code)
+		if (outcome.kind !== 'checkout') throw new Error('expected a checkout')
+		expect(await attempt(testPayments, await student(), courseId, once.code)).toBe('used-up')
+		await t.db
+			.updateTable('test_checkout_sessions')
+			.set({ expires_at: new Date(Date.now() - 1000) })
+			.execute()
+		await t.db
+			.updateTable('seat_holds')
+			.set({ expires_at: new Date(Date.now() - 1000) })
+			.execute()
+		// An expired hold stops counting at once, before any sweep…
+		expect(await usesOf(once.id)).toBe(0)
+		await sweepExpiredCheckouts(t.db, testPayments)
+		// …and the sweep removes the reservation with the hold.
+		expect(await redemptions(once.id)).toEqual([])
+		expect(await attempt(testPayments, await student(), courseId, once.code)).toBe('checkout')
+	})
+})
+
+describe('a code that takes the price to zero', () => {
+	test('enrols without a checkout, asks the provider nothing, and records the redemption with the enrolment', async () => {
+		const { id: courseId } = await course({ registration_fee: 250_000 })
+		const full = await code({ percentOff: 100 })
+		const buyer = await student()
+		const before = stripe.requests.length
+		const outcome = await buy(stripePayments, buyer, courseId, full.code)
+		expect(outcome.kind).toBe('enrolled')
+		expect(stripe.requests.length).toBe(before)
+		const enrollment = await t.db.selectFrom('enrollments').select('id').where('user_id', '=', buyer.id).executeTakeFirstOrThrow()
+		expect(await redemptions(full.id)).toMatchObject([
+			{ status: 'redeemed', enrollment_id: enrollment.id, price_cents: 250_000, discount_cents: 250_000 },
+		])
+		expect(await t.db.selectFrom('seat_holds').select('id').where('user_id', '=', buyer.id).execute()).toEqual([])
+	})
+})
+
+describe('codes that cannot be used', () => {
+	test('unknown, deactivated, expired, for another course, used up: refused with the reason, nothing held or counted', async () => {
+		const { id: courseId } = await course()
+		const { id: otherCourseId } = await course()
+		const deactivated = await code({})
+		expect(await deactivatePromotionCode(t.db, adminId, deactivated.id)).toBe(true)
+		expect(await deactivatePromotionCode(t.db, adminId, deactivated.id)).toBe(false)
+		const expired = await code({ expiresAt: new Date(Date.now() - 1000) })
+		const elsewhere = await code({ courseId: otherCourseId })
+		const once = await code({ maxUses: 1, percentOff: 100 })
+		expect(await attempt(testPayments, await student(), courseId, once.code)).toBe('enrolled')
+
+		for (const [typed, reason] of [
+			['NO-SUCH-CODE', 'unknown'],
+			[deactivated.code, 'inactive'],
+			[expired.code, 'expired'],
+			[elsewhere.code, 'wrong-course'],
+			[once.code, 'used-up'],
+		] as const) {
+			const buyer = await student()
+			expect(await attempt(testPayments, buyer, courseId, typed)).toBe(reason)
+			await expect(previewPromotionCode(t.db, { code: typed, courseId, priceCents: 250_000 })).rejects.toMatchObject({ reason })
+			expect(await t.db.selectFrom('seat_holds').select('id').where('user_id', '=', buyer.id).execute()).toEqual([])
+			expect(await t.db.selectFrom('enrollments').select('id').where('user_id', '=', buyer.id).execute()).toEqual([])
+		}
+		expect(
+			await previewPromotionCode(t.db, { code: elsewhere.code.toLowerCase(), courseId: otherCourseId, priceCents: 1000 }),
+		).toMatchObject({
+			discountCents: 200,
+			totalCents: 800,
+		})
+		const audit = await t.db.selectFrom('audit_log').select('action').where('entity', '=', 'promotion_code').execute()
+		expect(audit.map((entry) => entry.action)).toContain('promotion_code.deactivate')
+	})
+
+	test('a second code with the same letters is refused, whatever the case', async () => {
+		await code({ code: 'ONCEONLY' })
+		expect(
+			await createPromotionCode(t.db, adminId, {
+				code: 'ONCEONLY',
+				percentOff: 5,
+				amountOffCents: null,
+				courseId: null,
+				expiresAt: null,
+				maxUses: null,
+			}),
+		).toBe('code-taken')
+	})
+})
+
+describe(`uses under concurrency (${REPEATS} runs each)`, () => {
+	test('40 buyers race for a code of 3 uses (seats for all): exactly 3 checkouts with the code, 37 told it is used up', async () => {
+		const results: Record<string, number>[] = []
+		for (let run = 0; run < REPEATS; run++) {
+			const { id: courseId } = await course({ capacity: 100 })
+			const limited = await code({ maxUses: 3 })
+			const buyers = await Promise.all(Array.from({ length: 40 }, () => student()))
+			const outcomes = await Promise.all(buyers.map((buyer) => attempt(testPayments, buyer, courseId, limited.code)))
+			results.push(tally(outcomes))
+			expect(await redemptions(limited.id)).toHaveLength(3)
+			expect(await usesOf(limited.id)).toBe(3)
+		}
+		if (process.env.PROMOTION_REPEATS) console.log('40 buyers / code of 3 uses:', JSON.stringify(results))
+		for (const result of results) expect(result).toEqual({ checkout: 3, 'used-up': 37 })
+	}, 300_000)
+
+	test('40 buyers race for a 100% code of 5 uses: exactly 5 enrolments without checkout', async () => {
+		const results: Record<string, number>[] = []
+		for (let run = 0; run < REPEATS; run++) {
+			const { id: courseId } = await course({ capacity: 100 })
+			const free = await code({ maxUses: 5, percentOff: 100 })
+			const buyers = await Promise.all(Array.from({ length: 40 }, () => student()))
+			const outcomes = await Promise.all(buyers.map((buyer) => attempt(testPayments, buyer, courseId, free.code)))
+			results.push(tally(outcomes))
+			const enrolled = await t.db.selectFrom('enrollments').select('id').where('course_id', '=', courseId).execute()
+			expect(enrolled).toHaveLength(5)
+		}
+		if (process.env.PROMOTION_REPEATS) console.log('40 buyers / 100% code of 5 uses:', JSON.stringify(results))
+		for (const result of results) expect(result).toEqual({ enrolled: 5, 'used-up': 35 })
+	}, 300_000)
+
+	test('30 registrations post the payment step at once with a code of 2 uses through Stripe: exactly 2 checkouts, 28 told, no account left behind', async () => {
+		setPayments(stripePayments)
+		const results: Record<string, number>[] = []
+		for (let run = 0; run < REPEATS; run++) {
+			const { id: courseId } = await course({ capacity: 100 })
+			const limited = await code({ maxUses: 2, amountOffCents: 10_000 })
+			const cookies = await Promise.all(
+				Array.from({ length: 30 }, async (_, index) => {
+					const draftId = await saveDraftDetails(t.db, null, {
+						name: 'Racing Registrant',
+						email: `racer-${run}-${index}-${++sequence}@example.com`,
+						passwordHash: 'unused-hash',
+					})
+					await chooseDraftCourse(t.db, draftId!, courseId)
+					return (await draftCookieHeader(draftId!)).split(';')[0]!
+				}),
+			)
+			// Each registration from an address of its own, in every run: the per-address registration limit stays out of the way.
+			const responses = await Promise.all(
+				cookies.map((cookie, index) =>
+					settle(() =>
+						agreementAction({
+							request: formRequest(
+								'/register/agreement',
+								{ intent: 'agree', agreeToTerms: 'on', promotionCode: limited.code },
+								{ cookie, ip: `10.27.${run}.${index + 1}` },
+							),
+							params: {},
+							context: {},
+						} as never),
+					),
+				),
+			)
+			results.push(tally(responses.map((response) => (response.status === 303 ? 'checkout' : String(response.status)))))
+			const refused = responses.find((response) => response.status === 400)!
+			const body = (await refused.json()) as { result: { error: Record<string, string[]>; initialValue: Record<string, unknown> } }
+			expect(body.result.error).toEqual({ promotionCode: [PROMOTION_CODE_MESSAGES['used-up']] })
+			expect(body.result.initialValue).toMatchObject({ promotionCode: limited.code, agreeToTerms: 'on' })
+			const used = await redemptions(limited.id)
+			expect(used).toHaveLength(2)
+			const sessions = [...stripe.sessions.values()].filter((session) => used.some((row) => row.checkout_session_id === session.id))
+			expect(sessions.map((session) => session.amount_total)).toEqual([240_000, 240_000])
+			const accounts = await t.db.selectFrom('users').select('id').where('email', 'like', `racer-${run}-%`).execute()
+			expect(accounts).toHaveLength(2)
+		}
+		if (process.env.PROMOTION_REPEATS) console.log('30 payment-step posts / code of 2 uses:', JSON.stringify(results))
+		for (const result of results) expect(result).toEqual({ checkout: 2, '400': 28 })
+	}, 300_000)
+})
+
+describe('the admin screen', () => {
+	async function adminPost(fields: Record<string, string>) {
+		const { cookie } = await signedInUser(t.db, { role: 'admin' })
+		return settle(() =>
+			codesAction({ request: formRequest('/dashboard/admin/promotion-codes', fields, { cookie }), params: {}, context: {} } as never),
+		)
+	}
+
+	test('refuses bad input field by field, keeping what was typed, and writes nothing', async () => {
+		const before = await t.db.selectFrom('promotion_codes').select('id').execute()
+		const response = await adminPost({ intent: 'create', code: 'x', kind: 'percent', value: '150', maxUses: '0', validThrough: 'soon' })
+		expect(response.status).toBe(400)
+		const { result } = (await response.json()) as { result: { error: Record<string, string[]>; initialValue: Record<string, string> } }
+		expect(Object.keys(result.error).sort()).toEqual(['code', 'maxUses', 'validThrough', 'value'])
+		expect(result.initialValue).toMatchObject({ code: 'x', value: '150', validThrough: 'soon' })
+		const amount = await adminPost({ intent: 'create', code: 'DOLLARS', kind: 'amount', value: '-3' })
+		expect(((await amount.json()) as { result: { error: Record<string, string[]> } }).result.error).toEqual({
+			value: ['Enter an amount in dollars, such as 250 or 99.50'],
+		})
+		expect(await t.db.selectFrom('promotion_codes').select('id').execute()).toEqual(before)
+	})
+
+	test('creates a code (upper case, valid through the end of the UTC day), refuses its twin, deactivates it', async () => {
+		const { id: courseId } = await course()
+		const created = await adminPost({
+			intent: 'create',
+			code: 'summer-99',
+			kind: 'amount',
+			value: '99.50',
+			courseId: String(courseId),
+			validThrough: '2031-06-30',
+			maxUses: '10',
+		})
+		expect(created.status).toBe(302)
+		const row = await t.db.selectFrom('promotion_codes').selectAll().where('code', '=', 'SUMMER-99').executeTakeFirstOrThrow()
+		expect(row).toMatchObject({ amount_off_cents: 9950, percent_off: null, course_id: courseId, max_uses: 10 })
+		expect(row.expires_at?.toISOString()).toBe('2031-07-01T00:00:00.000Z')
+		const twin = await adminPost({ intent: 'create', code: 'Summer-99', kind: 'percent', value: '10' })
+		expect(twin.status).toBe(400)
+		expect(((await twin.json()) as { result: { error: Record<string, string[]> } }).result.error).toEqual({
+			code: ['A promotion code with these letters already exists'],
+		})
+		const deactivated = await adminPost({ intent: 'deactivate', promotionCodeId: String(row.id) })
+		expect(deactivated.status).toBe(302)
+		expect((await toastOf(deactivated))?.title).toBe('Promotion code deactivated')
+		const again = await adminPost({ intent: 'deactivate', promotionCodeId: String(row.id) })
+		expect((await toastOf(again))?.title).toBe('Failed to deactivate promotion code')
+	})
+
+	test('the enrolments list shows what was paid and the code used, a code-made-free enrolment included', async () => {
+		const { id: courseId, title } = await course({ registration_fee: 100_000 })
+		const half = await code({ percentOff: 50 })
+		const full = await code({ percentOff: 100 })
+		const payer = await student()
+		const outcome = await buy(testPayments, payer, courseId, half.code)
+		if (outcome.kind !== 'checkout') throw new Error('expected a checkout')
+		await testPayments.markPaid(outcome.sessionId)
+		await fulfil(t.db, testPayments, outcome.sessionId)
+		const freeRider = await student()
+		await buy(testPayments, freeRider, courseId, full.code)
+		const { enrollments } = await listEnrollments(t.db, { query: title })
+		expect(enrollments.find((row) => row.studentEmail === payer.email)?.payment).toEqual({
+			paidCents: 50_000,
+			promotionCode: half.code,
+			discountCents: 50_000,
+		})
+		expect(enrollments.find((row) => row.studentEmail === freeRider.email)?.payment).toEqual({
+			paidCents: 0,
+			promotionCode: full.code,
+			discountCents: 100_000,
+		})
+	})
+})
