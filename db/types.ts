@@ -32,7 +32,8 @@ export interface ProfilesTable {
 	/** The IANA zone the person reads times in; null: each course's own. */
 	time_zone: ColumnType<string | null, string | null | undefined, string | null>
 	/** The secret of the private calendar-feed URL; null until first shown, replaced on reset. */
-	calendar_token: ColumnType<string | null, string | null | undefined, string | null>
+	/** The private calendar feed's token; the database makes one for every profile. */
+	calendar_token: Generated<string>
 	created_at: CreatedAt
 	updated_at: Timestamp
 }

@@ -32,19 +32,15 @@ export type FeedSession = {
 	updatedAt: Date
 }
 
+/** 64 hex digits, the shape of the token the database gives each new profile (migration 2026-11-28-0601). */
 function newToken() {
-	return randomBytes(24).toString('base64url')
+	return randomBytes(32).toString('hex')
 }
 
-/** The student's feed token, made on first use (one statement: two first visits at once agree on one). */
-export async function ensureCalendarToken(db: Kysely<Database>, userId: string) {
-	const row = await db
-		.updateTable('profiles')
-		.set({ calendar_token: sql<string>`coalesce(calendar_token, ${newToken()})` })
-		.where('id', '=', userId)
-		.returning('calendar_token')
-		.executeTakeFirstOrThrow()
-	return row.calendar_token!
+/** The student's feed token (every profile has one from the start: reading Settings writes nothing). */
+export async function getCalendarToken(db: Kysely<Database>, userId: string) {
+	const row = await db.selectFrom('profiles').select('calendar_token').where('id', '=', userId).executeTakeFirstOrThrow()
+	return row.calendar_token
 }
 
 /** Replaces the token: the old URL stops working at once. */

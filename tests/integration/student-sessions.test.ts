@@ -191,7 +191,7 @@ describe('Settings', () => {
 		const feedUrl = async () =>
 			(await (await callRoute(settingsLoader, getRequest('/dashboard/settings', { cookie: student.cookie }))).json()).feedUrl as string
 		const first = await feedUrl()
-		expect(first).toMatch(/\/calendar\/[A-Za-z0-9_-]{32}\.ics$/)
+		expect(first).toMatch(/\/calendar\/[0-9a-f]{64}\.ics$/)
 		expect(await feedUrl()).toBe(first)
 		const feed = (url: string) => {
 			const name = url.slice(url.lastIndexOf('/') + 1)

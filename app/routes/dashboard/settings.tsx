@@ -10,7 +10,7 @@ import { Alert } from '#app/components/ui/alert.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { Field, SwitchField } from '#app/components/ui/field.tsx'
-import { ensureCalendarToken, resetCalendarToken, setTimeZone } from '#app/models/calendar-feed.server.ts'
+import { getCalendarToken, resetCalendarToken, setTimeZone } from '#app/models/calendar-feed.server.ts'
 import { getEmailPreferences, setEmailPreferences } from '#app/models/email-preferences.server.ts'
 import { isTimeZone, timeZoneNames } from '#app/models/live-sessions.ts'
 import { checkPassword, setPassword, updateProfileName } from '#app/models/users.server.ts'
@@ -75,7 +75,7 @@ const SettingsSchema = z.discriminatedUnion('intent', [
 export async function loader({ request }: Route.LoaderArgs) {
 	const user = await requireUser(request)
 	const db = getDb()
-	const [emailPreferences, calendarToken] = await Promise.all([getEmailPreferences(db, user.id), ensureCalendarToken(db, user.id)])
+	const [emailPreferences, calendarToken] = await Promise.all([getEmailPreferences(db, user.id), getCalendarToken(db, user.id)])
 	return {
 		name: user.name,
 		email: user.email,
