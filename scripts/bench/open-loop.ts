@@ -64,7 +64,9 @@ export async function capacityAtP99(
 	options: { startRate: number; goalMs: number; probeSeconds: number; log: (line: string) => void },
 ) {
 	const holds = async (rate: number) => {
-		const result = await openLoop(url, headers, rate, options.probeSeconds)
+		// At least 100 requests (up to 10 s), so that a p99 is not just the slowest of a handful.
+		const seconds = Math.max(options.probeSeconds, Math.min(10, 100 / rate))
+		const result = await openLoop(url, headers, rate, seconds)
 		options.log(`  ${Math.round(rate)} req/s → p99 ${result.p99} ms, failed ${result.failed}`)
 		// A pause lets the server's queue drain before the next probe.
 		await new Promise((resolve) => setTimeout(resolve, 500))
@@ -72,7 +74,7 @@ export async function capacityAtP99(
 	}
 	let low = 0
 	let high = 0
-	let rate = Math.max(5, options.startRate)
+	let rate = Math.max(2, options.startRate)
 	if (await holds(rate)) {
 		low = rate
 		for (;;) {
@@ -87,7 +89,7 @@ export async function capacityAtP99(
 		high = rate
 		for (;;) {
 			rate *= 0.6
-			if (rate < 5) return 0
+			if (rate < 1) return 0
 			if (await holds(rate)) {
 				low = rate
 				break

@@ -14,7 +14,7 @@
  * Flags: --skip-build --skip-embedded --skip-postgres --skip-sse --skip-lighthouse --skip-js
  *        --skip-capacity --duration=10 --connections=50 --sse-clients=2000 --probe=4
  *        --quick (for iterating: --skip-sse --skip-lighthouse --skip-js, 3 s runs, 2 s probes)
- *        --cpu-prof=DIR (one server process, profiled: a .cpuprofile per process in DIR)
+ *        --cpu-prof=DIR (one server process, profiled while the signed-in pages load: a .cpuprofile in DIR)
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
@@ -36,7 +36,12 @@ const option = (name: string, fallback: number) => {
 	return value ? Number(value) : fallback
 }
 const QUICK = flag('quick')
-const skip = (part: string) => flag(`skip-${part}`) || (QUICK && ['sse', 'lighthouse', 'js'].includes(part))
+const CPU_PROFILE_DIR = args.find((arg) => arg.startsWith('--cpu-prof='))?.split('=')[1]
+/** A profile is of the signed-in pages only: the rest would blur it. */
+const skip = (part: string) =>
+	flag(`skip-${part}`) ||
+	(QUICK && ['sse', 'lighthouse', 'js'].includes(part)) ||
+	(CPU_PROFILE_DIR !== undefined && ['sse', 'lighthouse', 'js', 'capacity', 'public'].includes(part))
 const DURATION = option('duration', QUICK ? 3 : 10)
 const CONNECTIONS = option('connections', 50)
 const SSE_CLIENTS = option('sse-clients', 2000)
@@ -44,7 +49,6 @@ const PROBE_SECONDS = option('probe', QUICK ? 2 : 4)
 const WARM_UP = QUICK ? 1 : 2
 /** The latency goal of the capacity figures. */
 const P99_GOAL_MS = 100
-const CPU_PROFILE_DIR = args.find((arg) => arg.startsWith('--cpu-prof='))?.split('=')[1]
 const BUILD_DIR = path.resolve('build-bench')
 const FLOOR_APP_DIR = path.resolve('bench/floor-app')
 const FLOOR_BUILD_DIR = path.resolve('build-bench-floor')
@@ -478,16 +482,18 @@ async function benchTarget(target: Target, prepared: Prepared, withLighthouse: b
 		const student = { Cookie: prepared.studentCookie }
 		const admin = { Cookie: prepared.adminCookie }
 		const pages: LoadResult[] = []
-		pages.push(await measure('/', child.pid!, `${origin}/`))
-		const bare = await bareServer(homeBody, home.headers.get('content-type') ?? 'text/html')
-		try {
-			pages.push(await measure('/ (bare node:http, same bytes)', bare.child.pid!, bare.url))
-		} finally {
-			await stopServer(bare.child)
-			bare.cleanup()
+		if (!skip('public')) {
+			pages.push(await measure('/', child.pid!, `${origin}/`))
+			const bare = await bareServer(homeBody, home.headers.get('content-type') ?? 'text/html')
+			try {
+				pages.push(await measure('/ (bare node:http, same bytes)', bare.child.pid!, bare.url))
+			} finally {
+				await stopServer(bare.child)
+				bare.cleanup()
+			}
+			pages.push(await measure('/courses', child.pid!, `${origin}/courses`))
+			pages.push(await measure('/courses/:id', child.pid!, `${origin}/courses/${prepared.courseId}`))
 		}
-		pages.push(await measure('/courses', child.pid!, `${origin}/courses`))
-		pages.push(await measure('/courses/:id', child.pid!, `${origin}/courses/${prepared.courseId}`))
 
 		// The framework's own floor, on the same database with as many processes: the yardstick of the signed-in pages.
 		const databaseUrl = target.env.DATABASE_URL || runningEmbeddedPostgresUrl(target.dataDir)
@@ -555,9 +561,9 @@ function printTable(results: TargetResult[]) {
 				`${page.rps} req/s · p50 ${page.p50} ms · p99 ${page.p99} ms · non-2xx ${page.non2xx} · errors ${page.errors} · ${page.cpuMsPerRequest} ms CPU/req`,
 			])
 		}
-		const ssr = result.pages[0]!.rps
-		const bare = result.pages[1]!.rps
-		rows.push([db, '/ SSR ÷ bare (throughput)', `${Math.round((ssr / bare) * 100)} %`])
+		const ssr = result.pages.find((page) => page.page === '/')
+		const bare = result.pages.find((page) => page.page.startsWith('/ (bare'))
+		if (ssr && bare) rows.push([db, '/ SSR ÷ bare (throughput)', `${Math.round((ssr.rps / bare.rps) * 100)} %`])
 		for (const js of result.javascript) {
 			rows.push([db, `first-visit JS ${js.page}`, `${js.gzipKb} KB gzip in ${js.files} files${js.pdfjs ? ' (includes pdf.js)' : ''}`])
 		}
