@@ -77,7 +77,20 @@ export default async function handleRequest(
 	responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
 	responseHeaders.set('Content-Length', String(html.byteLength))
 	responseHeaders.set('Content-Security-Policy', policy(shared ? inlineScriptHashes(html.toString()) : undefined))
-	return new Response(html, { headers: responseHeaders, status })
+	return new Response(oneChunkStream(html), { headers: responseHeaders, status })
+}
+
+/**
+ * The body as a stream of its one buffer: given the bytes themselves, the Fetch Response
+ * copies them and wraps the copy in a stream of its own, several times the cost.
+ */
+function oneChunkStream(bytes: Uint8Array) {
+	return new ReadableStream<Uint8Array>({
+		start(controller) {
+			controller.enqueue(bytes)
+			controller.close()
+		},
+	})
 }
 
 function renderDocument(request: Request, routerContext: EntryContext, initialStatus: number, nonce: string | undefined) {
