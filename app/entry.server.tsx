@@ -1,7 +1,8 @@
 import { PassThrough } from 'node:stream'
 import { buffer } from 'node:stream/consumers'
+import { LRUCache } from 'lru-cache'
 import { renderToPipeableStream } from 'react-dom/server'
-import { type EntryContext, type HandleErrorFunction, isRouteErrorResponse, ServerRouter } from 'react-router'
+import { type EntryContext, type HandleErrorFunction, isRouteErrorResponse, ServerRouter, type StaticHandlerContext } from 'react-router'
 import { storageOrigin } from '#app/services/storage/index.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { NonceProvider } from '#app/utils/nonce.tsx'
@@ -12,6 +13,38 @@ export { cachedPublicPage } from '#app/utils/page-cache.server.ts'
 export { shutdown, startup } from './lifecycle.server.ts'
 
 export const streamTimeout = 5_000
+
+type RouteMatches = ReturnType<StaticHandlerContext['_match']>
+
+/**
+ * Route matches by path, kept for as long as the build serves (one cache per build's
+ * manifest, so a development rebuild starts afresh). The page's scripts carry the part of
+ * the route manifest it needs, which React Router finds by matching every ancestor of the
+ * URL (`/`, `/dashboard` for `/dashboard/community`) against the whole route table, on every
+ * request: a few per cent of a signed-in page's CPU. The answer for a path is the same until
+ * the routes change. Bounded, since paths come from visitors.
+ */
+const matchesByBuild = new WeakMap<object, LRUCache<string, { matches: RouteMatches }>>()
+
+function rememberRouteMatches(routerContext: EntryContext) {
+	const context = routerContext.staticHandlerContext
+	const match = context._match
+	let remembered = matchesByBuild.get(routerContext.manifest)
+	if (!remembered) {
+		remembered = new LRUCache({ max: 2_000 })
+		matchesByBuild.set(routerContext.manifest, remembered)
+	}
+	const cache = remembered
+	context._match = (location) => {
+		if (typeof location !== 'string') return match(location)
+		let entry = cache.get(location)
+		if (!entry) {
+			entry = { matches: match(location) }
+			cache.set(location, entry)
+		}
+		return entry.matches
+	}
+}
 
 /**
  * Renders the whole document before answering (onAllReady): pages are small,
@@ -36,6 +69,7 @@ export default async function handleRequest(
 		responseHeaders.set('Content-Security-Policy', policy())
 		return new Response(null, { status: responseStatusCode, headers: responseHeaders })
 	}
+	rememberRouteMatches(routerContext)
 	const { body, status } = await renderDocument(request, routerContext, responseStatusCode, nonce)
 	// The document is complete (onAllReady): sent as one buffer, it goes out in one write
 	// rather than as React's many small chunks.
@@ -43,7 +77,20 @@ export default async function handleRequest(
 	responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
 	responseHeaders.set('Content-Length', String(html.byteLength))
 	responseHeaders.set('Content-Security-Policy', policy(shared ? inlineScriptHashes(html.toString()) : undefined))
-	return new Response(html, { headers: responseHeaders, status })
+	return new Response(oneChunkStream(html), { headers: responseHeaders, status })
+}
+
+/**
+ * The body as a stream of its one buffer: given the bytes themselves, the Fetch Response
+ * copies them and wraps the copy in a stream of its own, several times the cost.
+ */
+function oneChunkStream(bytes: Uint8Array) {
+	return new ReadableStream<Uint8Array>({
+		start(controller) {
+			controller.enqueue(bytes)
+			controller.close()
+		},
+	})
 }
 
 function renderDocument(request: Request, routerContext: EntryContext, initialStatus: number, nonce: string | undefined) {

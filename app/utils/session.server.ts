@@ -36,26 +36,32 @@ export function hashToken(token: string) {
 }
 
 /**
- * Cookie headers whose signature has been checked, with the token they carry. The check
- * (WebCrypto HMAC, a key import and a verify on the thread pool) is a noticeable share of
- * every signed-in request, and a header verifies the same way every time, so each is
- * checked once. Only verified headers are kept, so a forged one cannot push a real one
- * out; the cache is bounded in characters, since a header can be long.
+ * Cookie headers whose signature has been checked, with the token they carry and the
+ * session id (its hash). The check (WebCrypto HMAC, a key import and a verify on the thread
+ * pool) and the hash are a noticeable share of every signed-in request, and a header gives
+ * the same answers every time, so each is worked out once per session. Only verified headers
+ * are kept, so a forged one cannot push a real one out; the cache is bounded in characters,
+ * since a header can be long.
  */
-const verifiedCookieHeaders = new LRUCache<string, string>({
+const verifiedCookieHeaders = new LRUCache<string, { token: string; sessionId: string }>({
 	maxSize: 2_000_000,
-	sizeCalculation: (token, header) => header.length + token.length,
+	sizeCalculation: (session, header) => header.length + session.token.length + session.sessionId.length,
 })
 
-export async function readSessionToken(request: Request): Promise<string | null> {
+async function readVerifiedSession(request: Request) {
 	const header = request.headers.get('Cookie')
 	if (!header) return null
 	const verified = verifiedCookieHeaders.get(header)
 	if (verified !== undefined) return verified
 	const value = await sessionCookie().parse(header)
 	if (typeof value !== 'string' || value.length === 0) return null
-	verifiedCookieHeaders.set(header, value)
-	return value
+	const session = { token: value, sessionId: hashToken(value) }
+	verifiedCookieHeaders.set(header, session)
+	return session
+}
+
+export async function readSessionToken(request: Request): Promise<string | null> {
+	return (await readVerifiedSession(request))?.token ?? null
 }
 
 export async function createSession(db: Kysely<Database>, userId: string, meta: { userAgent?: string | null; ip?: string | null } = {}) {
@@ -78,9 +84,9 @@ export async function clearSessionCookie() {
 }
 
 export async function getSessionUser(request: Request, db: Kysely<Database> = getDb()): Promise<SessionUser | null> {
-	const token = await readSessionToken(request)
-	if (!token) return null
-	const sessionId = hashToken(token)
+	const session = await readVerifiedSession(request)
+	if (!session) return null
+	const { sessionId } = session
 	const now = Date.now()
 	const row = await db
 		.selectFrom('sessions')

@@ -1,8 +1,10 @@
 /**
  * `npm run bench`: builds, seeds the scale data set, starts the production server and
  * measures it on loopback: throughput and latency of the main pages (autocannon), `/`
- * against a bare node:http server sending the same bytes, first-visit JavaScript, 2,000
- * live-event streams, and Lighthouse. The server runs as configured by default
+ * against a bare node:http server sending the same bytes, the signed-in pages against a
+ * minimal React Router app (bench/floor-app, built and served the same way, in the same run)
+ * as ratios of CPU per request and of capacity at p99 ≤ 100 ms under open-loop load
+ * (scripts/bench/open-loop.ts), first-visit JavaScript, 2,000 live-event streams, and Lighthouse. The server runs as configured by default
  * (WEB_CONCURRENCY: a worker per CPU); CPU time and memory are those of all its Node
  * processes (the database's own are not counted, on either kind). The embedded PostgreSQL
  * always, as `npm start` runs it; an external PostgreSQL too when DATABASE_URL is set (in a
@@ -10,7 +12,9 @@
  * bench/results.json. Figures are for people to read: nothing here fails on a number.
  *
  * Flags: --skip-build --skip-embedded --skip-postgres --skip-sse --skip-lighthouse --skip-js
- *        --duration=10 --connections=50 --sse-clients=2000
+ *        --skip-capacity --duration=10 --connections=50 --sse-clients=2000 --probe=4
+ *        --quick (for iterating: --skip-sse --skip-lighthouse --skip-js, 3 s runs, 2 s probes)
+ *        --cpu-prof=DIR (one server process, profiled while the signed-in pages load: a .cpuprofile in DIR)
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
@@ -21,7 +25,9 @@ import path from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { chromium } from '@playwright/test'
 import pg from 'pg'
+import { runningEmbeddedPostgresUrl } from '../lib/embedded-postgres.ts'
 import { childPids } from '../lib/processes.ts'
+import { capacityAtP99 } from './open-loop.ts'
 
 const args = process.argv.slice(2)
 const flag = (name: string) => args.includes(`--${name}`)
@@ -29,11 +35,24 @@ const option = (name: string, fallback: number) => {
 	const value = args.find((arg) => arg.startsWith(`--${name}=`))?.split('=')[1]
 	return value ? Number(value) : fallback
 }
-const DURATION = option('duration', 10)
+const QUICK = flag('quick')
+const CPU_PROFILE_DIR = args.find((arg) => arg.startsWith('--cpu-prof='))?.split('=')[1]
+/** A profile is of the signed-in pages only: the rest would blur it. */
+const skip = (part: string) =>
+	flag(`skip-${part}`) ||
+	(QUICK && ['sse', 'lighthouse', 'js'].includes(part)) ||
+	(CPU_PROFILE_DIR !== undefined && ['sse', 'lighthouse', 'js', 'capacity', 'public'].includes(part))
+const DURATION = option('duration', QUICK ? 3 : 10)
 const CONNECTIONS = option('connections', 50)
 const SSE_CLIENTS = option('sse-clients', 2000)
-const WARM_UP = 2
+const PROBE_SECONDS = option('probe', QUICK ? 2 : 4)
+const WARM_UP = QUICK ? 1 : 2
+/** The latency goal of the capacity figures. */
+const P99_GOAL_MS = 100
 const BUILD_DIR = path.resolve('build-bench')
+const FLOOR_APP_DIR = path.resolve('bench/floor-app')
+const FLOOR_BUILD_DIR = path.resolve('build-bench-floor')
+const FLOOR_PAGE = 'minimal React Router app (floor)'
 const HEAP_PROBE_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-heap-'))
 const bin = (name: string) => path.resolve('node_modules/.bin', name)
 const CHROME_FLAGS =
@@ -47,13 +66,23 @@ type Prepared = {
 	enrollment: { id: number; status: string }
 }
 type Target = { kind: 'embedded' | 'postgres'; env: NodeJS.ProcessEnv; dataDir: string; drop?: () => Promise<void> }
-type LoadResult = { page: string; rps: number; p50: number; p99: number; non2xx: number; errors: number; cpuMsPerRequest: number }
+type LoadResult = {
+	page: string
+	rps: number
+	p50: number
+	p99: number
+	non2xx: number
+	errors: number
+	cpuMsPerRequest: number
+	/** Requests/s at which p99 stays ≤ P99_GOAL_MS under open-loop load (signed-in pages and the floor app). */
+	capacity?: number
+}
 
 const log = (line: string) => console.error(`[bench] ${line}`)
 
-function run(command: string, commandArgs: string[], env: NodeJS.ProcessEnv = {}) {
+function run(command: string, commandArgs: string[], env: NodeJS.ProcessEnv = {}, cwd?: string) {
 	return new Promise<string>((resolve, reject) => {
-		const child = spawn(command, commandArgs, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
+		const child = spawn(command, commandArgs, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
 		let output = ''
 		child.stdout.on('data', (chunk: Buffer) => (output += chunk))
 		child.on('error', reject)
@@ -67,14 +96,14 @@ async function createTargets(): Promise<Target[]> {
 	const targets: Target[] = []
 	// TRUST_PROXY: the stream clients are 2,000 visitors behind a proxy (X-Forwarded-For), each with its own address.
 	const base = { NODE_ENV: 'production', ALLOW_EMBEDDED_DEFAULTS: 'true', LOG_LEVEL: 'silent', HOST: '127.0.0.1', TRUST_PROXY: '1' }
-	if (!flag('skip-embedded')) {
+	if (!skip('embedded')) {
 		const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-embedded-'))
 		// As root the embedded server runs as the user postgres, which must reach the folder.
 		fs.chmodSync(dataDir, 0o755)
 		targets.push({ kind: 'embedded', dataDir, env: { ...base, DATA_DIR: dataDir, DATABASE_URL: '' } })
 	}
 	const url = process.env.DATABASE_URL
-	if (url && !flag('skip-postgres')) {
+	if (url && !skip('postgres')) {
 		const name = `bench_${randomBytes(4).toString('hex')}`
 		const admin = new pg.Client({ connectionString: url })
 		await admin.connect()
@@ -108,13 +137,15 @@ async function freePort() {
 
 async function startServer(target: Target) {
 	const port = await freePort()
+	const profile = CPU_PROFILE_DIR ? ` --cpu-prof --cpu-prof-dir=${path.resolve(CPU_PROFILE_DIR, target.kind)}` : ''
 	const child = spawn(process.execPath, ['scripts/server.ts'], {
 		env: {
 			...process.env,
 			...target.env,
+			...(CPU_PROFILE_DIR ? { WEB_CONCURRENCY: '1' } : {}),
 			PORT: String(port),
 			BUILD_DIR,
-			NODE_OPTIONS: `--expose-gc --import=${path.resolve('scripts/bench/heap-probe.ts')}`,
+			NODE_OPTIONS: `--expose-gc --import=${path.resolve('scripts/bench/heap-probe.ts')}${profile}`,
 			HEAP_PROBE_DIR,
 		},
 		stdio: ['ignore', 'pipe', 'inherit'],
@@ -124,6 +155,29 @@ async function startServer(target: Target) {
 			if (chunk.toString().includes('Server listening')) resolve()
 		})
 		child.on('exit', (code) => reject(new Error(`server exited with ${code}`)))
+	})
+	return { child, origin: `http://127.0.0.1:${port}` }
+}
+
+/** The floor app (bench/floor-app) on the target's database, with as many processes as the app. */
+async function startFloorServer(databaseUrl: string, workers: number) {
+	const port = await freePort()
+	const child = spawn(process.execPath, [path.join(FLOOR_APP_DIR, 'server.ts')], {
+		env: {
+			...process.env,
+			NODE_ENV: 'production',
+			PORT: String(port),
+			BUILD_DIR: FLOOR_BUILD_DIR,
+			DATABASE_URL: databaseUrl,
+			WEB_CONCURRENCY: String(workers),
+		},
+		stdio: ['ignore', 'pipe', 'inherit'],
+	})
+	await new Promise<void>((resolve, reject) => {
+		child.stdout!.on('data', (chunk: Buffer) => {
+			if (chunk.toString().includes('Server listening')) resolve()
+		})
+		child.on('exit', (code) => reject(new Error(`floor server exited with ${code}`)))
 	})
 	return { child, origin: `http://127.0.0.1:${port}` }
 }
@@ -164,14 +218,32 @@ function cpuMs(pid: number) {
 	return total
 }
 
-async function measure(page: string, pid: number, url: string, headers: Record<string, string> = {}): Promise<LoadResult> {
+async function measure(
+	page: string,
+	pid: number,
+	url: string,
+	headers: Record<string, string> = {},
+	options: { capacity?: boolean } = {},
+): Promise<LoadResult> {
 	await autocannon(url, headers, WARM_UP)
 	const cpuBefore = cpuMs(pid)
 	const result = await autocannon(url, headers, DURATION)
 	const requests = result.requests.average * DURATION
 	const cpuMsPerRequest = requests > 0 ? Math.round(((cpuMs(pid) - cpuBefore) / requests) * 1000) / 1000 : NaN
 	log(`${page}: ${Math.round(result.requests.average)} req/s, p99 ${result.latency.p99} ms, ${cpuMsPerRequest} ms CPU/request`)
+	let capacity: number | undefined
+	if (options.capacity && !skip('capacity')) {
+		// Closed-loop throughput is the server saturated; the goal holds somewhat below it.
+		capacity = await capacityAtP99(url, headers, {
+			startRate: result.requests.average * 0.5,
+			goalMs: P99_GOAL_MS,
+			probeSeconds: PROBE_SECONDS,
+			log,
+		})
+		log(`${page}: ${capacity} req/s at p99 ≤ ${P99_GOAL_MS} ms (open loop)`)
+	}
 	return {
+		capacity,
 		cpuMsPerRequest,
 		page,
 		rps: Math.round(result.requests.average),
@@ -403,30 +475,52 @@ async function benchTarget(target: Target, prepared: Prepared, withLighthouse: b
 		log(`${target.kind}: X-Page-Cache ${pageCache.first} → ${pageCache.second}`)
 
 		// Streams first, while the heap is at rest: after the load runs, garbage collection would hide their memory.
-		const sse = flag('skip-sse') ? null : await sseAtScale(origin, child.pid!, prepared)
+		const sse = skip('sse') ? null : await sseAtScale(origin, child.pid!, prepared)
 		if (sse)
 			log(`${target.kind}: SSE p99 ${sse.p99Ms} ms, ${sse.rssPerConnectionKb} KB RSS and ${sse.livePerConnectionKb} KB live per connection`)
 
 		const student = { Cookie: prepared.studentCookie }
 		const admin = { Cookie: prepared.adminCookie }
 		const pages: LoadResult[] = []
-		pages.push(await measure('/', child.pid!, `${origin}/`))
-		const bare = await bareServer(homeBody, home.headers.get('content-type') ?? 'text/html')
-		try {
-			pages.push(await measure('/ (bare node:http, same bytes)', bare.child.pid!, bare.url))
-		} finally {
-			await stopServer(bare.child)
-			bare.cleanup()
+		if (!skip('public')) {
+			pages.push(await measure('/', child.pid!, `${origin}/`))
+			const bare = await bareServer(homeBody, home.headers.get('content-type') ?? 'text/html')
+			try {
+				pages.push(await measure('/ (bare node:http, same bytes)', bare.child.pid!, bare.url))
+			} finally {
+				await stopServer(bare.child)
+				bare.cleanup()
+			}
+			pages.push(await measure('/courses', child.pid!, `${origin}/courses`))
+			pages.push(await measure('/courses/:id', child.pid!, `${origin}/courses/${prepared.courseId}`))
 		}
-		pages.push(await measure('/courses', child.pid!, `${origin}/courses`))
-		pages.push(await measure('/courses/:id', child.pid!, `${origin}/courses/${prepared.courseId}`))
-		pages.push(await measure('/dashboard (student)', child.pid!, `${origin}/dashboard`, student))
-		pages.push(await measure('/dashboard/messages (student)', child.pid!, `${origin}/dashboard/messages`, student))
-		pages.push(await measure('/dashboard/admin/courses (admin)', child.pid!, `${origin}/dashboard/admin/courses`, admin))
-		// The lightest signed-in page (a placeholder): what any signed-in request costs before its own content.
-		pages.push(await measure('/dashboard/community (student, floor)', child.pid!, `${origin}/dashboard/community`, student))
 
-		const javascript = flag('skip-js')
+		// The framework's own floor, on the same database with as many processes: the yardstick of the signed-in pages.
+		const databaseUrl = target.env.DATABASE_URL || runningEmbeddedPostgresUrl(target.dataDir)
+		if (!databaseUrl) throw new Error(`no running database for the floor app on ${target.kind}`)
+		const floorServer = await startFloorServer(databaseUrl, workers)
+		let floor: LoadResult
+		let floorBytes: number
+		try {
+			floorBytes = (await (await fetch(`${floorServer.origin}/`)).arrayBuffer()).byteLength
+			floor = await measure(FLOOR_PAGE, floorServer.child.pid!, `${floorServer.origin}/`, {}, { capacity: true })
+		} finally {
+			await stopServer(floorServer.child)
+		}
+		const signedIn = [
+			// The lightest signed-in page (a placeholder): what any signed-in request costs before its own content.
+			{ page: '/dashboard/community (student, placeholder)', path: '/dashboard/community', cookie: student },
+			{ page: '/dashboard (student)', path: '/dashboard', cookie: student },
+			{ page: '/dashboard/messages (student)', path: '/dashboard/messages', cookie: student },
+			{ page: '/dashboard/admin/courses (admin)', path: '/dashboard/admin/courses', cookie: admin },
+		]
+		const signedInPages: LoadResult[] = []
+		for (const { page, path: pagePath, cookie } of signedIn) {
+			signedInPages.push(await measure(page, child.pid!, `${origin}${pagePath}`, cookie, { capacity: true }))
+		}
+		pages.push(...signedInPages)
+
+		const javascript = skip('js')
 			? []
 			: [
 					await firstVisitJs(origin, '/'),
@@ -437,6 +531,8 @@ async function benchTarget(target: Target, prepared: Prepared, withLighthouse: b
 		return {
 			database: target.kind,
 			workers,
+			floor: { ...floor, htmlBytes: floorBytes },
+			signedInPages,
 			seedSeconds: Math.round(prepared.seedSeconds),
 			pageCache,
 			pages,
@@ -465,9 +561,9 @@ function printTable(results: TargetResult[]) {
 				`${page.rps} req/s · p50 ${page.p50} ms · p99 ${page.p99} ms · non-2xx ${page.non2xx} · errors ${page.errors} · ${page.cpuMsPerRequest} ms CPU/req`,
 			])
 		}
-		const ssr = result.pages[0]!.rps
-		const bare = result.pages[1]!.rps
-		rows.push([db, '/ SSR ÷ bare (throughput)', `${Math.round((ssr / bare) * 100)} %`])
+		const ssr = result.pages.find((page) => page.page === '/')
+		const bare = result.pages.find((page) => page.page.startsWith('/ (bare'))
+		if (ssr && bare) rows.push([db, '/ SSR ÷ bare (throughput)', `${Math.round((ssr.rps / bare.rps) * 100)} %`])
 		for (const js of result.javascript) {
 			rows.push([db, `first-visit JS ${js.page}`, `${js.gzipKb} KB gzip in ${js.files} files${js.pdfjs ? ' (includes pdf.js)' : ''}`])
 		}
@@ -487,9 +583,68 @@ function printTable(results: TargetResult[]) {
 			])
 		}
 	}
+	console.log(markdownTable(rows))
+}
+
+function markdownTable(rows: string[][]) {
 	const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)))
 	const line = (row: string[]) => `| ${row.map((cell, column) => cell.padEnd(widths[column]!)).join(' | ')} |`
-	console.log([line(rows[0]!), `|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`, ...rows.slice(1).map(line)].join('\n'))
+	return [line(rows[0]!), `|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`, ...rows.slice(1).map(line)].join('\n')
+}
+
+const ratio = (value: number | undefined, base: number | undefined) =>
+	value !== undefined && base !== undefined && base > 0 && Number.isFinite(value) ? (value / base).toFixed(2) : '–'
+
+/** The signed-in pages against the floor app, per database: CPU per request and capacity at the p99 goal. */
+function printFloorTables(results: TargetResult[]) {
+	const rows: string[][] = [['database', 'page', 'CPU/req', '÷ floor', `req/s at p99 ≤ ${P99_GOAL_MS} ms`, 'floor ÷ page']]
+	for (const result of results) {
+		const { floor } = result
+		const cell = (value: number | undefined, unit: string) => (value === undefined ? '–' : `${value} ${unit}`)
+		rows.push([
+			result.database,
+			`${floor.page}, ${Math.round(floor.htmlBytes / 102.4) / 10} KB HTML`,
+			cell(floor.cpuMsPerRequest, 'ms'),
+			'1.00',
+			cell(floor.capacity, ''),
+			floor.capacity === undefined ? '–' : '1.00',
+		])
+		for (const page of result.signedInPages) {
+			rows.push([
+				result.database,
+				page.page,
+				cell(page.cpuMsPerRequest, 'ms'),
+				ratio(page.cpuMsPerRequest, floor.cpuMsPerRequest),
+				cell(page.capacity, ''),
+				ratio(floor.capacity, page.capacity),
+			])
+		}
+	}
+	console.log(`\nSigned-in pages against the floor app (lower is better in both ratio columns):`)
+	console.log(markdownTable(rows))
+	const embedded = results.find((result) => result.database === 'embedded')
+	const external = results.find((result) => result.database === 'postgres')
+	if (!embedded || !external) return
+	const compared: string[][] = [['page', 'CPU/req embedded ÷ external', 'p99 embedded ÷ external', 'capacity external ÷ embedded']]
+	for (const page of embedded.pages) {
+		const other = external.pages.find((candidate) => candidate.page === page.page)
+		if (!other) continue
+		compared.push([
+			page.page,
+			ratio(page.cpuMsPerRequest, other.cpuMsPerRequest),
+			ratio(page.p99, other.p99),
+			ratio(other.capacity, page.capacity),
+		])
+	}
+	const otherFloor = external.floor
+	compared.push([
+		FLOOR_PAGE,
+		ratio(embedded.floor.cpuMsPerRequest, otherFloor.cpuMsPerRequest),
+		ratio(embedded.floor.p99, otherFloor.p99),
+		ratio(otherFloor.capacity, embedded.floor.capacity),
+	])
+	console.log(`\nEmbedded PostgreSQL against external PostgreSQL (the server's CPU only; 1.00 = the same):`)
+	console.log(markdownTable(compared))
 }
 
 const benchStarted = performance.now()
@@ -497,7 +652,13 @@ const targets = await createTargets()
 try {
 	if (targets.length === 0) throw new Error('Nothing to measure: --skip-embedded without DATABASE_URL.')
 	// The build and the seeding of every database run side by side: seeding is mostly database work.
-	const building = flag('skip-build') && fs.existsSync(BUILD_DIR) ? Promise.resolve('') : run(bin('react-router'), ['build'], { BUILD_DIR })
+	const skipBuild = flag('skip-build') && fs.existsSync(BUILD_DIR) && fs.existsSync(FLOOR_BUILD_DIR)
+	// One after the other: side by side they would compete for the same two cores as the seeding.
+	const building = skipBuild
+		? Promise.resolve('')
+		: run(bin('react-router'), ['build'], { BUILD_DIR }).then(() =>
+				run(bin('react-router'), ['build'], { BUILD_DIR: FLOOR_BUILD_DIR }, FLOOR_APP_DIR),
+			)
 	const preparing = targets.map(async (target) => {
 		log(`seeding ${target.kind} (scale data set)`)
 		const output = await run(process.execPath, ['scripts/bench/prepare.ts'], target.env)
@@ -508,7 +669,7 @@ try {
 	const results: TargetResult[] = []
 	for (const [index, target] of targets.entries()) {
 		log(`measuring ${target.kind}`)
-		results.push(await benchTarget(target, prepared[index]!, index === 0 && !flag('skip-lighthouse')))
+		results.push(await benchTarget(target, prepared[index]!, index === 0 && !skip('lighthouse')))
 	}
 	const machine = {
 		cpus: os.cpus().length,
@@ -520,7 +681,14 @@ try {
 	const summary = {
 		date: new Date().toISOString(),
 		machine,
-		settings: { connections: CONNECTIONS, durationSeconds: DURATION, warmUpSeconds: WARM_UP },
+		settings: {
+			connections: CONNECTIONS,
+			durationSeconds: DURATION,
+			warmUpSeconds: WARM_UP,
+			capacityProbeSeconds: PROBE_SECONDS,
+			p99GoalMs: P99_GOAL_MS,
+			cpuProfile: Boolean(CPU_PROFILE_DIR),
+		},
 		totalSeconds: Math.round((performance.now() - benchStarted) / 1000),
 		results,
 	}
@@ -530,6 +698,7 @@ try {
 		`\nMachine: ${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGb} GB, Node ${machine.node}; ${CONNECTIONS} connections, ${DURATION} s after ${WARM_UP} s warm-up`,
 	)
 	printTable(results)
+	printFloorTables(results)
 	console.log(`\nTotal ${summary.totalSeconds} s; written to bench/results.json`)
 } finally {
 	fs.rmSync(HEAP_PROBE_DIR, { recursive: true, force: true })

@@ -1,4 +1,4 @@
-import { Form, href, Link, NavLink, Outlet, useLocation } from 'react-router'
+import { Form, href, Link, Outlet, useLocation } from 'react-router'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Toaster } from '#app/components/ui/toast.tsx'
 import { requireUser } from '#app/utils/auth.server.ts'
@@ -42,37 +42,50 @@ const adminMenu: MenuItem[] = [
 	{ to: href('/dashboard/admin/audit-log'), label: 'Audit Log' },
 ]
 
-function MenuLinks({ items }: { items: MenuItem[] }) {
+/** NavLink's rule (case-insensitive; a prefix counts up to a `/` unless `end`). */
+function isActiveItem(pathname: string, item: MenuItem) {
+	const current = pathname.toLowerCase()
+	const target = item.to.toLowerCase()
+	return current === target || (!item.end && current.startsWith(target) && current.charAt(target.length) === '/')
+}
+
+/**
+ * Plain links marked active from the one location the layout reads: the menu is rendered
+ * twice (the mobile and the wide layout) on every dashboard page, and a NavLink per item
+ * resolved its path and read the router's location and navigation state again each time.
+ */
+function MenuLinks({ items, pathname }: { items: MenuItem[]; pathname: string }) {
 	return (
 		<ul className="space-y-1">
-			{items.map((item) => (
-				<li key={item.to}>
-					<NavLink
-						to={item.to}
-						end={item.end}
-						className={({ isActive }) =>
-							cn(
+			{items.map((item) => {
+				const isActive = isActiveItem(pathname, item)
+				return (
+					<li key={item.to}>
+						<Link
+							to={item.to}
+							aria-current={isActive ? 'page' : undefined}
+							className={cn(
 								'block rounded-md px-3 py-2 text-sm font-medium',
 								isActive ? 'bg-brand-700 text-white' : 'text-slate-700 hover:bg-slate-100 hover:text-ink',
-							)
-						}
-					>
-						{item.label}
-					</NavLink>
-				</li>
-			))}
+							)}
+						>
+							{item.label}
+						</Link>
+					</li>
+				)
+			})}
 		</ul>
 	)
 }
 
-function Menu({ isAdmin }: { isAdmin: boolean }) {
+function Menu({ isAdmin, pathname }: { isAdmin: boolean; pathname: string }) {
 	return (
 		<div className="space-y-6">
-			<MenuLinks items={studentMenu} />
+			<MenuLinks items={studentMenu} pathname={pathname} />
 			{isAdmin ? (
 				<div>
 					<p className="px-3 pb-2 text-xs font-semibold tracking-wide text-slate-600 uppercase">Administrator</p>
-					<MenuLinks items={adminMenu} />
+					<MenuLinks items={adminMenu} pathname={pathname} />
 				</div>
 			) : null}
 		</div>
@@ -101,7 +114,7 @@ export default function DashboardLayout({ loaderData }: Route.ComponentProps) {
 								aria-label="Dashboard (mobile)"
 								className="absolute left-0 mt-2 w-64 rounded-lg border border-slate-200 bg-white p-3 shadow-lg"
 							>
-								<Menu isAdmin={user.isAdmin} />
+								<Menu isAdmin={user.isAdmin} pathname={location.pathname} />
 							</nav>
 						</details>
 						<Link to="/" aria-label="Real Estate Mentorship home" className="inline-flex items-center gap-2 font-bold text-brand-800">
@@ -133,7 +146,7 @@ export default function DashboardLayout({ loaderData }: Route.ComponentProps) {
 			<div className="mx-auto flex max-w-7xl gap-6 px-4 py-6">
 				<aside className="hidden w-60 shrink-0 lg:block">
 					<nav aria-label="Dashboard" className="sticky top-22 rounded-xl border border-slate-200 bg-white p-3">
-						<Menu isAdmin={user.isAdmin} />
+						<Menu isAdmin={user.isAdmin} pathname={location.pathname} />
 					</nav>
 				</aside>
 				<main id="main" className="min-w-0 flex-1 space-y-6">
