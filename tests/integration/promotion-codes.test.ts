@@ -528,12 +528,12 @@ describe('the admin screen', () => {
 		const freeRider = await student()
 		await buy(testPayments, freeRider, courseId, full.code)
 		const { enrollments } = await listEnrollments(t.db, { query: title })
-		expect(enrollments.find((row) => row.studentEmail === payer.email)?.payment).toEqual({
+		expect(enrollments.find((row) => row.studentEmail === payer.email)?.paid).toEqual({
 			paidCents: 50_000,
 			promotionCode: half.code,
 			discountCents: 50_000,
 		})
-		expect(enrollments.find((row) => row.studentEmail === freeRider.email)?.payment).toEqual({
+		expect(enrollments.find((row) => row.studentEmail === freeRider.email)?.paid).toEqual({
 			paidCents: 0,
 			promotionCode: full.code,
 			discountCents: 100_000,
