@@ -5,7 +5,9 @@ import { useFetcher } from 'react-router'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { z } from 'zod'
 import { courseLengthInWeeks } from '#app/models/courses.ts'
+import { PromotionCodeFieldSchema } from '#app/models/promotion-codes.ts'
 import { formatCents } from '#app/utils/misc.ts'
+import { APPLY_CODE_INTENT, PromotionCodeField, type PromotionCodePreview } from './promotion-code-field.tsx'
 import { Alert } from './ui/alert.tsx'
 import { Button, ButtonLink } from './ui/button.tsx'
 import { CheckboxField } from './ui/field.tsx'
@@ -16,6 +18,22 @@ export const TERMS_REQUIRED_MESSAGE = 'You must agree to the terms before procee
 export const AgreeToTermsSchema = z.object({
 	agreeToTerms: z.boolean({ error: TERMS_REQUIRED_MESSAGE }).refine((agreed) => agreed, TERMS_REQUIRED_MESSAGE),
 })
+
+export const AGREE_INTENT = 'agree'
+
+/**
+ * The paid agreement's form, in the wizard's payment step and on a course's purchase form:
+ * 'agree' buys the seat (with the promotion code typed, if any); Apply only prices the code,
+ * so it needs no ticked box.
+ */
+export const PurchaseSchema = z.discriminatedUnion('intent', [
+	AgreeToTermsSchema.extend({ intent: z.literal(AGREE_INTENT), promotionCode: PromotionCodeFieldSchema }),
+	z.object({
+		intent: z.literal(APPLY_CODE_INTENT),
+		promotionCode: PromotionCodeFieldSchema.pipe(z.string({ error: 'Enter a promotion code to apply' })),
+		agreeToTerms: z.boolean().optional(),
+	}),
+])
 
 /** What the agreement needs of a course: its price and its length come from it. */
 export type AgreementCourse = { title: string; registrationFee: number; startDate: string | null; endDate: string | null }
@@ -101,29 +119,40 @@ export function AgreementCheckbox({
 
 export type PurchaseCourse = AgreementCourse & { id: number }
 
+/** What the purchase form's action answers when it shows the form again. */
+export type PurchaseReply = { result: SubmissionResult<string[]>; preview: PromotionCodePreview | null }
+
 /**
- * Enrolment of a signed-in user in one course: the agreement, then 'Register
- * Now' (free) or 'Proceed to Payment'. Posts to /courses/:id/enroll through a
- * fetcher, so errors stay in a dialog; without JavaScript that page shows them.
+ * Enrolment of a signed-in user in one course: the agreement, a promotion code
+ * for a paid course (Apply shows the price with it), then 'Register Now' (free)
+ * or 'Proceed to Payment'. Posts to /courses/:id/enroll through a fetcher, so
+ * errors and the price stay in the dialog; without JavaScript that page shows them.
  */
 export function PurchaseForm({
 	course,
 	cancelTo,
 	lastResult,
+	preview: pagePreview = null,
 }: {
 	course: PurchaseCourse
 	cancelTo: string
 	lastResult?: SubmissionResult<string[]>
+	/** The price with a code, as the enroll page got it from its action without JavaScript. */
+	preview?: PromotionCodePreview | null
 }) {
 	const hydrated = useHydrated()
-	const [agreed, setAgreed] = useState(false)
-	const fetcher = useFetcher<{ result: SubmissionResult<string[]> }>({ key: 'enroll' })
-	const submitting = fetcher.state !== 'idle'
+	const fetcher = useFetcher<PurchaseReply>({ key: 'enroll' })
+	const sending = fetcher.state !== 'idle' ? fetcher.formData?.get('intent') : null
 	const [form, fields] = useForm({
 		id: 'enroll',
 		lastResult: fetcher.data?.result ?? lastResult,
-		onValidate: ({ formData }) => parseWithZod(formData, { schema: AgreeToTermsSchema }),
+		shouldValidate: 'onSubmit',
+		onValidate: ({ formData }) => parseWithZod(formData, { schema: PurchaseSchema }),
 	})
+	// A refused purchase comes back with the box still ticked: the button must not start disabled.
+	const [agreed, setAgreed] = useState(fields.agreeToTerms.initialValue === 'on')
+	const preview = fetcher.data ? fetcher.data.preview : pagePreview
+	const isFree = course.registrationFee === 0 || preview?.totalCents === 0
 	return (
 		<div className="space-y-4">
 			<p className="text-sm text-slate-700">
@@ -132,13 +161,16 @@ export function PurchaseForm({
 			{form.errors?.length ? <Alert tone="error">{form.errors[0]}</Alert> : null}
 			<ProgramAgreement course={course} />
 			<fetcher.Form method="post" action={`/courses/${course.id}/enroll`} {...getFormProps(form)} className="space-y-4">
+				{course.registrationFee > 0 ? (
+					<PromotionCodeField field={fields.promotionCode} preview={preview} applying={sending === APPLY_CODE_INTENT} />
+				) : null}
 				<AgreementCheckbox field={fields.agreeToTerms} onAgreedChange={setAgreed} />
 				<div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
 					<ButtonLink to={cancelTo} preventScrollReset variant="outline">
 						Cancel
 					</ButtonLink>
-					<Button type="submit" disabled={submitting || (hydrated && !agreed)}>
-						{submitting ? 'Processing...' : course.registrationFee === 0 ? 'Register Now' : 'Proceed to Payment'}
+					<Button type="submit" name="intent" value={AGREE_INTENT} disabled={sending === AGREE_INTENT || (hydrated && !agreed)}>
+						{sending === AGREE_INTENT ? 'Processing...' : isFree ? 'Register Now' : 'Proceed to Payment'}
 					</Button>
 				</div>
 			</fetcher.Form>

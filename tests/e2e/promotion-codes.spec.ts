@@ -151,3 +151,93 @@ test('a code that makes the course free enrols at once, without a checkout', asy
 	expect(await db.selectFrom('enrollments').select('status').where('user_id', '=', user.id).execute()).toEqual([{ status: 'active' }])
 	expect(await db.selectFrom('test_checkout_sessions').select('id').where('customer_email', '=', email).execute()).toEqual([])
 })
+
+test("a signed-in student is told why a code is refused in the course page's purchase form, applies a good one and pays the discounted price", async ({
+	page,
+	db,
+	createUser,
+	signIn,
+}) => {
+	const course = await insertCourse(db, { registration_fee: 250000, description: 'Bought from its page with a code.' })
+	const other = await insertCourse(db, { registration_fee: 250000 })
+	const good = unique('PAGE')
+	const elsewhere = unique('OTHER')
+	await insertCode(db, { code: good, percent_off: 20, course_id: course.id })
+	await insertCode(db, { code: elsewhere, percent_off: 20, course_id: other.id })
+	const student = await createUser({ name: 'Sina Signed-In' })
+	await signIn(student)
+
+	await page.goto(`/courses/${course.id}`)
+	await page.getByRole('link', { name: 'Secure Your Spot Now' }).click()
+	await expect(page.getByRole('dialog', { name: 'Secure Your Spot' })).toBeVisible()
+	// With JavaScript the dialog stays and answers in place; without, /courses/:id/enroll shows the same form.
+	const field = page.getByLabel('Promotion code (optional)')
+	const agreement = page.getByRole('checkbox', { name: /I have read and agree/ })
+	await field.fill('NO-SUCH-CODE')
+	await page.getByRole('button', { name: 'Apply' }).click()
+	await expect(page.getByText('This promotion code does not exist.')).toBeVisible()
+	await expect(field).toHaveValue('NO-SUCH-CODE')
+	await expect(field).toHaveAttribute('aria-invalid', 'true')
+
+	await field.fill(elsewhere)
+	await agreement.check()
+	await page.getByRole('button', { name: 'Proceed to Payment' }).click()
+	await expect(page.getByText('This promotion code is not valid for this course.')).toBeVisible()
+	await expect(field).toHaveValue(elsewhere)
+	await expect(agreement).toBeChecked()
+	expect(await db.selectFrom('seat_holds').select('id').where('user_id', '=', student.id).execute()).toEqual([])
+
+	await field.fill(good.toLowerCase())
+	await page.getByRole('button', { name: 'Apply' }).click()
+	await expect(page.getByText(`Code ${good} applied: 20% off.`)).toBeVisible()
+	await expect(page.getByText('$2,000.00')).toBeVisible()
+	await expect(agreement).toBeChecked()
+	await page.getByRole('button', { name: 'Proceed to Payment' }).click()
+
+	await expect(page).toHaveURL(/\/test-checkout\/cs_test_[0-9a-f]+$/)
+	await expect(page.getByText(`Promotion code ${good}`)).toBeVisible()
+	await expect(page.getByLabel('Email')).toHaveValue(student.email)
+	await page.getByLabel('Name', { exact: true }).fill('Sina Signed-In')
+	await page.getByLabel('Cardholder Name').fill('Sina Signed-In')
+	await page.getByLabel('Card Number').fill('4242 4242 4242 4242')
+	await page.getByLabel('Expiry (MM/YY)').fill('12/34')
+	await page.getByLabel('CVC').fill('123')
+	await page.getByRole('button', { name: 'Pay $2,000.00' }).click()
+	await expect(page).toHaveURL(/\/registration-complete\?session_id=cs_test_/)
+	await expect(page.getByRole('heading', { name: 'Registration Complete!' })).toBeVisible()
+	expect(
+		await db
+			.selectFrom('registration_payments')
+			.select(['status', 'amount_cents', 'discount_cents', 'promotion_code'])
+			.where('user_id', '=', student.id)
+			.execute(),
+	).toEqual([{ status: 'paid', amount_cents: 200000, discount_cents: 50000, promotion_code: good }])
+})
+
+test('a signed-in student whose code makes the course free registers from the purchase page without a checkout', async ({
+	page,
+	db,
+	createUser,
+	signIn,
+}) => {
+	const course = await insertCourse(db, { registration_fee: 250000, description: 'Free for a signed-in student with the code.' })
+	const code = unique('GIFT')
+	await insertCode(db, { code, percent_off: 100, course_id: course.id, max_uses: 1 })
+	const student = await createUser({ name: 'Gia Gifted' })
+	await signIn(student)
+
+	// On a phone: the field, its Apply button and the price fit the screen.
+	await page.setViewportSize({ width: 390, height: 844 })
+	await page.goto(`/courses/${course.id}/enroll`)
+	await expect(page.getByRole('heading', { name: 'Secure Your Spot' })).toBeVisible()
+	await page.getByLabel('Promotion code (optional)').fill(code)
+	await page.getByRole('button', { name: 'Apply' }).click()
+	await expect(page.getByText('$0.00 (free)')).toBeVisible()
+	expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0)
+	await page.getByRole('checkbox', { name: /I have read and agree/ }).check()
+	await page.getByRole('button', { name: 'Register Now' }).click()
+	await expect(page).toHaveURL(/\/dashboard$/)
+	await expect(page.getByText(`You are enrolled in ${course.title}.`)).toBeVisible()
+	expect(await db.selectFrom('enrollments').select('status').where('user_id', '=', student.id).execute()).toEqual([{ status: 'active' }])
+	expect(await db.selectFrom('test_checkout_sessions').select('id').where('customer_email', '=', student.email).execute()).toEqual([])
+})

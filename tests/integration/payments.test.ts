@@ -253,7 +253,7 @@ describe('50 concurrent attempts for the last 2 seats', () => {
 			cookies.map((cookie) =>
 				settle(() =>
 					enrollAction({
-						request: formRequest(`/courses/${courseId}/enroll`, { agreeToTerms: 'on' }, { cookie }),
+						request: formRequest(`/courses/${courseId}/enroll`, { intent: 'agree', agreeToTerms: 'on' }, { cookie }),
 						params: { id: String(courseId) },
 						context: new RouterContextProvider(),
 					} as never),

@@ -19,13 +19,14 @@ import { createUser } from '#app/models/users.server.ts'
 import { action as codesAction } from '#app/routes/admin/promotion-codes.tsx'
 import { action as agreementAction } from '#app/routes/register/agreement.tsx'
 import { draftCookieHeader } from '#app/routes/register/draft-cookie.server.ts'
+import { action as enrollAction } from '#app/routes/register/enroll.tsx'
 import { setPayments } from '#app/services/payments/index.server.ts'
 import type { PaymentProvider } from '#app/services/payments/payments.ts'
 import { StripePayments } from '#app/services/payments/stripe.server.ts'
 import { TestCheckoutPayments } from '#app/services/payments/test-checkout.server.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
 import { insertUser } from '#tests/support/fixtures.ts'
-import { formRequest, settle, signedInUser, toastOf } from '#tests/support/requests.ts'
+import { callRoute, formRequest, settle, signedInUser, toastOf } from '#tests/support/requests.ts'
 import { type StripeStandIn, startStripeServer } from '#tests/support/stripe-server.ts'
 
 const t = useTestDatabase()
@@ -463,6 +464,135 @@ describe(`uses under concurrency (${REPEATS} runs each)`, () => {
 			expect(accounts).toHaveLength(2)
 		}
 		if (process.env.PROMOTION_REPEATS) console.log('30 payment-step posts / code of 2 uses:', JSON.stringify(results))
+		for (const result of results) expect(result).toEqual({ checkout: 2, '400': 28 })
+	}, 300_000)
+})
+
+describe("a signed-in student's purchase form (/courses/:id/enroll)", () => {
+	type Reply = {
+		result: { status?: string; error?: Record<string, string[]>; initialValue?: Record<string, unknown> }
+		preview: { code: string; totalCents: number; discountCents: number } | null
+	}
+	const post = (courseId: number, fields: Record<string, string>, cookie: string, ip?: string) =>
+		callRoute(enrollAction, formRequest(`/courses/${courseId}/enroll`, fields, { cookie, ip }), { id: String(courseId) })
+
+	async function footprint(userId: string, promotionCodeId: number) {
+		return {
+			holds: (await t.db.selectFrom('seat_holds').select('id').where('user_id', '=', userId).execute()).length,
+			enrollments: (await t.db.selectFrom('enrollments').select('id').where('user_id', '=', userId).execute()).length,
+			payments: (await t.db.selectFrom('registration_payments').select('id').where('user_id', '=', userId).execute()).length,
+			uses: (await redemptions(promotionCodeId)).length,
+		}
+	}
+
+	test('Apply prices a good code without a ticked box and reserves nothing; refused codes say why, keep what was typed, write nothing', async () => {
+		setPayments(stripePayments)
+		const { id: courseId } = await course({ registration_fee: 250_000 })
+		const { id: otherCourseId } = await course()
+		const good = await code({ percentOff: 20, courseId })
+		const elsewhere = await code({ courseId: otherCourseId })
+		const buyer = await signedInUser(t.db)
+		const before = stripe.requests.length
+
+		const applied = await post(courseId, { intent: 'apply-code', promotionCode: ` ${good.code.toLowerCase()} ` }, buyer.cookie)
+		expect(applied.status).toBe(200)
+		expect(((await applied.json()) as Reply).preview).toEqual({
+			code: good.code,
+			description: '20% off',
+			priceCents: 250_000,
+			discountCents: 50_000,
+			totalCents: 200_000,
+		})
+
+		const empty = await post(courseId, { intent: 'apply-code', promotionCode: '' }, buyer.cookie)
+		expect(empty.status).toBe(400)
+		expect(((await empty.json()) as Reply).result.error).toEqual({ promotionCode: ['Enter a promotion code to apply'] })
+
+		const unknown = await post(courseId, { intent: 'apply-code', promotionCode: 'NO-SUCH-CODE', agreeToTerms: 'on' }, buyer.cookie)
+		expect(unknown.status).toBe(400)
+		const unknownReply = (await unknown.json()) as Reply
+		expect(unknownReply.result.error).toEqual({ promotionCode: [PROMOTION_CODE_MESSAGES.unknown] })
+		expect(unknownReply.result.initialValue).toMatchObject({ promotionCode: 'NO-SUCH-CODE', agreeToTerms: 'on' })
+		expect(unknownReply.preview).toBeNull()
+
+		// Buying with a code for another course: refused on the form, box and code kept, no seat held.
+		const wrong = await post(courseId, { intent: 'agree', agreeToTerms: 'on', promotionCode: elsewhere.code }, buyer.cookie)
+		expect(wrong.status).toBe(400)
+		const wrongReply = (await wrong.json()) as Reply
+		expect(wrongReply.result.error).toEqual({ promotionCode: [PROMOTION_CODE_MESSAGES['wrong-course']] })
+		expect(wrongReply.result.initialValue).toMatchObject({ promotionCode: elsewhere.code, agreeToTerms: 'on' })
+
+		// Buying without the box ticked is refused before any code is looked at.
+		const unticked = await post(courseId, { intent: 'agree', promotionCode: good.code }, buyer.cookie)
+		expect(unticked.status).toBe(400)
+		expect(((await unticked.json()) as Reply).result.error).toMatchObject({ agreeToTerms: [expect.any(String)] })
+
+		expect(stripe.requests.length).toBe(before)
+		expect(await footprint(buyer.id, good.id)).toEqual({ holds: 0, enrollments: 0, payments: 0, uses: 0 })
+		expect((await redemptions(elsewhere.id)).length).toBe(0)
+	})
+
+	test('buying with a code opens Stripe Checkout with its promotion code and the discounted price, the use reserved with the hold', async () => {
+		setPayments(stripePayments)
+		const { id: courseId } = await course({ registration_fee: 250_000 })
+		const off = await code({ amountOffCents: 50_000, courseId })
+		const buyer = await signedInUser(t.db)
+		const response = await post(courseId, { intent: 'agree', agreeToTerms: 'on', promotionCode: off.code.toLowerCase() }, buyer.cookie)
+		expect(response.status).toBe(303)
+		const sessionId = response.headers.get('Location')!.split('/').at(-1)!
+		const session = stripe.sessions.get(sessionId)!
+		const promotion = [...stripe.promotionCodes.values()].find((candidate) => candidate.code === off.code)!
+		expect(session).toMatchObject({
+			amount_subtotal: 250_000,
+			amount_total: 200_000,
+			discounts: [{ promotion_code: promotion.id }],
+			customer_email: buyer.email,
+		})
+		const hold = await t.db.selectFrom('seat_holds').select('id').where('user_id', '=', buyer.id).executeTakeFirstOrThrow()
+		expect(await redemptions(off.id)).toMatchObject([{ status: 'reserved', seat_hold_id: hold.id, checkout_session_id: sessionId }])
+		expect(
+			await t.db
+				.selectFrom('registration_payments')
+				.select(['amount_cents', 'discount_cents', 'promotion_code', 'status'])
+				.where('checkout_session_id', '=', sessionId)
+				.executeTakeFirst(),
+		).toEqual({ amount_cents: 200_000, discount_cents: 50_000, promotion_code: off.code, status: 'pending' })
+	})
+
+	test('a code that makes the course free enrols at once, without asking Stripe', async () => {
+		setPayments(stripePayments)
+		const { id: courseId, title } = await course({ registration_fee: 250_000 })
+		const free = await code({ percentOff: 100, maxUses: 1 })
+		const buyer = await signedInUser(t.db)
+		const before = stripe.requests.length
+		const response = await post(courseId, { intent: 'agree', agreeToTerms: 'on', promotionCode: free.code }, buyer.cookie)
+		expect(response.headers.get('Location')).toBe('/dashboard')
+		expect(await toastOf(response)).toMatchObject({ type: 'success', description: `You are enrolled in ${title}.` })
+		expect(stripe.requests.length).toBe(before)
+		const enrollment = await t.db.selectFrom('enrollments').select('id').where('user_id', '=', buyer.id).executeTakeFirstOrThrow()
+		expect(await redemptions(free.id)).toMatchObject([{ status: 'redeemed', enrollment_id: enrollment.id }])
+	})
+
+	test(`30 signed-in students post the purchase form at once with a code of 2 uses (${REPEATS} runs): exactly 2 checkouts, 28 told it is used up`, async () => {
+		setPayments(testPayments)
+		const results: Record<string, number>[] = []
+		for (let run = 0; run < REPEATS; run++) {
+			const { id: courseId } = await course({ capacity: 100 })
+			const limited = await code({ maxUses: 2 })
+			const buyers = await Promise.all(Array.from({ length: 30 }, () => signedInUser(t.db)))
+			const responses = await Promise.all(
+				buyers.map((buyer, index) =>
+					post(courseId, { intent: 'agree', agreeToTerms: 'on', promotionCode: limited.code }, buyer.cookie, `10.28.${run}.${index + 1}`),
+				),
+			)
+			results.push(tally(responses.map((response) => (response.status === 303 ? 'checkout' : String(response.status)))))
+			for (const response of responses.filter((candidate) => candidate.status === 400)) {
+				expect(((await response.json()) as Reply).result.error).toEqual({ promotionCode: [PROMOTION_CODE_MESSAGES['used-up']] })
+			}
+			expect(await redemptions(limited.id)).toHaveLength(2)
+			expect(await t.db.selectFrom('seat_holds').select('id').where('course_id', '=', courseId).execute()).toHaveLength(2)
+		}
+		if (process.env.PROMOTION_REPEATS) console.log('30 purchase-form posts / code of 2 uses:', JSON.stringify(results))
 		for (const result of results) expect(result).toEqual({ checkout: 2, '400': 28 })
 	}, 300_000)
 })

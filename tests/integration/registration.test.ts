@@ -738,7 +738,7 @@ describe('tampered course ids', () => {
 		const enroll = (id: string, fields: Record<string, string> = {}) =>
 			settle(() =>
 				enrollAction({
-					request: formRequest(`/courses/${id}/enroll`, { agreeToTerms: 'on', ...fields }, { cookie }),
+					request: formRequest(`/courses/${id}/enroll`, { intent: 'agree', agreeToTerms: 'on', ...fields }, { cookie }),
 					params: { id },
 					context: {},
 				} as never),

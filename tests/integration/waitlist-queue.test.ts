@@ -1,7 +1,7 @@
-import { afterEach, beforeEach, describe, expect, test } from 'vitest'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { updateCourse } from '#app/models/admin-courses.server.ts'
-import { removeEnrollment, updateEnrollmentStatus } from '#app/models/admin-enrollments.server.ts'
-import { claimSeat, fulfil } from '#app/models/payments.server.ts'
+import { removeEnrollment } from '#app/models/admin-enrollments.server.ts'
+import { claimSeat, fulfil, openCheckout } from '#app/models/payments.server.ts'
 import { changeEnrollmentStatus, SeatUnavailableError } from '#app/models/seats.server.ts'
 import {
 	declineOffer,
@@ -14,20 +14,22 @@ import {
 	removeWaitlistEntry,
 	sweepWaitlistOffers,
 } from '#app/models/waitlist.server.ts'
+import { action as refundAction, loader as refundLoader } from '#app/routes/admin/payment-refund.tsx'
 import { action as waitlistAction } from '#app/routes/register/waitlist.tsx'
 import { action as placeAction, loader as placeLoader } from '#app/routes/register/waitlist-place.tsx'
 import { setPayments } from '#app/services/payments/index.server.ts'
-import { TestCheckoutPayments } from '#app/services/payments/test-checkout.server.ts'
+import { StripePayments } from '#app/services/payments/stripe.server.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
 import { insertCourse, insertEnrollment, insertUser } from '#tests/support/fixtures.ts'
-import { callRoute, cookiesFrom, formRequest, getRequest, signedInUser } from '#tests/support/requests.ts'
+import { callRoute, cookiesFrom, formRequest, getRequest, signedInUser, toastOf } from '#tests/support/requests.ts'
+import { type StripeStandIn, startStripeServer } from '#tests/support/stripe-server.ts'
 import { deliverSeatOffers, latestWaitlistToken, outboxLines } from '#tests/support/waitlist.ts'
 
 const t = useTestDatabase()
 let sequence = 0
 
-async function fullCourse(capacity: number, values: { registration_fee?: number } = {}) {
-	const course = await insertCourse(t.db, { capacity, ...values })
+async function fullCourse(capacity: number) {
+	const course = await insertCourse(t.db, { capacity })
 	const enrollmentIds: number[] = []
 	for (let seat = 0; seat < capacity; seat++) {
 		const userId = await insertUser(t.db)
@@ -269,14 +271,38 @@ describe('the waitlist queue', () => {
 	})
 })
 
-describe('the scripted scenario: a 2-seat course, 3 waiting, a seat freed, an offer expired, the next one claimed and paid', () => {
-	const payments = new TestCheckoutPayments(() => t.db)
+describe('the scripted scenario: a 2-seat course, 3 waiting, a seat refunded in full, an offer expired, the next one claimed and paid', () => {
+	let stripe: StripeStandIn
+	let payments: StripePayments
+	beforeAll(async () => {
+		stripe = await startStripeServer()
+		payments = new StripePayments({ secretKey: stripe.secretKey, webhookSecret: stripe.webhookSecret, apiUrl: stripe.url })
+	})
+	afterAll(async () => stripe.stop())
 	beforeEach(() => setPayments(payments))
 	afterEach(() => setPayments(undefined))
 
+	/** A student who bought one of the course's seats through Stripe Checkout, fulfilled. */
+	async function paidSeat(courseId: number, label: string) {
+		const user = await signedInUser(t.db, { name: label, email: `${label.toLowerCase()}-${++sequence}@example.com` })
+		const claim = await t.db.transaction().execute((trx) => claimSeat(trx, { userId: user.id, courseId }))
+		if (claim.kind !== 'held') throw new Error('expected a seat hold for a paid course')
+		const { sessionId } = await openCheckout(t.db, payments, {
+			claim,
+			user: { id: user.id, email: user.email },
+			appUrl: 'http://localhost:3000',
+			cancelPath: `/courses/${courseId}`,
+		})
+		stripe.pay(sessionId)
+		expect(await fulfil(t.db, payments, sessionId)).toMatchObject({ status: 'enrolled', userId: user.id })
+		return user
+	}
+
 	test('full again, the third still waiting, every e-mail in the outbox in order', async () => {
-		const course = await fullCourse(2, { registration_fee: 250000 })
-		const admin = await insertUser(t.db, { role: 'admin' })
+		const course = await insertCourse(t.db, { capacity: 2, registration_fee: 250000 })
+		const dee = await paidSeat(course.id, 'Dee')
+		const eve = await paidSeat(course.id, 'Eve')
+		const admin = await signedInUser(t.db, { role: 'admin' })
 		const waiting = []
 		for (const label of ['Ann', 'Ben', 'Cai']) {
 			const user = await signedInUser(t.db, { name: label, email: `${label.toLowerCase()}-${++sequence}@example.com` })
@@ -296,8 +322,39 @@ describe('the scripted scenario: a 2-seat course, 3 waiting, a seat freed, an of
 		}
 		const [ann, ben, cai] = waiting as [(typeof waiting)[0], (typeof waiting)[0], (typeof waiting)[0]]
 
-		// The stand-in for the full refund: the enrolment is made inactive through the seat model.
-		await updateEnrollmentStatus(t.db, admin, course.enrollmentIds[0]!, 'inactive')
+		// The admin refunds Dee in full from the refund dialog: Stripe's Refund API, then her seat frees.
+		const payment = await t.db
+			.selectFrom('registration_payments')
+			.select(['id', 'payment_intent_id'])
+			.where('user_id', '=', dee.id)
+			.executeTakeFirstOrThrow()
+		const refundPath = `/dashboard/admin/enrollments/payments/${payment.id}/refund`
+		const dialog = await callRoute(refundLoader, getRequest(refundPath, { cookie: admin.cookie }), { paymentId: String(payment.id) })
+		const { requestKey } = (await dialog.json()) as { requestKey: string }
+		const refunded = await callRoute(
+			refundAction,
+			formRequest(
+				refundPath,
+				{ intent: 'confirm', requestKey, amount: '2500.00', reason: 'requested_by_customer', note: 'Cannot attend', afterRefund: 'keep' },
+				{ cookie: admin.cookie },
+			),
+			{ paymentId: String(payment.id) },
+		)
+		expect(refunded.status).toBe(302)
+		expect(await toastOf(refunded)).toMatchObject({ title: 'Refund issued' })
+		const refundCalls = stripe.requests.filter((call) => call.path === '/v1/refunds' && call.method === 'POST')
+		const refund = await t.db
+			.selectFrom('payment_refunds')
+			.select(['id', 'status'])
+			.where('payment_id', '=', payment.id)
+			.executeTakeFirstOrThrow()
+		expect(refund.status).toBe('succeeded')
+		expect(refundCalls).toHaveLength(1)
+		expect(refundCalls[0]!.body).toMatchObject({ payment_intent: payment.payment_intent_id, amount: '250000' })
+		expect(refundCalls[0]!.headers['idempotency-key']).toBe(`payment-${payment.id}-refund-${refund.id}`)
+		expect(
+			await t.db.selectFrom('enrollments').select('status').where('user_id', '=', dee.id).where('course_id', '=', course.id).execute(),
+		).toEqual([{ status: 'inactive' }])
 		expect(await listPlacesOf(t.db, ann.email)).toMatchObject([{ status: 'offered' }])
 		await deliverSeatOffers(t.url)
 
@@ -312,9 +369,9 @@ describe('the scripted scenario: a 2-seat course, 3 waiting, a seat freed, an of
 			{ token },
 		)
 		expect(claimed.status).toBe(303)
-		const sessionId = claimed.headers.get('Location')!.replace('/test-checkout/', '')
-		expect((await payments.getSession(sessionId))?.amountCents).toBe(250000)
-		expect(await payments.markPaid(sessionId)).toBe(true)
+		const sessionId = claimed.headers.get('Location')!.split('/').at(-1)!
+		expect(stripe.sessions.get(sessionId)?.amount_total).toBe(250000)
+		stripe.pay(sessionId)
 		expect(await fulfil(t.db, payments, sessionId)).toMatchObject({ status: 'enrolled', userId: ben.id })
 
 		const queue = await listCourseWaitlist(t.db, course.id)
@@ -327,9 +384,12 @@ describe('the scripted scenario: a 2-seat course, 3 waiting, a seat freed, an of
 			]),
 		)
 		expect(await outboxLines(t.db, course.title)).toEqual([
+			`${dee.email}: Enrollment confirmed: ${course.title}`,
+			`${eve.email}: Enrollment confirmed: ${course.title}`,
 			`${ann.email}: You are on the waitlist: ${course.title}`,
 			`${ben.email}: You are on the waitlist: ${course.title}`,
 			`${cai.email}: You are on the waitlist: ${course.title}`,
+			`${dee.email}: Refund issued: ${course.title}`,
 			`${ann.email}: A seat is free for you: ${course.title}`,
 			`${ben.email}: A seat is free for you: ${course.title}`,
 			`${ben.email}: Enrollment confirmed: ${course.title}`,

@@ -3,16 +3,15 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { useState } from 'react'
 import { data, Form, href, redirect } from 'react-router'
 import { useHydrated } from 'remix-utils/use-hydrated'
-import { z } from 'zod'
 import { CoursePrice } from '#app/components/course-availability.tsx'
-import { AgreementCheckbox, AgreeToTermsSchema, ProgramAgreement } from '#app/components/enrollment-agreement.tsx'
+import { AGREE_INTENT, AgreementCheckbox, ProgramAgreement, PurchaseSchema } from '#app/components/enrollment-agreement.tsx'
 import { APPLY_CODE_INTENT, PromotionCodeField } from '#app/components/promotion-code-field.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
 import { getCourseWithAvailability } from '#app/models/courses.server.ts'
 import { CheckoutError } from '#app/models/payments.server.ts'
 import { PromotionCodeError } from '#app/models/promotion-codes.server.ts'
-import { PROMOTION_CODE_MESSAGES, PromotionCodeFieldSchema } from '#app/models/promotion-codes.ts'
+import { PROMOTION_CODE_MESSAGES } from '#app/models/promotion-codes.ts'
 import { completeRegistration, getDraft, RegistrationError } from '#app/models/registration.server.ts'
 import { EMAIL_TAKEN_MESSAGE, TOO_MANY_REGISTRATIONS_MESSAGE } from '#app/models/registration.ts'
 import { SeatUnavailableError } from '#app/models/seats.server.ts'
@@ -35,15 +34,6 @@ import {
 	type StepResult,
 	useIntentSubmitting,
 } from './wizard.tsx'
-
-const AgreementSchema = z.discriminatedUnion('intent', [
-	AgreeToTermsSchema.extend({ intent: z.literal('agree'), promotionCode: PromotionCodeFieldSchema }),
-	z.object({
-		intent: z.literal(APPLY_CODE_INTENT),
-		promotionCode: PromotionCodeFieldSchema.pipe(z.string({ error: 'Enter a promotion code to apply' })),
-		agreeToTerms: z.boolean().optional(),
-	}),
-])
 
 /** Step 3 of registration: the agreement for the chosen course. */
 export async function loader({ request }: Route.LoaderArgs) {
@@ -71,7 +61,7 @@ export async function action(args: Route.ActionArgs) {
 	const draft = await getDraft(db, draftId)
 	if (!draftId || !draft) return redirect(STEP_PATH[1])
 	if (!draft.courseId) return redirect(STEP_PATH[2])
-	const submission = parseWithZod(formData, { schema: AgreementSchema })
+	const submission = parseWithZod(formData, { schema: PurchaseSchema })
 	if (submission.status !== 'success') return data({ result: submission.reply(), preview: null }, { status: 400 })
 	const promotionCode = submission.value.promotionCode ?? null
 	if (submission.value.intent === APPLY_CODE_INTENT) {
@@ -137,13 +127,13 @@ export default function AgreementStep({ loaderData, actionData }: Route.Componen
 	const lastResult: StepResult = actionData?.result
 	const preview = actionData?.preview ?? null
 	const hydrated = useHydrated()
-	const submitting = useIntentSubmitting('agree')
+	const submitting = useIntentSubmitting(AGREE_INTENT)
 	const applying = useIntentSubmitting(APPLY_CODE_INTENT)
 	const [form, fields] = useForm({
 		id: 'register-agreement',
 		lastResult,
 		shouldValidate: 'onSubmit',
-		onValidate: ({ formData }) => parseWithZod(formData, { schema: AgreementSchema }),
+		onValidate: ({ formData }) => parseWithZod(formData, { schema: PurchaseSchema }),
 	})
 	// A refused submission comes back with the box still ticked: the button must not start disabled.
 	const [agreed, setAgreed] = useState(fields.agreeToTerms.initialValue === 'on')
@@ -168,7 +158,7 @@ export default function AgreementStep({ loaderData, actionData }: Route.Componen
 					<ButtonLink to={STEP_PATH[2]} variant="outline">
 						Back
 					</ButtonLink>
-					<Button type="submit" name="intent" value="agree" disabled={submitting || (hydrated && !agreed)}>
+					<Button type="submit" name="intent" value={AGREE_INTENT} disabled={submitting || (hydrated && !agreed)}>
 						{submitting ? 'Processing...' : isFree ? 'Register Now' : 'Proceed to Payment'}
 					</Button>
 				</div>

@@ -1,11 +1,14 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, href, redirect } from 'react-router'
 import { canBuySeat } from '#app/components/course-state.tsx'
-import { AgreeToTermsSchema, PurchaseForm } from '#app/components/enrollment-agreement.tsx'
+import { PurchaseForm, PurchaseSchema } from '#app/components/enrollment-agreement.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { APPLY_CODE_INTENT } from '#app/components/promotion-code-field.tsx'
 import { courseStateFor } from '#app/models/course-state.server.ts'
 import { getCourseWithAvailability } from '#app/models/courses.server.ts'
 import { CheckoutError, claimSeat, openCheckout, supersedeUnfinishedCheckouts } from '#app/models/payments.server.ts'
+import { PromotionCodeError } from '#app/models/promotion-codes.server.ts'
+import { PROMOTION_CODE_MESSAGES } from '#app/models/promotion-codes.ts'
 import { SeatUnavailableError } from '#app/models/seats.server.ts'
 import { getPayments } from '#app/services/payments/index.server.ts'
 import { requireUser } from '#app/utils/auth.server.ts'
@@ -15,7 +18,7 @@ import { readFormData } from '#app/utils/form-data.server.ts'
 import { rowIdSchema } from '#app/utils/row-id.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import type { Route } from './+types/enroll'
-import { checkoutFailed } from './wizard.server.ts'
+import { checkoutFailed, previewCode } from './wizard.server.ts'
 
 const CourseIdSchema = rowIdSchema()
 
@@ -46,22 +49,26 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 }
 
 /**
- * 'Secure Your Spot Now' for a signed-in user: a free course enrols at once,
- * a paid one holds the seat and goes to the checkout; a full one offers the
- * waitlist.
+ * 'Secure Your Spot Now' for a signed-in user: a free course (or one a
+ * promotion code makes free) enrols at once, a paid one holds the seat and goes
+ * to the checkout; a full one offers the waitlist. Apply only prices a code.
  */
 export async function action(args: Route.ActionArgs) {
 	const { request, params } = args
 	const user = await requireUser(request)
 	const course = await courseOf(params.id)
-	const submission = parseWithZod(await readFormData(request), { schema: AgreeToTermsSchema })
-	if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
-
+	const submission = parseWithZod(await readFormData(request), { schema: PurchaseSchema })
+	if (submission.status !== 'success') return data({ result: submission.reply(), preview: null }, { status: 400 })
 	const db = getDb()
+	if (submission.value.intent === APPLY_CODE_INTENT) {
+		return previewCode(db, submission, { code: submission.value.promotionCode, courseId: course.id })
+	}
+	const promotionCode = submission.value.promotionCode ?? null
+
 	const payments = getPayments()
 	try {
 		await supersedeUnfinishedCheckouts(db, payments, { userId: user.id, courseId: course.id })
-		const claim = await db.transaction().execute((trx) => claimSeat(trx, { userId: user.id, courseId: course.id }))
+		const claim = await db.transaction().execute((trx) => claimSeat(trx, { userId: user.id, courseId: course.id, promotionCode }))
 		if (claim.kind === 'enrolled') {
 			return redirectWithToast(href('/dashboard'), {
 				type: 'success',
@@ -84,6 +91,12 @@ export async function action(args: Route.ActionArgs) {
 			}
 			throw data('Course Not Found', { status: 404 })
 		}
+		if (error instanceof PromotionCodeError) {
+			return data(
+				{ result: submission.reply({ fieldErrors: { promotionCode: [PROMOTION_CODE_MESSAGES[error.reason]] } }), preview: null },
+				{ status: 400 },
+			)
+		}
 		if (error instanceof CheckoutError) return checkoutFailed(args, submission.reply({ formErrors: [error.message] }))
 		throw error
 	}
@@ -95,7 +108,12 @@ export default function EnrollPage({ loaderData, actionData }: Route.ComponentPr
 		<div className="mx-auto max-w-2xl px-4 py-10 sm:py-14">
 			<div className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
 				<h1 className="mb-4 text-2xl font-bold text-ink">Secure Your Spot</h1>
-				<PurchaseForm course={course} cancelTo={`/courses/${course.id}`} lastResult={actionData?.result} />
+				<PurchaseForm
+					course={course}
+					cancelTo={`/courses/${course.id}`}
+					lastResult={actionData?.result}
+					preview={actionData?.preview ?? null}
+				/>
 			</div>
 		</div>
 	)
