@@ -29,6 +29,8 @@ export const RATE_LIMITS = {
 	registrationDetails: { points: 30, duration: HOUR },
 	waitlist: { points: 5, duration: HOUR },
 	contact: { points: 5, duration: HOUR },
+	/** Promotion codes looked up (applied or bought with), per address: codes cannot be guessed by trying many. */
+	promotionCodeAttempts: { points: 30, duration: HOUR },
 	/** Messages per user. */
 	messageSend: { points: 60, duration: MINUTE },
 } satisfies Record<string, { points: number; duration: number; blockDuration?: number }>

@@ -20,6 +20,7 @@ import { action as codesAction } from '#app/routes/admin/promotion-codes.tsx'
 import { action as agreementAction } from '#app/routes/register/agreement.tsx'
 import { draftCookieHeader } from '#app/routes/register/draft-cookie.server.ts'
 import { action as enrollAction } from '#app/routes/register/enroll.tsx'
+import { PROMOTION_CODE_ATTEMPTS_MESSAGE } from '#app/routes/register/wizard.server.ts'
 import { setPayments } from '#app/services/payments/index.server.ts'
 import type { PaymentProvider } from '#app/services/payments/payments.ts'
 import { StripePayments } from '#app/services/payments/stripe.server.ts'
@@ -571,6 +572,33 @@ describe("a signed-in student's purchase form (/courses/:id/enroll)", () => {
 		expect(stripe.requests.length).toBe(before)
 		const enrollment = await t.db.selectFrom('enrollments').select('id').where('user_id', '=', buyer.id).executeTakeFirstOrThrow()
 		expect(await redemptions(free.id)).toMatchObject([{ status: 'redeemed', enrollment_id: enrollment.id }])
+	})
+
+	test('codes cannot be guessed: 40 tried at once from one address, 30 are looked up and 10 refused with 429 before any lookup, a good code included', async () => {
+		const { id: courseId } = await course({ registration_fee: 250_000 })
+		const good = await code({ percentOff: 50, courseId })
+		const buyer = await signedInUser(t.db)
+		const ip = '10.99.0.1'
+		const guesses = Array.from({ length: 40 }, (_, index) => `GUESS-${index}`)
+		const responses = await Promise.all(
+			guesses.map((guess) => post(courseId, { intent: 'apply-code', promotionCode: guess }, buyer.cookie, ip)),
+		)
+		const replies = await Promise.all(
+			responses.map(async (response) => ({ status: response.status, reply: (await response.json()) as Reply })),
+		)
+		expect(tally(replies.map(({ status }) => String(status)))).toEqual({ '400': 30, '429': 10 })
+		for (const { status, reply } of replies) {
+			expect(reply.result.error).toEqual({
+				promotionCode: [status === 429 ? PROMOTION_CODE_ATTEMPTS_MESSAGE : PROMOTION_CODE_MESSAGES.unknown],
+			})
+		}
+		const tooMany = await post(courseId, { intent: 'agree', agreeToTerms: 'on', promotionCode: good.code }, buyer.cookie, ip)
+		expect(tooMany.status).toBe(429)
+		expect(((await tooMany.json()) as Reply).result.initialValue).toMatchObject({ promotionCode: good.code, agreeToTerms: 'on' })
+		expect(await footprint(buyer.id, good.id)).toEqual({ holds: 0, enrollments: 0, payments: 0, uses: 0 })
+		// Another address is not held back by this one.
+		const elsewhere = await post(courseId, { intent: 'apply-code', promotionCode: good.code }, buyer.cookie, '10.99.0.2')
+		expect(elsewhere.status).toBe(200)
 	})
 
 	test(`30 signed-in students post the purchase form at once with a code of 2 uses (${REPEATS} runs): exactly 2 checkouts, 28 told it is used up`, async () => {

@@ -24,7 +24,7 @@ import { clientAddress, consumeRateLimit } from '#app/utils/rate-limit.server.ts
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import type { Route } from './+types/agreement'
 import { clearDraftCookieHeader, readDraftId } from './draft-cookie.server.ts'
-import { checkoutFailed, courseFullRedirect, previewCode, publicCourse } from './wizard.server.ts'
+import { checkoutFailed, courseFullRedirect, previewCode, publicCourse, refuseCodeGuessing } from './wizard.server.ts'
 import {
 	RegisterErrorBoundary,
 	RegisterFrame,
@@ -63,6 +63,8 @@ export async function action(args: Route.ActionArgs) {
 	if (!draft.courseId) return redirect(STEP_PATH[2])
 	const submission = parseWithZod(formData, { schema: PurchaseSchema })
 	if (submission.status !== 'success') return data({ result: submission.reply(), preview: null }, { status: 400 })
+	const guessing = await refuseCodeGuessing(request, submission, submission.value.promotionCode)
+	if (guessing) return guessing
 	const promotionCode = submission.value.promotionCode ?? null
 	if (submission.value.intent === APPLY_CODE_INTENT) {
 		return previewCode(db, submission, { code: submission.value.promotionCode, courseId: draft.courseId })

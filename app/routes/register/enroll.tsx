@@ -18,7 +18,7 @@ import { readFormData } from '#app/utils/form-data.server.ts'
 import { rowIdSchema } from '#app/utils/row-id.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import type { Route } from './+types/enroll'
-import { checkoutFailed, previewCode } from './wizard.server.ts'
+import { checkoutFailed, previewCode, refuseCodeGuessing } from './wizard.server.ts'
 
 const CourseIdSchema = rowIdSchema()
 
@@ -59,6 +59,8 @@ export async function action(args: Route.ActionArgs) {
 	const course = await courseOf(params.id)
 	const submission = parseWithZod(await readFormData(request), { schema: PurchaseSchema })
 	if (submission.status !== 'success') return data({ result: submission.reply(), preview: null }, { status: 400 })
+	const guessing = await refuseCodeGuessing(request, submission, submission.value.promotionCode)
+	if (guessing) return guessing
 	const db = getDb()
 	if (submission.value.intent === APPLY_CODE_INTENT) {
 		return previewCode(db, submission, { code: submission.value.promotionCode, courseId: course.id })

@@ -6,6 +6,7 @@ import type { CourseWithAvailability } from '#app/models/courses.ts'
 import { PromotionCodeError, previewPromotionCode } from '#app/models/promotion-codes.server.ts'
 import { describeDiscount, PROMOTION_CODE_MESSAGES } from '#app/models/promotion-codes.ts'
 import { COURSE_FULL_MESSAGE } from '#app/models/registration.ts'
+import { clientAddress, consumeRateLimit } from '#app/utils/rate-limit.server.ts'
 import { type ActionRequest, actionToastHeaders, redirectWithToast } from '#app/utils/toast.server.ts'
 import type { Database } from '#db/types.ts'
 import type { ListedCourse } from './wizard.tsx'
@@ -59,4 +60,21 @@ export async function previewCode(
 		const result = submission.reply({ fieldErrors: { promotionCode: [PROMOTION_CODE_MESSAGES[error.reason]] } })
 		return data({ result, preview: null }, { status: 400 })
 	}
+}
+
+export const PROMOTION_CODE_ATTEMPTS_MESSAGE = 'Too many promotion codes tried from your network. Please wait an hour and try again.'
+
+/**
+ * Each code looked up costs its address a point, taken before the lookup so that codes sent at
+ * once are counted at once: past the limit, a 429 on the field with what was typed kept, and no
+ * code looked at. Null when the request may go on (or names no code).
+ */
+export async function refuseCodeGuessing(request: Request, submission: Pick<Submission<unknown>, 'reply'>, code: string | undefined) {
+	if (!code) return null
+	const limit = await consumeRateLimit('promotionCodeAttempts', clientAddress(request))
+	if (limit.allowed) return null
+	return data(
+		{ result: submission.reply({ fieldErrors: { promotionCode: [PROMOTION_CODE_ATTEMPTS_MESSAGE] } }), preview: null },
+		{ status: 429, headers: { 'Retry-After': String(limit.retryAfterSeconds) } },
+	)
 }
