@@ -224,6 +224,31 @@ beforeAll(async () => {
 			token_hash: hashToken(placeToken),
 		})
 		.execute()
+	const liveSession = await t.db
+		.insertInto('live_sessions')
+		.values({
+			course_id: course.id,
+			week_number: 1,
+			starts_at: '2020-01-07T00:00:00Z',
+			ends_at: '2020-01-07T01:00:00Z',
+			time_zone: 'America/New_York',
+		})
+		.returning('id')
+		.executeTakeFirstOrThrow()
+	const payment = await t.db
+		.insertInto('registration_payments')
+		.values({
+			checkout_session_id: 'cs_test_fuzz_paid',
+			provider: 'test',
+			user_id: users.student,
+			course_id: course.id,
+			course_title: 'Fuzz course',
+			customer_email: 'fuzz@example.com',
+			amount_cents: 250000,
+			status: 'paid',
+		})
+		.returning('id')
+		.executeTakeFirstOrThrow()
 	params = {
 		id: String(course.id),
 		courseId: String(course.id),
@@ -231,6 +256,8 @@ beforeAll(async () => {
 		assignmentId: String(assignment.id),
 		sessionId: 'cs_test_nothing',
 		token: placeToken,
+		liveSessionId: String(liveSession.id),
+		paymentId: String(payment.id),
 	}
 })
 
@@ -349,6 +376,7 @@ describe('bodies that are not forms, to every action', () => {
 				}
 			}
 		}
+		if (process.env.PRINT_FUZZ) console.log(requests)
 		expect(problems).toEqual([])
 		expect(requests).toBeGreaterThan(300)
 	}, 120_000)
