@@ -80,3 +80,24 @@ test('an aborted data request is not reported as an error, and any other failure
 	await expect.poll(() => errors).toEqual(['a real failure'])
 	await context.close()
 })
+
+test('the accessibility check of a document without its scripts finds what is wrong with it, styles included', async ({
+	request,
+	checkWithoutScripts,
+}) => {
+	const login = await (await request.get('/login')).text()
+	const stylesheet = login.match(/href="(\/assets\/[^"]+\.css)"/)?.[1]
+	expect(stylesheet).toBeTruthy()
+	const documentWith = (body: string) =>
+		`<!DOCTYPE html><html lang="en"><head><title>Check</title><link rel="stylesheet" href="${stylesheet}"></head><body><main>${body}</main></body></html>`
+	const broken = await checkWithoutScripts(
+		'/accessibility-check',
+		documentWith('<img src="/favicon.svg"><input name="q"><p class="text-brand-100">Faint text on white</p>'),
+	)
+	expect(broken.map((violation) => violation.id).sort()).toEqual(['color-contrast', 'image-alt', 'label'])
+	const fixed = await checkWithoutScripts(
+		'/accessibility-check',
+		documentWith('<img src="/favicon.svg" alt="Logo"><label>Search <input name="q"></label><p class="text-ink">Clear text on white</p>'),
+	)
+	expect(fixed).toEqual([])
+})

@@ -1,5 +1,8 @@
+import fs from 'node:fs'
+import { createRequire } from 'node:module'
 import AxeBuilder from '@axe-core/playwright'
 import { test as base, expect, type Page } from '@playwright/test'
+import type { AxeResults, RunOptions } from 'axe-core'
 import type { Kysely } from 'kysely'
 import type { Database, Role } from '#db/types.ts'
 import { e2eServerEnv } from './e2e-env.ts'
@@ -25,7 +28,7 @@ type WorkerFixtures = {
 	 * Runs axe on a document as the server sent it, in a page of its own that shows it without
 	 * running its scripts: what a browser without JavaScript shows (axe itself needs scripts).
 	 */
-	checkWithoutScripts: (url: string, markup: string) => Promise<Awaited<ReturnType<typeof axeViolations>>>
+	checkWithoutScripts: (url: string, markup: string) => Promise<AxeViolation[]>
 }
 type TestFixtures = {
 	/** Runs axe on the page as it is now (JavaScript-enabled pages); the page fixture also checks each document a test loaded. */
@@ -35,17 +38,48 @@ type TestFixtures = {
 	signIn: (user: TestUser) => Promise<void>
 }
 
-async function axeViolations(page: Page) {
-	// Legacy mode runs axe in each frame and merges there, instead of opening a blank page to
-	// merge in: the same rules and results in about 60 % of the time.
-	const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).setLegacyMode(true).analyze()
-	return results.violations.map((violation) => ({
-		url: page.url(),
+/**
+ * axe-core's minified build: the builder's default is the readable one, twice the size, which it
+ * evaluates in the page twice per check.
+ */
+const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
+
+type AxeViolation = { url: string; id: string; help: string; targets: string[] }
+
+declare global {
+	interface Window {
+		axe: typeof import('axe-core')
+	}
+}
+
+function violationsOf(url: string, violations: AxeResults['violations']): AxeViolation[] {
+	return violations.map((violation) => ({
+		url,
 		id: violation.id,
 		help: violation.help,
 		targets: violation.nodes.map((node) => node.target.join(' ')).slice(0, 5),
 	}))
 }
+
+/**
+ * Only violations are reported in full: axe otherwise builds a selector for every node that
+ * passed a rule, most of a check's time, for results nobody reads.
+ */
+const AXE_OPTIONS = { runOnly: { type: 'tag', values: AXE_TAGS }, resultTypes: ['violations'] } satisfies RunOptions
+
+async function axeViolations(page: Page) {
+	// Legacy mode runs axe in each frame and merges there, instead of opening a blank page to
+	// merge in: the same rules and results in about 60 % of the time.
+	const results = await new AxeBuilder({ page, axeSource }).options(AXE_OPTIONS).setLegacyMode(true).analyze()
+	return violationsOf(page.url(), results.violations)
+}
+
+/**
+ * Built assets (stylesheet, icons) by URL, for the page that checks documents without their
+ * scripts: intercepting its requests turns the browser's cache off, and every document would
+ * fetch them from the server again. Their names carry a content hash.
+ */
+const assetResponses = new Map<string, Promise<{ status: number; headers: Record<string, string>; body: Buffer }>>()
 
 /** Markup this worker has already checked: most pages come back unchanged in test after test. */
 const checkedMarkup = new Set<string>()
@@ -82,19 +116,45 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 	checkWithoutScripts: [
 		async ({ browser }, use) => {
 			let checker: Page | undefined
-			let markup = ''
-			await use(async (url, nextMarkup) => {
-				markup = nextMarkup
+			await use(async (url, markup) => {
 				if (!checker) {
 					checker = await (await browser.newContext({ javaScriptEnabled: true })).newPage()
-					await checker.route('**/*', (route) => {
+					// axe is in every document (and frame) the checker opens, evaluated before the document's own content.
+					await checker.addInitScript({ content: axeSource })
+					await checker.route('**/*', async (route) => {
 						const request = route.request()
-						if (request.isNavigationRequest()) return route.fulfill({ status: 200, contentType: 'text/html', body: markup })
-						return route.continue()
+						// The page itself, and any frame in a document (its content is not the document's).
+						if (request.isNavigationRequest()) {
+							return route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>Checker</title>' })
+						}
+						const { pathname } = new URL(request.url())
+						if (!pathname.startsWith('/assets/') && pathname !== '/favicon.svg') return route.continue()
+						let asset = assetResponses.get(request.url())
+						if (!asset) {
+							asset = route.fetch().then(async (response) => ({
+								status: response.status(),
+								headers: response.headers(),
+								body: await response.body(),
+							}))
+							assetResponses.set(request.url(), asset)
+						}
+						return route.fulfill(await asset)
 					})
+					// On the site's origin, so that the documents' own addresses (stylesheets, frames) resolve as they do there.
+					await checker.goto(url)
 				}
-				await checker.goto(url)
-				return axeViolations(checker)
+				// Written into the one open document (document.open/write, as the server's bytes arrive
+				// in a browser), which keeps axe loaded: a navigation per document costs as much again.
+				await checker.setContent(markup)
+				const violations = await checker.evaluate(async (options) => {
+					// Elements styled before the stylesheet arrived would start their colour transitions
+					// from none: the check is of the page as it settles, the state a reader is left with.
+					for (const animation of document.getAnimations()) {
+						if (animation.effect?.getComputedTiming().endTime !== Number.POSITIVE_INFINITY) animation.finish()
+					}
+					return (await window.axe.run(document, options)).violations
+				}, AXE_OPTIONS)
+				return violationsOf(url, violations)
 			})
 			await checker?.context().close()
 		},
@@ -162,7 +222,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 					if (html) fileDocument(nuDirectory, document.url, html, markupWithoutScripts(html))
 				}
 			}
-			const violations: Awaited<ReturnType<typeof axeViolations>> = []
+			const violations: AxeViolation[] = []
 			if (javaScriptEnabled && !page.isClosed()) violations.push(...(await axeViolations(page)))
 			// The JavaScript-disabled project runs every test but the @js-only ones and checks the same
 			// documents: here only those tests' documents need it.
