@@ -132,3 +132,13 @@ export async function syncCourseSessions(db: Kysely<Database>, courseId: number,
  * `live_sessions as session` and `courses as course`.
  */
 export const sessionOpensAtSql = sql<Date | null>`coalesce(session.opens_at, session.starts_at - make_interval(days => course.weeks_open_days_before))`
+
+/**
+ * SQL for a session's week topic or call link: from the first week row of that number, if the
+ * admin made one; null otherwise. For queries that join `live_sessions as session`.
+ */
+export function sessionWeekSql(column: 'topic' | 'zoom_link') {
+	return sql<
+		string | null
+	>`(SELECT ${sql.ref(`w.${column}`)} FROM course_materials w WHERE w.course_id = session.course_id AND w.week_number = session.week_number ORDER BY w.id LIMIT 1)`
+}
