@@ -7,7 +7,7 @@ import { SITE_NAME } from '#app/emails/site.ts'
 import type { Database, LiveSessionStatus } from '#db/types.ts'
 import { isTimeZone } from './live-sessions.ts'
 import { safeExternalUrl } from './materials.ts'
-import { sessionWeekSql } from './session-schedule.server.ts'
+import { sessionViewColumns } from './session-schedule.server.ts'
 
 /**
  * The private calendar feed of a student's live sessions (docs/decisions/031): an unguessable
@@ -61,21 +61,8 @@ function selectFeedSessions(db: Kysely<Database>) {
 	return db
 		.selectFrom('live_sessions as session')
 		.innerJoin('courses as course', 'course.id', 'session.course_id')
-		.select([
-			'session.id',
-			'session.course_id as courseId',
-			'course.title as courseTitle',
-			'session.week_number as weekNumber',
-			'session.starts_at as startsAt',
-			'session.ends_at as endsAt',
-			'session.time_zone as timeZone',
-			'session.status',
-			'session.note',
-			'session.sequence',
-			'session.updated_at as updatedAt',
-			sessionWeekSql('topic').as('topic'),
-			sessionWeekSql('zoom_link').as('zoomLink'),
-		])
+		.select(['session.id', 'session.sequence', 'session.updated_at as updatedAt'])
+		.select(sessionViewColumns())
 		.orderBy('session.starts_at')
 		.orderBy('session.id')
 }

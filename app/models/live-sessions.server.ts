@@ -15,7 +15,7 @@ import {
 } from './live-sessions.ts'
 import { safeExternalUrl } from './materials.ts'
 import { sendSessionChangeNotices } from './session-emails.server.ts'
-import { sessionTimesOn, sessionWeekSql, wallClockOf } from './session-schedule.server.ts'
+import { sessionTimesOn, sessionViewColumns, wallClockOf } from './session-schedule.server.ts'
 
 export type LiveSession = {
 	id: number
@@ -276,18 +276,7 @@ export async function getNextLiveSession(
 				.on('enrollments.status', '=', 'active'),
 		)
 		.innerJoin('courses as course', 'course.id', 'session.course_id')
-		.select([
-			'session.course_id as courseId',
-			'course.title as courseTitle',
-			'session.week_number as weekNumber',
-			'session.starts_at as startsAt',
-			'session.ends_at as endsAt',
-			'session.time_zone as timeZone',
-			'session.status',
-			'session.note',
-			sessionWeekSql('topic').as('topic'),
-			sessionWeekSql('zoom_link').as('zoomLink'),
-		])
+		.select(sessionViewColumns())
 		.where('session.ends_at', '>', now)
 		.orderBy('session.starts_at')
 		.orderBy('session.id')
