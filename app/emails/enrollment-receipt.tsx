@@ -1,7 +1,6 @@
 import { EmailLayout } from './layout.tsx'
-import { ActionButton, EmailHeading, Paragraph } from './parts.tsx'
+import { ActionButton, DetailsTable, EmailHeading, Paragraph } from './parts.tsx'
 import { type EmailSite, SITE_NAME } from './site.ts'
-import { emailColors } from './theme.ts'
 
 export function enrollmentReceiptSubject(courseTitle: string) {
 	return `Enrollment confirmed: ${courseTitle}`
@@ -46,27 +45,9 @@ export function EnrollmentReceiptEmail({
 			<EmailHeading>You are enrolled</EmailHeading>
 			<Paragraph>{`Hi ${name || 'there'},`}</Paragraph>
 			<Paragraph>{`Welcome to ${courseTitle}. Your seat is confirmed; here are the details for your records.`}</Paragraph>
-			<table
-				role="presentation"
-				width="100%"
-				cellPadding={0}
-				cellSpacing={0}
-				data-text-format="dataTable"
-				style={{ backgroundColor: emailColors.brand50, borderRadius: '6px', margin: '16px 0', padding: '8px 16px' }}
-			>
-				<tbody>
-					{details.map(([label, value]) => (
-						<tr key={label}>
-							<td style={{ ...cell, color: emailColors.muted, width: '40%' }}>{label}</td>
-							<td style={{ ...cell, color: emailColors.ink, fontWeight: 600 }}>{value}</td>
-						</tr>
-					))}
-				</tbody>
-			</table>
+			<DetailsTable rows={details} />
 			<ActionButton href={courseUrl}>Go to your course</ActionButton>
 			<Paragraph>Your materials, live-session links and messages are all in your dashboard.</Paragraph>
 		</EmailLayout>
 	)
 }
-
-const cell = { fontSize: '14px', lineHeight: '22px', padding: '4px 0', verticalAlign: 'top' } as const

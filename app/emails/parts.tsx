@@ -46,3 +46,28 @@ export function ActionButton({ href, children }: { href: string; children: React
 		</>
 	)
 }
+
+/** A two-column label/value table (the receipt's and the refund's details), laid out as a data table in the plain-text part. */
+export function DetailsTable({ rows }: { rows: ReadonlyArray<readonly [label: string, value: string]> }) {
+	return (
+		<table
+			role="presentation"
+			width="100%"
+			cellPadding={0}
+			cellSpacing={0}
+			data-text-format="dataTable"
+			style={{ backgroundColor: emailColors.brand50, borderRadius: '6px', margin: '16px 0', padding: '8px 16px' }}
+		>
+			<tbody>
+				{rows.map(([label, value]) => (
+					<tr key={label}>
+						<td style={{ ...detailsCell, color: emailColors.muted, width: '40%' }}>{label}</td>
+						<td style={{ ...detailsCell, color: emailColors.ink, fontWeight: 600 }}>{value}</td>
+					</tr>
+				))}
+			</tbody>
+		</table>
+	)
+}
+
+const detailsCell = { fontSize: '14px', lineHeight: '22px', padding: '4px 0', verticalAlign: 'top' } as const

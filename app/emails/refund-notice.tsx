@@ -1,7 +1,6 @@
 import { EmailLayout } from './layout.tsx'
-import { EmailHeading, Paragraph } from './parts.tsx'
+import { DetailsTable, EmailHeading, Paragraph } from './parts.tsx'
 import { type EmailSite, SITE_NAME } from './site.ts'
-import { emailColors } from './theme.ts'
 
 export function refundNoticeSubject(courseTitle: string) {
 	return `Refund issued: ${courseTitle}`
@@ -54,23 +53,7 @@ export function RefundNoticeEmail({
 			<Paragraph>
 				{`We have refunded ${amountRefunded} of your payment for ${courseTitle} to the card you paid with. Banks usually take 5 to 10 business days to show it.`}
 			</Paragraph>
-			<table
-				role="presentation"
-				width="100%"
-				cellPadding={0}
-				cellSpacing={0}
-				data-text-format="dataTable"
-				style={{ backgroundColor: emailColors.brand50, borderRadius: '6px', margin: '16px 0', padding: '8px 16px' }}
-			>
-				<tbody>
-					{details.map(([label, value]) => (
-						<tr key={label}>
-							<td style={{ ...cell, color: emailColors.muted, width: '40%' }}>{label}</td>
-							<td style={{ ...cell, color: emailColors.ink, fontWeight: 600 }}>{value}</td>
-						</tr>
-					))}
-				</tbody>
-			</table>
+			<DetailsTable rows={details} />
 			<Paragraph>
 				{enrollmentEnded
 					? `Your enrollment in ${courseTitle} has ended, and with it your access to the course.`
@@ -79,5 +62,3 @@ export function RefundNoticeEmail({
 		</EmailLayout>
 	)
 }
-
-const cell = { fontSize: '14px', lineHeight: '22px', padding: '4px 0', verticalAlign: 'top' } as const

@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto'
 import ical, { ICalCalendarMethod, ICalEventStatus } from 'ical-generator'
-import { type Kysely, sql } from 'kysely'
+import type { Kysely } from 'kysely'
 import { Temporal } from 'temporal-polyfill'
 import { tzlib_get_ical_block } from 'timezones-ical-library'
 import { SITE_NAME } from '#app/emails/site.ts'
 import type { Database, LiveSessionStatus } from '#db/types.ts'
 import { isTimeZone } from './live-sessions.ts'
 import { safeExternalUrl } from './materials.ts'
+import { sessionViewColumns } from './session-schedule.server.ts'
 
 /**
  * The private calendar feed of a student's live sessions (docs/decisions/031): an unguessable
@@ -60,29 +61,8 @@ function selectFeedSessions(db: Kysely<Database>) {
 	return db
 		.selectFrom('live_sessions as session')
 		.innerJoin('courses as course', 'course.id', 'session.course_id')
-		.select([
-			'session.id',
-			'session.course_id as courseId',
-			'course.title as courseTitle',
-			'session.week_number as weekNumber',
-			'session.starts_at as startsAt',
-			'session.ends_at as endsAt',
-			'session.time_zone as timeZone',
-			'session.status',
-			'session.note',
-			'session.sequence',
-			'session.updated_at as updatedAt',
-			sql<
-				string | null
-			>`(SELECT w.topic FROM course_materials w WHERE w.course_id = session.course_id AND w.week_number = session.week_number ORDER BY w.id LIMIT 1)`.as(
-				'topic',
-			),
-			sql<
-				string | null
-			>`(SELECT w.zoom_link FROM course_materials w WHERE w.course_id = session.course_id AND w.week_number = session.week_number ORDER BY w.id LIMIT 1)`.as(
-				'zoomLink',
-			),
-		])
+		.select(['session.id', 'session.sequence', 'session.updated_at as updatedAt'])
+		.select(sessionViewColumns())
 		.orderBy('session.starts_at')
 		.orderBy('session.id')
 }

@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely'
+import type { Kysely } from 'kysely'
 import type { Database } from '#db/types.ts'
 import { recordAudit } from './audit-log.server.ts'
 import {
@@ -15,7 +15,7 @@ import {
 } from './live-sessions.ts'
 import { safeExternalUrl } from './materials.ts'
 import { sendSessionChangeNotices } from './session-emails.server.ts'
-import { sessionTimesOn, wallClockOf } from './session-schedule.server.ts'
+import { sessionTimesOn, sessionViewColumns, wallClockOf } from './session-schedule.server.ts'
 
 export type LiveSession = {
 	id: number
@@ -276,26 +276,7 @@ export async function getNextLiveSession(
 				.on('enrollments.status', '=', 'active'),
 		)
 		.innerJoin('courses as course', 'course.id', 'session.course_id')
-		.select([
-			'session.course_id as courseId',
-			'course.title as courseTitle',
-			'session.week_number as weekNumber',
-			'session.starts_at as startsAt',
-			'session.ends_at as endsAt',
-			'session.time_zone as timeZone',
-			'session.status',
-			'session.note',
-			sql<
-				string | null
-			>`(SELECT w.topic FROM course_materials w WHERE w.course_id = session.course_id AND w.week_number = session.week_number ORDER BY w.id LIMIT 1)`.as(
-				'topic',
-			),
-			sql<
-				string | null
-			>`(SELECT w.zoom_link FROM course_materials w WHERE w.course_id = session.course_id AND w.week_number = session.week_number ORDER BY w.id LIMIT 1)`.as(
-				'zoomLink',
-			),
-		])
+		.select(sessionViewColumns())
 		.where('session.ends_at', '>', now)
 		.orderBy('session.starts_at')
 		.orderBy('session.id')

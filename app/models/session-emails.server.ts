@@ -8,7 +8,7 @@ import type { Database } from '#db/types.ts'
 import { emailSite, enqueueEmail } from './emails.server.ts'
 import { dueReminderLead, formatSessionTime } from './live-sessions.ts'
 import { safeExternalUrl } from './materials.ts'
-import { sessionOpensAtSql } from './session-schedule.server.ts'
+import { sessionOpensAtSql, sessionWeekSql } from './session-schedule.server.ts'
 
 /** How long after a week opened its 'Week N is open' mail may still go (a restart catches up; old weeks stay quiet). */
 const WEEK_OPEN_NOTICE_WINDOW_HOURS = 24
@@ -16,14 +16,6 @@ const WEEK_OPEN_NOTICE_WINDOW_HOURS = 24
 function dashboardUrl(courseId: number) {
 	return `${emailSite().url}${href('/dashboard')}?course=${courseId}`
 }
-
-/** The week's topic and call link: from the first week row of that number, if the admin made one. */
-const weekTopic = sql<
-	string | null
->`(SELECT w.topic FROM course_materials w WHERE w.course_id = session.course_id AND w.week_number = session.week_number ORDER BY w.id LIMIT 1)`
-const weekZoomLink = sql<
-	string | null
->`(SELECT w.zoom_link FROM course_materials w WHERE w.course_id = session.course_id AND w.week_number = session.week_number ORDER BY w.id LIMIT 1)`
 
 /** Students with an active enrollment in the session's course, with what their mail needs. */
 function activeStudentsOf(db: Kysely<Database>) {
@@ -60,7 +52,7 @@ export async function sendSessionChangeNotices(
 			'profiles.name',
 			'profiles.time_zone as userZone',
 		])
-		.select(weekTopic.as('topic'))
+		.select(sessionWeekSql('topic').as('topic'))
 		.where('session.id', '=', sessionId)
 		.execute()
 	const site = emailSite()
@@ -115,7 +107,7 @@ export async function sendDueReminders(db: Kysely<Database>, now: Date = new Dat
 				'profiles.name',
 				'profiles.time_zone as userZone',
 			])
-			.select([weekTopic.as('topic'), weekZoomLink.as('zoomLink')])
+			.select([sessionWeekSql('topic').as('topic'), sessionWeekSql('zoom_link').as('zoomLink')])
 			.where('profiles.email_reminders', '=', true)
 			.where('session.status', '=', 'scheduled')
 			.where('session.starts_at', '>', now)
@@ -195,7 +187,7 @@ export async function sendWeekOpenNotices(db: Kysely<Database>, now: Date = new 
 				'profiles.name',
 				'profiles.time_zone as userZone',
 			])
-			.select(weekTopic.as('topic'))
+			.select(sessionWeekSql('topic').as('topic'))
 			.where(
 				'session.id',
 				'in',

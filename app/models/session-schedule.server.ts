@@ -132,3 +132,33 @@ export async function syncCourseSessions(db: Kysely<Database>, courseId: number,
  * `live_sessions as session` and `courses as course`.
  */
 export const sessionOpensAtSql = sql<Date | null>`coalesce(session.opens_at, session.starts_at - make_interval(days => course.weeks_open_days_before))`
+
+/**
+ * SQL for a session's week topic or call link: from the first week row of that number, if the
+ * admin made one; null otherwise. For queries that join `live_sessions as session`.
+ */
+export function sessionWeekSql(column: 'topic' | 'zoom_link') {
+	return sql<
+		string | null
+	>`(SELECT ${sql.ref(`w.${column}`)} FROM course_materials w WHERE w.course_id = session.course_id AND w.week_number = session.week_number ORDER BY w.id LIMIT 1)`
+}
+
+/**
+ * A session as a student's views show it (the dashboard's next session, the calendar feed): its
+ * course, week, times, status and note, with the week's topic and call link. For queries from
+ * `live_sessions as session` joined to `courses as course`.
+ */
+export function sessionViewColumns() {
+	return [
+		'session.course_id as courseId',
+		'course.title as courseTitle',
+		'session.week_number as weekNumber',
+		'session.starts_at as startsAt',
+		'session.ends_at as endsAt',
+		'session.time_zone as timeZone',
+		'session.status',
+		'session.note',
+		sessionWeekSql('topic').as('topic'),
+		sessionWeekSql('zoom_link').as('zoomLink'),
+	] as const
+}

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import type { Page } from '@playwright/test'
+import type { Locator, Page } from '@playwright/test'
 import type { Kysely } from 'kysely'
 import type { Database } from '#db/types.ts'
 import { insertCourse } from '#tests/support/fixtures.ts'
@@ -23,6 +23,79 @@ async function toPaymentStep(page: Page, courseTitle: string, email: string) {
 	await page.getByRole('radio', { name: new RegExp(courseTitle) }).check()
 	await page.getByRole('button', { name: 'Continue' }).click()
 	await expect(page.getByRole('heading', { name: 'Real Estate Mentorship Program Agreement' })).toBeVisible()
+}
+
+/** A paid course with a 20% code for it, and a 20% code for another course; the codes start with the prefixes given. */
+async function insertCourseWithCodes(db: Kysely<Database>, description: string, goodPrefix: string, elsewherePrefix: string) {
+	const course = await insertCourse(db, { registration_fee: 250000, description })
+	const other = await insertCourse(db, { registration_fee: 250000 })
+	const good = unique(goodPrefix)
+	const elsewhere = unique(elsewherePrefix)
+	await insertCode(db, { code: good, percent_off: 20, course_id: course.id })
+	await insertCode(db, { code: elsewhere, percent_off: 20, course_id: other.id })
+	return { course, good, elsewhere }
+}
+
+/** A code that does not exist is refused by Apply, kept in the field and marked invalid. */
+async function applyUnknownCode(page: Page, field: Locator) {
+	await field.fill('NO-SUCH-CODE')
+	await page.getByRole('button', { name: 'Apply' }).click()
+	await expect(page.getByText('This promotion code does not exist.')).toBeVisible()
+	await expect(field).toHaveValue('NO-SUCH-CODE')
+	await expect(field).toHaveAttribute('aria-invalid', 'true')
+}
+
+/** Proceeding with a code for another course: refused on the same step, the code and the ticked box kept. */
+async function proceedWithCodeForOtherCourse(page: Page, field: Locator, agreement: Locator, elsewhere: string) {
+	await field.fill(elsewhere)
+	await agreement.check()
+	await page.getByRole('button', { name: 'Proceed to Payment' }).click()
+	await expect(page.getByText('This promotion code is not valid for this course.')).toBeVisible()
+	await expect(field).toHaveValue(elsewhere)
+	await expect(agreement).toBeChecked()
+}
+
+/** The good code, typed in lower case, takes 20% off $2,500.00; then on to the checkout. */
+async function applyGoodCodeAndProceed(page: Page, field: Locator, agreement: Locator, good: string) {
+	await field.fill(good.toLowerCase())
+	await page.getByRole('button', { name: 'Apply' }).click()
+	await expect(page.getByText(`Code ${good} applied: 20% off.`)).toBeVisible()
+	await expect(page.getByText('$2,000.00')).toBeVisible()
+	await expect(agreement).toBeChecked()
+	await page.getByRole('button', { name: 'Proceed to Payment' }).click()
+}
+
+/** The test checkout opened, naming the code. */
+async function expectTestCheckout(page: Page, code: string) {
+	await expect(page).toHaveURL(/\/test-checkout\/cs_test_[0-9a-f]+$/)
+	await expect(page.getByText(`Promotion code ${code}`)).toBeVisible()
+}
+
+/** Pays the discounted $2,000.00 at the test checkout and lands on the completed registration. */
+async function payTestCheckout(page: Page, name: string) {
+	await page.getByLabel('Name', { exact: true }).fill(name)
+	await page.getByLabel('Cardholder Name').fill(name)
+	await page.getByLabel('Card Number').fill('4242 4242 4242 4242')
+	await page.getByLabel('Expiry (MM/YY)').fill('12/34')
+	await page.getByLabel('CVC').fill('123')
+	await page.getByRole('button', { name: 'Pay $2,000.00' }).click()
+	await expect(page).toHaveURL(/\/registration-complete\?session_id=cs_test_/)
+	await expect(page.getByRole('heading', { name: 'Registration Complete!' })).toBeVisible()
+}
+
+/** A code that makes the course free: Apply shows the price as free. */
+async function applyFreeCode(page: Page, code: string) {
+	await page.getByLabel('Promotion code (optional)').fill(code)
+	await page.getByRole('button', { name: 'Apply' }).click()
+	await expect(page.getByText('$0.00 (free)')).toBeVisible()
+}
+
+/** Registers for the free course at once and lands on the dashboard, enrolled. */
+async function registerFree(page: Page, courseTitle: string) {
+	await page.getByRole('checkbox', { name: /I have read and agree/ }).check()
+	await page.getByRole('button', { name: 'Register Now' }).click()
+	await expect(page).toHaveURL(/\/dashboard$/)
+	await expect(page.getByText(`You are enrolled in ${courseTitle}.`)).toBeVisible()
 }
 
 test('an admin creates a promotion code, sees it listed and deactivates it after confirming', async ({ page, db, createUser, signIn }) => {
@@ -72,48 +145,21 @@ test('the payment step explains a refused code, applies a good one, and the test
 	createUser,
 	signIn,
 }) => {
-	const course = await insertCourse(db, { registration_fee: 250000, description: 'A course with a code.' })
-	const other = await insertCourse(db, { registration_fee: 250000 })
-	const good = unique('TWENTY')
-	const elsewhere = unique('ELSEWHERE')
-	await insertCode(db, { code: good, percent_off: 20, course_id: course.id })
-	await insertCode(db, { code: elsewhere, percent_off: 20, course_id: other.id })
+	const { course, good, elsewhere } = await insertCourseWithCodes(db, 'A course with a code.', 'TWENTY', 'ELSEWHERE')
 	const email = `promo-${randomUUID().slice(0, 12)}@example.com`
 	await toPaymentStep(page, course.title, email)
 
 	const field = page.getByLabel('Promotion code (optional)')
-	await field.fill('NO-SUCH-CODE')
-	await page.getByRole('button', { name: 'Apply' }).click()
-	await expect(page.getByText('This promotion code does not exist.')).toBeVisible()
-	await expect(field).toHaveValue('NO-SUCH-CODE')
-	await expect(field).toHaveAttribute('aria-invalid', 'true')
+	const agreement = page.getByRole('checkbox', { name: /I have read and agree/ })
+	await applyUnknownCode(page, field)
 
-	// Proceeding with a code for another course: refused on the same step, the ticked box kept.
-	await field.fill(elsewhere)
-	await page.getByRole('checkbox', { name: /I have read and agree/ }).check()
-	await page.getByRole('button', { name: 'Proceed to Payment' }).click()
-	await expect(page.getByText('This promotion code is not valid for this course.')).toBeVisible()
-	await expect(field).toHaveValue(elsewhere)
-	await expect(page.getByRole('checkbox', { name: /I have read and agree/ })).toBeChecked()
+	await proceedWithCodeForOtherCourse(page, field, agreement, elsewhere)
 	expect(await db.selectFrom('users').select('id').where('email', '=', email).execute()).toEqual([])
 
-	await field.fill(good.toLowerCase())
-	await page.getByRole('button', { name: 'Apply' }).click()
-	await expect(page.getByText(`Code ${good} applied: 20% off.`)).toBeVisible()
-	await expect(page.getByText('$2,000.00')).toBeVisible()
-	await expect(page.getByRole('checkbox', { name: /I have read and agree/ })).toBeChecked()
-	await page.getByRole('button', { name: 'Proceed to Payment' }).click()
+	await applyGoodCodeAndProceed(page, field, agreement, good)
 
-	await expect(page).toHaveURL(/\/test-checkout\/cs_test_[0-9a-f]+$/)
-	await expect(page.getByText(`Promotion code ${good}`)).toBeVisible()
-	await page.getByLabel('Name', { exact: true }).fill('Petra Promo')
-	await page.getByLabel('Cardholder Name').fill('Petra Promo')
-	await page.getByLabel('Card Number').fill('4242 4242 4242 4242')
-	await page.getByLabel('Expiry (MM/YY)').fill('12/34')
-	await page.getByLabel('CVC').fill('123')
-	await page.getByRole('button', { name: 'Pay $2,000.00' }).click()
-	await expect(page).toHaveURL(/\/registration-complete\?session_id=cs_test_/)
-	await expect(page.getByRole('heading', { name: 'Registration Complete!' })).toBeVisible()
+	await expectTestCheckout(page, good)
+	await payTestCheckout(page, 'Petra Promo')
 
 	const user = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow()
 	const payment = await db
@@ -140,13 +186,8 @@ test('a code that makes the course free enrols at once, without a checkout', asy
 	const email = `free-${randomUUID().slice(0, 12)}@example.com`
 	await toPaymentStep(page, course.title, email)
 
-	await page.getByLabel('Promotion code (optional)').fill(code)
-	await page.getByRole('button', { name: 'Apply' }).click()
-	await expect(page.getByText('$0.00 (free)')).toBeVisible()
-	await page.getByRole('checkbox', { name: /I have read and agree/ }).check()
-	await page.getByRole('button', { name: 'Register Now' }).click()
-	await expect(page).toHaveURL(/\/dashboard$/)
-	await expect(page.getByText(`You are enrolled in ${course.title}.`)).toBeVisible()
+	await applyFreeCode(page, code)
+	await registerFree(page, course.title)
 	const user = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow()
 	expect(await db.selectFrom('enrollments').select('status').where('user_id', '=', user.id).execute()).toEqual([{ status: 'active' }])
 	expect(await db.selectFrom('test_checkout_sessions').select('id').where('customer_email', '=', email).execute()).toEqual([])
@@ -158,12 +199,7 @@ test("a signed-in student is told why a code is refused in the course page's pur
 	createUser,
 	signIn,
 }) => {
-	const course = await insertCourse(db, { registration_fee: 250000, description: 'Bought from its page with a code.' })
-	const other = await insertCourse(db, { registration_fee: 250000 })
-	const good = unique('PAGE')
-	const elsewhere = unique('OTHER')
-	await insertCode(db, { code: good, percent_off: 20, course_id: course.id })
-	await insertCode(db, { code: elsewhere, percent_off: 20, course_id: other.id })
+	const { course, good, elsewhere } = await insertCourseWithCodes(db, 'Bought from its page with a code.', 'PAGE', 'OTHER')
 	const student = await createUser({ name: 'Sina Signed-In' })
 	await signIn(student)
 
@@ -173,38 +209,16 @@ test("a signed-in student is told why a code is refused in the course page's pur
 	// With JavaScript the dialog stays and answers in place; without, /courses/:id/enroll shows the same form.
 	const field = page.getByLabel('Promotion code (optional)')
 	const agreement = page.getByRole('checkbox', { name: /I have read and agree/ })
-	await field.fill('NO-SUCH-CODE')
-	await page.getByRole('button', { name: 'Apply' }).click()
-	await expect(page.getByText('This promotion code does not exist.')).toBeVisible()
-	await expect(field).toHaveValue('NO-SUCH-CODE')
-	await expect(field).toHaveAttribute('aria-invalid', 'true')
+	await applyUnknownCode(page, field)
 
-	await field.fill(elsewhere)
-	await agreement.check()
-	await page.getByRole('button', { name: 'Proceed to Payment' }).click()
-	await expect(page.getByText('This promotion code is not valid for this course.')).toBeVisible()
-	await expect(field).toHaveValue(elsewhere)
-	await expect(agreement).toBeChecked()
+	await proceedWithCodeForOtherCourse(page, field, agreement, elsewhere)
 	expect(await db.selectFrom('seat_holds').select('id').where('user_id', '=', student.id).execute()).toEqual([])
 
-	await field.fill(good.toLowerCase())
-	await page.getByRole('button', { name: 'Apply' }).click()
-	await expect(page.getByText(`Code ${good} applied: 20% off.`)).toBeVisible()
-	await expect(page.getByText('$2,000.00')).toBeVisible()
-	await expect(agreement).toBeChecked()
-	await page.getByRole('button', { name: 'Proceed to Payment' }).click()
+	await applyGoodCodeAndProceed(page, field, agreement, good)
 
-	await expect(page).toHaveURL(/\/test-checkout\/cs_test_[0-9a-f]+$/)
-	await expect(page.getByText(`Promotion code ${good}`)).toBeVisible()
+	await expectTestCheckout(page, good)
 	await expect(page.getByLabel('Email')).toHaveValue(student.email)
-	await page.getByLabel('Name', { exact: true }).fill('Sina Signed-In')
-	await page.getByLabel('Cardholder Name').fill('Sina Signed-In')
-	await page.getByLabel('Card Number').fill('4242 4242 4242 4242')
-	await page.getByLabel('Expiry (MM/YY)').fill('12/34')
-	await page.getByLabel('CVC').fill('123')
-	await page.getByRole('button', { name: 'Pay $2,000.00' }).click()
-	await expect(page).toHaveURL(/\/registration-complete\?session_id=cs_test_/)
-	await expect(page.getByRole('heading', { name: 'Registration Complete!' })).toBeVisible()
+	await payTestCheckout(page, 'Sina Signed-In')
 	expect(
 		await db
 			.selectFrom('registration_payments')
@@ -230,14 +244,9 @@ test('a signed-in student whose code makes the course free registers from the pu
 	await page.setViewportSize({ width: 390, height: 844 })
 	await page.goto(`/courses/${course.id}/enroll`)
 	await expect(page.getByRole('heading', { name: 'Secure Your Spot' })).toBeVisible()
-	await page.getByLabel('Promotion code (optional)').fill(code)
-	await page.getByRole('button', { name: 'Apply' }).click()
-	await expect(page.getByText('$0.00 (free)')).toBeVisible()
+	await applyFreeCode(page, code)
 	expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0)
-	await page.getByRole('checkbox', { name: /I have read and agree/ }).check()
-	await page.getByRole('button', { name: 'Register Now' }).click()
-	await expect(page).toHaveURL(/\/dashboard$/)
-	await expect(page.getByText(`You are enrolled in ${course.title}.`)).toBeVisible()
+	await registerFree(page, course.title)
 	expect(await db.selectFrom('enrollments').select('status').where('user_id', '=', student.id).execute()).toEqual([{ status: 'active' }])
 	expect(await db.selectFrom('test_checkout_sessions').select('id').where('customer_email', '=', student.email).execute()).toEqual([])
 })

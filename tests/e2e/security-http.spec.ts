@@ -12,7 +12,7 @@ import type { Kysely } from 'kysely'
 import pg from 'pg'
 import type { Database } from '#db/types.ts'
 import { dropServerDatabase, type PrivateServer, snapshot, startServer, startTcpProxy } from '#tests/security/server.ts'
-import { insertUser } from '#tests/support/fixtures.ts'
+import { insertCourse, insertEnrollment, insertLiveSession, insertPaidPayment, insertUser, insertWeek } from '#tests/support/fixtures.ts'
 import { concretePath, listRoutes, paramNames } from '#tests/support/route-table.ts'
 import { expect, test } from '../support/e2e.ts'
 
@@ -82,31 +82,14 @@ test.describe('forgery, GET safety and headers', () => {
 		const stranger = await insertUser(db, { email: 'stranger@example.com' })
 		const student = await insertUser(db, { email: 'student@example.com' })
 		const admin = await insertUser(db, { role: 'admin', email: 'admin@example.com' })
-		const course = await db.insertInto('courses').values({ title: 'Crawl course', capacity: 10 }).returning('id').executeTakeFirstOrThrow()
-		await db
-			.insertInto('enrollments')
-			.values({ user_id: student, course_id: course.id, status: 'active', enrollment_date: new Date() })
-			.execute()
-		const week = await db
-			.insertInto('course_materials')
-			.values({ course_id: course.id, week_number: 1, topic: 'Week' })
-			.returning('id')
-			.executeTakeFirstOrThrow()
-		const liveSession = await db
-			.insertInto('live_sessions')
-			.values({
-				course_id: course.id,
-				week_number: 1,
-				starts_at: '2020-01-07T00:00:00Z',
-				ends_at: '2020-01-07T01:00:00Z',
-				time_zone: 'America/New_York',
-			})
-			.returning('id')
-			.executeTakeFirstOrThrow()
+		const course = await insertCourse(db, { title: 'Crawl course', capacity: 10 })
+		await insertEnrollment(db, { userId: student, courseId: course.id })
+		const weekId = await insertWeek(db, { courseId: course.id, weekNumber: 1, topic: 'Week' })
+		const liveSessionId = await insertLiveSession(db, { courseId: course.id })
 		const item = await db
 			.insertInto('material_items')
 			.values({
-				material_id: week.id,
+				material_id: weekId,
 				title: 'Video',
 				type: 'video',
 				category: 'material',
@@ -148,32 +131,25 @@ test.describe('forgery, GET safety and headers', () => {
 			})
 			.returning('id')
 			.executeTakeFirstOrThrow()
-		const payment = await db
-			.insertInto('registration_payments')
-			.values({
-				checkout_session_id: 'cs_test_crawl_paid',
-				provider: 'test',
-				user_id: student,
-				course_id: course.id,
-				course_title: 'Crawl course',
-				customer_email: 'crawl@example.com',
-				amount_cents: 250000,
-				status: 'paid',
-			})
-			.returning('id')
-			.executeTakeFirstOrThrow()
+		const paymentId = await insertPaidPayment(db, {
+			checkoutSessionId: 'cs_test_crawl_paid',
+			userId: student,
+			courseId: course.id,
+			courseTitle: 'Crawl course',
+			customerEmail: 'crawl@example.com',
+		})
 		params = {
 			id: String(course.id),
-			paymentId: String(payment.id),
+			paymentId: String(paymentId),
 			courseId: String(course.id),
-			weekId: String(week.id),
+			weekId: String(weekId),
 			itemId: String(item.id),
 			attachmentId: String(attachment.id),
 			assignmentId: String(assignment.id),
 			submissionId: String(submission.id),
 			sessionId: 'cs_test_unknown',
 			mailId: String(mail.id),
-			liveSessionId: String(liveSession.id),
+			liveSessionId: String(liveSessionId),
 			feed: 'not-a-real-calendar-token-not-a-real-one.ics',
 			token: 'no-such-waitlist-token',
 		}

@@ -11,7 +11,7 @@ import { attachmentKey, materialKey, submissionKey } from '#app/services/storage
 import { hashToken } from '#app/utils/session.server.ts'
 import type { EnrollmentStatus, Role } from '#db/types.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
-import { insertUser } from '#tests/support/fixtures.ts'
+import { insertCourse, insertLiveSession, insertPaidPayment, insertUser, insertWeek } from '#tests/support/fixtures.ts'
 import { callRoute, sessionCookieFor } from '#tests/support/requests.ts'
 import { concretePath, loadRouteTable, paramNames, type RouteInfo } from '#tests/support/route-table.ts'
 import { useTestStorage } from '#tests/support/storage.ts'
@@ -157,37 +157,24 @@ beforeAll(async () => {
 		createUser('admin'),
 		createUser('student'),
 	])
-	const course = await t.db
-		.insertInto('courses')
-		.values({ title: 'Matrix course', capacity: 30, start_date: '2030-01-01', end_date: '2030-03-01' })
-		.returning('id')
-		.executeTakeFirstOrThrow()
+	const course = await insertCourse(t.db, { title: 'Matrix course', capacity: 30, start_date: '2030-01-01', end_date: '2030-03-01' })
 	const spare = await t.db.insertInto('courses').values({ title: 'Spare course' }).returning('id').executeTakeFirstOrThrow()
 	for (const userId of [student, instructor, other]) await enroll(userId, course.id)
-	const week = await t.db
-		.insertInto('course_materials')
-		.values({ course_id: course.id, week_number: 1, topic: 'Week one', zoom_link: 'https://zoom.example/j/matrix' })
-		.returning('id')
-		.executeTakeFirstOrThrow()
+	const weekId = await insertWeek(t.db, {
+		courseId: course.id,
+		weekNumber: 1,
+		topic: 'Week one',
+		zoomLink: 'https://zoom.example/j/matrix',
+	})
 	// A session that is over: its week is open, so the files below answer as before.
-	const liveSession = await t.db
-		.insertInto('live_sessions')
-		.values({
-			course_id: course.id,
-			week_number: 1,
-			starts_at: '2020-01-07T00:00:00Z',
-			ends_at: '2020-01-07T01:00:00Z',
-			time_zone: 'America/New_York',
-		})
-		.returning('id')
-		.executeTakeFirstOrThrow()
+	const liveSessionId = await insertLiveSession(t.db, { courseId: course.id })
 	const pdf = new TextEncoder().encode('%PDF-1.4 matrix %%EOF')
-	const itemKey = materialKey(course.id, week.id, 'material', 'notes.pdf')
+	const itemKey = materialKey(course.id, weekId, 'material', 'notes.pdf')
 	await files.storage.put(itemKey, pdf, { contentType: 'application/pdf' })
 	const item = await t.db
 		.insertInto('material_items')
 		.values({
-			material_id: week.id,
+			material_id: weekId,
 			title: 'Notes',
 			type: 'document',
 			category: 'material',
@@ -212,7 +199,7 @@ beforeAll(async () => {
 		.executeTakeFirstOrThrow()
 	const assignment = await t.db
 		.insertInto('assignments')
-		.values({ course_id: course.id, week_id: week.id, title: 'Homework', instructions: 'Do it' })
+		.values({ course_id: course.id, week_id: weekId, title: 'Homework', instructions: 'Do it' })
 		.returning('id')
 		.executeTakeFirstOrThrow()
 	const submissionStorageKey = submissionKey(assignment.id, other, 'answer.pdf')
@@ -246,33 +233,26 @@ beforeAll(async () => {
 		.returning('id')
 		.executeTakeFirstOrThrow()
 	// A paid test-checkout payment whose session does not exist: a refund of it is refused, never made.
-	const payment = await t.db
-		.insertInto('registration_payments')
-		.values({
-			checkout_session_id: 'cs_test_matrix_paid',
-			provider: 'test',
-			user_id: other,
-			course_id: course.id,
-			course_title: 'Matrix course',
-			customer_email: 'matrix-payer@example.com',
-			amount_cents: 250000,
-			status: 'paid',
-		})
-		.returning('id')
-		.executeTakeFirstOrThrow()
+	const paymentId = await insertPaidPayment(t.db, {
+		checkoutSessionId: 'cs_test_matrix_paid',
+		userId: other,
+		courseId: course.id,
+		courseTitle: 'Matrix course',
+		customerEmail: 'matrix-payer@example.com',
+	})
 	fixtures = {
 		users: { stranger, student, instructor, admin },
 		params: {
-			paymentId: String(payment.id),
+			paymentId: String(paymentId),
 			id: String(course.id),
 			courseId: String(course.id),
-			weekId: String(week.id),
+			weekId: String(weekId),
 			itemId: String(item.id),
 			attachmentId: String(attachment.id),
 			assignmentId: String(assignment.id),
 			submissionId: String(submission.id),
 			sessionId: 'cs_test_does_not_exist',
-			liveSessionId: String(liveSession.id),
+			liveSessionId: String(liveSessionId),
 			feed: 'not-a-real-calendar-token-not-a-real-one.ics',
 			mailId: String(mail.id),
 			token: placeToken,

@@ -14,7 +14,7 @@ import { MAX_FORM_BYTES } from '#app/utils/form-data.server.ts'
 import { hashToken } from '#app/utils/session.server.ts'
 import type { Role } from '#db/types.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
-import { insertUser } from '#tests/support/fixtures.ts'
+import { insertCourse, insertEnrollment, insertLiveSession, insertPaidPayment, insertUser, insertWeek } from '#tests/support/fixtures.ts'
 import { callRoute, sessionCookieFor } from '#tests/support/requests.ts'
 import { concretePath, loadRouteTable, paramNames, type RouteInfo } from '#tests/support/route-table.ts'
 import { useTestStorage } from '#tests/support/storage.ts'
@@ -198,19 +198,12 @@ beforeAll(async () => {
 		.filter((name) => !['rate_limits', 'sessions', 'kysely_migration', 'kysely_migration_lock'].includes(name))
 	users.student = await createUser('student')
 	users.admin = await createUser('admin')
-	const course = await t.db.insertInto('courses').values({ title: 'Fuzz course', capacity: 5 }).returning('id').executeTakeFirstOrThrow()
-	await t.db
-		.insertInto('enrollments')
-		.values({ user_id: users.student, course_id: course.id, status: 'active', enrollment_date: new Date() })
-		.execute()
-	const week = await t.db
-		.insertInto('course_materials')
-		.values({ course_id: course.id, week_number: 1, topic: 'Week' })
-		.returning('id')
-		.executeTakeFirstOrThrow()
+	const course = await insertCourse(t.db, { title: 'Fuzz course', capacity: 5 })
+	await insertEnrollment(t.db, { userId: users.student, courseId: course.id })
+	const weekId = await insertWeek(t.db, { courseId: course.id, weekNumber: 1, topic: 'Week' })
 	const assignment = await t.db
 		.insertInto('assignments')
-		.values({ course_id: course.id, week_id: week.id, title: 'Homework' })
+		.values({ course_id: course.id, week_id: weekId, title: 'Homework' })
 		.returning('id')
 		.executeTakeFirstOrThrow()
 	const placeToken = 'fuzz-waitlist-place-token'
@@ -224,40 +217,23 @@ beforeAll(async () => {
 			token_hash: hashToken(placeToken),
 		})
 		.execute()
-	const liveSession = await t.db
-		.insertInto('live_sessions')
-		.values({
-			course_id: course.id,
-			week_number: 1,
-			starts_at: '2020-01-07T00:00:00Z',
-			ends_at: '2020-01-07T01:00:00Z',
-			time_zone: 'America/New_York',
-		})
-		.returning('id')
-		.executeTakeFirstOrThrow()
-	const payment = await t.db
-		.insertInto('registration_payments')
-		.values({
-			checkout_session_id: 'cs_test_fuzz_paid',
-			provider: 'test',
-			user_id: users.student,
-			course_id: course.id,
-			course_title: 'Fuzz course',
-			customer_email: 'fuzz@example.com',
-			amount_cents: 250000,
-			status: 'paid',
-		})
-		.returning('id')
-		.executeTakeFirstOrThrow()
+	const liveSessionId = await insertLiveSession(t.db, { courseId: course.id })
+	const paymentId = await insertPaidPayment(t.db, {
+		checkoutSessionId: 'cs_test_fuzz_paid',
+		userId: users.student,
+		courseId: course.id,
+		courseTitle: 'Fuzz course',
+		customerEmail: 'fuzz@example.com',
+	})
 	params = {
 		id: String(course.id),
 		courseId: String(course.id),
-		weekId: String(week.id),
+		weekId: String(weekId),
 		assignmentId: String(assignment.id),
 		sessionId: 'cs_test_nothing',
 		token: placeToken,
-		liveSessionId: String(liveSession.id),
-		paymentId: String(payment.id),
+		liveSessionId: String(liveSessionId),
+		paymentId: String(paymentId),
 	}
 })
 

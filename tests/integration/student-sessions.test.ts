@@ -59,6 +59,44 @@ async function courseWithSession(startsAt: Date, { zoomLink = 'https://zoom.us/j
 	return { course, weekId, itemId: item.id, sessionId: session.id }
 }
 
+/** Tuesdays 7 pm New York, 2 to 22 March 2027 (DST starts on 14 March). */
+const MARCH_2027_TUESDAYS = { startDate: '2027-03-02', endDate: '2027-03-22', weekday: 2, startTime: '19:00' }
+
+/** A course in New York with a weekly hour-long schedule, its sessions made as of `syncedAt`. */
+async function scheduledCourse(
+	{ startDate, endDate, weekday, startTime }: { startDate: string; endDate: string; weekday: number; startTime: string },
+	syncedAt: Date,
+) {
+	const course = await insertCourse(t.db, {
+		start_date: startDate,
+		end_date: endDate,
+		time_zone: ZONE,
+		schedule_weekday: weekday,
+		schedule_start_time: startTime,
+		schedule_minutes: 60,
+	})
+	await syncCourseSessions(t.db, course.id, syncedAt)
+	return course
+}
+
+/** Gives a student a known calendar token; returns what fetches their feed at it. */
+async function feedAt(userId: string, token: string) {
+	await t.db.updateTable('profiles').set({ calendar_token: token }).where('id', '=', userId).execute()
+	return () => callRoute(calendarLoader, getRequest(`/calendar/${token}.ics`), { feed: `${token}.ics` })
+}
+
+/** Enrolls the student, sends the enrolment receipt and returns the attachments of the mail it queued. */
+async function receiptAttachments(userId: string, course: { id: number; title: string }) {
+	const enrollment = await insertEnrollment(t.db, { userId, courseId: course.id })
+	await sendEnrollmentReceipt(t.db, { courseId: course.id, enrollmentId: enrollment.id })
+	const mail = await t.db
+		.selectFrom('email_outbox')
+		.select('attachments')
+		.where('subject', '=', `Enrollment confirmed: ${course.title}`)
+		.executeTakeFirstOrThrow()
+	return mail.attachments
+}
+
 type Dashboard = {
 	weeks: CourseWeekList
 	nextSession: {
@@ -243,25 +281,13 @@ describe('moving a session across the start of DST', () => {
 		const admin = await person('admin')
 		const student = await person()
 		// Tuesdays 7 pm New York from 2 March 2027; DST starts on 14 March.
-		const course = await insertCourse(t.db, {
-			start_date: '2027-03-02',
-			end_date: '2027-03-22',
-			time_zone: ZONE,
-			schedule_weekday: 2,
-			schedule_start_time: '19:00',
-			schedule_minutes: 60,
-		})
-		await syncCourseSessions(t.db, course.id, new Date('2027-01-01T00:00:00Z'))
+		const course = await scheduledCourse(MARCH_2027_TUESDAYS, new Date('2027-01-01T00:00:00Z'))
 		await insertWeek(t.db, { courseId: course.id, weekNumber: 2, topic: 'Appraisals', zoomLink: 'https://zoom.us/j/2' })
 		await insertEnrollment(t.db, { userId: student.id, courseId: course.id })
 		const [, week2] = await listCourseSessions(t.db, course.id)
-		await t.db
-			.updateTable('profiles')
-			.set({ calendar_token: 'a'.repeat(40) })
-			.where('id', '=', student.id)
-			.execute()
+		const fetchFeed = await feedAt(student.id, 'a'.repeat(40))
 		const readFeed = async () => {
-			const response = await callRoute(calendarLoader, getRequest(`/calendar/${'a'.repeat(40)}.ics`), { feed: `${'a'.repeat(40)}.ics` })
+			const response = await fetchFeed()
 			expect(response.headers.get('Content-Type')).toBe('text/calendar; charset=utf-8')
 			return parseFeed(await response.text())
 		}
@@ -273,14 +299,11 @@ describe('moving a session across the start of DST', () => {
 		expect(before[1]).toMatchObject({ tzid: ZONE, sequence: 0, status: 'CONFIRMED' })
 		expect(before[1]!.description).toContain('Join: https://zoom.us/j/2')
 
+		const changeWeek2 = (change: Parameters<typeof changeSession>[1]['change']) =>
+			changeSession(t.db, { adminId: admin.id, courseId: course.id, sessionId: week2!.id, change, now: new Date('2027-01-01T00:00:00Z') })
+
 		// Week 2 moves from Tue 9 March (EST) to Thu 18 March (EDT), same 7 pm.
-		await changeSession(t.db, {
-			adminId: admin.id,
-			courseId: course.id,
-			sessionId: week2!.id,
-			change: { kind: 'move', date: '2027-03-18', startTime: '19:00', minutes: 60, note: null },
-			now: new Date('2027-01-01T00:00:00Z'),
-		})
+		await changeWeek2({ kind: 'move', date: '2027-03-18', startTime: '19:00', minutes: 60, note: null })
 		const after = await readFeed()
 		const moved = after.find((event) => event.uid === uid)!
 		expect(moved).toMatchObject({
@@ -306,13 +329,7 @@ describe('moving a session across the start of DST', () => {
 		await sendDueReminders(t.db, new Date('2027-03-18T22:00:00Z'))
 		expect((await reminders()).map((row) => row.lead_minutes)).toEqual([60, 1440])
 
-		await changeSession(t.db, {
-			adminId: admin.id,
-			courseId: course.id,
-			sessionId: week2!.id,
-			change: { kind: 'cancel', note: 'Holiday' },
-			now: new Date('2027-01-01T00:00:00Z'),
-		})
+		await changeWeek2({ kind: 'cancel', note: 'Holiday' })
 		const cancelled = (await readFeed()).find((event) => event.uid === uid)!
 		expect(cancelled).toMatchObject({ status: 'CANCELLED', sequence: 2 })
 		expect(cancelled.description).toContain('Holiday')
@@ -320,25 +337,13 @@ describe('moving a session across the start of DST', () => {
 
 	test('a late enrollee’s feed has the whole series, past sessions included; an inactive enrolment has none', async () => {
 		const student = await person()
-		const course = await insertCourse(t.db, {
-			start_date: '2026-09-01',
-			end_date: '2027-02-01',
-			time_zone: ZONE,
-			schedule_weekday: 1,
-			schedule_start_time: '18:00',
-			schedule_minutes: 60,
-		})
-		await syncCourseSessions(t.db, course.id, new Date('2026-08-01T00:00:00Z'))
+		const course = await scheduledCourse(
+			{ startDate: '2026-09-01', endDate: '2027-02-01', weekday: 1, startTime: '18:00' },
+			new Date('2026-08-01T00:00:00Z'),
+		)
 		const enrollment = await insertEnrollment(t.db, { userId: student.id, courseId: course.id })
-		await t.db
-			.updateTable('profiles')
-			.set({ calendar_token: 'b'.repeat(40) })
-			.where('id', '=', student.id)
-			.execute()
-		const events = async () =>
-			parseFeed(
-				await (await callRoute(calendarLoader, getRequest(`/calendar/${'b'.repeat(40)}.ics`), { feed: `${'b'.repeat(40)}.ics` })).text(),
-			)
+		const fetchFeed = await feedAt(student.id, 'b'.repeat(40))
+		const events = async () => parseFeed(await (await fetchFeed()).text())
 		const all = await events()
 		expect(all).toHaveLength((await listCourseSessions(t.db, course.id)).length)
 		expect(all.some((event) => new Date(event.start) < new Date())).toBe(true)
@@ -350,37 +355,16 @@ describe('moving a session across the start of DST', () => {
 describe('the enrolment receipt', () => {
 	test('carries the course’s whole series as an .ics file with the feed’s UIDs; a course without sessions attaches nothing', async () => {
 		const student = await insertUser(t.db, { email: `${crypto.randomUUID()}@example.com` })
-		const course = await insertCourse(t.db, {
-			start_date: '2027-03-02',
-			end_date: '2027-03-22',
-			time_zone: ZONE,
-			schedule_weekday: 2,
-			schedule_start_time: '19:00',
-			schedule_minutes: 60,
-		})
-		await syncCourseSessions(t.db, course.id, new Date('2027-01-01T00:00:00Z'))
-		const enrollment = await insertEnrollment(t.db, { userId: student, courseId: course.id })
-		await sendEnrollmentReceipt(t.db, { courseId: course.id, enrollmentId: enrollment.id })
-		const mail = await t.db
-			.selectFrom('email_outbox')
-			.select('attachments')
-			.where('subject', '=', `Enrollment confirmed: ${course.title}`)
-			.executeTakeFirstOrThrow()
-		expect(mail.attachments).toHaveLength(1)
-		expect(mail.attachments[0]).toMatchObject({ filename: 'live-sessions.ics', contentType: expect.stringMatching(/^text\/calendar/) })
-		const events = parseFeed(mail.attachments[0]!.content)
+		const course = await scheduledCourse(MARCH_2027_TUESDAYS, new Date('2027-01-01T00:00:00Z'))
+		const attachments = await receiptAttachments(student, course)
+		expect(attachments).toHaveLength(1)
+		expect(attachments[0]).toMatchObject({ filename: 'live-sessions.ics', contentType: expect.stringMatching(/^text\/calendar/) })
+		const events = parseFeed(attachments[0]!.content)
 		const sessions = await listCourseSessions(t.db, course.id)
 		expect(events.map((event) => event.uid)).toEqual(sessions.map((session) => `live-session-${session.id}@localhost`))
 		expect(events.map((event) => event.start)).toEqual(sessions.map((session) => session.startsAt.toISOString()))
 
 		const plain = await insertCourse(t.db)
-		const other = await insertEnrollment(t.db, { userId: student, courseId: plain.id })
-		await sendEnrollmentReceipt(t.db, { courseId: plain.id, enrollmentId: other.id })
-		const plainMail = await t.db
-			.selectFrom('email_outbox')
-			.select('attachments')
-			.where('subject', '=', `Enrollment confirmed: ${plain.title}`)
-			.executeTakeFirstOrThrow()
-		expect(plainMail.attachments).toEqual([])
+		expect(await receiptAttachments(student, plain)).toEqual([])
 	})
 })

@@ -104,3 +104,58 @@ export async function insertMaterialItem(
 		.executeTakeFirstOrThrow()
 	return item.id
 }
+
+/** A live session of a course's week; by default one that ended long ago (so its week is open). */
+export async function insertLiveSession(
+	db: Kysely<Database>,
+	{
+		courseId,
+		weekNumber = 1,
+		startsAt = '2020-01-07T00:00:00Z',
+		endsAt = '2020-01-07T01:00:00Z',
+		timeZone = 'America/New_York',
+	}: { courseId: number; weekNumber?: number; startsAt?: Date | string; endsAt?: Date | string; timeZone?: string },
+) {
+	const session = await db
+		.insertInto('live_sessions')
+		.values({ course_id: courseId, week_number: weekNumber, starts_at: startsAt, ends_at: endsAt, time_zone: timeZone })
+		.returning('id')
+		.executeTakeFirstOrThrow()
+	return session.id
+}
+
+/** A paid test-checkout payment for a course ($2,500.00 unless told), as a finished checkout leaves it. */
+export async function insertPaidPayment(
+	db: Kysely<Database>,
+	{
+		checkoutSessionId,
+		userId,
+		courseId,
+		courseTitle,
+		customerEmail,
+		amountCents = 250000,
+	}: {
+		checkoutSessionId: string
+		userId: string
+		courseId: number
+		courseTitle: string
+		customerEmail: string
+		amountCents?: number
+	},
+) {
+	const payment = await db
+		.insertInto('registration_payments')
+		.values({
+			checkout_session_id: checkoutSessionId,
+			provider: 'test',
+			user_id: userId,
+			course_id: courseId,
+			course_title: courseTitle,
+			customer_email: customerEmail,
+			amount_cents: amountCents,
+			status: 'paid',
+		})
+		.returning('id')
+		.executeTakeFirstOrThrow()
+	return payment.id
+}
