@@ -41,10 +41,40 @@ export function isTimeZone(value: string) {
 	}
 }
 
+let zoneNames: readonly string[] | undefined
+
 /** Every IANA zone the platform knows, for a select list (the server's list, so the page is the same with and without scripts). */
-export function timeZoneNames(): string[] {
-	const names = Intl.supportedValuesOf('timeZone')
-	return names.includes('UTC') ? names : ['UTC', ...names]
+export function timeZoneNames(): readonly string[] {
+	if (!zoneNames) {
+		const names = Intl.supportedValuesOf('timeZone')
+		zoneNames = names.includes('UTC') ? names : ['UTC', ...names]
+	}
+	return zoneNames
+}
+
+const FORMATS = {
+	abbreviation: { timeZoneName: 'short' },
+	genericName: { timeZoneName: 'shortGeneric' },
+	clock: { hour: 'numeric', minute: '2-digit', hour12: true },
+	day: { weekday: 'short', day: 'numeric', month: 'short' },
+	dayOfMonth: { day: 'numeric', month: 'short' },
+} satisfies Record<string, Intl.DateTimeFormatOptions>
+
+/**
+ * Formatters by kind, locale and zone, made once each: making one costs many times what using it
+ * does, and a page formats a time for every session it lists. Zones come from the platform's
+ * fixed list (courses and profiles hold only valid ones), so the map stays small.
+ */
+const formatters = new Map<string, Intl.DateTimeFormat>()
+
+function formatter(kind: keyof typeof FORMATS, locale: 'en-US' | 'en-GB', timeZone: string) {
+	const key = `${kind} ${locale} ${timeZone}`
+	let format = formatters.get(key)
+	if (!format) {
+		format = new Intl.DateTimeFormat(locale, { ...FORMATS[kind], timeZone })
+		formatters.set(key, format)
+	}
+	return format
 }
 
 export type SessionStatus = 'scheduled' | 'cancelled'
@@ -61,15 +91,15 @@ const OFFSET_NAME = /^GMT[+-]/
  */
 export function zoneAbbreviation(date: Date, timeZone: string) {
 	let name = ''
-	for (const locale of ['en-US', 'en-GB']) {
-		name = part(new Intl.DateTimeFormat(locale, { timeZone, timeZoneName: 'short' }).formatToParts(date), 'timeZoneName')
+	for (const locale of ['en-US', 'en-GB'] as const) {
+		name = part(formatter('abbreviation', locale, timeZone).formatToParts(date), 'timeZoneName')
 		if (!OFFSET_NAME.test(name)) return name
 	}
 	return name
 }
 
 function clockParts(date: Date, timeZone: string) {
-	const parts = new Intl.DateTimeFormat('en-US', { timeZone, hour: 'numeric', minute: '2-digit', hour12: true }).formatToParts(date)
+	const parts = formatter('clock', 'en-US', timeZone).formatToParts(date)
 	return {
 		time: `${part(parts, 'hour')}:${part(parts, 'minute')}`,
 		period: part(parts, 'dayPeriod').toLowerCase(),
@@ -79,7 +109,7 @@ function clockParts(date: Date, timeZone: string) {
 
 /** 'Tue 13 Jan' in the zone. */
 export function formatSessionDay(date: Date, timeZone: string) {
-	const parts = new Intl.DateTimeFormat('en-GB', { timeZone, weekday: 'short', day: 'numeric', month: 'short' }).formatToParts(date)
+	const parts = formatter('day', 'en-GB', timeZone).formatToParts(date)
 	return `${part(parts, 'weekday')} ${part(parts, 'day')} ${part(parts, 'month')}`
 }
 
@@ -102,7 +132,7 @@ export function formatWallClock(startTime: string) {
 
 /** 'ET' or 'PT' where a short generic name exists, else the abbreviation at `at` ('CET', 'GMT+9'). */
 export function shortZoneName(timeZone: string, at: Date = new Date()) {
-	const generic = part(new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'shortGeneric' }).formatToParts(at), 'timeZoneName')
+	const generic = part(formatter('genericName', 'en-US', timeZone).formatToParts(at), 'timeZoneName')
 	return generic && generic.length <= 4 && !OFFSET_NAME.test(generic) ? generic : zoneAbbreviation(at, timeZone)
 }
 
@@ -119,9 +149,7 @@ export function describeSchedule(schedule: CourseSchedule, sessions: { count: nu
 	const day = WEEKDAYS.find((weekday) => weekday.value === schedule.weekday)?.name ?? 'Weekly'
 	const when = `${day}s ${formatWallClock(schedule.startTime)} ${shortZoneName(schedule.timeZone, sessions.firstStartsAt ?? undefined)}`
 	if (sessions.count === 0 || !sessions.firstStartsAt) return when
-	const from = new Intl.DateTimeFormat('en-GB', { timeZone: schedule.timeZone, day: 'numeric', month: 'short' }).format(
-		sessions.firstStartsAt,
-	)
+	const from = formatter('dayOfMonth', 'en-GB', schedule.timeZone).format(sessions.firstStartsAt)
 	return `${when}, ${sessions.count} ${sessions.count === 1 ? 'session' : 'sessions'} from ${from}`
 }
 

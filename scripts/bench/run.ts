@@ -15,6 +15,7 @@
  *        --skip-capacity --duration=10 --connections=50 --sse-clients=2000 --probe=4
  *        --quick (for iterating: --skip-sse --skip-lighthouse --skip-js, 3 s runs, 2 s probes)
  *        --cpu-prof=DIR (one server process, profiled while the signed-in pages load: a .cpuprofile in DIR)
+ *        --pages=PATH,PATH (only these of the signed-in pages)
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
@@ -37,6 +38,11 @@ const option = (name: string, fallback: number) => {
 }
 const QUICK = flag('quick')
 const CPU_PROFILE_DIR = args.find((arg) => arg.startsWith('--cpu-prof='))?.split('=')[1]
+/** --pages=/dashboard,/dashboard/messages: only these signed-in pages (a profile of one page, say). */
+const ONLY_PAGES = args
+	.find((arg) => arg.startsWith('--pages='))
+	?.split('=')[1]
+	?.split(',')
 /** A profile is of the signed-in pages only: the rest would blur it. */
 const skip = (part: string) =>
 	flag(`skip-${part}`) ||
@@ -515,7 +521,7 @@ async function benchTarget(target: Target, prepared: Prepared, withLighthouse: b
 			{ page: '/dashboard/admin/courses (admin)', path: '/dashboard/admin/courses', cookie: admin },
 		]
 		const signedInPages: LoadResult[] = []
-		for (const { page, path: pagePath, cookie } of signedIn) {
+		for (const { page, path: pagePath, cookie } of signedIn.filter(({ path }) => ONLY_PAGES?.includes(path) ?? true)) {
 			signedInPages.push(await measure(page, child.pid!, `${origin}${pagePath}`, cookie, { capacity: true }))
 		}
 		pages.push(...signedInPages)

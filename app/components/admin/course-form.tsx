@@ -213,7 +213,7 @@ export function useCourseForm({
 }
 
 /** Title, description, dates, fee and capacity, with the spec's messages under each; then the schedule. */
-export function CourseFields({ fields, timeZones }: { fields: ReturnType<typeof useCourseForm>[1]; timeZones: string[] }) {
+export function CourseFields({ fields, timeZones }: { fields: ReturnType<typeof useCourseForm>[1]; timeZones: readonly string[] }) {
 	return (
 		<div className="space-y-4">
 			<Field
@@ -252,7 +252,7 @@ export function CourseFields({ fields, timeZones }: { fields: ReturnType<typeof 
  * when weeks open, and the reminders. Each week's session can then be moved or cancelled on its own
  * from the course's materials page.
  */
-function ScheduleFields({ fields, timeZones }: { fields: ReturnType<typeof useCourseForm>[1]; timeZones: string[] }) {
+function ScheduleFields({ fields, timeZones }: { fields: ReturnType<typeof useCourseForm>[1]; timeZones: readonly string[] }) {
 	return (
 		<fieldset className="space-y-4 rounded-lg border border-slate-200 p-4">
 			<legend className="px-1 text-sm font-semibold text-ink">Live sessions</legend>

@@ -133,7 +133,7 @@ function AddCourseCard({
 }: {
 	lastResult: Parameters<typeof useCourseForm>[0]['lastResult']
 	defaults: { startDate: string; endDate: string }
-	timeZones: string[]
+	timeZones: readonly string[]
 }) {
 	const navigation = useNavigation()
 	const isAdding = navigation.state === 'submitting' && navigation.formAction === COURSES_PATH
