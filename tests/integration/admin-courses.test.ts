@@ -85,6 +85,16 @@ describe('add course', () => {
 		expect(audit).toMatchObject({ actor_id: admin.id, action: 'course.create', entity: 'course', entity_id: String(stored.id) })
 	})
 
+	test('a description keeps its line breaks and tabs', async () => {
+		const admin = await signedInUser(t.db, { role: 'admin' })
+		const title = `Multi-line ${randomUUID()}`
+		const description = 'Week one:\r\n\tBuy\nWeek two: rent'
+		const response = await callRoute(coursesAction, formRequest(COURSES, { ...validCourse, title, description }, { cookie: admin.cookie }))
+		expect(response.status).toBe(302)
+		const row = await t.db.selectFrom('courses').select('description').where('title', '=', title).executeTakeFirstOrThrow()
+		expect(row.description).toBe(description)
+	})
+
 	test('rounds the fee to cents, counts a non-number fee as 0 and falls back to capacity 20', async () => {
 		const admin = await signedInUser(t.db, { role: 'admin' })
 		await callRoute(
@@ -134,6 +144,8 @@ describe('add course', () => {
 		// What a browser without a date picker lets people type.
 		[{ startDate: '12/01/2026' }, 'startDate', 'Please enter a valid date as YYYY-MM-DD, for example 2026-12-01'],
 		[{ capacity: '1.5' }, 'capacity', 'Capacity must be a whole number'],
+		[{ title: 'Rental\u0000Mastery' }, 'title', 'Title must not contain control characters'],
+		[{ description: 'Week one:\r\n\tBuy\u0007' }, 'description', 'Description must not contain control characters'],
 	])('refuses %o with the message on %s and writes nothing', async (change, field, message) => {
 		const admin = await signedInUser(t.db, { role: 'admin' })
 		const before = await countRows(t.db, 'audit_log')

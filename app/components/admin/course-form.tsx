@@ -96,12 +96,16 @@ export const CourseFormSchema = z
 			.string({ error: REQUIRED_FIELDS_MESSAGE })
 			.trim()
 			.min(1, REQUIRED_FIELDS_MESSAGE)
-			.max(200, 'Title must be at most 200 characters'),
+			.max(200, 'Title must be at most 200 characters')
+			// PostgreSQL text cannot hold NUL, and no title has control characters.
+			.refine((title) => !/\p{Cc}/u.test(title), 'Title must not contain control characters'),
 		description: z
 			.string({ error: REQUIRED_FIELDS_MESSAGE })
 			.trim()
 			.min(1, REQUIRED_FIELDS_MESSAGE)
-			.max(5000, 'Description must be at most 5,000 characters'),
+			.max(5000, 'Description must be at most 5,000 characters')
+			// Line breaks and tabs are the only control characters a description keeps.
+			.refine((description) => !/[^\P{Cc}\t\n\r]/u.test(description), 'Description must not contain control characters'),
 		startDate: DateSchema,
 		endDate: DateSchema,
 		registrationFee: z.preprocess(
