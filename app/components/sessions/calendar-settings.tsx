@@ -11,7 +11,17 @@ const TIME_ZONE_SELECT_ID = 'time-zone'
  * The student's time zone: a list that works without scripts; with them, a person who never chose
  * one finds their browser's zone selected, to save or change.
  */
-export function TimeZoneCard({ saved, zones, busy, error }: { saved: string | null; zones: readonly string[]; busy: boolean; error?: string }) {
+export function TimeZoneCard({
+	saved,
+	zones,
+	busy,
+	error,
+}: {
+	saved: string | null
+	zones: readonly string[]
+	busy: boolean
+	error?: string
+}) {
 	const hydrated = useHydrated()
 	const [detected, setDetected] = useState<string | null>(null)
 	useEffect(() => {
