@@ -36,6 +36,12 @@ export function formatDateOnly(value: string | null | undefined, fallback = 'Not
 	return utcDate.format(new Date(Date.UTC(year, month - 1, day)))
 }
 
+/** A due date is the end of a UTC day: shown as that date wherever the reader is. */
+export function formatDueDate(value: Date | string | null) {
+	if (!value) return 'No due date'
+	return utcDate.format(new Date(value))
+}
+
 /**
  * The text of a page's search box (`?q=` unless named otherwise): trimmed, capped, and
  * without control characters, which a search never needs and PostgreSQL text cannot hold (NUL).

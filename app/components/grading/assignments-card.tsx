@@ -7,14 +7,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/
 import { Field, SelectField, TextareaField } from '#app/components/ui/field.tsx'
 import type { CourseAssignment } from '#app/models/assignments.ts'
 import { CreateAssignmentSchema } from '#app/models/assignments.ts'
-
-const utcDate = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' })
-
-/** A due date is the end of a UTC day: shown as that date wherever the reader is. */
-export function formatDueDate(value: Date | string | null) {
-	if (!value) return 'No due date'
-	return utcDate.format(new Date(value))
-}
+import { formatDueDate } from '#app/utils/misc.ts'
 
 /**
  * A course's assignments and the form that creates one (title, instructions, optional week and

@@ -2,7 +2,7 @@ import { href, Link } from 'react-router'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import type { StudentAssignment } from '#app/models/assignments.ts'
-import { formatDueDate } from './assignments-card.tsx'
+import { formatDueDate } from '#app/utils/misc.ts'
 
 function StatusBadge({ assignment }: { assignment: StudentAssignment }) {
 	if (assignment.status === 'graded') return <Badge tone="green">Graded: {assignment.grade}</Badge>
