@@ -42,6 +42,11 @@ export function formatDueDate(value: Date | string | null) {
 	return utcDate.format(new Date(value))
 }
 
+/** Whether a text has control characters (PostgreSQL text cannot hold NUL); `lineBreaks` lets tabs and line breaks through. */
+export function hasControlCharacters(text: string, { lineBreaks = false } = {}) {
+	return (lineBreaks ? /[^\P{Cc}\t\n\r]/u : /\p{Cc}/u).test(text)
+}
+
 /**
  * The text of a page's search box (`?q=` unless named otherwise): trimmed, capped, and
  * without control characters, which a search never needs and PostgreSQL text cannot hold (NUL).

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { hasControlCharacters } from './misc.ts'
 
 /** Shared by server and browser: the rules of a name, an e-mail and a password. */
 export const MIN_PASSWORD_LENGTH = 8
@@ -13,8 +14,7 @@ export const NameSchema = z
 	.trim()
 	.min(2, 'Name must be at least 2 characters')
 	.max(MAX_NAME_LENGTH, `Name must be at most ${MAX_NAME_LENGTH} characters`)
-	// PostgreSQL text cannot hold NUL, and no name has control characters.
-	.refine((name) => !/\p{Cc}/u.test(name), 'Name must not contain control characters')
+	.refine((name) => !hasControlCharacters(name), 'Name must not contain control characters')
 
 export const EmailSchema = z
 	.string({ error: 'Please enter a valid email address' })

@@ -13,7 +13,7 @@ import {
 	MIN_REMINDER_MINUTES,
 	WEEKDAYS,
 } from '#app/models/live-sessions.ts'
-import { INVALID_DATE_MESSAGE } from '#app/utils/misc.ts'
+import { hasControlCharacters, INVALID_DATE_MESSAGE } from '#app/utils/misc.ts'
 
 export const REQUIRED_FIELDS_MESSAGE = 'Please fill in all required fields'
 export const DEFAULT_CAPACITY = 20
@@ -97,15 +97,13 @@ export const CourseFormSchema = z
 			.trim()
 			.min(1, REQUIRED_FIELDS_MESSAGE)
 			.max(200, 'Title must be at most 200 characters')
-			// PostgreSQL text cannot hold NUL, and no title has control characters.
-			.refine((title) => !/\p{Cc}/u.test(title), 'Title must not contain control characters'),
+			.refine((title) => !hasControlCharacters(title), 'Title must not contain control characters'),
 		description: z
 			.string({ error: REQUIRED_FIELDS_MESSAGE })
 			.trim()
 			.min(1, REQUIRED_FIELDS_MESSAGE)
 			.max(5000, 'Description must be at most 5,000 characters')
-			// Line breaks and tabs are the only control characters a description keeps.
-			.refine((description) => !/[^\P{Cc}\t\n\r]/u.test(description), 'Description must not contain control characters'),
+			.refine((description) => !hasControlCharacters(description, { lineBreaks: true }), 'Description must not contain control characters'),
 		startDate: DateSchema,
 		endDate: DateSchema,
 		registrationFee: z.preprocess(
