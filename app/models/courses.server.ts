@@ -77,10 +77,32 @@ function toCourseWithAvailability(
 	}
 }
 
+function newestFirst(db: Kysely<Database>) {
+	return coursesWithTakenSeats(db).orderBy('courses.created_at', 'desc').orderBy('courses.id', 'desc')
+}
+
 /** Every course, newest first, with its availability, in a single query. */
 export async function listCoursesWithAvailability(db: Kysely<Database>) {
-	const rows = await coursesWithTakenSeats(db).orderBy('courses.created_at', 'desc').orderBy('courses.id', 'desc').execute()
+	const rows = await newestFirst(db).execute()
 	return rows.map(toCourseWithAvailability)
+}
+
+/**
+ * One page of the courses, newest first, with their availability (docs/decisions/038). A page past
+ * the last shows the last one, so a link kept from before a deletion still lands on courses.
+ */
+export async function listCoursesPage(db: Kysely<Database>, { page, perPage }: { page: number; perPage: number }) {
+	const { total } = await db
+		.selectFrom('courses')
+		.select((eb) => eb.fn.countAll<string>().as('total'))
+		.executeTakeFirstOrThrow()
+	const pageCount = Math.max(1, Math.ceil(Number(total) / perPage))
+	const shown = Math.min(Math.max(1, page), pageCount)
+	const rows = await newestFirst(db)
+		.limit(perPage)
+		.offset((shown - 1) * perPage)
+		.execute()
+	return { courses: rows.map(toCourseWithAvailability), page: shown, pageCount, total: Number(total) }
 }
 
 export async function getCourseWithAvailability(db: Kysely<Database>, id: number) {

@@ -30,6 +30,8 @@ type Entry = {
 	headers: [string, string][]
 	etag: string
 	storedAt: number
+	/** The answers given from it, by variant: the same request gets the same object, which the HTTP server keeps its headers by. */
+	answers?: Map<Variant, CachedAnswer>
 }
 
 const entries = new Map<string, Entry>()
@@ -92,30 +94,38 @@ function matchesEtag(ifNoneMatch: string | null | undefined, etag: string) {
 	return ifNoneMatch ? ifNoneMatch.split(',').some((value) => value.trim() === etag || value.trim() === '*') : false
 }
 
-type CachedAnswer = { status: 200 | 304; headers: [string, string][]; body: Uint8Array<ArrayBuffer> | null }
+export type CachedAnswer = { status: 200 | 304; headers: [string, string][]; body: Uint8Array<ArrayBuffer> | null }
+type Variant = 'not-modified' | 'head' | 'gzip' | 'plain'
+
+function variantOf(request: { method: string; ifNoneMatch: string | null | undefined; acceptsGzip?: boolean }, entry: Entry): Variant {
+	if (matchesEtag(request.ifNoneMatch, entry.etag)) return 'not-modified'
+	if (request.method === 'HEAD') return 'head'
+	return request.acceptsGzip ? 'gzip' : 'plain'
+}
 
 function answer(
-	request: { method: string; ifNoneMatch: string | null | undefined; acceptsGzip?: boolean },
+	variant: Variant,
 	entry: Entry,
-	cacheState: 'HIT' | 'MISS',
+	{ cacheState, varyEncoding }: { cacheState: 'HIT' | 'MISS'; varyEncoding: boolean },
 ): CachedAnswer {
 	const headers: [string, string][] = [
 		...entry.headers,
 		['ETag', entry.etag],
 		['Cache-Control', PUBLIC_CACHE_CONTROL],
-		['Vary', request.acceptsGzip === undefined ? 'Cookie' : 'Cookie, Accept-Encoding'],
+		['Vary', varyEncoding ? 'Cookie, Accept-Encoding' : 'Cookie'],
 		['X-Page-Cache', cacheState],
 	]
-	if (matchesEtag(request.ifNoneMatch, entry.etag)) return { status: 304, headers, body: null }
-	if (request.method === 'HEAD') return { status: 200, headers, body: null }
-	if (!request.acceptsGzip) return { status: 200, headers, body: entry.body }
+	if (variant === 'not-modified') return { status: 304, headers, body: null }
+	if (variant === 'head') return { status: 200, headers, body: null }
+	if (variant === 'plain') return { status: 200, headers, body: entry.body }
 	entry.gzipped ??= gzipSync(entry.body)
 	headers.push(['Content-Encoding', 'gzip'])
 	return { status: 200, headers, body: entry.gzipped }
 }
 
 function respond(request: Request, entry: Entry, cacheState: 'HIT' | 'MISS') {
-	const { status, headers, body } = answer({ method: request.method, ifNoneMatch: request.headers.get('If-None-Match') }, entry, cacheState)
+	const variant = variantOf({ method: request.method, ifNoneMatch: request.headers.get('If-None-Match') }, entry)
+	const { status, headers, body } = answer(variant, entry, { cacheState, varyEncoding: false })
 	return new Response(body, { status, headers })
 }
 
@@ -123,13 +133,30 @@ function respond(request: Request, entry: Entry, cacheState: 'HIT' | 'MISS') {
  * A fresh cached copy for this request, or null. The HTTP server asks before handing the
  * request to React Router, so a hit costs no more than sending the stored bytes.
  */
-export function cachedPublicPage(
-	request: RequestFacts & { ifNoneMatch: string | null | undefined; acceptsGzip: boolean },
-): CachedAnswer | null {
-	const key = cacheKeyOf(request)
-	const cached = key === null ? undefined : entries.get(key)
+export function cachedPublicPage(request: {
+	method: string
+	/** The request's path and query, as it came. */
+	target: string
+	cookie: string | null | undefined
+	ifNoneMatch: string | null | undefined
+	acceptsGzip: boolean
+}): CachedAnswer | null {
+	if (request.method !== 'GET' && request.method !== 'HEAD') return null
+	// Keys are normalised paths, which parse to themselves: a target stored as it came needs no parsing.
+	let cached = entries.get(request.target)
+	if (cached === undefined) {
+		const key = cacheKeyOf({ method: request.method, url: `http://localhost${request.target}`, cookie: request.cookie })
+		cached = key === null ? undefined : entries.get(key)
+	} else if (PERSONAL_COOKIES.test(request.cookie ?? '')) return null
 	if (!cached || Date.now() - cached.storedAt >= TTL_MS) return null
-	return answer(request, cached, 'HIT')
+	const variant = variantOf(request, cached)
+	cached.answers ??= new Map()
+	let given = cached.answers.get(variant)
+	if (!given) {
+		given = answer(variant, cached, { cacheState: 'HIT', varyEncoding: true })
+		cached.answers.set(variant, given)
+	}
+	return given
 }
 
 /** Serves a cached copy, or renders, stores and serves; other requests pass straight through. */

@@ -17,7 +17,7 @@ import onHeaders from 'on-headers'
 import proxyAddr from 'proxy-addr'
 import type { ServerBuild } from 'react-router'
 import { getEnv } from '#app/utils/env.server.ts'
-import type { cachedPublicPage } from '#app/utils/page-cache.server.ts'
+import type { CachedAnswer, cachedPublicPage } from '#app/utils/page-cache.server.ts'
 import { baseSecurityHeaders, isCrossSiteRequest } from '#app/utils/security.server.ts'
 
 type AppEntryModule = ServerBuild['entry']['module'] & {
@@ -46,6 +46,8 @@ app.set('trust proxy', isTrustedHop)
 const securityHeaders = baseSecurityHeaders({ isProduction: env.NODE_ENV === 'production', secure: env.secureCookies })
 
 const LOG_LEVEL_RANK = { debug: 0, info: 1, warn: 2, error: 3, silent: 4 } as const
+/** Whether a successful answer is logged at all: the page cache's answers then skip working out the client's address. */
+const logsRequests = LOG_LEVEL_RANK.info >= LOG_LEVEL_RANK[env.LOG_LEVEL]
 
 /** The request log: one JSON line per response at or above LOG_LEVEL (5xx are errors; assets only at debug). */
 function logRequest(request: { method: string; path: string; ip: string; started: number }, status: number) {
@@ -102,17 +104,28 @@ function answerFromPageCache(req: http.IncomingMessage, res: http.ServerResponse
 	const hit = entry.cachedPublicPage({
 		method: req.method,
 		// Only the path and query choose the page; the host is not part of the key.
-		url: `http://localhost${target}`,
+		target,
 		cookie: req.headers.cookie,
 		ifNoneMatch: req.headers['if-none-match'],
-		acceptsGzip: accepts(req).encoding('gzip') === 'gzip',
+		acceptsGzip: req.headers['accept-encoding'] !== undefined && accepts(req).encoding('gzip') === 'gzip',
 	})
 	if (!hit) return false
-	// With a length the bytes go out in one write, not chunked.
-	const length = hit.body ? { 'Content-Length': hit.body.byteLength } : {}
-	res.writeHead(hit.status, { ...securityHeaders, ...Object.fromEntries(hit.headers), ...length }).end(hit.body)
-	logRequest({ method: req.method, path: target.split('?')[0]!, ip: proxyAddr(req, isTrustedHop), started }, hit.status)
+	res.writeHead(hit.status, cachedAnswerHeaders(hit)).end(hit.body)
+	if (logsRequests) logRequest({ method: req.method, path: target.split('?')[0]!, ip: proxyAddr(req, isTrustedHop), started }, hit.status)
 	return true
+}
+
+/** The response headers of a cached answer, built once per answer (the cache gives the same object each time). */
+const headersByAnswer = new WeakMap<CachedAnswer, http.OutgoingHttpHeaders>()
+function cachedAnswerHeaders(hit: CachedAnswer) {
+	let headers = headersByAnswer.get(hit)
+	if (!headers) {
+		// With a length the bytes go out in one write, not chunked.
+		const length = hit.body ? { 'Content-Length': hit.body.byteLength } : {}
+		headers = { ...securityHeaders, ...Object.fromEntries(hit.headers), ...length }
+		headersByAnswer.set(hit, headers)
+	}
+	return headers
 }
 
 app.use((req, res, next) => {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { materialKey } from '#app/services/storage/keys.ts'
+import { insertCourse } from '#tests/support/fixtures.ts'
 import { expect, test } from '../support/e2e.ts'
 import { e2eServerStorage } from '../support/e2e-env.ts'
 
@@ -159,4 +160,44 @@ test('a capacity of 1.5 is refused, never stored as 1', async ({ page, db, creat
 	// Without JavaScript the browser itself holds back a number off the field's step (the server refuses it too).
 	else expect(await addForm.getByLabel('Capacity').evaluate((input: HTMLInputElement) => input.validity.stepMismatch)).toBe(true)
 	expect(await db.selectFrom('courses').select('id').where('title', '=', title).execute()).toEqual([])
+})
+
+test('the course grid comes in pages of twelve, and a dialog opened on the second page goes back to it', async ({
+	page,
+	db,
+	createUser,
+	signIn,
+}) => {
+	const tag = randomUUID().slice(0, 8)
+	// Other tests add courses at the same time, so which courses land on which page is not asserted, only the paging.
+	for (let n = 0; n < 13; n++) {
+		await insertCourse(db, { title: `Paged ${tag} ${n}`, description: 'One of many.', start_date: '2031-01-01', end_date: '2031-03-01' })
+	}
+	await signIn(await createUser({ role: 'admin' }))
+	await page.goto('/dashboard/admin/courses')
+	const grid = page.getByRole('region', { name: 'Current Courses' })
+	const titles = grid.getByRole('heading', { level: 3 })
+	await expect(titles).toHaveCount(12)
+	const pages = page.getByRole('navigation', { name: 'Pages of courses' })
+	await expect(pages).toContainText(/Page 1 of \d+/)
+	await expect(pages.getByRole('link', { name: 'Previous page' })).toHaveCount(0)
+
+	await pages.getByRole('link', { name: 'Next page' }).click()
+	await expect(page).toHaveURL(/\/dashboard\/admin\/courses\?page=2#current-courses-title$/)
+	await expect(pages.locator('[aria-current="page"]')).toHaveText('Page 2')
+	await expect(pages.getByRole('link', { name: 'Previous page' })).toHaveAttribute('href', '/dashboard/admin/courses#current-courses-title')
+
+	const card = grid
+		.getByRole('listitem')
+		.filter({ has: page.getByRole('heading', { level: 3 }) })
+		.first()
+	const title = await card.getByRole('heading', { level: 3 }).textContent()
+	await card.getByRole('link', { name: /^Edit/ }).click()
+	await expect(page).toHaveURL(/\/edit\?page=2$/)
+	const dialog = page.getByRole('dialog', { name: 'Edit Course' })
+	await expect(dialog.getByLabel('Title *')).toHaveValue(title!)
+	await dialog.getByRole('button', { name: 'Save Changes' }).click()
+	await expect(page.getByText('Course updated successfully')).toBeVisible()
+	await expect(page).toHaveURL(/\/dashboard\/admin\/courses\?page=2$/)
+	await expect(pages.locator('[aria-current="page"]')).toHaveText('Page 2')
 })

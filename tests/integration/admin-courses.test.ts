@@ -3,7 +3,7 @@ import { sql } from 'kysely'
 import { describe, expect, test, vi } from 'vitest'
 import { action as courseDeleteAction, loader as courseDeleteLoader } from '#app/routes/admin/course-delete.tsx'
 import { action as courseEditAction, loader as courseEditLoader } from '#app/routes/admin/course-edit.tsx'
-import { action as coursesAction, loader as coursesLoader } from '#app/routes/admin/courses.tsx'
+import { COURSES_PER_PAGE, action as coursesAction, loader as coursesLoader } from '#app/routes/admin/courses.tsx'
 import { loader as dashboardLoader } from '#app/routes/dashboard/index.tsx'
 import { materialKey, submissionKey } from '#app/services/storage/keys.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
@@ -437,5 +437,61 @@ describe('delete course', () => {
 		expect(logged).toHaveBeenCalled()
 		expect((await rowsOf(course.id)).courses).toBe(0)
 		for (const key of keys) expect(await exists(key), key).toBe(true)
+	})
+})
+
+describe('pages of the course grid (docs/decisions/038)', () => {
+	type Page = { courses: Array<{ id: number }>; page: number; pageCount: number; total: number }
+	const load = async (cookie: string, search: string) =>
+		(await (await callRoute(coursesLoader, getRequest(`${COURSES}${search}`, { cookie }))).json()) as Page
+
+	test('twelve courses a page, newest first; a page past the last shows the last, a malformed one the first', async () => {
+		const admin = await signedInUser(t.db, { role: 'admin' })
+		for (let n = 0; n < 14; n++) await courseRow()
+		const newestFirst = (await t.db.selectFrom('courses').select('id').orderBy('created_at', 'desc').orderBy('id', 'desc').execute()).map(
+			(row) => row.id,
+		)
+		const pageCount = Math.ceil(newestFirst.length / COURSES_PER_PAGE)
+		expect(pageCount).toBeGreaterThan(1)
+
+		const seen: number[] = []
+		for (let page = 1; page <= pageCount; page++) {
+			const shown = await load(admin.cookie, page === 1 ? '' : `?page=${page}`)
+			expect(shown).toMatchObject({ page, pageCount, total: newestFirst.length })
+			expect(shown.courses.length).toBe(page < pageCount ? COURSES_PER_PAGE : newestFirst.length - (pageCount - 1) * COURSES_PER_PAGE)
+			seen.push(...shown.courses.map((course) => course.id))
+		}
+		expect(seen).toEqual(newestFirst)
+
+		const last = await load(admin.cookie, '?page=999')
+		expect(last.page).toBe(pageCount)
+		expect(last.courses.map((course) => course.id)).toEqual(newestFirst.slice((pageCount - 1) * COURSES_PER_PAGE))
+		for (const malformed of ['abc', '0', '-2', '1.5', '']) {
+			const shown = await load(admin.cookie, `?page=${malformed}`)
+			expect(shown.page, malformed).toBe(1)
+			expect(shown.courses.map((course) => course.id)).toEqual(newestFirst.slice(0, COURSES_PER_PAGE))
+		}
+	})
+
+	test('editing or deleting from the second page goes back to the second page', async () => {
+		const admin = await signedInUser(t.db, { role: 'admin' })
+		const course = await courseRow()
+		const edited = await callRoute(
+			courseEditAction,
+			formRequest(`${COURSES}/${course.id}/edit?page=2`, validCourse, { cookie: admin.cookie }),
+			{ courseId: String(course.id) },
+		)
+		expect(edited.status).toBe(302)
+		expect(edited.headers.get('Location')).toBe(`${COURSES}?page=2`)
+		const deleted = await callRoute(
+			courseDeleteAction,
+			formRequest(`${COURSES}/${course.id}/delete?page=2`, {}, { cookie: admin.cookie }),
+			{
+				courseId: String(course.id),
+			},
+		)
+		expect(deleted.status).toBe(302)
+		expect(deleted.headers.get('Location')).toBe(`${COURSES}?page=2`)
+		expect(await toastOf(deleted)).toMatchObject({ type: 'success', title: 'Course and all associated data deleted successfully' })
 	})
 })

@@ -4,6 +4,7 @@ import { LocalDate } from '#app/components/local-date.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardFooter, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
+import { withPage } from '#app/components/ui/pagination.tsx'
 import type { CourseWithAvailability } from '#app/models/courses.ts'
 import { cn, formatDateOnly } from '#app/utils/misc.ts'
 
@@ -12,8 +13,8 @@ export function spotsRemainingText({ spotsLeft, isFull }: Pick<CourseWithAvailab
 	return `${spotsLeft} ${spotsLeft === 1 ? 'spot' : 'spots'} remaining`
 }
 
-/** One course of the Current Courses grid. */
-export function AdminCourseCard({ course }: { course: CourseWithAvailability }) {
+/** One course of the Current Courses grid; its Edit and Delete dialogs open over the same page of the grid. */
+export function AdminCourseCard({ course, page }: { course: CourseWithAvailability; page: number }) {
 	const params = { courseId: String(course.id) }
 	const facts = [
 		{ term: 'Start Date', value: formatDateOnly(course.startDate) },
@@ -51,10 +52,20 @@ export function AdminCourseCard({ course }: { course: CourseWithAvailability }) 
 				</dl>
 			</CardContent>
 			<CardFooter className="flex-wrap">
-				<ButtonLink to={href('/dashboard/admin/courses/:courseId/edit', params)} preventScrollReset variant="outline" size="sm">
+				<ButtonLink
+					to={withPage(href('/dashboard/admin/courses/:courseId/edit', params), page)}
+					preventScrollReset
+					variant="outline"
+					size="sm"
+				>
 					Edit<span className="sr-only"> {course.title}</span>
 				</ButtonLink>
-				<ButtonLink to={href('/dashboard/admin/courses/:courseId/delete', params)} preventScrollReset variant="destructive" size="sm">
+				<ButtonLink
+					to={withPage(href('/dashboard/admin/courses/:courseId/delete', params), page)}
+					preventScrollReset
+					variant="destructive"
+					size="sm"
+				>
 					Delete<span className="sr-only"> {course.title}</span>
 				</ButtonLink>
 				<ButtonLink to={href('/dashboard/admin/courses/:courseId/waitlist', params)} variant="outline" size="sm">

@@ -1,8 +1,9 @@
-import { data, Form, href, useNavigation } from 'react-router'
+import { data, Form, href, useLocation, useNavigation } from 'react-router'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
+import { parsePage, withPage } from '#app/components/ui/pagination.tsx'
 import { deleteCourse, getCourseDeletionSummary } from '#app/models/admin-courses.server.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
@@ -12,6 +13,11 @@ import { redirectWithToast } from '#app/utils/toast.server.ts'
 import type { Route } from './+types/course-delete'
 
 const COURSES_PATH = href('/dashboard/admin/courses')
+
+/** The page of the course grid the dialog was opened over: where it goes back to, and the page its form posts with. */
+function pageOf(search: string) {
+	return parsePage(new URLSearchParams(search))
+}
 
 function plural(count: number, singular: string, pluralForm = `${singular}s`) {
 	return `${count} ${count === 1 ? singular : pluralForm}`
@@ -29,15 +35,16 @@ export async function action({ request, params }: Route.ActionArgs) {
 	const admin = await requireAdmin(request)
 	const id = parseRowId(params.courseId)
 	if (!id) throw data('Course Not Found', { status: 404 })
+	const listPath = withPage(COURSES_PATH, pageOf(new URL(request.url).search))
 	let deleted: Awaited<ReturnType<typeof deleteCourse>>
 	try {
 		deleted = await deleteCourse(getDb(), admin.id, id)
 	} catch (error) {
 		console.error('[admin] course could not be deleted', error instanceof Error ? error.message : error)
-		return redirectWithToast(COURSES_PATH, { type: 'error', title: 'Failed to delete course. Please try again.' })
+		return redirectWithToast(listPath, { type: 'error', title: 'Failed to delete course. Please try again.' })
 	}
 	if (!deleted) {
-		return redirectWithToast(COURSES_PATH, {
+		return redirectWithToast(listPath, {
 			type: 'error',
 			title: 'Failed to delete course. Please try again.',
 			description: 'The course no longer exists.',
@@ -47,7 +54,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 	const forget = await forgetSelectedCourse(request, admin.id, id)
 	const headers = forget ? { 'Set-Cookie': forget } : undefined
 	return redirectWithToast(
-		COURSES_PATH,
+		listPath,
 		deleted.filesRemoved
 			? { type: 'success', title: 'Course and all associated data deleted successfully' }
 			: {
@@ -62,7 +69,9 @@ export async function action({ request, params }: Route.ActionArgs) {
 export default function DeleteCourseDialog({ loaderData }: Route.ComponentProps) {
 	const { course, contents } = loaderData
 	const navigation = useNavigation()
-	const action = `${COURSES_PATH}/${course.id}/delete`
+	const page = pageOf(useLocation().search)
+	const listPath = withPage(COURSES_PATH, page)
+	const action = withPage(`${COURSES_PATH}/${course.id}/delete`, page)
 	const isDeleting = navigation.state === 'submitting' && navigation.formAction === action
 	// Only what there is: '0 seat holds' tells an admin nothing.
 	const removed = [
@@ -80,7 +89,7 @@ export default function DeleteCourseDialog({ loaderData }: Route.ComponentProps)
 		<RouteDialog
 			title="Delete Course"
 			description={`Are you sure you want to delete "${course.title}"? This action cannot be undone.`}
-			closeTo={COURSES_PATH}
+			closeTo={listPath}
 		>
 			<div className="space-y-4 text-sm text-slate-700">
 				{removed.length > 0 ? (
@@ -103,7 +112,7 @@ export default function DeleteCourseDialog({ loaderData }: Route.ComponentProps)
 				) : null}
 			</div>
 			<Form method="post" action={action} className="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-				<ButtonLink to={COURSES_PATH} preventScrollReset variant="outline">
+				<ButtonLink to={listPath} preventScrollReset variant="outline">
 					Cancel
 				</ButtonLink>
 				<Button type="submit" variant="destructive" disabled={isDeleting}>

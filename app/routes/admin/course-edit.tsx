@@ -1,10 +1,11 @@
 import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, href, useNavigation } from 'react-router'
+import { data, Form, href, useLocation, useNavigation } from 'react-router'
 import { CourseFields, CourseFormSchema, centsToDollars, toCourseInput, useCourseForm } from '#app/components/admin/course-form.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
+import { parsePage, withPage } from '#app/components/ui/pagination.tsx'
 import { CapacityBelowTakenError, updateCourse } from '#app/models/admin-courses.server.ts'
 import { getCourseWithAvailability } from '#app/models/courses.server.ts'
 import { getCourseScheduleSettings } from '#app/models/live-sessions.server.ts'
@@ -17,6 +18,11 @@ import { redirectWithToast } from '#app/utils/toast.server.ts'
 import type { Route } from './+types/course-edit'
 
 const COURSES_PATH = href('/dashboard/admin/courses')
+
+/** The page of the course grid the dialog was opened over: where it goes back to, and the page its form posts with. */
+function pageOf(search: string) {
+	return parsePage(new URLSearchParams(search))
+}
 
 export async function loader({ request, params }: Route.LoaderArgs) {
 	await requireAdmin(request)
@@ -32,6 +38,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 	const admin = await requireAdmin(request)
 	const id = parseRowId(params.courseId)
 	if (!id) throw data('Course Not Found', { status: 404 })
+	const listPath = withPage(COURSES_PATH, pageOf(new URL(request.url).search))
 	const submission = parseWithZod(await readFormData(request), { schema: CourseFormSchema })
 	if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
 	let updated: Awaited<ReturnType<typeof updateCourse>>
@@ -42,16 +49,18 @@ export async function action({ request, params }: Route.ActionArgs) {
 			return data({ result: submission.reply({ fieldErrors: { capacity: [error.message] } }) }, { status: 400 })
 		}
 		console.error('[admin] course could not be updated', error instanceof Error ? error.message : error)
-		return redirectWithToast(COURSES_PATH, { type: 'error', title: 'Failed to update course. Please try again.' })
+		return redirectWithToast(listPath, { type: 'error', title: 'Failed to update course. Please try again.' })
 	}
 	if (!updated) throw data('Course Not Found', { status: 404 })
-	return redirectWithToast(COURSES_PATH, { type: 'success', title: 'Course updated successfully' })
+	return redirectWithToast(listPath, { type: 'success', title: 'Course updated successfully' })
 }
 
 export default function EditCourseDialog({ loaderData, actionData }: Route.ComponentProps) {
 	const { course, schedule, timeZones } = loaderData
 	const navigation = useNavigation()
-	const action = `${COURSES_PATH}/${course.id}/edit`
+	const page = pageOf(useLocation().search)
+	const listPath = withPage(COURSES_PATH, page)
+	const action = withPage(`${COURSES_PATH}/${course.id}/edit`, page)
 	const isSaving = navigation.state === 'submitting' && navigation.formAction === action
 	const [form, fields] = useCourseForm({
 		id: `edit-course-${course.id}`,
@@ -70,13 +79,13 @@ export default function EditCourseDialog({ loaderData, actionData }: Route.Compo
 		<RouteDialog
 			title="Edit Course"
 			description={`${course.taken} of ${course.capacity} seats are taken; capacity cannot go below the seats taken.`}
-			closeTo={COURSES_PATH}
+			closeTo={listPath}
 			size="lg"
 		>
 			<Form method="post" action={action} preventScrollReset {...getFormProps(form)} className="space-y-5">
 				<CourseFields fields={fields} timeZones={timeZones} />
 				<div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-					<ButtonLink to={COURSES_PATH} preventScrollReset variant="outline">
+					<ButtonLink to={listPath} preventScrollReset variant="outline">
 						Cancel
 					</ButtonLink>
 					<Button type="submit" disabled={isSaving}>

@@ -19,8 +19,9 @@ import { Button, ButtonLink, buttonClasses } from '#app/components/ui/button.tsx
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
 import { EmptyState } from '#app/components/ui/empty-state.tsx'
+import { Pagination, parsePage, withPage } from '#app/components/ui/pagination.tsx'
 import { createCourse, listRawCourses } from '#app/models/admin-courses.server.ts'
-import { listCoursesWithAvailability } from '#app/models/courses.server.ts'
+import { listCoursesPage } from '#app/models/courses.server.ts'
 import { timeZoneNames } from '#app/models/live-sessions.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
@@ -29,6 +30,8 @@ import { redirectWithToast } from '#app/utils/toast.server.ts'
 import type { Route } from './+types/courses'
 
 const COURSES_PATH = href('/dashboard/admin/courses')
+/** Four rows of the three-column grid (docs/decisions/038). */
+export const COURSES_PER_PAGE = 12
 
 /** 'YYYY-MM-DD' of a local date. */
 function dateOnly(date: Date) {
@@ -56,8 +59,11 @@ export async function loader({ request }: Route.LoaderArgs) {
 	await requireAdmin(request)
 	const url = new URL(request.url)
 	const showRaw = url.searchParams.get('dialog') === 'raw'
-	const [courses, raw] = await Promise.all([listCoursesWithAvailability(getDb()), showRaw ? loadRawCourses() : null])
-	return { courses, raw, defaults: defaultDates(), timeZones: timeZoneNames() }
+	const [list, raw] = await Promise.all([
+		listCoursesPage(getDb(), { page: parsePage(url.searchParams), perPage: COURSES_PER_PAGE }),
+		showRaw ? loadRawCourses() : null,
+	])
+	return { ...list, raw, defaults: defaultDates(), timeZones: timeZoneNames() }
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -74,12 +80,13 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function ManageCourses({ loaderData, actionData }: Route.ComponentProps) {
-	const { courses, raw, defaults, timeZones } = loaderData
+	const { courses, page, pageCount, total, raw, defaults, timeZones } = loaderData
+	const listPath = withPage(COURSES_PATH, page)
 	useLiveRevalidation(['enrollment.changed', 'course.changed'])
 	return (
 		<>
 			{raw ? (
-				<RouteDialog title="Raw Courses Data" description="Every column of every course row." closeTo={COURSES_PATH} size="xl">
+				<RouteDialog title="Raw Courses Data" description="Every column of every course row." closeTo={listPath} size="xl">
 					{raw.failed ? (
 						<Alert tone="error">Failed to fetch raw courses data</Alert>
 					) : (
@@ -92,10 +99,10 @@ export default function ManageCourses({ loaderData, actionData }: Route.Componen
 			<div className="flex flex-col gap-4 sm:flex-row sm:items-center sm:justify-between">
 				<h1 className="text-2xl font-bold text-ink">Manage Courses</h1>
 				<div className="flex flex-wrap gap-2">
-					<ButtonLink to="?dialog=raw" preventScrollReset variant="outline" size="sm">
+					<ButtonLink to={page > 1 ? `?dialog=raw&page=${page}` : '?dialog=raw'} preventScrollReset variant="outline" size="sm">
 						Show Raw Courses Data
 					</ButtonLink>
-					<ButtonLink to={COURSES_PATH} preventScrollReset variant="outline" size="sm">
+					<ButtonLink to={listPath} preventScrollReset variant="outline" size="sm">
 						Refresh Courses
 					</ButtonLink>
 					<ButtonLink to={href('/dashboard/admin/orphaned-materials')} variant="outline" size="sm">
@@ -107,20 +114,28 @@ export default function ManageCourses({ loaderData, actionData }: Route.Componen
 			<AddCourseCard lastResult={actionData?.result} defaults={defaults} timeZones={timeZones} />
 
 			<section aria-labelledby="current-courses-title" className="space-y-4">
-				<h2 id="current-courses-title" className="text-xl font-semibold text-ink">
-					Current Courses
-				</h2>
+				<div className="flex flex-wrap items-baseline justify-between gap-2">
+					<h2 id="current-courses-title" className="scroll-mt-4 text-xl font-semibold text-ink">
+						Current Courses
+					</h2>
+					{pageCount > 1 ? (
+						<p className="text-sm text-slate-600">
+							{(page - 1) * COURSES_PER_PAGE + 1}–{(page - 1) * COURSES_PER_PAGE + courses.length} of {total}, newest first
+						</p>
+					) : null}
+				</div>
 				{courses.length === 0 ? (
 					<EmptyState title="No courses found. Add your first course above!" />
 				) : (
 					<ul className="grid gap-4 md:grid-cols-2 lg:grid-cols-3">
 						{courses.map((course) => (
 							<li key={course.id}>
-								<AdminCourseCard course={course} />
+								<AdminCourseCard course={course} page={page} />
 							</li>
 						))}
 					</ul>
 				)}
+				<Pagination label="Pages of courses" path={COURSES_PATH} page={page} pageCount={pageCount} anchor="current-courses-title" />
 			</section>
 		</>
 	)
