@@ -485,7 +485,8 @@ async function sseOnOneProcess(target: Target, prepared: Prepared) {
 
 async function benchTarget(target: Target, prepared: Prepared, withLighthouse: boolean) {
 	const sse = skip('sse') ? null : await sseOnOneProcess(target, prepared)
-	if (sse) log(`${target.kind}: SSE p99 ${sse.p99Ms} ms, ${sse.rssPerConnectionKb} KB RSS and ${sse.livePerConnectionKb} KB live per connection`)
+	if (sse)
+		log(`${target.kind}: SSE p99 ${sse.p99Ms} ms, ${sse.rssPerConnectionKb} KB RSS and ${sse.livePerConnectionKb} KB live per connection`)
 	const { child, origin } = await startServer(target)
 	try {
 		// A cluster's primary only supervises: its children are the workers.
