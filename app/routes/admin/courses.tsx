@@ -115,7 +115,7 @@ export default function ManageCourses({ loaderData, actionData }: Route.Componen
 
 			<section aria-labelledby="current-courses-title" className="space-y-4">
 				<div className="flex flex-wrap items-baseline justify-between gap-2">
-					<h2 id="current-courses-title" className="scroll-mt-4 text-xl font-semibold text-ink">
+					<h2 id="current-courses-title" className="scroll-mt-24 text-xl font-semibold text-ink">
 						Current Courses
 					</h2>
 					{pageCount > 1 ? (
