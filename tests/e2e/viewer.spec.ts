@@ -9,6 +9,11 @@ import { expect, test } from '../support/e2e.ts'
 import { e2eServerStorage } from '../support/e2e-env.ts'
 
 const storage = e2eServerStorage()
+/**
+ * How long the viewer may take to show its first page or its failure: pdf.js starts its worker
+ * (about 1 MB of script) and reads the file first, which took over 7 s on a busy 2-vCPU machine.
+ */
+const PDF_READY = { timeout: 20_000 }
 
 type StoredItem = { id: number; title: string; url: string }
 
@@ -108,7 +113,7 @@ test('a PDF stays protected until View Document, then renders and zooms', async 
 
 	if (javaScriptEnabled) {
 		const firstPage = dialog.getByRole('img', { name: /^Page 1 of \d+$/ })
-		await expect(firstPage).toBeVisible()
+		await expect(firstPage).toBeVisible(PDF_READY)
 		const widthAt = async () => firstPage.evaluate((canvas) => canvas.getBoundingClientRect().width)
 		const zoom = dialog.getByLabel('Zoom level')
 		await expect(zoom).toHaveText('100%')
@@ -153,7 +158,7 @@ test('on a phone a PDF opens at the width of its pane, and zooms from there @js-
 	const dialog = page.getByRole('dialog', { name: pdf.title })
 	const pages = dialog.getByRole('region', { name: `${pdf.title} pages` })
 	const firstPage = dialog.getByRole('img', { name: /^Page 1 of \d+$/ })
-	await expect(firstPage).toBeVisible()
+	await expect(firstPage).toBeVisible(PDF_READY)
 	await expect(dialog.getByLabel('Zoom level')).toHaveText('100%')
 	const paneWidth = await pages.evaluate((pane) => {
 		const style = getComputedStyle(pane)
@@ -191,7 +196,7 @@ test('a PDF that cannot be read shows the failure with a download @js-only', asy
 
 	await page.goto(`/dashboard/materials/${broken.id}?view=1`)
 	const dialog = page.getByRole('dialog', { name: 'Broken Notes' })
-	await expect(dialog.getByText('Failed to load PDF document')).toBeVisible()
+	await expect(dialog.getByText('Failed to load PDF document')).toBeVisible(PDF_READY)
 	await expect(dialog.getByRole('link', { name: 'Download PDF' })).toHaveAttribute('href', `/files/materials/${broken.id}?download=1`)
 })
 
@@ -317,7 +322,7 @@ test('a Word file is converted on the server and read in the viewer as a PDF, th
 	await page.goto(`/dashboard/materials/${word.id}?view=1`)
 	const dialog = page.getByRole('dialog', { name: word.title })
 	await expect(dialog.getByText('A PDF copy of the Microsoft Word file.', { exact: false })).toBeVisible()
-	if (javaScriptEnabled) await expect(dialog.getByRole('img', { name: /^Page 1 of \d+$/ })).toBeVisible()
+	if (javaScriptEnabled) await expect(dialog.getByRole('img', { name: /^Page 1 of \d+$/ })).toBeVisible(PDF_READY)
 	else await expect(dialog.getByRole('link', { name: 'Open in New Tab' })).toHaveAttribute('href', `${word.url}/preview`)
 	await expect(dialog.getByRole('link', { name: 'Download' })).toHaveAttribute('href', `${word.url}?download=1`)
 
