@@ -4,6 +4,7 @@ import { pageNumbers, parsePage, withPage } from './pagination.tsx'
 describe('pagination', () => {
 	test('the page parameter is a positive whole number, else the first page', () => {
 		expect(parsePage(new URLSearchParams('page=3'))).toBe(3)
+		expect(parsePage('?page=3')).toBe(3)
 		for (const value of ['', 'abc', '0', '-1', '1.5', 'Infinity', '99999999999999999999']) {
 			expect(parsePage(new URLSearchParams({ page: value })), value).toBe(1)
 		}

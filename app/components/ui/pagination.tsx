@@ -1,9 +1,9 @@
 import { Link } from 'react-router'
 import { cn } from '#app/utils/misc.ts'
 
-/** The `page` search parameter: a positive whole number, 1 when missing or malformed. */
-export function parsePage(searchParams: URLSearchParams) {
-	const value = Number(searchParams.get('page'))
+/** The `page` search parameter (of a query string or its parameters): a positive whole number, 1 when missing or malformed. */
+export function parsePage(search: string | URLSearchParams) {
+	const value = Number(new URLSearchParams(search).get('page'))
 	return Number.isSafeInteger(value) && value > 0 ? value : 1
 }
 

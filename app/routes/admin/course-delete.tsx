@@ -14,11 +14,6 @@ import type { Route } from './+types/course-delete'
 
 const COURSES_PATH = href('/dashboard/admin/courses')
 
-/** The page of the course grid the dialog was opened over: where it goes back to, and the page its form posts with. */
-function pageOf(search: string) {
-	return parsePage(new URLSearchParams(search))
-}
-
 function plural(count: number, singular: string, pluralForm = `${singular}s`) {
 	return `${count} ${count === 1 ? singular : pluralForm}`
 }
@@ -35,7 +30,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 	const admin = await requireAdmin(request)
 	const id = parseRowId(params.courseId)
 	if (!id) throw data('Course Not Found', { status: 404 })
-	const listPath = withPage(COURSES_PATH, pageOf(new URL(request.url).search))
+	const listPath = withPage(COURSES_PATH, parsePage(new URL(request.url).search))
 	let deleted: Awaited<ReturnType<typeof deleteCourse>>
 	try {
 		deleted = await deleteCourse(getDb(), admin.id, id)
@@ -69,7 +64,8 @@ export async function action({ request, params }: Route.ActionArgs) {
 export default function DeleteCourseDialog({ loaderData }: Route.ComponentProps) {
 	const { course, contents } = loaderData
 	const navigation = useNavigation()
-	const page = pageOf(useLocation().search)
+	// The page of the grid the dialog was opened over: where it goes back to, and what its form posts with.
+	const page = parsePage(useLocation().search)
 	const listPath = withPage(COURSES_PATH, page)
 	const action = withPage(`${COURSES_PATH}/${course.id}/delete`, page)
 	const isDeleting = navigation.state === 'submitting' && navigation.formAction === action

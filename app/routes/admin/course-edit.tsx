@@ -19,11 +19,6 @@ import type { Route } from './+types/course-edit'
 
 const COURSES_PATH = href('/dashboard/admin/courses')
 
-/** The page of the course grid the dialog was opened over: where it goes back to, and the page its form posts with. */
-function pageOf(search: string) {
-	return parsePage(new URLSearchParams(search))
-}
-
 export async function loader({ request, params }: Route.LoaderArgs) {
 	await requireAdmin(request)
 	const id = parseRowId(params.courseId)
@@ -38,7 +33,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 	const admin = await requireAdmin(request)
 	const id = parseRowId(params.courseId)
 	if (!id) throw data('Course Not Found', { status: 404 })
-	const listPath = withPage(COURSES_PATH, pageOf(new URL(request.url).search))
+	const listPath = withPage(COURSES_PATH, parsePage(new URL(request.url).search))
 	const submission = parseWithZod(await readFormData(request), { schema: CourseFormSchema })
 	if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
 	let updated: Awaited<ReturnType<typeof updateCourse>>
@@ -58,7 +53,8 @@ export async function action({ request, params }: Route.ActionArgs) {
 export default function EditCourseDialog({ loaderData, actionData }: Route.ComponentProps) {
 	const { course, schedule, timeZones } = loaderData
 	const navigation = useNavigation()
-	const page = pageOf(useLocation().search)
+	// The page of the grid the dialog was opened over: where it goes back to, and what its form posts with.
+	const page = parsePage(useLocation().search)
 	const listPath = withPage(COURSES_PATH, page)
 	const action = withPage(`${COURSES_PATH}/${course.id}/edit`, page)
 	const isSaving = navigation.state === 'submitting' && navigation.formAction === action
