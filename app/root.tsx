@@ -1,12 +1,24 @@
 // First, so that Zod is configured before any module builds a schema.
 import './utils/zod-config.ts'
 import { useEffect } from 'react'
-import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, type ShouldRevalidateFunctionArgs, useMatches } from 'react-router'
+import {
+	data,
+	Links,
+	Meta,
+	Outlet,
+	Scripts,
+	ScrollRestoration,
+	type ShouldRevalidateFunctionArgs,
+	useLocation,
+	useMatches,
+} from 'react-router'
 import type { Route } from './+types/root'
 import stylesheet from './app.css?url'
 import { GeneralErrorBoundary } from './components/error-boundary.tsx'
 import { getUser } from './utils/auth.server.ts'
 import { getEnv } from './utils/env.server.ts'
+import { liveEventsOf, livePartsScript } from './utils/live-parts.ts'
+import { useNonce } from './utils/nonce.tsx'
 import { withPublicPageCache } from './utils/page-cache.server.ts'
 import { noscriptRefreshOf, type RootData, useRootData } from './utils/root-data.ts'
 import { getActionToast, getToast } from './utils/toast.server.ts'
@@ -63,19 +75,24 @@ function isStaticForVisitors(handle: unknown) {
 
 /**
  * Whether this document goes out without scripts: a static page for a visitor with no
- * session and no pending toast (a toast hides itself with JavaScript). Only the server's
- * render decides; in the browser the scripts are already running.
+ * session and no pending toast (a toast hides itself with JavaScript), unless it shows a
+ * dialog (which takes focus and closes on Escape with JavaScript). Only the server's render
+ * decides; in the browser the scripts are already running.
  */
 function useScriptlessDocument() {
 	const root = useRootData()
 	const page = useMatches().at(-1)
+	const { search } = useLocation()
 	if (typeof document !== 'undefined' || !root) return false
-	return !root.user && !root.toast && isStaticForVisitors(page?.handle)
+	return !root.user && !root.toast && isStaticForVisitors(page?.handle) && !new URLSearchParams(search).has('dialog')
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {
 	const scriptless = useScriptlessDocument()
-	const refresh = noscriptRefreshOf(useMatches().at(-1))
+	const page = useMatches().at(-1)
+	const refresh = noscriptRefreshOf(page)
+	const liveEvents = scriptless ? liveEventsOf(page?.handle) : null
+	const nonce = useNonce()
 	return (
 		<html lang="en">
 			<head>
@@ -98,6 +115,10 @@ export function Layout({ children }: { children: React.ReactNode }) {
 					Skip to content
 				</a>
 				{children}
+				{liveEvents ? (
+					// biome-ignore lint/security/noDangerouslySetInnerHtml: the app's own script (utils/live-parts.ts), no user data
+					<script nonce={nonce || undefined} dangerouslySetInnerHTML={{ __html: livePartsScript(liveEvents) }} />
+				) : null}
 				{scriptless ? null : (
 					<>
 						<ScrollRestoration />

@@ -301,7 +301,18 @@ async function firstVisitJs(origin: string, pagePath: string, cookie?: string) {
 		let gzipBytes = 0
 		for (const url of urls) gzipBytes += gzipSync(fs.readFileSync(path.join(BUILD_DIR, 'client', url))).length
 		const pdfjs = [...urls].some((url) => /pdf/i.test(url))
-		return { page: pagePath, status: response?.status() ?? 0, files: urls.size, gzipKb: Math.round(gzipBytes / 102.4) / 10, pdfjs }
+		// Inline scripts come with the HTML: a scriptless page's live-parts script, a hydrated page's route data.
+		const inline = await page.$$eval('script:not([src])', (scripts) => scripts.map((script) => script.textContent ?? ''))
+		const inlineBytes = inline.reduce((sum, text) => sum + (text ? gzipSync(text).length : 0), 0)
+		const kb = (bytes: number) => Math.round(bytes / 102.4) / 10
+		return {
+			page: pagePath,
+			status: response?.status() ?? 0,
+			files: urls.size,
+			gzipKb: kb(gzipBytes),
+			inlineGzipKb: kb(inlineBytes),
+			pdfjs,
+		}
 	} finally {
 		await browser.close()
 	}
@@ -599,7 +610,11 @@ function printTable(results: TargetResult[]) {
 		const bare = result.pages.find((page) => page.page.startsWith('/ (bare'))
 		if (ssr && bare) rows.push([db, '/ SSR ÷ bare (throughput)', `${Math.round((ssr.rps / bare.rps) * 100)} %`])
 		for (const js of result.javascript) {
-			rows.push([db, `first-visit JS ${js.page}`, `${js.gzipKb} KB gzip in ${js.files} files${js.pdfjs ? ' (includes pdf.js)' : ''}`])
+			rows.push([
+				db,
+				`first-visit JS ${js.page}`,
+				`${js.gzipKb} KB gzip in ${js.files} files${js.pdfjs ? ' (includes pdf.js)' : ''}; inline ${js.inlineGzipKb} KB`,
+			])
 		}
 		if (result.sse) {
 			const sse = result.sse

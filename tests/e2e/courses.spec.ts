@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test'
 import type { Kysely } from 'kysely'
+import { publishEvent } from '#app/services/events/publish.server.ts'
 import type { Database } from '#db/types.ts'
 import { insertCourse, insertUser } from '#tests/support/fixtures.ts'
 import { expect, test } from '../support/e2e.ts'
@@ -55,6 +56,62 @@ test('a full free course shows FREE and FULL, and its detail page offers the wai
 
 	await page.goto(`/courses/${course.id}`)
 	await expect(page.getByRole('link', { name: 'Join Waitlist' })).toBeVisible()
+})
+
+/** Takes a seat the way the app does: the enrolment and its live event in one transaction. */
+async function takeSeatAndTell(db: Kysely<Database>, courseId: number) {
+	const userId = await insertUser(db)
+	await db.transaction().execute(async (trx) => {
+		await trx.insertInto('enrollments').values({ user_id: userId, course_id: courseId, enrollment_date: new Date() }).execute()
+		await publishEvent(trx, { type: 'enrollment.changed', courseId })
+	})
+}
+
+for (const viewer of ['visitor', 'student'] as const) {
+	test(`a ${viewer}'s course list follows seats as they go, without a reload and keeping focus @js-only`, async ({
+		page,
+		db,
+		createUser,
+		signIn,
+	}) => {
+		if (viewer === 'student') await signIn(await createUser())
+		const course = await insertCourse(db, { capacity: 2 })
+		const card = page.locator(`#course-${course.id}`)
+		await gotoCourseList(page, () => expect(card.getByText('2 spots left')).toBeVisible({ timeout: 1000 }))
+		// A visitor gets the list without React (docs/decisions/039); a student the full app.
+		if (viewer === 'visitor') await expect(page.locator('script[type="module"]')).toHaveCount(0)
+		else await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true')
+		const details = card.getByRole('link', { name: /View Details/ })
+		await details.focus()
+		await page.evaluate(() => {
+			;(window as unknown as { notReloaded: boolean }).notReloaded = true
+		})
+
+		await takeSeatAndTell(db, course.id)
+		await expect(card.getByText('1 spot left')).toBeVisible()
+		await expect(card.getByText('ALMOST FULL')).toBeVisible()
+		await expect(details).toBeFocused()
+
+		await takeSeatAndTell(db, course.id)
+		await expect(card.getByText('Course is full')).toBeVisible()
+		await expect(card.getByRole('link', { name: `Join Waitlist for ${course.title}` })).toBeVisible()
+		await expect(details).toBeFocused()
+		expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true)
+	})
+}
+
+test('the waitlist dialog opened from a visitor’s course list takes focus and closes on Escape @js-only', async ({ page, db }) => {
+	const course = await insertCourse(db, { capacity: 1 })
+	await fillSeats(db, course.id, 1)
+	const card = page.locator(`#course-${course.id}`)
+	await gotoCourseList(page, () => expect(card.getByText('Course is full')).toBeVisible({ timeout: 1000 }))
+
+	await card.getByRole('link', { name: `Join Waitlist for ${course.title}` }).click()
+	const dialog = page.getByRole('dialog', { name: 'Join Our Waitlist' })
+	await expect(dialog.getByLabel('Full Name')).toBeFocused()
+	await page.keyboard.press('Escape')
+	await expect(dialog).toBeHidden()
+	await expect(page).toHaveURL(/\/courses$/)
 })
 
 test('the course page shows its blocks and asks a visitor to sign in', async ({ page, db }) => {

@@ -73,10 +73,17 @@ test('the marketing pages reach a signed-out visitor without a single script', a
 		expect(html, path).not.toContain('<script')
 		expect(html, path).not.toContain('modulepreload')
 	}
-	// A shared page with live parts (seat counts) keeps its scripts, its inline ones allowed by hash.
+	// The course list has live parts (seat counts): no React either, one inline script that
+	// follows them, allowed by its hash (docs/decisions/039).
 	const courses = await request.get('/courses')
-	expect(await courses.text()).toMatch(MODULE_SCRIPT)
-	expect(courses.headers()['content-security-policy']).toMatch(/script-src 'self'( 'sha256-[^']+')+;/)
+	const html = await courses.text()
+	expect(html).not.toMatch(MODULE_SCRIPT)
+	expect(html).not.toContain('modulepreload')
+	expect(html.match(/<script/g)).toHaveLength(1)
+	expect(html).toContain('data-live')
+	expect(courses.headers()['content-security-policy']).toMatch(/script-src 'self' 'sha256-[^']+';/)
+	// Opening a dialog on it brings the scripts: the dialog takes focus and closes on Escape.
+	expect(await (await request.get('/courses?dialog=waitlist')).text()).toMatch(MODULE_SCRIPT)
 })
 
 test('a signed-in visitor, and one with a toast to see, get the scripts of a static page', async ({ page, createUser, signIn }) => {

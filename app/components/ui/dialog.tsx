@@ -32,7 +32,11 @@ export function RouteDialog({
 		const panel = panelRef.current
 		if (!panel) return
 		const previouslyFocused = document.activeElement as HTMLElement | null
-		const first = panel.querySelector<HTMLElement>('[autofocus], input, select, textarea') ?? panel
+		// Fields out of the tab order (a form's spam trap) are not where a person starts.
+		const first =
+			panel.querySelector<HTMLElement>(
+				'[autofocus], input:not([type=hidden]):not([tabindex="-1"]), select:not([tabindex="-1"]), textarea:not([tabindex="-1"])',
+			) ?? panel
 		first.focus()
 		const onKeyDown = (event: KeyboardEvent) => {
 			if (event.key === 'Escape') {

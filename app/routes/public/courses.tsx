@@ -7,8 +7,19 @@ import { Card } from '#app/components/ui/card.tsx'
 import { listCoursesWithAvailability } from '#app/models/courses.server.ts'
 import type { CourseWithAvailability } from '#app/models/courses.ts'
 import { getDb } from '#app/utils/db.server.ts'
+import type { LiveForVisitorsHandle } from '#app/utils/live-parts.ts'
 import { formatDateOnly } from '#app/utils/misc.ts'
+import { STATIC_FOR_VISITORS } from '#app/utils/root-data.ts'
 import type { Route } from './+types/courses'
+
+/**
+ * A visitor gets the list without React (docs/decisions/039); a small script keeps its seat
+ * counts current. Opening the waitlist dialog (`?dialog=`) brings the scripts.
+ */
+export const handle = {
+	...STATIC_FOR_VISITORS,
+	liveForVisitors: ['enrollment.changed', 'course.changed'],
+} satisfies LiveForVisitorsHandle
 
 export async function loader() {
 	return { courses: await listCoursesWithAvailability(getDb()) }
@@ -30,32 +41,36 @@ export default function CoursesPage({ loaderData }: Route.ComponentProps) {
 				</p>
 			</header>
 
-			{hasOpenCourse ? null : (
-				<section
-					aria-labelledby="coming-soon-heading"
-					className="mt-8 rounded-2xl border border-brand-200 bg-brand-50 px-6 py-10 text-center"
-				>
-					<h2 id="coming-soon-heading" className="text-2xl font-bold text-brand-900">
-						Coming Soon
-					</h2>
-					<p className="mx-auto mt-2 max-w-md text-slate-700">
-						Our next programs are being scheduled. Join the waitlist and we will let you know as soon as spots open.
-					</p>
-					<ButtonLink to="/courses?dialog=waitlist" preventScrollReset size="lg" className="mt-6">
-						Join the Waitlist
-					</ButtonLink>
-				</section>
-			)}
-
-			{courses.length > 0 ? (
-				<ul className="mt-10 grid gap-6 md:grid-cols-2 lg:grid-cols-3">
-					{courses.map((course) => (
-						<li key={course.id}>
-							<CourseCard course={course} />
-						</li>
-					))}
-				</ul>
-			) : null}
+			{/* The parts a visitor's page without scripts keeps current (root.tsx, utils/live-parts.ts). */}
+			<div id="coming-soon" data-live>
+				{hasOpenCourse ? null : (
+					<section
+						aria-labelledby="coming-soon-heading"
+						className="mt-8 rounded-2xl border border-brand-200 bg-brand-50 px-6 py-10 text-center"
+					>
+						<h2 id="coming-soon-heading" className="text-2xl font-bold text-brand-900">
+							Coming Soon
+						</h2>
+						<p className="mx-auto mt-2 max-w-md text-slate-700">
+							Our next programs are being scheduled. Join the waitlist and we will let you know as soon as spots open.
+						</p>
+						<ButtonLink to="/courses?dialog=waitlist" preventScrollReset size="lg" className="mt-6">
+							Join the Waitlist
+						</ButtonLink>
+					</section>
+				)}
+			</div>
+			<div id="course-list" data-live>
+				{courses.length > 0 ? (
+					<ul id="course-cards" className="mt-10 grid gap-6 md:grid-cols-2 lg:grid-cols-3">
+						{courses.map((course) => (
+							<li key={course.id} id={`course-${course.id}`}>
+								<CourseCard course={course} />
+							</li>
+						))}
+					</ul>
+				) : null}
+			</div>
 			{searchParams.get('dialog') === 'waitlist' ? (
 				<LazyWaitlistDialog
 					course={waitlistCourse ? { id: waitlistCourse.id, title: waitlistCourse.title } : null}
