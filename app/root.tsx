@@ -36,7 +36,7 @@ export const middleware: Route.MiddlewareFunction[] = [
 ]
 
 export const links: Route.LinksFunction = () => [
-	{ rel: 'stylesheet', href: stylesheet },
+	{ rel: 'stylesheet', href: stylesheet, precedence: 'default' },
 	{ rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
 ]
 

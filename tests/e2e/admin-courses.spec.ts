@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { materialKey } from '#app/services/storage/keys.ts'
+import { findAdminCourseCard } from '#tests/support/admin-course-grid.ts'
 import { insertCourse } from '#tests/support/fixtures.ts'
 import { expect, test } from '../support/e2e.ts'
 import { e2eServerStorage } from '../support/e2e-env.ts'
@@ -29,7 +30,7 @@ test('an admin adds, edits and deletes a course; its enrollments and stored file
 	await addForm.getByRole('button', { name: 'Add Course' }).click()
 	await expect(page.getByText('Course added successfully')).toBeVisible()
 
-	const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: title, exact: true }) })
+	let card = await findAdminCourseCard(page, title)
 	await expect(card.getByText('$1,250.01')).toBeVisible()
 	await expect(card.getByText('0/5')).toBeVisible()
 	await expect(card.getByText('5 spots remaining')).toBeVisible()
@@ -59,6 +60,7 @@ test('an admin adds, edits and deletes a course; its enrollments and stored file
 		.execute()
 
 	await page.getByRole('link', { name: 'Refresh Courses' }).click()
+	card = await findAdminCourseCard(page, title)
 	await expect(card.getByText('2/5')).toBeVisible()
 	await expect(card.getByText('3 spots remaining')).toBeVisible()
 
@@ -79,7 +81,7 @@ test('an admin adds, edits and deletes a course; its enrollments and stored file
 	await page.getByRole('dialog', { name: 'Edit Course' }).getByRole('button', { name: 'Save Changes' }).click()
 	await expect(page.getByText('Course updated successfully')).toBeVisible()
 	await expect(page.getByRole('dialog')).toHaveCount(0)
-	const editedCard = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: editedTitle, exact: true }) })
+	const editedCard = await findAdminCourseCard(page, editedTitle)
 	await expect(editedCard.getByText('FULL', { exact: true })).toBeVisible()
 	await expect(editedCard.getByText('Course is full')).toBeVisible()
 

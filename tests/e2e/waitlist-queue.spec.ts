@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto'
 import type { Kysely } from 'kysely'
 import type { Database } from '#db/types.ts'
+import { findAdminCourseCard } from '#tests/support/admin-course-grid.ts'
 import { insertCourse, insertEnrollment, insertUser } from '#tests/support/fixtures.ts'
 import { expect, test } from '../support/e2e.ts'
 
@@ -96,7 +97,8 @@ test('an admin reorders the queue, offers a seat by hand and removes someone', a
 	await signIn(await createUser({ role: 'admin' }))
 
 	await page.goto('/dashboard/admin/courses')
-	await page.getByRole('link', { name: `Waitlist of ${course.title}` }).click()
+	const card = await findAdminCourseCard(page, course.title)
+	await card.getByRole('link', { name: `Waitlist of ${course.title}` }).click()
 	await expect(page.getByRole('heading', { name: `Waitlist: ${course.title}` })).toBeVisible()
 	const names = page.getByRole('table').locator('tbody tr td:nth-child(2)')
 	await expect(names).toHaveText(['Ann Able', 'Ben Baker', 'Cara Cole'])
