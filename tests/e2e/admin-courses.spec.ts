@@ -202,4 +202,13 @@ test('the course grid comes in pages of twelve, and a dialog opened on the secon
 	await expect(page.getByText('Course updated successfully')).toBeVisible()
 	await expect(page).toHaveURL(/\/dashboard\/admin\/courses\?page=2$/)
 	await expect(pages.locator('[aria-current="page"]')).toHaveText('Page 2')
+
+	// On a phone the links fit one line: Previous, the current page and Next if there is a page after
+	// this one ('Page 2 of N' beside them).
+	await page.setViewportSize({ width: 390, height: 844 })
+	await expect(pages.getByRole('link', { name: 'Page 1', exact: true })).toBeHidden()
+	const shown = pages.locator('li:visible')
+	const tops = await shown.evaluateAll((items) => items.map((item) => item.getBoundingClientRect().top))
+	expect(tops.length).toBeGreaterThanOrEqual(2)
+	expect(new Set(tops).size).toBe(1)
 })

@@ -22,6 +22,9 @@ export function pageNumbers(page: number, pageCount: number): Array<number | nul
 const itemClasses = 'inline-flex h-9 min-w-9 items-center justify-center rounded-md px-3 text-sm font-semibold'
 const linkClasses = cn(itemClasses, 'border border-slate-300 bg-white text-ink hover:bg-slate-100')
 
+/** On a phone only Previous, the current page and Next fit on one line; 'Page N of M' says the rest. */
+const otherPageClasses = 'hidden sm:block'
+
 /**
  * Page links for a list split into pages: plain links, so they work in any browser. `anchor`
  * is the id of the list's heading, where each page opens.
@@ -57,11 +60,11 @@ export function Pagination({
 				) : null}
 				{numbers.map((n, index) =>
 					n === null ? (
-						<li key={`gap-after-${numbers[index - 1]}`} aria-hidden className="px-1 text-slate-500">
+						<li key={`gap-after-${numbers[index - 1]}`} aria-hidden className={cn(otherPageClasses, 'px-1 text-slate-500')}>
 							…
 						</li>
 					) : (
-						<li key={n}>
+						<li key={n} className={n === page ? undefined : otherPageClasses}>
 							{n === page ? (
 								<span aria-current="page" className={cn(itemClasses, 'bg-brand-700 text-white')}>
 									<span className="sr-only">Page </span>
