@@ -115,7 +115,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
 					Skip to content
 				</a>
 				{children}
-				{liveEvents ? (
+				{/* Only the server renders it (`liveEvents` is null in the browser): the check keeps the script's code out of the client bundle. */}
+				{import.meta.env.SSR && liveEvents ? (
 					// biome-ignore lint/security/noDangerouslySetInnerHtml: the app's own script (utils/live-parts.ts), no user data
 					<script nonce={nonce || undefined} dangerouslySetInnerHTML={{ __html: livePartsScript(liveEvents) }} />
 				) : null}
