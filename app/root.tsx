@@ -79,17 +79,16 @@ function isStaticForVisitors(handle: unknown) {
  * dialog (which takes focus and closes on Escape with JavaScript). Only the server's render
  * decides; in the browser the scripts are already running.
  */
-function useScriptlessDocument() {
+function useScriptlessDocument(page: { handle: unknown } | undefined) {
 	const root = useRootData()
-	const page = useMatches().at(-1)
 	const { search } = useLocation()
 	if (typeof document !== 'undefined' || !root) return false
 	return !root.user && !root.toast && isStaticForVisitors(page?.handle) && !new URLSearchParams(search).has('dialog')
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {
-	const scriptless = useScriptlessDocument()
 	const page = useMatches().at(-1)
+	const scriptless = useScriptlessDocument(page)
 	const refresh = noscriptRefreshOf(page)
 	const liveEvents = scriptless ? liveEventsOf(page?.handle) : null
 	const nonce = useNonce()

@@ -51,7 +51,7 @@ function followLiveParts(eventTypes: string[], eventsUrl: string, debounceMs: nu
 	}
 
 	async function refresh() {
-		const response = await fetch(location.href, { headers: { Accept: 'text/html' }, credentials: 'same-origin' })
+		const response = await fetch(location.href, { headers: { Accept: 'text/html' } })
 		if (!response.ok) return
 		const fresh = new DOMParser().parseFromString(await response.text(), 'text/html')
 		for (const part of Array.from(document.querySelectorAll('[data-live]'))) {
