@@ -99,6 +99,8 @@ export interface SeatHoldsTable {
 	course_id: number
 	user_id: string
 	checkout_session_id: string | null
+	/** Where the buyer pays: a repeated purchase submit answers with it (docs/decisions/040). */
+	checkout_url: string | null
 	expires_at: Date
 	created_at: CreatedAt
 }
@@ -192,7 +194,8 @@ export interface PromotionCodesTable {
 	created_at: CreatedAt
 }
 
-export type PromotionCodeRedemptionStatus = 'reserved' | 'redeemed'
+/** `over_limit`: paid after its reservation lapsed, with the code used up meanwhile (docs/decisions/040). */
+export type PromotionCodeRedemptionStatus = 'reserved' | 'redeemed' | 'over_limit'
 
 export interface PromotionCodeRedemptionsTable {
 	id: Generated<number>
@@ -228,6 +231,8 @@ export interface TestCheckoutSessionsTable {
 	amount_subtotal_cents: number | null
 	discount_cents: Generated<number>
 	promotion_code: string | null
+	/** A repeated creation with the same key returns this session, as Stripe's idempotency keys do. */
+	idempotency_key: string | null
 }
 
 export interface CourseMaterialsTable {

@@ -1,5 +1,6 @@
 import type { ExpressionBuilder, Kysely } from 'kysely'
 import { publishEvent } from '#app/services/events/publish.server.ts'
+import { transaction } from '#app/utils/db.server.ts'
 import type { Database, EnrollmentStatus } from '#db/types.ts'
 import { likePattern } from './admin-users.server.ts'
 import { recordAudit } from './audit-log.server.ts'
@@ -115,7 +116,7 @@ export async function getEnrollment(db: Kysely<Database>, id: number) {
  * not exist.
  */
 export async function adminEnroll(db: Kysely<Database>, actorId: string, input: { userId: string; courseId: number }) {
-	return db.transaction().execute(async (trx) => {
+	return transaction(db, async (trx) => {
 		const user = await trx.selectFrom('users').select('id').where('id', '=', input.userId).executeTakeFirst()
 		if (!user) return null
 		const { enrollmentId, course } = await enrollWithinCapacity(trx, { ...input, status: 'active' })
@@ -133,7 +134,7 @@ export async function adminEnroll(db: Kysely<Database>, actorId: string, input: 
 
 /** Any status to any other; into a seat-taking one needs a free seat (throws SeatUnavailableError). Null when missing. */
 export async function updateEnrollmentStatus(db: Kysely<Database>, actorId: string, enrollmentId: number, status: EnrollmentStatus) {
-	return db.transaction().execute(async (trx) => {
+	return transaction(db, async (trx) => {
 		const before = await trx.selectFrom('enrollments').select(['status', 'user_id']).where('id', '=', enrollmentId).executeTakeFirst()
 		if (!before) return null
 		const changed = await changeEnrollmentStatus(trx, enrollmentId, status)
@@ -152,7 +153,7 @@ export async function updateEnrollmentStatus(db: Kysely<Database>, actorId: stri
 
 /** Null when the enrollment does not exist. */
 export async function removeEnrollment(db: Kysely<Database>, actorId: string, enrollmentId: number) {
-	return db.transaction().execute(async (trx) => {
+	return transaction(db, async (trx) => {
 		const removed = await deleteEnrollment(trx, enrollmentId)
 		if (!removed) return null
 		await recordAudit(trx, {

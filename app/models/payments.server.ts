@@ -2,17 +2,27 @@ import type { Kysely, Transaction } from 'kysely'
 import { publishEvent } from '#app/services/events/publish.server.ts'
 import type { CheckoutSession, PaymentProvider } from '#app/services/payments/payments.ts'
 import { TestCheckoutPayments } from '#app/services/payments/test-checkout.server.ts'
+import { transaction } from '#app/utils/db.server.ts'
 import type { Database } from '#db/types.ts'
 import { sendEnrollmentReceipt } from './enrollment-emails.server.ts'
 import {
 	type AppliedPromotionCode,
 	attachCheckoutToReservation,
 	lockPromotionCodeForUse,
-	recordCheckoutRedemption,
 	recordPromotionCodeUse,
+	redeemCheckoutUse,
+	reservedPromotionOf,
 	setStripePromotionCodeId,
 } from './promotion-codes.server.ts'
-import { enrollWithinCapacity, placeSeatHold, releaseSeatHolds, SeatUnavailableError, sweepExpiredSeatHolds } from './seats.server.ts'
+import { lockCourse } from './seat-offers.server.ts'
+import {
+	enrollWithinCapacity,
+	liveHoldOf,
+	placeSeatHold,
+	releaseSeatHolds,
+	SeatUnavailableError,
+	sweepExpiredSeatHolds,
+} from './seats.server.ts'
 
 /**
  * How long a seat is held for a checkout, and when the checkout session ends.
@@ -28,30 +38,37 @@ export type SeatClaim =
 	| { kind: 'held'; holdId: string; expiresAt: Date; course: ClaimedCourse; promotion: AppliedPromotionCode | null }
 
 /**
- * Inside a transaction: enrols at once in a free course (or one a promotion
- * code makes free), or holds a seat for the checkout of a paid one. The price
- * is read under the course lock, from the database only; a code is counted
- * under its own lock, reserved with the hold or redeemed with the enrolment
- * (docs/decisions/037). Throws SeatUnavailableError when no seat can be had,
- * PromotionCodeError when the code cannot be used.
+ * Inside a transaction: enrols at once in a free course (or one a promotion code makes free), or
+ * holds a seat for the checkout of a paid one. The price is read under the course lock, from the
+ * database only; a code is counted under its own lock, reserved with the hold or redeemed with the
+ * enrolment (docs/decisions/037). A buyer whose checkout for the course is still open gets that
+ * checkout's hold back, whatever code they typed this time: one open checkout per buyer and course
+ * (docs/decisions/040). Throws SeatUnavailableError when no seat can be had, PromotionCodeError
+ * when the code cannot be used.
  */
 export async function claimSeat(
 	trx: Transaction<Database>,
 	input: { userId: string; courseId: number; promotionCode?: string | null },
 ): Promise<SeatClaim> {
+	if (!(await lockCourse(trx, input.courseId))) throw new SeatUnavailableError('course-not-found')
 	const row = await trx
 		.selectFrom('courses')
 		.select(['id', 'title', 'registration_fee'])
 		.where('id', '=', input.courseId)
-		.forUpdate()
-		.executeTakeFirst()
-	if (!row) throw new SeatUnavailableError('course-not-found')
+		.executeTakeFirstOrThrow()
 	const course = { id: row.id, title: row.title, registrationFee: row.registration_fee }
 	const seat = { userId: input.userId, courseId: input.courseId }
+	if (course.registrationFee > 0) {
+		const open = await liveHoldOf(trx, seat)
+		if (open) {
+			const promotion = await reservedPromotionOf(trx, open.id)
+			return { kind: 'held', holdId: open.id, expiresAt: open.expires_at, course, promotion }
+		}
+	}
 	// A free course has nothing to take off: a code typed for it is not used up.
 	const promotion =
 		input.promotionCode && course.registrationFee > 0
-			? await lockPromotionCodeForUse(trx, { ...seat, code: input.promotionCode, priceCents: course.registrationFee })
+			? await lockPromotionCodeForUse(trx, { courseId: course.id, code: input.promotionCode, priceCents: course.registrationFee })
 			: null
 	if (course.registrationFee === 0 || promotion?.totalCents === 0) {
 		const { enrollmentId } = await enrollWithinCapacity(trx, seat)
@@ -79,21 +96,27 @@ export type OpenCheckoutInput = {
 }
 
 /**
- * Creates the checkout session for a held seat and records the pending
- * payment. When the provider fails, the hold is released at once.
+ * The checkout of a held seat: the one already opened for the hold, or a new session at the
+ * provider, recorded with the hold and the pending payment (docs/decisions/040). The idempotency
+ * key comes from the hold, so the buyer's submits that arrive together get one session from the
+ * provider; no transaction stays open across the provider call. Whichever submit records first
+ * wins: a later one answers with the recorded checkout (and expires its own session, should it
+ * have made another). When the provider fails, a hold whose checkout never opened is released.
  */
 export async function openCheckout(db: Kysely<Database>, payments: PaymentProvider, input: OpenCheckoutInput) {
 	const { claim, user } = input
+	const recorded = await checkoutOfHold(db, claim.holdId)
+	if (recorded) return recorded
 	const promotion = claim.promotion
-	let session: CheckoutSession
+	let session: CheckoutSession & { url: string }
 	try {
 		let providerPromotionCodeId = promotion?.stripePromotionCodeId ?? null
 		if (promotion && !providerPromotionCodeId) {
 			providerPromotionCodeId = await payments.preparePromotionCode({ id: promotion.id, code: promotion.code, ...promotion.discount })
 			if (providerPromotionCodeId) await setStripePromotionCodeId(db, promotion.id, providerPromotionCodeId)
 		}
-		session = await payments.createCheckoutSession({
-			amountCents: claim.course.registrationFee,
+		const created = await payments.createCheckoutSession({
+			amountCents: promotion?.priceCents ?? claim.course.registrationFee,
 			discount: promotion ? { code: promotion.code, ...promotion.discount, providerPromotionCodeId } : undefined,
 			currency: 'usd',
 			description: claim.course.title,
@@ -102,65 +125,105 @@ export async function openCheckout(db: Kysely<Database>, payments: PaymentProvid
 			expiresAt: claim.expiresAt,
 			successUrl: `${input.appUrl}/registration-complete?session_id={CHECKOUT_SESSION_ID}`,
 			cancelUrl: `${input.appUrl}${input.cancelPath}`,
-			idempotencyKey: `checkout-hold-${claim.holdId}`,
+			// Per hold and way back: the same purchase sent again is the same session.
+			idempotencyKey: `checkout-hold-${claim.holdId}${input.cancelPath}`,
 		})
+		if (!created.url) throw new CheckoutError('Failed to get checkout URL')
+		session = { ...created, url: created.url }
 	} catch (error) {
-		console.error('[payments] could not create a checkout session:', error instanceof Error ? error.message : error)
-		await releaseHold(db, claim.holdId, claim.course.id)
-		throw new CheckoutError('Failed to create checkout session')
+		if (!(error instanceof CheckoutError)) {
+			console.error('[payments] could not create a checkout session:', error instanceof Error ? error.message : error)
+		}
+		const opened = await releaseHoldWithoutCheckout(db, claim.holdId, claim.course.id)
+		if (opened) return opened
+		throw error instanceof CheckoutError ? error : new CheckoutError('Failed to create checkout session')
 	}
-	if (!session.url) {
-		await releaseHold(db, claim.holdId, claim.course.id)
-		throw new CheckoutError('Failed to get checkout URL')
-	}
-	await db.transaction().execute(async (trx) => {
-		await trx.updateTable('seat_holds').set({ checkout_session_id: session.id }).where('id', '=', claim.holdId).execute()
-		await attachCheckoutToReservation(trx, { seatHoldId: claim.holdId, checkoutSessionId: session.id })
-		await trx
-			.insertInto('registration_payments')
-			.values({
-				checkout_session_id: session.id,
-				provider: payments.name,
-				user_id: user.id,
-				course_id: claim.course.id,
-				course_title: claim.course.title,
-				customer_email: user.email,
-				amount_cents: session.amountTotal ?? claim.course.registrationFee - (promotion?.discountCents ?? 0),
-				promotion_code_id: promotion?.id ?? null,
-				promotion_code: promotion?.code ?? null,
-				discount_cents: session.amountDiscount,
-			})
-			.onConflict((conflict) => conflict.column('checkout_session_id').doNothing())
-			.execute()
+	const answer = await transaction(db, async (trx) => {
+		const hold = await trx
+			.selectFrom('seat_holds')
+			.select(['checkout_session_id', 'checkout_url'])
+			.where('id', '=', claim.holdId)
+			.where('expires_at', '>', new Date())
+			.forUpdate()
+			.executeTakeFirst()
+		if (!hold) return null
+		if (hold.checkout_session_id && hold.checkout_url) return { sessionId: hold.checkout_session_id, url: hold.checkout_url }
+		await recordCheckout(trx, payments, { claim, user, session })
+		return { sessionId: session.id, url: session.url }
 	})
-	return { sessionId: session.id, url: session.url }
+	// A session nobody will be sent to (its hold went, or another was recorded first) must not stay payable.
+	if (answer?.sessionId !== session.id) await payments.expireCheckoutSession(session.id).catch(() => {})
+	if (!answer) throw new CheckoutError('Failed to create checkout session')
+	return answer
 }
 
-async function releaseHold(db: Kysely<Database>, holdId: string, courseId: number) {
-	await db.transaction().execute(async (trx) => {
-		await releaseSeatHolds(trx, { holdId })
-		await publishEvent(trx, { type: 'enrollment.changed', courseId })
-	})
+/** The checkout recorded for a hold that has not run out, if any. */
+async function checkoutOfHold(db: Kysely<Database>, holdId: string) {
+	const hold = await db
+		.selectFrom('seat_holds')
+		.select(['checkout_session_id', 'checkout_url'])
+		.where('id', '=', holdId)
+		.where('expires_at', '>', new Date())
+		.executeTakeFirst()
+	return hold?.checkout_session_id && hold.checkout_url ? { sessionId: hold.checkout_session_id, url: hold.checkout_url } : null
+}
+
+async function recordCheckout(
+	trx: Transaction<Database>,
+	payments: PaymentProvider,
+	input: Pick<OpenCheckoutInput, 'claim' | 'user'> & { session: CheckoutSession & { url: string } },
+) {
+	const { claim, user, session } = input
+	const promotion = claim.promotion
+	await trx
+		.updateTable('seat_holds')
+		.set({ checkout_session_id: session.id, checkout_url: session.url })
+		.where('id', '=', claim.holdId)
+		.execute()
+	await attachCheckoutToReservation(trx, { seatHoldId: claim.holdId, checkoutSessionId: session.id })
+	await trx
+		.insertInto('registration_payments')
+		.values({
+			checkout_session_id: session.id,
+			provider: payments.name,
+			user_id: user.id,
+			course_id: claim.course.id,
+			course_title: claim.course.title,
+			customer_email: user.email,
+			amount_cents: session.amountTotal ?? promotion?.totalCents ?? claim.course.registrationFee,
+			promotion_code_id: promotion?.id ?? null,
+			promotion_code: promotion?.code ?? null,
+			discount_cents: session.amountDiscount,
+		})
+		.onConflict((conflict) => conflict.column('checkout_session_id').doNothing())
+		.execute()
 }
 
 /**
- * A new checkout for the same course (without a course: any new start)
- * replaces the user's unfinished ones: they are expired at the provider so
- * they can no longer be paid. One that turns out to be paid already is left
- * alone for fulfilment.
+ * After a failed provider call: releases the hold unless another submit of the buyer opened its
+ * checkout meanwhile, which is then the answer (null when the hold went).
  */
-export async function supersedeUnfinishedCheckouts(
-	db: Kysely<Database>,
-	payments: PaymentProvider,
-	input: { userId: string; courseId?: number },
-) {
-	let query = db
+async function releaseHoldWithoutCheckout(db: Kysely<Database>, holdId: string, courseId: number) {
+	const released = await transaction(db, async (trx) => {
+		const courses = await releaseSeatHolds(trx, { holdWithoutCheckout: holdId })
+		if (courses.length > 0) await publishEvent(trx, { type: 'enrollment.changed', courseId })
+		return courses.length > 0
+	})
+	return released ? null : checkoutOfHold(db, holdId)
+}
+
+/**
+ * Before an unfinished account is started over by a new registration (docs/decisions/025): its
+ * checkouts that could still be paid are expired at the provider, so nobody pays for a seat of an
+ * account that changes hands. One that turns out to be paid already is left alone for fulfilment.
+ */
+export async function expireUnfinishedCheckouts(db: Kysely<Database>, payments: PaymentProvider, userId: string) {
+	const pending = await db
 		.selectFrom('registration_payments')
 		.select('checkout_session_id')
-		.where('user_id', '=', input.userId)
+		.where('user_id', '=', userId)
 		.where('status', '=', 'pending')
-	if (input.courseId !== undefined) query = query.where('course_id', '=', input.courseId)
-	const pending = await query.execute()
+		.execute()
 	for (const { checkout_session_id: sessionId } of pending) {
 		try {
 			await payments.expireCheckoutSession(sessionId)
@@ -194,7 +257,10 @@ export async function fulfil(db: Kysely<Database>, payments: PaymentProvider, se
 		await expireCheckout(db, sessionId)
 		return { status: 'expired' }
 	}
-	return db.transaction().execute(async (trx) => {
+	return transaction(db, async (trx) => {
+		// The course first, as every seat decision takes it (docs/decisions/040); then the payment row.
+		const courseId = Number(session.metadata.courseId)
+		if (Number.isInteger(courseId)) await lockCourse(trx, courseId)
 		const payment = await lockPayment(trx, payments, session)
 		if (!payment) return { status: 'not-found' } as const
 		if (payment.fulfilled_at) {
@@ -224,7 +290,7 @@ export async function fulfil(db: Kysely<Database>, payments: PaymentProvider, se
 				.where('id', '=', payment.id)
 				.execute()
 			if (payment.promotion_code_id !== null) {
-				await recordCheckoutRedemption(trx, {
+				await redeemCheckoutUse(trx, {
 					promotionCodeId: payment.promotion_code_id,
 					checkoutSessionId: sessionId,
 					userId: payment.user_id,
@@ -286,7 +352,13 @@ async function lockPayment(trx: Transaction<Database>, payments: PaymentProvider
 
 /** An expired or abandoned checkout: the pending payment is closed and its seat hold released. */
 export async function expireCheckout(db: Kysely<Database>, sessionId: string) {
-	await db.transaction().execute(async (trx) => {
+	await transaction(db, async (trx) => {
+		const payment = await trx
+			.selectFrom('registration_payments')
+			.select('course_id')
+			.where('checkout_session_id', '=', sessionId)
+			.executeTakeFirst()
+		if (payment?.course_id) await lockCourse(trx, payment.course_id)
 		await trx
 			.updateTable('registration_payments')
 			.set({ status: 'expired', updated_at: new Date() })

@@ -1,4 +1,5 @@
 import { type ExpressionBuilder, type Kysely, sql, type Transaction } from 'kysely'
+import { transaction } from '#app/utils/db.server.ts'
 import type { Database } from '#db/types.ts'
 import { recordAudit } from './audit-log.server.ts'
 import {
@@ -10,10 +11,12 @@ import {
 } from './promotion-codes.ts'
 
 /**
- * Promotion codes and their uses (docs/decisions/037). A use is counted the moment a seat is
+ * Promotion codes and their uses (docs/decisions/037, 040). A use is counted the moment a seat is
  * claimed with the code: a `reserved` row tied to the seat hold of the checkout (it disappears
- * with the hold: expired, cancelled, replaced), or a `redeemed` row once the enrolment exists.
- * Every count happens under the code's row lock, so N allowed uses give exactly N.
+ * with the hold: expired, cancelled), or a `redeemed` row once the enrolment exists. Every count
+ * happens under the code's row lock, so N allowed uses give exactly N. A payment that arrives
+ * after its reservation lapsed, with the code used up meanwhile, is an `over_limit` use: the
+ * money was taken, so the enrolment stands, and the admin is told.
  */
 
 export class PromotionCodeError extends Error {
@@ -24,7 +27,7 @@ export class PromotionCodeError extends Error {
 	}
 }
 
-/** The uses that count: redeemed ones and reservations whose seat hold has not expired. */
+/** The uses that count against the limit: redeemed ones and reservations whose seat hold has not expired. */
 function usesExpression(eb: ExpressionBuilder<Database, 'promotion_codes'>) {
 	return eb
 		.selectFrom('promotion_code_redemptions')
@@ -34,6 +37,15 @@ function usesExpression(eb: ExpressionBuilder<Database, 'promotion_codes'>) {
 		.where((where) =>
 			where.or([where('promotion_code_redemptions.status', '=', 'redeemed'), where('seat_holds.expires_at', '>', sql<Date>`now()`)]),
 		)
+}
+
+/** Uses past the limit: payments that arrived after their reservation lapsed (docs/decisions/040). */
+function overLimitExpression(eb: ExpressionBuilder<Database, 'promotion_codes'>) {
+	return eb
+		.selectFrom('promotion_code_redemptions')
+		.select((count) => count.fn.countAll<string>().as('overLimit'))
+		.whereRef('promotion_code_redemptions.promotion_code_id', '=', 'promotion_codes.id')
+		.where('promotion_code_redemptions.status', '=', 'over_limit')
 }
 
 type CodeRow = {
@@ -106,41 +118,41 @@ export async function previewPromotionCode(db: Kysely<Database>, input: { code: 
 }
 
 /**
- * Inside the transaction that claims the seat (after the course lock): locks the code and counts
- * its uses in a statement of its own, so that it sees every use committed by the previous lock
- * holder. The user's own live reservation for this course does not count: the new seat hold
- * replaces the old one, and the reservation goes with it. Throws PromotionCodeError.
+ * Inside the transaction that claims the seat (after the course lock, docs/decisions/040): locks
+ * the code and counts its uses in a statement of its own, so that it sees every use committed by
+ * the previous lock holder. Throws PromotionCodeError.
  */
-export async function lockPromotionCodeForUse(
-	trx: Transaction<Database>,
-	input: { code: string; userId: string; courseId: number; priceCents: number },
-) {
+export async function lockPromotionCodeForUse(trx: Transaction<Database>, input: { code: string; courseId: number; priceCents: number }) {
 	const row = await trx
 		.selectFrom('promotion_codes')
 		.select(CODE_COLUMNS)
 		.where('code', '=', normalizePromotionCode(input.code))
 		.forUpdate()
 		.executeTakeFirst()
-	const counted = row
-		? await trx
-				.selectFrom('promotion_codes')
-				.select((eb) =>
-					usesExpression(eb)
-						.where((where) =>
-							where.or([
-								where('seat_holds.id', 'is', null),
-								where('seat_holds.user_id', '<>', input.userId),
-								where('seat_holds.course_id', '<>', input.courseId),
-							]),
-						)
-						.as('uses'),
-				)
-				.where('id', '=', row.id)
-				.executeTakeFirstOrThrow()
-		: null
-	const refusal = refusalOf(row, input.courseId, Number(counted?.uses ?? 0), new Date())
+	const uses = row ? await countUses(trx, row.id) : 0
+	const refusal = refusalOf(row, input.courseId, uses, new Date())
 	if (refusal || !row) throw new PromotionCodeError(refusal ?? 'unknown')
 	return applied(row, input.priceCents)
+}
+
+async function countUses(trx: Transaction<Database>, promotionCodeId: number) {
+	const counted = await trx
+		.selectFrom('promotion_codes')
+		.select((eb) => usesExpression(eb).as('uses'))
+		.where('id', '=', promotionCodeId)
+		.executeTakeFirstOrThrow()
+	return Number(counted.uses ?? 0)
+}
+
+/** The code use a seat hold reserved, priced as it was when the seat was claimed; null without one. */
+export async function reservedPromotionOf(trx: Transaction<Database>, seatHoldId: string): Promise<AppliedPromotionCode | null> {
+	const row = await trx
+		.selectFrom('promotion_code_redemptions')
+		.innerJoin('promotion_codes', 'promotion_codes.id', 'promotion_code_redemptions.promotion_code_id')
+		.select([...CODE_COLUMNS.map((column) => `promotion_codes.${column}` as const), 'promotion_code_redemptions.price_cents'])
+		.where('promotion_code_redemptions.seat_hold_id', '=', seatHoldId)
+		.executeTakeFirst()
+	return row ? applied(row, row.price_cents) : null
 }
 
 /** Records a use of a code locked by lockPromotionCodeForUse: reserved with a seat hold, or redeemed with an enrolment. */
@@ -175,13 +187,15 @@ export async function attachCheckoutToReservation(trx: Transaction<Database>, in
 }
 
 /**
- * Fulfilment of a paid checkout, after the enrolment consumed the seat hold (and with it the
- * reservation, in the same transaction): the use becomes a redemption of the enrolment. Done in
- * this order so that fulfilment takes no lock before the course's (docs/decisions/037). A
- * reservation that lapsed with its hold while the payment was on its way is recorded all the
- * same: the customer paid the discounted price.
+ * Fulfilment of a paid checkout opened with a code, after the enrolment consumed its seat hold
+ * (and with it the reservation, in this same transaction): the use is counted again under the
+ * code's lock, so it is `redeemed` when the code has room — always, while the reservation was
+ * live, since it was counted — and `over_limit` when its reservation lapsed while the payment
+ * was on its way and others used the code up meanwhile (docs/decisions/040). An over-the-limit
+ * use is recorded in the audit log for the admin. Returns what was recorded, or null when the
+ * code no longer exists.
  */
-export async function recordCheckoutRedemption(
+export async function redeemCheckoutUse(
 	trx: Transaction<Database>,
 	input: {
 		promotionCodeId: number
@@ -193,21 +207,52 @@ export async function recordCheckoutRedemption(
 		discountCents: number
 	},
 ) {
+	// A reservation of a hold that ran out and was not swept yet counts for nothing: it gives way.
+	await trx
+		.deleteFrom('promotion_code_redemptions')
+		.where('checkout_session_id', '=', input.checkoutSessionId)
+		.where('status', '=', 'reserved')
+		.execute()
+	const code = await trx
+		.selectFrom('promotion_codes')
+		.select(['id', 'code', 'max_uses'])
+		.where('id', '=', input.promotionCodeId)
+		.forUpdate()
+		.executeTakeFirst()
+	if (!code) return null
+	const uses = await countUses(trx, code.id)
+	const status = code.max_uses !== null && uses >= code.max_uses ? 'over_limit' : 'redeemed'
 	await trx
 		.insertInto('promotion_code_redemptions')
 		.values({
-			promotion_code_id: input.promotionCodeId,
+			promotion_code_id: code.id,
 			user_id: input.userId,
 			course_id: input.courseId,
-			status: 'redeemed',
+			status,
 			enrollment_id: input.enrollmentId,
 			checkout_session_id: input.checkoutSessionId,
 			redeemed_at: new Date(),
 			price_cents: input.priceCents,
 			discount_cents: input.discountCents,
 		})
-		.onConflict((conflict) => conflict.column('checkout_session_id').doNothing())
 		.execute()
+	if (status === 'over_limit') {
+		await recordAudit(trx, {
+			actorId: null,
+			action: 'promotion_code.over_limit',
+			entity: 'promotion_code',
+			entityId: code.id,
+			details: {
+				code: code.code,
+				maxUses: code.max_uses,
+				checkoutSessionId: input.checkoutSessionId,
+				userId: input.userId,
+				courseId: input.courseId,
+				discountCents: input.discountCents,
+			},
+		})
+	}
+	return status
 }
 
 /** Remembers Stripe's promotion code for ours; a concurrent first use may have stored the same id already. */
@@ -228,10 +273,12 @@ export type PromotionCodeListItem = {
 	courseTitle: string | null
 	expiresAt: string | null
 	maxUses: number | null
-	/** Redeemed plus reserved. */
+	/** Redeemed plus reserved: what counts against maxUses. */
 	uses: number
 	/** Held by checkouts still open: given back if they are not paid. */
 	reserved: number
+	/** Paid after their reservation lapsed, with the code used up meanwhile: past maxUses (docs/decisions/040). */
+	overLimit: number
 	deactivatedAt: string | null
 	createdAt: string
 }
@@ -252,6 +299,7 @@ export async function listPromotionCodes(db: Kysely<Database>): Promise<Promotio
 			'courses.title as courseTitle',
 			(eb) => usesExpression(eb).as('uses'),
 			(eb) => usesExpression(eb).where('promotion_code_redemptions.status', '=', 'reserved').as('reserved'),
+			(eb) => overLimitExpression(eb).as('overLimit'),
 		])
 		.orderBy('promotion_codes.created_at', 'desc')
 		.orderBy('promotion_codes.id', 'desc')
@@ -266,6 +314,7 @@ export async function listPromotionCodes(db: Kysely<Database>): Promise<Promotio
 		maxUses: row.max_uses,
 		uses: Number(row.uses ?? 0),
 		reserved: Number(row.reserved ?? 0),
+		overLimit: Number(row.overLimit ?? 0),
 		deactivatedAt: row.deactivated_at?.toISOString() ?? null,
 		createdAt: row.created_at.toISOString(),
 	}))
@@ -286,7 +335,7 @@ export async function createPromotionCode(
 	values: ReturnType<typeof promotionCodeValues>,
 ): Promise<{ id: number } | 'code-taken' | 'course-not-found'> {
 	try {
-		return await db.transaction().execute(async (trx) => {
+		return await transaction(db, async (trx) => {
 			if (values.courseId !== null) {
 				const course = await trx.selectFrom('courses').select('id').where('id', '=', values.courseId).executeTakeFirst()
 				if (!course) return 'course-not-found' as const
@@ -321,7 +370,7 @@ export async function createPromotionCode(
 
 /** Stops a code from being used again; uses already made stay. False when there is no such active code. */
 export async function deactivatePromotionCode(db: Kysely<Database>, actorId: string, id: number) {
-	return db.transaction().execute(async (trx) => {
+	return transaction(db, async (trx) => {
 		const row = await trx
 			.updateTable('promotion_codes')
 			.set({ deactivated_at: new Date() })

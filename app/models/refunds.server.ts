@@ -1,6 +1,7 @@
 import type { Kysely, Selectable, Transaction } from 'kysely'
 import { publishEvent } from '#app/services/events/publish.server.ts'
 import { type PaymentProvider, type ProviderRefund, RefundRefusedError } from '#app/services/payments/payments.ts'
+import { transaction } from '#app/utils/db.server.ts'
 import type { Database, PaymentRefundsTable, PaymentStatus, RefundReason } from '#db/types.ts'
 import { recordAudit } from './audit-log.server.ts'
 import { sendRefundNotice } from './refund-emails.server.ts'
@@ -118,7 +119,7 @@ export async function refundPayment(db: Kysely<Database>, payments: PaymentProvi
 		if (found === 'none') return failRefund(db, refund.id, 'The payment provider could not be reached.')
 		answer = found
 	}
-	return db.transaction().execute(async (trx) => {
+	return transaction(db, async (trx) => {
 		const settled = await settleRefund(trx, refund.id, answer, paymentIntentId)
 		if (settled.kind === 'failed') return { kind: 'refused', message: settled.message } as const
 		return {
@@ -141,7 +142,7 @@ async function reserveRefund(
 	db: Kysely<Database>,
 	request: RefundRequest,
 ): Promise<RefundOutcome | { kind: 'reserved'; refund: RefundRow; payment: PaymentRow }> {
-	return db.transaction().execute(async (trx) => {
+	return transaction(db, async (trx) => {
 		const payment = await lockPaymentRow(trx, request.paymentId)
 		if (!payment) return { kind: 'not-found' } as const
 		const repeated = await trx.selectFrom('payment_refunds').selectAll().where('request_key', '=', request.requestKey).executeTakeFirst()
@@ -187,7 +188,7 @@ function outcomeOfRecorded(refund: RefundRow, payment: PaymentRow): RefundOutcom
 }
 
 async function failRefund(db: Kysely<Database>, refundId: number, message: string): Promise<RefundOutcome> {
-	await db.transaction().execute(async (trx) => {
+	await transaction(db, async (trx) => {
 		const refund = await trx
 			.updateTable('payment_refunds')
 			.set({ status: 'failed', failure_message: message, updated_at: new Date() })
@@ -319,7 +320,7 @@ export async function syncProviderRefunds(db: Kysely<Database>, payments: Paymen
 	const refunds = await payments.listRefunds(paymentIntentId)
 	let recorded = 0
 	for (const answer of refunds) {
-		const settled = await db.transaction().execute(async (trx) => {
+		const settled = await transaction(db, async (trx) => {
 			await lockPaymentRow(trx, payment.id)
 			const ownId = Number(answer.metadata.refundId)
 			const known =

@@ -1,8 +1,9 @@
 import type { Kysely, Transaction } from 'kysely'
 import type { PaymentProvider } from '#app/services/payments/payments.ts'
+import { transaction } from '#app/utils/db.server.ts'
 import type { Database } from '#db/types.ts'
 import { sendConfirmationEmail } from './account-emails.server.ts'
-import { claimSeat, openCheckout, supersedeUnfinishedCheckouts, sweepExpiredCheckouts } from './payments.server.ts'
+import { claimSeat, expireUnfinishedCheckouts, openCheckout, sweepExpiredCheckouts } from './payments.server.ts'
 import { createUser, normalizeEmail, replacePasswordHash } from './users.server.ts'
 
 /**
@@ -226,7 +227,8 @@ export type RegistrationOutcome =
  * Step 3, after the agreement. One transaction creates the account (with its
  * confirmation mail) and either the enrollment (free course: the draft is
  * done) or a seat hold (paid course: the draft stays so that the completion
- * page can sign this browser in); then a paid course gets its checkout.
+ * page can sign this browser in); then a paid course gets its checkout — the
+ * one already open when this draft was submitted before (docs/decisions/040).
  * Throws RegistrationError, SeatUnavailableError, PromotionCodeError or
  * CheckoutError; a refused seat or code leaves no account behind.
  */
@@ -237,24 +239,22 @@ export async function completeRegistration(
 	options: { appUrl: string; promotionCode?: string | null },
 ): Promise<RegistrationOutcome> {
 	const draft = await getDraft(db, draftId)
-	if (draft?.userId && draft.courseId) {
-		await supersedeUnfinishedCheckouts(db, payments, { userId: draft.userId, courseId: draft.courseId })
-	} else if (draft) {
+	if (draft && !draft.userId) {
 		// An unfinished account about to be started over must have no checkout left that could still be paid.
 		const existing = await registeredAccount(db, draft.email)
-		if (existing?.unfinished && existing.checkoutOpen) await supersedeUnfinishedCheckouts(db, payments, { userId: existing.id })
+		// Read after the account: when another submit of this same draft made it a moment ago, the draft names it and it is ours.
+		if (existing?.unfinished && existing.checkoutOpen && (await getDraft(db, draftId))?.userId !== existing.id) {
+			await expireUnfinishedCheckouts(db, payments, existing.id)
+		}
 	}
-	const { account, claim } = await db
-		.transaction()
-		.execute(async (trx) => {
-			const account = await accountOfDraft(trx, draftId)
-			const claim = await claimSeat(trx, { userId: account.userId, courseId: account.courseId, promotionCode: options.promotionCode })
-			if (claim.kind === 'enrolled') await trx.deleteFrom('registration_drafts').where('id', '=', draftId).execute()
-			return { account, claim }
-		})
-		.catch((error: unknown) => {
-			throw isUniqueViolation(error) ? new RegistrationError('email-taken') : error
-		})
+	const { account, claim } = await transaction(db, async (trx) => {
+		const account = await accountOfDraft(trx, draftId)
+		const claim = await claimSeat(trx, { userId: account.userId, courseId: account.courseId, promotionCode: options.promotionCode })
+		if (claim.kind === 'enrolled') await trx.deleteFrom('registration_drafts').where('id', '=', draftId).execute()
+		return { account, claim }
+	}).catch((error: unknown) => {
+		throw isUniqueViolation(error) ? new RegistrationError('email-taken') : error
+	})
 	if (claim.kind === 'enrolled') return { kind: 'enrolled', userId: account.userId, courseTitle: claim.course.title }
 	const checkout = await openCheckout(db, payments, {
 		claim,

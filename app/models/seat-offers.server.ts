@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { sql, type Transaction } from 'kysely'
+import { type ExpressionBuilder, sql, type Transaction } from 'kysely'
 import { addJob } from '#app/services/jobs/queue.server.ts'
 import { hashToken } from '#app/utils/session.server.ts'
 import type { Database } from '#db/types.ts'
@@ -24,9 +24,15 @@ export function newWaitlistToken() {
 	return { token, hash: hashToken(token) }
 }
 
-/** Locks the course row for this transaction; false when there is no such course. */
+/**
+ * Locks the course row for this transaction; false when there is no such course. The lock is
+ * FOR NO KEY UPDATE: two seat decisions for one course still wait for each other, but a row
+ * that merely references the course (a payment, an enrolment, a hold being written by another
+ * transaction) does not wait for it, so those writes cannot deadlock against a seat claim
+ * (docs/decisions/040: the lock order is course, seat hold, promotion code, payment).
+ */
 export async function lockCourse(trx: Transaction<Database>, courseId: number) {
-	const locked = await trx.selectFrom('courses').select('id').where('id', '=', courseId).forUpdate().executeTakeFirst()
+	const locked = await trx.selectFrom('courses').select('id').where('id', '=', courseId).forNoKeyUpdate().executeTakeFirst()
 	return Boolean(locked)
 }
 
@@ -110,7 +116,15 @@ async function closeExpiredOffers(trx: Transaction<Database>, courseId: number) 
 		.execute()
 }
 
-/** The user's open offer for the course (matched by account or e-mail), locked; the caller holds the course lock. */
+/** The account's e-mail address, only once the account has confirmed it: a place in line belongs to an address (docs/decisions/041). */
+function confirmedAddressOf(eb: ExpressionBuilder<Database, 'waitlist_entries'>, userId: string) {
+	return eb.selectFrom('users').select('users.email').where('users.id', '=', userId).where('users.email_confirmed_at', 'is not', null)
+}
+
+/**
+ * The open offer for the course made to the account's confirmed address, locked; the caller holds
+ * the course lock. Whoever joined the line, only the owner of the address can take its seat.
+ */
 export async function ownOpenOffer(trx: Transaction<Database>, userId: string, courseId: number) {
 	return trx
 		.selectFrom('waitlist_entries')
@@ -118,12 +132,7 @@ export async function ownOpenOffer(trx: Transaction<Database>, userId: string, c
 		.where('course_id', '=', courseId)
 		.where('status', '=', 'offered')
 		.where('offer_expires_at', '>', sql<Date>`now()`)
-		.where((eb) =>
-			eb.or([
-				eb('user_id', '=', userId),
-				eb(sql<string>`lower(waitlist_entries.email)`, '=', eb.selectFrom('users').select('users.email').where('users.id', '=', userId)),
-			]),
-		)
+		.where((eb) => eb(sql<string>`lower(waitlist_entries.email)`, '=', confirmedAddressOf(eb, userId)))
 		.forUpdate()
 		.executeTakeFirst()
 }
@@ -141,12 +150,9 @@ export async function closeOwnWaitlistEntries(
 		.where('status', 'in', live)
 		.where((eb) =>
 			eb.or([
-				eb('user_id', '=', input.userId),
-				eb(
-					sql<string>`lower(waitlist_entries.email)`,
-					'=',
-					eb.selectFrom('users').select('users.email').where('users.id', '=', input.userId),
-				),
+				// A place this account claimed (its offer became the account's seat hold).
+				eb.and([eb('user_id', '=', input.userId), eb('status', '=', 'claimed')]),
+				eb(sql<string>`lower(waitlist_entries.email)`, '=', confirmedAddressOf(eb, input.userId)),
 			]),
 		)
 		.execute()

@@ -1,4 +1,5 @@
-import type { Kysely, Transaction } from 'kysely'
+import type { ExpressionBuilder, Kysely, Transaction } from 'kysely'
+import { transaction } from '#app/utils/db.server.ts'
 import type { Database, EnrollmentStatus } from '#db/types.ts'
 import { SEAT_TAKING_STATUSES } from './courses.server.ts'
 import { closeOwnWaitlistEntries, countSeats, lockCourse, offerFreedSeats, ownOpenOffer } from './seat-offers.server.ts'
@@ -113,20 +114,35 @@ export async function deleteEnrollment(trx: Transaction<Database>, enrollmentId:
 export type HoldInput = { userId: string; courseId: number; expiresAt: Date; checkoutSessionId?: string | null }
 
 /**
- * Reserves a seat until the checkout ends. Must run inside a transaction. A user's open
- * waitlist offer becomes the hold (its entry is then 'claimed').
+ * The buyer's seat hold for the course that has not run out, if any: their open checkout
+ * (docs/decisions/040). Read under the course lock, which every change of a hold takes, so it
+ * stays as read until commit.
+ */
+export async function liveHoldOf(trx: Transaction<Database>, input: { userId: string; courseId: number }) {
+	return trx
+		.selectFrom('seat_holds')
+		.select(['id', 'expires_at', 'checkout_session_id', 'checkout_url'])
+		.where('user_id', '=', input.userId)
+		.where('course_id', '=', input.courseId)
+		.where('expires_at', '>', new Date())
+		.executeTakeFirst()
+}
+
+/**
+ * Reserves a seat until the checkout ends. Must run inside a transaction, and only when the user
+ * holds no live hold for the course (the caller answers with that one: liveHoldOf); a hold that
+ * ran out is replaced. A user's open waitlist offer becomes the hold (its entry is then 'claimed').
  */
 export async function placeSeatHold(trx: Transaction<Database>, input: HoldInput) {
 	const { course, offer } = await lockForClaim(trx, input.userId, input.courseId)
 	await assertNotEnrolled(trx, input.userId, input.courseId)
-	const replaced = await trx
+	await trx
 		.deleteFrom('seat_holds')
 		.where('user_id', '=', input.userId)
 		.where('course_id', '=', input.courseId)
-		.returning('expires_at')
+		.where('expires_at', '<=', new Date())
 		.execute()
-	const ownLiveHolds = replaced.filter((hold) => hold.expires_at.getTime() > Date.now()).length
-	if (course.taken - ownLiveHolds - (offer ? 1 : 0) >= course.capacity) throw new SeatUnavailableError('course-full')
+	if (course.taken - (offer ? 1 : 0) >= course.capacity) throw new SeatUnavailableError('course-full')
 	const hold = await trx
 		.insertInto('seat_holds')
 		.values({
@@ -142,33 +158,32 @@ export async function placeSeatHold(trx: Transaction<Database>, input: HoldInput
 }
 
 /**
- * Deletes seat holds (by id, by checkout session, or every expired one) course by course under
- * each course's lock, offering the freed seats to the waitlist in the same transaction. Returns
- * the courses whose holds went.
+ * Deletes seat holds (one whose checkout never opened, those of a checkout session, or every
+ * expired one) course by course under each course's lock, offering the freed seats to the
+ * waitlist in the same transaction. Returns the courses whose holds went.
  */
 export async function releaseSeatHolds(
 	trx: Transaction<Database>,
-	which: { holdId: string } | { checkoutSessionId: string } | { expired: true },
+	which: { holdWithoutCheckout: string } | { checkoutSessionId: string } | { expired: true },
 ) {
-	let query = trx.selectFrom('seat_holds').select('course_id').distinct()
-	if ('holdId' in which) query = query.where('id', '=', which.holdId)
-	else if ('checkoutSessionId' in which) query = query.where('checkout_session_id', '=', which.checkoutSessionId)
-	else query = query.where('expires_at', '<=', new Date())
-	const courses = (await query.execute()).map((row) => row.course_id).sort((a, b) => a - b)
+	const chosen = (eb: ExpressionBuilder<Database, 'seat_holds'>) => {
+		// Another submit of the same buyer may have opened this hold's checkout meanwhile: then it stays.
+		if ('holdWithoutCheckout' in which) return eb.and([eb('id', '=', which.holdWithoutCheckout), eb('checkout_session_id', 'is', null)])
+		if ('checkoutSessionId' in which) return eb('checkout_session_id', '=', which.checkoutSessionId)
+		return eb('expires_at', '<=', new Date())
+	}
+	const courses = (await trx.selectFrom('seat_holds').select('course_id').distinct().where(chosen).execute())
+		.map((row) => row.course_id)
+		.sort((a, b) => a - b)
+	const released: number[] = []
 	for (const courseId of courses) {
 		await lockCourse(trx, courseId)
-		let remove = trx.deleteFrom('seat_holds').where('course_id', '=', courseId)
-		if ('holdId' in which) remove = remove.where('id', '=', which.holdId)
-		else if ('checkoutSessionId' in which) remove = remove.where('checkout_session_id', '=', which.checkoutSessionId)
-		else remove = remove.where('expires_at', '<=', new Date())
-		await remove.execute()
+		const removed = await trx.deleteFrom('seat_holds').where('course_id', '=', courseId).where(chosen).executeTakeFirst()
+		if (Number(removed.numDeletedRows) === 0) continue
 		await offerFreedSeats(trx, courseId)
+		released.push(courseId)
 	}
-	return courses
-}
-
-export async function releaseSeatHold(db: Kysely<Database>, checkoutSessionId: string) {
-	await db.transaction().execute((trx) => releaseSeatHolds(trx, { checkoutSessionId }))
+	return released
 }
 
 /**
@@ -179,7 +194,7 @@ export async function sweepExpiredSeatHolds(db: Kysely<Database>) {
 	const courses = await db.selectFrom('seat_holds').select('course_id').distinct().where('expires_at', '<=', new Date()).execute()
 	let deleted = 0
 	for (const { course_id: courseId } of courses) {
-		await db.transaction().execute(async (trx) => {
+		await transaction(db, async (trx) => {
 			await lockCourse(trx, courseId)
 			const result = await trx
 				.deleteFrom('seat_holds')

@@ -1,4 +1,5 @@
 import { type ExpressionBuilder, type Kysely, sql, type Transaction } from 'kysely'
+import { transaction } from '#app/utils/db.server.ts'
 import { hashToken } from '#app/utils/session.server.ts'
 import type { Database, WaitlistStatus } from '#db/types.ts'
 import { recordAudit } from './audit-log.server.ts'
@@ -43,7 +44,7 @@ export type JoinedQueue =
  */
 export async function joinWaitlist(db: Kysely<Database>, input: WaitlistRequestInput): Promise<JoinedQueue> {
 	const program = input.program.trim()
-	return db.transaction().execute(async (trx) => {
+	return transaction(db, async (trx) => {
 		const submission = await trx
 			.insertInto('contact_submissions')
 			.values({
@@ -301,7 +302,7 @@ async function courseOfEntry(db: Kysely<Database>, entryId: number) {
 
 /** The person leaves the line (a declined offer when it was offered). Matched by e-mail when `email` is given. */
 export async function leaveWaitlist(db: Kysely<Database>, input: { entryId: number; email?: string }) {
-	return db.transaction().execute(async (trx) => {
+	return transaction(db, async (trx) => {
 		const entry = await trx.selectFrom('waitlist_entries').select(['course_id', 'email']).where('id', '=', input.entryId).executeTakeFirst()
 		if (!entry) return false
 		if (input.email !== undefined && entry.email.toLowerCase() !== input.email.trim().toLowerCase()) return false
@@ -311,7 +312,7 @@ export async function leaveWaitlist(db: Kysely<Database>, input: { entryId: numb
 
 /** The person says no to an open offer: the seat goes to the next in line. */
 export async function declineOffer(db: Kysely<Database>, entryId: number) {
-	return db.transaction().execute(async (trx) => {
+	return transaction(db, async (trx) => {
 		const courseId = await courseOfEntry(trx, entryId)
 		return courseId !== null && endPlace(trx, courseId, entryId, 'declined', { onlyOffered: true })
 	})
@@ -333,7 +334,7 @@ export async function sweepWaitlistOffers(db: Kysely<Database>) {
 		.execute()
 	let offered = 0
 	for (const { course_id: courseId } of courses) {
-		offered += (await db.transaction().execute((trx) => offerFreedSeats(trx, courseId))).length
+		offered += (await transaction(db, (trx) => offerFreedSeats(trx, courseId))).length
 	}
 	return offered
 }
@@ -373,7 +374,7 @@ export async function moveWaitlistEntry(
 	actorId: string,
 	input: { courseId: number; entryId: number; direction: 'up' | 'down' },
 ) {
-	return db.transaction().execute(async (trx) => {
+	return transaction(db, async (trx) => {
 		if (!(await lockCourse(trx, input.courseId))) return false
 		const entry = await trx
 			.selectFrom('waitlist_entries')
@@ -416,7 +417,7 @@ export async function moveWaitlistEntry(
 }
 
 export async function removeWaitlistEntry(db: Kysely<Database>, actorId: string, input: { courseId: number; entryId: number }) {
-	return db.transaction().execute(async (trx) => {
+	return transaction(db, async (trx) => {
 		const removed = await endPlace(trx, input.courseId, input.entryId, 'removed')
 		if (removed) {
 			await recordAudit(trx, { actorId, action: 'waitlist.remove', entity: 'waitlist_entry', entityId: input.entryId, details: input })
@@ -437,7 +438,7 @@ export async function offerSeatByHand(
 	actorId: string,
 	input: { courseId: number; entryId: number },
 ): Promise<HandOffer> {
-	return db.transaction().execute(async (trx) => {
+	return transaction(db, async (trx) => {
 		if (!(await lockCourse(trx, input.courseId))) return { kind: 'not-waiting' }
 		const entry = await trx
 			.selectFrom('waitlist_entries')
@@ -472,7 +473,7 @@ export async function offerSeatByHand(
 
 /** How long this course's offers hold a seat; offers already out keep their end. */
 export async function setOfferHours(db: Kysely<Database>, actorId: string, input: { courseId: number; hours: number }) {
-	return db.transaction().execute(async (trx) => {
+	return transaction(db, async (trx) => {
 		const updated = await trx
 			.updateTable('courses')
 			.set({ waitlist_offer_hours: input.hours, updated_at: new Date() })

@@ -1,4 +1,4 @@
-import { Kysely, type LogEvent, PostgresDialect, sql } from 'kysely'
+import { Kysely, type LogEvent, PostgresDialect, sql, type Transaction } from 'kysely'
 import { Migrator } from 'kysely/migration'
 import pg from 'pg'
 import { migrations } from '#db/migrations/index.ts'
@@ -102,6 +102,31 @@ export async function migrateToLatest(db: Kysely<Database>) {
 	}
 	if (error) throw error
 	return results ?? []
+}
+
+/** PostgreSQL's deadlock_detected and serialization_failure: the transaction was aborted whole and may simply run again. */
+const RETRYABLE_CODES = new Set(['40P01', '40001'])
+const TRANSACTION_ATTEMPTS = 5
+
+function isRetryable(error: unknown) {
+	return typeof error === 'object' && error !== null && 'code' in error && RETRYABLE_CODES.has(String(error.code))
+}
+
+/**
+ * `db.transaction().execute(work)`, run again (up to five times, after a short random wait) when
+ * PostgreSQL aborts it for a deadlock or a serialization failure, so such an abort never reaches
+ * a visitor (docs/decisions/040). The work must be safe to repeat: database writes only, or calls
+ * made idempotent (a provider call with an idempotency key).
+ */
+export async function transaction<T>(db: Kysely<Database>, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+	for (let attempt = 1; ; attempt++) {
+		try {
+			return await db.transaction().execute(work)
+		} catch (error) {
+			if (!isRetryable(error) || attempt >= TRANSACTION_ATTEMPTS) throw error
+			await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt))
+		}
+	}
 }
 
 type Registry = { handle?: DatabaseHandle; opening?: Promise<DatabaseHandle> }

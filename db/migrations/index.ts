@@ -14,6 +14,7 @@ import * as waitlistQueue from './2026-11-28-0301-waitlist-queue.ts'
 import * as paymentRefunds from './2026-11-28-0401-payment-refunds.ts'
 import * as promotionCodes from './2026-11-28-0501-promotion-codes.ts'
 import * as calendarTokenDefault from './2026-11-28-0601-calendar-token-default.ts'
+import * as oneOpenCheckout from './2026-11-29-0001-one-open-checkout.ts'
 
 /**
  * Every migration, in order. Listed explicitly so the same list works in the
@@ -35,4 +36,5 @@ export const migrations: Record<string, Migration> = {
 	'2026-11-28-0401-payment-refunds': paymentRefunds,
 	'2026-11-28-0501-promotion-codes': promotionCodes,
 	'2026-11-28-0601-calendar-token-default': calendarTokenDefault,
+	'2026-11-29-0001-one-open-checkout': oneOpenCheckout,
 }

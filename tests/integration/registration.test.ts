@@ -460,23 +460,23 @@ describe('the paid path through the test checkout', () => {
 		expect(again.headers.get('Location')).toBe(`/registration-complete?session_id=${sessionId}`)
 	})
 
-	test('after the account exists its details are settled, and a new attempt replaces the unfinished checkout', async () => {
-		const { cookie, sessionId } = await toCheckout()
+	test('after the account exists its details are settled, and a new attempt answers with the checkout still open (docs/decisions/040)', async () => {
+		const { cookie, email, sessionId } = await toCheckout()
 		const back = (await (await load('/register', cookie)).json()) as { details: { accountCreated: boolean } }
 		expect(back.details.accountCreated).toBe(true)
 		expect((await post(details('other@example.com'), cookie)).headers.get('Location')).toBe('/register/course')
 
 		const retry = await post({ intent: 'agree', agreeToTerms: 'on' }, cookie)
 		expect(retry.status).toBe(303)
-		const first = await t.db
-			.selectFrom('registration_payments')
-			.select('status')
-			.where('checkout_session_id', '=', sessionId)
-			.executeTakeFirstOrThrow()
-		expect(first.status).toBe('expired')
+		expect(retry.headers.get('Location')).toBe(`/test-checkout/${sessionId}`)
+		const payments = await t.db.selectFrom('registration_payments').select(['checkout_session_id', 'status']).execute()
+		expect(payments.filter((payment) => payment.checkout_session_id === sessionId)).toEqual([
+			{ checkout_session_id: sessionId, status: 'pending' },
+		])
 		expect(
 			(await t.db.selectFrom('test_checkout_sessions').select('status').where('id', '=', sessionId).executeTakeFirstOrThrow()).status,
-		).toBe('expired')
+		).toBe('open')
+		expect(await t.db.selectFrom('test_checkout_sessions').select('id').where('customer_email', '=', email).execute()).toHaveLength(1)
 	})
 
 	test('Cancel on the test checkout releases the seat and returns to the agreement', async () => {

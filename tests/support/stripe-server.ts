@@ -10,7 +10,10 @@ import Stripe from 'stripe'
  * exercised over HTTP. It checks what Stripe checks and the app relies on: the
  * secret key, the expires_at window, idempotency keys, never refunding more than
  * was paid, one active promotion code per code, and a session's `discounts`
- * priced the way Stripe prices them.
+ * priced the way Stripe prices them. Idempotency keys behave as Stripe's: the same key
+ * replays the first answer, while that first request is still running another one with it
+ * gets 409 `idempotency_key_in_use` (the SDK retries it), and the same key with other
+ * parameters is refused with `idempotency_error`.
  */
 export type StandInSession = {
 	id: string
@@ -109,6 +112,11 @@ export type StripeStandIn = {
 	dropNextRefundAnswer: () => void
 	/** The next session creation is refused, as Stripe refuses a request it cannot serve. */
 	refuseNextCreate: () => void
+	/**
+	 * Every creation (sessions, coupons, promotion codes) answers after this many milliseconds, as
+	 * Stripe's API takes a few hundred: the window in which a buyer's second submit arrives.
+	 */
+	setCreateLatency: (milliseconds: number) => void
 	stop: () => Promise<void>
 }
 
@@ -154,8 +162,11 @@ export async function startStripeServer(): Promise<StripeStandIn> {
 	const requests: RecordedRequest[] = []
 	const refunds: StandInRefund[] = []
 	const idempotentRefunds = new Map<string, StandInRefund>()
-	/** Stripe replays the first answer to a key for the same endpoint. */
-	const idempotent = new Map<string, { id: string }>()
+	/** Stripe replays the first answer to a key for the same endpoint; the body it was first sent with is kept to compare. */
+	const idempotent = new Map<string, { id: string; body: string }>()
+	/** Keys whose first request is still being served. */
+	const inFlight = new Set<string>()
+	let createLatency = 0
 	let refuseCreate = false
 	let dropRefundAnswer = false
 
@@ -362,13 +373,43 @@ export async function startStripeServer(): Promise<StripeStandIn> {
 			}
 			if (url.pathname === '/v1/refunds') return handleRefunds(request, url, body, response)
 			const key = request.headers['idempotency-key']
-			const replay = (create: () => { id: string } | undefined, find: (id: string) => unknown) => {
-				const cached = typeof key === 'string' ? idempotent.get(`${url.pathname} ${key}`) : undefined
-				if (cached) return json(response, find(cached.id))
-				const created = create()
-				if (!created) return
-				if (typeof key === 'string') idempotent.set(`${url.pathname} ${key}`, created)
-				return json(response, created)
+			const replay = async (create: () => { id: string } | undefined, find: (id: string) => unknown) => {
+				const slot = typeof key === 'string' ? `${url.pathname} ${key}` : null
+				const cached = slot ? idempotent.get(slot) : undefined
+				if (cached) {
+					if (cached.body !== text) {
+						return stripeError(
+							response,
+							400,
+							'Keys for idempotent requests can only be used with the same parameters they were first used with.',
+							'idempotency_error',
+						)
+					}
+					return json(response, find(cached.id))
+				}
+				if (slot && inFlight.has(slot)) {
+					response.writeHead(409, { 'Content-Type': 'application/json' })
+					response.end(
+						JSON.stringify({
+							error: {
+								type: 'idempotency_error',
+								code: 'idempotency_key_in_use',
+								message: 'There is currently another in-progress request using this Idempotent Key.',
+							},
+						}),
+					)
+					return
+				}
+				if (slot) inFlight.add(slot)
+				try {
+					if (createLatency > 0) await new Promise((resolve) => setTimeout(resolve, createLatency))
+					const created = create()
+					if (!created) return
+					if (slot) idempotent.set(slot, { id: created.id, body: text })
+					return json(response, created)
+				} finally {
+					if (slot) inFlight.delete(slot)
+				}
 			}
 			const other = /^\/v1\/(coupons|promotion_codes)(?:\/([^/]+))?$/.exec(url.pathname)
 			if (other) {
@@ -467,6 +508,9 @@ export async function startStripeServer(): Promise<StripeStandIn> {
 		},
 		refuseNextCreate() {
 			refuseCreate = true
+		},
+		setCreateLatency(milliseconds) {
+			createLatency = milliseconds
 		},
 		refundInDashboard(sessionId, amount) {
 			const paymentIntent = sessions.get(sessionId)?.payment_intent

@@ -6,13 +6,13 @@ import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { APPLY_CODE_INTENT } from '#app/components/promotion-code-field.tsx'
 import { courseStateFor } from '#app/models/course-state.server.ts'
 import { getCourseWithAvailability } from '#app/models/courses.server.ts'
-import { CheckoutError, claimSeat, openCheckout, supersedeUnfinishedCheckouts } from '#app/models/payments.server.ts'
+import { CheckoutError, claimSeat, openCheckout } from '#app/models/payments.server.ts'
 import { PromotionCodeError } from '#app/models/promotion-codes.server.ts'
 import { PROMOTION_CODE_MESSAGES } from '#app/models/promotion-codes.ts'
 import { SeatUnavailableError } from '#app/models/seats.server.ts'
 import { getPayments } from '#app/services/payments/index.server.ts'
 import { requireUser } from '#app/utils/auth.server.ts'
-import { getDb } from '#app/utils/db.server.ts'
+import { getDb, transaction } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { rowIdSchema } from '#app/utils/row-id.ts'
@@ -69,8 +69,7 @@ export async function action(args: Route.ActionArgs) {
 
 	const payments = getPayments()
 	try {
-		await supersedeUnfinishedCheckouts(db, payments, { userId: user.id, courseId: course.id })
-		const claim = await db.transaction().execute((trx) => claimSeat(trx, { userId: user.id, courseId: course.id, promotionCode }))
+		const claim = await transaction(db, (trx) => claimSeat(trx, { userId: user.id, courseId: course.id, promotionCode }))
 		if (claim.kind === 'enrolled') {
 			return redirectWithToast(href('/dashboard'), {
 				type: 'success',

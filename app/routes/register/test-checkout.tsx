@@ -12,6 +12,7 @@ import { getUserContact } from '#app/models/users.server.ts'
 import { getPayments } from '#app/services/payments/index.server.ts'
 import { TestCheckoutPayments } from '#app/services/payments/test-checkout.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
+import { readFormData } from '#app/utils/form-data.server.ts'
 import { formatCents } from '#app/utils/misc.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import type { Route } from './+types/test-checkout'
@@ -93,7 +94,7 @@ export async function loader({ params }: Route.LoaderArgs) {
 
 export async function action({ request, params }: Route.ActionArgs) {
 	const { payments, session } = await loadSession(params.sessionId)
-	const formData = await request.formData()
+	const formData = await readFormData(request)
 	const db = getDb()
 	if (formData.get('intent') === 'cancel') {
 		await payments.expireCheckoutSession(session.id)

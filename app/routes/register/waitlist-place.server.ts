@@ -1,12 +1,12 @@
 import type { SubmissionResult } from '@conform-to/react'
 import { data, href, redirect } from 'react-router'
-import { CheckoutError, claimSeat, openCheckout, supersedeUnfinishedCheckouts } from '#app/models/payments.server.ts'
+import { CheckoutError, claimSeat, openCheckout } from '#app/models/payments.server.ts'
 import { SeatUnavailableError } from '#app/models/seats.server.ts'
 import { createUser, findUserByEmail } from '#app/models/users.server.ts'
 import type { PlaceByToken } from '#app/models/waitlist.server.ts'
 import { getPayments } from '#app/services/payments/index.server.ts'
 import { getUser, startSession } from '#app/utils/auth.server.ts'
-import { getDb } from '#app/utils/db.server.ts'
+import { getDb, transaction } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { type ActionRequest, actionToastHeaders, redirectWithToast } from '#app/utils/toast.server.ts'
 
@@ -62,8 +62,7 @@ export async function claimOffer(args: ActionRequest, place: PlaceByToken, reply
 	const headers: HeadersInit = setCookie ? { 'Set-Cookie': setCookie } : {}
 	const payments = getPayments()
 	try {
-		await supersedeUnfinishedCheckouts(db, payments, { userId, courseId: place.courseId })
-		const claim = await db.transaction().execute((trx) => claimSeat(trx, { userId, courseId: place.courseId }))
+		const claim = await transaction(db, (trx) => claimSeat(trx, { userId, courseId: place.courseId }))
 		if (claim.kind === 'enrolled') {
 			return redirectWithToast(
 				href('/dashboard'),

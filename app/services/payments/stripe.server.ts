@@ -154,7 +154,9 @@ export class StripePayments implements PaymentProvider {
 				success_url: input.successUrl,
 				cancel_url: input.cancelUrl,
 			},
-			{ idempotencyKey: input.idempotencyKey },
+			// A buyer's submits that arrive together send the same key: while the first is served, Stripe answers the
+			// others 409, which the SDK retries; enough tries (about 12 s of backoff) for the first to finish.
+			{ idempotencyKey: input.idempotencyKey, maxNetworkRetries: 5 },
 		)
 		return toCheckoutSession(session)
 	}

@@ -41,7 +41,10 @@ export class TestCheckoutPayments implements PaymentProvider {
 		return null
 	}
 
+	/** A repeated creation with the same idempotency key returns the session the first one made, as Stripe's does. */
 	async createCheckoutSession(input: NewCheckoutSession) {
+		const repeated = await this.#sessionOfKey(input.idempotencyKey)
+		if (repeated) return repeated
 		const id = `cs_test_${randomBytes(16).toString('hex')}`
 		const discount = input.discount ? checkoutDiscountCents(input.amountCents, input.discount) : 0
 		const row = await this.#db()
@@ -59,10 +62,21 @@ export class TestCheckoutPayments implements PaymentProvider {
 				success_url: input.successUrl.replace('{CHECKOUT_SESSION_ID}', id),
 				cancel_url: input.cancelUrl,
 				expires_at: input.expiresAt,
+				idempotency_key: input.idempotencyKey,
 			})
+			.onConflict((conflict) => conflict.column('idempotency_key').doNothing())
 			.returningAll()
-			.executeTakeFirstOrThrow()
-		return toSession(row)
+			.executeTakeFirst()
+		return row ? toSession(row) : ((await this.#sessionOfKey(input.idempotencyKey)) as TestCheckoutSession)
+	}
+
+	async #sessionOfKey(idempotencyKey: string) {
+		const row = await this.#db()
+			.selectFrom('test_checkout_sessions')
+			.selectAll()
+			.where('idempotency_key', '=', idempotencyKey)
+			.executeTakeFirst()
+		return row ? toSession(row) : null
 	}
 
 	async retrieveCheckoutSession(sessionId: string) {
