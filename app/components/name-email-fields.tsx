@@ -8,11 +8,14 @@ export function NameEmailFields({
 	email,
 	nameLabel = 'Full Name',
 	emailLabel = 'Email',
+	emailFixed,
 }: {
 	name: FieldMetadata<string>
 	email: FieldMetadata<string>
 	nameLabel?: string
 	emailLabel?: string
+	/** Shown, not editable: the form is for this address whatever is sent (with why, as the field's help). */
+	emailFixed?: { reason: string }
 }) {
 	return (
 		<>
@@ -24,7 +27,13 @@ export function NameEmailFields({
 			<Field
 				label={emailLabel}
 				errors={email.errors}
-				inputProps={{ ...getInputProps(email, { type: 'email' }), autoComplete: 'email', maxLength: MAX_EMAIL_LENGTH }}
+				help={emailFixed?.reason}
+				inputProps={{
+					...getInputProps(email, { type: 'email' }),
+					autoComplete: 'email',
+					maxLength: MAX_EMAIL_LENGTH,
+					readOnly: Boolean(emailFixed),
+				}}
 			/>
 		</>
 	)

@@ -76,7 +76,11 @@ export function WaitlistForm({
 			{course ? <input type="hidden" name="courseId" value={course.id} /> : null}
 			<input type="hidden" name="returnTo" value={returnTo} />
 			{form.errors?.length ? <Alert tone="error">{form.errors[0]}</Alert> : null}
-			<NameEmailFields name={fields.name} email={fields.email} />
+			<NameEmailFields
+				name={fields.name}
+				email={fields.email}
+				emailFixed={user && !known ? { reason: 'Your place is for the address of the account you are logged in with.' } : undefined}
+			/>
 			<Field
 				label="Phone Number (Optional)"
 				errors={fields.phone.errors}

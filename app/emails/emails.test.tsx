@@ -10,6 +10,7 @@ import { ResetPasswordEmail } from './reset-password.tsx'
 import { SeatOfferEmail } from './seat-offer.tsx'
 import { emailColors } from './theme.ts'
 import { WaitlistJoinedEmail } from './waitlist-joined.tsx'
+import { WaitlistNoticeEmail } from './waitlist-notice.tsx'
 
 const site = { url: 'https://school.example', contactEmail: 'hello@school.example' }
 
@@ -149,6 +150,25 @@ describe('e-mail templates', () => {
 		expect(mail.text).toContain('for 48 hours')
 		expect(mail.text).toContain(`See your place in line ${entryUrl}`)
 		expect(linksOf(mail.html)).toContain(entryUrl)
+	})
+
+	test('the waitlist notices: already enrolled, already in line; neither carries a link to a place', async () => {
+		const loginUrl = 'https://school.example/login'
+		const enrolled = await renderEmail(
+			<WaitlistNoticeEmail site={site} name="Ada" courseTitle="Spring Cohort" kind="enrolled" position={null} loginUrl={loginUrl} />,
+		)
+		expectSchoolFrame(enrolled, { title: 'You are already enrolled: Spring Cohort', reason: /someone asked to put this address/ })
+		expect(enrolled.text).toContain('this address already has a seat in it')
+		const inLine = await renderEmail(
+			<WaitlistNoticeEmail site={site} name="Ada" courseTitle="Spring Cohort" kind="in-line" position={2} loginUrl={loginUrl} />,
+		)
+		expectSchoolFrame(inLine, { title: 'You are already on the waitlist: Spring Cohort', reason: /If it was not you/ })
+		expect(inLine.text).toContain('you are number 2 in line')
+		for (const mail of [enrolled, inLine]) {
+			expect(linksOf(mail.html)).toContain(loginUrl)
+			expect(linksOf(mail.html).some((link) => link.includes('/waitlist/places/'))).toBe(false)
+			expect(mail.text).not.toContain('/waitlist/places/')
+		}
 	})
 
 	test('the seat offer: course, price, until when, the claim link', async () => {

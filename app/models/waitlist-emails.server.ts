@@ -3,6 +3,7 @@ import { createElement } from 'react'
 import { href } from 'react-router'
 import { SeatOfferEmail, seatOfferSubject } from '#app/emails/seat-offer.tsx'
 import { WaitlistJoinedEmail, waitlistJoinedSubject } from '#app/emails/waitlist-joined.tsx'
+import { WaitlistNoticeEmail, waitlistNoticeSubject } from '#app/emails/waitlist-notice.tsx'
 import { formatCents } from '#app/utils/misc.ts'
 import { hashToken } from '#app/utils/session.server.ts'
 import type { Database } from '#db/types.ts'
@@ -32,6 +33,42 @@ export async function sendWaitlistJoined(
 			entryUrl: waitlistPlaceUrl(input.token),
 		}),
 	})
+}
+
+const NOTICE_INTERVAL_MS = 24 * 60 * 60 * 1000
+
+/**
+ * Tells an address that asked (or was asked) to join a course's line that it is enrolled or in
+ * line already (docs/decisions/041). Anyone can type any address into the form, so the same
+ * notice goes to an address at most once a day per course.
+ */
+export async function sendWaitlistNotice(
+	db: Kysely<Database>,
+	input: { to: string; name: string; courseTitle: string; kind: 'enrolled' | 'in-line'; position: number | null },
+) {
+	const subject = waitlistNoticeSubject(input.kind, input.courseTitle)
+	const recent = await db
+		.selectFrom('email_outbox')
+		.select('id')
+		.where('to_address', '=', input.to)
+		.where('subject', '=', subject)
+		.where('created_at', '>', new Date(Date.now() - NOTICE_INTERVAL_MS))
+		.executeTakeFirst()
+	if (recent) return false
+	const site = emailSite()
+	await enqueueEmail(db, {
+		to: input.to,
+		subject,
+		body: createElement(WaitlistNoticeEmail, {
+			site,
+			name: input.name,
+			courseTitle: input.courseTitle,
+			kind: input.kind,
+			position: input.position,
+			loginUrl: `${site.url}${href('/login')}`,
+		}),
+	})
+	return true
 }
 
 /**

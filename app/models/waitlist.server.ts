@@ -6,7 +6,7 @@ import { recordAudit } from './audit-log.server.ts'
 import { cleanText } from './contact-submissions.server.ts'
 import { takenSeatsExpression } from './courses.server.ts'
 import { countSeats, lockCourse, newWaitlistToken, offerFreedSeats, offerSeatTo } from './seat-offers.server.ts'
-import { sendWaitlistJoined } from './waitlist-emails.server.ts'
+import { sendWaitlistJoined, sendWaitlistNotice } from './waitlist-emails.server.ts'
 
 export type WaitlistRequestInput = {
 	name: string
@@ -79,22 +79,32 @@ async function queueUp(
 	input: WaitlistRequestInput & { courseId: number; contactSubmissionId: number },
 ): Promise<JoinedQueue> {
 	const email = input.email.trim()
+	const course = await countSeats(trx, input.courseId)
 	const enrolled = await trx
 		.selectFrom('enrollments')
 		.innerJoin('users', 'users.id', 'enrollments.user_id')
-		.select('enrollments.id')
+		.leftJoin('profiles', 'profiles.id', 'users.id')
+		.select(['users.email', 'profiles.name'])
 		.where('enrollments.course_id', '=', input.courseId)
 		.where('users.email', '=', email.toLowerCase())
 		.executeTakeFirst()
-	if (enrolled) return { kind: 'enrolled' }
+	if (enrolled) {
+		await sendWaitlistNotice(trx, {
+			to: enrolled.email,
+			name: enrolled.name ?? '',
+			courseTitle: course.title,
+			kind: 'enrolled',
+			position: null,
+		})
+		return { kind: 'enrolled' }
+	}
 	const live = await trx
 		.selectFrom('waitlist_entries')
-		.select('id')
+		.select(['id', 'email', 'name', 'status'])
 		.where('course_id', '=', input.courseId)
 		.where('status', 'in', LIVE_WAITLIST_STATUSES)
 		.where(sql<string>`lower(email)`, '=', email.toLowerCase())
 		.executeTakeFirst()
-	const course = await countSeats(trx, input.courseId)
 	if (!live && course.taken < course.capacity) {
 		const waiting = await trx
 			.selectFrom('waitlist_entries')
@@ -105,12 +115,21 @@ async function queueUp(
 		if (!waiting) return { kind: 'seat-free' }
 	}
 	if (live) {
+		// Anyone may type this address: the request changes nothing of the place, and only its owner hears of it.
 		await trx
 			.updateTable('waitlist_entries')
-			.set({ name: cleanText(input.name), contact_submission_id: input.contactSubmissionId, updated_at: new Date() })
+			.set({ contact_submission_id: input.contactSubmissionId, updated_at: new Date() })
 			.where('id', '=', live.id)
 			.execute()
-		return { kind: 'queued', entryId: live.id, position: await positionOf(trx, live.id), alreadyQueued: true }
+		const position = await positionOf(trx, live.id)
+		await sendWaitlistNotice(trx, {
+			to: live.email,
+			name: live.name,
+			courseTitle: course.title,
+			kind: 'in-line',
+			position: live.status === 'waiting' ? position : null,
+		})
+		return { kind: 'queued', entryId: live.id, position, alreadyQueued: true }
 	}
 	const { token, hash } = newWaitlistToken()
 	const entry = await trx

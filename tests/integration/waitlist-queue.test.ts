@@ -95,9 +95,11 @@ describe('the waitlist queue', () => {
 			{ email: first.email.toUpperCase(), kind: 'waitlist', program: course.title },
 			{ email: second.email, kind: 'waitlist', program: course.title },
 		])
+		// Joining again mails the address that it is in line already (docs/decisions/041).
 		expect(await outboxLines(t.db, course.title)).toEqual([
 			`${first.email}: You are on the waitlist: ${course.title}`,
 			`${second.email}: You are on the waitlist: ${course.title}`,
+			`${first.email}: You are already on the waitlist: ${course.title}`,
 		])
 		const mail = await t.db.selectFrom('email_outbox').select('text_body').where('to_address', '=', second.email).executeTakeFirstOrThrow()
 		expect(mail.text_body).toContain('You are number 2 in line')

@@ -23,6 +23,8 @@ const joinedToast = {
 	description: "You've been added to the waitlist! We'll notify you when our programs launch.",
 } as const
 
+const alreadyEnrolledToast = { type: 'info', title: 'You are already enrolled in this course.' } as const
+
 async function findCourse(id: unknown) {
 	const parsed = CourseIdSchema.safeParse(id)
 	if (!parsed.success) return null
@@ -70,6 +72,8 @@ export async function action(args: Route.ActionArgs) {
 	try {
 		joined = await joinWaitlist(db, {
 			...submission.value,
+			// A place belongs to an address: a signed-in user's request is for their own (docs/decisions/041).
+			email: user?.email ?? submission.value.email,
 			program: course?.title ?? DEFAULT_PROGRAM,
 			courseId: course?.id ?? null,
 			userId: user?.id ?? null,
@@ -82,12 +86,9 @@ export async function action(args: Route.ActionArgs) {
 			{ status: 503, headers: await actionToastHeaders(args, { type: 'error', title: 'Error', description: message }) },
 		)
 	}
-	return redirectWithToast(target, joinedToastFor(joined))
-}
-
-/** The spec's toast (the place in line is in the e-mail and on My Courses); someone enrolled already is told so. */
-function joinedToastFor(joined: Awaited<ReturnType<typeof joinWaitlist>>) {
-	return joined.kind === 'enrolled' ? ({ type: 'info', title: 'You are already enrolled in this course.' } as const) : joinedToast
+	// A visitor gets the same answer whatever the address (the address itself is told by e-mail where it stands); a
+	// signed-in user asked about their own, and may be told.
+	return redirectWithToast(target, user && joined.kind === 'enrolled' ? alreadyEnrolledToast : joinedToast)
 }
 
 export default function WaitlistPage({ loaderData, actionData }: Route.ComponentProps) {
