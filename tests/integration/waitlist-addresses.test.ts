@@ -109,7 +109,7 @@ describe('the join answers a stranger the same for every address', () => {
 		await join(course.id, { email: waiting })
 		const newcomer = `newcomer-${++sequence}@example.com`
 		const addresses = [course.occupantEmail, course.occupantEmail.toUpperCase(), waiting, newcomer]
-		const answers = []
+		const answers: { status: number; location: string | null; toast: object }[] = []
 		for (const email of addresses) {
 			const response = await join(course.id, { email })
 			// Every toast has an id of its own; what it says is the answer.
