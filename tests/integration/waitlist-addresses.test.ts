@@ -9,9 +9,11 @@ import { describe, expect, test } from 'vitest'
 import { claimSeat } from '#app/models/payments.server.ts'
 import { changeEnrollmentStatus, SeatUnavailableError } from '#app/models/seats.server.ts'
 import { action as waitlistAction } from '#app/routes/register/waitlist.tsx'
+import { action as placeAction } from '#app/routes/register/waitlist-place.tsx'
 import { useTestDatabase } from '#tests/support/db.ts'
 import { insertCourse, insertEnrollment, insertUser } from '#tests/support/fixtures.ts'
-import { formRequest, settle, signedInUser, toastOf } from '#tests/support/requests.ts'
+import { callRoute, formRequest, sessionCookieFor, settle, signedInUser, toastOf } from '#tests/support/requests.ts'
+import { deliverSeatOffers, latestWaitlistToken } from '#tests/support/waitlist.ts'
 
 const t = useTestDatabase()
 let sequence = 0
@@ -99,6 +101,24 @@ describe("an offer goes to the owner of the place's address", () => {
 		await t.db.updateTable('users').set({ email_confirmed_at: new Date() }).where('id', '=', unconfirmed).execute()
 		expect(await claimAs(unconfirmed, course.id)).toBe('held')
 		expect(await entries(course.id)).toMatchObject([{ email: address, user_id: unconfirmed, status: 'claimed' }])
+	})
+	test('the offer link proves the address: an account signed in without having confirmed it takes the seat through the link', async () => {
+		const course = await fullCourse()
+		const address = `linked-${++sequence}@example.com`
+		await join(course.id, { email: address })
+		const account = await insertUser(t.db, { email: address, confirmed: false })
+		await freeTheSeat(course)
+		await deliverSeatOffers(t.url)
+		const token = await latestWaitlistToken(t.db, address)
+		const claimed = await callRoute(
+			placeAction,
+			formRequest(`/waitlist/places/${token}`, { intent: 'claim', agreeToTerms: 'on' }, { cookie: await sessionCookieFor(account) }),
+			{ token },
+		)
+		expect(claimed.status).toBe(303)
+		const user = await t.db.selectFrom('users').select('email_confirmed_at').where('id', '=', account).executeTakeFirstOrThrow()
+		expect(user.email_confirmed_at).not.toBeNull()
+		expect(await entries(course.id)).toMatchObject([{ email: address, user_id: account, status: 'claimed' }])
 	})
 })
 

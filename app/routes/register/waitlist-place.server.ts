@@ -2,7 +2,7 @@ import type { SubmissionResult } from '@conform-to/react'
 import { data, href, redirect } from 'react-router'
 import { CheckoutError, claimSeat, openCheckout } from '#app/models/payments.server.ts'
 import { SeatUnavailableError } from '#app/models/seats.server.ts'
-import { createUser, findUserByEmail } from '#app/models/users.server.ts'
+import { confirmEmail, createUser, findUserByEmail } from '#app/models/users.server.ts'
 import type { PlaceByToken } from '#app/models/waitlist.server.ts'
 import { getPayments } from '#app/services/payments/index.server.ts'
 import { getUser, startSession } from '#app/utils/auth.server.ts'
@@ -36,6 +36,9 @@ export async function claimOffer(args: ActionRequest, place: PlaceByToken, reply
 		)
 	}
 	let account = user ? { id: user.id, email: user.email } : null
+	// The link came by e-mail to this address: it proves the address as a confirmation link does, and only an
+	// account that confirmed the place's address may take its seat (docs/decisions/041).
+	if (account) await confirmEmail(db, account.id)
 	if (!account) {
 		if (await findUserByEmail(db, place.email)) {
 			return data(
