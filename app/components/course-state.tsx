@@ -1,5 +1,6 @@
 import { href } from 'react-router'
 import type { CourseState } from '#app/models/course-state.ts'
+import { CancelCheckoutForm } from './cancel-checkout-form.tsx'
 import { LocalDate } from './local-date.tsx'
 import { ButtonLink } from './ui/button.tsx'
 
@@ -39,6 +40,7 @@ export function CourseStatePanel({ state, course }: { state: CourseState; course
 							Complete Payment
 						</ButtonLink>
 					) : null}
+					{state.canPay && state.heldUntil ? <CancelCheckoutForm action={`${course.path}/enroll`} className="mt-2" /> : null}
 				</StateBox>
 			)
 		case 'inactive':
@@ -76,6 +78,11 @@ function StateBox({ title, children }: { title: string; children: React.ReactNod
 			<div className="mt-1">{children}</div>
 		</div>
 	)
+}
+
+/** Until when the buyer's open checkout holds their seat (ISO), or null (docs/decisions/040). */
+export function openCheckoutUntil(state: CourseState) {
+	return state.kind === 'payment-pending' && state.canPay ? state.heldUntil : null
 }
 
 /** Whether a seat may be bought: not by someone who holds one, nor by one whose enrolment an admin manages. */

@@ -7,6 +7,8 @@ import { z } from 'zod'
 import { courseLengthInWeeks } from '#app/models/courses.ts'
 import { PromotionCodeFieldSchema } from '#app/models/promotion-codes.ts'
 import { formatCents } from '#app/utils/misc.ts'
+import { CancelCheckoutForm } from './cancel-checkout-form.tsx'
+import { LocalDate } from './local-date.tsx'
 import { APPLY_CODE_INTENT, PromotionCodeField, type PromotionCodePreview } from './promotion-code-field.tsx'
 import { Alert } from './ui/alert.tsx'
 import { Button, ButtonLink } from './ui/button.tsx'
@@ -133,12 +135,15 @@ export function PurchaseForm({
 	cancelTo,
 	lastResult,
 	preview: pagePreview = null,
+	checkoutOpenUntil = null,
 }: {
 	course: PurchaseCourse
 	cancelTo: string
 	lastResult?: SubmissionResult<string[]>
 	/** The price with a code, as the enroll page got it from its action without JavaScript. */
 	preview?: PromotionCodePreview | null
+	/** The buyer's checkout for the course is open until then (ISO): buying again goes back to it (docs/decisions/040). */
+	checkoutOpenUntil?: string | null
 }) {
 	const hydrated = useHydrated()
 	const fetcher = useFetcher<PurchaseReply>({ key: 'enroll' })
@@ -159,9 +164,18 @@ export function PurchaseForm({
 				<strong className="text-ink">{course.title}</strong> — {formatCents(course.registrationFee)}
 			</p>
 			{form.errors?.length ? <Alert tone="error">{form.errors[0]}</Alert> : null}
+			{checkoutOpenUntil ? (
+				<Alert tone="info" title="Your checkout is open">
+					<p>
+						Your spot is held until <LocalDate value={checkoutOpenUntil} time />. Continue to Payment takes you back to your checkout, at
+						the price it was opened with. To use another promotion code, cancel this checkout first.
+					</p>
+					<CancelCheckoutForm action={`/courses/${course.id}/enroll`} className="mt-3" />
+				</Alert>
+			) : null}
 			<ProgramAgreement course={course} />
 			<fetcher.Form method="post" action={`/courses/${course.id}/enroll`} {...getFormProps(form)} className="space-y-4">
-				{course.registrationFee > 0 ? (
+				{course.registrationFee > 0 && !checkoutOpenUntil ? (
 					<PromotionCodeField field={fields.promotionCode} preview={preview} applying={sending === APPLY_CODE_INTENT} />
 				) : null}
 				<AgreementCheckbox field={fields.agreeToTerms} onAgreedChange={setAgreed} />
@@ -170,7 +184,13 @@ export function PurchaseForm({
 						Cancel
 					</ButtonLink>
 					<Button type="submit" name="intent" value={AGREE_INTENT} disabled={sending === AGREE_INTENT || (hydrated && !agreed)}>
-						{sending === AGREE_INTENT ? 'Processing...' : isFree ? 'Register Now' : 'Proceed to Payment'}
+						{sending === AGREE_INTENT
+							? 'Processing...'
+							: checkoutOpenUntil
+								? 'Continue to Payment'
+								: isFree
+									? 'Register Now'
+									: 'Proceed to Payment'}
 					</Button>
 				</div>
 			</fetcher.Form>

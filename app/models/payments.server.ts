@@ -235,6 +235,30 @@ export async function expireUnfinishedCheckouts(db: Kysely<Database>, payments: 
 	}
 }
 
+export type CancelledCheckout = 'cancelled' | 'paid' | 'none'
+
+/**
+ * The buyer gives up their open checkout for the course (docs/decisions/040): the session is
+ * expired at the provider, then its hold (and the code use it reserved) released. One that turns
+ * out to be paid already is fulfilled instead. 'none' when no checkout is open.
+ */
+export async function cancelOpenCheckout(
+	db: Kysely<Database>,
+	payments: PaymentProvider,
+	input: { userId: string; courseId: number },
+): Promise<CancelledCheckout> {
+	const sessionId = (await liveHoldOf(db, input))?.checkout_session_id
+	if (!sessionId) return 'none'
+	await payments.expireCheckoutSession(sessionId)
+	const session = await payments.retrieveCheckoutSession(sessionId)
+	if (session?.paymentStatus === 'paid') {
+		await fulfil(db, payments, sessionId)
+		return 'paid'
+	}
+	await expireCheckout(db, sessionId)
+	return 'cancelled'
+}
+
 export type FulfilResult =
 	| { status: 'enrolled'; userId: string; courseId: number | null; courseTitle: string }
 	| { status: 'needs_refund'; userId: string | null; courseTitle: string }

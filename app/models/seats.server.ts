@@ -115,11 +115,11 @@ export type HoldInput = { userId: string; courseId: number; expiresAt: Date; che
 
 /**
  * The buyer's seat hold for the course that has not run out, if any: their open checkout
- * (docs/decisions/040). Read under the course lock, which every change of a hold takes, so it
- * stays as read until commit.
+ * (docs/decisions/040). Read under the course lock (every change of a hold takes it), it stays
+ * as read until commit.
  */
-export async function liveHoldOf(trx: Transaction<Database>, input: { userId: string; courseId: number }) {
-	return trx
+export async function liveHoldOf(db: Kysely<Database>, input: { userId: string; courseId: number }) {
+	return db
 		.selectFrom('seat_holds')
 		.select(['id', 'expires_at', 'checkout_session_id', 'checkout_url'])
 		.where('user_id', '=', input.userId)

@@ -18,7 +18,7 @@ import { StripePayments } from '#app/services/payments/stripe.server.ts'
 import { TestCheckoutPayments } from '#app/services/payments/test-checkout.server.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
 import { insertCourse, insertUser } from '#tests/support/fixtures.ts'
-import { callRoute, formRequest, signedInUser } from '#tests/support/requests.ts'
+import { callRoute, formRequest, signedInUser, toastOf } from '#tests/support/requests.ts'
 import { type StripeStandIn, startStripeServer } from '#tests/support/stripe-server.ts'
 
 const t = useTestDatabase()
@@ -179,6 +179,43 @@ describe(`one buyer, ten purchase submits at once (${REPEATS} runs each)`, () =>
 		}
 		expect(problems).toEqual([])
 	}, 120_000)
+})
+
+describe('the buyer cancels their open checkout', () => {
+	test('on the purchase form: the session ends at Stripe, the spot and the code use are given back, and the next purchase opens a new checkout', async () => {
+		setPayments(stripePayments)
+		const course = await insertCourse(t.db, { capacity: 10, registration_fee: 250_000 })
+		const limited = await oneUseCode(course.id)
+		const buyer = await signedInUser(t.db)
+		const first = await enrollPost(course.id, buyer.cookie, limited.code, '10.37.14.1')
+		const [session] = stripeSessionsOf(course.id)
+		const cancelled = await callRoute(
+			enrollAction,
+			formRequest(`/courses/${course.id}/enroll`, { intent: 'cancel-checkout' }, { cookie: buyer.cookie, ip: '10.37.14.1' }),
+			{ id: String(course.id) },
+		)
+		expect(cancelled.status).toBe(302)
+		expect(cancelled.headers.get('Location')).toBe(`/courses/${course.id}`)
+		expect(await toastOf(cancelled)).toMatchObject({ title: 'Checkout cancelled' })
+		expect(stripe.sessions.get(session!.id)?.status).toBe('expired')
+		expect(await footprint(course.id)).toEqual({ holds: 0, uses: 0, payments: 1 })
+		const again = await enrollPost(course.id, buyer.cookie, limited.code, '10.37.14.1')
+		expect(again.status).toBe(303)
+		expect(again.headers.get('Location')).not.toBe(first.headers.get('Location'))
+		expect(await footprint(course.id)).toEqual({ holds: 1, uses: 1, payments: 2 })
+	})
+
+	test("in the wizard's payment step, with the draft's account", async () => {
+		setPayments(testPayments)
+		const course = await insertCourse(t.db, { capacity: 10, registration_fee: 250_000 })
+		const cookie = await draftAtAgreement(course.id)
+		const opened = await agreementPost(cookie, undefined, '10.37.15.1')
+		const sessionId = opened.headers.get('Location')!.split('/').at(-1)!
+		const cancelled = await callRoute(agreementAction, formRequest('/register/agreement', { intent: 'cancel-checkout' }, { cookie }))
+		expect(cancelled.headers.get('Location')).toBe('/register/agreement')
+		expect((await testPayments.getSession(sessionId))?.status).toBe('expired')
+		expect(await footprint(course.id)).toEqual({ holds: 0, uses: 0, payments: 1 })
+	})
 })
 
 describe('the outside test: a 1-use code and a double submit', () => {

@@ -114,6 +114,11 @@ export default function PromotionCodes({ loaderData, actionData }: Route.Compone
 										<td className="px-4 py-3 whitespace-nowrap text-slate-700">
 											{code.uses} of {code.maxUses ?? 'unlimited'}
 											{code.reserved > 0 ? <span className="block text-xs text-slate-600">{code.reserved} in open checkouts</span> : null}
+											{code.overLimit > 0 ? (
+												<span className="block text-xs font-semibold text-red-800">
+													{code.overLimit} over the limit: paid after their checkout ran out (see the audit log)
+												</span>
+											) : null}
 										</td>
 										<td className="px-4 py-3">
 											<Badge tone={badge.tone}>{badge.label}</Badge>

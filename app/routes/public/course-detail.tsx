@@ -1,6 +1,6 @@
 import { data, isRouteErrorResponse, Link, useRouteError, useSearchParams } from 'react-router'
 import { AvailabilityBadge, CoursePrice, SpotsLeft } from '#app/components/course-availability.tsx'
-import { CourseStatePanel, canBuySeat } from '#app/components/course-state.tsx'
+import { CourseStatePanel, canBuySeat, openCheckoutUntil } from '#app/components/course-state.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { LazyPurchaseForm } from '#app/components/lazy-purchase-form.tsx'
 import { LazyWaitlistDialog } from '#app/components/lazy-waitlist-dialog.tsx'
@@ -50,7 +50,9 @@ export default function CourseDetailPage({ loaderData }: Route.ComponentProps) {
 	const ctaTarget = course.isFull ? `${coursePath}?dialog=waitlist` : !user ? `${coursePath}?dialog=auth` : `${coursePath}?dialog=purchase`
 	const dialog = searchParams.get('dialog')
 	const showAuthDialog = !user && (dialog === 'auth' || dialog === 'purchase')
-	const showPurchaseDialog = user && !course.isFull && dialog === 'purchase' && canBuySeat(state)
+	const checkoutOpenUntil = openCheckoutUntil(state)
+	// A full course is full for everyone but the buyer whose open checkout holds one of its seats.
+	const showPurchaseDialog = user && (!course.isFull || checkoutOpenUntil) && dialog === 'purchase' && canBuySeat(state)
 	// Someone enrolled, paying or waiting is shown where they stand instead of being sold the seat again.
 	const showCta = state.kind === 'none' || (state.kind === 'waitlisted' && !course.isFull)
 
@@ -84,6 +86,7 @@ export default function CourseDetailPage({ loaderData }: Route.ComponentProps) {
 							endDate: course.endDate,
 						}}
 						cancelTo={coursePath}
+						checkoutOpenUntil={checkoutOpenUntil}
 					/>
 				</RouteDialog>
 			) : null}

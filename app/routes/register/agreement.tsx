@@ -3,18 +3,21 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { useState } from 'react'
 import { data, Form, href, redirect } from 'react-router'
 import { useHydrated } from 'remix-utils/use-hydrated'
+import { CancelCheckoutForm } from '#app/components/cancel-checkout-form.tsx'
 import { CoursePrice } from '#app/components/course-availability.tsx'
 import { AGREE_INTENT, AgreementCheckbox, ProgramAgreement, PurchaseSchema } from '#app/components/enrollment-agreement.tsx'
+import { LocalDate } from '#app/components/local-date.tsx'
 import { APPLY_CODE_INTENT, PromotionCodeField } from '#app/components/promotion-code-field.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
+import { CANCEL_CHECKOUT_INTENT } from '#app/models/checkout.ts'
 import { getCourseWithAvailability } from '#app/models/courses.server.ts'
-import { CheckoutError } from '#app/models/payments.server.ts'
+import { CheckoutError, cancelOpenCheckout } from '#app/models/payments.server.ts'
 import { PromotionCodeError } from '#app/models/promotion-codes.server.ts'
 import { PROMOTION_CODE_MESSAGES } from '#app/models/promotion-codes.ts'
 import { completeRegistration, getDraft, RegistrationError } from '#app/models/registration.server.ts'
 import { EMAIL_TAKEN_MESSAGE, TOO_MANY_REGISTRATIONS_MESSAGE } from '#app/models/registration.ts'
-import { SeatUnavailableError } from '#app/models/seats.server.ts'
+import { liveHoldOf, SeatUnavailableError } from '#app/models/seats.server.ts'
 import { getPayments } from '#app/services/payments/index.server.ts'
 import { getUser, startSession } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
@@ -44,7 +47,12 @@ export async function loader({ request }: Route.LoaderArgs) {
 	const course = draft.courseId ? await getCourseWithAvailability(db, draft.courseId) : null
 	if (!course) throw redirect(STEP_PATH[2])
 	// Set once a checkout was opened: whoever is here again came back from it without paying.
-	const account = draft.userId ? { email: draft.email } : null
+	const account = draft.userId
+		? {
+				email: draft.email,
+				checkoutOpenUntil: (await liveHoldOf(db, { userId: draft.userId, courseId: course.id }))?.expires_at.toISOString() ?? null,
+			}
+		: null
 	return { course: publicCourse(course), account }
 }
 
@@ -61,6 +69,15 @@ export async function action(args: Route.ActionArgs) {
 	const draft = await getDraft(db, draftId)
 	if (!draftId || !draft) return redirect(STEP_PATH[1])
 	if (!draft.courseId) return redirect(STEP_PATH[2])
+	if (formData.get('intent') === CANCEL_CHECKOUT_INTENT && draft.userId) {
+		const outcome = await cancelOpenCheckout(db, getPayments(), { userId: draft.userId, courseId: draft.courseId })
+		return redirectWithToast(
+			STEP_PATH[3],
+			outcome === 'paid'
+				? { type: 'success', title: 'Your payment was already received: you are enrolled. Log in to start.' }
+				: { type: 'info', title: 'Checkout cancelled', description: 'Your held spot was released.' },
+		)
+	}
 	const submission = parseWithZod(formData, { schema: PurchaseSchema })
 	if (submission.status !== 'success') return data({ result: submission.reply(), preview: null }, { status: 400 })
 	const guessing = await refuseCodeGuessing(request, submission, submission.value.promotionCode)
@@ -146,7 +163,7 @@ export default function AgreementStep({ loaderData, actionData }: Route.Componen
 			<p className="mb-4 text-sm text-slate-700">
 				Selected course: <strong className="text-ink">{course.title}</strong> — <CoursePrice cents={course.registrationFee} />
 			</p>
-			{account ? <UnpaidAccountNotice email={account.email} /> : null}
+			{account ? <UnpaidAccountNotice email={account.email} checkoutOpenUntil={account.checkoutOpenUntil} /> : null}
 			{form.errors?.length ? (
 				<Alert tone="error" className="mb-4">
 					{form.errors[0]}
@@ -154,7 +171,9 @@ export default function AgreementStep({ loaderData, actionData }: Route.Componen
 			) : null}
 			<ProgramAgreement course={course} />
 			<Form method="post" action={STEP_PATH[3]} {...getFormProps(form)} className="mt-5 space-y-5">
-				{course.registrationFee > 0 ? <PromotionCodeField field={fields.promotionCode} preview={preview} applying={applying} /> : null}
+				{course.registrationFee > 0 && !account?.checkoutOpenUntil ? (
+					<PromotionCodeField field={fields.promotionCode} preview={preview} applying={applying} />
+				) : null}
 				<AgreementCheckbox field={fields.agreeToTerms} onAgreedChange={setAgreed} />
 				<div className="flex flex-col-reverse gap-3 sm:flex-row sm:items-center sm:justify-between">
 					<ButtonLink to={STEP_PATH[2]} variant="outline">
@@ -169,14 +188,27 @@ export default function AgreementStep({ loaderData, actionData }: Route.Componen
 	)
 }
 
-/** Where a cancelled checkout returns: the account exists, the seat is not paid, and the ways on. */
-function UnpaidAccountNotice({ email }: { email: string }) {
+/**
+ * Where a checkout left unpaid returns: the account exists, the seat is not paid, and the ways on. A
+ * checkout still open holds the spot: paying goes back to it, or it can be cancelled (docs/decisions/040).
+ */
+function UnpaidAccountNotice({ email, checkoutOpenUntil }: { email: string; checkoutOpenUntil: string | null }) {
 	return (
 		<Alert tone="warning" title="Your payment was not completed" className="mb-4">
-			<p>
-				Your account for {email} has been created, but you are not enrolled yet. Proceed to payment below to take your spot. Or come back
-				later: confirm your email address with the link we sent you, log in, and complete the payment from your dashboard.
-			</p>
+			{checkoutOpenUntil ? (
+				<>
+					<p>
+						Your account for {email} has been created and your spot is held until <LocalDate value={checkoutOpenUntil} time />. Proceed to
+						payment below to go back to your checkout, at the price it was opened with; to use another promotion code, cancel it first.
+					</p>
+					<CancelCheckoutForm action={STEP_PATH[3]} className="mt-3" />
+				</>
+			) : (
+				<p>
+					Your account for {email} has been created, but you are not enrolled yet. Proceed to payment below to take your spot. Or come back
+					later: confirm your email address with the link we sent you, log in, and complete the payment from your dashboard.
+				</p>
+			)}
 			<p className="mt-2">To use other details, start over: the same email address can be registered again until you are enrolled.</p>
 			<div className="mt-3">
 				<StartOverForm />

@@ -1,12 +1,13 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, href, redirect } from 'react-router'
-import { canBuySeat } from '#app/components/course-state.tsx'
+import { canBuySeat, openCheckoutUntil } from '#app/components/course-state.tsx'
 import { PurchaseForm, PurchaseSchema } from '#app/components/enrollment-agreement.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { APPLY_CODE_INTENT } from '#app/components/promotion-code-field.tsx'
+import { CANCEL_CHECKOUT_INTENT } from '#app/models/checkout.ts'
 import { courseStateFor } from '#app/models/course-state.server.ts'
 import { getCourseWithAvailability } from '#app/models/courses.server.ts'
-import { CheckoutError, claimSeat, openCheckout } from '#app/models/payments.server.ts'
+import { CheckoutError, cancelOpenCheckout, claimSeat, openCheckout } from '#app/models/payments.server.ts'
 import { PromotionCodeError } from '#app/models/promotion-codes.server.ts'
 import { PROMOTION_CODE_MESSAGES } from '#app/models/promotion-codes.ts'
 import { SeatUnavailableError } from '#app/models/seats.server.ts'
@@ -41,11 +42,14 @@ function courseFullRedirect(courseId: number) {
 export async function loader({ request, params }: Route.LoaderArgs) {
 	const user = await requireUser(request)
 	const course = await courseOf(params.id)
+	const state = await courseStateFor(getDb(), user.id, course.id)
 	// The course page says where an enrolled, paying or waiting person stands.
-	if (!canBuySeat(await courseStateFor(getDb(), user.id, course.id))) throw redirect(`/courses/${course.id}`)
-	if (course.isFull) throw redirect(`/courses/${course.id}?dialog=waitlist`)
+	if (!canBuySeat(state)) throw redirect(`/courses/${course.id}`)
+	const checkoutOpenUntil = openCheckoutUntil(state)
+	// A full course is full for everyone but the buyer whose checkout holds one of its seats.
+	if (course.isFull && !checkoutOpenUntil) throw redirect(`/courses/${course.id}?dialog=waitlist`)
 	const { id, title, registrationFee, startDate, endDate } = course
-	return { course: { id, title, registrationFee, startDate, endDate } }
+	return { course: { id, title, registrationFee, startDate, endDate }, checkoutOpenUntil }
 }
 
 /**
@@ -57,7 +61,9 @@ export async function action(args: Route.ActionArgs) {
 	const { request, params } = args
 	const user = await requireUser(request)
 	const course = await courseOf(params.id)
-	const submission = parseWithZod(await readFormData(request), { schema: PurchaseSchema })
+	const formData = await readFormData(request)
+	if (formData.get('intent') === CANCEL_CHECKOUT_INTENT) return cancelCheckout(user.id, course.id)
+	const submission = parseWithZod(formData, { schema: PurchaseSchema })
 	if (submission.status !== 'success') return data({ result: submission.reply(), preview: null }, { status: 400 })
 	const guessing = await refuseCodeGuessing(request, submission, submission.value.promotionCode)
 	if (guessing) return guessing
@@ -103,8 +109,22 @@ export async function action(args: Route.ActionArgs) {
 	}
 }
 
+/** The buyer gives up their open checkout (docs/decisions/040) and is back on the course page. */
+async function cancelCheckout(userId: string, courseId: number) {
+	const outcome = await cancelOpenCheckout(getDb(), getPayments(), { userId, courseId })
+	if (outcome === 'paid') {
+		return redirectWithToast(href('/dashboard'), { type: 'success', title: 'Your payment was already received: you are enrolled.' })
+	}
+	return redirectWithToast(
+		`/courses/${courseId}`,
+		outcome === 'cancelled'
+			? { type: 'info', title: 'Checkout cancelled', description: 'Your held spot was released.' }
+			: { type: 'info', title: 'No checkout is open for this course.' },
+	)
+}
+
 export default function EnrollPage({ loaderData, actionData }: Route.ComponentProps) {
-	const { course } = loaderData
+	const { course, checkoutOpenUntil } = loaderData
 	return (
 		<div className="mx-auto max-w-2xl px-4 py-10 sm:py-14">
 			<div className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
@@ -114,6 +134,7 @@ export default function EnrollPage({ loaderData, actionData }: Route.ComponentPr
 					cancelTo={`/courses/${course.id}`}
 					lastResult={actionData?.result}
 					preview={actionData?.preview ?? null}
+					checkoutOpenUntil={checkoutOpenUntil}
 				/>
 			</div>
 		</div>
