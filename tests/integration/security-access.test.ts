@@ -118,7 +118,8 @@ const ACCESS: Record<string, Expectation> = {
 	'routes/resources/submission-file': { GET: [LOGIN, '403', '403', '403', '200'] },
 	// Without a ?key= of a stored course material there is nothing to serve.
 	'routes/resources/orphan-file': { GET: adminOnly('404') },
-	'routes/resources/material-upload': { POST: adminOnly('400') },
+	// Only the upload form posts here: a GET is told the method is not served.
+	'routes/resources/material-upload': { GET: all('405'), POST: adminOnly('400') },
 	// A calendar app has no session: the token in the path is the key, and an unknown one finds nothing.
 	'routes/resources/calendar-feed': { GET: all('404') },
 	'routes/resources/events': { GET: all('200') },
