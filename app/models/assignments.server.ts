@@ -1,7 +1,9 @@
 import { type Kysely, sql } from 'kysely'
 import { recordAudit } from '#app/models/audit-log.server.ts'
-import { courseAccess } from '#app/models/materials.server.ts'
+import { formatSessionDay } from '#app/models/live-sessions.ts'
+import { courseAccess, isClosedTo } from '#app/models/materials.server.ts'
 import type { MaterialReader } from '#app/models/materials.ts'
+import { sessionOpensAtSql } from '#app/models/session-schedule.server.ts'
 import { UploadRefusal } from '#app/models/uploads.server.ts'
 import type { Database } from '#db/types.ts'
 import type {
@@ -79,54 +81,89 @@ export async function createAssignment(
 	})
 }
 
-/** A course's assignments as one student sees them, with their own status and grade. */
+/**
+ * Assignments joined with their week's live session and the course, so that sessionOpensAtSql
+ * says when the week opens (null: no week or no session, open).
+ */
+function selectAssignmentsWithOpening(db: Kysely<Database>) {
+	return db
+		.selectFrom('assignments as a')
+		.innerJoin('courses as course', 'course.id', 'a.course_id')
+		.leftJoin('course_materials as week', 'week.id', 'a.week_id')
+		.leftJoin('live_sessions as session', (join) =>
+			join.onRef('session.course_id', '=', 'week.course_id').onRef('session.week_number', '=', 'week.week_number'),
+		)
+}
+
+/**
+ * A course's assignments as one student sees them, with their own status and grade. One of a
+ * week that has not opened to them says when it opens ('Tue 6 Jan', in their zone as the week
+ * card says it, docs/decisions/031) and is not to be linked.
+ */
 export async function listStudentAssignments(
 	db: Kysely<Database>,
-	{ studentId, courseId }: { studentId: string; courseId: number },
+	{ reader, courseId, now = new Date() }: { reader: MaterialReader; courseId: number; now?: Date },
 ): Promise<StudentAssignment[]> {
-	const rows = await db
-		.selectFrom('assignments as a')
-		.leftJoin('course_materials as week', 'week.id', 'a.week_id')
-		.leftJoin('assignment_submissions as s', (join) => join.onRef('s.assignment_id', '=', 'a.id').on('s.student_id', '=', studentId))
-		.select(['a.id', 'a.title', 'week.week_number as weekNumber', 'a.due_at as dueAt', 's.status', 's.grade'])
+	const rows = await selectAssignmentsWithOpening(db)
+		.leftJoin('assignment_submissions as s', (join) => join.onRef('s.assignment_id', '=', 'a.id').on('s.student_id', '=', reader.id))
+		.select([
+			'a.id',
+			'a.title',
+			'week.week_number as weekNumber',
+			'a.due_at as dueAt',
+			's.status',
+			's.grade',
+			sessionOpensAtSql.as('opensAt'),
+			'session.time_zone as sessionZone',
+		])
 		.where('a.course_id', '=', courseId)
 		.orderBy('week.week_number', (order) => order.asc().nullsLast())
 		.orderBy('a.due_at', (order) => order.asc().nullsLast())
 		.orderBy('a.id')
 		.execute()
-	return rows.map((row) => ({ ...row, status: row.status ?? 'not-submitted' }))
+	return rows.map(({ opensAt, sessionZone, ...row }) => {
+		const opening = opensAt ? new Date(opensAt) : null
+		const closed = opening !== null && isClosedTo(reader, { opensAt: opening }, now)
+		return {
+			...row,
+			status: row.status ?? 'not-submitted',
+			opensOn: closed ? formatSessionDay(opening, reader.timeZone ?? sessionZone ?? 'UTC') : null,
+		}
+	})
 }
 
 /**
  * An assignment as the user may see it: a student of a course they are actively enrolled in
  * (with their own submission), an alumnus (who reads it and their submission but hands nothing
- * in, decision 035), or an admin (who reads it but hands nothing in).
+ * in, decision 035), or an admin (who reads it but hands nothing in). Until its week opens, a
+ * student gets 'not-open', as for the week's files (docs/decisions/031).
  */
 export async function getAssignmentForStudent(
 	db: Kysely<Database>,
 	user: MaterialReader,
 	assignmentId: number,
-): Promise<AssignmentForStudent | 'not-found' | 'forbidden'> {
-	const assignment = await db
-		.selectFrom('assignments as a')
-		.innerJoin('courses as c', 'c.id', 'a.course_id')
-		.leftJoin('course_materials as week', 'week.id', 'a.week_id')
+	now: Date = new Date(),
+): Promise<AssignmentForStudent | 'not-found' | 'forbidden' | 'not-open'> {
+	const row = await selectAssignmentsWithOpening(db)
 		.select([
 			'a.id',
 			'a.title',
 			'a.instructions',
 			'a.due_at as dueAt',
 			'a.course_id as courseId',
-			'c.title as courseTitle',
+			'course.title as courseTitle',
 			'week.week_number as weekNumber',
 			'week.topic',
+			sessionOpensAtSql.as('opensAt'),
 		])
 		.where('a.id', '=', assignmentId)
 		.executeTakeFirst()
-	if (!assignment) return 'not-found'
+	if (!row) return 'not-found'
+	const { opensAt, ...assignment } = row
 	// The student's own access: an admin reads every assignment but hands nothing in.
 	const access = await courseAccess(db, { id: user.id, isAdmin: false }, assignment.courseId)
 	if (!access && !user.isAdmin) return 'forbidden'
+	if (isClosedTo(user, { opensAt: opensAt ? new Date(opensAt) : null }, now)) return 'not-open'
 	const submission = await db
 		.selectFrom('assignment_submissions')
 		.select([

@@ -66,6 +66,8 @@ export type StudentAssignment = {
 	dueAt: Date | null
 	status: SubmissionStatus | 'not-submitted'
 	grade: string | null
+	/** When its week opens ('Tue 6 Jan'), while it is closed to the reader; null once it is open to them. */
+	opensOn: string | null
 }
 
 export type StudentSubmission = {

@@ -152,7 +152,7 @@ export async function getCourseWeeks(
 				zoomLink: liveLinks ? safeExternalUrl(row.zoomLink) : null,
 				session: weekSessionOf(row, zone, now),
 				opensOn: closed ? formatSessionDay(opensAt, zone) : null,
-				filesHidden: closed && !reader.isAdmin,
+				filesHidden: isClosedTo(reader, { opensAt }, now),
 				materials: [],
 				recordings: [],
 			}

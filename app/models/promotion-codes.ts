@@ -45,40 +45,53 @@ export const PromotionCodeFieldSchema = z
 
 const AMOUNT_PATTERN = /^\d{1,7}(\.\d{1,2})?$/
 
-/** The admin's form to create a code. Dates are UTC days: the code is valid through the end of that day. */
-export const CreatePromotionCodeSchema = z
-	.object({
-		intent: z.literal('create'),
-		code: z
-			.string({ error: 'Code is required' })
-			.trim()
-			.transform(normalizePromotionCode)
-			.pipe(
-				z.string().regex(PROMOTION_CODE_PATTERN, 'Use 3 to 32 letters, digits, hyphens or underscores, starting with a letter or digit.'),
-			),
-		kind: z.enum(['percent', 'amount'], { error: 'Choose a percentage or an amount off' }),
-		value: z.string({ error: 'Enter how much the code takes off' }).trim(),
-		courseId: rowIdSchema('Choose a course from the list').optional(),
-		validThrough: z.iso.date({ error: 'Enter a date (YYYY-MM-DD)' }).optional(),
-		maxUses: z.coerce
-			.number({ error: 'Enter a whole number of uses' })
-			.int('Enter a whole number of uses')
-			.min(1, 'At least 1 use')
-			.max(1_000_000, 'At most 1,000,000 uses')
-			.optional(),
-	})
-	.superRefine((value, context) => {
-		if (value.kind === 'percent') {
-			const percent = Number(value.value)
-			if (!/^\d{1,3}$/.test(value.value) || percent < 1 || percent > 100) {
-				context.addIssue({ code: 'custom', path: ['value'], message: 'Enter a whole percentage from 1 to 100' })
-			}
-		} else if (!AMOUNT_PATTERN.test(value.value) || Number(value.value) <= 0) {
-			context.addIssue({ code: 'custom', path: ['value'], message: 'Enter an amount in dollars, such as 250 or 99.50' })
-		}
-	})
+export const PAST_END_DATE_MESSAGE = 'The end date cannot be in the past.'
 
-export type CreatePromotionCodeInput = z.infer<typeof CreatePromotionCodeSchema>
+/**
+ * The admin's form to create a code. Dates are UTC days: the code is valid through the end of that
+ * day, so the day of `now` (the action's clock, and the browser's for its courtesy check) is the
+ * first end date allowed. A date is written YYYY-MM-DD, so comparing the strings compares the days.
+ */
+export function createPromotionCodeSchema(now: Date) {
+	const today = now.toISOString().slice(0, 10)
+	return z
+		.object({
+			intent: z.literal('create'),
+			code: z
+				.string({ error: 'Code is required' })
+				.trim()
+				.transform(normalizePromotionCode)
+				.pipe(
+					z.string().regex(PROMOTION_CODE_PATTERN, 'Use 3 to 32 letters, digits, hyphens or underscores, starting with a letter or digit.'),
+				),
+			kind: z.enum(['percent', 'amount'], { error: 'Choose a percentage or an amount off' }),
+			value: z.string({ error: 'Enter how much the code takes off' }).trim(),
+			courseId: rowIdSchema('Choose a course from the list').optional(),
+			// Piped, so a malformed date gets its own message only, and the form's other checks still run.
+			validThrough: z.iso
+				.date({ error: 'Enter a date (YYYY-MM-DD)' })
+				.pipe(z.string().refine((day) => day >= today, PAST_END_DATE_MESSAGE))
+				.optional(),
+			maxUses: z.coerce
+				.number({ error: 'Enter a whole number of uses' })
+				.int('Enter a whole number of uses')
+				.min(1, 'At least 1 use')
+				.max(1_000_000, 'At most 1,000,000 uses')
+				.optional(),
+		})
+		.superRefine((value, context) => {
+			if (value.kind === 'percent') {
+				const percent = Number(value.value)
+				if (!/^\d{1,3}$/.test(value.value) || percent < 1 || percent > 100) {
+					context.addIssue({ code: 'custom', path: ['value'], message: 'Enter a whole percentage from 1 to 100' })
+				}
+			} else if (!AMOUNT_PATTERN.test(value.value) || Number(value.value) <= 0) {
+				context.addIssue({ code: 'custom', path: ['value'], message: 'Enter an amount in dollars, such as 250 or 99.50' })
+			}
+		})
+}
+
+export type CreatePromotionCodeInput = z.infer<ReturnType<typeof createPromotionCodeSchema>>
 
 /** The form's values as the table stores them. */
 export function promotionCodeValues(input: CreatePromotionCodeInput) {

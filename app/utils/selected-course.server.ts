@@ -1,11 +1,12 @@
 import { z } from 'zod'
-import { rowIdSchema } from '#app/utils/row-id.ts'
+import { parseRowId } from '#app/utils/row-id.ts'
 import { siteCookie } from './cookies.server.ts'
 
-const CourseIdSchema = rowIdSchema()
-
-/** The value names its user, so a cookie left by someone else on a shared browser is ignored. */
-const CookieValueSchema = z.object({ userId: z.string(), courseId: CourseIdSchema })
+/**
+ * The value names its user, so a cookie left by someone else on a shared browser is ignored. It is
+ * signed and written only below, so its course id is the number stored there.
+ */
+const CookieValueSchema = z.object({ userId: z.string(), courseId: z.int().positive() })
 
 function selectedCourseCookie() {
 	return siteCookie('selected-course', { maxAgeSeconds: 60 * 60 * 24 * 90 })
@@ -40,8 +41,8 @@ export async function resolveSelectedCourse(
 ): Promise<{ courseId: number | null; setCookie: string | null }> {
 	const accessible = new Set(accessibleIds)
 	const stored = await readStoredCourse(request, userId)
-	const requested = CourseIdSchema.safeParse(new URL(request.url).searchParams.get('course') || undefined)
-	const chosen = requested.success && accessible.has(requested.data) ? requested.data : null
+	const requested = parseRowId(new URL(request.url).searchParams.get('course'))
+	const chosen = requested !== null && accessible.has(requested) ? requested : null
 	const remembered = stored !== null && accessible.has(stored) ? stored : null
 	const courseId = chosen ?? remembered ?? defaultCourseId
 

@@ -1,7 +1,8 @@
 /**
  * Live sessions end to end, with JavaScript on and off (docs/decisions/031): an admin gives a course
  * a weekly schedule and moves and cancels one session; a student sees times in their zone, a week
- * that is not open yet, the Next live session card, and sets their zone and calendar feed.
+ * that is not open yet (its assignment listed with the opening, unlinked), the Next live session
+ * card, and sets their zone and calendar feed.
  */
 import { randomUUID } from 'node:crypto'
 import { syncCourseSessions } from '#app/models/session-schedule.server.ts'
@@ -80,6 +81,13 @@ test('a student sees session times, a locked week and the next session, and sets
 	const locked = await insertWeek(db, { courseId: course.id, weekNumber: 2, topic: 'Refinancing', zoomLink: 'https://zoom.us/j/2' })
 	await insertMaterialItem(db, { courseId: course.id, weekId: open, title: 'Deal Checklist', fileName: 'deals.pdf' })
 	await insertMaterialItem(db, { courseId: course.id, weekId: locked, title: 'Refinance Guide', fileName: 'refi.pdf' })
+	await db
+		.insertInto('assignments')
+		.values([
+			{ course_id: course.id, week_id: open, title: 'Deal Memo' },
+			{ course_id: course.id, week_id: locked, title: 'Refinance Memo' },
+		])
+		.execute()
 	const soon = new Date(Date.now() + 2 * 86_400_000)
 	const later = new Date(Date.now() + 9 * 86_400_000)
 	await db
@@ -112,6 +120,13 @@ test('a student sees session times, a locked week and the next session, and sets
 	const week2 = page.getByRole('region', { name: 'Week 2: Refinancing' })
 	await expect(week2.getByText(/^Opens [A-Z][a-z]{2} \d+ [A-Z][a-z]{2}$/)).toBeVisible()
 	await expect(week2.getByText('Refinance Guide')).toHaveCount(0)
+	// The locked week's assignment is listed with its opening, the week card's words, and no link to a page it would be refused.
+	const opening = await week2.getByText(/^Opens /).textContent()
+	await expect(page.getByRole('link', { name: 'Deal Memo' })).toBeVisible()
+	const lockedAssignment = page.getByRole('listitem').filter({ hasText: 'Refinance Memo' })
+	await expect(lockedAssignment.getByText(opening!, { exact: true })).toBeVisible()
+	await expect(lockedAssignment.getByRole('link')).toHaveCount(0)
+	await expect(page.getByRole('link', { name: 'Refinance Memo' })).toHaveCount(0)
 
 	await page.goto('/dashboard/settings')
 	const zone = page.getByLabel('Your time zone')

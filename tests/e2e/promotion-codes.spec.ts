@@ -110,13 +110,16 @@ test('an admin creates a promotion code, sees it listed and deactivates it after
 	await page.getByLabel('Discount', { exact: true }).fill('150')
 	await page.getByLabel('Course (optional)').selectOption(String(course.id))
 	await page.getByLabel('Maximum uses (optional)').fill('3')
+	await page.getByLabel('Valid through (optional)').fill('2020-12-31')
 	await page.getByRole('button', { name: 'Create Code' }).click()
 	await expect(page.getByText('Enter a whole percentage from 1 to 100')).toBeVisible()
+	await expect(page.getByText('The end date cannot be in the past.')).toBeVisible()
 	// Nothing typed is lost.
 	await expect(page.getByLabel('Code', { exact: true })).toHaveValue(code.toLowerCase())
 	await expect(page.getByLabel('Maximum uses (optional)')).toHaveValue('3')
 
 	await page.getByLabel('Discount', { exact: true }).fill('20')
+	await page.getByLabel('Valid through (optional)').fill('')
 	await page.getByRole('button', { name: 'Create Code' }).click()
 	await expect(page.getByText(`Promotion code ${code} created`)).toBeVisible()
 	const row = page.getByRole('row').filter({ hasText: code })

@@ -1,11 +1,15 @@
 import { describe, expect, test } from 'vitest'
 import { listStudentAssignments } from '#app/models/assignments.server.ts'
+import type { StudentAssignment } from '#app/models/assignments.ts'
+import { type CourseWeekList, WEEK_NOT_OPEN_MESSAGE } from '#app/models/materials.ts'
 import { createUser } from '#app/models/users.server.ts'
 import { action as gradesAction, loader as gradesLoader } from '#app/routes/admin/grades.tsx'
 import { action as assignmentAction, loader as assignmentLoader } from '#app/routes/dashboard/assignment.tsx'
+import { loader as dashboardLoader } from '#app/routes/dashboard/index.tsx'
 import { loader as submissionFileLoader } from '#app/routes/resources/submission-file.ts'
 import type { EnrollmentStatus, Role } from '#db/types.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
+import { insertLiveSession, insertWeek } from '#tests/support/fixtures.ts'
 import { callRoute, formRequest, getRequest, sessionCookieFor } from '#tests/support/requests.ts'
 import { useTestStorage } from '#tests/support/storage.ts'
 
@@ -83,7 +87,7 @@ describe('a student and an assignment', () => {
 
 		const before = (await (await view(assignmentId, student.cookie)).json()) as Awaited<ReturnType<typeof assignmentLoader>>
 		expect(before).toMatchObject({ canSubmit: true, submission: null, assignment: { title: 'Deal Worksheet', courseTitle: course.title } })
-		expect((await listStudentAssignments(t.db, { studentId: student.id, courseId: course.id }))[0]).toMatchObject({
+		expect((await listStudentAssignments(t.db, { reader: { id: student.id, isAdmin: false }, courseId: course.id }))[0]).toMatchObject({
 			status: 'not-submitted',
 		})
 
@@ -157,7 +161,7 @@ describe('a student and an assignment', () => {
 		const after = (await (await view(assignmentId, student.cookie)).json()) as Awaited<ReturnType<typeof assignmentLoader>>
 		expect(after.canSubmit).toBe(false)
 		expect(after.submission).toMatchObject({ status: 'graded', grade: 'A-', feedback: 'Better.' })
-		expect((await listStudentAssignments(t.db, { studentId: student.id, courseId: course.id }))[0]).toMatchObject({
+		expect((await listStudentAssignments(t.db, { reader: { id: student.id, isAdmin: false }, courseId: course.id }))[0]).toMatchObject({
 			status: 'graded',
 			grade: 'A-',
 		})
@@ -222,6 +226,67 @@ describe('a student and an assignment', () => {
 		expect(new Uint8Array(await own.arrayBuffer())).toEqual(PDF)
 		expect((await fetchAs(admin.cookie)).status).toBe(200)
 		expect((await fetchAs(classmate.cookie)).status).toBe(403)
+	})
+})
+
+describe('an assignment of a week that has not opened (docs/decisions/031)', () => {
+	const DAY = 86_400_000
+
+	/** An assignment of week 1, whose live session is 10 days away: the week opens 7 days before it. */
+	async function inClosedWeek() {
+		const { course, assignmentId } = await courseWithAssignment('Week One Memo')
+		const weekId = await insertWeek(t.db, { courseId: course.id, weekNumber: 1 })
+		await t.db.updateTable('assignments').set({ week_id: weekId }).where('id', '=', assignmentId).execute()
+		const startsAt = new Date(Date.now() + 10 * DAY)
+		await insertLiveSession(t.db, { courseId: course.id, startsAt, endsAt: new Date(startsAt.getTime() + DAY / 24) })
+		return { course, assignmentId }
+	}
+
+	async function dashboardOf(cookie: string, courseId: number) {
+		const response = await callRoute(dashboardLoader, getRequest(`/dashboard?course=${courseId}`, { cookie }))
+		return (await response.json()) as { assignments: StudentAssignment[]; weeks: CourseWeekList }
+	}
+
+	async function storedFor(assignmentId: number) {
+		const stored: string[] = []
+		for await (const object of files.storage.list(`submissions/${assignmentId}/`)) stored.push(object.key)
+		return stored
+	}
+
+	test('a student sees when it opens instead of a link, and its page and hand-in are refused like its files, writing and storing nothing', async () => {
+		const { course, assignmentId } = await inClosedWeek()
+		const student = await person('student')
+		await enroll(student.id, course.id)
+
+		const dashboard = await dashboardOf(student.cookie, course.id)
+		// The same words as the week's card: 'Opens Tue 6 Jan'.
+		expect(dashboard.assignments).toEqual([expect.objectContaining({ id: assignmentId, opensOn: dashboard.weeks.weeks[0]!.opensOn })])
+		expect(dashboard.assignments[0]!.opensOn).toMatch(/^[A-Z][a-z]{2} \d{1,2} [A-Z][a-z]{2}$/)
+
+		const page = await view(assignmentId, student.cookie)
+		expect(page.status).toBe(403)
+		expect(await page.json()).toBe(WEEK_NOT_OPEN_MESSAGE)
+		const handIn = await submit(assignmentId, student.cookie, { body: 'Early bird', file: { name: 'early.pdf', bytes: PDF } })
+		expect(handIn.status).toBe(403)
+		expect(await handIn.json()).toBe(WEEK_NOT_OPEN_MESSAGE)
+		expect(await t.db.selectFrom('assignment_submissions').select('id').where('assignment_id', '=', assignmentId).execute()).toEqual([])
+		expect(await storedFor(assignmentId)).toEqual([])
+
+		// 'Open now': the page, the link and the hand-in at once.
+		await t.db.updateTable('live_sessions').set({ opens_at: new Date() }).where('course_id', '=', course.id).execute()
+		expect((await dashboardOf(student.cookie, course.id)).assignments[0]).toMatchObject({ id: assignmentId, opensOn: null })
+		expect((await view(assignmentId, student.cookie)).status).toBe(200)
+		const sent = await submit(assignmentId, student.cookie, { body: 'On time', file: { name: 'memo.pdf', bytes: PDF } })
+		expect(sent.status).toBe(302)
+		expect(await storedFor(assignmentId)).toHaveLength(1)
+	})
+
+	test('an admin reads it before it opens', async () => {
+		const { assignmentId, course } = await inClosedWeek()
+		const admin = await person('admin')
+		expect((await view(assignmentId, admin.cookie)).status).toBe(200)
+		const [listed] = await listStudentAssignments(t.db, { reader: { id: admin.id, isAdmin: true }, courseId: course.id })
+		expect(listed).toMatchObject({ id: assignmentId, opensOn: null })
 	})
 })
 

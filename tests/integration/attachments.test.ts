@@ -9,6 +9,7 @@ import { resetEnvCache } from '#app/utils/env.server.ts'
 import { MultipartError, parseMultipartForm, UploadTooLargeError } from '#app/utils/multipart.server.ts'
 import type { Role } from '#db/types.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
+import { forgedIds } from '#tests/support/forged-ids.ts'
 import { callRoute, formRequest, getRequest, sessionCookieFor } from '#tests/support/requests.ts'
 import { useTestStorage } from '#tests/support/storage.ts'
 
@@ -101,6 +102,13 @@ describe('sending an attachment', () => {
 		}
 		expect((await download(attachment!.id, stranger.cookie)).status).toBe(403)
 		expect((await download(attachment!.id + 1000, student.cookie)).status).toBe(404)
+		// Its id written another way (1e1, 12.0, ' 12', 0x…) names no attachment, even to its sender.
+		for (const forged of forgedIds(attachment!.id)) {
+			const request = getRequest(`/files/attachments/${encodeURIComponent(forged)}`, { cookie: student.cookie })
+			const refused = await callRoute(attachmentLoader, request, { attachmentId: forged })
+			expect(refused.status, forged).toBe(404)
+			expect(Buffer.from(await refused.arrayBuffer()).includes(PNG), forged).toBe(false)
+		}
 	})
 
 	test('other files are downloads, and ranges are served', async () => {

@@ -13,7 +13,7 @@ import {
 	PromotionCodeError,
 	previewPromotionCode,
 } from '#app/models/promotion-codes.server.ts'
-import { PROMOTION_CODE_MESSAGES } from '#app/models/promotion-codes.ts'
+import { createPromotionCodeSchema, PAST_END_DATE_MESSAGE, PROMOTION_CODE_MESSAGES } from '#app/models/promotion-codes.ts'
 import { chooseDraftCourse, saveDraftDetails } from '#app/models/registration.server.ts'
 import { createUser } from '#app/models/users.server.ts'
 import { action as codesAction } from '#app/routes/admin/promotion-codes.tsx'
@@ -645,6 +645,31 @@ describe('the admin screen', () => {
 			value: ['Enter an amount in dollars, such as 250 or 99.50'],
 		})
 		expect(await t.db.selectFrom('promotion_codes').select('id').execute()).toEqual(before)
+	})
+
+	test('refuses an end date before today (UTC) on its field, writing nothing; today itself is allowed', async () => {
+		const before = await t.db.selectFrom('promotion_codes').select('id').execute()
+		const day = (offsetDays: number) => new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10)
+		for (const validThrough of ['2020-12-31', day(-1)]) {
+			const response = await adminPost({ intent: 'create', code: `PAST${++sequence}`, kind: 'percent', value: '10', validThrough })
+			expect(response.status, validThrough).toBe(400)
+			const { result } = (await response.json()) as { result: { error: Record<string, string[]>; initialValue: Record<string, string> } }
+			expect(result.error).toEqual({ validThrough: ['The end date cannot be in the past.'] })
+			expect(result.initialValue).toMatchObject({ validThrough })
+		}
+		expect(await t.db.selectFrom('promotion_codes').select('id').execute()).toEqual(before)
+
+		const code = `TODAY${++sequence}`
+		const created = await adminPost({ intent: 'create', code, kind: 'percent', value: '10', validThrough: day(0) })
+		expect(created.status).toBe(302)
+		const row = await t.db.selectFrom('promotion_codes').select('expires_at').where('code', '=', code).executeTakeFirstOrThrow()
+		expect(row.expires_at?.toISOString()).toBe(`${day(1)}T00:00:00.000Z`)
+
+		// The day turns at midnight UTC, whatever the admin's zone: the schema reads the clock it is given.
+		const form = { intent: 'create', code: 'EDGE', kind: 'percent', value: '10', validThrough: '2031-06-30' }
+		expect(createPromotionCodeSchema(new Date('2031-06-30T23:59:59.999Z')).safeParse(form).success).toBe(true)
+		const nextDay = createPromotionCodeSchema(new Date('2031-07-01T00:00:00.000Z')).safeParse(form)
+		expect(nextDay.error?.issues.map((issue) => [issue.path, issue.message])).toEqual([[['validThrough'], PAST_END_DATE_MESSAGE]])
 	})
 
 	test('creates a code (upper case, valid through the end of the UTC day), refuses its twin, deactivates it', async () => {

@@ -16,6 +16,7 @@ import { type PaymentProvider, RefundRefusedError } from '#app/services/payments
 import { StripePayments } from '#app/services/payments/stripe.server.ts'
 import { TestCheckoutPayments } from '#app/services/payments/test-checkout.server.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
+import { forgedIds } from '#tests/support/forged-ids.ts'
 import { callRoute, formRequest, getRequest, sessionCookieFor, settle, toastOf } from '#tests/support/requests.ts'
 import { type StripeStandIn, startStripeServer } from '#tests/support/stripe-server.ts'
 
@@ -431,6 +432,25 @@ describe('the refund dialog (admin route)', () => {
 		}
 		expect(refundCalls()).toHaveLength(before)
 		expect((await snapshot(payment.id, courseId)).refunds).toHaveLength(0)
+	})
+
+	test("a payment id written another way (1e1, 12.0, ' 12', 0x…) finds no payment: 404 to the page and the form, nothing refunded", async () => {
+		const { payment, courseId } = await paidEnrolment()
+		const cookie = await sessionCookieFor(admin)
+		const before = refundCalls().length
+		for (const forged of forgedIds(payment.id)) {
+			const forgedPath = `/dashboard/admin/enrollments/payments/${encodeURIComponent(forged)}/refund`
+			const page = await callRoute(refundLoader, getRequest(forgedPath, { cookie }), { paymentId: forged })
+			expect(page.status, forged).toBe(404)
+			const sent = await callRoute(refundAction, formRequest(forgedPath, form(randomBytes(12).toString('hex')), { cookie }), {
+				paymentId: forged,
+			})
+			expect(sent.status, forged).toBe(404)
+		}
+		expect(refundCalls()).toHaveLength(before)
+		expect((await snapshot(payment.id, courseId)).refunds).toHaveLength(0)
+		const page = await callRoute(refundLoader, getRequest(path(payment.id), { cookie }), { paymentId: String(payment.id) })
+		expect(page.status).toBe(200)
 	})
 
 	test('20 parallel confirmations with distinct keys refund once; the same key sent 10 times at once refunds once', async () => {

@@ -8,10 +8,13 @@
  */
 import { beforeAll, describe, expect, test } from 'vitest'
 import { attachmentKey, materialKey, submissionKey } from '#app/services/storage/keys.ts'
+import { signedPath } from '#app/services/storage/signed-links.server.ts'
+import { getEnv } from '#app/utils/env.server.ts'
 import { hashToken } from '#app/utils/session.server.ts'
 import type { EnrollmentStatus, Role } from '#db/types.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
 import { insertCourse, insertLiveSession, insertPaidPayment, insertUser, insertWeek } from '#tests/support/fixtures.ts'
+import { forgedIds } from '#tests/support/forged-ids.ts'
 import { callRoute, sessionCookieFor } from '#tests/support/requests.ts'
 import { concretePath, loadRouteTable, paramNames, type RouteInfo } from '#tests/support/route-table.ts'
 import { useTestStorage } from '#tests/support/storage.ts'
@@ -115,7 +118,8 @@ const ACCESS: Record<string, Expectation> = {
 	'routes/resources/submission-file': { GET: [LOGIN, '403', '403', '403', '200'] },
 	// Without a ?key= of a stored course material there is nothing to serve.
 	'routes/resources/orphan-file': { GET: adminOnly('404') },
-	'routes/resources/material-upload': { POST: adminOnly('400') },
+	// Only the upload form posts here: a GET is told the method is not served.
+	'routes/resources/material-upload': { GET: all('405'), POST: adminOnly('400') },
 	// A calendar app has no session: the token in the path is the key, and an unknown one finds nothing.
 	'routes/resources/calendar-feed': { GET: all('404') },
 	'routes/resources/events': { GET: all('200') },
@@ -264,10 +268,22 @@ beforeAll(async () => {
 	}
 })
 
-async function answerOf(route: RouteInfo, method: 'GET' | 'POST', visitor: Visitor) {
+/**
+ * The path's parameters are the fixtures' unless `overrides` gives another value; `signed` adds a
+ * valid link signature (what the online viewer's links carry), so that a route behind one gets as far as its id.
+ */
+async function answerOf(
+	route: RouteInfo,
+	method: 'GET' | 'POST',
+	visitor: Visitor,
+	{ overrides = {}, signed = false }: { overrides?: Record<string, string>; signed?: boolean } = {},
+) {
 	const params = Object.fromEntries(paramNames(route.path).map((name) => [name, fixtures.params[name]!]))
 	if (route.id === 'routes/admin/course-delete') params.courseId = fixtures.spareCourseId
-	const url = `http://localhost${concretePath(route.path, params)}${route.index && route.path !== '/' ? '?index' : ''}`
+	Object.assign(params, overrides)
+	const path = concretePath(route.path, params)
+	const target = signed ? signedPath(getEnv().SESSION_SECRET, new URL(path, 'http://localhost').pathname, 60) : path
+	const url = `http://localhost${target}${route.index && route.path !== '/' ? '?index' : ''}`
 	const headers = new Headers({ 'x-client-ip': `198.51.100.${VISITORS.indexOf(visitor) + 1}` })
 	if (visitor !== 'anonymous') headers.set('Cookie', await sessionCookieFor(fixtures.users[visitor]))
 	const controller = new AbortController()
@@ -329,6 +345,40 @@ describe('access matrix', () => {
 		)
 		if (process.env.PRINT_ACCESS) console.log(JSON.stringify(actual, null, 1))
 		expect(actual).toEqual(expected)
+	})
+})
+
+/**
+ * A path's id is plain digits (app/utils/row-id.ts): written another way ('1e1', '12.0', ' 12', the
+ * fixture's own id as '0x…' or '….0'…) it names no row, and every route answers 404, GET or POST,
+ * before it reads a form. Asked as the admin, who gets past every route's gate, with the link
+ * signature the viewer's shared-file route checks first.
+ */
+describe('ids written another way', () => {
+	const isNumeric = (name: string) => /^\d+$/.test(fixtures.params[name] ?? '')
+
+	test('every numeric path parameter of every route answers 404 to a forged id, GET and POST', async () => {
+		// The delete route gets a course of its own, which every forged spelling of its id must leave alone.
+		const kept = String((await insertCourse(t.db, { title: 'Kept course' })).id)
+		const answers: string[] = []
+		let forgeries = 0
+		for (const route of table) {
+			const signed = route.id === 'routes/resources/material-shared'
+			for (const name of paramNames(route.path).filter(isNumeric)) {
+				const id = route.id === 'routes/admin/course-delete' ? kept : fixtures.params[name]!
+				for (const method of ['GET', 'POST'] as const) {
+					if (!(method === 'GET' ? route.hasLoader : route.hasAction)) continue
+					for (const forged of forgedIds(id)) {
+						const answer = await answerOf(route, method, 'admin', { overrides: { [name]: forged }, signed })
+						forgeries += 1
+						if (answer !== '404') answers.push(`${method} ${route.path} :${name}=${JSON.stringify(forged)} → ${answer}`)
+					}
+				}
+			}
+		}
+		expect(answers).toEqual([])
+		if (process.env.PRINT_ACCESS) console.log(`${forgeries} forged ids → 404`)
+		expect(await t.db.selectFrom('courses').select('id').where('id', '=', Number(kept)).executeTakeFirst()).toBeDefined()
 	})
 })
 

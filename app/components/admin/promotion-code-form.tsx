@@ -5,7 +5,7 @@ import { Alert } from '#app/components/ui/alert.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { Field, SelectField } from '#app/components/ui/field.tsx'
-import { CreatePromotionCodeSchema } from '#app/models/promotion-codes.ts'
+import { createPromotionCodeSchema } from '#app/models/promotion-codes.ts'
 
 /** The admin's New Promotion Code form: a plain post, so it works without JavaScript. */
 export function PromotionCodeForm({
@@ -25,7 +25,7 @@ export function PromotionCodeForm({
 		shouldValidate: 'onBlur',
 		shouldRevalidate: 'onInput',
 		defaultValue: { kind: 'percent' },
-		onValidate: ({ formData }) => parseWithZod(formData, { schema: CreatePromotionCodeSchema }),
+		onValidate: ({ formData }) => parseWithZod(formData, { schema: createPromotionCodeSchema(new Date()) }),
 	})
 	return (
 		<Card>

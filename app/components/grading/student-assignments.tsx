@@ -26,17 +26,26 @@ export function StudentAssignments({ assignments }: { assignments: StudentAssign
 						{assignments.map((assignment) => (
 							<li key={assignment.id} className="flex flex-col gap-1 py-3 sm:flex-row sm:items-center sm:justify-between">
 								<span>
-									<Link
-										to={href('/dashboard/assignments/:assignmentId', { assignmentId: String(assignment.id) })}
-										className="font-medium text-brand-700 underline-offset-4 hover:underline"
-									>
-										{assignment.title}
-									</Link>
+									{assignment.opensOn ? (
+										// Its page is refused until the week opens: nothing to follow yet.
+										<span className="font-medium text-ink">{assignment.title}</span>
+									) : (
+										<Link
+											to={href('/dashboard/assignments/:assignmentId', { assignmentId: String(assignment.id) })}
+											className="font-medium text-brand-700 underline-offset-4 hover:underline"
+										>
+											{assignment.title}
+										</Link>
+									)}
 									<span className="block text-sm text-slate-600">
 										{assignment.weekNumber !== null ? `Week ${assignment.weekNumber} · ` : ''}Due {formatDueDate(assignment.dueAt)}
 									</span>
 								</span>
-								<StatusBadge assignment={assignment} />
+								{assignment.opensOn ? (
+									<span className="text-sm font-medium text-amber-900">Opens {assignment.opensOn}</span>
+								) : (
+									<StatusBadge assignment={assignment} />
+								)}
 							</li>
 						))}
 					</ul>

@@ -10,7 +10,7 @@ import { Card } from '#app/components/ui/card.tsx'
 import { TableCard, TableHead } from '#app/components/ui/table.tsx'
 import { createPromotionCode, deactivatePromotionCode, getPromotionCode, listPromotionCodes } from '#app/models/promotion-codes.server.ts'
 import {
-	CreatePromotionCodeSchema,
+	createPromotionCodeSchema,
 	DeactivatePromotionCodeSchema,
 	describeDiscount,
 	type PromotionCodeState,
@@ -54,7 +54,7 @@ export async function action({ request }: Route.ActionArgs) {
 					description: 'The code does not exist or is already deactivated.',
 				})
 	}
-	const submission = parseWithZod(formData, { schema: CreatePromotionCodeSchema })
+	const submission = parseWithZod(formData, { schema: createPromotionCodeSchema(new Date()) })
 	if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
 	const created = await createPromotionCode(db, admin.id, promotionCodeValues(submission.value))
 	if (created === 'code-taken') {

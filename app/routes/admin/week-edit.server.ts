@@ -7,6 +7,7 @@ import { materialKey } from '#app/services/storage/keys.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { errorReply, type FormFailure } from '#app/utils/form-reply.server.ts'
 import { parseMultipartForm } from '#app/utils/multipart.server.ts'
+import { parseRowId } from '#app/utils/row-id.ts'
 import type { MaterialCategory } from '#db/types.ts'
 
 /** Conform's field for list changes ('Add Material', 'Remove'). */
@@ -63,7 +64,7 @@ export async function receiveWeekEdit(
 				const match = FILE_FIELD.exec(file.fieldName)
 				const prefix = match ? `${match[1]}[${match[2]}]` : ''
 				// An existing item's hidden id comes before its file input: a file for another week's item is not taken.
-				const known = match?.[1] === 'newMaterials' || (match && itemIds.has(Number(fieldsSoFar.get(`${prefix}.id`))))
+				const known = match?.[1] === 'newMaterials' || (match && itemIds.has(parseRowId(fieldsSoFar.get(`${prefix}.id`)) ?? 0))
 				// 'Add Material' and 'Remove' without JavaScript post the form to change its rows, not to save.
 				if (!match || !known || Number(match[2]) >= rows || fieldsSoFar.has(FORM_INTENT)) {
 					await discardFile(file.stream)

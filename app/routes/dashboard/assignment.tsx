@@ -10,6 +10,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/
 import { Field, TextareaField } from '#app/components/ui/field.tsx'
 import { getAssignmentForStudent } from '#app/models/assignments.server.ts'
 import { GRADING_MESSAGES, type StudentSubmission, SubmitAssignmentSchema } from '#app/models/assignments.ts'
+import { WEEK_NOT_OPEN_MESSAGE } from '#app/models/materials.ts'
 import { ALLOWED_FILES_TEXT } from '#app/models/uploads.ts'
 import { pageUrl, requireUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
@@ -29,6 +30,8 @@ async function loadAssignment(request: Request, params: { assignmentId?: string 
 	const found = assignmentId ? await getAssignmentForStudent(getDb(), user, assignmentId) : 'not-found'
 	if (found === 'not-found') throw data('Assignment not found', { status: 404 })
 	if (found === 'forbidden') throw data('You need an active enrollment in this course to see its assignments.', { status: 403 })
+	// Refused like the week's files, so neither the page nor a hand-in reaches it early (docs/decisions/031).
+	if (found === 'not-open') throw data(WEEK_NOT_OPEN_MESSAGE, { status: 403 })
 	return { user, found }
 }
 

@@ -32,7 +32,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 					liveLinks: !readOnly,
 					reader: user,
 				}),
-		courseId === null || user.isAdmin ? null : listStudentAssignments(db, { studentId: user.id, courseId }),
+		courseId === null || user.isAdmin ? null : listStudentAssignments(db, { reader: user, courseId }),
 		listUnpaidRegistrations(db, user.id),
 		user.isAdmin ? null : getNextLiveSession(db, user),
 	])

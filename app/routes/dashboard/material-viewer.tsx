@@ -21,10 +21,8 @@ import { signedPath } from '#app/services/storage/signed-links.server.ts'
 import { requireUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
-import { rowIdSchema } from '#app/utils/row-id.ts'
+import { parseRowId } from '#app/utils/row-id.ts'
 import type { Route } from './+types/material-viewer'
-
-const ItemIdSchema = rowIdSchema()
 
 /** Long enough for the online office viewer to fetch the file, short enough not to be worth sharing. */
 const OFFICE_LINK_SECONDS = 5 * 60
@@ -59,9 +57,9 @@ function isReachableFromInternet(hostname: string) {
 
 export async function loader({ request, params }: Route.LoaderArgs) {
 	const user = await requireUser(request)
-	const id = ItemIdSchema.safeParse(params.itemId)
+	const id = parseRowId(params.itemId)
 	const db = getDb()
-	const item = id.success ? await getMaterialItem(db, id.data) : null
+	const item = id !== null ? await getMaterialItem(db, id) : null
 	if (!item) throw data('Material not found', { status: 404 })
 	const access = await courseAccess(db, user, item.courseId)
 	if (!access) throw data("You don't have permission to view this material", { status: 403 })

@@ -19,17 +19,13 @@ import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { searchText } from '#app/utils/misc.ts'
 import { partialPage } from '#app/utils/page-toast.server.ts'
+import { parseRowId } from '#app/utils/row-id.ts'
 import type { Route } from './+types/messages'
 import { failureResponse, handleConversationIntent, receiveForm, refreshContacts } from './messages.server.ts'
 
 const PATH = href('/dashboard/messages')
 const threadUrl = (partnerId: string) => `${PATH}?tab=conversations&with=${partnerId}`
 const LIVE_EVENTS = ['message.created', 'message.deleted', 'message.read', 'announcement.created', 'announcement.deleted'] as const
-
-function positiveInt(value: string | null) {
-	const number = Number(value)
-	return Number.isSafeInteger(number) && number > 0 ? number : undefined
-}
 
 export async function loader({ request }: Route.LoaderArgs) {
 	const user = await requireUser(request)
@@ -38,7 +34,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 	if (params.has('refresh')) throw await refreshContacts(PATH, params, user)
 	const db = getDb()
 	const tab = params.get('tab') === 'announcements' ? 'announcements' : 'conversations'
-	const before = positiveInt(params.get('before'))
+	const before = parseRowId(params.get('before')) ?? undefined
 	const base = { userId: user.id, maxUploadMb: getEnv().MAX_UPLOAD_MB }
 
 	const page = partialPage('messages')
@@ -75,7 +71,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 	const thread = selected
 		? await page.load(listConversation(db, { userId: user.id, partnerId: selected.id, before }), null, 'Failed to load messages')
 		: null
-	const confirmId = positiveInt(params.get('confirm')?.replace(/^delete-/, '') ?? null)
+	const confirmId = parseRowId(params.get('confirm')?.replace(/^delete-/, ''))
 	const confirmDelete = thread?.messages.find((message) => message.id === confirmId && message.senderId === user.id)?.id ?? null
 	return {
 		...base,

@@ -14,11 +14,8 @@ import { getUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { formatDateOnly } from '#app/utils/misc.ts'
 import { useOptionalUser } from '#app/utils/root-data.ts'
-import { rowIdSchema } from '#app/utils/row-id.ts'
+import { parseRowId } from '#app/utils/row-id.ts'
 import type { Route } from './+types/course-detail'
-
-/** Course ids are PostgreSQL integers; anything else cannot name a course. */
-const CourseIdSchema = rowIdSchema()
 
 const learningTopics = [
 	'Business formation: set up the right structure for your investments',
@@ -30,9 +27,9 @@ const learningTopics = [
 ]
 
 export async function loader({ request, params }: Route.LoaderArgs) {
-	const id = CourseIdSchema.safeParse(params.id)
+	const id = parseRowId(params.id)
 	const db = getDb()
-	const course = id.success ? await getCourseWithAvailability(db, id.data) : null
+	const course = id !== null ? await getCourseWithAvailability(db, id) : null
 	if (!course) throw data('Course Not Found', { status: 404 })
 	// A visitor's page is shared (decision 006); only a signed-in person has a standing with the course.
 	const user = await getUser(request)

@@ -5,6 +5,7 @@ import { fileResponse } from '#app/services/storage/file-response.server.ts'
 import { getStorage } from '#app/services/storage/index.server.ts'
 import { requireUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
+import { parseRowId } from '#app/utils/row-id.ts'
 import type { Route } from './+types/attachment-file'
 
 /**
@@ -15,8 +16,8 @@ import type { Route } from './+types/attachment-file'
  */
 export async function loader({ request, params }: Route.LoaderArgs) {
 	const user = await requireUser(request)
-	const attachmentId = Number(params.attachmentId)
-	if (!Number.isSafeInteger(attachmentId) || attachmentId <= 0) throw data('Attachment not found', { status: 404 })
+	const attachmentId = parseRowId(params.attachmentId)
+	if (attachmentId === null) throw data('Attachment not found', { status: 404 })
 	const found = await findAttachmentForUser(getDb(), { attachmentId, reader: { userId: user.id, isAdmin: user.isAdmin } })
 	if (found.status === 'not-found') throw data('Attachment not found', { status: 404 })
 	if (found.status === 'forbidden') throw data('You do not have access to this attachment', { status: 403 })

@@ -3,9 +3,7 @@ import { type MaterialItemDetail, WEEK_NOT_OPEN_MESSAGE } from '#app/models/mate
 import { textResponse } from '#app/services/storage/file-response.server.ts'
 import { requireUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
-import { rowIdSchema } from '#app/utils/row-id.ts'
-
-const ItemIdSchema = rowIdSchema()
+import { parseRowId } from '#app/utils/row-id.ts'
 
 /**
  * The stored material a file route serves, for an admin or a student with an active or
@@ -17,9 +15,9 @@ export async function readableMaterialFile(
 	itemIdParam: string | undefined,
 ): Promise<{ item: MaterialItemDetail & { storageKey: string } } | { refusal: Response }> {
 	const user = await requireUser(request)
-	const id = ItemIdSchema.safeParse(itemIdParam)
+	const id = parseRowId(itemIdParam)
 	const db = getDb()
-	const item = id.success ? await getMaterialItem(db, id.data) : null
+	const item = id !== null ? await getMaterialItem(db, id) : null
 	if (!item?.storageKey) return { refusal: textResponse('File not found', 404) }
 	if (!(await canAccessCourse(db, user, item.courseId))) {
 		return { refusal: textResponse("You don't have permission to access this file", 403) }

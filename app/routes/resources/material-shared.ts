@@ -5,10 +5,8 @@ import { getStorage } from '#app/services/storage/index.server.ts'
 import { isValidSignedPath } from '#app/services/storage/signed-links.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
-import { rowIdSchema } from '#app/utils/row-id.ts'
+import { parseRowId } from '#app/utils/row-id.ts'
 import type { Route } from './+types/material-shared'
-
-const ItemIdSchema = rowIdSchema()
 
 /**
  * An Office material through a short-lived signed link, for the online document viewer,
@@ -20,8 +18,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 	if (!isValidSignedPath(getEnv().SESSION_SECRET, url.pathname, url.searchParams)) {
 		return textResponse('This link has expired', 403)
 	}
-	const id = ItemIdSchema.safeParse(params.itemId)
-	const item = id.success ? await getMaterialItem(getDb(), id.data) : null
+	const id = parseRowId(params.itemId)
+	const item = id !== null ? await getMaterialItem(getDb(), id) : null
 	if (!item?.storageKey) return textResponse('File not found', 404)
 	const fileName = storedFileName(item.storageKey)
 	const type = fileTypeOf(fileName, item.mimeType)

@@ -5,6 +5,14 @@ import { receiveMaterialUpload, uploadSuccessToast } from '../admin/material-upl
 import type { Route } from './+types/material-upload'
 
 /**
+ * Only the upload form posts here; a GET (a bookmarked or typed address) is told so, as the
+ * server answers a method it does not serve, rather than meeting the router's "no loader" error.
+ */
+export async function loader() {
+	return new Response('Method not allowed.', { status: 405, headers: { Allow: 'POST', 'Content-Type': 'text/plain' } })
+}
+
+/**
  * The Upload Materials form as the browser sends it with JavaScript (XMLHttpRequest, so the
  * page can show upload progress): the same streamed upload as the pages' own actions, answered
  * with JSON. The toast is set as a cookie; the page revalidates to show it.

@@ -11,7 +11,7 @@ const MAX_WEBHOOK_BYTES = 1024 * 1024
 
 /** Stripe only posts; a browser that opens the address learns nothing. */
 export async function loader() {
-	return new Response('Method Not Allowed', { status: 405, headers: { Allow: 'POST' } })
+	return new Response('Method not allowed.', { status: 405, headers: { Allow: 'POST', 'Content-Type': 'text/plain' } })
 }
 
 /**
