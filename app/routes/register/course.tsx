@@ -17,7 +17,7 @@ import { getUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { cn } from '#app/utils/misc.ts'
-import { rowIdSchema } from '#app/utils/row-id.ts'
+import { parseRowId, rowIdSchema } from '#app/utils/row-id.ts'
 import type { Route } from './+types/course'
 import { readDraftId } from './draft-cookie.server.ts'
 import { courseFullRedirect, publicCourse } from './wizard.server.ts'
@@ -47,7 +47,8 @@ export async function loader({ request }: Route.LoaderArgs) {
 	const draft = await getDraft(db, await readDraftId(request))
 	if (!draft) throw redirect(STEP_PATH[1])
 	const courses = (await listCoursesWithAvailability(db)).map(publicCourse)
-	const fullCourse = courses.find((course) => course.id === Number(url.searchParams.get('full')))
+	const fullId = parseRowId(url.searchParams.get('full'))
+	const fullCourse = courses.find((course) => course.id === fullId)
 	const named = fullCourse ? { id: fullCourse.id, title: fullCourse.title } : null
 	return {
 		available: courses.filter((course) => !course.isFull),
