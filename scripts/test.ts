@@ -95,7 +95,11 @@ function ensureChromium() {
 
 // The concurrency tests again, 20 times over (npm run test:stress): cheap enough to run on every CI run.
 if (wanted('stress')) {
-	const stressTests = ['tests/integration/security-seats.test.ts', 'tests/integration/promotion-codes.test.ts']
+	const stressTests = [
+		'tests/integration/security-seats.test.ts',
+		'tests/integration/promotion-codes.test.ts',
+		'tests/integration/double-submits.test.ts',
+	]
 	if (!run('stress', bin('vitest'), ['run', ...stressTests], { SECURITY_REPEATS: '20', PROMOTION_REPEATS: '20' })) {
 		failures.push('stress')
 	}

@@ -125,6 +125,44 @@ test('a signed-in student secures a paid spot from the course page', async ({ pa
 	expect(enrollment).toEqual([{ status: 'active' }])
 })
 
+test('a student who left an open checkout goes back to the same one, or cancels it to start again (docs/decisions/040)', async ({
+	page,
+	db,
+	createUser,
+	signIn,
+}) => {
+	const course = await createPaidCourse(db)
+	const student = await createUser({ name: 'Olive Open' })
+	await signIn(student)
+
+	await page.goto(`/courses/${course.id}?dialog=purchase`)
+	const dialog = page.getByRole('dialog', { name: 'Secure Your Spot' })
+	await dialog.getByRole('checkbox', { name: /I have read and agree/ }).check()
+	await dialog.getByRole('button', { name: 'Proceed to Payment' }).click()
+	await expect(page).toHaveURL(/\/test-checkout\//)
+	const checkoutUrl = page.url()
+
+	// Back on the course page without paying: the spot is held, the purchase goes back to the same checkout.
+	await page.goto(`/courses/${course.id}`)
+	await expect(page.getByText('Payment pending')).toBeVisible()
+	await expect(page.getByText(/Your spot is held until/).first()).toBeVisible()
+	await page.getByRole('link', { name: 'Complete Payment' }).click()
+	const again = page.getByRole('dialog', { name: 'Secure Your Spot' })
+	await expect(again.getByText('Your checkout is open')).toBeVisible()
+	await expect(again.getByLabel('Promotion code (optional)')).toHaveCount(0)
+	await again.getByRole('checkbox', { name: /I have read and agree/ }).check()
+	await again.getByRole('button', { name: 'Continue to Payment' }).click()
+	await expect(page).toHaveURL(checkoutUrl)
+
+	await page.goto(`/courses/${course.id}`)
+	await page.getByRole('button', { name: 'Cancel Checkout and Release My Spot' }).click()
+	await expect(page.getByText('Checkout cancelled')).toBeVisible()
+	await expect(page.getByRole('link', { name: 'Complete Payment' })).toBeVisible()
+	await expect(page.getByText('Your payment was not completed, so you are not enrolled yet.')).toBeVisible()
+	const holds = await db.selectFrom('seat_holds').select('id').where('user_id', '=', student.id).execute()
+	expect(holds).toEqual([])
+})
+
 test('a payment that cannot be verified shows the spec error and toast', async ({ page }) => {
 	await page.goto(`/registration-complete?session_id=cs_test_${'0'.repeat(32)}`)
 	await expect(page.getByRole('heading', { name: 'Registration Problem' })).toBeVisible()
