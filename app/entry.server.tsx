@@ -1,8 +1,7 @@
 import { PassThrough } from 'node:stream'
 import { buffer } from 'node:stream/consumers'
-import { LRUCache } from 'lru-cache'
 import { renderToPipeableStream } from 'react-dom/server'
-import { type EntryContext, type HandleErrorFunction, isRouteErrorResponse, ServerRouter, type StaticHandlerContext } from 'react-router'
+import { type EntryContext, type HandleErrorFunction, isRouteErrorResponse, ServerRouter } from 'react-router'
 import { storageOrigin } from '#app/services/storage/index.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { NonceProvider } from '#app/utils/nonce.tsx'
@@ -13,38 +12,6 @@ export { cachedPublicPage } from '#app/utils/page-cache.server.ts'
 export { shutdown, startup } from './lifecycle.server.ts'
 
 export const streamTimeout = 5_000
-
-type RouteMatches = ReturnType<StaticHandlerContext['_match']>
-
-/**
- * Route matches by path, kept for as long as the build serves (one cache per build's
- * manifest, so a development rebuild starts afresh). The page's scripts carry the part of
- * the route manifest it needs, which React Router finds by matching every ancestor of the
- * URL (`/`, `/dashboard` for `/dashboard/community`) against the whole route table, on every
- * request: a few per cent of a signed-in page's CPU. The answer for a path is the same until
- * the routes change. Bounded, since paths come from visitors.
- */
-const matchesByBuild = new WeakMap<object, LRUCache<string, { matches: RouteMatches }>>()
-
-function rememberRouteMatches(routerContext: EntryContext) {
-	const context = routerContext.staticHandlerContext
-	const match = context._match
-	let remembered = matchesByBuild.get(routerContext.manifest)
-	if (!remembered) {
-		remembered = new LRUCache({ max: 2_000 })
-		matchesByBuild.set(routerContext.manifest, remembered)
-	}
-	const cache = remembered
-	context._match = (location) => {
-		if (typeof location !== 'string') return match(location)
-		let entry = cache.get(location)
-		if (!entry) {
-			entry = { matches: match(location) }
-			cache.set(location, entry)
-		}
-		return entry.matches
-	}
-}
 
 /**
  * Renders the whole document before answering (onAllReady): pages are small,
@@ -69,7 +36,6 @@ export default async function handleRequest(
 		responseHeaders.set('Content-Security-Policy', policy())
 		return new Response(null, { status: responseStatusCode, headers: responseHeaders })
 	}
-	rememberRouteMatches(routerContext)
 	const { body, status } = await renderDocument(request, routerContext, responseStatusCode, nonce)
 	// The document is complete (onAllReady): sent as one buffer, it goes out in one write
 	// rather than as React's many small chunks.
