@@ -6,14 +6,13 @@
  */
 import { RouterContextProvider } from 'react-router'
 import { describe, expect, test } from 'vitest'
-import { claimSeat } from '#app/models/payments.server.ts'
-import { changeEnrollmentStatus, SeatUnavailableError } from '#app/models/seats.server.ts'
+import { changeEnrollmentStatus } from '#app/models/seats.server.ts'
 import { action as waitlistAction } from '#app/routes/register/waitlist.tsx'
 import { action as placeAction } from '#app/routes/register/waitlist-place.tsx'
 import { useTestDatabase } from '#tests/support/db.ts'
 import { insertCourse, insertEnrollment, insertUser } from '#tests/support/fixtures.ts'
 import { callRoute, formRequest, sessionCookieFor, settle, signedInUser, toastOf } from '#tests/support/requests.ts'
-import { deliverSeatOffers, latestWaitlistToken } from '#tests/support/waitlist.ts'
+import { claimOutcome, deliverSeatOffers, latestWaitlistToken } from '#tests/support/waitlist.ts'
 
 const t = useTestDatabase()
 let sequence = 0
@@ -60,13 +59,7 @@ async function freeTheSeat(course: { id: number }) {
 }
 
 function claimAs(userId: string, courseId: number) {
-	return t.db
-		.transaction()
-		.execute((trx) => claimSeat(trx, { userId, courseId }))
-		.then(
-			(claim) => claim.kind,
-			(error: unknown) => (error instanceof SeatUnavailableError ? error.reason : `unexpected: ${String(error)}`),
-		)
+	return claimOutcome(t.db, userId, courseId)
 }
 
 describe('a signed-in user joins for their own address', () => {

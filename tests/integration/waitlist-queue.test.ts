@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } fr
 import { updateCourse } from '#app/models/admin-courses.server.ts'
 import { removeEnrollment } from '#app/models/admin-enrollments.server.ts'
 import { claimSeat, fulfil, openCheckout } from '#app/models/payments.server.ts'
-import { changeEnrollmentStatus, SeatUnavailableError } from '#app/models/seats.server.ts'
+import { changeEnrollmentStatus } from '#app/models/seats.server.ts'
 import {
 	declineOffer,
 	joinWaitlist,
@@ -23,7 +23,7 @@ import { useTestDatabase } from '#tests/support/db.ts'
 import { insertCourse, insertEnrollment, insertUser } from '#tests/support/fixtures.ts'
 import { callRoute, cookiesFrom, formRequest, getRequest, signedInUser, toastOf } from '#tests/support/requests.ts'
 import { type StripeStandIn, startStripeServer } from '#tests/support/stripe-server.ts'
-import { deliverSeatOffers, latestWaitlistToken, outboxLines } from '#tests/support/waitlist.ts'
+import { claimOutcome, deliverSeatOffers, latestWaitlistToken, outboxLines } from '#tests/support/waitlist.ts'
 
 const t = useTestDatabase()
 let sequence = 0
@@ -67,14 +67,8 @@ function expireOffers(courseId: number) {
 		.execute()
 }
 
-async function claimAs(userId: string, courseId: number) {
-	return t.db
-		.transaction()
-		.execute((trx) => claimSeat(trx, { userId, courseId }))
-		.then(
-			(claim) => claim.kind,
-			(error: unknown) => (error instanceof SeatUnavailableError ? error.reason : `unexpected: ${String(error)}`),
-		)
+function claimAs(userId: string, courseId: number) {
+	return claimOutcome(t.db, userId, courseId)
 }
 
 describe('the waitlist queue', () => {

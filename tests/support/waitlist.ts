@@ -1,7 +1,9 @@
 import { runOnce } from 'graphile-worker'
 import type { Kysely } from 'kysely'
 import { TASKS } from '#app/jobs/index.server.ts'
+import { claimSeat } from '#app/models/payments.server.ts'
 import { SEND_SEAT_OFFER_TASK } from '#app/models/seat-offers.server.ts'
+import { SeatUnavailableError } from '#app/models/seats.server.ts'
 import type { Database } from '#db/types.ts'
 
 /** Runs the pending offer-mail jobs with graphile-worker itself, as a runner of the app would. */
@@ -37,4 +39,15 @@ export async function outboxLines(db: Kysely<Database>, courseTitle: string) {
 		.orderBy('id')
 		.execute()
 	return rows.map((row) => `${row.to_address}: ${row.subject}`)
+}
+
+/** What a claim of a seat by the user comes to: 'enrolled' or 'held', or the reason it was refused. */
+export function claimOutcome(db: Kysely<Database>, userId: string, courseId: number) {
+	return db
+		.transaction()
+		.execute((trx) => claimSeat(trx, { userId, courseId }))
+		.then(
+			(claim) => claim.kind,
+			(error: unknown) => (error instanceof SeatUnavailableError ? error.reason : `unexpected: ${String(error)}`),
+		)
 }
