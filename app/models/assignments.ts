@@ -1,14 +1,16 @@
 import { z } from 'zod'
 import { hasFile } from '#app/models/uploads.ts'
-import { INVALID_DATE_MESSAGE } from '#app/utils/misc.ts'
+import { hasControlCharacters, INVALID_DATE_MESSAGE } from '#app/utils/misc.ts'
 import { rowIdSchema } from '#app/utils/row-id.ts'
 
 const rowId = rowIdSchema()
-const optionalText = (max: number, message: string) =>
+/** A multi-line text: line breaks and tabs are kept, other control characters refused (PostgreSQL text cannot hold NUL). */
+const optionalText = (max: number, messages: { tooLong: string; controlCharacters: string }) =>
 	z
 		.string()
 		.trim()
-		.max(max, message)
+		.max(max, messages.tooLong)
+		.refine((text) => !hasControlCharacters(text, { lineBreaks: true }), messages.controlCharacters)
 		.optional()
 		.transform((value) => value || undefined)
 
@@ -23,7 +25,10 @@ export const GRADING_MESSAGES = {
 /** A student's answer: text, a file, or both. */
 export const SubmitAssignmentSchema = z
 	.object({
-		body: optionalText(20_000, 'Your answer must be at most 20,000 characters'),
+		body: optionalText(20_000, {
+			tooLong: 'Your answer must be at most 20,000 characters',
+			controlCharacters: 'Your answer must not contain control characters',
+		}),
 		file: z.unknown().optional(),
 	})
 	.superRefine((value, context) => {
@@ -36,14 +41,26 @@ export const GradeSchema = z.object({
 		.string({ error: GRADING_MESSAGES.gradeRequired })
 		.trim()
 		.min(1, GRADING_MESSAGES.gradeRequired)
-		.max(20, 'Grade must be at most 20 characters'),
-	feedback: optionalText(5000, 'Feedback must be at most 5,000 characters'),
+		.max(20, 'Grade must be at most 20 characters')
+		.refine((grade) => !hasControlCharacters(grade), 'Grade must not contain control characters'),
+	feedback: optionalText(5000, {
+		tooLong: 'Feedback must be at most 5,000 characters',
+		controlCharacters: 'Feedback must not contain control characters',
+	}),
 })
 
 export const CreateAssignmentSchema = z.object({
 	intent: z.literal('create-assignment'),
-	title: z.string({ error: 'Title is required' }).trim().min(1, 'Title is required').max(300, 'Title must be at most 300 characters'),
-	instructions: optionalText(10_000, 'Instructions must be at most 10,000 characters'),
+	title: z
+		.string({ error: 'Title is required' })
+		.trim()
+		.min(1, 'Title is required')
+		.max(300, 'Title must be at most 300 characters')
+		.refine((title) => !hasControlCharacters(title), 'Title must not contain control characters'),
+	instructions: optionalText(10_000, {
+		tooLong: 'Instructions must be at most 10,000 characters',
+		controlCharacters: 'Instructions must not contain control characters',
+	}),
 	weekId: rowId.optional(),
 	dueDate: z.iso.date(INVALID_DATE_MESSAGE).optional(),
 })

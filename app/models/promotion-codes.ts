@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { checkoutDiscountCents } from '#app/services/payments/payments.ts'
+import { hasControlCharacters } from '#app/utils/misc.ts'
 import { rowIdSchema } from '#app/utils/row-id.ts'
 
 /**
@@ -35,11 +36,14 @@ export const PROMOTION_CODE_MESSAGES: Record<PromotionCodeRefusal, string> = {
 	'wrong-course': 'This promotion code is not valid for this course. Remove it to pay the full price.',
 }
 
-/** The optional code field of the payment step: empty means none. */
+export const PROMOTION_CODE_CHARACTERS_MESSAGE = 'Promotion codes use letters, digits, hyphens and underscores.'
+
+/** The optional code field of the payment step: empty means none. A control character never reaches the lookup (PostgreSQL text cannot hold NUL). */
 export const PromotionCodeFieldSchema = z
 	.string()
 	.trim()
 	.max(32, 'Promotion codes have at most 32 characters.')
+	.refine((code) => !hasControlCharacters(code), PROMOTION_CODE_CHARACTERS_MESSAGE)
 	.transform(normalizePromotionCode)
 	.optional()
 

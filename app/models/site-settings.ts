@@ -1,25 +1,47 @@
 import { z } from 'zod'
+import { hasControlCharacters } from '#app/utils/misc.ts'
 
-/** The hero's limited-time offer card (docs/decisions/017: stored, so every visitor sees an admin's edit). */
+/**
+ * The hero's limited-time offer card (docs/decisions/017: stored, so every visitor sees an admin's edit).
+ * Each text is one line without control characters: PostgreSQL cannot keep a NUL in the jsonb that holds it.
+ */
 export const LimitedTimeOfferSchema = z.object({
-	title: z.string({ error: 'Title is required' }).trim().min(1, 'Title is required').max(120, 'Title must be at most 120 characters'),
+	title: z
+		.string({ error: 'Title is required' })
+		.trim()
+		.min(1, 'Title is required')
+		.max(120, 'Title must be at most 120 characters')
+		.refine((title) => !hasControlCharacters(title), 'Title must not contain control characters'),
 	discount: z
 		.string({ error: 'Discount is required' })
 		.trim()
 		.min(1, 'Discount is required')
-		.max(160, 'Discount must be at most 160 characters'),
+		.max(160, 'Discount must be at most 160 characters')
+		.refine((discount) => !hasControlCharacters(discount), 'Discount must not contain control characters'),
 	items: z
-		.array(z.string().trim().min(1, 'Items cannot be empty').max(200, 'Each item must be at most 200 characters'), {
-			error: 'Add at least one item',
-		})
+		.array(
+			z
+				.string()
+				.trim()
+				.min(1, 'Items cannot be empty')
+				.max(200, 'Each item must be at most 200 characters')
+				.refine((item) => !hasControlCharacters(item), 'Items must not contain control characters'),
+			{ error: 'Add at least one item' },
+		)
 		.min(1, 'Add at least one item')
 		.max(10, 'Add at most 10 items'),
 	action: z
 		.string({ error: 'Action label is required' })
 		.trim()
 		.min(1, 'Action label is required')
-		.max(60, 'Action label must be at most 60 characters'),
-	note: z.string().trim().max(300, 'Note must be at most 300 characters').default(''),
+		.max(60, 'Action label must be at most 60 characters')
+		.refine((action) => !hasControlCharacters(action), 'Action label must not contain control characters'),
+	note: z
+		.string()
+		.trim()
+		.max(300, 'Note must be at most 300 characters')
+		.refine((note) => !hasControlCharacters(note), 'Note must not contain control characters')
+		.default(''),
 })
 
 export type LimitedTimeOffer = z.infer<typeof LimitedTimeOfferSchema>

@@ -45,6 +45,26 @@ test('a body that is not a form is a 415, a broken form a 400', async () => {
 	expect(broken.status).toBe(400)
 })
 
+test("Conform's reserved fields are a 400 unless Conform can apply them, as its own buttons write them", async () => {
+	const post = (body: string) => settle(() => readFormData(new Request('http://localhost/', { method: 'POST', headers: FORM, body })))
+	for (const reserved of [
+		'__intent__=not+json',
+		'__intent__=%7B%7D',
+		`__intent__=${encodeURIComponent('{"type":"insert","payload":{"name":"title"}}')}`,
+		'__state__=%7B',
+	]) {
+		expect((await post(`title=Week&${reserved}`)).status).toBe(400)
+	}
+	const added = await readFormData(
+		new Request('http://localhost/', {
+			method: 'POST',
+			headers: FORM,
+			body: `title=Week&__intent__=${encodeURIComponent('{"type":"insert","payload":{"name":"items"}}')}`,
+		}),
+	)
+	expect(added.get('title')).toBe('Week')
+})
+
 test('a form over MAX_FORM_BYTES is a 413, and reading stops at the limit', async () => {
 	const declared = await settle(() =>
 		readFormData(

@@ -1,4 +1,6 @@
+import { parseWithZod } from '@conform-to/zod/v4'
 import { data } from 'react-router'
+import { z } from 'zod'
 import { readBodyUpTo } from './request-body.server.ts'
 
 const FORM_TYPES = new Set(['application/x-www-form-urlencoded', 'multipart/form-data'])
@@ -23,9 +25,29 @@ export async function readFormData(request: Request): Promise<FormData> {
 	}
 	const body = await readBodyUpTo(request, MAX_FORM_BYTES)
 	if (body === null) throw data('The form is too large to send.', { status: 413 })
+	let formData: FormData
 	try {
-		return await new Response(body, { headers: { 'Content-Type': contentType } }).formData()
+		formData = await new Response(body, { headers: { 'Content-Type': contentType } }).formData()
 	} catch {
-		throw data('The form could not be read. Please send it again.', { status: 400 })
+		throw data(UNREADABLE_FORM, { status: 400 })
+	}
+	if (!conformCanParse(formData)) throw data(UNREADABLE_FORM, { status: 400 })
+	return formData
+}
+
+const UNREADABLE_FORM = 'The form could not be read. Please send it again.'
+
+/**
+ * Whether Conform can apply the form's reserved fields (`__intent__`, `__state__`): they carry
+ * JSON that its own buttons write, and parseWithZod throws on anything else (not JSON, an
+ * unknown intent, a list change on a field that is not a list) before any schema is consulted.
+ */
+export function conformCanParse(formData: FormData) {
+	if (!formData.has('__intent__') && !formData.has('__state__')) return true
+	try {
+		parseWithZod(formData, { schema: z.unknown() })
+		return true
+	} catch {
+		return false
 	}
 }

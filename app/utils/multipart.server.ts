@@ -1,6 +1,7 @@
 import { once } from 'node:events'
 import type { Readable } from 'node:stream'
 import { Busboy, type BusboyFileStream } from '@fastify/busboy'
+import { conformCanParse } from './form-data.server.ts'
 
 /** The request (or one of its files) is larger than allowed: answer 413. */
 export class UploadTooLargeError extends Error {
@@ -155,6 +156,7 @@ export async function parseMultipartForm<T>(request: Request, options: Multipart
 		parser.end()
 		await unlessFailed(finished)
 		const stored = (await unlessFailed(Promise.all(files)))!
+		if (!conformCanParse(fields)) throw new MultipartError('The form could not be read. Please send it again.')
 		return { fields, files: stored }
 	} catch (error) {
 		current?.destroy(error instanceof Error ? error : undefined)

@@ -202,6 +202,31 @@ describe('a student and an assignment', () => {
 		expect(stored).toEqual([])
 	})
 
+	test('an answer with a control character is refused with its message, the text kept, nothing stored; line breaks and tabs pass', async () => {
+		const { course, assignmentId } = await courseWithAssignment()
+		const student = await person('student')
+		await enroll(student.id, course.id)
+		for (const body of ['My answer\u0000', 'My \u001b[31manswer']) {
+			const refused = await submit(assignmentId, student.cookie, { body, file: { name: 'analysis.pdf', bytes: PDF } })
+			expect(refused.status).toBe(400)
+			const reply = (await refused.json()) as { result: { error: Record<string, string[]>; initialValue: Record<string, string> } }
+			expect(reply.result.error.body).toEqual(['Your answer must not contain control characters'])
+			expect(reply.result.initialValue.body).toBe(body)
+		}
+		expect(await t.db.selectFrom('assignment_submissions').select('id').where('assignment_id', '=', assignmentId).execute()).toEqual([])
+		const stored: string[] = []
+		for await (const object of files.storage.list(`submissions/${assignmentId}/`)) stored.push(object.key)
+		expect(stored).toEqual([])
+
+		expect((await submit(assignmentId, student.cookie, { body: 'Line one\r\n\tLine two' })).status).toBe(302)
+		const row = await t.db
+			.selectFrom('assignment_submissions')
+			.select('body')
+			.where('assignment_id', '=', assignmentId)
+			.executeTakeFirstOrThrow()
+		expect(row.body).toBe('Line one\r\n\tLine two')
+	})
+
 	test('a submitted file is served to its student and to admins only, as a download', async () => {
 		const { course, assignmentId } = await courseWithAssignment()
 		const student = await person('student')

@@ -408,6 +408,23 @@ describe('the admin screens', () => {
 		const invalid = await post({ intent: 'move', date: 'soon', startTime: '25:00', minutes: '60' })
 		expect(invalid.status).toBe(400)
 
+		// A note with a control character (PostgreSQL text cannot hold NUL) is refused under the field, as typed, and nothing is sent.
+		const unchanged = await listCourseSessions(t.db, created.id)
+		const mails = await t.db.selectFrom('email_outbox').select('id').execute()
+		const refusedForms: Record<string, string>[] = [
+			{ intent: 'move', date: '2031-01-16', startTime: '18:00', minutes: '45', note: 'Moved\u0000' },
+			{ intent: 'cancel', note: 'Snow\u001b[31m', confirm: 'on' },
+		]
+		for (const fields of refusedForms) {
+			const refused = await post(fields)
+			expect(refused.status).toBe(400)
+			const reply = (await refused.json()) as { result: { error: Record<string, string[]>; initialValue: Record<string, string> } }
+			expect(reply.result.error.note).toEqual(['The note must not contain control characters'])
+			expect(reply.result.initialValue.note).toBe(fields.note)
+		}
+		expect(await listCourseSessions(t.db, created.id)).toEqual(unchanged)
+		expect(await t.db.selectFrom('email_outbox').select('id').execute()).toEqual(mails)
+
 		// The week editor names the week's session and links to this editor.
 		const weekId = await insertWeek(t.db, { courseId: created.id, weekNumber: 1 })
 		const weekPage = await callRoute(

@@ -13,7 +13,12 @@ import {
 	PromotionCodeError,
 	previewPromotionCode,
 } from '#app/models/promotion-codes.server.ts'
-import { createPromotionCodeSchema, PAST_END_DATE_MESSAGE, PROMOTION_CODE_MESSAGES } from '#app/models/promotion-codes.ts'
+import {
+	createPromotionCodeSchema,
+	PAST_END_DATE_MESSAGE,
+	PROMOTION_CODE_CHARACTERS_MESSAGE,
+	PROMOTION_CODE_MESSAGES,
+} from '#app/models/promotion-codes.ts'
 import { chooseDraftCourse, saveDraftDetails } from '#app/models/registration.server.ts'
 import { createUser } from '#app/models/users.server.ts'
 import { action as codesAction } from '#app/routes/admin/promotion-codes.tsx'
@@ -385,6 +390,43 @@ describe('codes that cannot be used', () => {
 				maxUses: null,
 			}),
 		).toBe('code-taken')
+	})
+})
+
+describe('a control character in the code field', () => {
+	test('Apply and Proceed, on the payment step and the purchase form, refuse it under the field with what was typed kept, and write nothing', async () => {
+		const { id: courseId } = await course()
+		const good = await code({ courseId })
+		const buyer = await signedInUser(t.db)
+		const draftId = await saveDraftDetails(t.db, null, {
+			name: 'Nul Registrant',
+			email: 'nul-registrant@example.com',
+			passwordHash: 'unused-hash',
+		})
+		await chooseDraftCourse(t.db, draftId!, courseId)
+		const draftCookie = (await draftCookieHeader(draftId!)).split(';')[0]!
+		const tables = ['users', 'seat_holds', 'enrollments', 'registration_payments', 'promotion_code_redemptions'] as const
+		const counts = () => Promise.all(tables.map(async (table) => (await t.db.selectFrom(table).select('id').execute()).length))
+		const before = await counts()
+		// The good code's own letters with the character behind them: only the character stands between the text and a match.
+		for (const typed of [`${good.code}\u0000`, `${good.code}\u001b[31m`]) {
+			for (const intent of ['apply-code', 'agree']) {
+				const fields = { intent, promotionCode: typed, agreeToTerms: 'on' }
+				const answers = [
+					await callRoute(agreementAction, formRequest('/register/agreement', fields, { cookie: draftCookie })),
+					await callRoute(enrollAction, formRequest(`/courses/${courseId}/enroll`, fields, { cookie: buyer.cookie }), {
+						id: String(courseId),
+					}),
+				]
+				for (const answer of answers) {
+					expect(answer.status).toBe(400)
+					const reply = (await answer.json()) as { result: { error: Record<string, string[]>; initialValue: Record<string, string> } }
+					expect(reply.result.error).toEqual({ promotionCode: [PROMOTION_CODE_CHARACTERS_MESSAGE] })
+					expect(reply.result.initialValue).toMatchObject({ promotionCode: typed, agreeToTerms: 'on' })
+				}
+			}
+		}
+		expect(await counts()).toEqual(before)
 	})
 })
 

@@ -6,6 +6,7 @@
  * app/routes.ts is tested (or fails the suite) without anyone remembering to.
  */
 import type { RouteConfigEntry } from '@react-router/dev/routes'
+import { matchRoutes, type RouteObject } from 'react-router'
 import routes from '#app/routes.ts'
 
 export type RouteModule = { loader?: (args: never) => unknown; action?: (args: never) => unknown; middleware?: unknown[] }
@@ -23,7 +24,8 @@ export type RouteInfo = {
 	module: RouteModule
 }
 
-function routeId(entry: RouteConfigEntry) {
+/** A route's id as React Router names it: the one given, or the module path without its extension. */
+export function routeId(entry: RouteConfigEntry) {
 	return entry.id ?? entry.file.replace(/\.[tj]sx?$/, '')
 }
 
@@ -66,6 +68,18 @@ export async function loadRouteTable(): Promise<RouteInfo[]> {
 			}
 		}),
 	)
+}
+
+/**
+ * The route that answers a request to the URL, and its params: the deepest match, as for a
+ * page; for a form's POST, the parent of an index route unless the URL says `?index`, as React
+ * Router sends it. Null when nothing matches.
+ */
+export async function routeOf(url: URL, { post = false } = {}) {
+	const matches = matchRoutes((await routes) as RouteObject[], url.pathname) ?? []
+	let match = matches.at(-1)
+	if (post && match?.route.index && !url.searchParams.has('index')) match = matches.at(-2)
+	return match ? { id: routeId(match.route as RouteConfigEntry), params: match.params as Record<string, string> } : null
 }
 
 /** Replaces each `:param` (and a trailing `*`) of a pattern with a concrete value. */

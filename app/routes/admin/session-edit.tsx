@@ -14,14 +14,17 @@ import { sessionTimesOn } from '#app/models/session-schedule.server.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
+import { hasControlCharacters } from '#app/utils/misc.ts'
 import { parseRowId } from '#app/utils/row-id.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import type { Route } from './+types/session-edit'
 
+/** Line breaks and tabs are kept; other control characters refused (PostgreSQL text cannot hold NUL). */
 const noteField = z
 	.string()
 	.trim()
 	.max(MAX_NOTE_LENGTH, `The note must be at most ${MAX_NOTE_LENGTH} characters`)
+	.refine((note) => !hasControlCharacters(note, { lineBreaks: true }), 'The note must not contain control characters')
 	.optional()
 	.transform((value) => value || null)
 const dateField = z.iso.date('Enter a date as YYYY-MM-DD')

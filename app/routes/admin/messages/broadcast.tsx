@@ -19,6 +19,7 @@ import { announcementParts, MAX_MESSAGE_LENGTH } from '#app/models/messages.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
+import { hasControlCharacters } from '#app/utils/misc.ts'
 import { partialPage } from '#app/utils/page-toast.server.ts'
 import { actionToastHeaders, redirectWithToast } from '#app/utils/toast.server.ts'
 import { fileField } from '#app/utils/upload-limit.ts'
@@ -38,8 +39,19 @@ function announceSchema(maxUploadMb?: number) {
 			intent: z.literal('announce'),
 			// Empty: every student; otherwise the one course whose students it is for.
 			courseId: z.coerce.number('Choose who the announcement is for.').int().positive().optional(),
-			subject: z.string().trim().max(200, 'The subject is too long.').optional(),
-			message: z.string().trim().max(MAX_MESSAGE_LENGTH, 'The message is too long.').optional(),
+			// Control characters are refused (PostgreSQL text cannot hold NUL); the message keeps its line breaks and tabs.
+			subject: z
+				.string()
+				.trim()
+				.max(200, 'The subject is too long.')
+				.refine((subject) => !hasControlCharacters(subject), 'The subject must not contain control characters.')
+				.optional(),
+			message: z
+				.string()
+				.trim()
+				.max(MAX_MESSAGE_LENGTH, 'The message is too long.')
+				.refine((message) => !hasControlCharacters(message, { lineBreaks: true }), 'The message must not contain control characters.')
+				.optional(),
 			attachment: fileField(maxUploadMb),
 		})
 		.superRefine((value, context) => {
