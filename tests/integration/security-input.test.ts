@@ -249,9 +249,7 @@ async function post(route: RouteInfo, url: string, values: Record<string, string
 /** Every route with an action, with the path to post to; the delete confirmation acts without any field, so it gets a course of its own. */
 async function* actionTargets() {
 	for (const route of table.filter((entry) => entry.hasAction)) {
-		// The test checkout reads its body with request.formData(), which throws on what is not a form: it is being
-		// rewritten (app/routes/register/test-checkout.tsx), so these bodies still go to a checkout that does not exist.
-		const routeParams: Record<string, string> = { ...params, sessionId: 'cs_test_nothing' }
+		const routeParams: Record<string, string> = { ...params }
 		if (route.id === 'routes/admin/course-delete') {
 			routeParams.courseId = String(
 				(await t.db.insertInto('courses').values({ title: 'Spare' }).returning('id').executeTakeFirstOrThrow()).id,
