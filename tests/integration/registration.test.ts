@@ -490,7 +490,7 @@ describe('the paid path through the test checkout', () => {
 		const { cookie, email, sessionId } = await toCheckout()
 		await checkoutPost(sessionId, { intent: 'cancel' })
 		const page = (await (await load('/register/agreement', cookie)).json()) as { account: unknown }
-		expect(page.account).toEqual({ email })
+		expect(page.account).toEqual({ email, checkoutOpenUntil: null })
 	})
 
 	test('a cancelled checkout can be started over with the same e-mail, in another browser, taking over the unfinished account', async () => {
