@@ -1,6 +1,9 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely'
 
+/** A `timestamptz` with a default (now()): an insert may leave it out. */
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>
+/** A `timestamptz` without a default: every insert gives it. */
+type RequiredTimestamp = ColumnType<Date, Date | string, Date | string>
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>
 /** `date` columns are read as 'YYYY-MM-DD' strings (the drivers are configured so). */
 type DateOnly = string
@@ -31,8 +34,7 @@ export interface ProfilesTable {
 	email_reminders: Generated<boolean>
 	/** The IANA zone the person reads times in; null: each course's own. */
 	time_zone: ColumnType<string | null, string | null | undefined, string | null>
-	/** The secret of the private calendar-feed URL; null until first shown, replaced on reset. */
-	/** The private calendar feed's token; the database makes one for every profile. */
+	/** The secret of the private calendar-feed URL, replaced on reset; the database makes one for every profile. */
 	calendar_token: Generated<string>
 	created_at: CreatedAt
 	updated_at: Timestamp
@@ -172,7 +174,7 @@ export interface TestCheckoutRefundsTable {
 	session_id: string
 	amount_cents: number
 	reason: string
-	metadata: ColumnType<Record<string, string>, string, string>
+	metadata: ColumnType<Record<string, string>, string | undefined, string>
 	idempotency_key: string
 	created_at: CreatedAt
 }
@@ -219,7 +221,7 @@ export interface TestCheckoutSessionsTable {
 	currency: Generated<string>
 	description: string
 	customer_email: string
-	metadata: ColumnType<Record<string, string>, string, string>
+	metadata: ColumnType<Record<string, string>, string | undefined, string>
 	status: Generated<'open' | 'complete' | 'expired'>
 	payment_status: Generated<'unpaid' | 'paid'>
 	success_url: string
@@ -252,8 +254,8 @@ export interface LiveSessionsTable {
 	course_id: number
 	/** The course week (course_materials.week_number) this is the session of. */
 	week_number: number
-	starts_at: Timestamp
-	ends_at: Timestamp
+	starts_at: RequiredTimestamp
+	ends_at: RequiredTimestamp
 	time_zone: string
 	status: Generated<LiveSessionStatus>
 	note: ColumnType<string | null, string | null | undefined, string | null>
@@ -272,7 +274,7 @@ export interface SessionRemindersTable {
 	session_id: number
 	user_id: string
 	lead_minutes: number
-	starts_at: Date | string
+	starts_at: Date
 	sent_at: CreatedAt
 }
 
