@@ -9,6 +9,7 @@ import { configureMailDelivery } from '#app/services/mail/index.server.ts'
 import { initStorage } from '#app/services/storage/index.server.ts'
 import { closeDatabase, getDb, initDatabase, withMigrationLock } from './utils/db.server.ts'
 import { getEnv, requireDatabaseUrl } from './utils/env.server.ts'
+import { type BuildRoute, configureSharedPages, pagesOfBuild } from './utils/page-cache.server.ts'
 
 /**
  * The HTTP server waits for open connections to end before it calls
@@ -19,9 +20,11 @@ const SHUTDOWN_SIGNALS = ['SIGTERM', 'SIGINT'] as const
 
 /**
  * Opens everything the app needs before the server accepts a request, so a
- * misconfiguration fails the start rather than the first visitor.
+ * misconfiguration fails the start rather than the first visitor. Takes the
+ * server build's routes: their handles say which pages visitors share.
  */
-export async function startup() {
+export async function startup({ routes }: { routes: Record<string, BuildRoute | undefined> }) {
+	configureSharedPages(pagesOfBuild(routes))
 	const env = getEnv()
 	const databaseUrl = requireDatabaseUrl(env)
 	await initDatabase({ databaseUrl, poolMax: env.DATABASE_POOL_MAX })

@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto'
 import { gzipSync } from 'node:zlib'
+import { matchPath } from 'react-router'
 import type { AppEvent } from '#app/services/events/events.ts'
 import { getEventHub } from '#app/services/events/hub.server.ts'
 import { pageUrl } from './auth.server.ts'
+import { type SharedPageKind, sharedPageKindOf } from './root-data.ts'
 
 /**
  * Anonymous visitors of the public pages all see the same page, so it is
@@ -10,9 +12,9 @@ import { pageUrl } from './auth.server.ts'
  * allow) until the data behind it changes. Anything personal — a signed-in
  * visitor, a pending toast, a Set-Cookie — is never cached or shared.
  */
-const PAGES_SHOWING_DATA = [/^\/$/, /^\/courses$/, /^\/courses\/\d{1,9}$/]
-/** Pages whose markup comes from the code alone: no data change can make a copy of them stale. */
-const PAGES_OF_CODE_ONLY = [/^\/(about|faq|terms|privacy|community)$/]
+type SharedPage = { pattern: string; kind: SharedPageKind }
+/** The pages whose route handle says every anonymous visitor shares them (configureSharedPages). */
+let sharedPages: SharedPage[] = []
 const PERSONAL_COOKIES = /(^|;\s*)(__Host-)?(session|toast|registration[^=]*)=/
 /** Bounds staleness of what no event announces (a seat hold expiring) and of other processes' caches. */
 const TTL_MS = 30_000
@@ -44,6 +46,35 @@ let subscribed: Promise<unknown> | undefined
 /** What the cache needs to know of a request, so the HTTP server can ask before building a Fetch Request. */
 type RequestFacts = { method: string; url: string; cookie: string | null | undefined }
 
+/** A route as the server build lists it: its own path segment, its parent, and its module's handle. */
+export type BuildRoute = { id: string; parentId?: string; path?: string; module: { handle?: unknown } }
+
+/** The server build's routes as full URL patterns with their handles. */
+export function pagesOfBuild(routes: Record<string, BuildRoute | undefined>) {
+	const fullPath = (route: BuildRoute): string => {
+		const parent = route.parentId ? routes[route.parentId] : undefined
+		const base = parent ? fullPath(parent) : ''
+		return route.path ? `${base.replace(/\/$/, '')}/${route.path.replace(/^\//, '')}` : base
+	}
+	return Object.values(routes).flatMap((route) => (route ? [{ pattern: fullPath(route) || '/', handle: route.module.handle }] : []))
+}
+
+/**
+ * Reads the shared pages from the routes' handles (utils/root-data.ts `SHARED_PAGE_SHOWING_DATA`,
+ * `SHARED_PAGE_OF_CODE`): called at start-up with the server build's routes, so a page is shared
+ * by saying so in its own module and in no list here.
+ */
+export function configureSharedPages(pages: { pattern: string; handle: unknown }[]) {
+	sharedPages = pages.flatMap(({ pattern, handle }) => {
+		const kind = sharedPageKindOf(handle)
+		return kind ? [{ pattern, kind }] : []
+	})
+}
+
+function sharedPageOf(pathname: string) {
+	return sharedPages.find((page) => matchPath(page.pattern, pathname) !== null)
+}
+
 /** The cache key of a request every anonymous visitor would get the same answer to, or null. */
 export function publicCacheKey(request: Request) {
 	return cacheKeyOf({ method: request.method, url: request.url, cookie: request.headers.get('Cookie') })
@@ -54,8 +85,7 @@ function cacheKeyOf({ method, url: href, cookie }: RequestFacts) {
 	if (PERSONAL_COOKIES.test(cookie ?? '')) return null
 	const url = new URL(href)
 	const { pathname } = pageUrl({ url: href })
-	if (!PAGES_SHOWING_DATA.some((pattern) => pattern.test(pathname)) && !PAGES_OF_CODE_ONLY.some((pattern) => pattern.test(pathname)))
-		return null
+	if (!sharedPageOf(pathname)) return null
 	// Only the bare page (and the router's data request for it) is shared: query strings
 	// (search, filters, dialogs) are rendered per request, so they cannot crowd out the cache.
 	const params = [...url.searchParams.keys()]
@@ -65,7 +95,7 @@ function cacheKeyOf({ method, url: href, cookie }: RequestFacts) {
 
 function showsData(key: string) {
 	const { pathname } = pageUrl({ url: `http://localhost${key}` })
-	return PAGES_SHOWING_DATA.some((pattern) => pattern.test(pathname))
+	return sharedPageOf(pathname)?.kind === 'shows-data'
 }
 
 /** The data behind the public pages changed: the copies of the pages that show it go. */

@@ -31,6 +31,24 @@ export function useContactEmail() {
 export const STATIC_FOR_VISITORS = { staticForVisitors: true } as const
 
 /**
+ * How the page cache (utils/page-cache.server.ts) keeps a page every anonymous visitor sees alike:
+ * `shows-data` pages are dropped whenever the data behind the public pages changes, `code-only`
+ * pages (their markup comes from the code alone) live as long as the build. A page's route handle
+ * says it; nothing else lists the shared pages.
+ */
+export type SharedPageKind = 'shows-data' | 'code-only'
+export type SharedPageHandle = { sharedWithVisitors: SharedPageKind }
+
+export const SHARED_PAGE_SHOWING_DATA = { sharedWithVisitors: 'shows-data' } as const satisfies SharedPageHandle
+export const SHARED_PAGE_OF_CODE = { sharedWithVisitors: 'code-only' } as const satisfies SharedPageHandle
+
+export function sharedPageKindOf(handle: unknown): SharedPageKind | null {
+	if (typeof handle !== 'object' || handle === null || !('sharedWithVisitors' in handle)) return null
+	const kind = handle.sharedWithVisitors
+	return kind === 'shows-data' || kind === 'code-only' ? kind : null
+}
+
+/**
  * The route handle of a page that moves on by itself after a pause: with JavaScript the page
  * navigates; without, root.tsx puts `<meta http-equiv="refresh">` with this content in a
  * `<noscript>` of the head (the one place a document may hold it there).

@@ -21,7 +21,7 @@ import type { CachedAnswer, cachedPublicPage } from '#app/utils/page-cache.serve
 import { baseSecurityHeaders, isCrossSiteRequest } from '#app/utils/security.server.ts'
 
 type AppEntryModule = ServerBuild['entry']['module'] & {
-	startup: () => Promise<void>
+	startup: (build: Pick<ServerBuild, 'routes'>) => Promise<void>
 	shutdown: () => Promise<void>
 	cachedPublicPage: typeof cachedPublicPage
 }
@@ -177,13 +177,14 @@ if (isDev) {
 	const viteServer = await vite.createServer({ server: { middlewareMode: true } })
 	app.use(viteServer.middlewares)
 	const loadBuild = () => viteServer.ssrLoadModule('virtual:react-router/server-build') as Promise<ServerBuild>
-	entry = (await loadBuild()).entry.module as AppEntryModule
-	await entry.startup()
+	const firstBuild = await loadBuild()
+	entry = firstBuild.entry.module as AppEntryModule
+	await entry.startup(firstBuild)
 	app.use(createRequestHandler({ build: loadBuild, mode: 'development' }))
 } else {
 	const build = (await import(BUILD_PATH)) as ServerBuild
 	entry = build.entry.module as AppEntryModule
-	await entry.startup()
+	await entry.startup(build)
 	app.use('/assets', express.static(path.join(BUILD_DIR, 'client/assets'), { immutable: true, maxAge: '1y' }))
 	// Public files all have an extension; a page's path is not looked up on disk.
 	const publicFiles = express.static(path.join(BUILD_DIR, 'client'), { maxAge: '1h' })

@@ -1,15 +1,34 @@
 import { gunzipSync } from 'node:zlib'
-import { afterAll, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { stopEventHub } from '#app/services/events/hub.server.ts'
-import { cachedPublicPage, invalidatePagesShowingData, publicCacheKey, withPublicPageCache } from '#app/utils/page-cache.server.ts'
+import {
+	cachedPublicPage,
+	configureSharedPages,
+	invalidatePagesShowingData,
+	publicCacheKey,
+	withPublicPageCache,
+} from '#app/utils/page-cache.server.ts'
+import { sharedPageKindOf } from '#app/utils/root-data.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
+import { loadRouteTable } from '#tests/support/route-table.ts'
 
 useTestDatabase()
+let sharedPatterns: string[]
+beforeAll(async () => {
+	// As the server does at start-up: the routes' own handles say which pages visitors share.
+	const table = await loadRouteTable()
+	configureSharedPages(table.map((route) => ({ pattern: route.path, handle: route.module.handle })))
+	sharedPatterns = table.filter((route) => sharedPageKindOf(route.module.handle) !== null).map((route) => route.path)
+})
 afterAll(() => stopEventHub())
 
 const get = (path: string, cookie?: string) => new Request(`http://localhost${path}`, { headers: cookie ? { Cookie: cookie } : {} })
 
 describe('which requests share a cached page', () => {
+	test('the pages whose handle says so, and only they: the public pages a visitor sees alike', () => {
+		expect(sharedPatterns.sort()).toEqual(['/', '/about', '/community', '/courses', '/courses/:id', '/faq', '/privacy', '/terms'])
+	})
+
 	test.each([
 		['/', '/'],
 		['/courses', '/courses'],

@@ -9,7 +9,12 @@ import type { RouteConfigEntry } from '@react-router/dev/routes'
 import { matchRoutes, type RouteObject } from 'react-router'
 import routes from '#app/routes.ts'
 
-export type RouteModule = { loader?: (args: never) => unknown; action?: (args: never) => unknown; middleware?: unknown[] }
+export type RouteModule = {
+	loader?: (args: never) => unknown
+	action?: (args: never) => unknown
+	middleware?: unknown[]
+	handle?: unknown
+}
 
 export type RouteInfo = {
 	id: string

@@ -2,7 +2,7 @@ import { Icon, type IconName } from '#app/components/marketing/icons.tsx'
 import { pageMeta } from '#app/components/marketing/meta.ts'
 import { PageHero, SectionHeading } from '#app/components/marketing/page-hero.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
-import { STATIC_FOR_VISITORS } from '#app/utils/root-data.ts'
+import { SHARED_PAGE_OF_CODE, STATIC_FOR_VISITORS } from '#app/utils/root-data.ts'
 import type { Route } from './+types/about'
 
 const values: Array<{ icon: IconName; title: string; description: string }> = [
@@ -133,7 +133,7 @@ export default function About() {
 	)
 }
 
-export const handle = STATIC_FOR_VISITORS
+export const handle = { ...STATIC_FOR_VISITORS, ...SHARED_PAGE_OF_CODE }
 
 export const meta: Route.MetaFunction = () =>
 	pageMeta(

@@ -29,6 +29,7 @@ import { Button, ButtonLink } from '#app/components/ui/button.tsx'
 import { Input, Label } from '#app/components/ui/input.tsx'
 import { TabLinks } from '#app/components/ui/tabs.tsx'
 import { readFormData } from '#app/utils/form-data.server.ts'
+import { SHARED_PAGE_OF_CODE } from '#app/utils/root-data.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import type { Route } from './+types/community'
 
@@ -241,6 +242,9 @@ export default function Community({ loaderData, actionData }: Route.ComponentPro
 		</>
 	)
 }
+
+/** The same sample community for every visitor: shared from the page cache. */
+export const handle = SHARED_PAGE_OF_CODE
 
 export const meta: Route.MetaFunction = () =>
 	pageMeta(

@@ -13,7 +13,7 @@ import { getCourseWithAvailability } from '#app/models/courses.server.ts'
 import { getUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { formatDateOnly } from '#app/utils/misc.ts'
-import { useOptionalUser } from '#app/utils/root-data.ts'
+import { SHARED_PAGE_SHOWING_DATA, useOptionalUser } from '#app/utils/root-data.ts'
 import { parseRowId } from '#app/utils/row-id.ts'
 import type { Route } from './+types/course-detail'
 
@@ -196,6 +196,9 @@ function StructureItem({ term, value }: { term: string; value: string }) {
 		</div>
 	)
 }
+
+/** A visitor's copy is shared (docs/decisions/006); a signed-in person's is their own. */
+export const handle = SHARED_PAGE_SHOWING_DATA
 
 export const meta: Route.MetaFunction = ({ loaderData }) => {
 	const course = loaderData?.course

@@ -9,7 +9,7 @@ import type { CourseWithAvailability } from '#app/models/courses.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import type { LiveForVisitorsHandle } from '#app/utils/live-parts.ts'
 import { formatDateOnly } from '#app/utils/misc.ts'
-import { STATIC_FOR_VISITORS } from '#app/utils/root-data.ts'
+import { SHARED_PAGE_SHOWING_DATA, STATIC_FOR_VISITORS } from '#app/utils/root-data.ts'
 import type { Route } from './+types/courses'
 
 /**
@@ -18,6 +18,7 @@ import type { Route } from './+types/courses'
  */
 export const handle = {
 	...STATIC_FOR_VISITORS,
+	...SHARED_PAGE_SHOWING_DATA,
 	liveForVisitors: ['enrollment.changed', 'course.changed'],
 } satisfies LiveForVisitorsHandle
 

@@ -3,7 +3,7 @@ import { Icon } from '#app/components/marketing/icons.tsx'
 import { pageMeta } from '#app/components/marketing/meta.ts'
 import { PageHero } from '#app/components/marketing/page-hero.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
-import { STATIC_FOR_VISITORS, useContactEmail } from '#app/utils/root-data.ts'
+import { SHARED_PAGE_OF_CODE, STATIC_FOR_VISITORS, useContactEmail } from '#app/utils/root-data.ts'
 import type { Route } from './+types/faq'
 
 export default function Faq() {
@@ -105,7 +105,7 @@ export default function Faq() {
 	)
 }
 
-export const handle = STATIC_FOR_VISITORS
+export const handle = { ...STATIC_FOR_VISITORS, ...SHARED_PAGE_OF_CODE }
 
 export const meta: Route.MetaFunction = () =>
 	pageMeta(

@@ -21,7 +21,7 @@ import { getUser, requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { invalidatePagesShowingData } from '#app/utils/page-cache.server.ts'
-import { STATIC_FOR_VISITORS, useOptionalUser } from '#app/utils/root-data.ts'
+import { SHARED_PAGE_SHOWING_DATA, STATIC_FOR_VISITORS, useOptionalUser } from '#app/utils/root-data.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import type { Route } from './+types/home'
 
@@ -176,7 +176,7 @@ export default function Home({ loaderData, actionData }: Route.ComponentProps) {
 	)
 }
 
-export const handle = STATIC_FOR_VISITORS
+export const handle = { ...STATIC_FOR_VISITORS, ...SHARED_PAGE_SHOWING_DATA }
 
 export const meta: Route.MetaFunction = () =>
 	pageMeta(

@@ -1,7 +1,7 @@
 import { Link } from 'react-router'
 import { LegalPage } from '#app/components/marketing/legal-page.tsx'
 import { pageMeta } from '#app/components/marketing/meta.ts'
-import { STATIC_FOR_VISITORS, useContactEmail } from '#app/utils/root-data.ts'
+import { SHARED_PAGE_OF_CODE, STATIC_FOR_VISITORS, useContactEmail } from '#app/utils/root-data.ts'
 import type { Route } from './+types/privacy'
 
 export default function Privacy() {
@@ -94,7 +94,7 @@ export default function Privacy() {
 	)
 }
 
-export const handle = STATIC_FOR_VISITORS
+export const handle = { ...STATIC_FOR_VISITORS, ...SHARED_PAGE_OF_CODE }
 
 export const meta: Route.MetaFunction = () =>
 	pageMeta('Privacy Policy', 'How we collect, use and protect your personal information, and the rights you have over it.')

@@ -1,7 +1,7 @@
 import { Link } from 'react-router'
 import { LegalPage } from '#app/components/marketing/legal-page.tsx'
 import { pageMeta } from '#app/components/marketing/meta.ts'
-import { STATIC_FOR_VISITORS, useContactEmail } from '#app/utils/root-data.ts'
+import { SHARED_PAGE_OF_CODE, STATIC_FOR_VISITORS, useContactEmail } from '#app/utils/root-data.ts'
 import type { Route } from './+types/terms'
 
 export default function Terms() {
@@ -105,7 +105,7 @@ export default function Terms() {
 	)
 }
 
-export const handle = STATIC_FOR_VISITORS
+export const handle = { ...STATIC_FOR_VISITORS, ...SHARED_PAGE_OF_CODE }
 
 export const meta: Route.MetaFunction = () =>
 	pageMeta('Terms of Service', 'The terms that apply when you use our website and take part in our real-estate mentorship programs.')
