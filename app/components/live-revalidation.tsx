@@ -1,81 +1,40 @@
 import { useEffect, useRef } from 'react'
 import { useNavigation, useRevalidator } from 'react-router'
 import type { AppEvent } from '#app/services/events/events.ts'
+import { followEventStream } from '#app/utils/event-stream-client.ts'
 
 type EventType = AppEvent['type']
 /** 'reconnected' tells listeners that events may have been missed while the stream was down. */
 type Listener = (type: EventType | 'reconnected') => void
 
 const EVENTS_URL = '/events'
-const MAX_REOPEN_DELAY_MS = 30_000
 const DEBOUNCE_MS = 250
 /** A page that replaces another keeps the connection instead of reopening it. */
 const CLOSE_GRACE_MS = 1000
 
 /**
- * One EventSource per tab, shared by every hook instance (browsers limit
- * connections per host). EventSource retries a dropped connection by itself;
- * a stream it gives up on (an error status, a restart answered by a proxy) is
- * reopened here with a growing delay.
+ * One stream per tab, shared by every hook instance (browsers limit connections per host),
+ * followed through utils/event-stream-client.ts; it closes a moment after the last listener goes.
  */
 const listeners = new Set<Listener>()
-let source: EventSource | undefined
-let reopenTimer: ReturnType<typeof setTimeout> | undefined
+let stopFollowing: (() => void) | undefined
 let closeTimer: ReturnType<typeof setTimeout> | undefined
-let failures = 0
-let interrupted = false
-
-function notify(type: EventType | 'reconnected') {
-	for (const listener of listeners) listener(type)
-}
-
-function open() {
-	const next = new EventSource(EVENTS_URL)
-	source = next
-	next.addEventListener('open', () => {
-		failures = 0
-		if (interrupted) notify('reconnected')
-		interrupted = false
-	})
-	next.addEventListener('message', (event: MessageEvent<string>) => {
-		try {
-			const parsed = JSON.parse(event.data) as Partial<AppEvent>
-			if (typeof parsed.type === 'string') notify(parsed.type)
-		} catch {
-			// A malformed payload carries nothing to act on.
-		}
-	})
-	next.addEventListener('error', () => {
-		interrupted = true
-		if (next.readyState !== EventSource.CLOSED) return
-		next.close()
-		if (source === next) source = undefined
-		const delay = Math.min(MAX_REOPEN_DELAY_MS, 1000 * 2 ** failures)
-		failures += 1
-		reopenTimer = setTimeout(() => {
-			reopenTimer = undefined
-			if (listeners.size > 0 && !source) open()
-		}, delay)
-	})
-}
 
 function subscribe(listener: Listener) {
 	listeners.add(listener)
 	if (closeTimer) clearTimeout(closeTimer)
 	closeTimer = undefined
-	if (!source && !reopenTimer) open()
+	stopFollowing ??= followEventStream(EVENTS_URL, (type) => {
+		for (const each of listeners) each(type === null ? 'reconnected' : (type as EventType))
+	})
 	return () => {
 		listeners.delete(listener)
 		if (listeners.size > 0 || closeTimer) return
 		closeTimer = setTimeout(() => {
 			closeTimer = undefined
 			if (listeners.size > 0) return
-			source?.close()
-			source = undefined
-			if (reopenTimer) clearTimeout(reopenTimer)
-			reopenTimer = undefined
-			failures = 0
-			interrupted = false
+			stopFollowing?.()
+			stopFollowing = undefined
 		}, CLOSE_GRACE_MS)
 	}
 }

@@ -1,4 +1,5 @@
 import type { AppEvent } from '#app/services/events/events.ts'
+import { followEventStream } from './event-stream-client.ts'
 
 /** The live events a page sent without scripts follows (its route handle names them). */
 export type LiveForVisitorsHandle = { liveForVisitors: AppEvent['type'][] }
@@ -10,19 +11,17 @@ export function liveEventsOf(handle: unknown): AppEvent['type'][] | null {
 
 /**
  * Runs in the browser, as the one inline script of a page a visitor gets without React
- * (docs/decisions/039): listens to the event stream and, when one of `eventTypes` comes (or
- * the stream comes back after a break, as events may have been missed), loads the page again
- * and swaps in what changed of its `[data-live]` elements. An element whose children all have
- * ids, in the same order as the new copy's, is updated child by child, so a card that did not
- * change keeps its place and focus; one that changed is replaced, and focus moves to the
- * element of the new copy with the same `href`.
+ * (docs/decisions/039): follows the event stream (`follow`, utils/event-stream-client.ts) and,
+ * when one of `eventTypes` comes (or the stream comes back after a break, as events may have
+ * been missed), loads the page again and swaps in what changed of its `[data-live]` elements. An
+ * element whose children all have ids, in the same order as the new copy's, is updated child by
+ * child, so a card that did not change keeps its place and focus; one that changed is replaced,
+ * and focus moves to the element of the new copy with the same `href`.
  *
  * It references nothing outside itself: it is sent as its own source text.
  */
-function followLiveParts(eventTypes: string[], eventsUrl: string, debounceMs: number) {
+function followLiveParts(follow: typeof followEventStream, eventTypes: string[], eventsUrl: string, debounceMs: number) {
 	let timer: ReturnType<typeof setTimeout> | undefined
-	let failures = 0
-	let interrupted = false
 
 	function focusedHref(node: Element) {
 		const focused = document.activeElement
@@ -60,44 +59,20 @@ function followLiveParts(eventTypes: string[], eventsUrl: string, debounceMs: nu
 		}
 	}
 
-	function schedule() {
+	follow(eventsUrl, (type) => {
+		if (type !== null && !eventTypes.includes(type)) return
 		if (timer) clearTimeout(timer)
 		timer = setTimeout(() => {
 			refresh().catch(() => {
 				// The next event tries again; the page stays as it was meanwhile.
 			})
 		}, debounceMs)
-	}
-
-	function open() {
-		const source = new EventSource(eventsUrl)
-		source.addEventListener('open', () => {
-			if (interrupted) schedule()
-			failures = 0
-			interrupted = false
-		})
-		source.addEventListener('message', (event) => {
-			try {
-				if (eventTypes.includes(JSON.parse(event.data).type)) schedule()
-			} catch {
-				// A malformed payload carries nothing to act on.
-			}
-		})
-		source.addEventListener('error', () => {
-			interrupted = true
-			// The browser reconnects by itself unless the server refused the stream (a limit, a restart).
-			if (source.readyState !== EventSource.CLOSED) return
-			setTimeout(open, Math.min(30_000, 1000 * 2 ** failures))
-			failures += 1
-		})
-	}
-
-	open()
+	})
 }
 
 /** The inline script that keeps a page's `[data-live]` parts current for events of these types. */
 export function livePartsScript(eventTypes: AppEvent['type'][]) {
 	// The page cache drops its copy when the change's own notice reaches this process; the pause
 	// also gathers a burst of events into one reload.
-	return `(${followLiveParts.toString()})(${JSON.stringify(eventTypes)},"/events",250)`
+	return `(${followLiveParts.toString()})(${followEventStream.toString()},${JSON.stringify(eventTypes)},"/events",250)`
 }
