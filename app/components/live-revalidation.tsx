@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react'
-import { useNavigation, useRevalidator } from 'react-router'
+import { useFetchers, useNavigation, useRevalidator } from 'react-router'
 import type { AppEvent } from '#app/services/events/events.ts'
 import { followEventStream } from '#app/utils/event-stream-client.ts'
 
@@ -40,6 +40,19 @@ function subscribe(listener: Listener) {
 }
 
 /**
+ * When a form was last submitted. React shows a submission (a fetcher or a navigation no longer
+ * idle) only at its next render; a revalidation in that moment would still start, and React Router
+ * drops the redirect a fetcher's action answers once a newer load has begun (the purchase form's
+ * way to the checkout was lost so). A submission is taken as busy for a short while, until React
+ * has rendered it.
+ */
+let submittedAt = Number.NEGATIVE_INFINITY
+const SUBMIT_SETTLE_MS = 500
+if (typeof document !== 'undefined') {
+	document.addEventListener('submit', () => (submittedAt = performance.now()), { capture: true })
+}
+
+/**
  * Reloads the page's data when the signed-in user's event stream reports one
  * of `eventTypes` (and after a reconnection, as events may have been missed).
  * Runs only in the browser: without JavaScript the page is correct on reload.
@@ -49,29 +62,40 @@ export function useLiveRevalidation(eventTypes: EventType[]) {
 	const revalidateRef = useRef(revalidate)
 	revalidateRef.current = revalidate
 	const navigationState = useNavigation().state
-	const navigatingRef = useRef(navigationState !== 'idle')
-	navigatingRef.current = navigationState !== 'idle'
-	/** An event that came while a navigation was loading: revalidating then would cancel that load (and its toast). */
+	const fetchers = useFetchers()
+	// A navigation loading, or a form posting through a fetcher (its answer may be a redirect that
+	// navigates): revalidating then would cancel that load, its toast or the redirect (the purchase
+	// form's way to the checkout was lost so, as the seat it held announced itself).
+	const busy = navigationState !== 'idle' || fetchers.some((fetcher) => fetcher.state !== 'idle')
+	const busyRef = useRef(busy)
+	busyRef.current = busy
+	/** An event that came while busy: the page is revalidated once it is not. */
 	const deferredRef = useRef(false)
 	const key = [...eventTypes].sort().join(',')
 
 	useEffect(() => {
-		if (navigationState !== 'idle' || !deferredRef.current) return
+		if (busy || !deferredRef.current) return
 		deferredRef.current = false
 		void revalidateRef.current()
-	}, [navigationState])
+	}, [busy])
 
 	useEffect(() => {
 		const wanted = new Set(key.split(','))
 		let timer: ReturnType<typeof setTimeout> | undefined
 		const unsubscribe = subscribe((type) => {
 			if (type !== 'reconnected' && !wanted.has(type)) return
-			if (timer) clearTimeout(timer)
-			timer = setTimeout(() => {
+			const tryRevalidate = () => {
 				timer = undefined
-				if (navigatingRef.current) deferredRef.current = true
+				if (busyRef.current) {
+					deferredRef.current = true
+					return
+				}
+				const sinceSubmit = performance.now() - submittedAt
+				if (sinceSubmit < SUBMIT_SETTLE_MS) timer = setTimeout(tryRevalidate, SUBMIT_SETTLE_MS - sinceSubmit)
 				else void revalidateRef.current()
-			}, DEBOUNCE_MS)
+			}
+			if (timer) clearTimeout(timer)
+			timer = setTimeout(tryRevalidate, DEBOUNCE_MS)
 		})
 		return () => {
 			if (timer) clearTimeout(timer)

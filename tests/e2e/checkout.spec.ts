@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { Page } from '@playwright/test'
 import type { Kysely } from 'kysely'
 import type { Database } from '#db/types.ts'
+import { holdRequestsTo } from '#tests/support/hold-requests.ts'
 import { expect, test } from '../support/e2e.ts'
 
 async function createPaidCourse(db: Kysely<Database>) {
@@ -41,7 +42,14 @@ async function fillCard(page: Page, cardNumber: string) {
 	await page.getByRole('button', { name: 'Pay $2,500.00' }).click()
 }
 
-async function finishOnDashboard(page: Page) {
+/**
+ * Pays with a card that goes through and reads the completed registration, which moves on to the
+ * dashboard by itself after 2 s (a timer with JavaScript, a meta refresh without): the dashboard is
+ * held until the page has been read.
+ */
+async function payAndFinishOnDashboard(page: Page, cardNumber: string) {
+	const releaseDashboard = await holdRequestsTo(page, '/dashboard')
+	await fillCard(page, cardNumber)
 	await expect(page).toHaveURL(/\/registration-complete\?session_id=cs_test_/)
 	await expect(page.getByRole('heading', { name: 'Registration Complete!' })).toBeVisible()
 	await expect(page.getByRole('link', { name: 'Go to Dashboard Now' })).toHaveAttribute('href', '/dashboard')
@@ -49,7 +57,7 @@ async function finishOnDashboard(page: Page) {
 	const header = page.getByRole('banner')
 	await expect(header.getByRole('button', { name: 'Logout' }).first()).toBeAttached()
 	await expect(header.getByRole('link', { name: 'Log in' })).toHaveCount(0)
-	// The page moves on by itself after 2 s: a timer with JavaScript, a meta refresh without.
+	releaseDashboard()
 	await expect(page).toHaveURL(/\/dashboard$/)
 }
 
@@ -62,8 +70,7 @@ test('paid registration goes through the test checkout to the completion page an
 	// The name given at registration fills the form too.
 	await expect(page.getByLabel('Name', { exact: true })).toHaveValue('Paula Payer')
 
-	await fillCard(page, '4242 4242 4242 4242')
-	await finishOnDashboard(page)
+	await payAndFinishOnDashboard(page, '4242 4242 4242 4242')
 	await expect(page.getByRole('heading', { name: 'Welcome, Paula Payer!' })).toBeVisible()
 
 	const user = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow()
@@ -97,8 +104,7 @@ test('the declined test card fails with the spec message and can be retried', as
 	const user = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow()
 	expect(await db.selectFrom('enrollments').select('id').where('user_id', '=', user.id).execute()).toEqual([])
 
-	await fillCard(page, '4242 4242 4242 4242')
-	await finishOnDashboard(page)
+	await payAndFinishOnDashboard(page, '4242 4242 4242 4242')
 })
 
 test('a signed-in student secures a paid spot from the course page', async ({ page, db, createUser, signIn }) => {
@@ -114,8 +120,7 @@ test('a signed-in student secures a paid spot from the course page', async ({ pa
 	await dialog.getByRole('button', { name: 'Proceed to Payment' }).click()
 	await expect(page).toHaveURL(/\/test-checkout\//)
 	await expect(page.getByLabel('Email')).toHaveValue(student.email)
-	await fillCard(page, '4242424242424242')
-	await finishOnDashboard(page)
+	await payAndFinishOnDashboard(page, '4242424242424242')
 	const enrollment = await db
 		.selectFrom('enrollments')
 		.select('status')

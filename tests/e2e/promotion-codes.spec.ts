@@ -3,6 +3,7 @@ import type { Locator, Page } from '@playwright/test'
 import type { Kysely } from 'kysely'
 import type { Database } from '#db/types.ts'
 import { insertCourse } from '#tests/support/fixtures.ts'
+import { holdRequestsTo } from '#tests/support/hold-requests.ts'
 import { expect, test } from '../support/e2e.ts'
 
 function unique(prefix: string) {
@@ -78,9 +79,12 @@ async function payTestCheckout(page: Page, name: string) {
 	await page.getByLabel('Card Number').fill('4242 4242 4242 4242')
 	await page.getByLabel('Expiry (MM/YY)').fill('12/34')
 	await page.getByLabel('CVC').fill('123')
+	// The completed registration moves on to the dashboard by itself after 2 s: held until it has been read.
+	const releaseDashboard = await holdRequestsTo(page, '/dashboard')
 	await page.getByRole('button', { name: 'Pay $2,000.00' }).click()
 	await expect(page).toHaveURL(/\/registration-complete\?session_id=cs_test_/)
 	await expect(page.getByRole('heading', { name: 'Registration Complete!' })).toBeVisible()
+	releaseDashboard()
 }
 
 /** A code that makes the course free: Apply shows the price as free. */

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely'
 import type { Database } from '#db/types.ts'
 import { findAdminCourseCard } from '#tests/support/admin-course-grid.ts'
 import { insertCourse, insertEnrollment, insertUser } from '#tests/support/fixtures.ts'
+import { holdRequestsTo } from '#tests/support/hold-requests.ts'
 import { expect, test } from '../support/e2e.ts'
 
 async function fullCourse(db: Kysely<Database>, values: { registration_fee?: number } = {}) {
@@ -159,8 +160,11 @@ test('a signed-in student claims a paid seat from the offer link and pays throug
 	await page.getByLabel('Card Number').fill('4242 4242 4242 4242')
 	await page.getByLabel('Expiry (MM/YY)').fill('12/34')
 	await page.getByLabel('CVC').fill('123')
+	// The completed registration moves on to the dashboard by itself after 2 s: held until it has been read.
+	const releaseDashboard = await holdRequestsTo(page, '/dashboard')
 	await page.getByRole('button', { name: 'Pay $2,500.00' }).click()
 	await expect(page.getByRole('heading', { name: 'Registration Complete!' })).toBeVisible()
+	releaseDashboard()
 	expect(await placeStatus(db, course.id, student.email)).toBe('enrolled')
 	const enrolment = await db.selectFrom('enrollments').select('status').where('user_id', '=', student.id).executeTakeFirstOrThrow()
 	expect(enrolment.status).toBe('active')
