@@ -93,6 +93,24 @@ function ensureChromium() {
 	)
 }
 
+/**
+ * The end-to-end tests read pages as a text browser does with lynx (tests/e2e/text-browsers.spec.ts):
+ * Debian's package, installed like Chromium when missing.
+ */
+function ensureLynx() {
+	const found = spawnSync(process.env.LYNX_PATH ?? 'lynx', ['-version'], { stdio: 'ignore' }).status === 0
+	if (found) return true
+	if (process.getuid?.() !== 0) {
+		console.error('lynx not found: install it (apt-get install -y lynx) or set LYNX_PATH.')
+		return false
+	}
+	const env = { DEBIAN_FRONTEND: 'noninteractive' }
+	return (
+		run('apt-get update', 'apt-get', ['update', '-qq'], env) &&
+		run('install lynx', 'apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'lynx'], env)
+	)
+}
+
 // The concurrency tests again, 20 times over (npm run test:stress): cheap enough to run on every CI run.
 if (wanted('stress')) {
 	const stressTests = [
@@ -108,6 +126,7 @@ if (wanted('e2e')) {
 	const built = run('build', bin('react-router'), ['build'])
 	if (!built) failures.push('build')
 	else if (!ensureChromium()) failures.push('chromium')
+	else if (!ensureLynx()) failures.push('lynx')
 	else if (
 		!run('playwright', bin('playwright'), ['test', '-c', 'tests/playwright.config.ts', '--reporter=list,json'], {
 			PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightReport,

@@ -57,6 +57,8 @@ export default defineConfig({
 				'**/cluster.spec.ts',
 				'**/embedded-postgres.spec.ts',
 				'**/container.spec.ts',
+				// Markup as the server sends it, read by lynx: the same whether scripts run or not.
+				'**/text-browsers.spec.ts',
 			],
 		},
 	],

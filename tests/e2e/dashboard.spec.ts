@@ -237,6 +237,28 @@ test('the dashboard community page is a placeholder', async ({ page, createUser,
 	await expect(page.getByRole('link', { name: 'Visit the Investor Community' })).toHaveAttribute('href', '/community')
 })
 
+test('one dashboard menu: the sidebar on a wide screen, opened by its button on a phone', async ({ page, createUser, signIn }) => {
+	await signIn(await createUser({ role: 'admin' }))
+	await page.goto('/dashboard')
+	const menu = page.getByRole('navigation', { name: 'Dashboard' })
+	await expect(menu.getByRole('link', { name: 'Manage Courses' })).toBeVisible()
+	await expect(page.getByLabel('Dashboard menu')).toBeHidden()
+
+	await page.setViewportSize({ width: 390, height: 844 })
+	await expect(menu).toBeHidden()
+	// The button comes first after the skip link, before the logo, as it stands on screen.
+	await page.keyboard.press('Tab')
+	await page.keyboard.press('Tab')
+	await expect(page.getByLabel('Dashboard menu')).toBeFocused()
+	await page.keyboard.press('Enter')
+	await expect(menu.getByRole('link', { name: 'My Courses' })).toBeVisible()
+	await menu.getByRole('link', { name: 'Manage Courses' }).click()
+	await expect(page).toHaveURL(/\/dashboard\/admin\/courses$/)
+	await expect(page.getByRole('heading', { level: 1, name: 'Manage Courses' })).toBeVisible()
+	// A new page comes with the menu closed.
+	await expect(menu).toBeHidden()
+})
+
 test('a signed-out visitor is sent to log in', async ({ page }) => {
 	await page.goto('/dashboard/courses')
 	await expect(page).toHaveURL(/\/login\?redirectTo=%2Fdashboard%2Fcourses$/)

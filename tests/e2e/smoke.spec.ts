@@ -49,11 +49,18 @@ test('a signed-in visitor sees Dashboard and Logout; logging out signs them out'
 test('the mobile menu opens without JavaScript', async ({ page }) => {
 	await page.setViewportSize({ width: 390, height: 800 })
 	await page.goto('/about')
+	// One menu for every screen: on a phone its list shows once the Menu button opens it.
+	const nav = page.getByRole('navigation', { name: 'Main' })
+	await expect(nav).toBeHidden()
 	await page.getByLabel('Menu').click()
-	const mobileNav = page.getByRole('navigation', { name: 'Mobile' })
-	await expect(mobileNav.getByRole('link', { name: 'Contact' })).toBeVisible()
-	await mobileNav.getByRole('link', { name: 'Contact' }).click()
+	await expect(nav.getByRole('link', { name: 'Contact' })).toBeVisible()
+	// The list follows its button: the next Tab reaches its first link.
+	await page.keyboard.press('Tab')
+	await expect(nav.getByRole('link', { name: 'Home' })).toBeFocused()
+	await nav.getByRole('link', { name: 'Contact' }).click()
 	await expect(page).toHaveURL(/\/contact$/)
+	// A new page comes with the menu closed.
+	await expect(nav).toBeHidden()
 })
 
 test('an aborted data request is not reported as an error, and any other failure still is @js-only', async ({ browser, baseURL }) => {

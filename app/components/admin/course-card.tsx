@@ -1,6 +1,7 @@
 import { href } from 'react-router'
 import { availabilityTextClasses, CoursePrice, SeatsProgress } from '#app/components/course-availability.tsx'
 import { LocalDate } from '#app/components/local-date.tsx'
+import { ActionList } from '#app/components/ui/action-list.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardFooter, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
@@ -51,34 +52,36 @@ export function AdminCourseCard({ course, page }: { course: CourseWithAvailabili
 					))}
 				</dl>
 			</CardContent>
-			<CardFooter className="flex-wrap">
-				<ButtonLink
-					to={withPage(href('/dashboard/admin/courses/:courseId/edit', params), page)}
-					preventScrollReset
-					variant="outline"
-					size="sm"
-				>
-					Edit<span className="sr-only"> {course.title}</span>
-				</ButtonLink>
-				<ButtonLink
-					to={withPage(href('/dashboard/admin/courses/:courseId/delete', params), page)}
-					preventScrollReset
-					variant="destructive"
-					size="sm"
-				>
-					Delete<span className="sr-only"> {course.title}</span>
-				</ButtonLink>
-				<ButtonLink to={href('/dashboard/admin/courses/:courseId/waitlist', params)} variant="outline" size="sm">
-					Waitlist<span className="sr-only"> of {course.title}</span>
-				</ButtonLink>
-				<ButtonLink
-					to={href('/dashboard/admin/courses/:courseId/materials', params)}
-					state={{ course: { id: course.id, title: course.title } }}
-					variant="primary"
-					size="sm"
-				>
-					Manage Materials<span className="sr-only"> of {course.title}</span>
-				</ButtonLink>
+			<CardFooter>
+				<ActionList className="flex w-full flex-wrap items-center gap-2">
+					<ButtonLink
+						to={withPage(href('/dashboard/admin/courses/:courseId/edit', params), page)}
+						preventScrollReset
+						variant="outline"
+						size="sm"
+					>
+						Edit<span className="sr-only"> {course.title}</span>
+					</ButtonLink>
+					<ButtonLink
+						to={withPage(href('/dashboard/admin/courses/:courseId/delete', params), page)}
+						preventScrollReset
+						variant="destructive"
+						size="sm"
+					>
+						Delete<span className="sr-only"> {course.title}</span>
+					</ButtonLink>
+					<ButtonLink to={href('/dashboard/admin/courses/:courseId/waitlist', params)} variant="outline" size="sm">
+						Waitlist<span className="sr-only"> of {course.title}</span>
+					</ButtonLink>
+					<ButtonLink
+						to={href('/dashboard/admin/courses/:courseId/materials', params)}
+						state={{ course: { id: course.id, title: course.title } }}
+						variant="primary"
+						size="sm"
+					>
+						Manage Materials<span className="sr-only"> of {course.title}</span>
+					</ButtonLink>
+				</ActionList>
 			</CardFooter>
 		</Card>
 	)

@@ -25,12 +25,17 @@ export function PaymentStateText({ payment }: { payment: PaymentAmounts }) {
 	)
 }
 
+/** Whether some of the payment can still go back: the refund link shows while it can. */
+export function isRefundable(payment: PaymentAmounts) {
+	return payment.refundedCents < payment.amountCents
+}
+
 /**
  * The link to a payment's refund dialog, named for screen readers by its label (the row's text
  * stays the row's own); nothing once all of it went back.
  */
 export function RefundLink({ payment, query, subject }: { payment: PaymentAmounts; query: string; subject: string }) {
-	if (payment.refundedCents >= payment.amountCents) return null
+	if (!isRefundable(payment)) return null
 	const to = href('/dashboard/admin/enrollments/payments/:paymentId/refund', { paymentId: String(payment.id) })
 	return (
 		<ButtonLink

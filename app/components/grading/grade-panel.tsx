@@ -2,6 +2,7 @@ import { getFormProps, getInputProps, getTextareaProps, type SubmissionResult, u
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { Form, useNavigation } from 'react-router'
 import { LocalDate } from '#app/components/local-date.tsx'
+import { ActionList } from '#app/components/ui/action-list.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
@@ -63,14 +64,14 @@ export function SubmissionDialog({ submission, closeTo, gradeTo }: { submission:
 						{submission.feedback ? <p className="whitespace-pre-wrap text-green-900">{submission.feedback}</p> : null}
 					</div>
 				) : null}
-				<div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+				<ActionList className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
 					<ButtonLink to={closeTo} preventScrollReset variant="outline">
 						Close
 					</ButtonLink>
 					<ButtonLink to={gradeTo} preventScrollReset>
 						{submission.status === 'graded' ? 'Feedback' : 'Grade'}
 					</ButtonLink>
-				</div>
+				</ActionList>
 			</div>
 		</RouteDialog>
 	)

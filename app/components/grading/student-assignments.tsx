@@ -36,11 +36,12 @@ export function StudentAssignments({ assignments }: { assignments: StudentAssign
 										>
 											{assignment.title}
 										</Link>
-									)}
+									)}{' '}
+									{/* The spaces part the title, the due date and the status for a text browser; the layout shows none. */}
 									<span className="block text-sm text-slate-600">
 										{assignment.weekNumber !== null ? `Week ${assignment.weekNumber} · ` : ''}Due {formatDueDate(assignment.dueAt)}
 									</span>
-								</span>
+								</span>{' '}
 								{assignment.opensOn ? (
 									<span className="text-sm font-medium text-amber-900">Opens {assignment.opensOn}</span>
 								) : (

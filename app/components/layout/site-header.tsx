@@ -11,7 +11,7 @@ const publicLinks = [
 
 function navClass({ isActive }: { isActive: boolean }) {
 	return cn(
-		'rounded-md px-3 py-2 text-sm font-medium',
+		'block rounded-md px-3 py-2 text-sm font-medium',
 		isActive ? 'text-brand-800 bg-brand-50' : 'text-slate-700 hover:text-ink hover:bg-slate-100',
 	)
 }
@@ -30,22 +30,13 @@ export function SiteHeader() {
 	]
 	return (
 		<header className="sticky top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur">
-			<div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4">
+			<div className="relative mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4">
 				<Link to="/" className="inline-flex items-center gap-2 text-lg font-bold text-brand-800">
 					<img src="/favicon.svg" alt="" width={28} height={28} />
 					<span>Real Estate Mentorship</span>
 				</Link>
-				{/* inline-flex: the same as flex for a flex item, and beside the logo in engines without flexbox (NetSurf). */}
-				<nav aria-label="Main" className="hidden items-center gap-1 md:inline-flex">
-					{links.map((link) => (
-						<NavLink key={link.to} to={link.to} end={link.to === '/'} className={navClass}>
-							{link.label}
-						</NavLink>
-					))}
-					{user ? <LogoutButton className="rounded-md px-3 py-2 text-sm text-slate-700 hover:bg-slate-100 hover:text-ink" /> : null}
-				</nav>
-				{/* A <details> toggle opens the mobile menu without JavaScript; a new page closes it. */}
-				<details key={location.key} className="group relative md:hidden">
+				{/* The phone menu's button opens the list below without JavaScript (app.css, `menu-closed`); a new page closes it. */}
+				<details key={location.key} className="group md:hidden">
 					<summary
 						className="flex size-10 cursor-pointer items-center justify-center rounded-md text-ink hover:bg-slate-100"
 						aria-label="Menu"
@@ -55,18 +46,28 @@ export function SiteHeader() {
 							<path d="M6 6l12 12M18 6L6 18" className="hidden group-open:block" />
 						</svg>
 					</summary>
-					<nav
-						aria-label="Mobile"
-						className="absolute right-0 mt-2 flex w-56 flex-col gap-1 rounded-lg border border-slate-200 bg-white p-2 shadow-lg"
-					>
-						{links.map((link) => (
-							<NavLink key={link.to} to={link.to} end={link.to === '/'} className={navClass}>
-								{link.label}
-							</NavLink>
-						))}
-						{user ? <LogoutButton className="w-full rounded-md px-3 py-2 text-left text-sm text-slate-700 hover:bg-slate-100" /> : null}
-					</nav>
 				</details>
+				{/* The one menu: a row beside the logo on wide screens, the phone menu's drop-down below its button. */}
+				<nav
+					aria-label="Main"
+					className="max-md:absolute max-md:top-15 max-md:right-4 max-md:w-56 max-md:rounded-lg max-md:border max-md:border-slate-200 max-md:bg-white max-md:p-2 max-md:shadow-lg max-md:menu-closed:hidden"
+				>
+					{/* Items are inline blocks on wide screens for engines without flexbox (NetSurf); flex items either way. */}
+					<ul className="space-y-1 md:flex md:items-center md:gap-1 md:space-y-0">
+						{links.map((link) => (
+							<li key={link.to} className="md:inline-block">
+								<NavLink to={link.to} end={link.to === '/'} className={navClass}>
+									{link.label}
+								</NavLink>
+							</li>
+						))}
+						{user ? (
+							<li className="md:inline-block">
+								<LogoutButton className="w-full rounded-md px-3 py-2 text-left text-sm text-slate-700 hover:bg-slate-100 hover:text-ink" />
+							</li>
+						) : null}
+					</ul>
+				</nav>
 			</div>
 		</header>
 	)

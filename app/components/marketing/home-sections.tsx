@@ -1,3 +1,4 @@
+import { ActionList } from '#app/components/ui/action-list.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
 import { Icon, type IconName } from './icons.tsx'
@@ -151,14 +152,14 @@ export function FeaturedProgram() {
 							</li>
 						))}
 					</ul>
-					<div className="mt-8 flex flex-col gap-3 sm:flex-row">
+					<ActionList className="mt-8 flex flex-col gap-3 sm:flex-row">
 						<ButtonLink to="/register" size="lg">
 							Get Started
 						</ButtonLink>
 						<ButtonLink to="/courses" variant="outline" size="lg">
 							View Programs
 						</ButtonLink>
-					</div>
+					</ActionList>
 				</div>
 			</article>
 		</section>

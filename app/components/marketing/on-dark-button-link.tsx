@@ -1,4 +1,5 @@
 import { Link, type LinkProps } from 'react-router'
+import { ActionList } from '#app/components/ui/action-list.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
 import { cn } from '#app/utils/misc.ts'
 
@@ -18,11 +19,11 @@ export function OnDarkButtonLink({ className, ...props }: LinkProps) {
 /** The marketing pages' two calls to action on a dark band: register, or write to us first. */
 export function GetStartedOnDark({ className }: { className?: string }) {
 	return (
-		<div className={cn('mt-8 flex flex-col gap-3 sm:flex-row', className)}>
+		<ActionList className={cn('mt-8 flex flex-col gap-3 sm:flex-row', className)}>
 			<ButtonLink to="/register" variant="secondary" size="lg">
 				Get Started
 			</ButtonLink>
 			<OnDarkButtonLink to="/contact">Email Us</OnDarkButtonLink>
-		</div>
+		</ActionList>
 	)
 }

@@ -128,7 +128,7 @@ export function WeeklyMaterials({
 			</ol>
 			{weeks.length < totalWeeks ? (
 				<p className="flex flex-wrap items-center justify-between gap-3 text-sm text-slate-600">
-					Showing the {weeks.length} most recent of {totalWeeks} weeks.
+					Showing the {weeks.length} most recent of {totalWeeks} weeks.{' '}
 					<ButtonLink to={dashboardWith(searchParams, ALL_WEEKS_PARAM, 'all')} preventScrollReset variant="outline" size="sm">
 						Show all {totalWeeks} weeks
 					</ButtonLink>
@@ -204,7 +204,8 @@ function ItemList({ items, empty }: { items: MaterialListItem[]; empty: string }
 							<path d={KIND_ICONS[item.kind]} />
 						</svg>
 						<span className="min-w-0 flex-1">
-							<span className="block truncate font-medium text-ink">{item.title}</span>
+							{/* The space parts the two lines for a text browser; between blocks it shows nothing. */}
+							<span className="block truncate font-medium text-ink">{item.title}</span>{' '}
 							<span className="block text-xs text-slate-600">
 								{KIND_LABELS[item.kind]}
 								{item.sizeBytes !== null ? ` · ${formatFileSize(item.sizeBytes)}` : ''}

@@ -41,11 +41,10 @@ export function AnnouncementList({
 								<AttachmentView key={attachment.id} attachment={attachment} />
 							))}
 							<p className="mt-2 flex flex-wrap gap-x-2 text-xs text-slate-600">
-								<span>From {announcement.sender}</span>
-								<span aria-hidden="true">·</span>
-								<span>{announcement.course ? `For students of ${announcement.course.title}` : 'For all students'}</span>
-								<span aria-hidden="true">·</span>
-								<LocalDate value={announcement.timestamp} time />
+								{/* Spaces between the parts for a text browser; a flex row shows none. */}
+								<span>From {announcement.sender}</span> <span aria-hidden="true">·</span>{' '}
+								<span>{announcement.course ? `For students of ${announcement.course.title}` : 'For all students'}</span>{' '}
+								<span aria-hidden="true">·</span> <LocalDate value={announcement.timestamp} time />{' '}
 								{deleteUrl && announcement.senderId === currentUserId ? (
 									<Link
 										to={deleteUrl(announcement.id)}

@@ -50,7 +50,8 @@ function ImagePreview({ attachment, size, linkClass, onDark }: PartProps) {
 					onError={() => setFailed(true)}
 					className="max-h-60 max-w-full rounded-md border border-slate-200 bg-white object-contain"
 				/>
-			</a>
+			</a>{' '}
+			{/* The space parts the image's name from the caption for a text browser, which sets them on one line. */}
 			<figcaption className={cn('mt-1 text-xs', onDark ? 'text-white' : 'text-slate-600')}>
 				{attachment.name} ({size})
 			</figcaption>

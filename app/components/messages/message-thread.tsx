@@ -74,8 +74,8 @@ export function MessageThread({
 										<AttachmentView key={attachment.id} attachment={attachment} onDark={mine} />
 									))}
 									<p className={cn('mt-1 flex flex-wrap items-center gap-x-2 text-xs', mine ? 'text-white' : 'text-slate-600')}>
-										<LocalDate value={message.timestamp} time />
-										{mine ? <span>{message.read ? 'Read' : 'Sent'}</span> : null}
+										{/* Spaces between the parts for a text browser; a flex row shows none. */}
+										<LocalDate value={message.timestamp} time /> {mine ? <span>{message.read ? 'Read' : 'Sent'}</span> : null}{' '}
 										{mine ? (
 											<Link to={deleteUrl(message.id)} preventScrollReset className="font-medium underline underline-offset-2">
 												Delete

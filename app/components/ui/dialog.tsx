@@ -69,7 +69,14 @@ export function RouteDialog({
 
 	return (
 		<div className="fixed inset-0 z-50 m-0 flex items-end justify-center p-0 sm:items-center sm:p-4">
-			<Link to={closeTo} preventScrollReset aria-hidden="true" tabIndex={-1} className="absolute inset-0 bg-slate-900/50" />
+			{/*
+			 * A click beside the dialog closes it. Screen readers and the keyboard have the Close at its
+			 * top; the words are for a text browser, which would show an empty link. Before the dialog,
+			 * not after it: NetSurf paints a later backdrop over the dialog, whatever its z-index.
+			 */}
+			<Link to={closeTo} preventScrollReset aria-hidden="true" tabIndex={-1} className="absolute inset-0 bg-slate-900/50">
+				<span className="sr-only">Close</span>
+			</Link>
 			<div
 				ref={panelRef}
 				role="dialog"
@@ -93,15 +100,12 @@ export function RouteDialog({
 							</p>
 						) : null}
 					</div>
-					<Link
-						to={closeTo}
-						preventScrollReset
-						className="rounded-md p-1 text-slate-600 hover:bg-slate-100 hover:text-ink"
-						aria-label="Close"
-					>
+					<Link to={closeTo} preventScrollReset className="rounded-md p-1 text-slate-600 hover:bg-slate-100 hover:text-ink">
 						<span aria-hidden="true" className="block text-xl leading-none">
 							×
-						</span>
+						</span>{' '}
+						{/* Words rather than an aria-label, which a text browser does not show. */}
+						<span className="sr-only">Close</span>
 					</Link>
 				</div>
 				{children}

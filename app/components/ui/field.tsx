@@ -120,7 +120,8 @@ export function CheckboxField({
 
 /**
  * An on/off setting: a real checkbox (so it posts without JavaScript) shown as a switch, with
- * its label and a line saying what it does.
+ * its label and a line saying what it does. The switch comes first, its label beside it, so that a
+ * text browser shows "[X] Announcement emails" on one line; the row puts it at the end on screen.
  */
 export function SwitchField({
 	label,
@@ -130,17 +131,7 @@ export function SwitchField({
 }: Omit<FieldShellProps, 'errors'> & { inputProps: InputHTMLAttributes<HTMLInputElement> }) {
 	const { id, helpId } = useFieldIds(inputProps.id)
 	return (
-		<div className={cn('flex items-start justify-between gap-4', className)}>
-			<div className="min-w-0">
-				<label htmlFor={id} className="block text-sm font-medium text-slate-800">
-					{label}
-				</label>
-				{help ? (
-					<p id={helpId} className="text-sm text-slate-600">
-						{help}
-					</p>
-				) : null}
-			</div>
+		<div className={cn('flex flex-row-reverse items-start justify-between gap-4', className)}>
 			<span className="relative inline-flex shrink-0">
 				<input
 					type="checkbox"
@@ -155,6 +146,16 @@ export function SwitchField({
 					aria-hidden="true"
 					className="pointer-events-none absolute top-0.5 left-0.5 size-5 rounded-full bg-white shadow transition-transform peer-checked:translate-x-5"
 				/>
+			</span>{' '}
+			<span className="min-w-0">
+				<label htmlFor={id} className="block text-sm font-medium text-slate-800">
+					{label}
+				</label>{' '}
+				{help ? (
+					<span id={helpId} className="block text-sm text-slate-600">
+						{help}
+					</span>
+				) : null}
 			</span>
 		</div>
 	)

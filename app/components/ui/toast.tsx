@@ -27,9 +27,11 @@ function usePendingToast() {
  * Shows the one pending toast (one at a time, as the spec asks). Layouts render it first in
  * their main content (`className` places the banner there). Without JavaScript it is a banner there, in the flow, where the reader
  * lands and where it cannot cover a control; its × is the label of a hidden checkbox that hides
- * it without a reload. Once scripts run it floats at the bottom, hides itself after a while, and
- * its live region stays in the page so a toast that arrives after a client-side navigation is
- * announced.
+ * it without a reload. The checkbox has a second label right beside it, hidden but in text
+ * browsers: they show a control where it stands and its label where that stands, so they read
+ * "[ ] Dismiss notification" before the banner rather than a bare box there and the × after it.
+ * Once scripts run it floats at the bottom, hides itself after a while, and its live region stays
+ * in the page so a toast that arrives after a client-side navigation is announced.
  */
 export function Toaster({ className }: { className?: string }) {
 	const toast = usePendingToast()
@@ -60,7 +62,14 @@ export function Toaster({ className }: { className?: string }) {
 		>
 			{visible ? (
 				<>
-					{hydrated ? null : <input type="checkbox" id={dismissId} className="peer sr-only" />}
+					{hydrated ? null : (
+						<>
+							<input type="checkbox" id={dismissId} className="peer sr-only" />
+							<label htmlFor={dismissId} className="sr-only">
+								Dismiss notification
+							</label>
+						</>
+					)}
 					<div
 						className={cn(
 							'flex w-full items-start gap-3 rounded-lg border p-4',
@@ -85,9 +94,9 @@ export function Toaster({ className }: { className?: string }) {
 								<span aria-hidden="true">×</span>
 							</button>
 						) : (
+							// Named by the label beside the checkbox: screen readers hear the one name.
 							<label htmlFor={dismissId} className="cursor-pointer rounded p-1 text-current opacity-70 hover:opacity-100">
 								<span aria-hidden="true">×</span>
-								<span className="sr-only">Dismiss notification</span>
 							</label>
 						)}
 					</div>

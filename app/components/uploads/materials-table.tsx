@@ -1,4 +1,5 @@
 import { Link } from 'react-router'
+import { ActionList } from '#app/components/ui/action-list.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
 import { ScrollingTable, TableHead } from '#app/components/ui/table.tsx'
@@ -51,7 +52,7 @@ export function MaterialsTable({ weeks, path }: { weeks: AdminWeek[]; path: stri
 														</span>
 														{item.category === 'recording' ? <Badge tone="blue">Recording</Badge> : null}
 													</p>
-													<p className="flex gap-3 whitespace-nowrap">
+													<ActionList className="flex gap-3 whitespace-nowrap">
 														{item.fileName ? (
 															<a
 																href={`/files/materials/${item.id}?download=1`}
@@ -76,7 +77,7 @@ export function MaterialsTable({ weeks, path }: { weeks: AdminWeek[]; path: stri
 														>
 															Delete<span className="sr-only"> {item.title}</span>
 														</Link>
-													</p>
+													</ActionList>
 												</div>
 											</li>
 										))}
@@ -84,14 +85,14 @@ export function MaterialsTable({ weeks, path }: { weeks: AdminWeek[]; path: stri
 								)}
 							</td>
 							<td className="px-4 py-3">
-								<div className="flex flex-col items-stretch gap-2 whitespace-nowrap">
+								<ActionList className="flex flex-col items-stretch gap-2 whitespace-nowrap">
 									<ButtonLink to={`${path}/${week.id}/edit`} preventScrollReset size="sm" variant="outline">
 										Edit All<span className="sr-only"> of week {week.weekNumber}</span>
 									</ButtonLink>
 									<ButtonLink to={`${path}?dialog=delete-week&week=${week.id}`} preventScrollReset size="sm" variant="destructive">
 										Delete Week<span className="sr-only"> {week.weekNumber}</span>
 									</ButtonLink>
-								</div>
+								</ActionList>
 							</td>
 						</tr>
 					))}

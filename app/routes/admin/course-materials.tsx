@@ -6,6 +6,7 @@ import { ConfirmDialog } from '#app/components/admin/confirm-dialog.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { AssignmentsCard } from '#app/components/grading/assignments-card.tsx'
 import { AdminSessionsCard } from '#app/components/sessions/admin-sessions-card.tsx'
+import { ActionList } from '#app/components/ui/action-list.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { Spinner } from '#app/components/ui/spinner.tsx'
@@ -183,7 +184,7 @@ export default function ManageCourseMaterials({ loaderData, actionData }: Route.
 							Total materials: {counts.total} (Class materials: {counts.materials}, Recordings: {counts.recordings})
 						</CardDescription>
 					</div>
-					<div className="flex flex-wrap gap-2">
+					<ActionList className="flex flex-wrap gap-2">
 						<ButtonLink
 							to={path}
 							preventScrollReset
@@ -200,7 +201,7 @@ export default function ManageCourseMaterials({ loaderData, actionData }: Route.
 						<ButtonLink to={`${path}?dialog=last-sql`} preventScrollReset variant="outline" size="sm">
 							Show Last SQL
 						</ButtonLink>
-					</div>
+					</ActionList>
 				</CardHeader>
 				<CardContent>
 					{loading ? (

@@ -14,6 +14,7 @@ import {
 import { RawDataTable } from '#app/components/admin/raw-data-table.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { useLiveRevalidation } from '#app/components/live-revalidation.tsx'
+import { ActionList } from '#app/components/ui/action-list.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button, ButtonLink, buttonClasses } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
@@ -98,7 +99,7 @@ export default function ManageCourses({ loaderData, actionData }: Route.Componen
 			<Outlet />
 			<div className="flex flex-col gap-4 sm:flex-row sm:items-center sm:justify-between">
 				<h1 className="text-2xl font-bold text-ink">Manage Courses</h1>
-				<div className="flex flex-wrap gap-2">
+				<ActionList className="flex flex-wrap gap-2">
 					<ButtonLink to={page > 1 ? `?dialog=raw&page=${page}` : '?dialog=raw'} preventScrollReset variant="outline" size="sm">
 						Show Raw Courses Data
 					</ButtonLink>
@@ -108,7 +109,7 @@ export default function ManageCourses({ loaderData, actionData }: Route.Componen
 					<ButtonLink to={href('/dashboard/admin/orphaned-materials')} variant="outline" size="sm">
 						Cleanup Orphaned Materials
 					</ButtonLink>
-				</div>
+				</ActionList>
 			</div>
 
 			<AddCourseCard lastResult={actionData?.result} defaults={defaults} timeZones={timeZones} />

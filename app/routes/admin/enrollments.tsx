@@ -3,11 +3,12 @@ import { data, isRouteErrorResponse, Link, Outlet, redirect, useLocation, useRou
 import { z } from 'zod'
 import { ConfirmDialog } from '#app/components/admin/confirm-dialog.tsx'
 import { ENROLLMENT_STATUS_OPTIONS, EnrollmentStatusBadge, EnrollmentStatusForm } from '#app/components/admin/enrollment-status.tsx'
-import { PaymentStateText, RefundLink, RefundsPanel } from '#app/components/admin/payment-state.tsx'
+import { isRefundable, PaymentStateText, RefundLink, RefundsPanel } from '#app/components/admin/payment-state.tsx'
 import { SearchForm } from '#app/components/admin/search-form.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { useLiveRevalidation } from '#app/components/live-revalidation.tsx'
 import { LocalDate } from '#app/components/local-date.tsx'
+import { ActionList } from '#app/components/ui/action-list.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { ButtonLink, buttonClasses } from '#app/components/ui/button.tsx'
 import { Card } from '#app/components/ui/card.tsx'
@@ -186,8 +187,8 @@ export default function ManageEnrollments({ loaderData }: Route.ComponentProps) 
 											</div>
 										</td>
 										<td className="px-4 py-3">
-											<div className="flex flex-wrap gap-2">
-												{enrollment.payment ? (
+											<ActionList className="flex flex-wrap gap-2">
+												{enrollment.payment && isRefundable(enrollment.payment) ? (
 													<RefundLink payment={enrollment.payment} query={query} subject={`${student} for ${enrollment.courseTitle}`} />
 												) : null}
 												<ButtonLink
@@ -202,7 +203,7 @@ export default function ManageEnrollments({ loaderData }: Route.ComponentProps) 
 														{student} from {enrollment.courseTitle}
 													</span>
 												</ButtonLink>
-											</div>
+											</ActionList>
 										</td>
 									</tr>
 								)

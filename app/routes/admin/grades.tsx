@@ -3,6 +3,7 @@ import { data, Form, href, Link } from 'react-router'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { GradePanel, SubmissionDialog } from '#app/components/grading/grade-panel.tsx'
 import { LocalDate } from '#app/components/local-date.tsx'
+import { ActionList } from '#app/components/ui/action-list.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
 import { Input, Label } from '#app/components/ui/input.tsx'
@@ -193,7 +194,7 @@ function RowActions({ row, state, primary }: { row: GradingRow; state: ListState
 		</span>
 	)
 	return (
-		<div className="flex gap-2">
+		<ActionList className="flex gap-2">
 			<ButtonLink to={gradesUrl(state, { view: String(row.id) })} preventScrollReset size="sm" variant="outline">
 				View{about}
 			</ButtonLink>
@@ -201,7 +202,7 @@ function RowActions({ row, state, primary }: { row: GradingRow; state: ListState
 				{primary}
 				{about}
 			</ButtonLink>
-		</div>
+		</ActionList>
 	)
 }
 

@@ -124,15 +124,18 @@ export default function OrphanedMaterials({ loaderData }: Route.ComponentProps) 
 								columns={['Week', 'Topic', 'Deleted Course ID', 'Files', 'Created']}
 								leading={
 									<th scope="col" className="px-4 py-3">
-										<input
-											type="checkbox"
-											name="all"
-											value="1"
-											aria-label="Select all orphaned materials"
-											checked={allSelected}
-											onChange={(event) => setPicked(event.currentTarget.checked ? new Set(groups.map((group) => group.id)) : new Set())}
-											className="size-4 rounded border-slate-400"
-										/>
+										{/* Labels with words rather than aria-labels, which a text browser does not show. */}
+										<label>
+											<input
+												type="checkbox"
+												name="all"
+												value="1"
+												checked={allSelected}
+												onChange={(event) => setPicked(event.currentTarget.checked ? new Set(groups.map((group) => group.id)) : new Set())}
+												className="size-4 rounded border-slate-400"
+											/>
+											<span className="sr-only"> Select all orphaned materials</span>
+										</label>
 									</th>
 								}
 							/>
@@ -155,15 +158,20 @@ function OrphanRow({ group, checked, onToggle }: { group: OrphanGroup; checked: 
 	return (
 		<tr>
 			<td className="px-4 py-3">
-				<input
-					type="checkbox"
-					name="group"
-					value={group.id}
-					aria-label={`Select ${label} of course ${group.courseId}`}
-					checked={checked}
-					onChange={(event) => onToggle(event.currentTarget.checked)}
-					className="size-4 rounded border-slate-400"
-				/>
+				<label>
+					<input
+						type="checkbox"
+						name="group"
+						value={group.id}
+						checked={checked}
+						onChange={(event) => onToggle(event.currentTarget.checked)}
+						className="size-4 rounded border-slate-400"
+					/>
+					<span className="sr-only">
+						{' '}
+						Select {label} of course {group.courseId}
+					</span>
+				</label>
 			</td>
 			<td className="px-4 py-3 whitespace-nowrap text-ink">
 				{group.weekNumber !== null ? group.weekNumber : `Unknown (week ID ${group.weekId})`}

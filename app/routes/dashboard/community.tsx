@@ -1,4 +1,5 @@
 import { href } from 'react-router'
+import { ActionList } from '#app/components/ui/action-list.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { requireUser } from '#app/utils/auth.server.ts'
@@ -19,11 +20,13 @@ export default function DashboardCommunityPage() {
 					<CardTitle>Coming soon</CardTitle>
 					<CardDescription>A space to meet your classmates, share deals and ask questions between sessions is on its way.</CardDescription>
 				</CardHeader>
-				<CardContent className="flex flex-wrap gap-3">
-					<ButtonLink to="/community">Visit the Investor Community</ButtonLink>
-					<ButtonLink to={href('/dashboard/messages')} variant="outline">
-						Message Your Instructor
-					</ButtonLink>
+				<CardContent>
+					<ActionList className="flex flex-wrap gap-3">
+						<ButtonLink to="/community">Visit the Investor Community</ButtonLink>
+						<ButtonLink to={href('/dashboard/messages')} variant="outline">
+							Message Your Instructor
+						</ButtonLink>
+					</ActionList>
 				</CardContent>
 			</Card>
 		</>

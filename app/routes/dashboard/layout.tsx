@@ -50,9 +50,9 @@ function isActiveItem(pathname: string, item: MenuItem) {
 }
 
 /**
- * Plain links marked active from the one location the layout reads: the menu is rendered
- * twice (the mobile and the wide layout) on every dashboard page, and a NavLink per item
- * resolved its path and read the router's location and navigation state again each time.
+ * Plain links marked active from the one location the layout reads: a NavLink per item
+ * resolved its path and read the router's location and navigation state again for each of
+ * the menu's links, on every dashboard page.
  */
 function MenuLinks({ items, pathname }: { items: MenuItem[]; pathname: string }) {
 	return (
@@ -97,26 +97,25 @@ export default function DashboardLayout({ loaderData }: Route.ComponentProps) {
 	const location = useLocation()
 	return (
 		<div className="min-h-screen bg-slate-50">
+			{/*
+			 * The menu's button on phones and tablets opens the menu below without JavaScript (app.css,
+			 * `menu-closed`), so it comes before the menu's ancestors: first in the document, as first in
+			 * focus order, and fixed where the header leaves it room. A new page closes it.
+			 */}
+			<details key={location.key} className="fixed top-3 left-4 z-50 lg:hidden">
+				<summary
+					className="flex size-10 cursor-pointer items-center justify-center rounded-md hover:bg-slate-100"
+					aria-label="Dashboard menu"
+				>
+					<svg aria-hidden="true" viewBox="0 0 24 24" className="size-6" fill="none" stroke="currentColor" strokeWidth="2">
+						<path d="M4 6h16M4 12h16M4 18h16" />
+					</svg>
+				</summary>
+			</details>
 			<header className="sticky top-0 z-40 border-b border-slate-200 bg-white">
 				{/* Its groups are inline-flex (a flex item either way) so that engines without flexbox keep them on one line. */}
 				<div className="flex h-16 items-center justify-between gap-3 px-4">
-					<div className="inline-flex items-center gap-2">
-						<details key={location.key} className="relative lg:hidden">
-							<summary
-								className="flex size-10 cursor-pointer items-center justify-center rounded-md hover:bg-slate-100"
-								aria-label="Dashboard menu"
-							>
-								<svg aria-hidden="true" viewBox="0 0 24 24" className="size-6" fill="none" stroke="currentColor" strokeWidth="2">
-									<path d="M4 6h16M4 12h16M4 18h16" />
-								</svg>
-							</summary>
-							<nav
-								aria-label="Dashboard (mobile)"
-								className="absolute left-0 mt-2 w-64 rounded-lg border border-slate-200 bg-white p-3 shadow-lg"
-							>
-								<Menu isAdmin={user.isAdmin} pathname={location.pathname} />
-							</nav>
-						</details>
+					<div className="inline-flex items-center max-lg:pl-12">
 						<Link to="/" aria-label="Real Estate Mentorship home" className="inline-flex items-center gap-2 font-bold text-brand-800">
 							<img src="/favicon.svg" alt="" width={28} height={28} />
 							<span className="hidden sm:inline">Real Estate Mentorship</span>
@@ -144,11 +143,13 @@ export default function DashboardLayout({ loaderData }: Route.ComponentProps) {
 				</div>
 			</header>
 			<div className="mx-auto flex max-w-7xl gap-6 px-4 py-6">
-				<aside className="hidden w-60 shrink-0 lg:block">
-					<nav aria-label="Dashboard" className="sticky top-22 rounded-xl border border-slate-200 bg-white p-3">
-						<Menu isAdmin={user.isAdmin} pathname={location.pathname} />
-					</nav>
-				</aside>
+				{/* The one menu: a sidebar on wide screens, the drop-down below the menu's button on smaller ones. */}
+				<nav
+					aria-label="Dashboard"
+					className="border border-slate-200 bg-white p-3 max-lg:fixed max-lg:top-15 max-lg:left-4 max-lg:z-50 max-lg:w-64 max-lg:rounded-lg max-lg:shadow-lg max-lg:menu-closed:hidden lg:sticky lg:top-22 lg:w-60 lg:shrink-0 lg:self-start lg:rounded-xl"
+				>
+					<Menu isAdmin={user.isAdmin} pathname={location.pathname} />
+				</nav>
 				<main id="main" className="min-w-0 flex-1 space-y-6">
 					<Toaster />
 					{user.emailConfirmed ? null : (

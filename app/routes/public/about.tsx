@@ -1,6 +1,7 @@
 import { Icon, type IconName } from '#app/components/marketing/icons.tsx'
 import { pageMeta } from '#app/components/marketing/meta.ts'
 import { PageHero, SectionHeading } from '#app/components/marketing/page-hero.tsx'
+import { ActionList } from '#app/components/ui/action-list.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
 import { SHARED_PAGE_OF_CODE, STATIC_FOR_VISITORS } from '#app/utils/root-data.ts'
 import type { Route } from './+types/about'
@@ -120,14 +121,14 @@ export default function About() {
 					Learn the method with us
 				</h2>
 				<p className="mx-auto mt-3 max-w-xl text-slate-600">Join the next small-group cohort, or send us your questions first.</p>
-				<div className="mt-8 flex flex-col justify-center gap-3 sm:flex-row">
+				<ActionList className="mt-8 flex flex-col justify-center gap-3 sm:flex-row">
 					<ButtonLink to="/register" size="lg">
 						Get Started
 					</ButtonLink>
 					<ButtonLink to="/contact" variant="outline" size="lg">
 						Contact Us
 					</ButtonLink>
-				</div>
+				</ActionList>
 			</section>
 		</>
 	)

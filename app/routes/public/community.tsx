@@ -25,6 +25,7 @@ import {
 import { Icon, type IconName } from '#app/components/marketing/icons.tsx'
 import { pageMeta } from '#app/components/marketing/meta.ts'
 import { PageHero } from '#app/components/marketing/page-hero.tsx'
+import { ActionList } from '#app/components/ui/action-list.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
 import { Input, Label } from '#app/components/ui/input.tsx'
 import { TabLinks } from '#app/components/ui/tabs.tsx'
@@ -185,12 +186,12 @@ export default function Community({ loaderData, actionData }: Route.ComponentPro
 							Search
 						</Button>
 					</Form>
-					<div className="flex gap-2">
+					<ActionList className="flex gap-2" itemClassName="flex-1">
 						<ButtonLink
 							to={hrefWith({ dialog: 'filters', member: null })}
 							preventScrollReset
 							variant="outline"
-							className="flex-1 whitespace-nowrap"
+							className="whitespace-nowrap"
 						>
 							<Icon name="filter" className="size-4" />
 							Filters
@@ -201,11 +202,11 @@ export default function Community({ loaderData, actionData }: Route.ComponentPro
 								</span>
 							) : null}
 						</ButtonLink>
-						<ButtonLink to={hrefWith({ dialog: 'discuss', member: null })} preventScrollReset className="flex-1 whitespace-nowrap">
+						<ButtonLink to={hrefWith({ dialog: 'discuss', member: null })} preventScrollReset className="whitespace-nowrap">
 							<Icon name="plus" className="size-4" />
 							Start Discussion
 						</ButtonLink>
-					</div>
+					</ActionList>
 				</div>
 
 				<ActiveFilters filters={filters} hrefWith={hrefWith} />

@@ -2,6 +2,7 @@ import { Link, useSearchParams } from 'react-router'
 import { AvailabilityBadge, CoursePrice, SeatsProgress, SpotsLeft } from '#app/components/course-availability.tsx'
 import { LazyWaitlistDialog } from '#app/components/lazy-waitlist-dialog.tsx'
 import { LiveSeatCounts } from '#app/components/live-seat-counts.tsx'
+import { ActionList } from '#app/components/ui/action-list.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
 import { Card } from '#app/components/ui/card.tsx'
 import { listCoursesWithAvailability } from '#app/models/courses.server.ts'
@@ -107,7 +108,7 @@ function CourseCard({ course }: { course: CourseWithAvailability }) {
 				<SpotsLeft availability={course} />
 				<SeatsProgress availability={course} capacity={course.capacity} label={`Seats taken in ${course.title}`} />
 			</div>
-			<div className="mt-auto flex flex-wrap items-center justify-between gap-3 pt-5">
+			<ActionList className="mt-auto flex flex-wrap items-center justify-between gap-3 pt-5">
 				{course.isFull ? (
 					<Link
 						to={`/courses?dialog=waitlist&course=${course.id}`}
@@ -124,7 +125,7 @@ function CourseCard({ course }: { course: CourseWithAvailability }) {
 					View Details<span className="sr-only"> of {course.title}</span>
 					<span aria-hidden="true">→</span>
 				</Link>
-			</div>
+			</ActionList>
 		</Card>
 	)
 }

@@ -7,6 +7,7 @@ import { Icon } from '#app/components/marketing/icons.tsx'
 import { pageMeta } from '#app/components/marketing/meta.ts'
 import { LimitedTimeOfferCard } from '#app/components/marketing/offer-card.tsx'
 import { GetStartedOnDark, OnDarkButtonLink } from '#app/components/marketing/on-dark-button-link.tsx'
+import { ActionList } from '#app/components/ui/action-list.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
 import { recordAudit } from '#app/models/audit-log.server.ts'
 import {
@@ -116,7 +117,7 @@ export default function Home({ loaderData, actionData }: Route.ComponentProps) {
 							Learn to buy, rehab, rent and refinance your first investment property with an experienced investor guiding you every week: 8
 							weeks, live and online, in a group small enough to ask every question.
 						</p>
-						<div className="mt-8 flex flex-col gap-3 sm:flex-row">
+						<ActionList className="mt-8 flex flex-col gap-3 sm:flex-row">
 							<ButtonLink to="/register" variant="secondary" size="lg">
 								Get Started
 								<Icon name="arrowRight" className="size-4" />
@@ -125,7 +126,7 @@ export default function Home({ loaderData, actionData }: Route.ComponentProps) {
 								<Icon name="mail" className="size-4" />
 								Email Us
 							</OnDarkButtonLink>
-						</div>
+						</ActionList>
 						<dl className="mt-10 grid max-w-md grid-cols-3 gap-4 border-t border-brand-700 pt-6">
 							<div>
 								<dt className="text-xs text-brand-100">Weekly sessions</dt>

@@ -1,0 +1,112 @@
+/**
+ * Pages as a text browser reads them (README "Browsers"): each document as the server sends it, read
+ * by lynx. Before the main content comes one navigation, each of its links once and in order; no two
+ * links share a line with nothing between them, and no link or button runs into the words beside it;
+ * every control has words a text browser shows. The markup is the same whether the browser runs
+ * scripts or not: one run (the JavaScript-enabled project) proves it.
+ */
+import { randomUUID } from 'node:crypto'
+import type { BrowserContext } from '@playwright/test'
+import { insertCourse, insertEnrollment, insertMaterialItem, insertPaidPayment, insertUser, insertWeek } from '#tests/support/fixtures.ts'
+import { expect, test } from '../support/e2e.ts'
+import { readAsTextBrowser } from '../support/text-browser.ts'
+
+type Link = { text: string; path: string }
+
+const SKIP_AND_LOGO: Link[] = [
+	{ text: 'Skip to content', path: '#main' },
+	{ text: 'Real Estate Mentorship', path: '/' },
+]
+const SITE_MENU: Link[] = [
+	{ text: 'Home', path: '/' },
+	{ text: 'About', path: '/about' },
+	{ text: 'Contact', path: '/contact' },
+]
+const VISITOR_MENU = [...SITE_MENU, { text: 'Log in', path: '/login' }, { text: 'Register', path: '/register' }]
+const DASHBOARD_MENU: Link[] = [
+	{ text: 'Dashboard', path: '/dashboard' },
+	{ text: 'My Courses', path: '/dashboard/courses' },
+	{ text: 'Messages', path: '/dashboard/messages' },
+	{ text: 'Community', path: '/dashboard/community' },
+	{ text: 'Settings', path: '/dashboard/settings' },
+]
+const ADMIN_MENU: Link[] = [
+	{ text: 'Manage Courses', path: '/dashboard/admin/courses' },
+	{ text: 'Upload Materials', path: '/dashboard/admin/uploads' },
+	{ text: 'Manage Enrollments', path: '/dashboard/admin/enrollments' },
+	{ text: 'Promotion Codes', path: '/dashboard/admin/promotion-codes' },
+	{ text: 'Manage Users', path: '/dashboard/admin/users' },
+	{ text: 'Student Communications', path: '/dashboard/admin/messages' },
+	{ text: 'Grade Assignments', path: '/dashboard/admin/grades' },
+	{ text: 'Orphaned Materials', path: '/dashboard/admin/orphaned-materials' },
+	{ text: 'Audit Log', path: '/dashboard/admin/audit-log' },
+]
+
+/** Reads each page as the context's visitor and checks it, naming the page in every failure. */
+async function readPages(context: BrowserContext, paths: string[], menu: Link[]) {
+	for (const path of paths) {
+		const response = await context.request.get(path)
+		expect(response.status(), path).toBe(200)
+		const page = readAsTextBrowser(await response.text())
+		expect(page.linksBeforeMain, `${path}: the links before the main content`).toEqual([...SKIP_AND_LOGO, ...menu])
+		expect(page.runTogether, `${path}: lines where links run together`).toEqual([])
+		expect(page.unlabelled, `${path}: controls without words`).toEqual([])
+	}
+}
+
+test.describe('a text browser reads each page once, in order', () => {
+	test('a visitor: the site menu once, calls to action on lines of their own', async ({ context, db }) => {
+		const course = await insertCourse(db, { capacity: 10, registration_fee: 250000 })
+		// A full course's card offers its waitlist beside its details: two links side by side.
+		const full = await insertCourse(db, { capacity: 1 })
+		await insertEnrollment(db, { userId: await insertUser(db), courseId: full.id })
+
+		await readPages(context, ['/', '/about', '/courses', `/courses/${course.id}`, '/login', '/register'], VISITOR_MENU)
+	})
+
+	test('a student: the dashboard menu once, and the toast has a labelled dismiss box', async ({ context, db, createUser }) => {
+		const student = await createUser({ name: 'Text Student' })
+		const course = await insertCourse(db, { capacity: 10 })
+		await insertEnrollment(db, { userId: student.id, courseId: course.id })
+		const week = await insertWeek(db, { courseId: course.id, weekNumber: 1 })
+		await insertMaterialItem(db, { courseId: course.id, weekId: week, title: 'Deal Checklist', fileName: 'checklist.pdf' })
+		await db.insertInto('assignments').values({ course_id: course.id, title: 'Deal Worksheet', instructions: 'Analyse a deal.' }).execute()
+
+		// Logging in through the form leaves a toast for the next page; without scripts it has its own dismiss box.
+		const login = await context.request.post('/login', { form: { email: student.email, password: student.password }, maxRedirects: 0 })
+		expect(login.status()).toBe(302)
+		const withToast = readAsTextBrowser(await (await context.request.get('/dashboard')).text())
+		expect(withToast.text).toMatch(/\[ \] Dismiss notification\n/)
+		expect(withToast.unlabelled).toEqual([])
+
+		await readPages(context, ['/dashboard', '/dashboard/settings', '/dashboard/community'], DASHBOARD_MENU)
+		await readPages(context, ['/', '/courses'], [...SITE_MENU, { text: 'Dashboard', path: '/dashboard' }])
+	})
+
+	test('an admin: the dashboard and admin menus once, rows of actions as lists', async ({ context, db, createUser, signIn }) => {
+		const admin = await createUser({ role: 'admin', name: 'Text Admin' })
+		const student = await createUser({ name: 'Text Payer' })
+		const course = await insertCourse(db, { capacity: 10, registration_fee: 250000 })
+		const enrollment = await insertEnrollment(db, { userId: student.id, courseId: course.id })
+		const payment = await insertPaidPayment(db, {
+			checkoutSessionId: `cs_test_text_${randomUUID()}`,
+			userId: student.id,
+			courseId: course.id,
+			courseTitle: course.title,
+			customerEmail: student.email,
+		})
+		// Paid for this enrolment: its row offers Refund beside Remove.
+		await db.updateTable('registration_payments').set({ enrollment_id: enrollment.id }).where('id', '=', payment).execute()
+		const week = await insertWeek(db, { courseId: course.id, weekNumber: 1 })
+		await insertMaterialItem(db, { courseId: course.id, weekId: week, title: 'Rent Roll', fileName: 'rent-roll.pdf' })
+
+		await signIn(admin)
+		const pages = [
+			'/dashboard/admin/courses',
+			`/dashboard/admin/courses/${course.id}/edit`,
+			`/dashboard/admin/courses/${course.id}/materials`,
+			'/dashboard/admin/enrollments',
+		]
+		await readPages(context, pages, [...DASHBOARD_MENU, ...ADMIN_MENU])
+	})
+})
