@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { Page } from '@playwright/test'
 import type { Kysely } from 'kysely'
+import { publishEvent } from '#app/services/events/publish.server.ts'
 import type { Database } from '#db/types.ts'
 import { holdRequestsTo } from '#tests/support/hold-requests.ts'
 import { expect, test } from '../support/e2e.ts'
@@ -128,6 +129,32 @@ test('a signed-in student secures a paid spot from the course page', async ({ pa
 		.where('course_id', '=', course.id)
 		.execute()
 	expect(enrollment).toEqual([{ status: 'active' }])
+})
+
+test('a seat event while the purchase form posts does not lose its way to the checkout (the live seat counts wait) @js-only', async ({
+	page,
+	db,
+	createUser,
+	signIn,
+}) => {
+	const course = await createPaidCourse(db)
+	const student = await createUser({ name: 'Sam Slowphone' })
+	await signIn(student)
+	await page.goto(`/courses/${course.id}?dialog=purchase`)
+	// The answer to the purchase is held back, as on a slow phone, while a seat changes elsewhere and its
+	// event reaches the page: revalidating then used to make React Router drop the answer's redirect.
+	await page.route(`**/courses/${course.id}/enroll.data`, async (route) => {
+		const answer = await route.fetch()
+		const revalidation = page.waitForRequest((request) => new URL(request.url()).pathname === `/courses/${course.id}.data`)
+		await publishEvent(db, { type: 'enrollment.changed', courseId: course.id })
+		// The page would revalidate a moment after the event (its debounce); it must not while the form posts.
+		await Promise.race([revalidation, page.waitForTimeout(2000)])
+		await route.fulfill({ response: answer })
+	})
+	const dialog = page.getByRole('dialog', { name: 'Secure Your Spot' })
+	await dialog.getByRole('checkbox', { name: /I have read and agree/ }).check()
+	await dialog.getByRole('button', { name: 'Proceed to Payment' }).click()
+	await expect(page).toHaveURL(/\/test-checkout\//)
 })
 
 test('a student who left an open checkout goes back to the same one, or cancels it to start again (docs/decisions/040)', async ({
