@@ -97,6 +97,15 @@ test.describe('a text browser reads each page once, in order', () => {
 		})
 		// Paid for this enrolment: its row offers Refund beside Remove.
 		await db.updateTable('registration_payments').set({ enrollment_id: enrollment.id }).where('id', '=', payment).execute()
+		// A payment taken for a seat that could not be given: the panel above the list offers its refund.
+		const unseated = await insertPaidPayment(db, {
+			checkoutSessionId: `cs_test_text_${randomUUID()}`,
+			userId: student.id,
+			courseId: course.id,
+			courseTitle: course.title,
+			customerEmail: student.email,
+		})
+		await db.updateTable('registration_payments').set({ status: 'needs_refund' }).where('id', '=', unseated).execute()
 		const week = await insertWeek(db, { courseId: course.id, weekNumber: 1 })
 		await insertMaterialItem(db, { courseId: course.id, weekId: week, title: 'Rent Roll', fileName: 'rent-roll.pdf' })
 

@@ -74,13 +74,13 @@ export function RefundsPanel({ refunds, query }: { refunds: PaymentNeedingRefund
 						<li key={payment.id} className="flex flex-col gap-2 py-2 sm:flex-row sm:items-center sm:justify-between">
 							<span>
 								<span className="font-semibold break-words text-ink">{payment.customerEmail}</span>
-								<span className="text-slate-700"> · {payment.courseTitle}</span>
+								<span className="text-slate-700"> · {payment.courseTitle}</span>{' '}
 								<span className="block text-slate-700">
 									<PaymentStateText payment={payment} />
 									{payment.promotionCode ? ` (code ${payment.promotionCode})` : ''} · <LocalDate value={payment.createdAt} /> ·{' '}
 									<span className="font-mono text-xs break-all">{payment.checkoutSessionId}</span>
 								</span>
-							</span>
+							</span>{' '}
 							<RefundLink payment={payment} query={query} subject={`the payment of ${payment.customerEmail} for ${payment.courseTitle}`} />
 						</li>
 					))}
