@@ -1,5 +1,6 @@
 import type { Availability, AvailabilityTone } from '#app/models/courses.ts'
-import { cn, formatCents } from '#app/utils/misc.ts'
+import { cn } from '#app/utils/misc.ts'
+import { formatPrice } from '#app/utils/money.ts'
 import { Badge } from './ui/badge.tsx'
 
 /** Text shades dark enough for WCAG AA on white and on the light page background. */
@@ -39,7 +40,7 @@ export function AvailabilityBadge({ availability }: { availability: Pick<Availab
 
 /** The registration fee: FREE at 0, otherwise US dollars. */
 export function CoursePrice({ cents, className }: { cents: number; className?: string }) {
-	return <span className={cn('font-bold text-ink', className)}>{formatCents(cents)}</span>
+	return <span className={cn('font-bold text-ink', className)}>{formatPrice(cents)}</span>
 }
 
 /** Seats taken out of the capacity, as a bar for the eye and a value for screen readers. */

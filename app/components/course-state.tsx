@@ -79,13 +79,3 @@ function StateBox({ title, children }: { title: string; children: React.ReactNod
 		</div>
 	)
 }
-
-/** Until when the buyer's open checkout holds their seat (ISO), or null (docs/decisions/040). */
-export function openCheckoutUntil(state: CourseState) {
-	return state.kind === 'payment-pending' && state.canPay ? state.heldUntil : null
-}
-
-/** Whether a seat may be bought: not by someone who holds one, nor by one whose enrolment an admin manages. */
-export function canBuySeat(state: CourseState) {
-	return state.kind === 'none' || state.kind === 'waitlisted' || (state.kind === 'payment-pending' && state.canPay)
-}

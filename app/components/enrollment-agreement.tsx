@@ -3,39 +3,16 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { useState } from 'react'
 import { useFetcher } from 'react-router'
 import { useHydrated } from 'remix-utils/use-hydrated'
-import { z } from 'zod'
+import { AGREE_INTENT, PurchaseSchema } from '#app/models/checkout.ts'
 import { courseLengthInWeeks } from '#app/models/courses.ts'
-import { PromotionCodeFieldSchema } from '#app/models/promotion-codes.ts'
-import { formatCents } from '#app/utils/misc.ts'
+import { APPLY_CODE_INTENT, type PromotionCodePreview } from '#app/models/promotion-codes.ts'
+import { formatPrice } from '#app/utils/money.ts'
 import { CancelCheckoutForm } from './cancel-checkout-form.tsx'
 import { LocalDate } from './local-date.tsx'
-import { APPLY_CODE_INTENT, PromotionCodeField, type PromotionCodePreview } from './promotion-code-field.tsx'
+import { PromotionCodeField } from './promotion-code-field.tsx'
 import { Alert } from './ui/alert.tsx'
 import { Button, ButtonLink } from './ui/button.tsx'
 import { CheckboxField } from './ui/field.tsx'
-
-export const TERMS_REQUIRED_MESSAGE = 'You must agree to the terms before proceeding to payment'
-
-/** The acknowledgment every enrolment needs, free or paid; checked on the server. */
-export const AgreeToTermsSchema = z.object({
-	agreeToTerms: z.boolean({ error: TERMS_REQUIRED_MESSAGE }).refine((agreed) => agreed, TERMS_REQUIRED_MESSAGE),
-})
-
-export const AGREE_INTENT = 'agree'
-
-/**
- * The paid agreement's form, in the wizard's payment step and on a course's purchase form:
- * 'agree' buys the seat (with the promotion code typed, if any); Apply only prices the code,
- * so it needs no ticked box.
- */
-export const PurchaseSchema = z.discriminatedUnion('intent', [
-	AgreeToTermsSchema.extend({ intent: z.literal(AGREE_INTENT), promotionCode: PromotionCodeFieldSchema }),
-	z.object({
-		intent: z.literal(APPLY_CODE_INTENT),
-		promotionCode: PromotionCodeFieldSchema.pipe(z.string({ error: 'Enter a promotion code to apply' })),
-		agreeToTerms: z.boolean().optional(),
-	}),
-])
 
 /** What the agreement needs of a course: its price and its length come from it. */
 export type AgreementCourse = { title: string; registrationFee: number; startDate: string | null; endDate: string | null }
@@ -71,7 +48,7 @@ export function ProgramAgreement({ course }: { course: AgreementCourse }) {
 				) : (
 					<>
 						<li>
-							<strong>Fee.</strong> The fee for this course is <strong>{formatCents(course.registrationFee)}</strong>, to be paid in full
+							<strong>Fee.</strong> The fee for this course is <strong>{formatPrice(course.registrationFee)}</strong>, to be paid in full
 							before the first class starts.
 						</li>
 						<li>
@@ -161,7 +138,7 @@ export function PurchaseForm({
 	return (
 		<div className="space-y-4">
 			<p className="text-sm text-slate-700">
-				<strong className="text-ink">{course.title}</strong> — {formatCents(course.registrationFee)}
+				<strong className="text-ink">{course.title}</strong> — {formatPrice(course.registrationFee)}
 			</p>
 			{form.errors?.length ? <Alert tone="error">{form.errors[0]}</Alert> : null}
 			{checkoutOpenUntil ? (

@@ -3,18 +3,8 @@ import { useId } from 'react'
 import { Button } from '#app/components/ui/button.tsx'
 import { ErrorList } from '#app/components/ui/field.tsx'
 import { Input, Label } from '#app/components/ui/input.tsx'
-import { formatCents } from '#app/utils/misc.ts'
-
-export const APPLY_CODE_INTENT = 'apply-code'
-
-/** A code the server accepted for this course, as the payment step shows it. */
-export type PromotionCodePreview = {
-	code: string
-	description: string
-	priceCents: number
-	discountCents: number
-	totalCents: number
-}
+import { APPLY_CODE_INTENT, type PromotionCodePreview } from '#app/models/promotion-codes.ts'
+import { formatMoney, formatPrice } from '#app/utils/money.ts'
 
 /**
  * The payment step's promotion code: a field and its own Apply button, inside the step's form.
@@ -67,11 +57,11 @@ function PriceWithCode({ preview }: { preview: PromotionCodePreview }) {
 			</p>
 			<dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1">
 				<dt>Price</dt>
-				<dd className="text-right">{formatCents(preview.priceCents)}</dd>
+				<dd className="text-right">{formatPrice(preview.priceCents)}</dd>
 				<dt>Discount</dt>
-				<dd className="text-right">−{formatCents(preview.discountCents).replace('FREE', '$0.00')}</dd>
+				<dd className="text-right">−{formatMoney(preview.discountCents)}</dd>
 				<dt className="font-semibold">You pay</dt>
-				<dd className="text-right font-semibold">{preview.totalCents === 0 ? '$0.00 (free)' : formatCents(preview.totalCents)}</dd>
+				<dd className="text-right font-semibold">{preview.totalCents === 0 ? '$0.00 (free)' : formatPrice(preview.totalCents)}</dd>
 			</dl>
 		</div>
 	)

@@ -1,37 +1,14 @@
 import { getFormProps, getInputProps, getTextareaProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { useFetcher } from 'react-router'
-import { z } from 'zod'
+import { type WaitlistCourse, WaitlistSchema, waitlistDescription } from '#app/models/waitlist.ts'
 import { useOptionalUser } from '#app/utils/root-data.ts'
-import { rowIdSchema } from '#app/utils/row-id.ts'
 import { HoneypotField } from './marketing/honeypot.tsx'
 import { NameEmailFields } from './name-email-fields.tsx'
 import { Alert } from './ui/alert.tsx'
 import { Button, ButtonLink } from './ui/button.tsx'
 import { RouteDialog } from './ui/dialog.tsx'
 import { Field, TextareaField } from './ui/field.tsx'
-
-/** The program a request names when it is not about one particular course. */
-export const DEFAULT_PROGRAM = 'Real Estate Investment Program'
-
-const NAME_MESSAGE = 'Name must be at least 2 characters.'
-const EMAIL_MESSAGE = 'Please enter a valid email address.'
-
-export const WaitlistSchema = z.object({
-	name: z.string({ error: NAME_MESSAGE }).trim().min(2, NAME_MESSAGE).max(200, 'Name must be at most 200 characters.'),
-	email: z
-		.string({ error: EMAIL_MESSAGE })
-		.trim()
-		.max(254, EMAIL_MESSAGE)
-		.pipe(z.email({ error: EMAIL_MESSAGE })),
-	phone: z.string().trim().max(50, 'Phone number must be at most 50 characters.').optional(),
-	message: z.string().trim().max(5000, 'Message must be at most 5,000 characters.').optional(),
-	// A course that cannot be read falls back to the general program rather than failing the form.
-	courseId: rowIdSchema().optional().catch(undefined),
-	returnTo: z.string().max(500).optional(),
-})
-
-export type WaitlistCourse = { id: number; title: string }
 
 export type WaitlistPerson = { name: string; email: string }
 
@@ -101,10 +78,6 @@ export function WaitlistForm({
 			</div>
 		</fetcher.Form>
 	)
-}
-
-export function waitlistDescription(course: WaitlistCourse | null) {
-	return `Sign up to be notified when our ${course?.title ?? DEFAULT_PROGRAM} becomes available`
 }
 
 /** The waitlist as a `?dialog=waitlist` state of the page it opens on. */

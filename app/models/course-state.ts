@@ -21,3 +21,13 @@ export type CourseState =
 
 /** A course the user started to pay for, did not pay, and holds no enrolment in. */
 export type UnpaidRegistration = { courseId: number; courseTitle: string }
+
+/** Until when the buyer's open checkout holds their seat (ISO), or null (docs/decisions/040). */
+export function openCheckoutUntil(state: CourseState) {
+	return state.kind === 'payment-pending' && state.canPay ? state.heldUntil : null
+}
+
+/** Whether a seat may be bought: not by someone who holds one, nor by one whose enrolment an admin manages. */
+export function canBuySeat(state: CourseState) {
+	return state.kind === 'none' || state.kind === 'waitlisted' || (state.kind === 'payment-pending' && state.canPay)
+}

@@ -3,14 +3,10 @@ import { createElement } from 'react'
 import { href } from 'react-router'
 import { EnrollmentReceiptEmail, enrollmentReceiptSubject } from '#app/emails/enrollment-receipt.tsx'
 import { formatDateOnly } from '#app/utils/misc.ts'
+import { formatMoney } from '#app/utils/money.ts'
 import type { Database } from '#db/types.ts'
 import { listCourseFeedSessions, renderCalendar } from './calendar-feed.server.ts'
 import { emailSite, enqueueEmail } from './emails.server.ts'
-
-function formatAmount(cents: number, currency: string) {
-	if (cents === 0) return 'Free'
-	return new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(cents / 100)
-}
 
 /**
  * The student's receipt, queued in the transaction that made the enrollment active (a free
@@ -59,7 +55,7 @@ export async function sendEnrollmentReceipt(db: Kysely<Database>, { courseId, en
 			site,
 			name: row.name,
 			courseTitle: row.title,
-			amountPaid: formatAmount(row.amount_cents ?? 0, row.currency ?? 'usd'),
+			amountPaid: formatMoney(row.amount_cents ?? 0, { currency: row.currency ?? 'usd', free: 'Free' }),
 			startsOn: row.start_date ? formatDateOnly(row.start_date) : null,
 			paymentReference: row.checkout_session_id,
 			courseUrl: `${site.url}${href('/dashboard')}?course=${courseId}`,

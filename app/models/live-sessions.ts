@@ -1,3 +1,6 @@
+import { z } from 'zod'
+import { hasControlCharacters } from '#app/utils/misc.ts'
+
 /**
  * Live sessions as both sides see them (docs/decisions/031): the weekly schedule's form values,
  * time-zone checks, how a session's time reads in a given zone, and the rules of when a join link
@@ -218,3 +221,43 @@ export type NextLiveSession = {
 	/** When the next session is cancelled, the one after it that takes place. */
 	following: { weekNumber: number; when: string } | null
 }
+
+// The session editor's forms (an admin moves, cancels or restores one session, or sets its week's opening).
+
+/** Line breaks and tabs are kept; other control characters refused (PostgreSQL text cannot hold NUL). */
+const noteField = z
+	.string()
+	.trim()
+	.max(MAX_NOTE_LENGTH, `The note must be at most ${MAX_NOTE_LENGTH} characters`)
+	.refine((note) => !hasControlCharacters(note, { lineBreaks: true }), 'The note must not contain control characters')
+	.optional()
+	.transform((value) => value || null)
+const dateField = z.iso.date('Enter a date as YYYY-MM-DD')
+const timeField = z
+	.string({ error: 'Enter a time, e.g. 19:00' })
+	.trim()
+	.regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Enter a time, e.g. 19:00')
+
+/** The forms of the session editor: move or shorten, cancel (confirmed), restore, and the week's opening. */
+export const SessionEditSchema = z.discriminatedUnion('intent', [
+	z.object({
+		intent: z.literal('move'),
+		date: dateField,
+		startTime: timeField,
+		minutes: z.coerce
+			.number({ error: `Length must be a whole number of minutes from 5 to ${MAX_SESSION_MINUTES}` })
+			.int(`Length must be a whole number of minutes from 5 to ${MAX_SESSION_MINUTES}`)
+			.min(5, `Length must be a whole number of minutes from 5 to ${MAX_SESSION_MINUTES}`)
+			.max(MAX_SESSION_MINUTES, `Length must be a whole number of minutes from 5 to ${MAX_SESSION_MINUTES}`),
+		note: noteField,
+	}),
+	z.object({
+		intent: z.literal('cancel'),
+		note: noteField,
+		confirm: z.literal('on', { error: 'Tick the box to confirm the cancellation' }),
+	}),
+	z.object({ intent: z.literal('restore') }),
+	z.object({ intent: z.literal('open-now') }),
+	z.object({ intent: z.literal('open-default') }),
+	z.object({ intent: z.literal('open-at'), opensDate: dateField, opensTime: timeField }),
+])

@@ -219,3 +219,33 @@ export function previewStateOf(item: Pick<MaterialItemDetail, 'storageKey' | 'pr
 	if (item.previewStatus === 'pending') return 'pending'
 	return 'none'
 }
+
+export type WeekTab = 'materials' | 'recordings'
+
+/** Each week's tab lives in its own query parameter, so tabs are links that work without JavaScript. */
+export function weekTabParam(weekId: number) {
+	return `week${weekId}`
+}
+
+export function isWeekTabParam(name: string) {
+	return /^week\d+$/.test(name)
+}
+
+export type ViewerItem = {
+	id: number
+	title: string
+	kind: ViewerKind
+	/** The authorizing file route, for stored files. */
+	fileUrl: string | null
+	downloadUrl: string | null
+	/** An http(s) link that is not a stored file (and not YouTube). */
+	externalUrl: string | null
+	/** The privacy-enhanced YouTube embed. */
+	embedUrl: string | null
+	/** A short-lived URL of the file that the online office viewer can fetch; null when there is none. */
+	officeSourceUrl: string | null
+	/** The PDF the server made of an Office document (docs/decisions/028); null until it is ready. */
+	previewUrl: string | null
+	/** The server is still making that PDF. */
+	previewPending: boolean
+}

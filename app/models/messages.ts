@@ -1,3 +1,6 @@
+import { z } from 'zod'
+import { hasControlCharacters } from '#app/utils/misc.ts'
+
 /** Shared by the forms and their actions. */
 export const MAX_MESSAGE_LENGTH = 20_000
 export const EMPTY_MESSAGE = 'Please enter a message'
@@ -12,3 +15,17 @@ export function announcementParts(message: { subject: string | null; content: st
 	if (colon === -1) return { subject: message.content.trim(), body: '' }
 	return { subject: message.content.slice(0, colon).trim(), body: message.content.slice(colon + 1).trim() }
 }
+
+const PREVIEW_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif'])
+
+/** The spec previews jpeg, jpg, gif and png; the type was sniffed from the bytes at upload. */
+export function isPreviewable(type: string) {
+	return PREVIEW_TYPES.has(type)
+}
+
+/** A message's text. Line breaks and tabs are kept; other control characters refused (PostgreSQL text cannot hold NUL). */
+export const MessageContentSchema = z
+	.string()
+	.max(MAX_MESSAGE_LENGTH, 'The message is too long.')
+	.refine((content) => !hasControlCharacters(content, { lineBreaks: true }), 'The message must not contain control characters.')
+	.default('')

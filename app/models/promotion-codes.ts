@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { checkoutDiscountCents } from '#app/services/payments/payments.ts'
 import { hasControlCharacters } from '#app/utils/misc.ts'
+import { formatMoney } from '#app/utils/money.ts'
 import { rowIdSchema } from '#app/utils/row-id.ts'
 
 /**
@@ -21,8 +22,19 @@ export const discountCents = checkoutDiscountCents
 
 export function describeDiscount(discount: Discount) {
 	if (discount.percentOff !== null) return `${discount.percentOff}% off`
-	const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' })
-	return `${usd.format((discount.amountOffCents ?? 0) / 100)} off`
+	return `${formatMoney(discount.amountOffCents ?? 0)} off`
+}
+
+/** The payment step's Apply button: prices a code without buying. */
+export const APPLY_CODE_INTENT = 'apply-code'
+
+/** A code the server accepted for this course, as the payment step shows it. */
+export type PromotionCodePreview = {
+	code: string
+	description: string
+	priceCents: number
+	discountCents: number
+	totalCents: number
 }
 
 export type PromotionCodeRefusal = 'unknown' | 'inactive' | 'expired' | 'used-up' | 'wrong-course'

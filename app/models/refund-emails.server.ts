@@ -1,12 +1,9 @@
 import type { Kysely } from 'kysely'
 import { createElement } from 'react'
 import { RefundNoticeEmail, refundNoticeSubject } from '#app/emails/refund-notice.tsx'
+import { formatMoney } from '#app/utils/money.ts'
 import type { Database } from '#db/types.ts'
 import { emailSite, enqueueEmail } from './emails.server.ts'
-
-function formatAmount(cents: number, currency: string) {
-	return new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(cents / 100)
-}
 
 export type RefundNotice = {
 	to: string
@@ -33,9 +30,9 @@ export async function sendRefundNotice(db: Kysely<Database>, notice: RefundNotic
 			site: emailSite(),
 			name: profile?.name ?? null,
 			courseTitle: notice.courseTitle,
-			amountRefunded: formatAmount(notice.amountRefundedCents, notice.currency),
-			totalRefunded: formatAmount(notice.totalRefundedCents, notice.currency),
-			amountPaid: formatAmount(notice.amountPaidCents, notice.currency),
+			amountRefunded: formatMoney(notice.amountRefundedCents, { currency: notice.currency }),
+			totalRefunded: formatMoney(notice.totalRefundedCents, { currency: notice.currency }),
+			amountPaid: formatMoney(notice.amountPaidCents, { currency: notice.currency }),
 			note: notice.note,
 			refundReference: notice.refundReference,
 			enrollmentEnded: notice.enrollmentEnded,

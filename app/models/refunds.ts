@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { dollarsToCents } from '#app/utils/money.ts'
 import type { RefundReason } from '#db/types.ts'
 
 /** The reasons Stripe takes, in the words the admin reads. */
@@ -33,18 +34,12 @@ export const REFUND_MESSAGES = {
 	failed: 'The refund failed',
 } as const
 
-/** A dollar amount typed by the admin, '250' or '1,250.50', in cents; null when it is not one. */
-export function dollarsToCents(text: string): number | null {
-	const match = /^\$?\s*(\d{1,3}(?:,\d{3})+|\d{1,7})(?:\.(\d{1,2}))?$/.exec(text.trim())
-	if (!match) return null
-	const whole = Number(match[1]!.replaceAll(',', ''))
-	const fraction = Number((match[2] ?? '0').padEnd(2, '0'))
-	return whole * 100 + fraction
-}
+/** What a refund amount looks like: dollars, '250' or '1,250.50', no sign, at most two decimals, under ten million. */
+const REFUND_AMOUNT_PATTERN = /^\$?\s*(\d{1,3}(?:,\d{3})+|\d{1,7})(?:\.\d{1,2})?$/
 
-/** Cents as the form shows them: '2500.00'. */
-export function centsToDollars(cents: number) {
-	return (cents / 100).toFixed(2)
+/** The amount typed in the refund form, in cents; null when it is not a refund amount. */
+export function refundAmountCents(text: string): number | null {
+	return REFUND_AMOUNT_PATTERN.test(text.trim()) ? dollarsToCents(text) : null
 }
 
 /**
@@ -57,8 +52,8 @@ export const RefundSchema = z.object({
 	requestKey: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/),
 	amount: z
 		.string({ error: REFUND_MESSAGES.amountFormat })
-		.refine((value) => dollarsToCents(value) !== null, REFUND_MESSAGES.amountFormat)
-		.refine((value) => (dollarsToCents(value) ?? 1) > 0, REFUND_MESSAGES.amountPositive),
+		.refine((value) => refundAmountCents(value) !== null, REFUND_MESSAGES.amountFormat)
+		.refine((value) => (refundAmountCents(value) ?? 1) > 0, REFUND_MESSAGES.amountPositive),
 	reason: z.enum(['requested_by_customer', 'duplicate', 'fraudulent']),
 	note: z.string({ error: REFUND_MESSAGES.noteRequired }).trim().min(3, REFUND_MESSAGES.noteRequired).max(500, REFUND_MESSAGES.noteTooLong),
 	/** After a partial refund: keep the student enrolled or end the enrolment. A full refund always ends it. */
@@ -66,3 +61,27 @@ export const RefundSchema = z.object({
 })
 
 export type RefundFormValue = z.infer<typeof RefundSchema>
+
+/** A payment's amounts, as the admin's lists show its state. */
+export type PaymentAmounts = { id: number; amountCents: number; refundedCents: number }
+
+/** Whether some of the payment can still go back: the refund link shows while it can. */
+export function isRefundable(payment: PaymentAmounts) {
+	return payment.refundedCents < payment.amountCents
+}
+
+/** What the refund dialog shows of a payment. */
+export type RefundPaymentSummary = {
+	id: number
+	customerEmail: string
+	studentName: string | null
+	courseTitle: string
+	amountCents: number
+	refundedCents: number
+	pendingCents: number
+	leftCents: number
+	state: PaymentRefundState
+	/** The enrolment a refund may end; null when there is none (a payment that got no seat) or it has ended. */
+	activeEnrollment: boolean
+	refunds: Array<{ id: number; amountCents: number; status: string; source: string; note: string; actorName: string | null }>
+}

@@ -9,7 +9,7 @@ import { createUser, normalizeEmail, replacePasswordHash } from './users.server.
 /**
  * The registration wizard keeps its draft here, server-side, between steps
  * (docs/decisions/014): the browser holds only the draft's random id in a signed,
- * httpOnly cookie (app/routes/register/draft-cookie.server.ts), and the password is stored
+ * httpOnly cookie (app/routes/register/+shared/draft-cookie.server.ts), and the password is stored
  * only as its argon2id hash.
  */
 export const DRAFT_TTL_MS = 24 * 60 * 60 * 1000

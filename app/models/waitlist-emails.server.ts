@@ -4,7 +4,7 @@ import { href } from 'react-router'
 import { SeatOfferEmail, seatOfferSubject } from '#app/emails/seat-offer.tsx'
 import { WaitlistJoinedEmail, waitlistJoinedSubject } from '#app/emails/waitlist-joined.tsx'
 import { WaitlistNoticeEmail, waitlistNoticeSubject } from '#app/emails/waitlist-notice.tsx'
-import { formatCents } from '#app/utils/misc.ts'
+import { formatPrice } from '#app/utils/money.ts'
 import { hashToken } from '#app/utils/session.server.ts'
 import type { Database } from '#db/types.ts'
 import { emailSite, enqueueEmail } from './emails.server.ts'
@@ -100,7 +100,7 @@ export async function sendSeatOffer(db: Kysely<Database>, { entryId, token }: { 
 			site,
 			name: offer.name,
 			courseTitle: offer.title,
-			price: offer.registration_fee === 0 ? 'Free' : formatCents(offer.registration_fee),
+			price: offer.registration_fee === 0 ? 'Free' : formatPrice(offer.registration_fee),
 			heldUntil: `${offerEnd.format(offer.offer_expires_at)} UTC`,
 			offerUrl: waitlistPlaceUrl(token),
 		}),

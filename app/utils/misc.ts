@@ -1,13 +1,7 @@
 /** Helpers shared by server and browser code. */
 
 // Built once: creating an Intl formatter costs far more than formatting with one.
-const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' })
 const utcDate = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' })
-
-export function formatCents(cents: number) {
-	if (cents === 0) return 'FREE'
-	return usd.format(cents / 100)
-}
 
 export function initials(name: string | null | undefined) {
 	const trimmed = name?.trim()

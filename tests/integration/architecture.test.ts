@@ -2,6 +2,9 @@
  * Keeps the dependency direction of docs/ARCHITECTURE.md true as the code grows:
  * every import in app/** is read with a real parser (oxc, through Vite) and checked
  * against the layer rules below; a failure names the file, the import and the rule.
+ * Two more rules keep each rule in one place: a route or `.server` file takes only
+ * what it renders from app/components (schemas and rules live in app/models), and
+ * every file under app/routes is a route of app/routes.ts or a marked helper.
  */
 import { globSync, readFileSync } from 'node:fs'
 import path from 'node:path'
@@ -188,11 +191,168 @@ function appImports() {
 	return files.flatMap((file) => importsOf(file, readFileSync(path.join(root, file), 'utf8')))
 }
 
+/**
+ * What a route or a `.server` file may take from app/components: only what it renders. Precisely,
+ * a name imported from a file under app/components (by a file outside it, under app/routes, app/root.tsx or
+ * any `*.server.ts(x)`) must be a value import whose every use in the importing file is
+ * - the tag of a JSX element (`<Name …>`, `</Name>`, `<Name.Part>`), or
+ * - for a hook (`use` + a capital letter), a call (`useName(…)`).
+ * Anything else fails, naming the file and the name: a type import (`import type`, `type X`), a
+ * namespace or default import, a schema, a constant, a plain function called or passed on, a name used
+ * in a type (`typeof Name`). A schema, a rule, a type or a path that a route needs lives in
+ * app/models/<area>.ts or app/utils, where the component imports it too.
+ */
+function takesFromComponentsOnlyForRendering(file: string) {
+	if (file.startsWith('app/components/')) return false
+	return file.startsWith('app/routes/') || file === 'app/root.tsx' || isServerOnly(file)
+}
+
+type AstNode = { type: string; name?: string; [key: string]: unknown }
+
+function* walk(node: unknown, parent: AstNode | null, key: string): Generator<{ node: AstNode; parent: AstNode | null; key: string }> {
+	if (Array.isArray(node)) {
+		for (const child of node) yield* walk(child, parent, key)
+		return
+	}
+	if (!node || typeof node !== 'object' || typeof (node as AstNode).type !== 'string') return
+	const current = node as AstNode
+	if (current.type === 'ImportDeclaration') return
+	yield { node: current, parent, key }
+	for (const [childKey, child] of Object.entries(current)) if (child && typeof child === 'object') yield* walk(child, current, childKey)
+}
+
+/** Whether one reference to an imported name is rendering: a JSX tag, or a hook's call. */
+function rendersWith(name: string, { node, parent, key }: { node: AstNode; parent: AstNode | null; key: string }) {
+	if (node.type === 'JSXIdentifier') {
+		if ((parent?.type === 'JSXOpeningElement' || parent?.type === 'JSXClosingElement') && key === 'name') return true
+		return parent?.type === 'JSXMemberExpression' && key === 'object'
+	}
+	return /^use[A-Z]/.test(name) && parent?.type === 'CallExpression' && key === 'callee'
+}
+
+function componentUseViolations(file: string, source: string) {
+	if (!takesFromComponentsOnlyForRendering(file)) return []
+	const parsed = parseSync(file, source)
+	const found: string[] = []
+	const names = new Map<string, string>()
+	for (const statement of parsed.module.staticImports) {
+		const to = resolveImport(file, statement.moduleRequest.value)
+		if (!to?.startsWith('app/components/')) continue
+		for (const entry of statement.entries) {
+			const local = entry.localName.value
+			if (entry.isType || entry.importName.kind !== 'Name') {
+				found.push(`${file} imports ${entry.isType ? 'the type ' : ''}${local} from ${to}: ${COMPONENT_USE_RULE}`)
+			} else names.set(local, to)
+		}
+	}
+	if (names.size === 0) return found
+	const misused = new Set<string>()
+	for (const reference of walk(parsed.program, null, 'program')) {
+		const { node } = reference
+		if ((node.type !== 'Identifier' && node.type !== 'JSXIdentifier') || !node.name || !names.has(node.name)) continue
+		if (!rendersWith(node.name, reference)) misused.add(node.name)
+	}
+	for (const name of misused) found.push(`${file} uses ${name} of ${names.get(name)} other than to render it: ${COMPONENT_USE_RULE}`)
+	return found
+}
+
+const COMPONENT_USE_RULE =
+	'a route or .server file takes from app/components only what it renders (JSX tags, hooks it calls); schemas, rules, constants and types live in app/models or app/utils'
+
+/** Route helpers are marked: they live in a `+shared/` folder of their area (a `.server` one keeps its `.server`). */
+const isMarkedHelper = (file: string) => file.split('/').includes('+shared')
+
+/** Files under app/routes that are neither a route of app/routes.ts nor a marked helper, and routes placed among helpers. */
+function unmarkedRouteFiles(files: string[], routeModules: Set<string>) {
+	const found: string[] = []
+	for (const file of files) {
+		if (!file.startsWith('app/routes/')) continue
+		const isRoute = routeModules.has(file)
+		if (!isRoute && !isMarkedHelper(file))
+			found.push(`${file} is not a route of app/routes.ts: a helper beside routes goes in a +shared/ folder of its area`)
+		if (isRoute && isMarkedHelper(file))
+			found.push(`${file} is a route of app/routes.ts inside a +shared/ folder, which holds helpers only`)
+	}
+	return found
+}
+
 describe('import direction', () => {
 	test('every import in app/ follows the layer rules of docs/ARCHITECTURE.md', async () => {
 		const imports = appImports()
 		expect(imports.length).toBeGreaterThan(500)
 		expect(violations(imports, await routeModuleFiles())).toEqual([])
+	})
+
+	test('a route or .server file imports from app/components only what it renders', () => {
+		const files = globSync('app/**/*.{ts,tsx}', { cwd: root }).filter((file) => !/\.test\.tsx?$/.test(file))
+		expect(files.filter(takesFromComponentsOnlyForRendering).length).toBeGreaterThan(100)
+		expect(files.flatMap((file) => componentUseViolations(file, readFileSync(path.join(root, file), 'utf8')))).toEqual([])
+	})
+
+	test('every file under app/routes is a route of app/routes.ts or a helper in a +shared/ folder', async () => {
+		const files = globSync('app/routes/**/*', { cwd: root, withFileTypes: true })
+			.filter((entry) => entry.isFile())
+			.map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'))
+		expect(files.length).toBeGreaterThan(80)
+		expect(unmarkedRouteFiles(files, await routeModuleFiles())).toEqual([])
+	})
+
+	test('the rendering-only and marked-helper rules catch what they are for', async () => {
+		const uses = (file: string, source: string) => componentUseViolations(file, source)
+		const course = "import { CourseFields, useCourseForm } from '#app/components/admin/course-form.tsx'\n"
+		expect(
+			uses(
+				'app/routes/admin/courses.tsx',
+				`${course}export default function C() { const [f, x] = useCourseForm({}); return <CourseFields fields={x} /> }`,
+			),
+		).toEqual([])
+		expect(
+			uses('app/routes/x.tsx', "import { Card } from '#app/components/ui/card.tsx'\nexport default () => <Card.Root><Card /></Card.Root>"),
+		).toEqual([])
+		expect(
+			uses(
+				'app/routes/admin/course-edit.tsx',
+				"import { CourseFormSchema } from '#app/components/admin/course-form.tsx'\nparse(CourseFormSchema)",
+			),
+		).toHaveLength(1)
+		expect(
+			uses(
+				'app/routes/resources/attachment-file.ts',
+				"import { isPreviewable } from '#app/components/messages/attachment-view.tsx'\nisPreviewable('image/png')",
+			),
+		).toHaveLength(1)
+		expect(
+			uses(
+				'app/routes/register/+shared/wizard.server.ts',
+				"import type { PromotionCodePreview } from '#app/components/promotion-code-field.tsx'",
+			),
+		).toHaveLength(1)
+		expect(
+			uses(
+				'app/routes/a.tsx',
+				"import { type IconName, Icon } from '#app/components/marketing/icons.tsx'\nexport default () => <Icon name={'x' as IconName} />",
+			),
+		).toHaveLength(1)
+		expect(
+			uses(
+				'app/routes/a.tsx',
+				"import { Badge } from '#app/components/ui/badge.tsx'\ntype T = Parameters<typeof Badge>\nexport default () => <Badge />",
+			),
+		).toHaveLength(1)
+		expect(uses('app/routes/a.tsx', "import { useThing } from '#app/components/thing.tsx'\nconst f = useThing")).toHaveLength(1)
+		expect(uses('app/routes/a.tsx', "import * as UI from '#app/components/ui/card.tsx'\nexport default () => <UI.Card />")).toHaveLength(1)
+		expect(
+			uses(
+				'app/models/seats.server.ts',
+				"import { PurchaseSchema } from '#app/components/enrollment-agreement.tsx'\nPurchaseSchema.parse({})",
+			),
+		).toHaveLength(1)
+		expect(uses('app/components/x.tsx', "import { isPreviewable } from './messages/attachment-view.tsx'\nisPreviewable('a')")).toEqual([])
+		const routeModules = await routeModuleFiles()
+		expect(unmarkedRouteFiles(['app/routes/register/wizard.tsx', 'app/routes/admin/enrollments.shared.ts'], routeModules)).toHaveLength(2)
+		expect(unmarkedRouteFiles(['app/routes/auth/login.server.ts'], routeModules)).toHaveLength(1)
+		expect(unmarkedRouteFiles(['app/routes/register/+shared/wizard.tsx', 'app/routes/auth/login.tsx'], routeModules)).toEqual([])
+		expect(unmarkedRouteFiles(['app/routes/auth/+shared/login.tsx'], new Set(['app/routes/auth/+shared/login.tsx']))).toHaveLength(1)
 	})
 
 	test('no two files of app/ import each other, directly or around a loop', () => {

@@ -1,5 +1,4 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
-import { HONEYPOT_REFUSAL } from '#app/components/marketing/honeypot.tsx'
 import { createUser } from '#app/models/users.server.ts'
 import { action as agreementAction, loader as agreementLoader } from '#app/routes/register/agreement.tsx'
 import { action as courseAction, loader as courseLoader } from '#app/routes/register/course.tsx'
@@ -9,6 +8,7 @@ import { loader as completionLoader } from '#app/routes/register/registration-co
 import { action as checkoutAction, loader as checkoutLoader } from '#app/routes/register/test-checkout.tsx'
 import { setPayments } from '#app/services/payments/index.server.ts'
 import { TestCheckoutPayments } from '#app/services/payments/test-checkout.server.ts'
+import { HONEYPOT_REFUSAL } from '#app/utils/honeypot.ts'
 import { consumeRateLimit, RATE_LIMITS } from '#app/utils/rate-limit.server.ts'
 import { getSessionUser } from '#app/utils/session.server.ts'
 import { useTestDatabase, withTablesUnavailable } from '#tests/support/db.ts'

@@ -8,10 +8,10 @@ import path from 'node:path'
 import express from 'express'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { createUser } from '#app/models/users.server.ts'
+import { trustDeviceCookie } from '#app/routes/auth/+shared/login-limits.server.ts'
 import { action as loginAction } from '#app/routes/auth/login.tsx'
-import { trustDeviceCookie } from '#app/routes/auth/login-limits.server.ts'
 import { action as contactAction } from '#app/routes/public/contact.tsx'
-import { clearDraftCookieHeader, draftCookieHeader } from '#app/routes/register/draft-cookie.server.ts'
+import { clearDraftCookieHeader, draftCookieHeader } from '#app/routes/register/+shared/draft-cookie.server.ts'
 import { parseEnv, resetEnvCache } from '#app/utils/env.server.ts'
 import { hashPassword, PASSWORD_HASH_OPTIONS } from '#app/utils/password.server.ts'
 import { baseSecurityHeaders, contentSecurityPolicy } from '#app/utils/security.server.ts'
@@ -65,8 +65,8 @@ describe('cookies', () => {
 		}
 		walk('app')
 		expect(sites.sort()).toEqual([
-			'routes/auth/login-limits.server.ts',
-			'routes/register/draft-cookie.server.ts',
+			'routes/auth/+shared/login-limits.server.ts',
+			'routes/register/+shared/draft-cookie.server.ts',
 			'utils/cookies.server.ts',
 			'utils/selected-course.server.ts',
 			'utils/session.server.ts',

@@ -5,9 +5,9 @@ import { ActionList } from '#app/components/ui/action-list.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardFooter, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
-import { withPage } from '#app/components/ui/pagination.tsx'
 import type { CourseWithAvailability } from '#app/models/courses.ts'
 import { cn, formatDateOnly } from '#app/utils/misc.ts'
+import { withPage } from '#app/utils/pagination.ts'
 
 export function spotsRemainingText({ spotsLeft, isFull }: Pick<CourseWithAvailability, 'spotsLeft' | 'isFull'>) {
 	if (isFull) return 'Course is full'

@@ -4,9 +4,8 @@ import { useHydrated } from 'remix-utils/use-hydrated'
 import { Badge, type BadgeTone } from '#app/components/ui/badge.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Select } from '#app/components/ui/input.tsx'
+import { ENROLLMENT_STATUS_OPTIONS } from '#app/models/enrollments.ts'
 import type { EnrollmentStatus } from '#db/types.ts'
-
-export const ENROLLMENT_STATUS_OPTIONS = ['active', 'pending', 'inactive', 'completed'] as const satisfies readonly EnrollmentStatus[]
 
 const statusTones: Record<EnrollmentStatus, BadgeTone> = {
 	active: 'green',

@@ -2,10 +2,8 @@ import { href } from 'react-router'
 import { LocalDate } from '#app/components/local-date.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
-import { PAYMENT_STATE_LABELS, paymentRefundState } from '#app/models/refunds.ts'
-import { formatCents } from '#app/utils/misc.ts'
-
-type PaymentAmounts = { id: number; amountCents: number; refundedCents: number }
+import { isRefundable, PAYMENT_STATE_LABELS, type PaymentAmounts, paymentRefundState } from '#app/models/refunds.ts'
+import { formatPrice } from '#app/utils/money.ts'
 
 /** 'Paid $2,500.00', 'Partly refunded: $500.00 of $2,500.00', 'Refunded $2,500.00'. */
 export function PaymentStateText({ payment }: { payment: PaymentAmounts }) {
@@ -14,20 +12,15 @@ export function PaymentStateText({ payment }: { payment: PaymentAmounts }) {
 	if (state === 'partly-refunded') {
 		return (
 			<span>
-				{label}: {formatCents(payment.refundedCents)} of {formatCents(payment.amountCents)}
+				{label}: {formatPrice(payment.refundedCents)} of {formatPrice(payment.amountCents)}
 			</span>
 		)
 	}
 	return (
 		<span>
-			{label} {formatCents(state === 'refunded' ? payment.refundedCents : payment.amountCents)}
+			{label} {formatPrice(state === 'refunded' ? payment.refundedCents : payment.amountCents)}
 		</span>
 	)
-}
-
-/** Whether some of the payment can still go back: the refund link shows while it can. */
-export function isRefundable(payment: PaymentAmounts) {
-	return payment.refundedCents < payment.amountCents
 }
 
 /**

@@ -4,30 +4,8 @@ import { Form, useNavigation } from 'react-router'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
 import { Field, SelectField, TextareaField } from '#app/components/ui/field.tsx'
-import {
-	centsToDollars,
-	PAYMENT_STATE_LABELS,
-	type PaymentRefundState,
-	REFUND_REASONS,
-	type RefundFormValue,
-	RefundSchema,
-} from '#app/models/refunds.ts'
-import { formatCents } from '#app/utils/misc.ts'
-
-export type RefundPaymentSummary = {
-	id: number
-	customerEmail: string
-	studentName: string | null
-	courseTitle: string
-	amountCents: number
-	refundedCents: number
-	pendingCents: number
-	leftCents: number
-	state: PaymentRefundState
-	/** The enrolment a refund may end; null when there is none (a payment that got no seat) or it has ended. */
-	activeEnrollment: boolean
-	refunds: Array<{ id: number; amountCents: number; status: string; source: string; note: string; actorName: string | null }>
-}
+import { PAYMENT_STATE_LABELS, REFUND_REASONS, type RefundFormValue, type RefundPaymentSummary, RefundSchema } from '#app/models/refunds.ts'
+import { centsToDollars, formatMoney, formatPrice } from '#app/utils/money.ts'
 
 /** What was paid, refunded and is left, and every refund so far. */
 export function RefundSummary({ payment }: { payment: RefundPaymentSummary }) {
@@ -43,18 +21,18 @@ export function RefundSummary({ payment }: { payment: RefundPaymentSummary }) {
 				<dd className="text-ink">{payment.courseTitle}</dd>
 				<dt className="text-slate-600">Payment</dt>
 				<dd className="text-ink">
-					{PAYMENT_STATE_LABELS[payment.state]}: {formatCents(payment.amountCents)} paid
-					{payment.refundedCents > 0 ? `, ${formatCents(payment.refundedCents)} refunded` : ''}
-					{payment.pendingCents > 0 ? `, ${formatCents(payment.pendingCents)} pending` : ''}
+					{PAYMENT_STATE_LABELS[payment.state]}: {formatPrice(payment.amountCents)} paid
+					{payment.refundedCents > 0 ? `, ${formatPrice(payment.refundedCents)} refunded` : ''}
+					{payment.pendingCents > 0 ? `, ${formatPrice(payment.pendingCents)} pending` : ''}
 				</dd>
 				<dt className="text-slate-600">Left to refund</dt>
-				<dd className="font-semibold text-ink">{payment.leftCents > 0 ? formatCents(payment.leftCents) : '$0.00'}</dd>
+				<dd className="font-semibold text-ink">{formatMoney(Math.max(payment.leftCents, 0))}</dd>
 			</dl>
 			{payment.refunds.length > 0 ? (
 				<ul aria-label="Refunds so far" className="divide-y divide-slate-100 rounded-md border border-slate-200">
 					{payment.refunds.map((refund) => (
 						<li key={refund.id} className="px-3 py-2">
-							{formatCents(refund.amountCents)} · {refund.status}
+							{formatPrice(refund.amountCents)} · {refund.status}
 							{refund.source === 'provider' ? ' · made at the payment provider' : refund.actorName ? ` · by ${refund.actorName}` : ''}
 							{refund.note ? <span className="block text-slate-600">{refund.note}</span> : null}
 						</li>
@@ -108,7 +86,7 @@ export function RefundForm({
 			<Field
 				label="Amount to refund (USD)"
 				errors={fields.amount.errors}
-				help={`Up to ${formatCents(payment.leftCents)}. The whole amount ends the enrollment.`}
+				help={`Up to ${formatPrice(payment.leftCents)}. The whole amount ends the enrollment.`}
 				inputProps={{ ...getInputProps(fields.amount, { type: 'text' }), inputMode: 'decimal', autoComplete: 'off' }}
 			/>
 			{/* Always answered (no empty first option), and HTML allows `required` only on a select with one. */}
@@ -175,9 +153,9 @@ export function RefundConfirmation({ payment, review, action }: { payment: Refun
 	}
 	return (
 		<Form method="post" action={action} preventScrollReset className="space-y-4">
-			<Alert tone="warning" title={`Refund ${formatCents(review.amountCents)} to ${payment.customerEmail}?`}>
+			<Alert tone="warning" title={`Refund ${formatPrice(review.amountCents)} to ${payment.customerEmail}?`}>
 				<p>
-					{review.fullRefund ? 'This refunds the payment in full.' : `${formatCents(payment.leftCents - review.amountCents)} stays paid.`}{' '}
+					{review.fullRefund ? 'This refunds the payment in full.' : `${formatPrice(payment.leftCents - review.amountCents)} stays paid.`}{' '}
 					{review.endsEnrollment
 						? 'The enrollment becomes inactive and its seat frees.'
 						: payment.activeEnrollment
@@ -200,7 +178,7 @@ export function RefundConfirmation({ payment, review, action }: { payment: Refun
 					Back
 				</Button>
 				<Button type="submit" name="intent" value="confirm" variant="destructive" disabled={isBusy}>
-					{isBusy ? 'Refunding...' : `Refund ${formatCents(review.amountCents)}`}
+					{isBusy ? 'Refunding...' : `Refund ${formatPrice(review.amountCents)}`}
 				</Button>
 			</div>
 		</Form>

@@ -2,7 +2,6 @@ import { Form, Link } from 'react-router'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
 import { EmptyState } from '#app/components/ui/empty-state.tsx'
-import { cn } from '#app/utils/misc.ts'
 import {
 	COMMUNITY_TESTIMONIALS,
 	type CommunityDiscussion,
@@ -10,7 +9,8 @@ import {
 	type CommunityFilters,
 	type CommunityMember,
 	experienceLabel,
-} from './community-data.ts'
+} from '#app/models/community.ts'
+import { cn } from '#app/utils/misc.ts'
 import { Icon } from './icons.tsx'
 import { GetStartedOnDark } from './on-dark-button-link.tsx'
 import { SectionHeading } from './page-hero.tsx'

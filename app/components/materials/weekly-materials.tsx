@@ -3,19 +3,8 @@ import { ButtonLink, buttonClasses } from '#app/components/ui/button.tsx'
 import { TabLinks } from '#app/components/ui/tabs.tsx'
 import { JOIN_OPENS_MINUTES_BEFORE } from '#app/models/live-sessions.ts'
 import type { CourseWeekList, MaterialListItem, ViewerKind, WeekSession } from '#app/models/materials.ts'
-import { ALL_WEEKS_PARAM, listsAllWeeks, RECENT_WEEKS } from '#app/models/materials.ts'
+import { ALL_WEEKS_PARAM, listsAllWeeks, RECENT_WEEKS, type WeekTab, weekTabParam } from '#app/models/materials.ts'
 import { formatFileSize } from '#app/utils/misc.ts'
-
-export type WeekTab = 'materials' | 'recordings'
-
-/** Each week's tab lives in its own query parameter, so tabs are links that work without JavaScript. */
-export function weekTabParam(weekId: number) {
-	return `week${weekId}`
-}
-
-export function isWeekTabParam(name: string) {
-	return /^week\d+$/.test(name)
-}
 
 function weekTabOf(searchParams: URLSearchParams, weekId: number): WeekTab {
 	return searchParams.get(weekTabParam(weekId)) === 'recordings' ? 'recordings' : 'materials'

@@ -1,14 +1,8 @@
 import { useEffect, useRef, useState } from 'react'
+import { isPreviewable } from '#app/models/messages.ts'
 import { cn, formatFileSize } from '#app/utils/misc.ts'
 
 export type AttachmentItem = { id: number; name: string; type: string; size: number; url: string }
-
-const PREVIEW_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif'])
-
-/** The spec previews jpeg, jpg, gif and png; the type was sniffed from the bytes at upload. */
-export function isPreviewable(type: string) {
-	return PREVIEW_TYPES.has(type)
-}
 
 /** Images (jpeg, gif, png) are previewed; any other file is offered as a download. */
 export function AttachmentView({ attachment, onDark = false }: { attachment: AttachmentItem; onDark?: boolean }) {

@@ -1,9 +1,9 @@
 import type { ReactNode } from 'react'
+import type { LinkBuilder } from '#app/utils/search-links.ts'
 import { InitialsAvatar } from './avatar.tsx'
 import { Composer, composerReplyFor } from './composer.tsx'
 import { MarkRead } from './mark-read.tsx'
 import { MessageThread, type ThreadMessage } from './message-thread.tsx'
-import type { LinkBuilder } from './urls.ts'
 
 type Partner = { id: string; name: string; avatar: string; unreadCount: number }
 

@@ -1,4 +1,4 @@
-import { type ButtonHTMLAttributes, forwardRef } from 'react'
+import { type AnchorHTMLAttributes, type ButtonHTMLAttributes, forwardRef } from 'react'
 import { Link, type LinkProps } from 'react-router'
 import { cn } from '#app/utils/misc.ts'
 
@@ -52,4 +52,19 @@ export const Button = forwardRef<HTMLButtonElement, ButtonProps>(function Button
 
 export function ButtonLink({ variant, size, className, ...props }: LinkProps & { variant?: ButtonVariant; size?: ButtonSize }) {
 	return <Link className={buttonClasses({ variant, size, className })} {...props} />
+}
+
+/** A plain link styled as a button, for an address the router does not serve (mailto:, a download). */
+export function ButtonAnchor({
+	variant,
+	size,
+	className,
+	children,
+	...props
+}: AnchorHTMLAttributes<HTMLAnchorElement> & { variant?: ButtonVariant; size?: ButtonSize }) {
+	return (
+		<a className={buttonClasses({ variant, size, className })} {...props}>
+			{children}
+		</a>
+	)
 }

@@ -1,27 +1,8 @@
 import { useEffect, useRef, useState } from 'react'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { ButtonLink, buttonClasses } from '#app/components/ui/button.tsx'
-import { isOfficeKind, OFFICE_APPS, type OfficeKind, type ViewerKind } from '#app/models/materials.ts'
+import { isOfficeKind, OFFICE_APPS, type OfficeKind, type ViewerItem } from '#app/models/materials.ts'
 import { PdfViewer } from './pdf-viewer.tsx'
-
-export type ViewerItem = {
-	id: number
-	title: string
-	kind: ViewerKind
-	/** The authorizing file route, for stored files. */
-	fileUrl: string | null
-	downloadUrl: string | null
-	/** An http(s) link that is not a stored file (and not YouTube). */
-	externalUrl: string | null
-	/** The privacy-enhanced YouTube embed. */
-	embedUrl: string | null
-	/** A short-lived URL of the file that the online office viewer can fetch; null when there is none. */
-	officeSourceUrl: string | null
-	/** The PDF the server made of an Office document (docs/decisions/028); null until it is ready. */
-	previewUrl: string | null
-	/** The server is still making that PDF. */
-	previewPending: boolean
-}
 
 /** Shows one material by kind; a protected document shows the 'Protected Content' overlay first. */
 export function MaterialViewer({ item, isProtected, revealTo }: { item: ViewerItem; isProtected: boolean; revealTo: string }) {

@@ -9,7 +9,7 @@ import { Alert } from '#app/components/ui/alert.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
 import { PlaceActionSchema, WAITLIST_STATUS_LABELS } from '#app/models/waitlist.ts'
-import { formatCents } from '#app/utils/misc.ts'
+import { formatPrice } from '#app/utils/money.ts'
 import type { WaitlistStatus } from '#db/types.ts'
 
 export type PlaceView = {
@@ -154,7 +154,7 @@ function OfferClaim({
 					A seat is held for you
 				</h2>
 				<p className="mt-1">
-					It is yours until <LocalDate value={place.offerExpiresAt ?? ''} time />. Price: {formatCents(place.registrationFee)}.
+					It is yours until <LocalDate value={place.offerExpiresAt ?? ''} time />. Price: {formatPrice(place.registrationFee)}.
 				</p>
 			</div>
 			{mustSignIn ? (

@@ -12,7 +12,6 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/
 import { Spinner } from '#app/components/ui/spinner.tsx'
 import { LastSqlDialog } from '#app/components/uploads/last-sql-dialog.tsx'
 import { MaterialsTable } from '#app/components/uploads/materials-table.tsx'
-import { materialsPath } from '#app/components/uploads/paths.ts'
 import { UploadMaterialsForm } from '#app/components/uploads/upload-form.tsx'
 import {
 	countMaterials,
@@ -25,6 +24,7 @@ import {
 import { createAssignment, listCourseAssignments } from '#app/models/assignments.server.ts'
 import { CreateAssignmentSchema, GRADING_MESSAGES } from '#app/models/assignments.ts'
 import { describeCourseSchedule, listAdminSessions } from '#app/models/live-sessions.server.ts'
+import { materialsPath } from '#app/routes/admin/+shared/paths.ts'
 import { getStorage } from '#app/services/storage/index.server.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
@@ -32,8 +32,8 @@ import { getEnv } from '#app/utils/env.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { parseRowId, rowIdSchema } from '#app/utils/row-id.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
+import { receiveMaterialUpload, uploadSuccessToast } from './+shared/material-upload.server.ts'
 import type { Route } from './+types/course-materials'
-import { receiveMaterialUpload, uploadSuccessToast } from './material-upload.server.ts'
 
 const rowId = rowIdSchema()
 const DeleteItemSchema = z.object({ intent: z.literal('delete-item'), itemId: rowId })

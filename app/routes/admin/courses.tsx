@@ -1,32 +1,27 @@
-import { getFormProps } from '@conform-to/react'
+import { getFormProps, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { useEffect, useRef } from 'react'
-import { data, Form, href, isRouteErrorResponse, Link, Outlet, useLocation, useNavigation, useRouteError } from 'react-router'
+import { data, Form, href, isRouteErrorResponse, Outlet, useLocation, useNavigation, useRouteError } from 'react-router'
 import { AdminCourseCard } from '#app/components/admin/course-card.tsx'
-import {
-	CourseFields,
-	CourseFormSchema,
-	DEFAULT_CAPACITY,
-	SCHEDULE_DEFAULTS,
-	toCourseInput,
-	useCourseForm,
-} from '#app/components/admin/course-form.tsx'
+import { CourseFields, useCourseForm } from '#app/components/admin/course-form.tsx'
 import { RawDataTable } from '#app/components/admin/raw-data-table.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { useLiveRevalidation } from '#app/components/live-revalidation.tsx'
 import { ActionList } from '#app/components/ui/action-list.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
-import { Button, ButtonLink, buttonClasses } from '#app/components/ui/button.tsx'
+import { Button, ButtonLink } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
 import { EmptyState } from '#app/components/ui/empty-state.tsx'
-import { Pagination, parsePage, withPage } from '#app/components/ui/pagination.tsx'
+import { Pagination } from '#app/components/ui/pagination.tsx'
 import { createCourse, listRawCourses } from '#app/models/admin-courses.server.ts'
 import { listCoursesPage } from '#app/models/courses.server.ts'
+import { CourseFormSchema, DEFAULT_CAPACITY, SCHEDULE_DEFAULTS, toCourseInput } from '#app/models/courses.ts'
 import { timeZoneNames } from '#app/models/live-sessions.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
+import { parsePage, withPage } from '#app/utils/pagination.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import type { Route } from './+types/courses'
 
@@ -147,7 +142,7 @@ function AddCourseCard({
 	defaults,
 	timeZones,
 }: {
-	lastResult: Parameters<typeof useCourseForm>[0]['lastResult']
+	lastResult: SubmissionResult<string[]> | undefined
 	defaults: { startDate: string; endDate: string }
 	timeZones: readonly string[]
 }) {
@@ -193,9 +188,9 @@ export function ErrorBoundary() {
 	if (isRouteErrorResponse(error)) return <GeneralErrorBoundary />
 	return (
 		<Alert tone="error" title="Failed to load courses. Please refresh the page.">
-			<Link to={`${location.pathname}${location.search}`} className={buttonClasses({ variant: 'outline', size: 'sm', className: 'mt-2' })}>
+			<ButtonLink to={`${location.pathname}${location.search}`} variant="outline" size="sm" className="mt-2">
 				Refresh
-			</Link>
+			</ButtonLink>
 		</Alert>
 	)
 }

@@ -15,8 +15,8 @@ import { readFormData } from '#app/utils/form-data.server.ts'
 import { searchText } from '#app/utils/misc.ts'
 import { rowIdSchema } from '#app/utils/row-id.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
+import { ENROLLMENTS_PATH, enrollmentsPath, refusalMessages } from './+shared/enrollments.ts'
 import type { Route } from './+types/enrollment-new'
-import { ENROLLMENTS_PATH, enrollmentsPath, refusalMessages } from './enrollments.shared.ts'
 
 const NEW_ENROLLMENT_PATH = `${ENROLLMENTS_PATH}/new`
 const SELECT_BOTH = 'Select both a user and a course.'

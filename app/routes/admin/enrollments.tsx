@@ -1,16 +1,16 @@
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, isRouteErrorResponse, Link, Outlet, redirect, useLocation, useRouteError } from 'react-router'
+import { data, isRouteErrorResponse, Outlet, redirect, useLocation, useRouteError } from 'react-router'
 import { z } from 'zod'
 import { ConfirmDialog } from '#app/components/admin/confirm-dialog.tsx'
-import { ENROLLMENT_STATUS_OPTIONS, EnrollmentStatusBadge, EnrollmentStatusForm } from '#app/components/admin/enrollment-status.tsx'
-import { isRefundable, PaymentStateText, RefundLink, RefundsPanel } from '#app/components/admin/payment-state.tsx'
+import { EnrollmentStatusBadge, EnrollmentStatusForm } from '#app/components/admin/enrollment-status.tsx'
+import { PaymentStateText, RefundLink, RefundsPanel } from '#app/components/admin/payment-state.tsx'
 import { SearchForm } from '#app/components/admin/search-form.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { useLiveRevalidation } from '#app/components/live-revalidation.tsx'
 import { LocalDate } from '#app/components/local-date.tsx'
 import { ActionList } from '#app/components/ui/action-list.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
-import { ButtonLink, buttonClasses } from '#app/components/ui/button.tsx'
+import { ButtonLink } from '#app/components/ui/button.tsx'
 import { Card } from '#app/components/ui/card.tsx'
 import { EmailText } from '#app/components/ui/email-text.tsx'
 import { TableCard, TableHead } from '#app/components/ui/table.tsx'
@@ -22,15 +22,18 @@ import {
 	removeEnrollment,
 	updateEnrollmentStatus,
 } from '#app/models/admin-enrollments.server.ts'
+import { ENROLLMENT_STATUS_OPTIONS } from '#app/models/enrollments.ts'
+import { isRefundable } from '#app/models/refunds.ts'
 import { SeatUnavailableError } from '#app/models/seats.server.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
-import { formatCents, searchText } from '#app/utils/misc.ts'
+import { searchText } from '#app/utils/misc.ts'
+import { formatPrice } from '#app/utils/money.ts'
 import { parseRowId, rowIdSchema } from '#app/utils/row-id.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
+import { ENROLLMENTS_PATH, enrollmentsPath, refusalMessages } from './+shared/enrollments.ts'
 import type { Route } from './+types/enrollments'
-import { ENROLLMENTS_PATH, enrollmentsPath, refusalMessages } from './enrollments.shared.ts'
 
 const StatusSchema = z.object({
 	intent: z.literal('status'),
@@ -227,7 +230,7 @@ function EnrollmentPayment({ payment, paid }: { payment: Enrollment['payment']; 
 			<span className="font-medium text-ink">{payment ? <PaymentStateText payment={payment} /> : '$0.00'}</span>
 			{paid?.promotionCode ? (
 				<span className="block text-xs text-slate-600">
-					Code {paid.promotionCode} (−{formatCents(paid.discountCents)})
+					Code {paid.promotionCode} (−{formatPrice(paid.discountCents)})
 				</span>
 			) : null}
 		</>
@@ -242,9 +245,9 @@ export function ErrorBoundary() {
 	if (isRouteErrorResponse(error)) return <GeneralErrorBoundary />
 	return (
 		<Alert tone="error" title="Failed to load enrollments. Please try again later.">
-			<Link to={`${location.pathname}${location.search}`} className={buttonClasses({ variant: 'outline', size: 'sm', className: 'mt-2' })}>
+			<ButtonLink to={`${location.pathname}${location.search}`} variant="outline" size="sm" className="mt-2">
 				Try Again
-			</Link>
+			</ButtonLink>
 		</Alert>
 	)
 }

@@ -1,20 +1,22 @@
 import { randomBytes } from 'node:crypto'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data } from 'react-router'
-import { RefundConfirmation, RefundForm, type RefundPaymentSummary, RefundSummary } from '#app/components/admin/refund-form.tsx'
+import { RefundConfirmation, RefundForm, RefundSummary } from '#app/components/admin/refund-form.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
 import { getRefundablePayment, type RefundablePayment, refundPayment } from '#app/models/refunds.server.ts'
-import { dollarsToCents, paymentRefundState, REFUND_MESSAGES, RefundSchema } from '#app/models/refunds.ts'
+import type { RefundPaymentSummary } from '#app/models/refunds.ts'
+import { paymentRefundState, REFUND_MESSAGES, RefundSchema, refundAmountCents } from '#app/models/refunds.ts'
 import { getPayments } from '#app/services/payments/index.server.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
-import { formatCents, searchText } from '#app/utils/misc.ts'
+import { searchText } from '#app/utils/misc.ts'
+import { formatPrice } from '#app/utils/money.ts'
 import { parseRowId } from '#app/utils/row-id.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
+import { ENROLLMENTS_PATH, enrollmentsPath } from './+shared/enrollments.ts'
 import type { Route } from './+types/payment-refund'
-import { ENROLLMENTS_PATH, enrollmentsPath } from './enrollments.shared.ts'
 
 async function loadPayment(request: Request, paymentIdParam: string | undefined) {
 	const admin = await requireAdmin(request)
@@ -52,12 +54,12 @@ export async function action({ request, params }: Route.ActionArgs) {
 	const submission = parseWithZod(await readFormData(request), { schema: RefundSchema })
 	if (submission.status !== 'success') return data({ result: submission.reply(), review: null }, { status: 400 })
 	const value = submission.value
-	const amountCents = dollarsToCents(value.amount)!
+	const amountCents = refundAmountCents(value.amount)!
 	if (summary.leftCents === 0) {
 		return data({ result: submission.reply({ formErrors: [REFUND_MESSAGES.nothingLeft] }), review: null }, { status: 400 })
 	}
 	if (amountCents > summary.leftCents) {
-		const amountError = { amount: [REFUND_MESSAGES.amountTooLarge(formatCents(summary.leftCents))] }
+		const amountError = { amount: [REFUND_MESSAGES.amountTooLarge(formatPrice(summary.leftCents))] }
 		return data({ result: submission.reply({ fieldErrors: amountError }), review: null }, { status: 400 })
 	}
 	const fullRefund = payment.refundedCents + payment.pendingCents + amountCents === payment.amountCents
@@ -93,14 +95,14 @@ export async function action({ request, params }: Route.ActionArgs) {
 			return redirectWithToast(back, {
 				type: 'success',
 				title: 'Refund issued',
-				description: `${formatCents(outcome.amountCents)} refunded to ${payment.customerEmail}.${outcome.enrollmentEnded ? ' The enrollment is now inactive.' : ''}`,
+				description: `${formatPrice(outcome.amountCents)} refunded to ${payment.customerEmail}.${outcome.enrollmentEnded ? ' The enrollment is now inactive.' : ''}`,
 			})
 		case 'pending':
 			return redirectWithToast(back, { type: 'warning', title: 'Refund pending', description: REFUND_MESSAGES.pending })
 		case 'too-much':
 			return data(
 				{
-					result: submission.reply({ fieldErrors: { amount: [REFUND_MESSAGES.amountTooLarge(formatCents(outcome.leftCents))] } }),
+					result: submission.reply({ fieldErrors: { amount: [REFUND_MESSAGES.amountTooLarge(formatPrice(outcome.leftCents))] } }),
 					review: null,
 				},
 				{ status: 400 },

@@ -4,7 +4,7 @@ import { ConfirmDialog } from '#app/components/admin/confirm-dialog.tsx'
 import { PromotionCodeForm } from '#app/components/admin/promotion-code-form.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { LocalDate } from '#app/components/local-date.tsx'
-import { Badge, type BadgeTone } from '#app/components/ui/badge.tsx'
+import { Badge } from '#app/components/ui/badge.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
 import { Card } from '#app/components/ui/card.tsx'
 import { TableCard, TableHead } from '#app/components/ui/table.tsx'
@@ -69,12 +69,12 @@ export async function action({ request }: Route.ActionArgs) {
 	return redirectWithToast(CODES_PATH, { type: 'success', title: `Promotion code ${submission.value.code} created` })
 }
 
-const STATE_BADGES: Record<PromotionCodeState, { tone: BadgeTone; label: string }> = {
+const STATE_BADGES = {
 	active: { tone: 'green', label: 'Active' },
 	expired: { tone: 'gray', label: 'Expired' },
 	'used-up': { tone: 'orange', label: 'Used up' },
 	deactivated: { tone: 'red', label: 'Deactivated' },
-}
+} as const satisfies Record<PromotionCodeState, { tone: string; label: string }>
 
 export default function PromotionCodes({ loaderData, actionData }: Route.ComponentProps) {
 	const { codes, courses, deactivating, now } = loaderData

@@ -1,61 +1,21 @@
 import { getFormProps, getInputProps, getTextareaProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, useNavigation } from 'react-router'
-import { z } from 'zod'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
 import { CheckboxField, Field, TextareaField } from '#app/components/ui/field.tsx'
-import { materialsPath } from '#app/components/uploads/paths.ts'
 import { changeSession, listAdminSessions, SessionChangeError, setWeekOpening } from '#app/models/live-sessions.server.ts'
-import { MAX_NOTE_LENGTH, MAX_SESSION_MINUTES } from '#app/models/live-sessions.ts'
+import { MAX_NOTE_LENGTH, MAX_SESSION_MINUTES, SessionEditSchema } from '#app/models/live-sessions.ts'
 import { sessionTimesOn } from '#app/models/session-schedule.server.ts'
+import { materialsPath } from '#app/routes/admin/+shared/paths.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
-import { hasControlCharacters } from '#app/utils/misc.ts'
 import { parseRowId } from '#app/utils/row-id.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import type { Route } from './+types/session-edit'
-
-/** Line breaks and tabs are kept; other control characters refused (PostgreSQL text cannot hold NUL). */
-const noteField = z
-	.string()
-	.trim()
-	.max(MAX_NOTE_LENGTH, `The note must be at most ${MAX_NOTE_LENGTH} characters`)
-	.refine((note) => !hasControlCharacters(note, { lineBreaks: true }), 'The note must not contain control characters')
-	.optional()
-	.transform((value) => value || null)
-const dateField = z.iso.date('Enter a date as YYYY-MM-DD')
-const timeField = z
-	.string({ error: 'Enter a time, e.g. 19:00' })
-	.trim()
-	.regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Enter a time, e.g. 19:00')
-
-/** The forms of the session editor: move or shorten, cancel (confirmed), restore, and the week's opening. */
-const SessionEditSchema = z.discriminatedUnion('intent', [
-	z.object({
-		intent: z.literal('move'),
-		date: dateField,
-		startTime: timeField,
-		minutes: z.coerce
-			.number({ error: `Length must be a whole number of minutes from 5 to ${MAX_SESSION_MINUTES}` })
-			.int(`Length must be a whole number of minutes from 5 to ${MAX_SESSION_MINUTES}`)
-			.min(5, `Length must be a whole number of minutes from 5 to ${MAX_SESSION_MINUTES}`)
-			.max(MAX_SESSION_MINUTES, `Length must be a whole number of minutes from 5 to ${MAX_SESSION_MINUTES}`),
-		note: noteField,
-	}),
-	z.object({
-		intent: z.literal('cancel'),
-		note: noteField,
-		confirm: z.literal('on', { error: 'Tick the box to confirm the cancellation' }),
-	}),
-	z.object({ intent: z.literal('restore') }),
-	z.object({ intent: z.literal('open-now') }),
-	z.object({ intent: z.literal('open-default') }),
-	z.object({ intent: z.literal('open-at'), opensDate: dateField, opensTime: timeField }),
-])
 
 async function requireSession(params: { courseId?: string; liveSessionId?: string }) {
 	const courseId = parseRowId(params.courseId)

@@ -10,8 +10,8 @@ import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { parseRowId } from '#app/utils/row-id.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
+import { receiveMaterialUpload, uploadSuccessToast } from './+shared/material-upload.server.ts'
 import type { Route } from './+types/uploads'
-import { receiveMaterialUpload, uploadSuccessToast } from './material-upload.server.ts'
 
 const UPLOADS_PATH = href('/dashboard/admin/uploads')
 

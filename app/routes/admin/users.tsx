@@ -1,5 +1,5 @@
 import { parseWithZod } from '@conform-to/zod/v4'
-import { href, isRouteErrorResponse, Link, useLocation, useRouteError } from 'react-router'
+import { href, isRouteErrorResponse, useLocation, useRouteError } from 'react-router'
 import { z } from 'zod'
 import { ConfirmDialog } from '#app/components/admin/confirm-dialog.tsx'
 import { SearchForm } from '#app/components/admin/search-form.tsx'
@@ -7,7 +7,7 @@ import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { LocalDate } from '#app/components/local-date.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
-import { Button, ButtonLink, buttonClasses } from '#app/components/ui/button.tsx'
+import { Button, ButtonLink } from '#app/components/ui/button.tsx'
 import { Card } from '#app/components/ui/card.tsx'
 import { EmailText } from '#app/components/ui/email-text.tsx'
 import { TableCard, TableHead } from '#app/components/ui/table.tsx'
@@ -181,9 +181,9 @@ export function ErrorBoundary() {
 	if (isRouteErrorResponse(error)) return <GeneralErrorBoundary />
 	return (
 		<Alert tone="error" title="Failed to load users. Please try again later.">
-			<Link to={`${location.pathname}${location.search}`} className={buttonClasses({ variant: 'outline', size: 'sm', className: 'mt-2' })}>
+			<ButtonLink to={`${location.pathname}${location.search}`} variant="outline" size="sm" className="mt-2">
 				Try Again
-			</Link>
+			</ButtonLink>
 		</Alert>
 	)
 }

@@ -1,18 +1,18 @@
 import { data, href, Link } from 'react-router'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
-import { materialsPath } from '#app/components/uploads/paths.ts'
 import { WeekEditForm } from '#app/components/uploads/week-edit-form.tsx'
 import { getWeekForEdit } from '#app/models/admin-materials.server.ts'
 import { WEEK_MESSAGES } from '#app/models/admin-materials.ts'
 import { listAdminSessions } from '#app/models/live-sessions.server.ts'
+import { materialsPath } from '#app/routes/admin/+shared/paths.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { parseRowId } from '#app/utils/row-id.ts'
 import { actionToastHeaders, redirectWithToast } from '#app/utils/toast.server.ts'
+import { receiveWeekEdit } from './+shared/week-edit.server.ts'
 import type { Route } from './+types/week-edit'
-import { receiveWeekEdit } from './week-edit.server.ts'
 
 async function requireWeek(params: { courseId?: string; weekId?: string }) {
 	const courseId = parseRowId(params.courseId)

@@ -13,14 +13,14 @@ import { getUser, startSession } from '#app/utils/auth.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { safeRedirectPath } from '#app/utils/safe-redirect.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
-import { EmailSchema, MAX_PASSWORD_LENGTH } from '#app/utils/user-validation.ts'
+import { currentPasswordSchema, EmailSchema } from '#app/utils/user-validation.ts'
+import { authenticator, LoginError } from './+shared/login.server.ts'
+import { trustDeviceCookie } from './+shared/login-limits.server.ts'
 import type { Route } from './+types/login'
-import { authenticator, LoginError } from './login.server.ts'
-import { trustDeviceCookie } from './login-limits.server.ts'
 
-export const LoginSchema = z.object({
+const LoginSchema = z.object({
 	email: EmailSchema,
-	password: z.string({ error: 'Password is required' }).max(MAX_PASSWORD_LENGTH),
+	password: currentPasswordSchema('Password is required'),
 	redirectTo: z.string().optional(),
 })
 

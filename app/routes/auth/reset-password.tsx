@@ -12,23 +12,17 @@ import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
 import { clearSessionCookie } from '#app/utils/session.server.ts'
-import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '#app/utils/user-validation.ts'
+import { confirmationMatches, newPasswordSchema } from '#app/utils/user-validation.ts'
+import { forgetAccountLoginFailures } from './+shared/login-limits.server.ts'
 import type { Route } from './+types/reset-password'
-import { forgetAccountLoginFailures } from './login-limits.server.ts'
 
 const ResetPasswordSchema = z
 	.object({
 		token: z.string().max(200),
-		password: z
-			.string({ error: 'Password must be at least 8 characters' })
-			.min(MIN_PASSWORD_LENGTH, 'Password must be at least 8 characters')
-			.max(MAX_PASSWORD_LENGTH, 'Password is too long'),
+		password: newPasswordSchema({ tooLong: 'Password is too long' }),
 		confirmPassword: z.string({ error: "Passwords don't match" }),
 	})
-	.refine((value) => value.password === value.confirmPassword, {
-		message: "Passwords don't match",
-		path: ['confirmPassword'],
-	})
+	.refine(...confirmationMatches("Passwords don't match"))
 
 const TOKEN_ERRORS: Record<Exclude<TokenCheck['status'], 'valid'>, string> = {
 	missing: 'Missing authentication information. Please request a new password reset.',

@@ -18,8 +18,8 @@ import { getEnv } from '#app/utils/env.server.ts'
 import { formatDueDate, formatFileSize } from '#app/utils/misc.ts'
 import { parseRowId } from '#app/utils/row-id.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
+import { receiveSubmission } from './+shared/assignment.server.ts'
 import type { Route } from './+types/assignment'
-import { receiveSubmission } from './assignment.server.ts'
 
 /** An alumnus reads the assignment and their answer; hand-ins closed with the course (decision 035). */
 const COMPLETED_COURSE_TEXT = 'You have completed this course: hand-ins are closed.'

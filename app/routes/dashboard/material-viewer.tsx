@@ -2,9 +2,8 @@ import { useMemo } from 'react'
 import { data } from 'react-router'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { DashboardHome } from '#app/components/materials/dashboard-home.tsx'
-import { weekTabParam } from '#app/components/materials/weekly-materials.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
-import { MaterialViewer, type ViewerItem } from '#app/components/viewer/material-viewer.tsx'
+import { MaterialViewer } from '#app/components/viewer/material-viewer.tsx'
 import { courseAccess, getCourseWeeks, getMaterialItem, isClosedTo, listAccessibleCourses } from '#app/models/materials.server.ts'
 import {
 	fileTypeOf,
@@ -13,7 +12,9 @@ import {
 	previewStateOf,
 	safeExternalUrl,
 	storedFileName,
+	type ViewerItem,
 	WEEK_NOT_OPEN_MESSAGE,
+	weekTabParam,
 	youtubeEmbedUrl,
 } from '#app/models/materials.ts'
 import { getStorage } from '#app/services/storage/index.server.ts'

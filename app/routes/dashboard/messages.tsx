@@ -6,7 +6,6 @@ import { InitialsAvatar } from '#app/components/messages/avatar.tsx'
 import { ContactList } from '#app/components/messages/contact-list.tsx'
 import { ConversationPanel } from '#app/components/messages/conversation-panel.tsx'
 import { DeleteMessageDialog } from '#app/components/messages/delete-dialog.tsx'
-import { type LinkBuilder, withSearch } from '#app/components/messages/urls.ts'
 import { Card, CardContent, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
 import { EmptyState } from '#app/components/ui/empty-state.tsx'
@@ -20,8 +19,9 @@ import { getEnv } from '#app/utils/env.server.ts'
 import { searchText } from '#app/utils/misc.ts'
 import { partialPage } from '#app/utils/page-toast.server.ts'
 import { parseRowId } from '#app/utils/row-id.ts'
+import { type LinkBuilder, withSearch } from '#app/utils/search-links.ts'
+import { failureResponse, handleConversationIntent, receiveForm, refreshContacts } from './+shared/messages.server.ts'
 import type { Route } from './+types/messages'
-import { failureResponse, handleConversationIntent, receiveForm, refreshContacts } from './messages.server.ts'
 
 const PATH = href('/dashboard/messages')
 const threadUrl = (partnerId: string) => `${PATH}?tab=conversations&with=${partnerId}`

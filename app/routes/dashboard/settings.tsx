@@ -19,7 +19,7 @@ import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { actionToastHeaders, redirectWithToast } from '#app/utils/toast.server.ts'
-import { MAX_PASSWORD_LENGTH, NameSchema } from '#app/utils/user-validation.ts'
+import { confirmationMatches, currentPasswordSchema, NameSchema, newPasswordSchema } from '#app/utils/user-validation.ts'
 import type { Route } from './+types/settings'
 
 const ProfileSchema = z.object({
@@ -30,17 +30,11 @@ const ProfileSchema = z.object({
 const PasswordSchema = z
 	.object({
 		intent: z.literal('change-password'),
-		currentPassword: z.string({ error: 'Current password is required' }).max(MAX_PASSWORD_LENGTH),
-		newPassword: z
-			.string({ error: 'Password must be at least 8 characters long.' })
-			.min(8, 'Password must be at least 8 characters long.')
-			.max(MAX_PASSWORD_LENGTH, 'Password is too long.'),
+		currentPassword: currentPasswordSchema('Current password is required'),
+		newPassword: newPasswordSchema({ tooShort: 'Password must be at least 8 characters long.', tooLong: 'Password is too long.' }),
 		confirmPassword: z.string({ error: 'New password and confirmation do not match.' }),
 	})
-	.refine((value) => value.newPassword === value.confirmPassword, {
-		message: 'New password and confirmation do not match.',
-		path: ['confirmPassword'],
-	})
+	.refine(...confirmationMatches('New password and confirmation do not match.', 'newPassword'))
 
 /** Checkboxes: a switched-off one is absent from the form. */
 const EmailPreferencesSchema = z.object({

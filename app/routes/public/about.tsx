@@ -1,12 +1,12 @@
-import { Icon, type IconName } from '#app/components/marketing/icons.tsx'
-import { pageMeta } from '#app/components/marketing/meta.ts'
+import { Icon } from '#app/components/marketing/icons.tsx'
 import { PageHero, SectionHeading } from '#app/components/marketing/page-hero.tsx'
 import { ActionList } from '#app/components/ui/action-list.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
+import { pageMeta } from '#app/utils/page-meta.ts'
 import { SHARED_PAGE_OF_CODE, STATIC_FOR_VISITORS } from '#app/utils/root-data.ts'
 import type { Route } from './+types/about'
 
-const values: Array<{ icon: IconName; title: string; description: string }> = [
+const values = [
 	{
 		icon: 'target',
 		title: 'Practical over theoretical',
@@ -23,7 +23,7 @@ const values: Array<{ icon: IconName; title: string; description: string }> = [
 		title: 'Wealth that lasts',
 		description: 'We teach long-term, cash-flowing ownership: buy well, renovate with care, rent responsibly and refinance to grow.',
 	},
-]
+] as const satisfies ReadonlyArray<{ icon: string; title: string; description: string }>
 
 export default function About() {
 	return (

@@ -1,18 +1,5 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, useLocation } from 'react-router'
-import { z } from 'zod'
-import {
-	COMMUNITY_EVENTS,
-	COMMUNITY_MEMBERS,
-	COMMUNITY_STATS,
-	COMMUNITY_TABS,
-	type CommunityTab,
-	DiscussionSchema,
-	filterDiscussions,
-	filterEvents,
-	filterMembers,
-	readCommunityFilters,
-} from '#app/components/marketing/community-data.ts'
 import { DiscussionDialog, FiltersDialog, ProfileDialog } from '#app/components/marketing/community-dialogs.tsx'
 import {
 	ActiveFilters,
@@ -22,29 +9,29 @@ import {
 	JoinCommunity,
 	MembersPanel,
 } from '#app/components/marketing/community-panels.tsx'
-import { Icon, type IconName } from '#app/components/marketing/icons.tsx'
-import { pageMeta } from '#app/components/marketing/meta.ts'
+import { Icon } from '#app/components/marketing/icons.tsx'
 import { PageHero } from '#app/components/marketing/page-hero.tsx'
 import { ActionList } from '#app/components/ui/action-list.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
 import { Input, Label } from '#app/components/ui/input.tsx'
 import { TabLinks } from '#app/components/ui/tabs.tsx'
+import {
+	COMMUNITY_EVENTS,
+	COMMUNITY_MEMBERS,
+	COMMUNITY_STATS,
+	COMMUNITY_TABS,
+	CommunityActionSchema,
+	type CommunityTab,
+	filterDiscussions,
+	filterEvents,
+	filterMembers,
+	readCommunityFilters,
+} from '#app/models/community.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
+import { pageMeta } from '#app/utils/page-meta.ts'
 import { SHARED_PAGE_OF_CODE } from '#app/utils/root-data.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import type { Route } from './+types/community'
-
-const CommunityActionSchema = z.discriminatedUnion('intent', [
-	DiscussionSchema,
-	z.object({
-		intent: z.literal('connect'),
-		memberId: z.string().refine((id) => COMMUNITY_MEMBERS.some((member) => member.id === id), 'Unknown member'),
-	}),
-	z.object({
-		intent: z.literal('register-event'),
-		eventId: z.string().refine((id) => COMMUNITY_EVENTS.some((event) => event.id === id), 'Unknown event'),
-	}),
-])
 
 const DIALOGS = ['filters', 'discuss', 'profile'] as const
 
@@ -126,7 +113,7 @@ function useHrefWith() {
 	}
 }
 
-const statIcons: IconName[] = ['users', 'chat', 'home', 'calendar']
+const statIcons = ['users', 'chat', 'home', 'calendar'] as const
 
 export default function Community({ loaderData, actionData }: Route.ComponentProps) {
 	const { filters, tab, dialog, profile, members, discussions, events } = loaderData

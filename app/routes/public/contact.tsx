@@ -1,37 +1,23 @@
 import { getFormProps, getInputProps, getTextareaProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, useNavigation, useSearchParams } from 'react-router'
-import { z } from 'zod'
-import { HONEYPOT_REFUSAL, HoneypotField, isHoneypotFilled } from '#app/components/marketing/honeypot.tsx'
+import { HoneypotField } from '#app/components/marketing/honeypot.tsx'
 import { Icon } from '#app/components/marketing/icons.tsx'
-import { pageMeta } from '#app/components/marketing/meta.ts'
 import { PageHero } from '#app/components/marketing/page-hero.tsx'
 import { NameEmailFields } from '#app/components/name-email-fields.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
-import { Button, ButtonLink, buttonClasses } from '#app/components/ui/button.tsx'
+import { Button, ButtonAnchor, ButtonLink } from '#app/components/ui/button.tsx'
 import { Field, TextareaField } from '#app/components/ui/field.tsx'
 import { createContactSubmission } from '#app/models/contact-submissions.server.ts'
+import { ContactSchema } from '#app/models/contact-submissions.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
+import { HONEYPOT_REFUSAL, isHoneypotFilled } from '#app/utils/honeypot.ts'
+import { pageMeta } from '#app/utils/page-meta.ts'
 import { clientAddress, consumeRateLimit } from '#app/utils/rate-limit.server.ts'
 import { useContactEmail } from '#app/utils/root-data.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import type { Route } from './+types/contact'
-
-/** The limits match the check constraints of contact_submissions. */
-const ContactSchema = z.object({
-	name: z.string({ error: 'Name is required' }).trim().min(1, 'Name is required').max(200, 'Name must be at most 200 characters'),
-	email: z
-		.string({ error: 'Email is required' })
-		.trim()
-		.pipe(z.email('Please enter a valid email address').max(254, 'Email must be at most 254 characters')),
-	phone: z.string().trim().max(50, 'Phone number must be at most 50 characters').optional(),
-	message: z
-		.string({ error: 'Message is required' })
-		.trim()
-		.min(1, 'Message is required')
-		.max(10000, 'Message must be at most 10,000 characters'),
-})
 
 const SENT_URL = '/contact?sent=1'
 const CONTACT_RATE_LIMITED = 'Too many messages from your network. Please wait an hour and try again.'
@@ -213,10 +199,10 @@ function SentMessage({ email }: { email: string }) {
 				.
 			</p>
 			<div className="mt-6 flex flex-col justify-center gap-3 sm:flex-row">
-				<a href={`mailto:${email}`} className={buttonClasses({ variant: 'outline' })}>
+				<ButtonAnchor href={`mailto:${email}`} variant="outline">
 					<Icon name="mail" className="size-4" />
 					Open your email app
-				</a>
+				</ButtonAnchor>
 				<ButtonLink to="/contact">Send another message</ButtonLink>
 			</div>
 		</div>

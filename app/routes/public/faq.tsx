@@ -1,8 +1,8 @@
 import { Link } from 'react-router'
 import { Icon } from '#app/components/marketing/icons.tsx'
-import { pageMeta } from '#app/components/marketing/meta.ts'
 import { PageHero } from '#app/components/marketing/page-hero.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
+import { pageMeta } from '#app/utils/page-meta.ts'
 import { SHARED_PAGE_OF_CODE, STATIC_FOR_VISITORS, useContactEmail } from '#app/utils/root-data.ts'
 import type { Route } from './+types/faq'
 

@@ -1,6 +1,6 @@
 import { data, Link } from 'react-router'
-import { pageMeta } from '#app/components/marketing/meta.ts'
 import { ButtonLink } from '#app/components/ui/button.tsx'
+import { pageMeta } from '#app/utils/page-meta.ts'
 import type { Route } from './+types/not-found'
 
 /** The catch-all route: a real 404 status, rendered inside the public layout. */

@@ -1,6 +1,6 @@
 import { Link } from 'react-router'
 import { LegalPage } from '#app/components/marketing/legal-page.tsx'
-import { pageMeta } from '#app/components/marketing/meta.ts'
+import { pageMeta } from '#app/utils/page-meta.ts'
 import { SHARED_PAGE_OF_CODE, STATIC_FOR_VISITORS, useContactEmail } from '#app/utils/root-data.ts'
 import type { Route } from './+types/privacy'
 

@@ -5,16 +5,16 @@ import { data, Form, href, redirect } from 'react-router'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { CancelCheckoutForm } from '#app/components/cancel-checkout-form.tsx'
 import { CoursePrice } from '#app/components/course-availability.tsx'
-import { AGREE_INTENT, AgreementCheckbox, ProgramAgreement, PurchaseSchema } from '#app/components/enrollment-agreement.tsx'
+import { AgreementCheckbox, ProgramAgreement } from '#app/components/enrollment-agreement.tsx'
 import { LocalDate } from '#app/components/local-date.tsx'
-import { APPLY_CODE_INTENT, PromotionCodeField } from '#app/components/promotion-code-field.tsx'
+import { PromotionCodeField } from '#app/components/promotion-code-field.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
-import { CANCEL_CHECKOUT_INTENT } from '#app/models/checkout.ts'
+import { AGREE_INTENT, CANCEL_CHECKOUT_INTENT, PurchaseSchema } from '#app/models/checkout.ts'
 import { getCourseWithAvailability } from '#app/models/courses.server.ts'
 import { CheckoutError, cancelOpenCheckout } from '#app/models/payments.server.ts'
 import { PromotionCodeError } from '#app/models/promotion-codes.server.ts'
-import { PROMOTION_CODE_MESSAGES } from '#app/models/promotion-codes.ts'
+import { APPLY_CODE_INTENT, PROMOTION_CODE_MESSAGES } from '#app/models/promotion-codes.ts'
 import { completeRegistration, getDraft, RegistrationError } from '#app/models/registration.server.ts'
 import { EMAIL_TAKEN_MESSAGE, TOO_MANY_REGISTRATIONS_MESSAGE } from '#app/models/registration.ts'
 import { liveHoldOf, SeatUnavailableError } from '#app/models/seats.server.ts'
@@ -25,9 +25,8 @@ import { getEnv } from '#app/utils/env.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { clientAddress, consumeRateLimit } from '#app/utils/rate-limit.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
-import type { Route } from './+types/agreement'
-import { clearDraftCookieHeader, readDraftId } from './draft-cookie.server.ts'
-import { checkoutFailed, courseFullRedirect, previewCode, publicCourse, refuseCodeGuessing } from './wizard.server.ts'
+import { clearDraftCookieHeader, readDraftId } from './+shared/draft-cookie.server.ts'
+import { checkoutFailed, courseFullRedirect, previewCode, publicCourse, refuseCodeGuessing } from './+shared/wizard.server.ts'
 import {
 	RegisterErrorBoundary,
 	RegisterFrame,
@@ -36,7 +35,8 @@ import {
 	StartOverForm,
 	type StepResult,
 	useIntentSubmitting,
-} from './wizard.tsx'
+} from './+shared/wizard.tsx'
+import type { Route } from './+types/agreement'
 
 /** Step 3 of registration: the agreement for the chosen course. */
 export async function loader({ request }: Route.LoaderArgs) {

@@ -18,9 +18,8 @@ import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { cn } from '#app/utils/misc.ts'
 import { parseRowId, rowIdSchema } from '#app/utils/row-id.ts'
-import type { Route } from './+types/course'
-import { readDraftId } from './draft-cookie.server.ts'
-import { courseFullRedirect, publicCourse } from './wizard.server.ts'
+import { readDraftId } from './+shared/draft-cookie.server.ts'
+import { courseFullRedirect, publicCourse } from './+shared/wizard.server.ts'
 import {
 	CourseSummary,
 	type ListedCourse,
@@ -30,7 +29,8 @@ import {
 	STEP_PATH,
 	type StepResult,
 	useIntentSubmitting,
-} from './wizard.tsx'
+} from './+shared/wizard.tsx'
+import type { Route } from './+types/course'
 
 const SELECT_COURSE_MESSAGE = 'Please select a course'
 

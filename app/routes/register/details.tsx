@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, href, redirect } from 'react-router'
 import { z } from 'zod'
-import { HONEYPOT_REFUSAL, HoneypotField, isHoneypotFilled } from '#app/components/marketing/honeypot.tsx'
+import { HoneypotField } from '#app/components/marketing/honeypot.tsx'
 import { NameEmailFields } from '#app/components/name-email-fields.tsx'
 import { PasswordField } from '#app/components/password-field.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
@@ -12,11 +12,18 @@ import { EMAIL_TAKEN_MESSAGE, TOO_MANY_REGISTRATIONS_MESSAGE } from '#app/models
 import { getUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
+import { HONEYPOT_REFUSAL, isHoneypotFilled } from '#app/utils/honeypot.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
 import { clientAddress, consumeRateLimit } from '#app/utils/rate-limit.server.ts'
-import { EmailSchema, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, NameSchema } from '#app/utils/user-validation.ts'
-import type { Route } from './+types/details'
-import { clearDraftCookieHeader, draftCookieHeader, readDraftId } from './draft-cookie.server.ts'
+import {
+	confirmationMatches,
+	EmailSchema,
+	MAX_PASSWORD_LENGTH,
+	NameSchema,
+	PASSWORD_TOO_SHORT,
+	PasswordSchema,
+} from '#app/utils/user-validation.ts'
+import { clearDraftCookieHeader, draftCookieHeader, readDraftId } from './+shared/draft-cookie.server.ts'
 import {
 	RegisterErrorBoundary,
 	RegisterFrame,
@@ -26,19 +33,15 @@ import {
 	StartOverForm,
 	type StepResult,
 	useIntentSubmitting,
-} from './wizard.tsx'
-
-const PASSWORD_MESSAGE = 'Password must be at least 8 characters'
+} from './+shared/wizard.tsx'
+import type { Route } from './+types/details'
 
 /**
  * Step 1's fields. Once a draft holds a password (the person came Back from a later step), both
  * password fields may stay blank to keep it: the form never gets the password back to show.
  */
 function detailsSchema({ passwordSaved }: { passwordSaved: boolean }) {
-	const password = z
-		.string({ error: PASSWORD_MESSAGE })
-		.min(MIN_PASSWORD_LENGTH, PASSWORD_MESSAGE)
-		.max(MAX_PASSWORD_LENGTH, `Password must be at most ${MAX_PASSWORD_LENGTH} characters`)
+	const password = PasswordSchema
 	return z
 		.object({
 			intent: z.literal('details'),
@@ -47,10 +50,7 @@ function detailsSchema({ passwordSaved }: { passwordSaved: boolean }) {
 			password: passwordSaved ? password.optional() : password,
 			confirmPassword: passwordSaved ? z.string().optional() : z.string({ error: 'Passwords do not match' }),
 		})
-		.refine((value) => value.password === value.confirmPassword, {
-			message: 'Passwords do not match',
-			path: ['confirmPassword'],
-		})
+		.refine(...confirmationMatches('Passwords do not match'))
 }
 
 const PASSWORD_FIELDS = ['password', 'confirmPassword']
@@ -119,7 +119,7 @@ export async function action({ request }: Route.ActionArgs) {
 	// The draft ran out between the two pages: its password went with it.
 	if (!savedId) {
 		return data(
-			{ result: submission.reply({ fieldErrors: { password: [PASSWORD_MESSAGE] }, hideFields: PASSWORD_FIELDS }) },
+			{ result: submission.reply({ fieldErrors: { password: [PASSWORD_TOO_SHORT] }, hideFields: PASSWORD_FIELDS }) },
 			{ status: 400 },
 		)
 	}

@@ -12,8 +12,8 @@ import { getDb } from '#app/utils/db.server.ts'
 import { errorPageToast } from '#app/utils/page-toast.server.ts'
 import type { NoscriptRefreshHandle } from '#app/utils/root-data.ts'
 import type { ToastMessage } from '#app/utils/toast.ts'
+import { clearDraftCookieHeader, readDraftId } from './+shared/draft-cookie.server.ts'
 import type { Route } from './+types/registration-complete'
-import { clearDraftCookieHeader, readDraftId } from './draft-cookie.server.ts'
 
 const SessionIdSchema = z.string().regex(/^cs_[A-Za-z0-9_]{1,200}$/)
 

@@ -13,7 +13,7 @@ import { getPayments } from '#app/services/payments/index.server.ts'
 import { TestCheckoutPayments } from '#app/services/payments/test-checkout.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
-import { formatCents } from '#app/utils/misc.ts'
+import { formatPrice } from '#app/utils/money.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import type { Route } from './+types/test-checkout'
 
@@ -129,7 +129,7 @@ export default function TestCheckoutPage({ loaderData, actionData }: Route.Compo
 		shouldRevalidate: 'onInput',
 		onValidate: ({ formData }) => parseWithZod(formData, { schema: CardSchema }),
 	})
-	const amount = formatCents(session.amountCents)
+	const amount = formatPrice(session.amountCents)
 
 	return (
 		<div className="mx-auto max-w-lg px-4 py-10 sm:py-14">
@@ -152,9 +152,9 @@ export default function TestCheckoutPage({ loaderData, actionData }: Route.Compo
 				{session.promotionCode ? (
 					<dl className="mt-2 grid grid-cols-[1fr_auto] gap-x-4 gap-y-1 rounded-lg bg-slate-50 p-4 text-sm text-slate-700">
 						<dt>Subtotal</dt>
-						<dd className="text-right">{formatCents(session.subtotalCents)}</dd>
+						<dd className="text-right">{formatPrice(session.subtotalCents)}</dd>
 						<dt>Promotion code {session.promotionCode}</dt>
-						<dd className="text-right">−{formatCents(session.discountCents)}</dd>
+						<dd className="text-right">−{formatPrice(session.discountCents)}</dd>
 					</dl>
 				) : null}
 

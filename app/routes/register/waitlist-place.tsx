@@ -9,8 +9,8 @@ import { getUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
+import { claimOffer } from './+shared/waitlist-place.server.ts'
 import type { Route } from './+types/waitlist-place'
-import { claimOffer } from './waitlist-place.server.ts'
 
 async function placeOf(token: string) {
 	const place = await getPlaceByToken(getDb(), token)

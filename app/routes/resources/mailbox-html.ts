@@ -1,8 +1,8 @@
 import { data } from 'react-router'
 import { getDb } from '#app/utils/db.server.ts'
 import { parseRowId } from '#app/utils/row-id.ts'
+import { requireMailboxReader } from './+shared/mailbox.server.ts'
 import type { Route } from './+types/mailbox-html'
-import { requireMailboxReader } from './mailbox.server.ts'
 
 /**
  * The HTML part of one queued mail, for the mailbox's frame. The mail is the app's own, but its

@@ -2,7 +2,7 @@ import { sql } from 'kysely'
 import { Fragment, type ReactNode } from 'react'
 import { data, Form, href } from 'react-router'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
-import { Badge, type BadgeTone } from '#app/components/ui/badge.tsx'
+import { Badge } from '#app/components/ui/badge.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { EmptyState } from '#app/components/ui/empty-state.tsx'
@@ -10,8 +10,8 @@ import { Field } from '#app/components/ui/field.tsx'
 import { getDb } from '#app/utils/db.server.ts'
 import { searchText } from '#app/utils/misc.ts'
 import { MAX_EMAIL_LENGTH } from '#app/utils/user-validation.ts'
+import { requireMailboxReader } from './+shared/mailbox.server.ts'
 import type { Route } from './+types/mailbox'
-import { requireMailboxReader } from './mailbox.server.ts'
 
 const PAGE_SIZE = 100
 
@@ -48,7 +48,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 type Mail = Route.ComponentProps['loaderData']['mails'][number]
 
-const statusTones: Record<Mail['status'], BadgeTone> = { pending: 'yellow', sent: 'green', failed: 'red' }
+const statusTones = { pending: 'yellow', sent: 'green', failed: 'red' } as const satisfies Record<Mail['status'], string>
 
 export default function Mailbox({ loaderData }: Route.ComponentProps) {
 	const { mails, to } = loaderData

@@ -1,8 +1,8 @@
 import { fileTypeOf, isInlineKind, storedFileName } from '#app/models/materials.ts'
 import { fileResponse } from '#app/services/storage/file-response.server.ts'
 import { getStorage } from '#app/services/storage/index.server.ts'
+import { readableMaterialFile } from './+shared/material-access.server.ts'
 import type { Route } from './+types/material-file'
-import { readableMaterialFile } from './material-access.server.ts'
 
 /**
  * A material file, for an admin or a student with an active or completed enrollment in its course only.

@@ -2,8 +2,8 @@ import { previewKeyOf } from '#app/models/document-previews.server.ts'
 import { previewStateOf, storedFileName } from '#app/models/materials.ts'
 import { fileResponse, textResponse } from '#app/services/storage/file-response.server.ts'
 import { getStorage } from '#app/services/storage/index.server.ts'
+import { readableMaterialFile } from './+shared/material-access.server.ts'
 import type { Route } from './+types/material-preview'
-import { readableMaterialFile } from './material-access.server.ts'
 
 /** The PDF preview of an Office material (docs/decisions/028), for whoever may read the material itself. */
 export async function loader({ request, params }: Route.LoaderArgs) {

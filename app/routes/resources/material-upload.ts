@@ -1,7 +1,7 @@
+import { receiveMaterialUpload, uploadSuccessToast } from '#app/routes/admin/+shared/material-upload.server.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { createToastHeaders } from '#app/utils/toast.server.ts'
-import { receiveMaterialUpload, uploadSuccessToast } from '../admin/material-upload.server.ts'
 import type { Route } from './+types/material-upload'
 
 /**

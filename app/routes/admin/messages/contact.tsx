@@ -15,8 +15,8 @@ import { readFormData } from '#app/utils/form-data.server.ts'
 import { cn } from '#app/utils/misc.ts'
 import { partialPage } from '#app/utils/page-toast.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
+import { CONTACT_PATH } from './+shared/paths.ts'
 import type { Route } from './+types/contact'
-import { CONTACT_PATH } from './paths.ts'
 
 const ContactReadSchema = z.object({ intent: z.literal('contact-read'), submissionId: z.coerce.number().int().positive() })
 

@@ -1,7 +1,7 @@
 import { redirect } from 'react-router'
 import { requireAdmin } from '#app/utils/auth.server.ts'
+import { BROADCAST_PATH, CONTACT_PATH, DIRECT_PATH } from './+shared/paths.ts'
 import type { Route } from './+types/index'
-import { BROADCAST_PATH, CONTACT_PATH, DIRECT_PATH } from './paths.ts'
 
 const CHANNELS: Record<string, string> = { broadcast: BROADCAST_PATH, direct: DIRECT_PATH, contact: CONTACT_PATH }
 

@@ -2,7 +2,7 @@ import { Outlet, useLocation } from 'react-router'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { useLiveRevalidation } from '#app/components/live-revalidation.tsx'
 import { TabLinks } from '#app/components/ui/tabs.tsx'
-import { BROADCAST_PATH, CONTACT_PATH, DIRECT_PATH } from './paths.ts'
+import { BROADCAST_PATH, CONTACT_PATH, DIRECT_PATH } from './+shared/paths.ts'
 
 const LIVE_EVENTS = ['message.created', 'message.deleted', 'message.read', 'announcement.created', 'announcement.deleted'] as const
 

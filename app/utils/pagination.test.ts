@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { pageNumbers, parsePage, withPage } from './pagination.tsx'
+import { pageNumbers, parsePage, withPage } from './pagination.ts'
 
 describe('pagination', () => {
 	test('the page parameter is a positive whole number, else the first page', () => {

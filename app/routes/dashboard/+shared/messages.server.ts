@@ -6,12 +6,12 @@ import { deleteStoredFiles, RefusedFileTypeError, type StoredUpload, storeAttach
 import { recordAudit } from '#app/models/audit-log.server.ts'
 import { canMessage, listContacts } from '#app/models/message-contacts.server.ts'
 import { createMessage, deleteMessage, markConversationRead } from '#app/models/messages.server.ts'
-import { EMPTY_MESSAGE, MAX_MESSAGE_LENGTH } from '#app/models/messages.ts'
+import { EMPTY_MESSAGE, MAX_MESSAGE_LENGTH, MessageContentSchema } from '#app/models/messages.ts'
 import { getStorage } from '#app/services/storage/index.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
-import { hasControlCharacters, searchText } from '#app/utils/misc.ts'
+import { searchText } from '#app/utils/misc.ts'
 import { MultipartError, parseMultipartForm, UploadTooLargeError } from '#app/utils/multipart.server.ts'
 import { consumeRateLimit } from '#app/utils/rate-limit.server.ts'
 import { safeRedirectPath } from '#app/utils/safe-redirect.ts'
@@ -29,12 +29,7 @@ export type MessagesActionData = { intent: string; error: string; receiverId?: s
 const SendSchema = z.object({
 	intent: z.literal('send'),
 	receiverId: z.uuid({ error: 'Cannot send message: missing user or contact information' }),
-	// Line breaks and tabs are kept; other control characters refused (PostgreSQL text cannot hold NUL).
-	content: z
-		.string()
-		.max(MAX_MESSAGE_LENGTH, 'The message is too long.')
-		.refine((content) => !hasControlCharacters(content, { lineBreaks: true }), 'The message must not contain control characters.')
-		.default(''),
+	content: MessageContentSchema,
 })
 
 const DeleteSchema = z.object({

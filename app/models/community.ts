@@ -322,3 +322,16 @@ export const DiscussionSchema = z
 		notifyReplies: z.boolean().optional(),
 	})
 	.refine((value) => Boolean(value.title && value.content), { message: FILL_IN_ALL_FIELDS })
+
+/** The community page's forms: start a discussion, connect with a member, register for an event. */
+export const CommunityActionSchema = z.discriminatedUnion('intent', [
+	DiscussionSchema,
+	z.object({
+		intent: z.literal('connect'),
+		memberId: z.string().refine((id) => COMMUNITY_MEMBERS.some((member) => member.id === id), 'Unknown member'),
+	}),
+	z.object({
+		intent: z.literal('register-event'),
+		eventId: z.string().refine((id) => COMMUNITY_EVENTS.some((event) => event.id === id), 'Unknown event'),
+	}),
+])
