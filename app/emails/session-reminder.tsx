@@ -2,10 +2,14 @@ import { EmailLayout } from './layout.tsx'
 import { ActionButton, EmailHeading, Paragraph } from './parts.tsx'
 import { type EmailSite, SITE_NAME } from './site.ts'
 
-/** '24 hours', '1 hour', '90 minutes'. */
+/** '24 hours', '1 hour', '45 minutes', '13 hours 30 minutes'. */
 export function describeLead(minutes: number) {
-	if (minutes % 60 === 0) return `${minutes / 60} ${minutes === 60 ? 'hour' : 'hours'}`
-	return `${minutes} minutes`
+	const hours = Math.floor(minutes / 60)
+	const rest = minutes % 60
+	const hourPart = hours === 1 ? '1 hour' : `${hours} hours`
+	const minutePart = rest === 1 ? '1 minute' : `${rest} minutes`
+	if (hours === 0) return minutePart
+	return rest === 0 ? hourPart : `${hourPart} ${minutePart}`
 }
 
 export function sessionReminderSubject({
