@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest'
+import { describeMinutes } from './durations.ts'
 import { renderEmail } from './render.server.ts'
 import { SessionChangedEmail } from './session-changed.tsx'
-import { describeLead, SessionReminderEmail } from './session-reminder.tsx'
+import { SessionReminderEmail } from './session-reminder.tsx'
 import { emailColors } from './theme.ts'
 import { WeekOpenEmail } from './week-open.tsx'
 
@@ -24,7 +25,7 @@ function expectSchoolFrame({ html, text }: { html: string; text: string }, title
 
 describe('live-session mails', () => {
 	test('a reminder names its time in hours and minutes', () => {
-		expect([1440, 60, 45, 1, 61, 810, 122].map(describeLead)).toEqual([
+		expect([1440, 60, 45, 1, 61, 810, 122].map(describeMinutes)).toEqual([
 			'24 hours',
 			'1 hour',
 			'45 minutes',

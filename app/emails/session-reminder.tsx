@@ -1,16 +1,7 @@
+import { describeMinutes } from './durations.ts'
 import { EmailLayout } from './layout.tsx'
 import { ActionButton, EmailHeading, Paragraph } from './parts.tsx'
 import { type EmailSite, SITE_NAME } from './site.ts'
-
-/** '24 hours', '1 hour', '45 minutes', '13 hours 30 minutes'. */
-export function describeLead(minutes: number) {
-	const hours = Math.floor(minutes / 60)
-	const rest = minutes % 60
-	const hourPart = hours === 1 ? '1 hour' : `${hours} hours`
-	const minutePart = rest === 1 ? '1 minute' : `${rest} minutes`
-	if (hours === 0) return minutePart
-	return rest === 0 ? hourPart : `${hourPart} ${minutePart}`
-}
 
 export function sessionReminderSubject({
 	courseTitle,
@@ -21,7 +12,7 @@ export function sessionReminderSubject({
 	weekNumber: number
 	leadMinutes: number
 }) {
-	return `Reminder: ${courseTitle}, week ${weekNumber} live session in ${describeLead(leadMinutes)}`
+	return `Reminder: ${courseTitle}, week ${weekNumber} live session in ${describeMinutes(leadMinutes)}`
 }
 
 export type SessionReminderProps = {
@@ -50,7 +41,7 @@ export function SessionReminderEmail(props: SessionReminderProps) {
 			preview={`${courseTitle}, week ${weekNumber}: ${when}`}
 			reason={`You get this email because you are enrolled in ${courseTitle} at ${SITE_NAME} and live-session reminders are on. Turn them off in your settings: ${settingsUrl}`}
 		>
-			<EmailHeading>{`Week ${weekNumber} meets in ${describeLead(props.leadMinutes)}`}</EmailHeading>
+			<EmailHeading>{`Week ${weekNumber} meets in ${describeMinutes(props.leadMinutes)}`}</EmailHeading>
 			<Paragraph>{`Hi ${name || 'there'},`}</Paragraph>
 			<Paragraph>{`The live session of ${courseTitle}, week ${weekNumber}${topic ? ` (${topic})` : ''}, is on ${when}.`}</Paragraph>
 			{joinUrl ? (
