@@ -40,3 +40,14 @@ export const OfferHoursSchema = z.object({
 		.min(1, 'Enter a number of hours from 1 to 720')
 		.max(720, 'Enter a number of hours from 1 to 720'),
 })
+
+/**
+ * What the join toast promises (issue 39 point 6): the specification's "when our programs launch"
+ * only while no course exists; otherwise a seat in the course asked about, or a new program. The
+ * same for every address (docs/decisions/041).
+ */
+export function waitlistJoinedDescription({ courseTitle, anyCourse }: { courseTitle: string | null; anyCourse: boolean }) {
+	if (courseTitle) return `You've been added to the waitlist for ${courseTitle}. We'll email you when a seat opens.`
+	if (anyCourse) return "You've been added to the waitlist! We'll email you when a new program opens."
+	return "You've been added to the waitlist! We'll notify you when our programs launch."
+}
