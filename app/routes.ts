@@ -57,6 +57,7 @@ export default [
 					route('payments/:paymentId/refund', 'routes/admin/payment-refund.tsx'),
 				]),
 				route('promotion-codes', 'routes/admin/promotion-codes.tsx'),
+				route('agreement', 'routes/admin/agreement.tsx'),
 				route('messages', 'routes/admin/messages/layout.tsx', [
 					index('routes/admin/messages/index.tsx'),
 					route('broadcast', 'routes/admin/messages/broadcast.tsx'),

@@ -82,8 +82,22 @@ export interface CoursesTable {
 	announce_week_open: Generated<boolean>
 	/** How long a waitlist offer holds a freed seat (1–720 hours). */
 	waitlist_offer_hours: Generated<number>
+	/** What You'll Learn, one outcome per line; null shows the program's own list. */
+	outcomes: string | null
+	/** The length the course page advertises ('8 weeks'); null follows the schedule, else the program's. */
+	duration_text: string | null
+	/** The agreement's refund clause for this course; null reads the school's default. */
+	refund_terms: string | null
 	created_at: CreatedAt
 	updated_at: Timestamp
+}
+
+/** Each saved version of the program agreement's template (Markdown with {placeholders}); the newest is in force. */
+export interface AgreementVersionsTable {
+	id: Generated<number>
+	body: string
+	created_by: string | null
+	created_at: CreatedAt
 }
 
 export interface EnrollmentsTable {
@@ -92,6 +106,8 @@ export interface EnrollmentsTable {
 	course_id: number
 	status: Generated<EnrollmentStatus>
 	enrollment_date: Timestamp
+	/** The agreement version the student accepted; null for enrolments an admin made. */
+	agreement_version_id: number | null
 	created_at: CreatedAt
 	updated_at: Timestamp
 }
@@ -103,6 +119,8 @@ export interface SeatHoldsTable {
 	checkout_session_id: string | null
 	/** Where the buyer pays: a repeated purchase submit answers with it (docs/decisions/040). */
 	checkout_url: string | null
+	/** The agreement version the buyer accepted, recorded on their enrolment at fulfilment. */
+	agreement_version_id: number | null
 	expires_at: Date
 	created_at: CreatedAt
 }
@@ -436,6 +454,7 @@ export interface Database {
 	sessions: SessionsTable
 	auth_tokens: AuthTokensTable
 	courses: CoursesTable
+	agreement_versions: AgreementVersionsTable
 	enrollments: EnrollmentsTable
 	seat_holds: SeatHoldsTable
 	registration_drafts: RegistrationDraftsTable

@@ -4,6 +4,7 @@ import { describe, expect, test } from 'vitest'
 import { AnnouncementEmail } from './announcement.tsx'
 import { ConfirmEmail } from './confirm-email.tsx'
 import { EnrollmentReceiptEmail } from './enrollment-receipt.tsx'
+import { OfferExpiredEmail } from './offer-expired.tsx'
 import { RefundNoticeEmail } from './refund-notice.tsx'
 import { renderEmail } from './render.server.ts'
 import { ResetPasswordEmail } from './reset-password.tsx'
@@ -188,6 +189,20 @@ describe('e-mail templates', () => {
 		expect(mail.text).toContain('Price: $2,500.00.')
 		expect(mail.text).toContain(`Claim your seat ${offerUrl}`)
 		expect(linksOf(mail.html)).toContain(offerUrl)
+	})
+
+	test('the released offer: which course, until when it was held, the course page', async () => {
+		const courseUrl = 'https://school.example/courses/7'
+		const mail = await renderEmail(
+			<OfferExpiredEmail site={site} name="Ada" courseTitle="Spring Cohort" heldUntil="Sat 28 Nov, 10:00 am CST" courseUrl={courseUrl} />,
+		)
+		expectSchoolFrame(mail, {
+			title: 'Your held seat has been released: Spring Cohort',
+			reason: /a seat in Spring Cohort at Real Estate Mentorship was held for you/,
+		})
+		expect(mail.text).toContain('We held a seat in Spring Cohort for you until Sat 28 Nov, 10:00 am CST.')
+		expect(mail.text).toContain(`See the course ${courseUrl}`)
+		expect(linksOf(mail.html)).toContain(courseUrl)
 	})
 
 	test("the mail colours are the site's (app/app.css)", () => {

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest'
+import { describeMinutes } from './durations.ts'
 import { renderEmail } from './render.server.ts'
 import { SessionChangedEmail } from './session-changed.tsx'
 import { SessionReminderEmail } from './session-reminder.tsx'
@@ -23,6 +24,18 @@ function expectSchoolFrame({ html, text }: { html: string; text: string }, title
 }
 
 describe('live-session mails', () => {
+	test('a reminder names its time in hours and minutes', () => {
+		expect([1440, 60, 45, 1, 61, 810, 122].map(describeMinutes)).toEqual([
+			'24 hours',
+			'1 hour',
+			'45 minutes',
+			'1 minute',
+			'1 hour 1 minute',
+			'13 hours 30 minutes',
+			'2 hours 2 minutes',
+		])
+	})
+
 	test('a reminder: the time in the student’s zone, the join link, how to turn reminders off', async () => {
 		const props = {
 			site,

@@ -1,12 +1,7 @@
+import { describeMinutes } from './durations.ts'
 import { EmailLayout } from './layout.tsx'
 import { ActionButton, EmailHeading, Paragraph } from './parts.tsx'
 import { type EmailSite, SITE_NAME } from './site.ts'
-
-/** '24 hours', '1 hour', '90 minutes'. */
-export function describeLead(minutes: number) {
-	if (minutes % 60 === 0) return `${minutes / 60} ${minutes === 60 ? 'hour' : 'hours'}`
-	return `${minutes} minutes`
-}
 
 export function sessionReminderSubject({
 	courseTitle,
@@ -17,7 +12,7 @@ export function sessionReminderSubject({
 	weekNumber: number
 	leadMinutes: number
 }) {
-	return `Reminder: ${courseTitle}, week ${weekNumber} live session in ${describeLead(leadMinutes)}`
+	return `Reminder: ${courseTitle}, week ${weekNumber} live session in ${describeMinutes(leadMinutes)}`
 }
 
 export type SessionReminderProps = {
@@ -46,7 +41,7 @@ export function SessionReminderEmail(props: SessionReminderProps) {
 			preview={`${courseTitle}, week ${weekNumber}: ${when}`}
 			reason={`You get this email because you are enrolled in ${courseTitle} at ${SITE_NAME} and live-session reminders are on. Turn them off in your settings: ${settingsUrl}`}
 		>
-			<EmailHeading>{`Week ${weekNumber} meets in ${describeLead(props.leadMinutes)}`}</EmailHeading>
+			<EmailHeading>{`Week ${weekNumber} meets in ${describeMinutes(props.leadMinutes)}`}</EmailHeading>
 			<Paragraph>{`Hi ${name || 'there'},`}</Paragraph>
 			<Paragraph>{`The live session of ${courseTitle}, week ${weekNumber}${topic ? ` (${topic})` : ''}, is on ${when}.`}</Paragraph>
 			{joinUrl ? (

@@ -6,13 +6,13 @@
 import type { TaskList } from 'graphile-worker'
 import { MAKE_PREVIEW_TASK } from '#app/models/document-previews.server.ts'
 import { EMAIL_ANNOUNCEMENT_TASK } from '#app/models/messages.server.ts'
-import { SEND_SEAT_OFFER_TASK } from '#app/models/seat-offers.server.ts'
+import { SEND_OFFER_EXPIRED_TASK, SEND_SEAT_OFFER_TASK } from '#app/models/seat-offers.server.ts'
 import { emailAnnouncementTask } from './announcements.server.ts'
 import { makePreview, requestMissingPreviews } from './document-previews.server.ts'
 import { announceOpenWeeks, sendSessionReminders } from './live-sessions.server.ts'
 import { deliverMail } from './mail.server.ts'
 import { sweepAbandonedUploads, sweepExpiredHolds, sweepRateLimitCounters } from './sweeps.server.ts'
-import { sendSeatOfferMail, sweepWaitlist } from './waitlist.server.ts'
+import { sendOfferExpiredMail, sendSeatOfferMail, sweepWaitlist } from './waitlist.server.ts'
 
 export const TASKS: TaskList = {
 	'deliver-mail': deliverMail,
@@ -21,6 +21,7 @@ export const TASKS: TaskList = {
 	'sweep-abandoned-uploads': sweepAbandonedUploads,
 	'sweep-waitlist-offers': sweepWaitlist,
 	[SEND_SEAT_OFFER_TASK]: sendSeatOfferMail,
+	[SEND_OFFER_EXPIRED_TASK]: sendOfferExpiredMail,
 	[MAKE_PREVIEW_TASK]: makePreview,
 	'request-missing-previews': requestMissingPreviews,
 	[EMAIL_ANNOUNCEMENT_TASK]: emailAnnouncementTask,

@@ -1,6 +1,6 @@
 import { type ExpressionBuilder, type Kysely, type Selectable, sql } from 'kysely'
 import type { CoursesTable, Database, EnrollmentStatus } from '#db/types.ts'
-import { availabilityOf, type CourseWithAvailability } from './courses.ts'
+import { availabilityOf, type CourseWithAvailability, courseDuration, courseOutcomes } from './courses.ts'
 import { describeSchedule } from './live-sessions.ts'
 
 /** Enrollment states that occupy a seat (docs/decisions/015); 'inactive' frees it. */
@@ -56,6 +56,8 @@ function coursesWithTakenSeats(db: Kysely<Database>) {
 function toCourseWithAvailability(
 	row: Selectable<CoursesTable> & { taken: number; sessionCount: string | number | null; firstSessionAt: Date | string | null },
 ): CourseWithAvailability {
+	const sessionCount = Number(row.sessionCount ?? 0)
+	const scheduled = Boolean(row.schedule_weekday && row.schedule_start_time && row.schedule_minutes)
 	return {
 		id: row.id,
 		title: row.title,
@@ -66,11 +68,13 @@ function toCourseWithAvailability(
 		registrationFee: row.registration_fee,
 		createdAt: new Date(row.created_at).toISOString(),
 		updatedAt: new Date(row.updated_at).toISOString(),
+		outcomes: courseOutcomes(row.outcomes),
+		duration: courseDuration({ durationText: row.duration_text, scheduledWeeks: scheduled && sessionCount > 0 ? sessionCount : null }),
 		schedule:
 			row.schedule_weekday && row.schedule_start_time && row.schedule_minutes
 				? describeSchedule(
 						{ weekday: row.schedule_weekday, startTime: row.schedule_start_time, minutes: row.schedule_minutes, timeZone: row.time_zone },
-						{ count: Number(row.sessionCount ?? 0), firstStartsAt: row.firstSessionAt ? new Date(row.firstSessionAt) : null },
+						{ count: sessionCount, firstStartsAt: row.firstSessionAt ? new Date(row.firstSessionAt) : null },
 					)
 				: null,
 		...availabilityOf({ capacity: row.capacity, taken: Number(row.taken) }),

@@ -40,6 +40,10 @@ export type CourseWithAvailability = Availability & {
 	registrationFee: number
 	/** The live sessions, e.g. 'Tuesdays 7 pm ET, 8 sessions from 13 Jan'; null without a weekly schedule. */
 	schedule: string | null
+	/** What You'll Learn: the course's own list, else the program's. */
+	outcomes: string[]
+	/** How long it runs, as the course page says it: the course's words, else its schedule's weeks, else the program's. */
+	duration: string
 	/** ISO timestamp. */
 	createdAt: string
 	/** ISO timestamp. */
@@ -242,3 +246,32 @@ export const SCHEDULE_DEFAULTS = {
 	reminderFirstHours: String(DEFAULT_REMINDER_FIRST_MINUTES / 60),
 	reminderSecondMinutes: String(DEFAULT_REMINDER_SECOND_MINUTES),
 } satisfies Partial<CourseFormDefaults>
+
+/** What You'll Learn on a course page that has no list of its own: the program's six topics. */
+export const PROGRAM_OUTCOMES = [
+	'Business formation: set up the right structure for your investments',
+	'Raising capital: fund deals with private money and lenders',
+	'Building your team: agents, contractors, lenders and property managers',
+	'Deal analysis and ARV: run the numbers and estimate after-repair value',
+	'Making the right offer: negotiate with confidence',
+	'Finding potential tenants: screen and place reliable renters',
+]
+
+/** The course's outcomes, one per line as the admin typed them, else the program's. */
+export function courseOutcomes(outcomes: string | null) {
+	const own = (outcomes ?? '')
+		.split('\n')
+		.map((line) => line.trim())
+		.filter(Boolean)
+	return own.length > 0 ? own : PROGRAM_OUTCOMES
+}
+
+/** The program's length as its course page reads it in the specification (docs/decisions 12). */
+export const PROGRAM_DURATION = '3 months'
+
+/** The course's own words; else a scheduled course's weeks; else the program's reading. */
+export function courseDuration({ durationText, scheduledWeeks }: { durationText: string | null; scheduledWeeks: number | null }) {
+	if (durationText) return durationText
+	if (scheduledWeeks) return scheduledWeeks === 1 ? '1 week' : `${scheduledWeeks} weeks`
+	return PROGRAM_DURATION
+}

@@ -144,7 +144,7 @@ export async function changeSession(
 			new Date(after.starts_at).getTime() === before.startsAt.getTime() &&
 			new Date(after.ends_at).getTime() === before.endsAt.getTime()
 		if (!unchanged || change.kind !== 'restore') {
-			await sendSessionChangeNotices(trx, { sessionId, previousStartsAt: before.startsAt, previousEndsAt: before.endsAt })
+			await sendSessionChangeNotices(trx, { sessionId, previousStartsAt: before.startsAt, previousEndsAt: before.endsAt, now })
 		}
 		return { id: sessionId }
 	})

@@ -175,10 +175,29 @@ export function weekOpensAt(session: { startsAt: Date; opensAt: Date | null }, d
  * down is sent late, but only before the start).
  */
 export function dueReminderLead(startsAt: Date, leads: Array<number | null>, now: Date) {
-	const untilStart = startsAt.getTime() - now.getTime()
-	if (untilStart <= 0) return null
-	const due = leads.filter((lead): lead is number => lead !== null && lead * 60_000 >= untilStart)
+	if (startsAt <= now) return null
+	const due = passedReminderLeads(startsAt, leads, now)
 	return due.length ? Math.min(...due) : null
+}
+
+/** A reminder up to this late still names its lead time ('in 24 hours'); a later one says the time left. */
+export const REMINDER_GRACE_MINUTES = 5
+
+/**
+ * The time a reminder names, in minutes: its lead time when it goes on time, else the whole minutes
+ * left until the start, down to five (a student who enrols 13½ hours before class reads 'in 13 hours
+ * 30 minutes', not 'in 24 hours').
+ */
+export function reminderMinutesToName(startsAt: Date, lead: number, now: Date) {
+	const minutesLeft = Math.floor((startsAt.getTime() - now.getTime()) / 60_000)
+	if (lead - minutesLeft <= REMINDER_GRACE_MINUTES) return lead
+	return minutesLeft >= 5 ? minutesLeft - (minutesLeft % 5) : Math.max(minutesLeft, 1)
+}
+
+/** The lead times whose moment has already come for a session starting at `startsAt`. */
+export function passedReminderLeads(startsAt: Date, leads: Array<number | null>, now: Date) {
+	const untilStart = startsAt.getTime() - now.getTime()
+	return leads.filter((lead): lead is number => lead !== null && lead * 60_000 >= untilStart)
 }
 
 /** A session as the admin's list and editor show it, formatted in the course's zone on the server. */

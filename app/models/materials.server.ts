@@ -106,8 +106,9 @@ export function selectWeeksWithItems(db: Kysely<Database>) {
 }
 
 /**
- * A course's weeks, newest first, each with its class materials and recordings sorted by
- * title: the newest RECENT_WEEKS unless `all` is asked for. One query, whatever the number
+ * A course's weeks, the open ones newest first and then those not open yet (the next first), each
+ * with its class materials and recordings sorted by title: RECENT_WEEKS of them in that order unless
+ * `all` is asked for. One query, whatever the number
  * of weeks and files. An alumnus's list has no live links (`liveLinks: false`, decision 035).
  */
 export async function getCourseWeeks(
@@ -120,19 +121,29 @@ export async function getCourseWeeks(
 		now = new Date(),
 	}: { all?: boolean; liveLinks?: boolean; reader?: MaterialReader; now?: Date } = {},
 ): Promise<CourseWeekList> {
+	// Open weeks newest first, then the weeks not open yet, the next to open first (issue 39 point 7):
+	// the current week leads the list instead of sitting below the locked ones.
+	const notOpenYet = sql<boolean>`coalesce(${sessionOpensAtSql} > ${now}, false)`
+	const weekOrder = sql<number>`CASE WHEN ${notOpenYet} THEN week.week_number ELSE -week.week_number END`
 	const listedWeekIds = db
-		.selectFrom('course_materials')
-		.select('id')
-		.where('course_id', '=', courseId)
-		.orderBy('week_number', 'desc')
-		.orderBy('id', 'desc')
+		.selectFrom('course_materials as week')
+		.innerJoin('courses as course', 'course.id', 'week.course_id')
+		.leftJoin('live_sessions as session', (join) =>
+			join.onRef('session.course_id', '=', 'week.course_id').onRef('session.week_number', '=', 'week.week_number'),
+		)
+		.select('week.id')
+		.where('week.course_id', '=', courseId)
+		.orderBy(notOpenYet)
+		.orderBy(weekOrder)
+		.orderBy('week.id', 'desc')
 		.$if(!all, (query) => query.limit(RECENT_WEEKS))
 	const rows = await selectWeeksWithItems(db)
 		.select((eb) =>
 			eb.selectFrom('course_materials').select(eb.fn.countAll<string>().as('count')).where('course_id', '=', courseId).as('totalWeeks'),
 		)
 		.where('week.id', 'in', listedWeekIds)
-		.orderBy('week.week_number', 'desc')
+		.orderBy(notOpenYet)
+		.orderBy(weekOrder)
 		.orderBy('week.id', 'desc')
 		.orderBy('item.title')
 		.orderBy('item.id')

@@ -12,6 +12,8 @@ import { takenSeatsExpression } from './courses.server.ts'
  * commits.
  */
 export const SEND_SEAT_OFFER_TASK = 'send-seat-offer'
+/** The job that tells people their offer ran out (`sendOfferExpiredNotices`); a job, so scripts never load mail templates. */
+export const SEND_OFFER_EXPIRED_TASK = 'send-offer-expired'
 
 /**
  * The seat lock and the waitlist's offers (docs/decisions/015, 034). Every seat decision takes
@@ -107,13 +109,15 @@ async function closeExpiredOffers(trx: Transaction<Database>, courseId: number) 
 		.where('offer_expires_at', '<=', sql<Date>`now()`)
 		.executeTakeFirst()
 	if (!expired) return
-	await trx
+	const closed = await trx
 		.updateTable('waitlist_entries')
 		.set({ status: 'expired', updated_at: new Date() })
 		.where('course_id', '=', courseId)
 		.where('status', '=', 'offered')
 		.where('offer_expires_at', '<=', sql<Date>`now()`)
+		.returning('id')
 		.execute()
+	await addJob(trx, SEND_OFFER_EXPIRED_TASK, { entryIds: closed.map((entry) => entry.id) }, { maxAttempts: 5 })
 }
 
 /** The account's e-mail address, only once the account has confirmed it: a place in line belongs to an address (docs/decisions/041). */

@@ -6,7 +6,7 @@ import { SessionReminderEmail, sessionReminderSubject } from '#app/emails/sessio
 import { WeekOpenEmail, weekOpenSubject } from '#app/emails/week-open.tsx'
 import type { Database } from '#db/types.ts'
 import { emailSite, enqueueEmail } from './emails.server.ts'
-import { dueReminderLead, formatSessionTime } from './live-sessions.ts'
+import { dueReminderLead, formatSessionTime, passedReminderLeads, reminderMinutesToName } from './live-sessions.ts'
 import { safeExternalUrl } from './materials.ts'
 import { sessionOpensAtSql, sessionWeekSql } from './session-schedule.server.ts'
 
@@ -32,11 +32,13 @@ function activeStudentsOf(db: Kysely<Database>) {
 /**
  * The notice of a moved, shortened, cancelled or restored session, to every student with an
  * active enrollment (whatever their reminder switch: a change is not a reminder), each with the
- * times in their own zone. In the transaction of the change.
+ * times in their own zone. In the transaction of the change. The notice stands for every reminder
+ * whose moment has already come at the new time: those are recorded as sent, so a session moved
+ * to tomorrow does not get a second 'in 24 hours' minutes after its notice.
  */
 export async function sendSessionChangeNotices(
 	db: Kysely<Database>,
-	{ sessionId, previousStartsAt, previousEndsAt }: { sessionId: number; previousStartsAt: Date; previousEndsAt: Date },
+	{ sessionId, previousStartsAt, previousEndsAt, now }: { sessionId: number; previousStartsAt: Date; previousEndsAt: Date; now: Date },
 ) {
 	const rows = await activeStudentsOf(db)
 		.select([
@@ -48,6 +50,9 @@ export async function sendSessionChangeNotices(
 			'session.status',
 			'session.note',
 			'course.title',
+			'course.reminder_first_minutes as first',
+			'course.reminder_second_minutes as second',
+			'users.id as userId',
 			'users.email',
 			'profiles.name',
 			'profiles.time_zone as userZone',
@@ -77,6 +82,14 @@ export async function sendSessionChangeNotices(
 				dashboardUrl: dashboardUrl(row.courseId),
 			}),
 		})
+		const coveredLeads = row.status === 'scheduled' ? passedReminderLeads(startsAt, [row.first, row.second], now) : []
+		if (coveredLeads.length > 0) {
+			await db
+				.insertInto('session_reminders')
+				.values(coveredLeads.map((lead_minutes) => ({ session_id: sessionId, user_id: row.userId, lead_minutes, starts_at: startsAt })))
+				.onConflict((conflict) => conflict.doNothing())
+				.execute()
+		}
 	}
 }
 
@@ -86,8 +99,9 @@ export async function sendSessionChangeNotices(
  * reminder whose lead time has come most recently. Each is recorded in `session_reminders`
  * (one row per student, session, lead time and start) in the same transaction as its mail, and
  * only a row this call inserted is mailed: two processes running this at once send one mail.
- * A reminder missed while nothing ran is sent late only while the session has not started; a
- * longer lead time passed over by a shorter one is recorded as done and not sent.
+ * A reminder missed while nothing ran, or due before the student enrolled, is sent late only while
+ * the session has not started, and then names the time left (`reminderMinutesToName`); a longer
+ * lead time passed over by a shorter one is recorded as done and not sent.
  */
 export async function sendDueReminders(db: Kysely<Database>, now: Date = new Date()) {
 	return db.transaction().execute(async (trx) => {
@@ -131,9 +145,10 @@ export async function sendDueReminders(db: Kysely<Database>, now: Date = new Dat
 				.returning('lead_minutes')
 				.execute()
 			if (!recorded.some((inserted) => inserted.lead_minutes === lead)) continue
+			const named = reminderMinutesToName(startsAt, lead, now)
 			await enqueueEmail(trx, {
 				to: row.email,
-				subject: sessionReminderSubject({ courseTitle: row.title, weekNumber: row.weekNumber, leadMinutes: lead }),
+				subject: sessionReminderSubject({ courseTitle: row.title, weekNumber: row.weekNumber, leadMinutes: named }),
 				body: createElement(SessionReminderEmail, {
 					site,
 					name: row.name,
@@ -141,7 +156,7 @@ export async function sendDueReminders(db: Kysely<Database>, now: Date = new Dat
 					weekNumber: row.weekNumber,
 					topic: row.topic,
 					when: formatSessionTime(startsAt, new Date(row.endsAt), row.userZone ?? row.sessionZone),
-					leadMinutes: lead,
+					leadMinutes: named,
 					joinUrl: safeExternalUrl(row.zoomLink),
 					dashboardUrl: dashboardUrl(row.courseId),
 					settingsUrl: `${site.url}${href('/dashboard/settings')}`,

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely'
 import { createElement } from 'react'
 import { href } from 'react-router'
+import { OfferExpiredEmail, offerExpiredSubject } from '#app/emails/offer-expired.tsx'
 import { SeatOfferEmail, seatOfferSubject } from '#app/emails/seat-offer.tsx'
 import { WaitlistJoinedEmail, waitlistJoinedSubject } from '#app/emails/waitlist-joined.tsx'
 import { WaitlistNoticeEmail, waitlistNoticeSubject } from '#app/emails/waitlist-notice.tsx'
@@ -8,8 +9,7 @@ import { formatPrice } from '#app/utils/money.ts'
 import { hashToken } from '#app/utils/session.server.ts'
 import type { Database } from '#db/types.ts'
 import { emailSite, enqueueEmail } from './emails.server.ts'
-
-const offerEnd = new Intl.DateTimeFormat('en-US', { dateStyle: 'full', timeStyle: 'short', timeZone: 'UTC' })
+import { formatMoment } from './live-sessions.ts'
 
 /** The person's page for their place in line or their offer; the token is the only key to it. */
 export function waitlistPlaceUrl(token: string) {
@@ -79,12 +79,17 @@ export async function sendSeatOffer(db: Kysely<Database>, { entryId, token }: { 
 	const offer = await db
 		.selectFrom('waitlist_entries')
 		.innerJoin('courses', 'courses.id', 'waitlist_entries.course_id')
+		// The reader's zone when the address has an account that chose one, else the course's (issue 39 point 6).
+		.leftJoin('users', 'users.email', 'waitlist_entries.email')
+		.leftJoin('profiles', 'profiles.id', 'users.id')
 		.select([
 			'waitlist_entries.email',
 			'waitlist_entries.name',
 			'waitlist_entries.offer_expires_at',
 			'courses.title',
 			'courses.registration_fee',
+			'courses.time_zone as courseZone',
+			'profiles.time_zone as readerZone',
 		])
 		.where('waitlist_entries.id', '=', entryId)
 		.where('waitlist_entries.status', '=', 'offered')
@@ -101,9 +106,48 @@ export async function sendSeatOffer(db: Kysely<Database>, { entryId, token }: { 
 			name: offer.name,
 			courseTitle: offer.title,
 			price: offer.registration_fee === 0 ? 'Free' : formatPrice(offer.registration_fee),
-			heldUntil: `${offerEnd.format(offer.offer_expires_at)} UTC`,
+			heldUntil: formatMoment(new Date(offer.offer_expires_at), offer.readerZone ?? offer.courseZone),
 			offerUrl: waitlistPlaceUrl(token),
 		}),
 	})
 	return true
+}
+
+/**
+ * Tells the people whose offers ran out unclaimed that their seat went to the next in line (issue 39
+ * point 6), with the deadline in their zone. In the transaction that records the offers as expired.
+ */
+export async function sendOfferExpiredNotices(db: Kysely<Database>, entryIds: number[]) {
+	if (entryIds.length === 0) return
+	const rows = await db
+		.selectFrom('waitlist_entries')
+		.innerJoin('courses', 'courses.id', 'waitlist_entries.course_id')
+		.leftJoin('users', 'users.email', 'waitlist_entries.email')
+		.leftJoin('profiles', 'profiles.id', 'users.id')
+		.select([
+			'waitlist_entries.email',
+			'waitlist_entries.name',
+			'waitlist_entries.offer_expires_at',
+			'courses.id as courseId',
+			'courses.title',
+			'courses.time_zone as courseZone',
+			'profiles.time_zone as readerZone',
+		])
+		.where('waitlist_entries.id', 'in', entryIds)
+		.execute()
+	const site = emailSite()
+	for (const row of rows) {
+		if (!row.offer_expires_at) continue
+		await enqueueEmail(db, {
+			to: row.email,
+			subject: offerExpiredSubject(row.title),
+			body: createElement(OfferExpiredEmail, {
+				site,
+				name: row.name,
+				courseTitle: row.title,
+				heldUntil: formatMoment(new Date(row.offer_expires_at), row.readerZone ?? row.courseZone),
+				courseUrl: `${site.url}${href('/courses/:id', { id: String(row.courseId) })}`,
+			}),
+		})
+	}
 }

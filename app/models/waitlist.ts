@@ -63,3 +63,14 @@ export type WaitlistCourse = { id: number; title: string }
 export function waitlistDescription(course: WaitlistCourse | null) {
 	return `Sign up to be notified when our ${course?.title ?? DEFAULT_PROGRAM} becomes available`
 }
+
+/**
+ * What the join toast promises (issue 39 point 6): the specification's "when our programs launch"
+ * only while no course exists; otherwise a seat in the course asked about, or a new program. The
+ * same for every address (docs/decisions/041).
+ */
+export function waitlistJoinedDescription({ courseTitle, anyCourse }: { courseTitle: string | null; anyCourse: boolean }) {
+	if (courseTitle) return `You've been added to the waitlist for ${courseTitle}. We'll email you when a seat opens.`
+	if (anyCourse) return "You've been added to the waitlist! We'll email you when a new program opens."
+	return "You've been added to the waitlist! We'll notify you when our programs launch."
+}

@@ -147,6 +147,13 @@ async function insertDemoData(trx: Transaction<Database>, context: SeedContext) 
 		end_date: date(13),
 		capacity: 30,
 		registration_fee: 0,
+		outcomes: [
+			'Why rentals build wealth: cash flow, equity and appreciation',
+			'Reading a local market: rents, vacancies and jobs',
+			'The numbers behind a good deal: the 1% rule and cash-on-cash return',
+			'Making your first offer with confidence',
+		].join('\n'),
+		duration_text: '4 weeks',
 	})
 	const paidCourse = await insertCourse(trx, {
 		title: 'BRRRR Mentorship: 8-Week Small-Group Program',
@@ -158,6 +165,15 @@ async function insertDemoData(trx: Transaction<Database>, context: SeedContext) 
 		end_date: date(41),
 		capacity: 10,
 		registration_fee: 250_000,
+		outcomes: [
+			'Buying right: find and analyse distressed properties',
+			'Rehab planning: scope, budget and manage contractors',
+			'Renting: screen tenants and set market rents',
+			'Refinancing: prepare a cash-out refinance with your lender',
+			'Repeating: build the next deal from the first one',
+		].join('\n'),
+		refund_terms:
+			'A full refund is given on a written request before the second live session; after that, half the fee is refunded until the fourth session, and nothing after it.',
 	})
 	// The paid course meets weekly at 7 pm New York time from its start date: two sessions are past,
 	// one is this week, and week 4 (three days' opening notice) is still locked.
@@ -182,6 +198,13 @@ async function insertDemoData(trx: Transaction<Database>, context: SeedContext) 
 		end_date: date(48),
 		capacity: 2,
 		registration_fee: 150_000,
+		outcomes: [
+			'Raise rents to market',
+			'Cut operating costs',
+			'Plan capital expenses',
+			'Build a management system that keeps units full',
+		].join('\n'),
+		duration_text: '4 weeks',
 	})
 
 	const enroll = async (account: AccountName, courseId: number, daysAgo: number) => {
@@ -327,7 +350,10 @@ function isoWeekday(date: string) {
 
 async function insertCourse(
 	trx: Transaction<Database>,
-	course: Pick<NewCourse, 'title' | 'description' | 'start_date' | 'end_date' | 'capacity' | 'registration_fee'>,
+	course: Pick<
+		NewCourse,
+		'title' | 'description' | 'start_date' | 'end_date' | 'capacity' | 'registration_fee' | 'outcomes' | 'duration_text' | 'refund_terms'
+	>,
 ): Promise<CourseRow> {
 	return trx.insertInto('courses').values(course).returning(['id', 'title', 'registration_fee']).executeTakeFirstOrThrow()
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { Page } from '@playwright/test'
-import { insertCourse, insertEnrollment, insertMaterialItem, insertWeek } from '#tests/support/fixtures.ts'
+import { insertCourse, insertEnrollment, insertLiveSession, insertMaterialItem, insertWeek } from '#tests/support/fixtures.ts'
 import { expect, test } from '../support/e2e.ts'
 
 async function chooseCourse(page: Page, title: string, javaScriptEnabled: boolean) {
@@ -265,4 +265,44 @@ test('a signed-out visitor is sent to log in', async ({ page }) => {
 	await page.goto('/dashboard')
 	await expect(page).toHaveURL(/\/login\?redirectTo=%2Fdashboard$/)
 	await expect(page.getByText('Please login to access the dashboard')).toBeVisible()
+})
+
+test('on a phone the current week leads: open weeks newest first, then one line for each week not open yet', async ({
+	page,
+	db,
+	createUser,
+	signIn,
+}) => {
+	const student = await createUser({ name: 'Casey Cohort' })
+	const course = await insertCourse(db, { time_zone: 'America/New_York', weeks_open_days_before: 7 })
+	await insertEnrollment(db, { userId: student.id, courseId: course.id })
+	const DAY = 86_400_000
+	for (let week = 1; week <= 8; week++) {
+		const weekId = await insertWeek(db, { courseId: course.id, weekNumber: week, topic: `Topic ${week}`, zoomLink: null })
+		await insertMaterialItem(db, {
+			courseId: course.id,
+			weekId,
+			title: `Handout ${week}`,
+			fileName: `handout-${week}.pdf`,
+			sizeBytes: 2048,
+		})
+		// Weekly sessions with week 3 two days ahead: weeks 1 to 3 are open.
+		const startsAt = new Date(Date.now() + (week - 3) * 7 * DAY + 2 * DAY)
+		await insertLiveSession(db, { courseId: course.id, weekNumber: week, startsAt, endsAt: new Date(startsAt.getTime() + 3_600_000) })
+	}
+	await signIn(student)
+	await page.setViewportSize({ width: 390, height: 844 })
+
+	await page.goto('/dashboard')
+	const weekHeadings = page.getByRole('heading', { level: 3, name: /^Week \d+:/ })
+	await expect(weekHeadings).toHaveText([3, 2, 1, 4, 5, 6, 7, 8].map((week) => `Week ${week}: Topic ${week}`))
+	await expect(weekSection(page, 'Week 3: Topic 3').getByRole('link', { name: /Handout 3/ })).toBeVisible()
+	const locked = weekSection(page, 'Week 4: Topic 4')
+	await expect(locked.getByText(/^Opens [A-Z][a-z]{2} \d+ [A-Z][a-z]{2}$/)).toBeVisible()
+	await expect(locked.getByRole('link')).toHaveCount(0)
+	// One line each: no taller than a line of text and its padding.
+	for (const week of [4, 5, 6, 7, 8]) {
+		const box = await weekSection(page, `Week ${week}: Topic ${week}`).boundingBox()
+		expect(box?.height ?? 0).toBeLessThan(80)
+	}
 })

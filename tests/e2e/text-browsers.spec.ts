@@ -35,6 +35,7 @@ const ADMIN_MENU: Link[] = [
 	{ text: 'Upload Materials', path: '/dashboard/admin/uploads' },
 	{ text: 'Manage Enrollments', path: '/dashboard/admin/enrollments' },
 	{ text: 'Promotion Codes', path: '/dashboard/admin/promotion-codes' },
+	{ text: 'Program Agreement', path: '/dashboard/admin/agreement' },
 	{ text: 'Manage Users', path: '/dashboard/admin/users' },
 	{ text: 'Student Communications', path: '/dashboard/admin/messages' },
 	{ text: 'Grade Assignments', path: '/dashboard/admin/grades' },

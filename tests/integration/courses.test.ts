@@ -2,7 +2,7 @@ import { Kysely, type LogEvent, PostgresDialect } from 'kysely'
 import pg from 'pg'
 import { describe, expect, test } from 'vitest'
 import { getCourseWithAvailability, listCoursesWithAvailability } from '#app/models/courses.server.ts'
-import { availabilityOf } from '#app/models/courses.ts'
+import { availabilityOf, PROGRAM_OUTCOMES } from '#app/models/courses.ts'
 import { loader as courseDetailLoader } from '#app/routes/public/course-detail.tsx'
 import type { Database, EnrollmentStatus } from '#db/types.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
@@ -116,6 +116,8 @@ describe('course availability', () => {
 			capacity: 12,
 			registrationFee: 250000,
 			schedule: null,
+			outcomes: PROGRAM_OUTCOMES,
+			duration: '3 months',
 			createdAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T.+Z$/),
 			updatedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T.+Z$/),
 			taken: 0,
@@ -199,5 +201,40 @@ describe('course detail loader', () => {
 		await enroll(t.db, course.id, 'active')
 		const result = await load(String(course.id))
 		expect(result.course).toMatchObject({ id: course.id, title: 'Loader course', taken: 1, spotsLeft: 2 })
+	})
+})
+
+describe('a course page in the school’s own words', () => {
+	test('shows the course’s outcomes and duration; without them the program’s list and "3 months", or its scheduled weeks', async () => {
+		const own = await insertCourse(t.db, { outcomes: 'Find deals\n\n  Fund them  \nRent them', duration_text: '6 weeks' })
+		const plain = await insertCourse(t.db)
+		const scheduled = await insertCourse(t.db, {
+			start_date: '2031-01-07',
+			end_date: '2031-02-10',
+			schedule_weekday: 2,
+			schedule_start_time: '19:00',
+			schedule_minutes: 90,
+		})
+		for (const week of [1, 2, 3, 4, 5]) {
+			await t.db
+				.insertInto('live_sessions')
+				.values({
+					course_id: scheduled.id,
+					week_number: week,
+					starts_at: new Date(Date.UTC(2031, 0, week * 7)),
+					ends_at: new Date(Date.UTC(2031, 0, week * 7, 1)),
+					time_zone: 'UTC',
+				})
+				.execute()
+		}
+		expect(await getCourseWithAvailability(t.db, own.id)).toMatchObject({
+			outcomes: ['Find deals', 'Fund them', 'Rent them'],
+			duration: '6 weeks',
+		})
+		const programs = await getCourseWithAvailability(t.db, plain.id)
+		expect(programs?.duration).toBe('3 months')
+		expect(programs?.outcomes).toHaveLength(6)
+		expect(programs?.outcomes[0]).toMatch(/^Business formation/)
+		expect((await getCourseWithAvailability(t.db, scheduled.id))?.duration).toBe('5 weeks')
 	})
 })

@@ -205,7 +205,7 @@ describe('reminders', () => {
 		expect(await mailsTo(gone.email, 'Reminder:%')).toEqual([])
 	})
 
-	test('one missed while nothing ran goes late only before the start; a longer one passed over is not sent', async () => {
+	test('one missed while nothing ran goes late only before the start, naming the time left; a longer one passed over is not sent', async () => {
 		const course = await scheduledCourse()
 		const [week1, week2] = await listCourseSessions(t.db, course.id)
 		const student = await studentIn(course.id)
@@ -213,9 +213,63 @@ describe('reminders', () => {
 		expect((await sendDueReminders(t.db, new Date(week1!.startsAt.getTime() - 30 * MINUTE))).sent).toBe(1)
 		// Down until after week 2 started: nothing.
 		expect((await sendDueReminders(t.db, new Date(week2!.startsAt.getTime() + MINUTE))).sent).toBe(0)
+		const mails = await mailsTo(student.email, 'Reminder:%')
+		expect(mails.map((mail) => mail.subject)).toEqual([`Reminder: ${course.title}, week 1 live session in 30 minutes`])
+		expect(mails[0]!.text).toMatch(/week 1 meets in 30 minutes/i)
+	})
+
+	test('a student who enrols 13½ hours before class is told the time left, not "24 hours"; up to 5 minutes late still names the lead', async () => {
+		const course = await scheduledCourse()
+		const [week1, week2] = await listCourseSessions(t.db, course.id)
+		const student = await studentIn(course.id)
+		expect((await sendDueReminders(t.db, new Date(week1!.startsAt.getTime() - (13 * 60 + 32) * MINUTE))).sent).toBe(1)
+		expect((await sendDueReminders(t.db, new Date(week1!.startsAt.getTime() - 20 * 60 * MINUTE))).sent).toBe(0)
+		expect((await sendDueReminders(t.db, new Date(week1!.startsAt.getTime() - 60 * MINUTE))).sent).toBe(1)
+		expect((await sendDueReminders(t.db, new Date(week2!.startsAt.getTime() - 1435 * MINUTE))).sent).toBe(1)
 		expect((await mailsTo(student.email, 'Reminder:%')).map((mail) => mail.subject)).toEqual([
+			`Reminder: ${course.title}, week 1 live session in 13 hours 30 minutes`,
+			`Reminder: ${course.title}, week 1 live session in 1 hour`,
+			`Reminder: ${course.title}, week 2 live session in 24 hours`,
+		])
+	})
+
+	test('a session moved after its reminders gets its notice, not a second reminder of a lead time already passed', async () => {
+		const course = await scheduledCourse()
+		const admin = await insertUser(t.db, { role: 'admin' })
+		const [week1, week2] = await listCourseSessions(t.db, course.id)
+		const student = await studentIn(course.id)
+		const dayBefore = new Date(week1!.startsAt.getTime() - 1440 * MINUTE)
+		expect((await sendDueReminders(t.db, dayBefore)).sent).toBe(1)
+		// Moved 30 minutes earlier, 20 minutes after the reminder: the next minutes send nothing more
+		// until the 1-hour reminder at the new time.
+		const movedAt = new Date(dayBefore.getTime() + 20 * MINUTE)
+		await changeSession(t.db, {
+			adminId: admin,
+			courseId: course.id,
+			sessionId: week1!.id,
+			change: { kind: 'move', date: '2026-10-20', startTime: '18:30', minutes: 60, note: null },
+			now: movedAt,
+		})
+		for (const minutesAfter of [1, 2, 5]) {
+			expect((await sendDueReminders(t.db, new Date(movedAt.getTime() + minutesAfter * MINUTE))).sent).toBe(0)
+		}
+		expect((await sendDueReminders(t.db, new Date(week1!.startsAt.getTime() - 90 * MINUTE))).sent).toBe(1)
+		// Week 2 moved to 40 minutes from now, before any of its reminders: the notice stands for both.
+		await changeSession(t.db, {
+			adminId: admin,
+			courseId: course.id,
+			sessionId: week2!.id,
+			change: { kind: 'move', date: '2026-10-24', startTime: '18:00', minutes: 60, note: null },
+			now: new Date('2026-10-24T21:20:00Z'),
+		})
+		for (const at of ['2026-10-24T21:21:00Z', '2026-10-24T21:30:00Z', '2026-10-24T21:59:00Z']) {
+			expect((await sendDueReminders(t.db, new Date(at))).sent).toBe(0)
+		}
+		expect((await mailsTo(student.email, 'Reminder:%')).map((mail) => mail.subject)).toEqual([
+			`Reminder: ${course.title}, week 1 live session in 24 hours`,
 			`Reminder: ${course.title}, week 1 live session in 1 hour`,
 		])
+		expect(await mailsTo(student.email, '%moved%')).toHaveLength(2)
 	})
 
 	test('a cancelled session gets no reminder; a moved one gets reminders for its new time', async () => {

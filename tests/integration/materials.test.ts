@@ -6,7 +6,7 @@ import { fileTypeOf, materialKind, storedFileName, youtubeEmbedUrl, youtubeVideo
 import { materialKey } from '#app/services/storage/keys.ts'
 import type { Database } from '#db/types.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
-import { insertCourse, insertEnrollment, insertMaterialItem, insertUser, insertWeek } from '#tests/support/fixtures.ts'
+import { insertCourse, insertEnrollment, insertLiveSession, insertMaterialItem, insertUser, insertWeek } from '#tests/support/fixtures.ts'
 
 const t = useTestDatabase()
 
@@ -139,6 +139,25 @@ describe('getCourseWeeks', () => {
 		const all = await getCourseWeeks(t.db, courseId, { all: true })
 		expect(all.totalWeeks).toBe(11)
 		expect(all.weeks.map((week) => week.id)).toEqual(weekIds.toReversed())
+	})
+
+	test('lists the open weeks newest first, then the weeks not open yet, the next to open first; the limit keeps that order', async () => {
+		const courseId = (await insertCourse(t.db)).id
+		const now = new Date('2031-03-01T12:00:00Z')
+		const DAY = 86_400_000
+		for (let week = 1; week <= 11; week++) {
+			const weekId = await insertWeek(t.db, { courseId, weekNumber: week })
+			await insertMaterialItem(t.db, { courseId, weekId, title: `Notes ${week}`, fileName: `notes-${week}.pdf` })
+			// Weekly sessions; a week opens 7 days before its session (the course's default): weeks 1–3 are open.
+			const startsAt = new Date(now.getTime() + (week - 3) * 7 * DAY + DAY)
+			await insertLiveSession(t.db, { courseId, weekNumber: week, startsAt, endsAt: new Date(startsAt.getTime() + 3_600_000) })
+		}
+		const student = { id: await insertUser(t.db), isAdmin: false }
+		const recent = await getCourseWeeks(t.db, courseId, { reader: student, now })
+		expect(recent.weeks.map((week) => week.weekNumber)).toEqual([3, 2, 1, 4, 5, 6, 7, 8])
+		expect(recent.weeks.map((week) => week.filesHidden)).toEqual([false, false, false, true, true, true, true, true])
+		const all = await getCourseWeeks(t.db, courseId, { reader: student, now, all: true })
+		expect(all.weeks.map((week) => week.weekNumber)).toEqual([3, 2, 1, 4, 5, 6, 7, 8, 9, 10, 11])
 	})
 
 	test('issues the same small number of queries for 1 week of 1 file and 50 weeks of 5 files', async () => {

@@ -1,7 +1,10 @@
+import { runOnce } from 'graphile-worker'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest'
+import { TASKS } from '#app/jobs/index.server.ts'
 import { updateCourse } from '#app/models/admin-courses.server.ts'
 import { removeEnrollment } from '#app/models/admin-enrollments.server.ts'
 import { claimSeat, fulfil, openCheckout } from '#app/models/payments.server.ts'
+import { SEND_OFFER_EXPIRED_TASK, SEND_SEAT_OFFER_TASK } from '#app/models/seat-offers.server.ts'
 import { changeEnrollmentStatus } from '#app/models/seats.server.ts'
 import {
 	declineOffer,
@@ -390,5 +393,54 @@ describe('the scripted scenario: a 2-seat course, 3 waiting, a seat refunded in 
 			`${ben.email}: A seat is free for you: ${course.title}`,
 			`${ben.email}: Enrollment confirmed: ${course.title}`,
 		])
+	})
+})
+
+describe('the notices of an offer (issue 39 point 6)', () => {
+	test('an offer that runs out tells its person the seat went on; deadlines read in their zone, else the course’s', async () => {
+		const course = await fullCourse(1)
+		await t.db.updateTable('courses').set({ time_zone: 'America/Chicago' }).where('id', '=', course.id).execute()
+		const [ann, ben] = [person('Ann'), person('Ben')]
+		const benId = await insertUser(t.db, { email: ben.email, name: ben.name })
+		await t.db.updateTable('profiles').set({ time_zone: 'Europe/Berlin' }).where('id', '=', benId).execute()
+		await join(course.id, ann)
+		await join(course.id, ben)
+		await t.db.transaction().execute((trx) => changeEnrollmentStatus(trx, course.enrollmentIds[0]!, 'inactive'))
+		await deliverSeatOffers(t.url)
+		const annOffer = await t.db
+			.selectFrom('email_outbox')
+			.select('text_body')
+			.where('to_address', '=', ann.email)
+			.where('subject', 'like', 'A seat is free%')
+			.executeTakeFirstOrThrow()
+		expect(annOffer.text_body).toMatch(/We hold it for you until [A-Z][a-z]{2} \d+ [A-Z][a-z]{2}, \d+:\d\d [ap]m C[SD]T\./)
+
+		await expireOffers(course.id)
+		await sweepWaitlistOffers(t.db)
+		await runOnce({
+			connectionString: t.url,
+			concurrency: 1,
+			noHandleSignals: true,
+			taskList: { [SEND_OFFER_EXPIRED_TASK]: TASKS[SEND_OFFER_EXPIRED_TASK]!, [SEND_SEAT_OFFER_TASK]: TASKS[SEND_SEAT_OFFER_TASK]! },
+		})
+		expect((await outboxLines(t.db, course.title)).slice(-2)).toEqual([
+			`${ann.email}: Your held seat has been released: ${course.title}`,
+			`${ben.email}: A seat is free for you: ${course.title}`,
+		])
+		const released = await t.db
+			.selectFrom('email_outbox')
+			.select('text_body')
+			.where('to_address', '=', ann.email)
+			.where('subject', 'like', 'Your held seat%')
+			.executeTakeFirstOrThrow()
+		expect(released.text_body).toMatch(/We held a seat in .+ for you until .+ C[SD]T\. It was not claimed in time/)
+		expect(released.text_body).toContain(`/courses/${course.id}`)
+		const benOffer = await t.db
+			.selectFrom('email_outbox')
+			.select('text_body')
+			.where('to_address', '=', ben.email)
+			.where('subject', 'like', 'A seat is free%')
+			.executeTakeFirstOrThrow()
+		expect(benOffer.text_body).toMatch(/We hold it for you until .+ CES?T\./)
 	})
 })

@@ -41,7 +41,7 @@ describe('joining the waitlist', () => {
 		expect(await t.db.selectFrom('contact_submissions').select('id').execute()).toEqual([])
 	})
 
-	test('a request for a course is stored with the course as program and the spec message, and the visitor goes back', async () => {
+	test('a request for a course is stored with the course as program, the toast names the course, and the visitor goes back', async () => {
 		const course = await t.db.insertInto('courses').values({ title: 'Flip Fundamentals' }).returning('id').executeTakeFirstOrThrow()
 		const response = await join({
 			name: 'Wendy Waiting',
@@ -56,7 +56,7 @@ describe('joining the waitlist', () => {
 		expect(await toastOf(response)).toMatchObject({
 			type: 'success',
 			title: 'Waitlist Joined',
-			description: "You've been added to the waitlist! We'll notify you when our programs launch.",
+			description: "You've been added to the waitlist for Flip Fundamentals. We'll email you when a seat opens.",
 		})
 		expect(await waitlistRows('wendy@example.com')).toMatchObject([
 			{
@@ -71,10 +71,13 @@ describe('joining the waitlist', () => {
 	})
 
 	test('without a course the program is the default one; a second request for the same e-mail and program replaces the first', async () => {
+		await t.db.insertInto('courses').values({ title: 'Some Course' }).execute()
 		await join({ name: 'Dana Double', email: 'dana@example.com' })
 		await t.db.updateTable('contact_submissions').set({ read: true }).execute()
 		const again = await join({ name: 'Dana Double', email: 'DANA@example.com', message: 'Second try' })
 		expect(again.status).toBe(302)
+		// Courses exist: no promise of a launch (issue 39 point 6).
+		expect((await toastOf(again))?.description).toBe("You've been added to the waitlist! We'll email you when a new program opens.")
 		const rows = await waitlistRows('dana@example.com')
 		expect(rows).toHaveLength(1)
 		expect(rows[0]).toMatchObject({

@@ -45,8 +45,9 @@ const KIND_ICONS: Record<ViewerKind, string> = {
 }
 
 /**
- * The 'Course Materials' list: weeks newest first, each with its class-session link and
- * the Class Materials / Class Recordings tabs; a long course lists its recent weeks with a
+ * The 'Course Materials' list: open weeks newest first, each with its class-session link and
+ * the Class Materials / Class Recordings tabs, then one line for each week not open yet; a long
+ * course lists its recent weeks with a
  * link to all of them. `searchParams` are those of the dashboard URL the links keep (the
  * course choice and the other weeks' tabs).
  */
@@ -71,6 +72,22 @@ export function WeeklyMaterials({
 				{weeks.map((week) => {
 					const tab = weekTabOf(searchParams, week.id)
 					const headingId = `week-${week.id}-heading`
+					// A week the student cannot open yet is one line after the open ones (issue 39 point 7).
+					if (week.filesHidden && week.opensOn) {
+						return (
+							<li key={week.id}>
+								<section
+									aria-labelledby={headingId}
+									className="flex flex-wrap items-baseline justify-between gap-x-3 gap-y-1 rounded-lg border border-slate-200 bg-slate-50 px-4 py-2"
+								>
+									<h3 id={headingId} className="text-sm font-semibold text-slate-700">
+										Week {week.weekNumber}: {week.topic}
+									</h3>
+									<p className="text-sm text-slate-600">Opens {week.opensOn}</p>
+								</section>
+							</li>
+						)
+					}
 					return (
 						<li key={week.id}>
 							<section aria-labelledby={headingId} className="rounded-lg border border-slate-200 p-4">

@@ -18,15 +18,6 @@ import { SHARED_PAGE_SHOWING_DATA, useOptionalUser } from '#app/utils/root-data.
 import { parseRowId } from '#app/utils/row-id.ts'
 import type { Route } from './+types/course-detail'
 
-const learningTopics = [
-	'Business formation: set up the right structure for your investments',
-	'Raising capital: fund deals with private money and lenders',
-	'Building your team: agents, contractors, lenders and property managers',
-	'Deal analysis and ARV: run the numbers and estimate after-repair value',
-	'Making the right offer: negotiate with confidence',
-	'Finding potential tenants: screen and place reliable renters',
-]
-
 export async function loader({ request, params }: Route.LoaderArgs) {
 	const id = parseRowId(params.id)
 	const db = getDb()
@@ -121,7 +112,7 @@ export default function CourseDetailPage({ loaderData }: Route.ComponentProps) {
 							What You'll Learn
 						</h2>
 						<ul className="mt-4 grid gap-3 sm:grid-cols-2">
-							{learningTopics.map((topic) => (
+							{course.outcomes.map((topic) => (
 								<li key={topic} className="flex gap-3 rounded-lg border border-slate-200 bg-white p-4 text-sm text-slate-700">
 									<span aria-hidden="true" className="font-bold text-brand-700">
 										✓
@@ -136,7 +127,7 @@ export default function CourseDetailPage({ loaderData }: Route.ComponentProps) {
 							Program Structure
 						</h2>
 						<dl className="mt-4 grid gap-4 sm:grid-cols-3">
-							<StructureItem term="Duration" value="3 months" />
+							<StructureItem term="Duration" value={course.duration} />
 							<StructureItem term="Sessions" value={course.schedule ?? 'Weekly one-hour online sessions'} />
 							<StructureItem
 								term="Group size"

@@ -5,7 +5,7 @@ import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { WaitlistForm } from '#app/components/waitlist-form.tsx'
 import { getCourseWithAvailability } from '#app/models/courses.server.ts'
 import { joinWaitlist } from '#app/models/waitlist.server.ts'
-import { DEFAULT_PROGRAM, WaitlistSchema, waitlistDescription } from '#app/models/waitlist.ts'
+import { DEFAULT_PROGRAM, WaitlistSchema, waitlistDescription, waitlistJoinedDescription } from '#app/models/waitlist.ts'
 import { getUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
@@ -18,11 +18,14 @@ import type { Route } from './+types/waitlist'
 
 const CourseIdSchema = rowIdSchema()
 
-const joinedToast = {
-	type: 'success',
-	title: 'Waitlist Joined',
-	description: "You've been added to the waitlist! We'll notify you when our programs launch.",
-} as const
+async function joinedToast(course: { title: string } | null) {
+	const anyCourse = course !== null || (await getDb().selectFrom('courses').select('id').limit(1).executeTakeFirst()) !== undefined
+	return {
+		type: 'success',
+		title: 'Waitlist Joined',
+		description: waitlistJoinedDescription({ courseTitle: course?.title ?? null, anyCourse }),
+	} as const
+}
 
 const alreadyEnrolledToast = { type: 'info', title: 'You are already enrolled in this course.' } as const
 
@@ -89,7 +92,7 @@ export async function action(args: Route.ActionArgs) {
 	}
 	// A visitor gets the same answer whatever the address (the address itself is told by e-mail where it stands); a
 	// signed-in user asked about their own, and may be told.
-	return redirectWithToast(target, user && joined.kind === 'enrolled' ? alreadyEnrolledToast : joinedToast)
+	return redirectWithToast(target, user && joined.kind === 'enrolled' ? alreadyEnrolledToast : await joinedToast(course))
 }
 
 export default function WaitlistPage({ loaderData, actionData }: Route.ComponentProps) {
