@@ -3,79 +3,17 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { useState } from 'react'
 import { useFetcher } from 'react-router'
 import { useHydrated } from 'remix-utils/use-hydrated'
+import type { AgreementForCourse } from '#app/models/agreement.ts'
 import { AGREE_INTENT, PurchaseSchema } from '#app/models/checkout.ts'
-import { courseLengthInWeeks } from '#app/models/courses.ts'
 import { APPLY_CODE_INTENT, type PromotionCodePreview } from '#app/models/promotion-codes.ts'
 import { formatPrice } from '#app/utils/money.ts'
+import { AgreementText } from './agreement-text.tsx'
 import { CancelCheckoutForm } from './cancel-checkout-form.tsx'
 import { LocalDate } from './local-date.tsx'
 import { PromotionCodeField } from './promotion-code-field.tsx'
 import { Alert } from './ui/alert.tsx'
 import { Button, ButtonLink } from './ui/button.tsx'
 import { CheckboxField } from './ui/field.tsx'
-
-/** What the agreement needs of a course: its price and its length come from it. */
-export type AgreementCourse = { title: string; registrationFee: number; startDate: string | null; endDate: string | null }
-
-/**
- * The program agreement: the course's length in one-hour weekly sessions, its fee paid in full
- * before class start and not refundable (a free course has neither), Georgia law and mediation
- * within 30 days. For the program itself (8 weeks, $2,500) it reads as the specification's.
- * A scrollable region, reachable by keyboard.
- */
-export function ProgramAgreement({ course }: { course: AgreementCourse }) {
-	const weeks = courseLengthInWeeks(course.startDate, course.endDate)
-	const isFree = course.registrationFee === 0
-	return (
-		<section
-			aria-label="Agreement terms"
-			tabIndex={0}
-			className="max-h-80 space-y-3 overflow-y-auto rounded-lg border border-slate-200 bg-slate-50 p-4 text-sm text-slate-800 focus:ring-2 focus:ring-brand-200 focus:outline-none"
-		>
-			<p>
-				This agreement is between you (the "Participant") and Real Estate Mentorship (the "Company") for your place in{' '}
-				<strong>{course.title}</strong>.
-			</p>
-			<ol className="list-decimal space-y-2 pl-5">
-				<li>
-					<strong>Program.</strong> The program runs for {weeks} {weeks === 1 ? 'week' : 'weeks'}, with one live online mentoring session of
-					one hour per week in a small group.
-				</li>
-				{isFree ? (
-					<li>
-						<strong>Fee.</strong> This course is <strong>free</strong>: no fee is charged for it.
-					</li>
-				) : (
-					<>
-						<li>
-							<strong>Fee.</strong> The fee for this course is <strong>{formatPrice(course.registrationFee)}</strong>, to be paid in full
-							before the first class starts.
-						</li>
-						<li>
-							<strong>No refunds.</strong> All sales are final. The fee is non-refundable, including when sessions are missed or the
-							Participant stops attending.
-						</li>
-					</>
-				)}
-				<li>
-					<strong>Materials.</strong> Class materials and recordings are for the Participant's personal use and may not be shared, copied or
-					resold.
-				</li>
-				<li>
-					<strong>No guarantee.</strong> Real estate investing carries risk. The Company teaches methods and does not guarantee any
-					financial result.
-				</li>
-				<li>
-					<strong>Governing law.</strong> This agreement is governed by the laws of the State of Georgia.
-				</li>
-				<li>
-					<strong>Disputes.</strong> Before taking any other action, both parties agree to try to settle a dispute through mediation within
-					30 days of it being raised in writing.
-				</li>
-			</ol>
-		</section>
-	)
-}
 
 export function AgreementCheckbox({
 	field,
@@ -96,7 +34,8 @@ export function AgreementCheckbox({
 	)
 }
 
-export type PurchaseCourse = AgreementCourse & { id: number }
+/** What the purchase form shows of a course. */
+export type PurchaseCourse = { id: number; title: string; registrationFee: number }
 
 /** What the purchase form's action answers when it shows the form again. */
 export type PurchaseReply = { result: SubmissionResult<string[]>; preview: PromotionCodePreview | null }
@@ -109,12 +48,15 @@ export type PurchaseReply = { result: SubmissionResult<string[]>; preview: Promo
  */
 export function PurchaseForm({
 	course,
+	agreement,
 	cancelTo,
 	lastResult,
 	preview: pagePreview = null,
 	checkoutOpenUntil = null,
 }: {
 	course: PurchaseCourse
+	/** The agreement in force for the course, as the server rendered it (docs/decisions/043). */
+	agreement: AgreementForCourse
 	cancelTo: string
 	lastResult?: SubmissionResult<string[]>
 	/** The price with a code, as the enroll page got it from its action without JavaScript. */
@@ -150,8 +92,9 @@ export function PurchaseForm({
 					<CancelCheckoutForm action={`/courses/${course.id}/enroll`} className="mt-3" />
 				</Alert>
 			) : null}
-			<ProgramAgreement course={course} />
+			<AgreementText html={agreement.html} />
 			<fetcher.Form method="post" action={`/courses/${course.id}/enroll`} {...getFormProps(form)} className="space-y-4">
+				<input type="hidden" name="agreementVersion" value={agreement.versionId} />
 				{course.registrationFee > 0 && !checkoutOpenUntil ? (
 					<PromotionCodeField field={fields.promotionCode} preview={preview} applying={sending === APPLY_CODE_INTENT} />
 				) : null}

@@ -25,6 +25,10 @@ export type CourseInput = {
 	reminderFirstMinutes: number | null
 	reminderSecondMinutes: number | null
 	announceWeekOpen: boolean
+	/** The school's own words (docs/decisions/043); null shows the program's. */
+	outcomes: string | null
+	durationText: string | null
+	refundTerms: string | null
 }
 
 /** An edit may not leave fewer seats than are already taken (enrollments plus live seat holds). */
@@ -52,7 +56,20 @@ function toRow(input: CourseInput) {
 		reminder_first_minutes: input.reminderFirstMinutes,
 		reminder_second_minutes: input.reminderSecondMinutes,
 		announce_week_open: input.announceWeekOpen,
+		outcomes: input.outcomes,
+		duration_text: input.durationText,
+		refund_terms: input.refundTerms,
 	}
+}
+
+/** The course's own words as its edit form shows them: empty where the program's are used. */
+export async function getCourseWords(db: Kysely<Database>, courseId: number) {
+	const row = await db
+		.selectFrom('courses')
+		.select(['outcomes', 'duration_text', 'refund_terms'])
+		.where('id', '=', courseId)
+		.executeTakeFirst()
+	return row ? { outcomes: row.outcomes ?? '', durationText: row.duration_text ?? '', refundTerms: row.refund_terms ?? '' } : null
 }
 
 export async function createCourse(db: Kysely<Database>, actorId: string, input: CourseInput) {

@@ -26,6 +26,20 @@ export async function currentAgreementVersion(db: Kysely<Database>) {
 		.executeTakeFirstOrThrow()
 }
 
+/** The agreement changed between the page that showed it and the buyer's agreeing. */
+export class AgreementChangedError extends Error {}
+
+/**
+ * The version an enrolment records as accepted: the one the form showed, which must still be in
+ * force (else AgreementChangedError: the buyer reads the new one first); the one in force when
+ * the request did not say.
+ */
+export async function acceptedAgreementVersion(db: Kysely<Database>, shownId: number | null | undefined) {
+	const current = await db.selectFrom('agreement_versions').select('id').orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow()
+	if (shownId !== null && shownId !== undefined && shownId !== current.id) throw new AgreementChangedError()
+	return current.id
+}
+
 /** The versions, newest first, with who saved each. */
 export async function listAgreementVersions(db: Kysely<Database>) {
 	return db

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { rowIdSchema } from '#app/utils/row-id.ts'
 import { APPLY_CODE_INTENT, PromotionCodeFieldSchema } from './promotion-codes.ts'
 /**
  * What the purchase forms and their actions share about a buyer's open checkout
@@ -21,7 +22,12 @@ export const AGREE_INTENT = 'agree'
  * so it needs no ticked box.
  */
 export const PurchaseSchema = z.discriminatedUnion('intent', [
-	AgreeToTermsSchema.extend({ intent: z.literal(AGREE_INTENT), promotionCode: PromotionCodeFieldSchema }),
+	AgreeToTermsSchema.extend({
+		intent: z.literal(AGREE_INTENT),
+		promotionCode: PromotionCodeFieldSchema,
+		// The agreement version the form showed (docs/decisions/043); the one in force when not sent.
+		agreementVersion: rowIdSchema().optional(),
+	}),
 	z.object({
 		intent: z.literal(APPLY_CODE_INTENT),
 		promotionCode: PromotionCodeFieldSchema.pipe(z.string({ error: 'Enter a promotion code to apply' })),

@@ -132,6 +132,20 @@ function reminderLead(fallback: number, unitMinutes: number, label: string) {
 		)
 }
 
+const OUTCOMES_MAX_LENGTH = 4000
+const MAX_OUTCOMES = 20
+
+/** A text of the school's that may be left empty (then null: the program's own words are shown). */
+function ownWords({ label, max, lineBreaks }: { label: string; max: number; lineBreaks: boolean }) {
+	return z
+		.string()
+		.trim()
+		.max(max, `${label} must be at most ${max.toLocaleString('en-US')} characters`)
+		.refine((text) => !hasControlCharacters(text, { lineBreaks }), `${label} must not contain control characters`)
+		.optional()
+		.transform((text) => text || null)
+}
+
 export const SCHEDULE_MESSAGES = {
 	timeZone: 'Choose a time zone from the list',
 	startTime: 'Enter the start time of the weekly session, e.g. 19:00',
@@ -187,6 +201,13 @@ export const CourseFormSchema = z
 		reminderFirstHours: reminderLead(DEFAULT_REMINDER_FIRST_MINUTES, 60, 'First reminder'),
 		reminderSecondMinutes: reminderLead(DEFAULT_REMINDER_SECOND_MINUTES, 1, 'Second reminder'),
 		announceWeekOpen: z.boolean().optional(),
+		// The school's own words (docs/decisions/043); empty keeps the program's.
+		outcomes: ownWords({ label: "What You'll Learn", max: OUTCOMES_MAX_LENGTH, lineBreaks: true }).refine(
+			(outcomes) => !outcomes || outcomes.split('\n').filter((line) => line.trim()).length <= MAX_OUTCOMES,
+			`Give at most ${MAX_OUTCOMES} outcomes, one per line`,
+		),
+		durationText: ownWords({ label: 'Duration', max: 60, lineBreaks: false }),
+		refundTerms: ownWords({ label: 'Refund terms', max: 2000, lineBreaks: true }),
 	})
 	.refine((value) => !value.scheduleWeekday || value.scheduleStartTime, {
 		message: SCHEDULE_MESSAGES.startTime,
@@ -218,6 +239,9 @@ export function toCourseInput(value: CourseFormValues) {
 		reminderFirstMinutes: value.reminderFirstHours,
 		reminderSecondMinutes: value.reminderSecondMinutes,
 		announceWeekOpen: value.announceWeekOpen ?? false,
+		outcomes: value.outcomes,
+		durationText: value.durationText,
+		refundTerms: value.refundTerms,
 	}
 }
 
@@ -236,6 +260,9 @@ export type CourseFormDefaults = {
 	reminderFirstHours?: string
 	reminderSecondMinutes?: string
 	announceWeekOpen?: boolean
+	outcomes?: string
+	durationText?: string
+	refundTerms?: string
 }
 
 /** The form's values for a course without a schedule yet: the defaults of the columns. */

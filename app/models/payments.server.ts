@@ -4,6 +4,7 @@ import type { CheckoutSession, PaymentProvider } from '#app/services/payments/pa
 import { TestCheckoutPayments } from '#app/services/payments/test-checkout.server.ts'
 import { transaction } from '#app/utils/db.server.ts'
 import type { Database } from '#db/types.ts'
+import { acceptedAgreementVersion } from './agreement.server.ts'
 import { sendEnrollmentReceipt } from './enrollment-emails.server.ts'
 import {
 	type AppliedPromotionCode,
@@ -48,7 +49,13 @@ export type SeatClaim =
  */
 export async function claimSeat(
 	trx: Transaction<Database>,
-	input: { userId: string; courseId: number; promotionCode?: string | null },
+	input: {
+		userId: string
+		courseId: number
+		promotionCode?: string | null
+		/** The agreement version the form showed; the one in force when not said (docs/decisions/043). */
+		agreementVersionId?: number | null
+	},
 ): Promise<SeatClaim> {
 	if (!(await lockCourse(trx, input.courseId))) throw new SeatUnavailableError('course-not-found')
 	const row = await trx
@@ -65,20 +72,21 @@ export async function claimSeat(
 			return { kind: 'held', holdId: open.id, expiresAt: open.expires_at, course, promotion }
 		}
 	}
+	const agreementVersionId = await acceptedAgreementVersion(trx, input.agreementVersionId)
 	// A free course has nothing to take off: a code typed for it is not used up.
 	const promotion =
 		input.promotionCode && course.registrationFee > 0
 			? await lockPromotionCodeForUse(trx, { courseId: course.id, code: input.promotionCode, priceCents: course.registrationFee })
 			: null
 	if (course.registrationFee === 0 || promotion?.totalCents === 0) {
-		const { enrollmentId } = await enrollWithinCapacity(trx, seat)
+		const { enrollmentId } = await enrollWithinCapacity(trx, { ...seat, agreementVersionId })
 		if (promotion) await recordPromotionCodeUse(trx, { ...seat, applied: promotion, use: { enrollmentId } })
 		await sendEnrollmentReceipt(trx, { courseId: course.id, enrollmentId })
 		await publishEvent(trx, { type: 'enrollment.changed', courseId: course.id, userId: input.userId })
 		return { kind: 'enrolled', enrollmentId, course, promotion }
 	}
 	const expiresAt = new Date(Date.now() + CHECKOUT_WINDOW_MS)
-	const { holdId } = await placeSeatHold(trx, { ...seat, expiresAt })
+	const { holdId } = await placeSeatHold(trx, { ...seat, expiresAt, agreementVersionId })
 	if (promotion) await recordPromotionCodeUse(trx, { ...seat, applied: promotion, use: { seatHoldId: holdId } })
 	await publishEvent(trx, { type: 'enrollment.changed', courseId: course.id, userId: input.userId })
 	return { kind: 'held', holdId, expiresAt, course, promotion }

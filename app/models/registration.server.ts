@@ -236,7 +236,7 @@ export async function completeRegistration(
 	db: Kysely<Database>,
 	payments: PaymentProvider,
 	draftId: string,
-	options: { appUrl: string; promotionCode?: string | null },
+	options: { appUrl: string; promotionCode?: string | null; agreementVersionId?: number | null },
 ): Promise<RegistrationOutcome> {
 	const draft = await getDraft(db, draftId)
 	if (draft && !draft.userId) {
@@ -249,7 +249,12 @@ export async function completeRegistration(
 	}
 	const { account, claim } = await transaction(db, async (trx) => {
 		const account = await accountOfDraft(trx, draftId)
-		const claim = await claimSeat(trx, { userId: account.userId, courseId: account.courseId, promotionCode: options.promotionCode })
+		const claim = await claimSeat(trx, {
+			userId: account.userId,
+			courseId: account.courseId,
+			promotionCode: options.promotionCode,
+			agreementVersionId: options.agreementVersionId,
+		})
 		if (claim.kind === 'enrolled') await trx.deleteFrom('registration_drafts').where('id', '=', draftId).execute()
 		return { account, claim }
 	}).catch((error: unknown) => {

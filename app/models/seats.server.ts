@@ -43,8 +43,10 @@ export type EnrollInput = {
 	userId: string
 	courseId: number
 	status?: EnrollmentStatus
-	/** Fulfilling a paid checkout: the user's own hold becomes the enrollment. */
+	/** Fulfilling a paid checkout: the user's own hold becomes the enrollment (with the agreement version it carries). */
 	consumeHold?: boolean
+	/** The agreement version the student accepted (docs/decisions/043); none for an admin's enrolment. */
+	agreementVersionId?: number | null
 }
 
 /**
@@ -56,21 +58,24 @@ export async function enrollWithinCapacity(trx: Transaction<Database>, input: En
 	const { course, offer } = await lockForClaim(trx, input.userId, input.courseId)
 	await assertNotEnrolled(trx, input.userId, input.courseId)
 	let taken = course.taken - (offer ? 1 : 0)
+	let agreementVersionId = input.agreementVersionId ?? null
 	if (input.consumeHold) {
 		const released = await trx
 			.deleteFrom('seat_holds')
 			.where('user_id', '=', input.userId)
 			.where('course_id', '=', input.courseId)
 			.where('expires_at', '>', new Date())
-			.executeTakeFirst()
-		taken -= Number(released.numDeletedRows)
+			.returning('agreement_version_id')
+			.execute()
+		taken -= released.length
+		agreementVersionId ??= released[0]?.agreement_version_id ?? null
 	}
 	const status = input.status ?? 'active'
 	const takesSeat = seatTaking.includes(status)
 	if (takesSeat && taken >= course.capacity) throw new SeatUnavailableError('course-full')
 	const enrollment = await trx
 		.insertInto('enrollments')
-		.values({ user_id: input.userId, course_id: input.courseId, status })
+		.values({ user_id: input.userId, course_id: input.courseId, status, agreement_version_id: agreementVersionId })
 		.returning('id')
 		.executeTakeFirstOrThrow()
 	if (takesSeat) await closeOwnWaitlistEntries(trx, { userId: input.userId, courseId: input.courseId, status: 'enrolled' })
@@ -111,7 +116,14 @@ export async function deleteEnrollment(trx: Transaction<Database>, enrollmentId:
 	return removed ?? null
 }
 
-export type HoldInput = { userId: string; courseId: number; expiresAt: Date; checkoutSessionId?: string | null }
+export type HoldInput = {
+	userId: string
+	courseId: number
+	expiresAt: Date
+	checkoutSessionId?: string | null
+	/** The agreement version the buyer accepted, for their enrolment (docs/decisions/043). */
+	agreementVersionId?: number | null
+}
 
 /**
  * The buyer's seat hold for the course that has not run out, if any: their open checkout
@@ -150,6 +162,7 @@ export async function placeSeatHold(trx: Transaction<Database>, input: HoldInput
 			course_id: input.courseId,
 			expires_at: input.expiresAt,
 			checkout_session_id: input.checkoutSessionId ?? null,
+			agreement_version_id: input.agreementVersionId ?? null,
 		})
 		.returning('id')
 		.executeTakeFirstOrThrow()

@@ -14,6 +14,8 @@ export const PlaceActionSchema = z.discriminatedUnion('intent', [
 		agreeToTerms: z.boolean({ error: TERMS_MESSAGE }).refine((agreed) => agreed, TERMS_MESSAGE),
 		/** Only when no account has the offer's address: the new account's password. */
 		password: PasswordSchema.optional(),
+		/** The agreement version the page showed (docs/decisions/043). */
+		agreementVersion: rowIdSchema().optional(),
 	}),
 ])
 

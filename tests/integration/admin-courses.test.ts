@@ -190,6 +190,10 @@ describe('add course', () => {
 				'reminder_second_minutes',
 				'announce_week_open',
 				'waitlist_offer_hours',
+				// The school's own words (docs/decisions/043).
+				'outcomes',
+				'duration_text',
+				'refund_terms',
 			].sort(),
 		)
 	})
@@ -493,5 +497,71 @@ describe('pages of the course grid (docs/decisions/038)', () => {
 		expect(deleted.status).toBe(302)
 		expect(deleted.headers.get('Location')).toBe(`${COURSES}?page=2`)
 		expect(await toastOf(deleted)).toMatchObject({ type: 'success', title: 'Course and all associated data deleted successfully' })
+	})
+})
+
+describe('a course in the school’s own words (docs/decisions/043)', () => {
+	test('Add and Edit Course keep its outcomes, duration and refund terms; emptied, the program’s words come back', async () => {
+		const admin = await signedInUser(t.db, { role: 'admin' })
+		const title = `Own Words ${randomUUID().slice(0, 6)}`
+		const created = await callRoute(
+			coursesAction,
+			formRequest(
+				COURSES,
+				{ ...validCourse, title, outcomes: 'Find deals\nFund deals', durationText: '6 weeks', refundTerms: 'Full refund before week 2.' },
+				{ cookie: admin.cookie },
+			),
+		)
+		expect(created.status).toBe(302)
+		const row = await t.db
+			.selectFrom('courses')
+			.select(['id', 'outcomes', 'duration_text', 'refund_terms'])
+			.where('title', '=', title)
+			.executeTakeFirstOrThrow()
+		expect(row).toMatchObject({ outcomes: 'Find deals\nFund deals', duration_text: '6 weeks', refund_terms: 'Full refund before week 2.' })
+
+		const params = { courseId: String(row.id) }
+		const form = (await (
+			await callRoute(courseEditLoader, getRequest(`${COURSES}/${row.id}/edit`, { cookie: admin.cookie }), params)
+		).json()) as {
+			words: Record<string, string>
+		}
+		expect(form.words).toEqual({ outcomes: 'Find deals\nFund deals', durationText: '6 weeks', refundTerms: 'Full refund before week 2.' })
+		const edited = await callRoute(
+			courseEditAction,
+			formRequest(
+				`${COURSES}/${row.id}/edit`,
+				{ ...validCourse, title, outcomes: '  ', durationText: '', refundTerms: '' },
+				{ cookie: admin.cookie },
+			),
+			params,
+		)
+		expect(edited.status).toBe(302)
+		expect(
+			await t.db.selectFrom('courses').select(['outcomes', 'duration_text', 'refund_terms']).where('id', '=', row.id).executeTakeFirst(),
+		).toEqual({
+			outcomes: null,
+			duration_text: null,
+			refund_terms: null,
+		})
+	})
+
+	test.each([
+		[{ durationText: 'x'.repeat(61) }, 'durationText', 'Duration must be at most 60 characters'],
+		[{ durationText: 'Two\nlines' }, 'durationText', 'Duration must not contain control characters'],
+		[
+			{ outcomes: Array.from({ length: 21 }, (_, index) => `Outcome ${index}`).join('\n') },
+			'outcomes',
+			'Give at most 20 outcomes, one per line',
+		],
+		[{ refundTerms: 'y'.repeat(2001) }, 'refundTerms', 'Refund terms must be at most 2,000 characters'],
+	])('refuses %o with a message under the field and writes nothing', async (fields, field, message) => {
+		const admin = await signedInUser(t.db, { role: 'admin' })
+		const before = await countRows(t.db, 'courses')
+		const response = await callRoute(coursesAction, formRequest(COURSES, { ...validCourse, ...fields }, { cookie: admin.cookie }))
+		expect(response.status).toBe(400)
+		const body = (await response.json()) as { result: { error: Record<string, string[]> } }
+		expect(body.result.error[field]).toEqual([message])
+		expect(await countRows(t.db, 'courses')).toBe(before)
 	})
 })

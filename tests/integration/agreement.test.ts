@@ -6,7 +6,10 @@
 import { describe, expect, test } from 'vitest'
 import { agreementForCourse, currentAgreementVersion, renderAgreement } from '#app/models/agreement.server.ts'
 import { type AgreementCourse, DEFAULT_REFUND_TERMS } from '#app/models/agreement.ts'
+import { fulfil } from '#app/models/payments.server.ts'
 import { action, loader } from '#app/routes/admin/agreement.tsx'
+import { action as enrollAction } from '#app/routes/register/enroll.tsx'
+import { TestCheckoutPayments } from '#app/services/payments/test-checkout.server.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
 import { insertCourse, insertLiveSession } from '#tests/support/fixtures.ts'
 import { callRoute, formRequest, getRequest, signedInUser, toastOf } from '#tests/support/requests.ts'
@@ -147,5 +150,62 @@ describe('the admin’s editor', () => {
 		)
 		for (const answer of answers) expect(answer.status).toBe(302)
 		expect(await versionCount()).toBe(before + 2)
+	})
+})
+
+describe('an enrolment records the version its student accepted', () => {
+	async function enroll(courseId: number, buyer: { cookie: string }, agreementVersion?: number) {
+		const fields: Record<string, string> = { intent: 'agree', agreeToTerms: 'on' }
+		if (agreementVersion !== undefined) fields.agreementVersion = String(agreementVersion)
+		return callRoute(enrollAction, formRequest(`/courses/${courseId}/enroll`, fields, buyer), { id: String(courseId) })
+	}
+
+	async function enrolmentOf(userId: string, courseId: number) {
+		return t.db
+			.selectFrom('enrollments')
+			.select('agreement_version_id')
+			.where('user_id', '=', userId)
+			.where('course_id', '=', courseId)
+			.executeTakeFirst()
+	}
+
+	test('a free course records the version the form showed; a paid one carries it from the seat hold to the enrolment', async () => {
+		const { id: versionId } = await currentAgreementVersion(t.db)
+		const free = await insertCourse(t.db, { registration_fee: 0 })
+		const student = await signedInUser(t.db)
+		expect((await enroll(free.id, student, versionId)).status).toBe(302)
+		expect(await enrolmentOf(student.id, free.id)).toEqual({ agreement_version_id: versionId })
+
+		const paid = await insertCourse(t.db, { registration_fee: 90_000 })
+		const buyer = await signedInUser(t.db)
+		const answer = await enroll(paid.id, buyer, versionId)
+		expect(answer.status).toBe(303)
+		const sessionId = answer.headers.get('Location')!.split('/').at(-1)!
+		const hold = await t.db.selectFrom('seat_holds').select('agreement_version_id').where('user_id', '=', buyer.id).executeTakeFirst()
+		expect(hold).toEqual({ agreement_version_id: versionId })
+		const payments = new TestCheckoutPayments(() => t.db)
+		expect(await payments.markPaid(sessionId)).toBe(true)
+		expect(await fulfil(t.db, payments, sessionId)).toMatchObject({ status: 'enrolled' })
+		expect(await enrolmentOf(buyer.id, paid.id)).toEqual({ agreement_version_id: versionId })
+	})
+
+	test('a form showing an older version is refused with a message and enrols no one; without a version, the one in force is recorded', async () => {
+		const admin = await signedInUser(t.db, { role: 'admin' })
+		const shown = await currentAgreementVersion(t.db)
+		await callRoute(action, formRequest(PATH, { intent: 'save', body: `${shown.body}\n\nA new clause.` }, admin))
+		const inForce = await currentAgreementVersion(t.db)
+		expect(inForce.id).toBeGreaterThan(shown.id)
+		const course = await insertCourse(t.db, { registration_fee: 0 })
+		const student = await signedInUser(t.db)
+		const refused = await enroll(course.id, student, shown.id)
+		expect(refused.status).toBe(409)
+		const reply = (await refused.json()) as { result: { error: Record<string, string[]> } }
+		expect(reply.result.error['']).toEqual([
+			'The agreement changed while you were reading it. Please read the new version and agree again.',
+		])
+		expect(await enrolmentOf(student.id, course.id)).toBeUndefined()
+
+		expect((await enroll(course.id, student)).status).toBe(302)
+		expect(await enrolmentOf(student.id, course.id)).toEqual({ agreement_version_id: inForce.id })
 	})
 })

@@ -153,6 +153,9 @@ describe('the waitlist queue', () => {
 			reminderFirstMinutes: 1440,
 			reminderSecondMinutes: 60,
 			announceWeekOpen: false,
+			outcomes: null,
+			durationText: null,
+			refundTerms: null,
 		})
 		expect((await statuses(course.id)).map((line) => line.split(':')[1])).toEqual(['offered', 'offered', 'offered'])
 	})

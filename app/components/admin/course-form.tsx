@@ -54,7 +54,35 @@ export function CourseFields({ fields, timeZones }: { fields: ReturnType<typeof 
 				/>
 			</div>
 			<ScheduleFields fields={fields} timeZones={timeZones} />
+			<OwnWordsFields fields={fields} />
 		</div>
+	)
+}
+
+/** What the course page and the agreement say of this course, when not the program's (docs/decisions/043). */
+function OwnWordsFields({ fields }: { fields: ReturnType<typeof useCourseForm>[1] }) {
+	return (
+		<fieldset className="space-y-4 rounded-lg border border-slate-200 p-4">
+			<legend className="px-1 text-sm font-semibold text-ink">Course page and agreement</legend>
+			<TextareaField
+				label="What You'll Learn"
+				errors={fields.outcomes.errors}
+				help="One outcome per line, shown on the course page. Leave empty for the program's six topics."
+				textareaProps={{ ...getTextareaProps(fields.outcomes), maxLength: 4000, rows: 4 }}
+			/>
+			<Field
+				label="Duration"
+				errors={fields.durationText.errors}
+				help="As the course page says it, e.g. 8 weeks. Leave empty to count the weekly sessions (or say 3 months without a schedule)."
+				inputProps={{ ...getInputProps(fields.durationText, { type: 'text' }), maxLength: 60 }}
+			/>
+			<TextareaField
+				label="Refund terms"
+				errors={fields.refundTerms.errors}
+				help="The agreement's refund clause for this course. Leave empty for the school's default terms."
+				textareaProps={{ ...getTextareaProps(fields.refundTerms), maxLength: 2000, rows: 3 }}
+			/>
+		</fieldset>
 	)
 }
 

@@ -2,12 +2,14 @@ import { getFormProps, getInputProps, type SubmissionResult, useForm } from '@co
 import { parseWithZod } from '@conform-to/zod/v4'
 import { Form, href, useNavigation } from 'react-router'
 import { ConfirmDialog } from '#app/components/admin/confirm-dialog.tsx'
-import { AgreementCheckbox, ProgramAgreement } from '#app/components/enrollment-agreement.tsx'
+import { AgreementText } from '#app/components/agreement-text.tsx'
+import { AgreementCheckbox } from '#app/components/enrollment-agreement.tsx'
 import { LocalDate } from '#app/components/local-date.tsx'
 import { PasswordField } from '#app/components/password-field.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
+import type { AgreementForCourse } from '#app/models/agreement.ts'
 import { PlaceActionSchema, WAITLIST_STATUS_LABELS } from '#app/models/waitlist.ts'
 import { formatPrice } from '#app/utils/money.ts'
 import type { WaitlistStatus } from '#db/types.ts'
@@ -19,10 +21,10 @@ export type PlaceView = {
 	position: number | null
 	offerExpiresAt: string | null
 	registrationFee: number
-	startDate: string | null
-	endDate: string | null
 	email: string
 	name: string
+	/** The agreement in force, with an open offer (docs/decisions/043). */
+	agreement: AgreementForCourse | null
 }
 
 /**
@@ -169,16 +171,10 @@ function OfferClaim({
 			) : (
 				<>
 					{form.errors?.length ? <Alert tone="error">{form.errors[0]}</Alert> : null}
-					<ProgramAgreement
-						course={{
-							title: place.courseTitle,
-							registrationFee: place.registrationFee,
-							startDate: place.startDate,
-							endDate: place.endDate,
-						}}
-					/>
+					{place.agreement ? <AgreementText html={place.agreement.html} /> : null}
 					<Form method="post" action={path} {...getFormProps(form)} className="space-y-4">
 						<input type="hidden" name="intent" value="claim" />
+						{place.agreement ? <input type="hidden" name="agreementVersion" value={place.agreement.versionId} /> : null}
 						{viewer.hasAccount ? null : (
 							<>
 								<p className="text-sm text-slate-700">

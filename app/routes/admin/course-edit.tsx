@@ -5,7 +5,7 @@ import { CourseFields, useCourseForm } from '#app/components/admin/course-form.t
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
-import { CapacityBelowTakenError, updateCourse } from '#app/models/admin-courses.server.ts'
+import { CapacityBelowTakenError, getCourseWords, updateCourse } from '#app/models/admin-courses.server.ts'
 import { getCourseWithAvailability } from '#app/models/courses.server.ts'
 import { CourseFormSchema, toCourseInput } from '#app/models/courses.ts'
 import { getCourseScheduleSettings } from '#app/models/live-sessions.server.ts'
@@ -24,11 +24,11 @@ const COURSES_PATH = href('/dashboard/admin/courses')
 export async function loader({ request, params }: Route.LoaderArgs) {
 	await requireAdmin(request)
 	const id = parseRowId(params.courseId)
-	const [course, schedule] = id
-		? await Promise.all([getCourseWithAvailability(getDb(), id), getCourseScheduleSettings(getDb(), id)])
-		: [null, null]
-	if (!course || !schedule) throw data('Course Not Found', { status: 404 })
-	return { course, schedule, timeZones: timeZoneNames() }
+	const [course, schedule, words] = id
+		? await Promise.all([getCourseWithAvailability(getDb(), id), getCourseScheduleSettings(getDb(), id), getCourseWords(getDb(), id)])
+		: [null, null, null]
+	if (!course || !schedule || !words) throw data('Course Not Found', { status: 404 })
+	return { course, schedule, words, timeZones: timeZoneNames() }
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
@@ -53,7 +53,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 }
 
 export default function EditCourseDialog({ loaderData, actionData }: Route.ComponentProps) {
-	const { course, schedule, timeZones } = loaderData
+	const { course, schedule, words, timeZones } = loaderData
 	const navigation = useNavigation()
 	// The page of the grid the dialog was opened over: where it goes back to, and what its form posts with.
 	const page = parsePage(useLocation().search)
@@ -71,6 +71,7 @@ export default function EditCourseDialog({ loaderData, actionData }: Route.Compo
 			registrationFee: centsToDollars(course.registrationFee),
 			capacity: String(course.capacity),
 			...schedule,
+			...words,
 		},
 	})
 	return (

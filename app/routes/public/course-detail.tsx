@@ -7,6 +7,7 @@ import { LazyWaitlistDialog } from '#app/components/lazy-waitlist-dialog.tsx'
 import { LiveSeatCounts } from '#app/components/live-seat-counts.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
+import { agreementForCourse } from '#app/models/agreement.server.ts'
 import { courseStateFor } from '#app/models/course-state.server.ts'
 import type { CourseState } from '#app/models/course-state.ts'
 import { canBuySeat, openCheckoutUntil } from '#app/models/course-state.ts'
@@ -26,11 +27,13 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 	// A visitor's page is shared (decision 006); only a signed-in person has a standing with the course.
 	const user = await getUser(request)
 	const state: CourseState = user ? await courseStateFor(db, user.id, course.id) : { kind: 'none' }
-	return { course, state }
+	// The agreement a signed-in buyer reads in the purchase dialog, as it is in force now (docs/decisions/043).
+	const agreement = user ? await agreementForCourse(db, course.id) : null
+	return { course, state, agreement }
 }
 
 export default function CourseDetailPage({ loaderData }: Route.ComponentProps) {
-	const { course, state } = loaderData
+	const { course, state, agreement } = loaderData
 	const user = useOptionalUser()
 	const [searchParams] = useSearchParams()
 	const coursePath = `/courses/${course.id}`
@@ -41,7 +44,7 @@ export default function CourseDetailPage({ loaderData }: Route.ComponentProps) {
 	const showAuthDialog = !user && (dialog === 'auth' || dialog === 'purchase')
 	const checkoutOpenUntil = openCheckoutUntil(state)
 	// A full course is full for everyone but the buyer whose open checkout holds one of its seats.
-	const showPurchaseDialog = user && (!course.isFull || checkoutOpenUntil) && dialog === 'purchase' && canBuySeat(state)
+	const showPurchaseDialog = user && agreement && (!course.isFull || checkoutOpenUntil) && dialog === 'purchase' && canBuySeat(state)
 	// Someone enrolled, paying or waiting is shown where they stand instead of being sold the seat again.
 	const showCta = state.kind === 'none' || (state.kind === 'waitlisted' && !course.isFull)
 
@@ -67,13 +70,8 @@ export default function CourseDetailPage({ loaderData }: Route.ComponentProps) {
 			{showPurchaseDialog ? (
 				<RouteDialog title="Secure Your Spot" closeTo={coursePath} size="lg">
 					<LazyPurchaseForm
-						course={{
-							id: course.id,
-							title: course.title,
-							registrationFee: course.registrationFee,
-							startDate: course.startDate,
-							endDate: course.endDate,
-						}}
+						course={{ id: course.id, title: course.title, registrationFee: course.registrationFee }}
+						agreement={agreement}
 						cancelTo={coursePath}
 						checkoutOpenUntil={checkoutOpenUntil}
 					/>

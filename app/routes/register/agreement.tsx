@@ -3,13 +3,16 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { useState } from 'react'
 import { data, Form, href, redirect } from 'react-router'
 import { useHydrated } from 'remix-utils/use-hydrated'
+import { AgreementText } from '#app/components/agreement-text.tsx'
 import { CancelCheckoutForm } from '#app/components/cancel-checkout-form.tsx'
 import { CoursePrice } from '#app/components/course-availability.tsx'
-import { AgreementCheckbox, ProgramAgreement } from '#app/components/enrollment-agreement.tsx'
+import { AgreementCheckbox } from '#app/components/enrollment-agreement.tsx'
 import { LocalDate } from '#app/components/local-date.tsx'
 import { PromotionCodeField } from '#app/components/promotion-code-field.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
+import { AgreementChangedError, agreementForCourse } from '#app/models/agreement.server.ts'
+import { AGREEMENT_CHANGED_MESSAGE } from '#app/models/agreement.ts'
 import { AGREE_INTENT, CANCEL_CHECKOUT_INTENT, PurchaseSchema } from '#app/models/checkout.ts'
 import { getCourseWithAvailability } from '#app/models/courses.server.ts'
 import { CheckoutError, cancelOpenCheckout } from '#app/models/payments.server.ts'
@@ -53,7 +56,9 @@ export async function loader({ request }: Route.LoaderArgs) {
 				checkoutOpenUntil: (await liveHoldOf(db, { userId: draft.userId, courseId: course.id }))?.expires_at.toISOString() ?? null,
 			}
 		: null
-	return { course: publicCourse(course), account }
+	const agreement = await agreementForCourse(db, course.id)
+	if (!agreement) throw redirect(STEP_PATH[2])
+	return { course: publicCourse(course), agreement, account }
 }
 
 /**
@@ -86,6 +91,7 @@ export async function action(args: Route.ActionArgs) {
 	if (submission.value.intent === APPLY_CODE_INTENT) {
 		return previewCode(db, submission, { code: submission.value.promotionCode, courseId: draft.courseId })
 	}
+	const agreementVersionId = submission.value.agreementVersion
 
 	if (!draft.userId) {
 		const limit = await consumeRateLimit('registration', clientAddress(request))
@@ -103,7 +109,7 @@ export async function action(args: Route.ActionArgs) {
 	}
 
 	try {
-		const outcome = await completeRegistration(db, getPayments(), draftId, { appUrl: getEnv().APP_URL, promotionCode })
+		const outcome = await completeRegistration(db, getPayments(), draftId, { appUrl: getEnv().APP_URL, promotionCode, agreementVersionId })
 		if (outcome.kind === 'checkout') return redirect(outcome.url, 303)
 		const headers = new Headers()
 		headers.append('Set-Cookie', await startSession(request, outcome.userId))
@@ -137,12 +143,19 @@ export async function action(args: Route.ActionArgs) {
 			)
 		}
 		if (error instanceof CheckoutError) return checkoutFailed(args, submission.reply({ formErrors: [error.message] }))
+		// The step loads again with the version now in force; the box is to be ticked for that one.
+		if (error instanceof AgreementChangedError) {
+			return data(
+				{ result: submission.reply({ formErrors: [AGREEMENT_CHANGED_MESSAGE], hideFields: ['agreeToTerms'] }), preview: null },
+				{ status: 409 },
+			)
+		}
 		throw error
 	}
 }
 
 export default function AgreementStep({ loaderData, actionData }: Route.ComponentProps) {
-	const { course, account } = loaderData
+	const { course, agreement, account } = loaderData
 	const lastResult: StepResult = actionData?.result
 	const preview = actionData?.preview ?? null
 	const hydrated = useHydrated()
@@ -169,8 +182,9 @@ export default function AgreementStep({ loaderData, actionData }: Route.Componen
 					{form.errors[0]}
 				</Alert>
 			) : null}
-			<ProgramAgreement course={course} />
+			<AgreementText html={agreement.html} />
 			<Form method="post" action={STEP_PATH[3]} {...getFormProps(form)} className="mt-5 space-y-5">
+				<input type="hidden" name="agreementVersion" value={agreement.versionId} />
 				{course.registrationFee > 0 && !account?.checkoutOpenUntil ? (
 					<PromotionCodeField field={fields.promotionCode} preview={preview} applying={applying} />
 				) : null}

@@ -2,6 +2,8 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { data, href, redirect } from 'react-router'
 import { PurchaseForm } from '#app/components/enrollment-agreement.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { AgreementChangedError, agreementForCourse } from '#app/models/agreement.server.ts'
+import { AGREEMENT_CHANGED_MESSAGE } from '#app/models/agreement.ts'
 import { CANCEL_CHECKOUT_INTENT, PurchaseSchema } from '#app/models/checkout.ts'
 import { courseStateFor } from '#app/models/course-state.server.ts'
 import { canBuySeat, openCheckoutUntil } from '#app/models/course-state.ts'
@@ -47,8 +49,10 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 	const checkoutOpenUntil = openCheckoutUntil(state)
 	// A full course is full for everyone but the buyer whose checkout holds one of its seats.
 	if (course.isFull && !checkoutOpenUntil) throw redirect(`/courses/${course.id}?dialog=waitlist`)
-	const { id, title, registrationFee, startDate, endDate } = course
-	return { course: { id, title, registrationFee, startDate, endDate }, checkoutOpenUntil }
+	const agreement = await agreementForCourse(getDb(), course.id)
+	if (!agreement) throw data('Course Not Found', { status: 404 })
+	const { id, title, registrationFee } = course
+	return { course: { id, title, registrationFee }, agreement, checkoutOpenUntil }
 }
 
 /**
@@ -71,10 +75,13 @@ export async function action(args: Route.ActionArgs) {
 		return previewCode(db, submission, { code: submission.value.promotionCode, courseId: course.id })
 	}
 	const promotionCode = submission.value.promotionCode ?? null
+	const agreementVersionId = submission.value.agreementVersion
 
 	const payments = getPayments()
 	try {
-		const claim = await transaction(db, (trx) => claimSeat(trx, { userId: user.id, courseId: course.id, promotionCode }))
+		const claim = await transaction(db, (trx) =>
+			claimSeat(trx, { userId: user.id, courseId: course.id, promotionCode, agreementVersionId }),
+		)
 		if (claim.kind === 'enrolled') {
 			return redirectWithToast(href('/dashboard'), {
 				type: 'success',
@@ -104,6 +111,13 @@ export async function action(args: Route.ActionArgs) {
 			)
 		}
 		if (error instanceof CheckoutError) return checkoutFailed(args, submission.reply({ formErrors: [error.message] }))
+		// The page loads again with the version now in force; the box is to be ticked for that one.
+		if (error instanceof AgreementChangedError) {
+			return data(
+				{ result: submission.reply({ formErrors: [AGREEMENT_CHANGED_MESSAGE], hideFields: ['agreeToTerms'] }), preview: null },
+				{ status: 409 },
+			)
+		}
 		throw error
 	}
 }
@@ -123,13 +137,14 @@ async function cancelCheckout(userId: string, courseId: number) {
 }
 
 export default function EnrollPage({ loaderData, actionData }: Route.ComponentProps) {
-	const { course, checkoutOpenUntil } = loaderData
+	const { course, agreement, checkoutOpenUntil } = loaderData
 	return (
 		<div className="mx-auto max-w-2xl px-4 py-10 sm:py-14">
 			<div className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
 				<h1 className="mb-4 text-2xl font-bold text-ink">Secure Your Spot</h1>
 				<PurchaseForm
 					course={course}
+					agreement={agreement}
 					cancelTo={`/courses/${course.id}`}
 					lastResult={actionData?.result}
 					preview={actionData?.preview ?? null}

@@ -2,6 +2,7 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { data, href } from 'react-router'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { WaitlistPlacePanel } from '#app/components/waitlist/place-panel.tsx'
+import { agreementForCourse } from '#app/models/agreement.server.ts'
 import { findUserByEmail } from '#app/models/users.server.ts'
 import { declineOffer, getPlaceByToken, leaveWaitlist } from '#app/models/waitlist.server.ts'
 import { PlaceActionSchema } from '#app/models/waitlist.ts'
@@ -27,9 +28,11 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 	const user = await getUser(request)
 	const signedInAsOwner = Boolean(user && user.email.toLowerCase() === place.email.toLowerCase())
 	const hasAccount = signedInAsOwner || Boolean(await findUserByEmail(getDb(), place.email))
-	const { id, courseId, courseTitle, status, position, offerExpiresAt, registrationFee, startDate, endDate, email, name } = place
+	const { id, courseId, courseTitle, status, position, offerExpiresAt, registrationFee, email, name } = place
+	// The agreement is read only when it is to be accepted: with an open offer (docs/decisions/043).
+	const agreement = status === 'offered' ? await agreementForCourse(getDb(), courseId) : null
 	return {
-		place: { id, courseId, courseTitle, status, position, offerExpiresAt, registrationFee, startDate, endDate, email, name },
+		place: { id, courseId, courseTitle, status, position, offerExpiresAt, registrationFee, email, name, agreement },
 		viewer: { signedIn: Boolean(user), signedInAsOwner, hasAccount },
 		confirm: new URL(request.url).searchParams.get('confirm'),
 	}
@@ -65,7 +68,10 @@ export async function action(args: Route.ActionArgs) {
 			if (place.status !== 'offered') {
 				return redirectWithToast(path, { type: 'error', title: 'This offer has ended', description: 'The seat is no longer held for you.' })
 			}
-			return claimOffer(args, place, (options) => submission.reply(options), submission.value.password)
+			return claimOffer(args, place, (options) => submission.reply(options), {
+				password: submission.value.password,
+				agreementVersionId: submission.value.agreementVersion,
+			})
 		}
 	}
 }

@@ -1,5 +1,7 @@
 import type { SubmissionResult } from '@conform-to/react'
 import { data, href, redirect } from 'react-router'
+import { AgreementChangedError } from '#app/models/agreement.server.ts'
+import { AGREEMENT_CHANGED_MESSAGE } from '#app/models/agreement.ts'
 import { CheckoutError, claimSeat, openCheckout } from '#app/models/payments.server.ts'
 import { SeatUnavailableError } from '#app/models/seats.server.ts'
 import { confirmEmail, createUser, findUserByEmail } from '#app/models/users.server.ts'
@@ -23,7 +25,12 @@ type Reply = (options?: {
  * Then the agreement's claim: a free course enrols, a paid one opens the checkout for the held
  * seat at the course's price.
  */
-export async function claimOffer(args: ActionRequest, place: PlaceByToken, reply: Reply, password: string | undefined) {
+export async function claimOffer(
+	args: ActionRequest,
+	place: PlaceByToken,
+	reply: Reply,
+	{ password, agreementVersionId }: { password: string | undefined; agreementVersionId: number | undefined },
+) {
 	const { request } = args
 	const db = getDb()
 	const placePath = new URL(request.url).pathname.replace(/\.data$/, '')
@@ -65,7 +72,7 @@ export async function claimOffer(args: ActionRequest, place: PlaceByToken, reply
 	const headers: HeadersInit = setCookie ? { 'Set-Cookie': setCookie } : {}
 	const payments = getPayments()
 	try {
-		const claim = await transaction(db, (trx) => claimSeat(trx, { userId, courseId: place.courseId }))
+		const claim = await transaction(db, (trx) => claimSeat(trx, { userId, courseId: place.courseId, agreementVersionId }))
 		if (claim.kind === 'enrolled') {
 			return redirectWithToast(
 				href('/dashboard'),
@@ -94,6 +101,13 @@ export async function claimOffer(args: ActionRequest, place: PlaceByToken, reply
 		if (error instanceof CheckoutError) {
 			const toast = await actionToastHeaders(args, { type: 'error', title: 'Checkout Error', description: 'Failed to initiate payment' })
 			return data({ result: reply({ formErrors: [error.message], hideFields: ['password'] }) }, { status: 502, headers: toast })
+		}
+		// The page loads again with the version now in force; the box is to be ticked for that one.
+		if (error instanceof AgreementChangedError) {
+			return data(
+				{ result: reply({ formErrors: [AGREEMENT_CHANGED_MESSAGE], hideFields: ['password', 'agreeToTerms'] }) },
+				{ status: 409, headers },
+			)
 		}
 		throw error
 	}
