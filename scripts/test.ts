@@ -7,7 +7,7 @@
  * started for the run.
  * Ends with one line 'N passed, N failed'.
  */
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -38,31 +38,13 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 	})
 }
 
-if (wanted('typecheck')) {
-	if (!run('typecheck', bin('react-router'), ['typegen']) || !run('tsc', bin('tsc'), ['--noEmit'])) failures.push('typecheck')
-}
-if (wanted('lint')) {
-	if (!run('lint and format (biome ci)', bin('biome'), ['ci', '.'])) failures.push('lint')
-}
 /**
- * Office previews are made with LibreOffice (docs/decisions/028), which the tests run for
- * real: Debian's headless packages, installed like Chromium when missing and run as root.
+ * Debian packages the tests run for real, installed when missing (and run as root): LibreOffice
+ * for the office previews (docs/decisions/028), Chromium for the browser tests (Playwright's own
+ * download cannot be reached here), lynx for the text-browser check
+ * (tests/e2e/text-browsers.spec.ts). One `apt-get update` and the installs run in the background
+ * from the start, while the types and lint are checked; a step that needs a package waits for them.
  */
-function ensureLibreOffice() {
-	const found = spawnSync('soffice', ['--version'], { stdio: 'ignore' }).status === 0
-	if (found || process.env.LIBREOFFICE_PATH) return true
-	if (process.getuid?.() !== 0) {
-		console.error(
-			'LibreOffice not found: install it (apt-get install -y libreoffice-core-nogui libreoffice-writer-nogui) or set LIBREOFFICE_PATH.',
-		)
-		return false
-	}
-	const env = { DEBIAN_FRONTEND: 'noninteractive' }
-	return (
-		run('apt-get update', 'apt-get', ['update', '-qq'], env) &&
-		run('install LibreOffice', 'apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...LIBREOFFICE_PACKAGES], env)
-	)
-}
 const LIBREOFFICE_PACKAGES = [
 	'libreoffice-core-nogui',
 	'libreoffice-writer-nogui',
@@ -70,63 +52,109 @@ const LIBREOFFICE_PACKAGES = [
 	'libreoffice-impress-nogui',
 	'fonts-dejavu-core',
 ]
-
-if (['unit', 'e2e'].some(wanted) && !ensureLibreOffice()) failures.push('libreoffice')
-
-if (wanted('unit')) {
-	if (!run('vitest', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`])) {
-		failures.push('vitest')
-	}
-}
-/** The browser tests use Debian's Chromium (Playwright's own download cannot be reached here). */
-function ensureChromium() {
-	const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-	if (fs.existsSync(chromium)) return true
-	if (process.getuid?.() !== 0) {
-		console.error(`Chromium not found at ${chromium}: install it (apt-get install -y chromium) or set CHROMIUM_PATH.`)
-		return false
-	}
-	const env = { DEBIAN_FRONTEND: 'noninteractive' }
-	return (
-		run('apt-get update', 'apt-get', ['update', '-qq'], env) &&
-		run('install chromium', 'apt-get', ['install', '-y', '-qq', 'chromium'], env)
-	)
+const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+const needsLibreOffice =
+	['unit', 'e2e'].some(wanted) && !process.env.LIBREOFFICE_PATH && spawnSync('soffice', ['--version'], { stdio: 'ignore' }).status !== 0
+const needsChromium = wanted('e2e') && !fs.existsSync(chromiumPath)
+const needsLynx = wanted('e2e') && spawnSync(process.env.LYNX_PATH ?? 'lynx', ['-version'], { stdio: 'ignore' }).status !== 0
+const MISSING_HELP = {
+	libreoffice: `LibreOffice not found: install it (apt-get install -y ${LIBREOFFICE_PACKAGES.slice(0, 2).join(' ')}) or set LIBREOFFICE_PATH.`,
+	chromium: `Chromium not found at ${chromiumPath}: install it (apt-get install -y chromium) or set CHROMIUM_PATH.`,
+	lynx: 'lynx not found: install it (apt-get install -y lynx) or set LYNX_PATH.',
 }
 
 /**
- * The end-to-end tests read pages as a text browser does with lynx (tests/e2e/text-browsers.spec.ts):
- * Debian's package, installed like Chromium when missing.
+ * Runs a command beside the steps (which block this process while they run): its output goes to a
+ * file, printed only if it fails.
  */
-function ensureLynx() {
-	const found = spawnSync(process.env.LYNX_PATH ?? 'lynx', ['-version'], { stdio: 'ignore' }).status === 0
-	if (found) return true
-	if (process.getuid?.() !== 0) {
-		console.error('lynx not found: install it (apt-get install -y lynx) or set LYNX_PATH.')
-		return false
-	}
-	const env = { DEBIAN_FRONTEND: 'noninteractive' }
-	return (
-		run('apt-get update', 'apt-get', ['update', '-qq'], env) &&
-		run('install lynx', 'apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'lynx'], env)
-	)
+function runInBackground(label: string, command: string, args: string[], env: NodeJS.ProcessEnv = {}) {
+	const started = Date.now()
+	const log = path.join(reportDir, `${label.replaceAll(/\W+/g, '-')}.log`)
+	const output = fs.openSync(log, 'w')
+	return new Promise<boolean>((resolve) => {
+		const child = spawn(command, args, { stdio: ['ignore', output, output], env: { ...process.env, ...env } })
+		let finished = false
+		const done = (ok: boolean) => {
+			if (finished) return
+			finished = true
+			fs.closeSync(output)
+			// Seen when a step in front ends, so "within": the time it took is at most this.
+			console.log(`\n◀ ${label} (in the background): ${ok ? 'ok' : 'FAILED'} (within ${((Date.now() - started) / 1000).toFixed(0)} s)`)
+			if (!ok) console.log(fs.readFileSync(log, 'utf8'))
+			resolve(ok)
+		}
+		child.on('error', (error) => {
+			fs.appendFileSync(log, String(error))
+			done(false)
+		})
+		child.on('exit', (status) => done(status === 0))
+	})
 }
 
-// The concurrency tests again, 20 times over (npm run test:stress): cheap enough to run on every CI run.
-if (wanted('stress')) {
-	const stressTests = [
-		'tests/integration/security-seats.test.ts',
-		'tests/integration/promotion-codes.test.ts',
-		'tests/integration/double-submits.test.ts',
-	]
-	if (!run('stress', bin('vitest'), ['run', ...stressTests], { SECURITY_REPEATS: '20', PROMOTION_REPEATS: '20' })) {
-		failures.push('stress')
+function installMissingPackages() {
+	const missing = { libreoffice: needsLibreOffice, chromium: needsChromium, lynx: needsLynx }
+	const none = Promise.resolve(true)
+	if (!Object.values(missing).some(Boolean)) return { libreoffice: none, chromium: none, lynx: none }
+	if (process.getuid?.() !== 0) {
+		const report = (name: keyof typeof missing) => {
+			if (missing[name]) console.error(MISSING_HELP[name])
+			return Promise.resolve(!missing[name])
+		}
+		return { libreoffice: report('libreoffice'), chromium: report('chromium'), lynx: report('lynx') }
 	}
+	const env = { DEBIAN_FRONTEND: 'noninteractive' }
+	const apt = (label: string, args: string[]) => () => runInBackground(label, 'apt-get', args, env)
+	console.log('\n▶ apt-get update and install (in the background)')
+	const updated = apt('apt-get update', ['update', '-qq'])()
+	// One install after another (dpkg takes a lock).
+	let dpkg: Promise<unknown> = updated
+	const install = (needed: boolean, label: string, args: string[]) => {
+		if (!needed) return Promise.resolve(true)
+		const installed = dpkg.then(async () => (await updated) && apt(label, ['install', '-y', '-qq', ...args])())
+		dpkg = installed
+		return installed
+	}
+	const libreoffice = install(needsLibreOffice, 'install LibreOffice', ['--no-install-recommends', ...LIBREOFFICE_PACKAGES])
+	const lynx = install(needsLynx, 'install lynx', ['--no-install-recommends', 'lynx'])
+	// Chromium with the packages it recommends, as before.
+	const chromium = install(needsChromium, 'install chromium', ['chromium'])
+	return { libreoffice, chromium, lynx }
+}
+const { libreoffice: libreOfficeReady, chromium: chromiumReady, lynx: lynxReady } = installMissingPackages()
+
+if (wanted('typecheck')) {
+	if (!run('typecheck', bin('react-router'), ['typegen']) || !run('tsc', bin('tsc'), ['--noEmit'])) failures.push('typecheck')
+}
+if (wanted('lint')) {
+	if (!run('lint and format (biome ci)', bin('biome'), ['ci', '.'])) failures.push('lint')
+}
+if (['unit', 'e2e'].some(wanted) && !(await libreOfficeReady)) failures.push('libreoffice')
+
+// The concurrency tests, repeated (npm run test:stress). In a whole run their extra runs are made
+// inside the Vitest step, as many as the two steps made between them before (1 + 20 and 5 + 20),
+// so their files are set up once and share the workers with the other files instead of running
+// again one after another at the end.
+const STRESS_TESTS = [
+	'tests/integration/security-seats.test.ts',
+	'tests/integration/promotion-codes.test.ts',
+	'tests/integration/double-submits.test.ts',
+]
+const STRESS_REPEATS = { SECURITY_REPEATS: '20', PROMOTION_REPEATS: '20' }
+const stressInVitest = wanted('unit') && wanted('stress')
+if (wanted('unit')) {
+	const repeats = stressInVitest ? { SECURITY_REPEATS: '21', PROMOTION_REPEATS: '25' } : {}
+	if (!run('vitest', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`], repeats)) {
+		failures.push('vitest')
+	}
+}
+if (wanted('stress') && !stressInVitest) {
+	if (!run('stress', bin('vitest'), ['run', ...STRESS_TESTS], STRESS_REPEATS)) failures.push('stress')
 }
 if (wanted('e2e')) {
 	const built = run('build', bin('react-router'), ['build'])
 	if (!built) failures.push('build')
-	else if (!ensureChromium()) failures.push('chromium')
-	else if (!ensureLynx()) failures.push('lynx')
+	else if (!(await chromiumReady)) failures.push('chromium')
+	else if (!(await lynxReady)) failures.push('lynx')
 	else if (
 		!run('playwright', bin('playwright'), ['test', '-c', 'tests/playwright.config.ts', '--reporter=list,json'], {
 			PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightReport,

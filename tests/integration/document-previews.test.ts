@@ -111,7 +111,9 @@ describe('with LibreOffice', () => {
 		)
 		expect(refused.status).toBe(403)
 		expect(await refused.text()).not.toContain('%PDF')
-	})
+		// A cold LibreOffice start on a busy machine takes longer than Vitest's default 30 s; the
+		// converter itself allows a conversion 120 s.
+	}, 120_000)
 
 	test('a job for a file that was replaced meanwhile stores nothing; the new file gets its own preview', async () => {
 		const { item } = await uploadDocx('replaced')

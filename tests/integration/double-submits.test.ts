@@ -121,7 +121,7 @@ describe(`one buyer, ten purchase submits at once (${REPEATS} runs each)`, () =>
 			expect(sessions[0]).toMatchObject({ amount_total: 200_000, status: 'open' })
 			expect(await footprint(course.id)).toEqual({ holds: 1, uses: 1, payments: 1 })
 		}
-	}, 120_000)
+	}, 300_000)
 
 	test("the registration wizard's payment step with a 1-use code through Stripe: the same", async () => {
 		setPayments(stripePayments)
@@ -139,7 +139,7 @@ describe(`one buyer, ten purchase submits at once (${REPEATS} runs each)`, () =>
 			const accounts = await t.db.selectFrom('seat_holds').select('user_id').where('course_id', '=', course.id).execute()
 			expect(accounts).toHaveLength(1)
 		}
-	}, 120_000)
+	}, 300_000)
 
 	test('a later submit, with or without the code, answers with the checkout still open and asks the provider nothing', async () => {
 		setPayments(stripePayments)
@@ -178,7 +178,7 @@ describe(`one buyer, ten purchase submits at once (${REPEATS} runs each)`, () =>
 			expect(await footprint(course.id)).toEqual({ holds: 12, uses: 0, payments: 12 })
 		}
 		expect(problems).toEqual([])
-	}, 120_000)
+	}, 300_000)
 })
 
 describe('the buyer cancels their open checkout', () => {
@@ -268,7 +268,7 @@ describe('the outside test: a 1-use code and a double submit', () => {
 				.execute()
 			expect(paid).toEqual([{ user_id: second.id, amount_cents: 200_000 }])
 		}
-	}, 120_000)
+	}, 300_000)
 
 	test('a payment that arrives after its reservation lapsed, the code used up meanwhile: enrolled, recorded over the limit, shown to the admin', async () => {
 		setPayments(testPayments)

@@ -89,6 +89,21 @@ function markupWithoutScripts(html: string) {
 	return html.replace(/<script\b[^>]*>[\s\S]*?<\/script>/gi, '').replace(/ nonce="[^"]*"/g, '')
 }
 
+/**
+ * Password hashes by password, made once per worker: argon2id is built to be slow (19 MiB, two
+ * passes), and nearly every user a test creates has the default password. The server verifies
+ * each login against the stored hash all the same.
+ */
+const passwordHashes = new Map<string, Promise<string>>()
+function passwordHash(password: string) {
+	let hashed = passwordHashes.get(password)
+	if (!hashed) {
+		hashed = hashPassword(password)
+		passwordHashes.set(password, hashed)
+	}
+	return hashed
+}
+
 let counter = 0
 function uniqueEmail(prefix = 'user') {
 	counter += 1
@@ -259,7 +274,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 				.insertInto('users')
 				.values({
 					email,
-					password_hash: await hashPassword(password),
+					password_hash: await passwordHash(password),
 					email_confirmed_at: options.confirmed === false ? null : new Date(),
 				})
 				.returning('id')
