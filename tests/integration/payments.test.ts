@@ -1,5 +1,5 @@
 import { RouterContextProvider } from 'react-router'
-import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest'
+import { describe, expect, test, vi } from 'vitest'
 import { claimSeat, expireCheckout, fulfil, openCheckout, sweepExpiredCheckouts } from '#app/models/payments.server.ts'
 import { createUser } from '#app/models/users.server.ts'
 import { action as enrollAction } from '#app/routes/register/enroll.tsx'
@@ -9,19 +9,11 @@ import { TestCheckoutPayments } from '#app/services/payments/test-checkout.serve
 import { parseEnv } from '#app/utils/env.server.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
 import { formRequest, sessionCookieFor, settle } from '#tests/support/requests.ts'
-import { type StripeStandIn, startStripeServer } from '#tests/support/stripe-server.ts'
+import { useStripeStandIn } from '#tests/support/stripe-stand-in.ts'
 
 const t = useTestDatabase()
 const APP_URL = 'http://localhost:3000'
-let stripe: StripeStandIn
-let stripePayments: StripePayments
-
-beforeAll(async () => {
-	stripe = await startStripeServer()
-	stripePayments = new StripePayments({ secretKey: stripe.secretKey, webhookSecret: stripe.webhookSecret, apiUrl: stripe.url })
-})
-afterAll(async () => stripe.stop())
-afterEach(() => setPayments(undefined))
+const { stripe, payments: stripePayments } = useStripeStandIn()
 
 let sequence = 0
 async function student() {

@@ -4,39 +4,31 @@
  * dashboard refunds that arrive by webhook, and "never more than was paid" under parallel requests.
  */
 import { randomBytes } from 'node:crypto'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest'
+import { beforeAll, describe, expect, test } from 'vitest'
 import { takenSeatsExpression } from '#app/models/courses.server.ts'
 import { claimSeat, fulfil, openCheckout } from '#app/models/payments.server.ts'
 import { type RefundRequest, refundPayment, syncProviderRefunds } from '#app/models/refunds.server.ts'
 import { createUser } from '#app/models/users.server.ts'
 import { action as refundAction, loader as refundLoader } from '#app/routes/admin/payment-refund.tsx'
 import { action as webhookAction } from '#app/routes/resources/stripe-webhook.ts'
-import { setPayments } from '#app/services/payments/index.server.ts'
 import { type PaymentProvider, RefundRefusedError } from '#app/services/payments/payments.ts'
-import { StripePayments } from '#app/services/payments/stripe.server.ts'
 import { TestCheckoutPayments } from '#app/services/payments/test-checkout.server.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
 import { forgedIds } from '#tests/support/forged-ids.ts'
 import { callRoute, formRequest, getRequest, sessionCookieFor, settle, toastOf } from '#tests/support/requests.ts'
-import { type StripeStandIn, startStripeServer } from '#tests/support/stripe-server.ts'
+import { useStripeStandIn } from '#tests/support/stripe-stand-in.ts'
 
 const t = useTestDatabase()
 const REPEATS = Number(process.env.SECURITY_REPEATS ?? 1)
-let stripe: StripeStandIn
-let payments: StripePayments
+const { stripe, payments } = useStripeStandIn({ installed: true })
 let testCheckout: TestCheckoutPayments
 let admin: string
 
 beforeAll(async () => {
-	stripe = await startStripeServer()
-	payments = new StripePayments({ secretKey: stripe.secretKey, webhookSecret: stripe.webhookSecret, apiUrl: stripe.url })
 	testCheckout = new TestCheckoutPayments(() => t.db)
 	admin = (await createUser(t.db, { email: 'refund-admin@example.com', name: 'Rita Admin', passwordHash: 'x', confirmed: true })).id
 	await t.db.updateTable('profiles').set({ role: 'admin' }).where('id', '=', admin).execute()
 })
-afterAll(async () => stripe.stop())
-beforeEach(() => setPayments(payments))
-afterEach(() => setPayments(undefined))
 
 let sequence = 0
 

@@ -2,18 +2,16 @@
  * Money and seats at scale. SECURITY_REPEATS (set by `npm run test:stress`)
  * repeats the 200-buyer race; the normal suite runs it once.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { claimSeat, openCheckout } from '#app/models/payments.server.ts'
 import { changeEnrollmentStatus, enrollWithinCapacity, SeatUnavailableError } from '#app/models/seats.server.ts'
 import { createUser } from '#app/models/users.server.ts'
 import { joinWaitlist, sweepWaitlistOffers } from '#app/models/waitlist.server.ts'
 import { loader as completionLoader } from '#app/routes/register/registration-complete.tsx'
 import { action as webhookAction } from '#app/routes/resources/stripe-webhook.ts'
-import { setPayments } from '#app/services/payments/index.server.ts'
-import { StripePayments } from '#app/services/payments/stripe.server.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
 import { getRequest, settle } from '#tests/support/requests.ts'
-import { type StripeStandIn, startStripeServer } from '#tests/support/stripe-server.ts'
+import { useStripeStandIn } from '#tests/support/stripe-stand-in.ts'
 
 const t = useTestDatabase()
 const REPEATS = Number(process.env.SECURITY_REPEATS ?? 1)
@@ -100,15 +98,7 @@ describe('seats under concurrency', () => {
 })
 
 describe('checkout events at scale', () => {
-	let stripe: StripeStandIn
-	let payments: StripePayments
-	beforeAll(async () => {
-		stripe = await startStripeServer()
-		payments = new StripePayments({ secretKey: stripe.secretKey, webhookSecret: stripe.webhookSecret, apiUrl: stripe.url })
-	})
-	afterAll(async () => stripe.stop())
-	beforeEach(() => setPayments(payments))
-	afterEach(() => setPayments(undefined))
+	const { stripe, payments } = useStripeStandIn({ installed: true })
 
 	async function heldCheckout() {
 		const email = `paying-${++sequence}@example.com`

@@ -1,27 +1,17 @@
 import Stripe from 'stripe'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { claimSeat, openCheckout } from '#app/models/payments.server.ts'
 import { createUser } from '#app/models/users.server.ts'
 import { loader as completionLoader } from '#app/routes/register/registration-complete.tsx'
 import { action as webhookAction, loader as webhookLoader } from '#app/routes/resources/stripe-webhook.ts'
 import { setPayments } from '#app/services/payments/index.server.ts'
-import { StripePayments } from '#app/services/payments/stripe.server.ts'
 import { TestCheckoutPayments } from '#app/services/payments/test-checkout.server.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
 import { getRequest, settle } from '#tests/support/requests.ts'
-import { type StripeStandIn, startStripeServer } from '#tests/support/stripe-server.ts'
+import { useStripeStandIn } from '#tests/support/stripe-stand-in.ts'
 
 const t = useTestDatabase()
-let stripe: StripeStandIn
-let payments: StripePayments
-
-beforeAll(async () => {
-	stripe = await startStripeServer()
-	payments = new StripePayments({ secretKey: stripe.secretKey, webhookSecret: stripe.webhookSecret, apiUrl: stripe.url })
-})
-afterAll(async () => stripe.stop())
-beforeEach(() => setPayments(payments))
-afterEach(() => setPayments(undefined))
+const { stripe, payments } = useStripeStandIn({ installed: true })
 
 let sequence = 0
 async function paidCheckout({ capacity = 5 } = {}) {
