@@ -30,7 +30,7 @@ import { setPayments } from '#app/services/payments/index.server.ts'
 import type { PaymentProvider } from '#app/services/payments/payments.ts'
 import { TestCheckoutPayments } from '#app/services/payments/test-checkout.server.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
-import { insertUser } from '#tests/support/fixtures.ts'
+import { insertCourse, insertEnrollment, insertUser } from '#tests/support/fixtures.ts'
 import { callRoute, formRequest, settle, signedInUser, toastOf } from '#tests/support/requests.ts'
 import { useStripeStandIn } from '#tests/support/stripe-stand-in.ts'
 
@@ -55,11 +55,7 @@ async function student() {
 }
 
 async function course(values: { capacity?: number; registration_fee?: number } = {}) {
-	return t.db
-		.insertInto('courses')
-		.values({ title: `Coded course ${++sequence}`, capacity: 5, registration_fee: 250_000, ...values })
-		.returning(['id', 'title'])
-		.executeTakeFirstOrThrow()
+	return insertCourse(t.db, { title: `Coded course ${++sequence}`, capacity: 5, registration_fee: 250_000, ...values })
 }
 
 async function code(values: {
@@ -234,7 +230,7 @@ describe('Stripe Checkout gets the discount as a Stripe promotion code', () => {
 		await sweepExpiredCheckouts(t.db, stripePayments)
 		expect(await redemptions(limited.id)).toEqual([])
 		const other = await student()
-		await t.db.insertInto('enrollments').values({ user_id: other.id, course_id: courseId }).execute()
+		await insertEnrollment(t.db, { userId: other.id, courseId })
 		stripe.pay(outcome.sessionId)
 		expect(await fulfil(t.db, stripePayments, outcome.sessionId)).toMatchObject({ status: 'needs_refund' })
 		expect(await redemptions(limited.id)).toEqual([])

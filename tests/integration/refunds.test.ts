@@ -14,6 +14,7 @@ import { action as webhookAction } from '#app/routes/resources/stripe-webhook.ts
 import { type PaymentProvider, RefundRefusedError } from '#app/services/payments/payments.ts'
 import { TestCheckoutPayments } from '#app/services/payments/test-checkout.server.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
+import { insertCourse, insertPaymentRefund } from '#tests/support/fixtures.ts'
 import { forgedIds } from '#tests/support/forged-ids.ts'
 import { callRoute, formRequest, getRequest, sessionCookieFor, settle, toastOf } from '#tests/support/requests.ts'
 import { useStripeStandIn } from '#tests/support/stripe-stand-in.ts'
@@ -37,11 +38,7 @@ async function paidEnrolment(provider: PaymentProvider = payments, { capacity = 
 	sequence += 1
 	const email = `refund-${sequence}-${randomBytes(3).toString('hex')}@example.com`
 	const user = await createUser(t.db, { email, name: `Refund Student ${sequence}`, passwordHash: 'unused', confirmed: true })
-	const course = await t.db
-		.insertInto('courses')
-		.values({ title: `Refund course ${sequence}`, capacity, registration_fee: 250000 })
-		.returning('id')
-		.executeTakeFirstOrThrow()
+	const course = await insertCourse(t.db, { title: `Refund course ${sequence}`, capacity, registration_fee: 250000 })
 	const claim = await t.db.transaction().execute((trx) => claimSeat(trx, { userId: user.id, courseId: course.id }))
 	if (claim.kind !== 'held') throw new Error('expected a hold')
 	const { sessionId } = await openCheckout(t.db, provider, {
@@ -304,19 +301,15 @@ describe('refunds made in the Stripe dashboard (charge.refunded)', () => {
 	test('a refund the app asked for and lost track of is settled by the event', async () => {
 		const { payment, courseId, sessionId } = await paidEnrolment()
 		// As if the process stopped after Stripe refunded: the row is still pending.
-		const row = await t.db
-			.insertInto('payment_refunds')
-			.values({
-				payment_id: payment.id,
-				amount_cents: 40000,
-				reason: 'duplicate',
-				source: 'admin',
-				request_key: 'lost-track-0001',
-				unenroll: true,
-				actor_id: admin,
-			})
-			.returning('id')
-			.executeTakeFirstOrThrow()
+		const row = await insertPaymentRefund(t.db, {
+			payment_id: payment.id,
+			amount_cents: 40000,
+			reason: 'duplicate',
+			source: 'admin',
+			request_key: 'lost-track-0001',
+			unenroll: true,
+			actor_id: admin,
+		})
 		await settle(() =>
 			fetch(`${stripe.url}/v1/refunds`, {
 				method: 'POST',

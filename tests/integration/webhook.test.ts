@@ -7,6 +7,7 @@ import { action as webhookAction, loader as webhookLoader } from '#app/routes/re
 import { setPayments } from '#app/services/payments/index.server.ts'
 import { TestCheckoutPayments } from '#app/services/payments/test-checkout.server.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
+import { insertCourse } from '#tests/support/fixtures.ts'
 import { getRequest, settle } from '#tests/support/requests.ts'
 import { useStripeStandIn } from '#tests/support/stripe-stand-in.ts'
 
@@ -18,11 +19,7 @@ async function paidCheckout({ capacity = 5 } = {}) {
 	sequence += 1
 	const email = `hook-${sequence}@example.com`
 	const user = await createUser(t.db, { email, name: 'Hook Buyer', passwordHash: 'unused-hash', confirmed: true })
-	const course = await t.db
-		.insertInto('courses')
-		.values({ title: `Webhook course ${sequence}`, capacity, registration_fee: 250000 })
-		.returning('id')
-		.executeTakeFirstOrThrow()
+	const course = await insertCourse(t.db, { title: `Webhook course ${sequence}`, capacity, registration_fee: 250000 })
 	const claim = await t.db.transaction().execute((trx) => claimSeat(trx, { userId: user.id, courseId: course.id }))
 	if (claim.kind !== 'held') throw new Error('expected a hold')
 	const { sessionId } = await openCheckout(t.db, payments, {
