@@ -3,50 +3,36 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type { Kysely } from 'kysely'
 import { materialKey } from '#app/services/storage/keys.ts'
-import { LocalFileStorage } from '#app/services/storage/local.server.ts'
 import { samplePdf } from '#db/seed/sample-files.ts'
-import type { Database, MaterialCategory } from '#db/types.ts'
+import type { Database } from '#db/types.ts'
 import { expect, test } from '../support/e2e.ts'
-import { e2eServerEnv } from '../support/e2e-env.ts'
+import { e2eServerEnv, e2eServerStorage } from '../support/e2e-env.ts'
+import { insertCourseWithWeek, storeMaterialItem } from '../support/fixtures.ts'
 import { fileOverUploadLimit } from '../support/large-file.ts'
 
 /** The e2e server keeps its files on local disk under DATA_DIR/files. */
 const filesDir = path.join(e2eServerEnv().DATA_DIR, 'files')
-const serverStorage = new LocalFileStorage(filesDir)
+const serverStorage = e2eServerStorage()
 const PDF = Buffer.from(await samplePdf({ title: 'Week notes', subtitle: 'Intro', sections: [] }))
 
 /** A course with week 1 'Intro' holding two stored PDFs. */
 async function courseWithWeek(db: Kysely<Database>) {
-	const course = await db
-		.insertInto('courses')
-		.values({ title: `Materials Course ${randomUUID().slice(0, 8)}` })
-		.returning(['id', 'title'])
-		.executeTakeFirstOrThrow()
-	const week = await db
-		.insertInto('course_materials')
-		.values({ course_id: course.id, week_number: 1, topic: 'Intro' })
-		.returning('id')
-		.executeTakeFirstOrThrow()
-	const store = async (title: string, category: MaterialCategory) => {
-		const key = materialKey(course.id, week.id, category, title)
-		await serverStorage.put(key, PDF, { contentType: 'application/pdf' })
-		return db
-			.insertInto('material_items')
-			.values({
-				material_id: week.id,
-				title,
-				type: 'document',
-				category,
-				storage_key: key,
-				mime_type: 'application/pdf',
-				size_bytes: PDF.length,
-			})
-			.returning(['id', 'storage_key'])
-			.executeTakeFirstOrThrow()
-	}
-	const notes = await store('notes.pdf', 'material')
-	const slides = await store('slides.pdf', 'material')
-	return { course, weekId: week.id, notes, slides, path: `/dashboard/admin/courses/${course.id}/materials` }
+	const { course, weekId } = await insertCourseWithWeek(db, {
+		course: { title: `Materials Course ${randomUUID().slice(0, 8)}` },
+		topic: 'Intro',
+	})
+	const store = (title: string) =>
+		storeMaterialItem(db, serverStorage, {
+			courseId: course.id,
+			weekId,
+			title,
+			type: 'document',
+			bytes: PDF,
+			contentType: 'application/pdf',
+		})
+	const notes = await store('notes.pdf')
+	const slides = await store('slides.pdf')
+	return { course, weekId, notes, slides, path: `/dashboard/admin/courses/${course.id}/materials` }
 }
 
 function isStored(key: string | null) {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { sql } from 'kysely'
+import { insertCourse, insertEnrollment } from '#tests/support/fixtures.ts'
 import { expect, test } from '../support/e2e.ts'
 
 /** ADMIN_EMAILS of the e2e server (tests/support/e2e-env.ts). */
@@ -12,12 +13,8 @@ test('an admin searches for a student and removes them', async ({ page, db, crea
 	const admin = await createUser({ role: 'admin' })
 	const tag = randomUUID().slice(0, 8)
 	const student = await createUser({ name: `Removable ${tag}` })
-	const course = await db
-		.insertInto('courses')
-		.values({ title: `Removal ${tag}` })
-		.returning('id')
-		.executeTakeFirstOrThrow()
-	await db.insertInto('enrollments').values({ user_id: student.id, course_id: course.id, enrollment_date: new Date() }).execute()
+	const course = await insertCourse(db, { title: `Removal ${tag}` })
+	await insertEnrollment(db, { userId: student.id, courseId: course.id })
 	await signIn(admin)
 
 	await page.goto('/dashboard/admin/users')

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { insertCourse, insertEnrollment } from '#tests/support/fixtures.ts'
 import { expect, test } from '../support/e2e.ts'
 
 test("an announcement for one course reaches its students on the site and by e-mail; the mail's link unsubscribes without signing in", async ({
@@ -10,18 +11,11 @@ test("an announcement for one course reaches its students on the site and by e-m
 }) => {
 	test.slow()
 	const tag = randomUUID().slice(0, 8)
-	const course = await db
-		.insertInto('courses')
-		.values({ title: `Cohort ${tag}`, capacity: 10 })
-		.returning(['id', 'title'])
-		.executeTakeFirstOrThrow()
+	const course = await insertCourse(db, { title: `Cohort ${tag}`, capacity: 10 })
 	const admin = await createUser({ role: 'admin', name: `Ada ${tag}` })
 	const enrolled = await createUser({ name: `Enrolled ${tag}` })
 	const outsider = await createUser({ name: `Outsider ${tag}` })
-	await db
-		.insertInto('enrollments')
-		.values({ user_id: enrolled.id, course_id: course.id, status: 'active', enrollment_date: new Date() })
-		.execute()
+	await insertEnrollment(db, { userId: enrolled.id, courseId: course.id })
 	const subject = `Room change ${tag}`
 
 	await signIn(admin)

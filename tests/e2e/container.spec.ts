@@ -11,7 +11,7 @@ import { type ChildProcess, execFileSync, type SpawnOptions, spawn } from 'node:
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { freePort } from '#tests/security/server.ts'
+import { freePort } from '#tests/support/private-server.ts'
 import { expect, test } from '../support/e2e.ts'
 
 const root = path.resolve(import.meta.dirname, '../..')

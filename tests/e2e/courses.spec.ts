@@ -2,13 +2,13 @@ import type { Page } from '@playwright/test'
 import type { Kysely } from 'kysely'
 import { publishEvent } from '#app/services/events/publish.server.ts'
 import type { Database } from '#db/types.ts'
-import { insertCourse, insertUser } from '#tests/support/fixtures.ts'
+import { insertCourse, insertEnrollment, insertUser } from '#tests/support/fixtures.ts'
 import { expect, test } from '../support/e2e.ts'
 
 async function fillSeats(db: Kysely<Database>, courseId: number, count: number) {
 	for (let i = 0; i < count; i++) {
 		const userId = await insertUser(db)
-		await db.insertInto('enrollments').values({ user_id: userId, course_id: courseId, enrollment_date: new Date() }).execute()
+		await insertEnrollment(db, { userId, courseId })
 	}
 }
 
@@ -62,7 +62,7 @@ test('a full free course shows FREE and FULL, and its detail page offers the wai
 async function takeSeatAndTell(db: Kysely<Database>, courseId: number) {
 	const userId = await insertUser(db)
 	await db.transaction().execute(async (trx) => {
-		await trx.insertInto('enrollments').values({ user_id: userId, course_id: courseId, enrollment_date: new Date() }).execute()
+		await insertEnrollment(trx, { userId, courseId })
 		await publishEvent(trx, { type: 'enrollment.changed', courseId })
 	})
 }

@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process'
 import path from 'node:path'
-import { dropServerDatabase, type PrivateServer, startServer } from '#tests/security/server.ts'
+import { dropServerDatabase, type PrivateServer, startServer } from '#tests/support/private-server.ts'
 import { expect, test } from '../support/e2e.ts'
 
 const root = path.resolve(import.meta.dirname, '../..')

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { insertCourse, insertEnrollment } from '#tests/support/fixtures.ts'
 import { expect, test } from '../support/e2e.ts'
 
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj\n<<>>\nendobj\ntrailer\n<<>>\n%%EOF\n')
@@ -11,14 +12,10 @@ test('an admin creates an assignment, a student hands it in, the admin grades it
 }) => {
 	test.slow()
 	const tag = randomUUID().slice(0, 8)
-	const course = await db
-		.insertInto('courses')
-		.values({ title: `Grading Course ${tag}` })
-		.returning(['id', 'title'])
-		.executeTakeFirstOrThrow()
+	const course = await insertCourse(db, { title: `Grading Course ${tag}` })
 	const admin = await createUser({ role: 'admin', name: 'Grading Admin' })
 	const student = await createUser({ name: `Student ${tag}` })
-	await db.insertInto('enrollments').values({ user_id: student.id, course_id: course.id, enrollment_date: new Date() }).execute()
+	await insertEnrollment(db, { userId: student.id, courseId: course.id })
 	const title = `Deal Analysis ${tag}`
 
 	await signIn(admin)

@@ -1,6 +1,6 @@
 /**
  * HTTP-level attacks and faults against a production server of this spec's
- * own (tests/security/server.ts): its own database, so the before/after
+ * own (tests/support/private-server.ts): its own database, so the before/after
  * snapshots are exact, and a process the test may stop, kill and restart.
  */
 import { randomUUID } from 'node:crypto'
@@ -11,8 +11,8 @@ import path from 'node:path'
 import type { Kysely } from 'kysely'
 import pg from 'pg'
 import type { Database } from '#db/types.ts'
-import { dropServerDatabase, type PrivateServer, snapshot, startServer, startTcpProxy } from '#tests/security/server.ts'
 import { insertCourse, insertEnrollment, insertLiveSession, insertPaidPayment, insertUser, insertWeek } from '#tests/support/fixtures.ts'
+import { dropServerDatabase, type PrivateServer, snapshot, startServer, startTcpProxy } from '#tests/support/private-server.ts'
 import { concretePath, listRoutes, paramNames } from '#tests/support/route-table.ts'
 import { expect, test } from '../support/e2e.ts'
 

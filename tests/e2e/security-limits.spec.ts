@@ -1,12 +1,12 @@
 /**
  * Every rate limit under requests that arrive together: dozens to hundreds of requests at once
- * against a production server of this spec's own (tests/security/server.ts), which trusts one
+ * against a production server of this spec's own (tests/support/private-server.ts), which trusts one
  * proxy hop, so `X-Forwarded-For` chooses each request's client address. The numbers are the
  * README's Security table and docs/decisions/020-login-limits.md.
  */
 import type { Kysely } from 'kysely'
 import type { Database } from '#db/types.ts'
-import { dropServerDatabase, type PrivateServer, startServer } from '#tests/security/server.ts'
+import { dropServerDatabase, type PrivateServer, startServer } from '#tests/support/private-server.ts'
 import { expect, test } from '../support/e2e.ts'
 
 const { openDatabase } = await import('#app/utils/db.server.ts')

@@ -1,13 +1,13 @@
 /**
  * What an attacker sends by hand, against a production server of this spec's own
- * (tests/security/server.ts): redirect targets that browsers normalise, header values a
+ * (tests/support/private-server.ts): redirect targets that browsers normalise, header values a
  * redirect cannot carry, methods the app does not serve, and odd headers. Nothing may leave
  * the site and nothing may answer 5xx.
  */
 import net from 'node:net'
 import type { Kysely } from 'kysely'
 import type { Database } from '#db/types.ts'
-import { dropServerDatabase, type PrivateServer, startServer } from '#tests/security/server.ts'
+import { dropServerDatabase, type PrivateServer, startServer } from '#tests/support/private-server.ts'
 import { expect, test } from '../support/e2e.ts'
 
 const { openDatabase } = await import('#app/utils/db.server.ts')

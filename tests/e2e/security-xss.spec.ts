@@ -1,3 +1,4 @@
+import { insertCourse, insertEnrollment, insertMessage } from '#tests/support/fixtures.ts'
 import { expect, test } from '../support/e2e.ts'
 
 const SCRIPT = '<script>window.__xss = 1; alert("xss")</script>'
@@ -16,21 +17,17 @@ test('course and message texts with script, event handlers and javascript: links
 		await dialog.dismiss()
 	})
 	const marker = `XSS ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`
-	const course = await db
-		.insertInto('courses')
-		.values({ title: `${marker} ${SCRIPT}`, description: `${IMG} ${LINK}`, capacity: 10, start_date: '2031-01-05', end_date: '2031-03-01' })
-		.returning('id')
-		.executeTakeFirstOrThrow()
+	const course = await insertCourse(db, {
+		title: `${marker} ${SCRIPT}`,
+		description: `${IMG} ${LINK}`,
+		capacity: 10,
+		start_date: '2031-01-05',
+		end_date: '2031-03-01',
+	})
 	const student = await createUser({ name: `Student ${SCRIPT}` })
 	const admin = await createUser({ role: 'admin', name: `Admin ${IMG}` })
-	await db
-		.insertInto('enrollments')
-		.values({ user_id: student.id, course_id: course.id, status: 'active', enrollment_date: new Date() })
-		.execute()
-	await db
-		.insertInto('messages')
-		.values({ sender_id: admin.id, receiver_id: student.id, content: `${marker} ${SCRIPT} ${IMG} ${LINK}` })
-		.execute()
+	await insertEnrollment(db, { userId: student.id, courseId: course.id })
+	await insertMessage(db, { sender_id: admin.id, receiver_id: student.id, content: `${marker} ${SCRIPT} ${IMG} ${LINK}` })
 
 	await page.goto(`/courses/${course.id}`)
 	await expect(page.getByText(SCRIPT, { exact: false }).first()).toBeVisible()

@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto'
 import type { Page } from '@playwright/test'
 import type { Kysely } from 'kysely'
 import { requestDocumentPreviews } from '#app/models/document-previews.server.ts'
-import { materialKey } from '#app/services/storage/keys.ts'
 import { sampleChartPng, sampleClassRecording, sampleDocx, samplePdf } from '#db/seed/sample-files.ts'
 import type { Database, MaterialCategory, MaterialType } from '#db/types.ts'
 import { expect, test } from '../support/e2e.ts'
 import { e2eServerStorage } from '../support/e2e-env.ts'
+import { insertCourseWithWeek, insertEnrollment, storeMaterialItem } from '../support/fixtures.ts'
 
 const storage = e2eServerStorage()
 /**
@@ -19,16 +19,10 @@ type StoredItem = { id: number; title: string; url: string }
 
 /** A course with one week of real stored files of every kind the viewer shows. */
 async function createCourseWithFiles(db: Kysely<Database>) {
-	const course = await db
-		.insertInto('courses')
-		.values({ title: `Viewer Course ${randomUUID().slice(0, 8)}` })
-		.returning(['id', 'title'])
-		.executeTakeFirstOrThrow()
-	const week = await db
-		.insertInto('course_materials')
-		.values({ course_id: course.id, week_number: 1, topic: 'Analysing Deals' })
-		.returning('id')
-		.executeTakeFirstOrThrow()
+	const { course, weekId } = await insertCourseWithWeek(db, {
+		course: { title: `Viewer Course ${randomUUID().slice(0, 8)}` },
+		topic: 'Analysing Deals',
+	})
 
 	async function store(
 		title: string,
@@ -38,13 +32,7 @@ async function createCourseWithFiles(db: Kysely<Database>) {
 		type: MaterialType,
 		category: MaterialCategory,
 	): Promise<StoredItem> {
-		const key = materialKey(course.id, week.id, category, fileName)
-		const { size } = await storage.put(key, bytes, { contentType })
-		const item = await db
-			.insertInto('material_items')
-			.values({ material_id: week.id, title, type, category, storage_key: key, mime_type: contentType, size_bytes: size })
-			.returning('id')
-			.executeTakeFirstOrThrow()
+		const item = await storeMaterialItem(db, storage, { courseId: course.id, weekId, title, fileName, bytes, contentType, type, category })
 		return { id: item.id, title, url: `/files/materials/${item.id}` }
 	}
 
@@ -71,7 +59,7 @@ async function createCourseWithFiles(db: Kysely<Database>) {
 	)
 	const text = await store('Reading List', 'reading-list.txt', new TextEncoder().encode('Books.'), 'text/plain', 'document', 'material')
 	const video = await store('Week 1 Class Recording', 'week-1.mp4', await sampleClassRecording(), 'video/mp4', 'video', 'recording')
-	return { course, weekId: week.id, pdf, image, word, text, video }
+	return { course, weekId, pdf, image, word, text, video }
 }
 
 async function openItem(page: Page, item: StoredItem, tab: 'Class Materials' | 'Class Recordings' = 'Class Materials') {
@@ -95,7 +83,7 @@ test('a PDF stays protected until View Document, then renders and zooms', async 
 }) => {
 	const { course, pdf } = await createCourseWithFiles(db)
 	const student = await createUser()
-	await db.insertInto('enrollments').values({ user_id: student.id, course_id: course.id, enrollment_date: new Date() }).execute()
+	await insertEnrollment(db, { userId: student.id, courseId: course.id })
 	await signIn(student)
 
 	await page.goto(`/dashboard?course=${course.id}`)
@@ -150,7 +138,7 @@ test('a PDF stays protected until View Document, then renders and zooms', async 
 test('on a phone a PDF opens at the width of its pane, and zooms from there @js-only', async ({ page, db, createUser, signIn }) => {
 	const { course, pdf } = await createCourseWithFiles(db)
 	const student = await createUser()
-	await db.insertInto('enrollments').values({ user_id: student.id, course_id: course.id, enrollment_date: new Date() }).execute()
+	await insertEnrollment(db, { userId: student.id, courseId: course.id })
 	await signIn(student)
 	await page.setViewportSize({ width: 390, height: 844 })
 
@@ -177,21 +165,14 @@ test('on a phone a PDF opens at the width of its pane, and zooms from there @js-
 // pdf.js reads the file in the browser, so the failure can only be seen with JavaScript.
 test('a PDF that cannot be read shows the failure with a download @js-only', async ({ page, db, createUser, signIn }) => {
 	const { course, weekId } = await createCourseWithFiles(db)
-	const key = materialKey(course.id, weekId, 'material', 'broken.pdf')
-	await storage.put(key, new TextEncoder().encode('this is not a PDF'), { contentType: 'application/pdf' })
-	const broken = await db
-		.insertInto('material_items')
-		.values({
-			material_id: weekId,
-			title: 'Broken Notes',
-			type: 'document',
-			category: 'material',
-			storage_key: key,
-			mime_type: 'application/pdf',
-			size_bytes: 17,
-		})
-		.returning('id')
-		.executeTakeFirstOrThrow()
+	const broken = await storeMaterialItem(db, storage, {
+		courseId: course.id,
+		weekId,
+		title: 'Broken Notes',
+		fileName: 'broken.pdf',
+		bytes: new TextEncoder().encode('this is not a PDF'),
+		contentType: 'application/pdf',
+	})
 	await signIn(await createUser({ role: 'admin' }))
 
 	await page.goto(`/dashboard/materials/${broken.id}?view=1`)
@@ -203,7 +184,7 @@ test('a PDF that cannot be read shows the failure with a download @js-only', asy
 test('a class recording plays inline and its file answers byte ranges', async ({ page, db, createUser, signIn, javaScriptEnabled }) => {
 	const { course, video } = await createCourseWithFiles(db)
 	const student = await createUser()
-	await db.insertInto('enrollments').values({ user_id: student.id, course_id: course.id, enrollment_date: new Date() }).execute()
+	await insertEnrollment(db, { userId: student.id, courseId: course.id })
 	await signIn(student)
 
 	await page.goto(`/dashboard?course=${course.id}`)
@@ -237,7 +218,7 @@ test('a class recording plays inline and its file answers byte ranges', async ({
 test('an image opens after the protected overlay', async ({ page, db, createUser, signIn }) => {
 	const { course, image } = await createCourseWithFiles(db)
 	const student = await createUser()
-	await db.insertInto('enrollments').values({ user_id: student.id, course_id: course.id, enrollment_date: new Date() }).execute()
+	await insertEnrollment(db, { userId: student.id, courseId: course.id })
 	await signIn(student)
 
 	await page.goto(`/dashboard?course=${course.id}`)
@@ -271,10 +252,7 @@ test('office files on local storage and unknown types offer a download', async (
 test('a student not actively enrolled gets 403 for the viewer and every file', async ({ page, db, createUser, signIn }) => {
 	const { course, pdf, image, word, text, video } = await createCourseWithFiles(db)
 	const outsider = await createUser()
-	await db
-		.insertInto('enrollments')
-		.values({ user_id: outsider.id, course_id: course.id, status: 'pending', enrollment_date: new Date() })
-		.execute()
+	await insertEnrollment(db, { userId: outsider.id, courseId: course.id, status: 'pending' })
 	await signIn(outsider)
 
 	const response = await page.goto(`/dashboard/materials/${pdf.id}`)
@@ -307,7 +285,7 @@ test('a Word file is converted on the server and read in the viewer as a PDF, th
 	test.setTimeout(120_000)
 	const { course, weekId, word } = await createCourseWithFiles(db)
 	const student = await createUser()
-	await db.insertInto('enrollments').values({ user_id: student.id, course_id: course.id, enrollment_date: new Date() }).execute()
+	await insertEnrollment(db, { userId: student.id, courseId: course.id })
 	// As an upload does: the running server's job runner makes the preview with LibreOffice.
 	await db.transaction().execute((trx) => requestDocumentPreviews(trx, { weekIds: [weekId] }))
 	await expect

@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto'
 import type { Page } from '@playwright/test'
 import type { Kysely } from 'kysely'
 import type { Database } from '#db/types.ts'
-import { insertCourse, insertUser } from '#tests/support/fixtures.ts'
+import { insertCourse, insertEnrollment, insertUser } from '#tests/support/fixtures.ts'
 import { expect, test } from '../support/e2e.ts'
 
 async function takeSeat(db: Kysely<Database>, courseId: number) {
 	const userId = await insertUser(db)
-	await db.insertInto('enrollments').values({ user_id: userId, course_id: courseId }).execute()
+	await insertEnrollment(db, { userId, courseId })
 }
 
 async function waitlistRows(db: Kysely<Database>, email: string) {

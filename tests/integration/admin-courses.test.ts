@@ -7,7 +7,20 @@ import { COURSES_PER_PAGE, action as coursesAction, loader as coursesLoader } fr
 import { loader as dashboardLoader } from '#app/routes/dashboard/index.tsx'
 import { materialKey, submissionKey } from '#app/services/storage/keys.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
-import { countRows } from '#tests/support/fixtures.ts'
+import {
+	countRows,
+	insertAssignment,
+	insertCourse,
+	insertEnrollment,
+	insertMaterialItem,
+	insertMaterialLink,
+	insertMessage,
+	insertMessageAttachment,
+	insertPayment,
+	insertSeatHold,
+	insertSubmission,
+	insertWeek,
+} from '#tests/support/fixtures.ts'
 import { callRoute, cookiesFrom, formRequest, getRequest, signedInUser, toastOf } from '#tests/support/requests.ts'
 import { useTestStorage } from '#tests/support/storage.ts'
 
@@ -16,11 +29,7 @@ const files = useTestStorage()
 const COURSES = '/dashboard/admin/courses'
 
 async function courseRow(values: { title?: string; capacity?: number } = {}) {
-	return t.db
-		.insertInto('courses')
-		.values({ title: values.title ?? `Course ${randomUUID().slice(0, 8)}`, description: 'About it', capacity: values.capacity ?? 10 })
-		.returning(['id', 'title'])
-		.executeTakeFirstOrThrow()
+	return insertCourse(t.db, { description: 'About it', capacity: 10, ...values })
 }
 
 const validCourse = {
@@ -225,7 +234,7 @@ describe('edit course', () => {
 		const course = await courseRow({ capacity: 5 })
 		for (let i = 0; i < 3; i++) {
 			const student = await signedInUser(t.db, { role: 'student' })
-			await t.db.insertInto('enrollments').values({ user_id: student.id, course_id: course.id, enrollment_date: new Date() }).execute()
+			await insertEnrollment(t.db, { userId: student.id, courseId: course.id })
 		}
 		const before = await countRows(t.db, 'audit_log')
 		const response = await callRoute(
@@ -257,64 +266,57 @@ async function populatedCourse() {
 	const course = await courseRow({ capacity: 10 })
 	const student = await signedInUser(t.db, { role: 'student' })
 	const holder = await signedInUser(t.db, { role: 'student' })
-	const week = await t.db
-		.insertInto('course_materials')
-		.values({ course_id: course.id, week_number: 1, topic: 'Deal analysis' })
-		.returning('id')
-		.executeTakeFirstOrThrow()
+	const week = { id: await insertWeek(t.db, { courseId: course.id, weekNumber: 1, topic: 'Deal analysis' }) }
 	const itemKey = materialKey(course.id, week.id, 'material', 'slides.pdf')
 	await files.storage.put(itemKey, new TextEncoder().encode('%PDF-1.4'), { contentType: 'application/pdf' })
-	await t.db
-		.insertInto('material_items')
-		.values([
-			{ material_id: week.id, title: 'Slides', type: 'document', category: 'material', storage_key: itemKey },
-			{ material_id: week.id, title: 'YouTube: Intro', type: 'video', category: 'recording', file_url: 'https://youtu.be/abc' },
-		])
-		.execute()
+	await insertMaterialItem(t.db, {
+		courseId: course.id,
+		weekId: week.id,
+		title: 'Slides',
+		storageKey: itemKey,
+		mimeType: null,
+		sizeBytes: null,
+	})
+	await insertMaterialLink(t.db, { weekId: week.id, title: 'YouTube: Intro', url: 'https://youtu.be/abc' })
 	const strayKey = `courses/${course.id}/weeks/${week.id}/recording/${randomUUID()}-left-over.mp4`
 	await files.storage.put(strayKey, new TextEncoder().encode('video'), { contentType: 'video/mp4' })
-	await t.db.insertInto('enrollments').values({ user_id: student.id, course_id: course.id, enrollment_date: new Date() }).execute()
-	await t.db
-		.insertInto('seat_holds')
-		.values({ user_id: holder.id, course_id: course.id, expires_at: new Date(Date.now() + 600_000) })
-		.execute()
-	await t.db
-		.insertInto('registration_payments')
-		.values({
-			checkout_session_id: `cs_${randomUUID()}`,
-			provider: 'test',
-			user_id: student.id,
-			course_id: course.id,
-			course_title: course.title,
-			customer_email: 'payer@example.com',
-			amount_cents: 250000,
-			status: 'paid',
-		})
-		.execute()
-	const assignment = await t.db
-		.insertInto('assignments')
-		.values({ course_id: course.id, title: 'Analyse a deal' })
-		.returning('id')
-		.executeTakeFirstOrThrow()
+	await insertEnrollment(t.db, { userId: student.id, courseId: course.id })
+	await insertSeatHold(t.db, { userId: holder.id, courseId: course.id })
+	await insertPayment(t.db, {
+		user_id: student.id,
+		course_id: course.id,
+		course_title: course.title,
+		customer_email: 'payer@example.com',
+		status: 'paid',
+	})
+	const assignment = await insertAssignment(t.db, { course_id: course.id, title: 'Analyse a deal' })
 	const submissionFile = submissionKey(assignment.id, student.id, 'answer.pdf')
 	await files.storage.put(submissionFile, new TextEncoder().encode('%PDF-1.4'), { contentType: 'application/pdf' })
-	await t.db
-		.insertInto('assignment_submissions')
-		.values({ assignment_id: assignment.id, student_id: student.id, storage_key: submissionFile, file_name: 'answer.pdf' })
-		.execute()
+	await insertSubmission(t.db, {
+		assignment_id: assignment.id,
+		student_id: student.id,
+		storage_key: submissionFile,
+		file_name: 'answer.pdf',
+	})
 	// An announcement to the course's students, with a stored file: it goes with the course.
 	const announcer = await signedInUser(t.db, { role: 'admin' })
-	const announcement = await t.db
-		.insertInto('messages')
-		.values({ sender_id: announcer.id, receiver_id: null, is_announcement: true, subject: 'Room', content: 'Room 4', course_id: course.id })
-		.returning('id')
-		.executeTakeFirstOrThrow()
+	const announcement = await insertMessage(t.db, {
+		sender_id: announcer.id,
+		receiver_id: null,
+		is_announcement: true,
+		subject: 'Room',
+		content: 'Room 4',
+		course_id: course.id,
+	})
 	const announcementFile = `attachments/${announcer.id}/${randomUUID()}-room.txt`
 	await files.storage.put(announcementFile, new TextEncoder().encode('room 4'), { contentType: 'text/plain' })
-	await t.db
-		.insertInto('message_attachments')
-		.values({ message_id: announcement.id, name: 'room.txt', type: 'text/plain', size_bytes: 6, storage_key: announcementFile })
-		.execute()
+	await insertMessageAttachment(t.db, {
+		message_id: announcement.id,
+		name: 'room.txt',
+		type: 'text/plain',
+		size_bytes: 6,
+		storage_key: announcementFile,
+	})
 	return { course, keys: [itemKey, strayKey, submissionFile, announcementFile] }
 }
 

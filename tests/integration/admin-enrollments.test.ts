@@ -4,7 +4,7 @@ import { action as newEnrollmentAction, loader as newEnrollmentLoader } from '#a
 import { action as enrollmentsAction, loader as enrollmentsLoader } from '#app/routes/admin/enrollments.tsx'
 import type { EnrollmentStatus } from '#db/types.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
-import { countRows } from '#tests/support/fixtures.ts'
+import { countRows, insertCourse, insertEnrollment, insertPayment, insertSeatHold } from '#tests/support/fixtures.ts'
 import { callRoute, formRequest, getRequest, signedInUser, toastOf } from '#tests/support/requests.ts'
 
 const t = useTestDatabase()
@@ -12,15 +12,11 @@ const ENROLLMENTS = '/dashboard/admin/enrollments'
 const NEW_ENROLLMENT = `${ENROLLMENTS}/new`
 
 async function course(capacity = 10, title = `Course ${randomUUID().slice(0, 8)}`) {
-	return t.db.insertInto('courses').values({ title, capacity }).returning(['id', 'title']).executeTakeFirstOrThrow()
+	return insertCourse(t.db, { title, capacity })
 }
 
 async function enrol(userId: string, courseId: number, status: EnrollmentStatus = 'active') {
-	return t.db
-		.insertInto('enrollments')
-		.values({ user_id: userId, course_id: courseId, status, enrollment_date: new Date() })
-		.returning('id')
-		.executeTakeFirstOrThrow()
+	return insertEnrollment(t.db, { userId, courseId, status })
 }
 
 /** Add Enrollment is a dialog route of its own (/new); status changes and removals are the list's. */
@@ -91,17 +87,7 @@ describe('list', () => {
 		const full = await course(1)
 		await enrol((await signedInUser(t.db, { role: 'student' })).id, full.id)
 		const open = await course(5)
-		await t.db
-			.insertInto('registration_payments')
-			.values({
-				checkout_session_id: `cs_${randomUUID()}`,
-				provider: 'test',
-				course_title: full.title,
-				customer_email: 'late@example.com',
-				amount_cents: 250000,
-				status: 'needs_refund',
-			})
-			.execute()
+		await insertPayment(t.db, { course_title: full.title, customer_email: 'late@example.com', status: 'needs_refund' })
 		const dialog = await callRoute(newEnrollmentLoader, getRequest(NEW_ENROLLMENT, { cookie: admin.cookie }))
 		const list = await callRoute(enrollmentsLoader, getRequest(ENROLLMENTS, { cookie: admin.cookie }))
 		const data = {
@@ -171,10 +157,7 @@ describe('add enrollment', () => {
 		const admin = await signedInUser(t.db, { role: 'admin' })
 		const target = await course(1)
 		const holder = await signedInUser(t.db, { role: 'student' })
-		await t.db
-			.insertInto('seat_holds')
-			.values({ user_id: holder.id, course_id: target.id, expires_at: new Date(Date.now() + 600_000) })
-			.execute()
+		await insertSeatHold(t.db, { userId: holder.id, courseId: target.id })
 		const student = await signedInUser(t.db, { role: 'student' })
 		expect(await formErrors(await post(admin.cookie, { intent: 'create', userId: student.id, courseId: String(target.id) }))).toEqual([
 			'Cannot enroll: Course has reached maximum capacity.',

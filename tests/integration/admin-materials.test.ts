@@ -8,6 +8,7 @@ import { setStorage } from '#app/services/storage/index.server.ts'
 import type { FileStorage } from '#app/services/storage/storage.ts'
 import { sampleClassRecording, samplePdf } from '#db/seed/sample-files.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
+import { insertCourse, insertWeek } from '#tests/support/fixtures.ts'
 import { callRoute, formRequest, getRequest, sessionCookieFor } from '#tests/support/requests.ts'
 import { useTestStorage } from '#tests/support/storage.ts'
 
@@ -46,11 +47,7 @@ function multipart(pathname: string, cookie: string, fields: Array<[string, Fiel
 /** A course with week 1 ('Intro': two PDFs, a recording, a YouTube link), uploaded through the screen's own form. */
 async function courseWithWeek(cookie: string) {
 	sequence += 1
-	const course = await t.db
-		.insertInto('courses')
-		.values({ title: `Materials Course ${sequence}` })
-		.returning('id')
-		.executeTakeFirstOrThrow()
+	const course = await insertCourse(t.db, { title: `Materials Course ${sequence}` })
 	const pathname = `/dashboard/admin/courses/${course.id}/materials`
 	const response = await callRoute(
 		materialsAction,
@@ -320,7 +317,7 @@ describe('Edit Week & Materials', () => {
 	test('a week number another week of the course has is refused and nothing changes', async () => {
 		const { cookie } = await admin()
 		const { courseId, pathname, week } = await courseWithWeek(cookie)
-		await t.db.insertInto('course_materials').values({ course_id: courseId, week_number: 5, topic: 'Five' }).execute()
+		await insertWeek(t.db, { courseId, weekNumber: 5, topic: 'Five' })
 		const editPath = `${pathname}/${week.id}/edit`
 		const response = await callRoute(
 			editAction,

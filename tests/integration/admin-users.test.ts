@@ -4,7 +4,16 @@ import { action as usersAction, loader as usersLoader } from '#app/routes/admin/
 import { attachmentKey, submissionKey } from '#app/services/storage/keys.ts'
 import { resetEnvCache } from '#app/utils/env.server.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
-import { countRows } from '#tests/support/fixtures.ts'
+import {
+	countRows,
+	insertAssignment,
+	insertCourse,
+	insertEnrollment,
+	insertMessage,
+	insertMessageAttachment,
+	insertPayment,
+	insertSubmission,
+} from '#tests/support/fixtures.ts'
 import { callRoute, formRequest, getRequest, signedInUser, toastOf } from '#tests/support/requests.ts'
 import { useTestStorage } from '#tests/support/storage.ts'
 
@@ -93,14 +102,9 @@ describe('remove', () => {
 	test('deletes the account with its sessions, enrollments, messages and files; keeps payments; one audit row', async () => {
 		const admin = await signedInUser(t.db, { role: 'admin' })
 		const student = await signedInUser(t.db, { role: 'student' })
-		const course = await t.db.insertInto('courses').values({ title: 'Removal course' }).returning('id').executeTakeFirstOrThrow()
-		await t.db.insertInto('enrollments').values({ user_id: student.id, course_id: course.id, enrollment_date: new Date() }).execute()
-		const message = (sender: string, receiver: string) =>
-			t.db
-				.insertInto('messages')
-				.values({ sender_id: sender, receiver_id: receiver, content: 'hi' })
-				.returning('id')
-				.executeTakeFirstOrThrow()
+		const course = await insertCourse(t.db, { title: 'Removal course' })
+		await insertEnrollment(t.db, { userId: student.id, courseId: course.id })
+		const message = (sender: string, receiver: string) => insertMessage(t.db, { sender_id: sender, receiver_id: receiver, content: 'hi' })
 		const sent = await message(student.id, admin.id)
 		const received = await message(admin.id, student.id)
 		const sentKey = attachmentKey(student.id, 'photo.png')
@@ -110,35 +114,19 @@ describe('remove', () => {
 			[received.id, receivedKey],
 		] as const) {
 			await files.storage.put(key, new TextEncoder().encode('x'), { contentType: 'application/octet-stream' })
-			await t.db
-				.insertInto('message_attachments')
-				.values({ message_id: messageId, name: 'file', type: 'application/octet-stream', size_bytes: 1, storage_key: key })
-				.execute()
+			await insertMessageAttachment(t.db, { message_id: messageId, storage_key: key })
 		}
-		const assignment = await t.db
-			.insertInto('assignments')
-			.values({ course_id: course.id, title: 'Homework' })
-			.returning('id')
-			.executeTakeFirstOrThrow()
+		const assignment = await insertAssignment(t.db, { course_id: course.id })
 		const answerKey = submissionKey(assignment.id, student.id, 'answer.pdf')
 		await files.storage.put(answerKey, new TextEncoder().encode('x'), { contentType: 'application/pdf' })
-		await t.db
-			.insertInto('assignment_submissions')
-			.values({ assignment_id: assignment.id, student_id: student.id, storage_key: answerKey })
-			.execute()
-		const payment = await t.db
-			.insertInto('registration_payments')
-			.values({
-				checkout_session_id: `cs_${randomUUID()}`,
-				provider: 'test',
-				user_id: student.id,
-				course_id: course.id,
-				course_title: 'Removal course',
-				customer_email: student.email,
-				amount_cents: 100,
-			})
-			.returning('id')
-			.executeTakeFirstOrThrow()
+		await insertSubmission(t.db, { assignment_id: assignment.id, student_id: student.id, storage_key: answerKey })
+		const payment = await insertPayment(t.db, {
+			user_id: student.id,
+			course_id: course.id,
+			course_title: 'Removal course',
+			customer_email: student.email,
+			amount_cents: 100,
+		})
 		const before = await countRows(t.db, 'audit_log')
 
 		const response = await callRoute(

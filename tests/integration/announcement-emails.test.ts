@@ -25,7 +25,7 @@ import { SmtpTransport } from '#app/services/mail/smtp.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import type { Database } from '#db/types.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
-import { insertCourse, insertEnrollment, insertUser } from '#tests/support/fixtures.ts'
+import { insertCourse, insertEnrollment, insertMessageAttachment, insertUser } from '#tests/support/fixtures.ts'
 import { callRoute, formRequest, getRequest, sessionCookieFor, toastOf } from '#tests/support/requests.ts'
 import { startSmtpServer, type TestSmtpServer } from '#tests/support/smtp-server.ts'
 
@@ -251,11 +251,13 @@ describe("an announcement for one course's students", () => {
 		expect(history.courses).toEqual(expect.arrayContaining([{ id: course.id, title: 'Spring Cohort' }]))
 
 		// Its file is for the same readers.
-		const attachment = await t.db
-			.insertInto('message_attachments')
-			.values({ message_id: cohortOnly.id, name: 'room.pdf', type: 'application/pdf', size_bytes: 3, storage_key: 'attachments/room.pdf' })
-			.returning('id')
-			.executeTakeFirstOrThrow()
+		const attachment = await insertMessageAttachment(t.db, {
+			message_id: cohortOnly.id,
+			name: 'room.pdf',
+			type: 'application/pdf',
+			size_bytes: 3,
+			storage_key: 'attachments/room.pdf',
+		})
 		const access = async (userId: string, isAdmin = false) =>
 			(await findAttachmentForUser(t.db, { attachmentId: attachment.id, reader: { userId, isAdmin } })).status
 		expect(await access(enrolled.id)).toBe('ok')

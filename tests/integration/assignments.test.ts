@@ -9,7 +9,7 @@ import { loader as dashboardLoader } from '#app/routes/dashboard/index.tsx'
 import { loader as submissionFileLoader } from '#app/routes/resources/submission-file.ts'
 import type { EnrollmentStatus, Role } from '#db/types.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
-import { insertLiveSession, insertWeek } from '#tests/support/fixtures.ts'
+import { insertAssignment, insertCourse, insertEnrollment, insertLiveSession, insertWeek } from '#tests/support/fixtures.ts'
 import { callRoute, formRequest, getRequest, sessionCookieFor } from '#tests/support/requests.ts'
 import { useTestStorage } from '#tests/support/storage.ts'
 
@@ -33,21 +33,13 @@ async function person(role: Role, name = `Person ${sequence}`) {
 
 async function courseWithAssignment(title = 'Deal Worksheet') {
 	sequence += 1
-	const course = await t.db
-		.insertInto('courses')
-		.values({ title: `Investing Course ${sequence}` })
-		.returning(['id', 'title'])
-		.executeTakeFirstOrThrow()
-	const assignment = await t.db
-		.insertInto('assignments')
-		.values({ course_id: course.id, title, instructions: 'Analyse one deal in your market.' })
-		.returning('id')
-		.executeTakeFirstOrThrow()
+	const course = await insertCourse(t.db, { title: `Investing Course ${sequence}` })
+	const assignment = await insertAssignment(t.db, { course_id: course.id, title, instructions: 'Analyse one deal in your market.' })
 	return { course, assignmentId: assignment.id }
 }
 
 async function enroll(userId: string, courseId: number, status: EnrollmentStatus = 'active') {
-	await t.db.insertInto('enrollments').values({ user_id: userId, course_id: courseId, status, enrollment_date: new Date() }).execute()
+	await insertEnrollment(t.db, { userId, courseId, status })
 }
 
 function submit(assignmentId: number, cookie: string, fields: { body?: string; file?: { name: string; bytes: Uint8Array } }) {

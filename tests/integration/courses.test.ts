@@ -6,24 +6,18 @@ import { availabilityOf, PROGRAM_OUTCOMES } from '#app/models/courses.ts'
 import { loader as courseDetailLoader } from '#app/routes/public/course-detail.tsx'
 import type { Database, EnrollmentStatus } from '#db/types.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
-import { insertCourse, insertUser } from '#tests/support/fixtures.ts'
+import { insertCourse, insertEnrollment, insertSeatHold, insertUser } from '#tests/support/fixtures.ts'
 
 const t = useTestDatabase()
 
 const MINUTE = 60_000
 
 async function enroll(db: Kysely<Database>, courseId: number, status: EnrollmentStatus) {
-	await db
-		.insertInto('enrollments')
-		.values({ user_id: await insertUser(db), course_id: courseId, status, enrollment_date: new Date() })
-		.execute()
+	await insertEnrollment(db, { userId: await insertUser(db), courseId, status })
 }
 
 async function hold(db: Kysely<Database>, courseId: number, expiresInMs: number) {
-	await db
-		.insertInto('seat_holds')
-		.values({ user_id: await insertUser(db), course_id: courseId, expires_at: new Date(Date.now() + expiresInMs) })
-		.execute()
+	await insertSeatHold(db, { userId: await insertUser(db), courseId, expiresInMs })
 }
 
 describe('availabilityOf', () => {

@@ -4,19 +4,20 @@ import { action as logoutAction } from '#app/routes/auth/logout.ts'
 import { loader as myCoursesLoader } from '#app/routes/dashboard/courses.tsx'
 import { loader as dashboardLoader } from '#app/routes/dashboard/index.tsx'
 import { loader as viewerLoader } from '#app/routes/dashboard/material-viewer.tsx'
-import { materialKey } from '#app/services/storage/keys.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
-import { insertCourse, insertEnrollment, insertUser } from '#tests/support/fixtures.ts'
-import { callRoute, cookiesFrom, formRequest, getRequest, sessionCookieFor } from '#tests/support/requests.ts'
+import {
+	insertContactSubmission,
+	insertCourse,
+	insertEnrollment,
+	insertMaterialItem,
+	insertMaterialLink,
+	insertWeek,
+} from '#tests/support/fixtures.ts'
+import { callRoute, cookiesFrom, formRequest, getRequest, signedInUser } from '#tests/support/requests.ts'
 import { useTestStorage } from '#tests/support/storage.ts'
 
 const t = useTestDatabase()
 useTestStorage()
-
-async function createUser(role: 'student' | 'admin' = 'student', email = `${randomUUID()}@example.com`) {
-	const id = await insertUser(t.db, { role, email, name: 'Dana Student' })
-	return { id, email, cookie: await sessionCookieFor(id) }
-}
 
 type DashboardData = {
 	name: string
@@ -36,20 +37,20 @@ function selectedCourseCookie(response: Response) {
 }
 
 describe('the dashboard course selection', () => {
-	let student: Awaited<ReturnType<typeof createUser>>
+	let student: Awaited<ReturnType<typeof signedInUser>>
 	let older: number
 	let newer: number
 	let pending: number
 
 	beforeAll(async () => {
-		student = await createUser()
+		student = await signedInUser(t.db, { name: 'Dana Student' })
 		older = (await insertCourse(t.db, { title: 'Older course' })).id
 		newer = (await insertCourse(t.db, { title: 'Newer course' })).id
 		pending = (await insertCourse(t.db, { title: 'Pending course' })).id
 		await insertEnrollment(t.db, { userId: student.id, courseId: older, status: 'active', daysAgo: 30 })
 		await insertEnrollment(t.db, { userId: student.id, courseId: newer, status: 'active', daysAgo: 2 })
 		await insertEnrollment(t.db, { userId: student.id, courseId: pending, status: 'pending', daysAgo: 0 })
-		await t.db.insertInto('course_materials').values({ course_id: newer, week_number: 1, topic: 'Start' }).execute()
+		await insertWeek(t.db, { courseId: newer, weekNumber: 1, topic: 'Start' })
 	})
 
 	test('defaults to the most recent active enrollment and lists only active courses', async () => {
@@ -85,7 +86,7 @@ describe('the dashboard course selection', () => {
 	})
 
 	test('forgets a remembered course once its enrollment is no longer active', async () => {
-		const other = await createUser()
+		const other = await signedInUser(t.db, { name: 'Dana Student' })
 		const first = (await insertCourse(t.db)).id
 		const second = (await insertCourse(t.db)).id
 		await insertEnrollment(t.db, { userId: other.id, courseId: first, status: 'active', daysAgo: 5 })
@@ -106,7 +107,7 @@ describe('the dashboard course selection', () => {
 
 	test("ignores another user's remembered course", async () => {
 		const chosen = await loadDashboard(student.cookie, `?course=${older}`)
-		const other = await createUser()
+		const other = await signedInUser(t.db, { name: 'Dana Student' })
 		await insertEnrollment(t.db, { userId: other.id, courseId: older, status: 'active', daysAgo: 10 })
 		const shared = (await insertCourse(t.db)).id
 		await insertEnrollment(t.db, { userId: other.id, courseId: shared, status: 'active', daysAgo: 1 })
@@ -115,14 +116,14 @@ describe('the dashboard course selection', () => {
 	})
 
 	test('a student without an active enrollment has no course to choose', async () => {
-		const newcomer = await createUser()
+		const newcomer = await signedInUser(t.db, { name: 'Dana Student' })
 		await insertEnrollment(t.db, { userId: newcomer.id, courseId: pending, status: 'pending' })
 		const { data } = await loadDashboard(newcomer.cookie)
 		expect(data).toMatchObject({ courses: [], selectedCourseId: null, weeks: null })
 	})
 
 	test('an admin may pick any course and has none selected by default', async () => {
-		const admin = await createUser('admin')
+		const admin = await signedInUser(t.db, { role: 'admin', name: 'Dana Student' })
 		const initial = await loadDashboard(admin.cookie)
 		expect(initial.data).toMatchObject({ isAdmin: true, selectedCourseId: null, weeks: null })
 		expect(initial.data.courses.map((course) => course.id)).toEqual(expect.arrayContaining([older, newer, pending]))
@@ -143,7 +144,7 @@ describe('the dashboard course selection', () => {
 })
 
 describe('the material viewer', () => {
-	let student: Awaited<ReturnType<typeof createUser>>
+	let student: Awaited<ReturnType<typeof signedInUser>>
 	let courseId: number
 	let weekId: number
 
@@ -154,19 +155,9 @@ describe('the material viewer', () => {
 		fileName?: string
 		fileUrl?: string
 	}) {
-		const item = await t.db
-			.insertInto('material_items')
-			.values({
-				material_id: weekId,
-				title: values.title,
-				type: values.type,
-				category: values.category,
-				storage_key: values.fileName ? materialKey(courseId, weekId, values.category, values.fileName) : null,
-				file_url: values.fileUrl ?? null,
-			})
-			.returning('id')
-			.executeTakeFirstOrThrow()
-		return item.id
+		const { title, type, category, fileName, fileUrl } = values
+		if (fileUrl) return (await insertMaterialLink(t.db, { weekId, url: fileUrl, title, type, category })).id
+		return insertMaterialItem(t.db, { courseId, weekId, title, type, category, fileName, mimeType: null, sizeBytes: null })
 	}
 
 	async function view(itemId: number | string, cookie: string | undefined, query = '') {
@@ -177,16 +168,10 @@ describe('the material viewer', () => {
 	}
 
 	beforeAll(async () => {
-		student = await createUser()
+		student = await signedInUser(t.db, { name: 'Dana Student' })
 		courseId = (await insertCourse(t.db, { title: 'Viewer course' })).id
 		await insertEnrollment(t.db, { userId: student.id, courseId })
-		weekId = (
-			await t.db
-				.insertInto('course_materials')
-				.values({ course_id: courseId, week_number: 2, topic: 'Rehab' })
-				.returning('id')
-				.executeTakeFirstOrThrow()
-		).id
+		weekId = await insertWeek(t.db, { courseId, weekNumber: 2, topic: 'Rehab' })
 	})
 
 	test('keeps a document behind the protected overlay until View Document is used', async () => {
@@ -229,7 +214,7 @@ describe('the material viewer', () => {
 
 	test('answers 403 to a student not actively enrolled and 404 for a missing item', async () => {
 		const pdf = await addItem({ title: 'Secret', type: 'document', category: 'material', fileName: 'secret.pdf' })
-		const outsider = await createUser()
+		const outsider = await signedInUser(t.db, { name: 'Dana Student' })
 		expect((await view(pdf, outsider.cookie)).response.status).toBe(403)
 		await insertEnrollment(t.db, { userId: outsider.id, courseId, status: 'pending' })
 		expect((await view(pdf, outsider.cookie)).response.status).toBe(403)
@@ -252,7 +237,7 @@ describe('My Courses', () => {
 	}
 
 	test('lists every enrollment with its status, falling back to Unknown Course', async () => {
-		const student = await createUser()
+		const student = await signedInUser(t.db, { name: 'Dana Student' })
 		const named = (await insertCourse(t.db, { title: 'Named course' })).id
 		const blank = (await insertCourse(t.db, { title: '   ' })).id
 		await insertEnrollment(t.db, { userId: student.id, courseId: named, status: 'active', daysAgo: 3 })
@@ -266,34 +251,29 @@ describe('My Courses', () => {
 	})
 
 	test("otherwise lists the user's waitlist requests, matched by e-mail in any case", async () => {
-		const student = await createUser('student', `wait-${randomUUID()}@example.com`)
-		await t.db
-			.insertInto('contact_submissions')
-			.values([
-				{
-					kind: 'waitlist',
-					name: 'Dana',
-					email: student.email.toUpperCase(),
-					program: 'Spring Cohort',
-					message: 'Waitlist request for: Spring Cohort\nPlease keep me posted.',
-				},
-				{ kind: 'contact', name: 'Dana', email: student.email, message: 'Not a waitlist request' },
-				{
-					kind: 'waitlist',
-					name: 'Else',
-					email: 'someone-else@example.com',
-					program: 'Spring Cohort',
-					message: 'Waitlist request for: Spring Cohort',
-				},
-			])
-			.execute()
+		const student = await signedInUser(t.db, { email: `wait-${randomUUID()}@example.com`, name: 'Dana Student' })
+		await insertContactSubmission(t.db, {
+			kind: 'waitlist',
+			name: 'Dana',
+			email: student.email.toUpperCase(),
+			program: 'Spring Cohort',
+			message: 'Waitlist request for: Spring Cohort\nPlease keep me posted.',
+		})
+		await insertContactSubmission(t.db, { kind: 'contact', name: 'Dana', email: student.email, message: 'Not a waitlist request' })
+		await insertContactSubmission(t.db, {
+			kind: 'waitlist',
+			name: 'Else',
+			email: 'someone-else@example.com',
+			program: 'Spring Cohort',
+			message: 'Waitlist request for: Spring Cohort',
+		})
 		const data = await load(student.cookie)
 		expect(data.enrollments).toEqual([])
 		expect(data.waitlist).toMatchObject([{ program: 'Spring Cohort', note: 'Please keep me posted.' }])
 	})
 
 	test('is empty for a user with neither', async () => {
-		const student = await createUser()
+		const student = await signedInUser(t.db, { name: 'Dana Student' })
 		expect(await load(student.cookie)).toEqual({ enrollments: [], waitlist: [], places: [], leaving: null })
 	})
 })

@@ -1,8 +1,8 @@
 import { sql } from 'kysely'
 import { expect, test } from 'vitest'
 import { openDatabase } from '#app/utils/db.server.ts'
-import { startTcpProxy } from '#tests/security/server.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
+import { startTcpProxy } from '#tests/support/private-server.ts'
 
 const t = useTestDatabase()
 

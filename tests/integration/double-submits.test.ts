@@ -5,7 +5,7 @@
  * that found a 1-use code redeemed three times, and a payment that arrives after its reservation
  * lapsed. PROMOTION_REPEATS repeats the races (5 runs each by default; `npm run test:stress` 20).
  */
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
+import { afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { fulfil } from '#app/models/payments.server.ts'
 import { createPromotionCode, listPromotionCodes } from '#app/models/promotion-codes.server.ts'
 import { chooseDraftCourse, saveDraftDetails } from '#app/models/registration.server.ts'
@@ -14,31 +14,25 @@ import { action as agreementAction } from '#app/routes/register/agreement.tsx'
 import { action as enrollAction } from '#app/routes/register/enroll.tsx'
 import { action as testCheckoutAction } from '#app/routes/register/test-checkout.tsx'
 import { setPayments } from '#app/services/payments/index.server.ts'
-import { StripePayments } from '#app/services/payments/stripe.server.ts'
 import { TestCheckoutPayments } from '#app/services/payments/test-checkout.server.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
 import { insertCourse, insertUser } from '#tests/support/fixtures.ts'
 import { callRoute, formRequest, signedInUser, toastOf } from '#tests/support/requests.ts'
-import { type StripeStandIn, startStripeServer } from '#tests/support/stripe-server.ts'
+import { useStripeStandIn } from '#tests/support/stripe-stand-in.ts'
 
 const t = useTestDatabase()
 const REPEATS = Number(process.env.PROMOTION_REPEATS ?? 5)
 /** About what Stripe's API takes to create a session: the window a second submit falls into. */
 const STRIPE_LATENCY_MS = 150
-let stripe: StripeStandIn
-let stripePayments: StripePayments
+const { stripe, payments: stripePayments } = useStripeStandIn()
 let testPayments: TestCheckoutPayments
 let adminId: string
 
 beforeAll(async () => {
-	stripe = await startStripeServer()
-	stripePayments = new StripePayments({ secretKey: stripe.secretKey, webhookSecret: stripe.webhookSecret, apiUrl: stripe.url })
 	testPayments = new TestCheckoutPayments(() => t.db)
 	adminId = await insertUser(t.db, { role: 'admin' })
 })
-afterAll(async () => stripe.stop())
 afterEach(() => {
-	setPayments(undefined)
 	stripe.setCreateLatency(0)
 })
 

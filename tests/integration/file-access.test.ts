@@ -7,8 +7,8 @@ import type { FileStorage } from '#app/services/storage/storage.ts'
 import { getEnv, resetEnvCache } from '#app/utils/env.server.ts'
 import type { MaterialCategory } from '#db/types.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
-import { insertEnrollment, insertUser } from '#tests/support/fixtures.ts'
-import { callRoute, sessionCookieFor } from '#tests/support/requests.ts'
+import { insertCourse, insertEnrollment, insertMaterialItem, insertMaterialLink, insertWeek } from '#tests/support/fixtures.ts'
+import { callRoute, signedInUser } from '#tests/support/requests.ts'
 import { startS3Server, type TestS3Server } from '#tests/support/s3-server.ts'
 import { useTestStorage } from '#tests/support/storage.ts'
 
@@ -17,11 +17,6 @@ const files = useTestStorage()
 
 const PDF_BYTES = new TextEncoder().encode('%PDF-1.4 0123456789 a tiny stand-in for a PDF %%EOF')
 const VIDEO_BYTES = Uint8Array.from({ length: 4096 }, (_, i) => i % 251)
-
-async function createUser(role: 'student' | 'admin' = 'student') {
-	const id = await insertUser(t.db, { role, name: 'Someone' })
-	return { id, cookie: await sessionCookieFor(id) }
-}
 
 let courseId: number
 let weekId: number
@@ -35,20 +30,15 @@ async function storeItem(
 	const key = materialKey(courseId, weekId, category, fileName)
 	const contentType = options.contentType ?? 'application/octet-stream'
 	await (options.storage ?? files.storage).put(key, bytes, { contentType })
-	const item = await t.db
-		.insertInto('material_items')
-		.values({
-			material_id: weekId,
-			title: fileName,
-			type: category === 'recording' ? 'video' : 'document',
-			category,
-			storage_key: key,
-			mime_type: contentType,
-			size_bytes: bytes.byteLength,
-		})
-		.returning('id')
-		.executeTakeFirstOrThrow()
-	return item.id
+	return insertMaterialItem(t.db, {
+		courseId,
+		weekId,
+		title: fileName,
+		category,
+		storageKey: key,
+		mimeType: contentType,
+		sizeBytes: bytes.byteLength,
+	})
 }
 
 function getFile(itemId: number | string, init: { cookie?: string; range?: string; query?: string; method?: string } = {}) {
@@ -67,15 +57,9 @@ let pdfId: number
 let videoId: number
 
 beforeAll(async () => {
-	const course = await t.db.insertInto('courses').values({ title: 'File course' }).returning('id').executeTakeFirstOrThrow()
-	courseId = course.id
-	const week = await t.db
-		.insertInto('course_materials')
-		.values({ course_id: courseId, week_number: 1, topic: 'Files' })
-		.returning('id')
-		.executeTakeFirstOrThrow()
-	weekId = week.id
-	student = await createUser()
+	courseId = (await insertCourse(t.db, { title: 'File course' })).id
+	weekId = await insertWeek(t.db, { courseId, weekNumber: 1, topic: 'Files' })
+	student = await signedInUser(t.db, { name: 'Someone' })
 	await insertEnrollment(t.db, { userId: student.id, courseId })
 	pdfId = await storeItem('Deal Guide.pdf', PDF_BYTES, { contentType: 'application/pdf' })
 	videoId = await storeItem('class.mp4', VIDEO_BYTES, { category: 'recording', contentType: 'video/mp4' })
@@ -109,25 +93,25 @@ describe('who may fetch a material file', () => {
 	})
 
 	test('an admin gets any course file', async () => {
-		const admin = await createUser('admin')
+		const admin = await signedInUser(t.db, { role: 'admin', name: 'Someone' })
 		expect((await getFile(pdfId, { cookie: admin.cookie })).status).toBe(200)
 	})
 
 	test('a student whose enrollment is completed keeps the file (decision 035)', async () => {
-		const alumnus = await createUser()
+		const alumnus = await signedInUser(t.db, { name: 'Someone' })
 		await insertEnrollment(t.db, { userId: alumnus.id, courseId, status: 'completed' })
 		expect((await getFile(pdfId, { cookie: alumnus.cookie })).status).toBe(200)
 	})
 
 	test.each(['pending', 'inactive'] as const)('a student whose enrollment is %s gets 403', async (status) => {
-		const other = await createUser()
+		const other = await signedInUser(t.db, { name: 'Someone' })
 		await insertEnrollment(t.db, { userId: other.id, courseId, status })
 		expect((await getFile(videoId, { cookie: other.cookie })).status).toBe(403)
 	})
 
 	test('a student of another course gets 403', async () => {
-		const other = await createUser()
-		const elsewhere = await t.db.insertInto('courses').values({ title: 'Elsewhere' }).returning('id').executeTakeFirstOrThrow()
+		const other = await signedInUser(t.db, { name: 'Someone' })
+		const elsewhere = await insertCourse(t.db, { title: 'Elsewhere' })
 		await insertEnrollment(t.db, { userId: other.id, courseId: elsewhere.id })
 		expect((await getFile(pdfId, { cookie: other.cookie })).status).toBe(403)
 	})
@@ -143,17 +127,7 @@ describe('who may fetch a material file', () => {
 	})
 
 	test('answers 404 for a YouTube link, which has no file', async () => {
-		const link = await t.db
-			.insertInto('material_items')
-			.values({
-				material_id: weekId,
-				title: 'YouTube: Replay',
-				type: 'video',
-				category: 'recording',
-				file_url: 'https://youtu.be/aqz-KE-bpKQ',
-			})
-			.returning('id')
-			.executeTakeFirstOrThrow()
+		const link = await insertMaterialLink(t.db, { weekId, url: 'https://youtu.be/aqz-KE-bpKQ' })
 		expect((await getFile(link.id, { cookie: student.cookie })).status).toBe(404)
 	})
 
@@ -262,7 +236,7 @@ describe('with an S3 store', () => {
 		expect(fetched.headers.get('Content-Disposition')).toContain('inline')
 		expect(new Uint8Array(await fetched.arrayBuffer())).toEqual(PDF_BYTES)
 
-		const outsider = await createUser()
+		const outsider = await signedInUser(t.db, { name: 'Someone' })
 		expect((await getFile(itemId, { cookie: outsider.cookie })).status).toBe(403)
 	})
 

@@ -17,7 +17,7 @@ import { action as sessionEditAction, loader as sessionEditLoader } from '#app/r
 import { loader as weekEditLoader } from '#app/routes/admin/week-edit.tsx'
 import { addJob } from '#app/services/jobs/queue.server.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
-import { insertCourse, insertEnrollment, insertUser, insertWeek } from '#tests/support/fixtures.ts'
+import { insertCourse, insertEnrollment, insertLiveSession, insertUser, insertWeek } from '#tests/support/fixtures.ts'
 import { callRoute, formRequest, getRequest, signedInUser, toastOf } from '#tests/support/requests.ts'
 
 const t = useTestDatabase()
@@ -301,16 +301,7 @@ describe('reminders', () => {
 	test('many runs at once, in two job runners (two app processes), send each reminder once', async () => {
 		const course = await insertCourse(t.db)
 		const startsAt = new Date(Date.now() + 30 * MINUTE)
-		await t.db
-			.insertInto('live_sessions')
-			.values({
-				course_id: course.id,
-				week_number: 1,
-				starts_at: startsAt,
-				ends_at: new Date(startsAt.getTime() + 60 * MINUTE),
-				time_zone: ZONE,
-			})
-			.execute()
+		await insertLiveSession(t.db, { courseId: course.id, startsAt, endsAt: new Date(startsAt.getTime() + 60 * MINUTE), timeZone: ZONE })
 		const students = await Promise.all(Array.from({ length: 8 }, () => studentIn(course.id)))
 		const pools = [0, 1].map(() => new pg.Pool({ connectionString: t.url, max: 4 }))
 		for (const pool of pools) {

@@ -6,24 +6,28 @@ import { fileTypeOf, materialKind, storedFileName, youtubeEmbedUrl, youtubeVideo
 import { materialKey } from '#app/services/storage/keys.ts'
 import type { Database } from '#db/types.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
-import { insertCourse, insertEnrollment, insertLiveSession, insertMaterialItem, insertUser, insertWeek } from '#tests/support/fixtures.ts'
+import {
+	insertCourse,
+	insertEnrollment,
+	insertLiveSession,
+	insertMaterialItem,
+	insertMaterialLink,
+	insertUser,
+	insertWeek,
+} from '#tests/support/fixtures.ts'
 
 const t = useTestDatabase()
 
-async function createUser(role: 'student' | 'admin' = 'student') {
-	return { id: await insertUser(t.db, { role, name: 'Someone' }), isAdmin: role === 'admin' }
-}
-
 describe('canAccessCourse', () => {
 	test('lets an admin see any existing course and nobody see a missing one', async () => {
-		const admin = await createUser('admin')
+		const admin = { id: await insertUser(t.db, { role: 'admin', name: 'Someone' }), isAdmin: true }
 		const courseId = (await insertCourse(t.db)).id
 		expect(await canAccessCourse(t.db, admin, courseId)).toBe(true)
 		expect(await canAccessCourse(t.db, admin, 2_000_000_000)).toBe(false)
 	})
 
 	test('lets a student read a course with an active (full) or completed (read-only) enrollment only', async () => {
-		const student = await createUser()
+		const student = { id: await insertUser(t.db, { name: 'Someone' }), isAdmin: false }
 		const [active, pending, inactive, completed, other] = await Promise.all(
 			Array.from({ length: 5 }, async () => (await insertCourse(t.db)).id),
 		)
@@ -44,7 +48,7 @@ describe('canAccessCourse', () => {
 
 describe('listAccessibleCourses', () => {
 	test('gives a student the active courses, the most recent first, then the completed ones read-only', async () => {
-		const student = await createUser()
+		const student = { id: await insertUser(t.db, { name: 'Someone' }), isAdmin: false }
 		const older = (await insertCourse(t.db, { title: 'Older course' })).id
 		const newer = (await insertCourse(t.db, { title: 'Newer course' })).id
 		const paused = (await insertCourse(t.db, { title: 'Paused course' })).id
@@ -62,7 +66,7 @@ describe('listAccessibleCourses', () => {
 	})
 
 	test('gives an admin every course, their own active enrollment first', async () => {
-		const admin = await createUser('admin')
+		const admin = { id: await insertUser(t.db, { role: 'admin', name: 'Someone' }), isAdmin: true }
 		const own = (await insertCourse(t.db, { title: 'Zebra course' })).id
 		const other = (await insertCourse(t.db, { title: 'Aardvark course' })).id
 		await insertEnrollment(t.db, { userId: admin.id, courseId: own, status: 'active' })
@@ -92,17 +96,7 @@ describe('getCourseWeeks', () => {
 			fileName: 'class.mp4',
 			category: 'recording',
 		})
-		const youtube = await t.db
-			.insertInto('material_items')
-			.values({
-				material_id: second,
-				title: 'YouTube: Replay',
-				type: 'video',
-				category: 'recording',
-				file_url: 'https://www.youtube.com/watch?v=aqz-KE-bpKQ',
-			})
-			.returning('id')
-			.executeTakeFirstOrThrow()
+		const youtube = await insertMaterialLink(t.db, { weekId: second, url: 'https://www.youtube.com/watch?v=aqz-KE-bpKQ' })
 
 		const { weeks, totalWeeks } = await getCourseWeeks(t.db, courseId)
 		expect(totalWeeks).toBe(3)

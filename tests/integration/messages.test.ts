@@ -12,6 +12,7 @@ import { consumeRateLimit, RATE_LIMITS } from '#app/utils/rate-limit.server.ts'
 import { getToast } from '#app/utils/toast.server.ts'
 import type { Role } from '#db/types.ts'
 import { useTestDatabase, withTablesUnavailable } from '#tests/support/db.ts'
+import { insertContactSubmission, insertMessage } from '#tests/support/fixtures.ts'
 import { callRoute, cookiesFrom, formRequest, getRequest, sessionCookieFor } from '#tests/support/requests.ts'
 import { useTestStorage } from '#tests/support/storage.ts'
 
@@ -36,11 +37,7 @@ async function person(role: Role | null, name?: string): Promise<Person> {
 }
 
 async function message(from: Person, to: Person | null, content: string, read = false) {
-	return t.db
-		.insertInto('messages')
-		.values({ sender_id: from.id, receiver_id: to?.id ?? null, content, is_announcement: to === null, read })
-		.returning('id')
-		.executeTakeFirstOrThrow()
+	return insertMessage(t.db, { sender_id: from.id, receiver_id: to?.id ?? null, content, is_announcement: to === null, read })
 }
 
 /** The composer posts multipart form data. */
@@ -425,15 +422,13 @@ describe('student communications (admin)', () => {
 	})
 
 	test('contact submissions newest first; mark as read is audited', async () => {
-		const older = await t.db
-			.insertInto('contact_submissions')
-			.values({ name: 'First', email: 'first@example.com', message: 'older', created_at: new Date(Date.now() - 60_000) })
-			.returning('id')
-			.executeTakeFirstOrThrow()
-		await t.db
-			.insertInto('contact_submissions')
-			.values({ name: 'Second', email: 'second@example.com', phone: '555', message: 'newer' })
-			.execute()
+		const older = await insertContactSubmission(t.db, {
+			name: 'First',
+			email: 'first@example.com',
+			message: 'older',
+			created_at: new Date(Date.now() - 60_000),
+		})
+		await insertContactSubmission(t.db, { name: 'Second', email: 'second@example.com', phone: '555', message: 'newer' })
 		const page = await json(await callRoute(contactLoader, getRequest('/dashboard/admin/messages/contact', { cookie: admin.cookie })))
 		expect(page.submissions.map((row: { name: string }) => row.name)).toEqual(['Second', 'First'])
 		const marked = await callRoute(

@@ -9,6 +9,7 @@ import { materialKey } from '#app/services/storage/keys.ts'
 import { S3FileStorage } from '#app/services/storage/s3.server.ts'
 import type { FileStorage } from '#app/services/storage/storage.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
+import { insertCourse, insertMaterialItem, insertWeek } from '#tests/support/fixtures.ts'
 import { callRoute, formRequest, getRequest, sessionCookieFor } from '#tests/support/requests.ts'
 import { startS3Server, type TestS3Server } from '#tests/support/s3-server.ts'
 import { useTestStorage } from '#tests/support/storage.ts'
@@ -40,31 +41,19 @@ async function admin() {
 /** A course with one week and one referenced file; returns what an orphan needs to look real. */
 async function liveWeek(storage: FileStorage) {
 	sequence += 1
-	const course = await t.db
-		.insertInto('courses')
-		.values({ title: `Orphan Course ${sequence}` })
-		.returning('id')
-		.executeTakeFirstOrThrow()
-	const week = await t.db
-		.insertInto('course_materials')
-		.values({ course_id: course.id, week_number: 3, topic: 'Still Here' })
-		.returning('id')
-		.executeTakeFirstOrThrow()
-	const key = materialKey(course.id, week.id, 'material', 'kept.pdf')
+	const course = await insertCourse(t.db, { title: `Orphan Course ${sequence}` })
+	const weekId = await insertWeek(t.db, { courseId: course.id, weekNumber: 3, topic: 'Still Here' })
+	const key = materialKey(course.id, weekId, 'material', 'kept.pdf')
 	await storage.put(key, PDF, { contentType: 'application/pdf' })
-	await t.db
-		.insertInto('material_items')
-		.values({
-			material_id: week.id,
-			title: 'kept.pdf',
-			type: 'document',
-			category: 'material',
-			storage_key: key,
-			mime_type: 'application/pdf',
-			size_bytes: PDF.length,
-		})
-		.execute()
-	return { courseId: course.id, weekId: week.id, key }
+	await insertMaterialItem(t.db, {
+		courseId: course.id,
+		weekId,
+		title: 'kept.pdf',
+		storageKey: key,
+		mimeType: 'application/pdf',
+		sizeBytes: PDF.length,
+	})
+	return { courseId: course.id, weekId, key }
 }
 
 /** Files under a course id and week id that no row has (a course deleted while the store was down). */
@@ -174,18 +163,14 @@ describe('on the local file store', () => {
 		const { id: adminId } = await admin()
 		const live = await liveWeek(files.storage)
 		const group = await orphanFiles(files.storage, 2, { courseId: live.courseId, weekId: live.weekId })
-		await t.db
-			.insertInto('material_items')
-			.values({
-				material_id: live.weekId,
-				title: 'adopted',
-				type: 'document',
-				category: 'material',
-				storage_key: group.keys[0]!,
-				mime_type: 'application/pdf',
-				size_bytes: PDF.length,
-			})
-			.execute()
+		await insertMaterialItem(t.db, {
+			courseId: live.courseId,
+			weekId: live.weekId,
+			title: 'adopted',
+			storageKey: group.keys[0]!,
+			mimeType: 'application/pdf',
+			sizeBytes: PDF.length,
+		})
 		const result = await cleanUpOrphans(t.db, files.storage, { adminId, groupIds: [`${live.courseId}-${live.weekId}`], now: later() })
 		expect(result).toEqual({ groups: 1, files: 1 })
 		expect(await files.storage.stat(group.keys[0]!)).not.toBeNull()

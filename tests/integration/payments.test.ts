@@ -1,5 +1,5 @@
 import { RouterContextProvider } from 'react-router'
-import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest'
+import { describe, expect, test, vi } from 'vitest'
 import { claimSeat, expireCheckout, fulfil, openCheckout, sweepExpiredCheckouts } from '#app/models/payments.server.ts'
 import { createUser } from '#app/models/users.server.ts'
 import { action as enrollAction } from '#app/routes/register/enroll.tsx'
@@ -8,20 +8,13 @@ import { StripePayments, stripeApiAddress } from '#app/services/payments/stripe.
 import { TestCheckoutPayments } from '#app/services/payments/test-checkout.server.ts'
 import { parseEnv } from '#app/utils/env.server.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
+import { insertCourse } from '#tests/support/fixtures.ts'
 import { formRequest, sessionCookieFor, settle } from '#tests/support/requests.ts'
-import { type StripeStandIn, startStripeServer } from '#tests/support/stripe-server.ts'
+import { useStripeStandIn } from '#tests/support/stripe-stand-in.ts'
 
 const t = useTestDatabase()
 const APP_URL = 'http://localhost:3000'
-let stripe: StripeStandIn
-let stripePayments: StripePayments
-
-beforeAll(async () => {
-	stripe = await startStripeServer()
-	stripePayments = new StripePayments({ secretKey: stripe.secretKey, webhookSecret: stripe.webhookSecret, apiUrl: stripe.url })
-})
-afterAll(async () => stripe.stop())
-afterEach(() => setPayments(undefined))
+const { stripe, payments: stripePayments } = useStripeStandIn()
 
 let sequence = 0
 async function student() {
@@ -32,11 +25,7 @@ async function student() {
 }
 
 async function course(values: { capacity?: number; registration_fee?: number } = {}) {
-	return t.db
-		.insertInto('courses')
-		.values({ title: `Course ${++sequence}`, capacity: 5, registration_fee: 250000, ...values })
-		.returning(['id', 'title'])
-		.executeTakeFirstOrThrow()
+	return insertCourse(t.db, { title: `Course ${++sequence}`, capacity: 5, registration_fee: 250000, ...values })
 }
 
 async function holdAndCheckout(payments: StripePayments | TestCheckoutPayments, userId: string, email: string, courseId: number) {
@@ -295,11 +284,7 @@ describe('fulfilling a test checkout twice at once', () => {
 		const db = t.db
 		const payments = new TestCheckoutPayments(() => db)
 		const user = await createUser(db, { email: 'embedded@example.com', name: 'Embedded', passwordHash: 'x', confirmed: true })
-		const { id: courseId } = await db
-			.insertInto('courses')
-			.values({ title: 'Embedded', capacity: 1, registration_fee: 5000 })
-			.returning('id')
-			.executeTakeFirstOrThrow()
+		const { id: courseId } = await insertCourse(db, { title: 'Embedded', capacity: 1, registration_fee: 5000 })
 		const claim = await db.transaction().execute((trx) => claimSeat(trx, { userId: user.id, courseId }))
 		if (claim.kind !== 'held') throw new Error('expected a hold')
 		const { sessionId } = await openCheckout(db, payments, { claim, user, appUrl: APP_URL, cancelPath: '/register?step=3' })

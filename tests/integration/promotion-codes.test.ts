@@ -3,7 +3,7 @@
  * charges, what is recorded, and exact use counts under parallel redemptions.
  * PROMOTION_REPEATS repeats the races (default 5 runs each).
  */
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
+import { beforeAll, describe, expect, test } from 'vitest'
 import { listEnrollments } from '#app/models/admin-enrollments.server.ts'
 import { claimSeat, expireCheckout, fulfil, openCheckout, sweepExpiredCheckouts } from '#app/models/payments.server.ts'
 import {
@@ -28,29 +28,23 @@ import { action as agreementAction } from '#app/routes/register/agreement.tsx'
 import { action as enrollAction } from '#app/routes/register/enroll.tsx'
 import { setPayments } from '#app/services/payments/index.server.ts'
 import type { PaymentProvider } from '#app/services/payments/payments.ts'
-import { StripePayments } from '#app/services/payments/stripe.server.ts'
 import { TestCheckoutPayments } from '#app/services/payments/test-checkout.server.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
-import { insertUser } from '#tests/support/fixtures.ts'
+import { insertCourse, insertEnrollment, insertUser } from '#tests/support/fixtures.ts'
 import { callRoute, formRequest, settle, signedInUser, toastOf } from '#tests/support/requests.ts'
-import { type StripeStandIn, startStripeServer } from '#tests/support/stripe-server.ts'
+import { useStripeStandIn } from '#tests/support/stripe-stand-in.ts'
 
 const t = useTestDatabase()
 const APP_URL = 'http://localhost:3000'
 const REPEATS = Number(process.env.PROMOTION_REPEATS ?? 5)
-let stripe: StripeStandIn
-let stripePayments: StripePayments
+const { stripe, payments: stripePayments } = useStripeStandIn()
 let testPayments: TestCheckoutPayments
 let adminId: string
 
 beforeAll(async () => {
-	stripe = await startStripeServer()
-	stripePayments = new StripePayments({ secretKey: stripe.secretKey, webhookSecret: stripe.webhookSecret, apiUrl: stripe.url })
 	testPayments = new TestCheckoutPayments(() => t.db)
 	adminId = await insertUser(t.db, { role: 'admin', name: 'Code Admin', email: 'codes-admin@example.com' })
 })
-afterAll(async () => stripe.stop())
-afterEach(() => setPayments(undefined))
 
 let sequence = 0
 async function student() {
@@ -61,11 +55,7 @@ async function student() {
 }
 
 async function course(values: { capacity?: number; registration_fee?: number } = {}) {
-	return t.db
-		.insertInto('courses')
-		.values({ title: `Coded course ${++sequence}`, capacity: 5, registration_fee: 250_000, ...values })
-		.returning(['id', 'title'])
-		.executeTakeFirstOrThrow()
+	return insertCourse(t.db, { title: `Coded course ${++sequence}`, capacity: 5, registration_fee: 250_000, ...values })
 }
 
 async function code(values: {
@@ -240,7 +230,7 @@ describe('Stripe Checkout gets the discount as a Stripe promotion code', () => {
 		await sweepExpiredCheckouts(t.db, stripePayments)
 		expect(await redemptions(limited.id)).toEqual([])
 		const other = await student()
-		await t.db.insertInto('enrollments').values({ user_id: other.id, course_id: courseId }).execute()
+		await insertEnrollment(t.db, { userId: other.id, courseId })
 		stripe.pay(outcome.sessionId)
 		expect(await fulfil(t.db, stripePayments, outcome.sessionId)).toMatchObject({ status: 'needs_refund' })
 		expect(await redemptions(limited.id)).toEqual([])

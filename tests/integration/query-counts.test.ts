@@ -9,8 +9,8 @@ import { loader as viewerLoader } from '#app/routes/dashboard/material-viewer.ts
 import { loader as messagesLoader } from '#app/routes/dashboard/messages.tsx'
 import { loader as coursesLoader } from '#app/routes/public/courses.tsx'
 import { loader as calendarFeedLoader } from '#app/routes/resources/calendar-feed.ts'
-import type { Role } from '#db/types.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
+import { insertUsers } from '#tests/support/fixtures.ts'
 import { createQueryCounter } from '#tests/support/query-counter.ts'
 import { callRoute, getRequest, sessionCookieFor } from '#tests/support/requests.ts'
 import { useTestStorage } from '#tests/support/storage.ts'
@@ -26,33 +26,14 @@ afterAll(async () => {
 	await counter?.close()
 })
 
-async function createUsers(count: number, role: Role) {
-	const users = await t.db
-		.insertInto('users')
-		.values(
-			Array.from({ length: count }, () => ({
-				email: `${randomUUID()}@example.com`,
-				password_hash: 'unused',
-				email_confirmed_at: new Date(),
-			})),
-		)
-		.returning('id')
-		.execute()
-	await t.db
-		.insertInto('profiles')
-		.values(users.map((user, index) => ({ id: user.id, name: `${role} ${index}`, role })))
-		.execute()
-	return users.map((user) => user.id)
-}
-
 /**
  * A student who sees `n` rows of every kind: courses (all enrolled), weeks, live sessions and files
  * of the first course (and the sessions in their calendar feed), contacts with unread messages, messages with attachments in one thread.
  */
 async function createWorld(n: number) {
-	const [studentId] = await createUsers(1, 'student')
-	await createUsers(n, 'student')
-	const staff = await createUsers(n, 'instructor')
+	const studentId = (await insertUsers(t.db, 1))[0]!.id
+	await insertUsers(t.db, n)
+	const staff = (await insertUsers(t.db, n, { role: 'instructor' })).map((user) => user.id)
 	const courses = await t.db
 		.insertInto('courses')
 		.values(Array.from({ length: n }, (_, index) => ({ title: `Course ${n}-${index}`, capacity: 1000 })))
@@ -60,7 +41,7 @@ async function createWorld(n: number) {
 		.execute()
 	await t.db
 		.insertInto('enrollments')
-		.values(courses.map((course) => ({ user_id: studentId!, course_id: course.id, enrollment_date: new Date() })))
+		.values(courses.map((course) => ({ user_id: studentId, course_id: course.id, enrollment_date: new Date() })))
 		.execute()
 	const weeks = await t.db
 		.insertInto('course_materials')
@@ -82,7 +63,7 @@ async function createWorld(n: number) {
 		)
 		.execute()
 	const calendarToken = randomUUID().replaceAll('-', '')
-	await t.db.updateTable('profiles').set({ calendar_token: calendarToken }).where('id', '=', studentId!).execute()
+	await t.db.updateTable('profiles').set({ calendar_token: calendarToken }).where('id', '=', studentId).execute()
 	const items = await t.db
 		.insertInto('material_items')
 		.values(
@@ -100,11 +81,11 @@ async function createWorld(n: number) {
 		.execute()
 	await t.db
 		.insertInto('messages')
-		.values(staff.map((id) => ({ sender_id: id, receiver_id: studentId!, content: 'Hello' })))
+		.values(staff.map((id) => ({ sender_id: id, receiver_id: studentId, content: 'Hello' })))
 		.execute()
 	const thread = await t.db
 		.insertInto('messages')
-		.values(Array.from({ length: n }, (_, index) => ({ sender_id: studentId!, receiver_id: staff[0]!, content: `Message ${index}` })))
+		.values(Array.from({ length: n }, (_, index) => ({ sender_id: studentId, receiver_id: staff[0]!, content: `Message ${index}` })))
 		.returning('id')
 		.execute()
 	await t.db
@@ -119,7 +100,7 @@ async function createWorld(n: number) {
 			})),
 		)
 		.execute()
-	return { cookie: await sessionCookieFor(studentId!), itemId: items[0]!.id, partnerId: staff[0]!, calendarToken }
+	return { cookie: await sessionCookieFor(studentId), itemId: items[0]!.id, partnerId: staff[0]!, calendarToken }
 }
 
 type World = Awaited<ReturnType<typeof createWorld>>
@@ -158,8 +139,7 @@ async function countStatements(world: World, adminCookie: string) {
 }
 
 test('every page issues the same number of statements with 1 and with 100 rows of each kind', async () => {
-	const [adminId] = await createUsers(1, 'admin')
-	const adminCookie = await sessionCookieFor(adminId!)
+	const adminCookie = await sessionCookieFor((await insertUsers(t.db, 1, { role: 'admin' }))[0]!.id)
 
 	const small = await countStatements(await createWorld(1), adminCookie)
 	const large = await countStatements(await createWorld(100), adminCookie)

@@ -4,39 +4,32 @@
  * dashboard refunds that arrive by webhook, and "never more than was paid" under parallel requests.
  */
 import { randomBytes } from 'node:crypto'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest'
+import { beforeAll, describe, expect, test } from 'vitest'
 import { takenSeatsExpression } from '#app/models/courses.server.ts'
 import { claimSeat, fulfil, openCheckout } from '#app/models/payments.server.ts'
 import { type RefundRequest, refundPayment, syncProviderRefunds } from '#app/models/refunds.server.ts'
 import { createUser } from '#app/models/users.server.ts'
 import { action as refundAction, loader as refundLoader } from '#app/routes/admin/payment-refund.tsx'
 import { action as webhookAction } from '#app/routes/resources/stripe-webhook.ts'
-import { setPayments } from '#app/services/payments/index.server.ts'
 import { type PaymentProvider, RefundRefusedError } from '#app/services/payments/payments.ts'
-import { StripePayments } from '#app/services/payments/stripe.server.ts'
 import { TestCheckoutPayments } from '#app/services/payments/test-checkout.server.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
+import { insertCourse, insertPaymentRefund } from '#tests/support/fixtures.ts'
 import { forgedIds } from '#tests/support/forged-ids.ts'
 import { callRoute, formRequest, getRequest, sessionCookieFor, settle, toastOf } from '#tests/support/requests.ts'
-import { type StripeStandIn, startStripeServer } from '#tests/support/stripe-server.ts'
+import { useStripeStandIn } from '#tests/support/stripe-stand-in.ts'
 
 const t = useTestDatabase()
 const REPEATS = Number(process.env.SECURITY_REPEATS ?? 1)
-let stripe: StripeStandIn
-let payments: StripePayments
+const { stripe, payments } = useStripeStandIn({ installed: true })
 let testCheckout: TestCheckoutPayments
 let admin: string
 
 beforeAll(async () => {
-	stripe = await startStripeServer()
-	payments = new StripePayments({ secretKey: stripe.secretKey, webhookSecret: stripe.webhookSecret, apiUrl: stripe.url })
 	testCheckout = new TestCheckoutPayments(() => t.db)
 	admin = (await createUser(t.db, { email: 'refund-admin@example.com', name: 'Rita Admin', passwordHash: 'x', confirmed: true })).id
 	await t.db.updateTable('profiles').set({ role: 'admin' }).where('id', '=', admin).execute()
 })
-afterAll(async () => stripe.stop())
-beforeEach(() => setPayments(payments))
-afterEach(() => setPayments(undefined))
 
 let sequence = 0
 
@@ -45,11 +38,7 @@ async function paidEnrolment(provider: PaymentProvider = payments, { capacity = 
 	sequence += 1
 	const email = `refund-${sequence}-${randomBytes(3).toString('hex')}@example.com`
 	const user = await createUser(t.db, { email, name: `Refund Student ${sequence}`, passwordHash: 'unused', confirmed: true })
-	const course = await t.db
-		.insertInto('courses')
-		.values({ title: `Refund course ${sequence}`, capacity, registration_fee: 250000 })
-		.returning('id')
-		.executeTakeFirstOrThrow()
+	const course = await insertCourse(t.db, { title: `Refund course ${sequence}`, capacity, registration_fee: 250000 })
 	const claim = await t.db.transaction().execute((trx) => claimSeat(trx, { userId: user.id, courseId: course.id }))
 	if (claim.kind !== 'held') throw new Error('expected a hold')
 	const { sessionId } = await openCheckout(t.db, provider, {
@@ -312,19 +301,15 @@ describe('refunds made in the Stripe dashboard (charge.refunded)', () => {
 	test('a refund the app asked for and lost track of is settled by the event', async () => {
 		const { payment, courseId, sessionId } = await paidEnrolment()
 		// As if the process stopped after Stripe refunded: the row is still pending.
-		const row = await t.db
-			.insertInto('payment_refunds')
-			.values({
-				payment_id: payment.id,
-				amount_cents: 40000,
-				reason: 'duplicate',
-				source: 'admin',
-				request_key: 'lost-track-0001',
-				unenroll: true,
-				actor_id: admin,
-			})
-			.returning('id')
-			.executeTakeFirstOrThrow()
+		const row = await insertPaymentRefund(t.db, {
+			payment_id: payment.id,
+			amount_cents: 40000,
+			reason: 'duplicate',
+			source: 'admin',
+			request_key: 'lost-track-0001',
+			unenroll: true,
+			actor_id: admin,
+		})
 		await settle(() =>
 			fetch(`${stripe.url}/v1/refunds`, {
 				method: 'POST',

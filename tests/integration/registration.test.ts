@@ -12,6 +12,7 @@ import { HONEYPOT_REFUSAL } from '#app/utils/honeypot.ts'
 import { consumeRateLimit, RATE_LIMITS } from '#app/utils/rate-limit.server.ts'
 import { getSessionUser } from '#app/utils/session.server.ts'
 import { useTestDatabase, withTablesUnavailable } from '#tests/support/db.ts'
+import { insertCourse, insertEnrollment, insertSession } from '#tests/support/fixtures.ts'
 import { cookiesFrom, formRequest, getRequest, sessionCookieFor, settle, toastOf } from '#tests/support/requests.ts'
 
 const t = useTestDatabase()
@@ -32,18 +33,14 @@ function address() {
 
 async function course(values: { capacity?: number; registration_fee?: number } = {}) {
 	sequence += 1
-	return t.db
-		.insertInto('courses')
-		.values({ title: `Registration course ${sequence}`, capacity: 5, registration_fee: 0, ...values })
-		.returning(['id', 'title'])
-		.executeTakeFirstOrThrow()
+	return insertCourse(t.db, { title: `Registration course ${sequence}`, capacity: 5, registration_fee: 0, ...values })
 }
 
 async function takeSeats(courseId: number, count: number) {
 	for (let index = 0; index < count; index++) {
 		const email = `taken-${courseId}-${index}-${sequence}@example.com`
 		const user = await createUser(t.db, { email, name: 'Taken', passwordHash: 'x' })
-		await t.db.insertInto('enrollments').values({ user_id: user.id, course_id: courseId }).execute()
+		await insertEnrollment(t.db, { userId: user.id, courseId })
 	}
 }
 
@@ -497,10 +494,7 @@ describe('the paid path through the test checkout', () => {
 		const { courseId, email, cookie: firstBrowser, sessionId } = await toCheckout()
 		await checkoutPost(sessionId, { intent: 'cancel' })
 		const account = await t.db.selectFrom('users').select(['id', 'password_hash']).where('email', '=', email).executeTakeFirstOrThrow()
-		await t.db
-			.insertInto('sessions')
-			.values({ id: 'old-session', user_id: account.id, expires_at: new Date(Date.now() + 60_000) })
-			.execute()
+		await insertSession(t.db, { userId: account.id, id: 'old-session', expiresAt: new Date(Date.now() + 60_000) })
 		const mailsBefore = await t.db.selectFrom('email_outbox').select('id').where('to_address', '=', email).execute()
 
 		const restart = await post(details(email, { name: 'Rita Again' }))
@@ -548,7 +542,7 @@ describe('the paid path through the test checkout', () => {
 			const user = await t.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow()
 			if (change === 'confirmed')
 				await t.db.updateTable('users').set({ email_confirmed_at: new Date() }).where('id', '=', user.id).execute()
-			if (change === 'enrolled') await t.db.insertInto('enrollments').values({ user_id: user.id, course_id: courseId }).execute()
+			if (change === 'enrolled') await insertEnrollment(t.db, { userId: user.id, courseId })
 			// Paid when the seat was gone: the money waits for its refund, the account stays its payer's.
 			if (change === 'paid')
 				await t.db.updateTable('registration_payments').set({ status: 'needs_refund' }).where('user_id', '=', user.id).execute()

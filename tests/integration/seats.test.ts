@@ -8,6 +8,7 @@ import {
 } from '#app/models/seats.server.ts'
 import { createUser } from '#app/models/users.server.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
+import { insertCourse } from '#tests/support/fixtures.ts'
 
 const t = useTestDatabase()
 let sequence = 0
@@ -19,7 +20,7 @@ async function student() {
 }
 
 async function course(capacity: number) {
-	return (await t.db.insertInto('courses').values({ title: 'Seats', capacity }).returning('id').executeTakeFirstOrThrow()).id
+	return (await insertCourse(t.db, { title: 'Seats', capacity })).id
 }
 
 async function enrolledCount(courseId: number) {

@@ -11,9 +11,23 @@ import { attachmentKey, materialKey, submissionKey } from '#app/services/storage
 import { signedPath } from '#app/services/storage/signed-links.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { hashToken } from '#app/utils/session.server.ts'
-import type { EnrollmentStatus, Role } from '#db/types.ts'
+import type { EnrollmentStatus } from '#db/types.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
-import { insertCourse, insertLiveSession, insertPaidPayment, insertUser, insertWeek } from '#tests/support/fixtures.ts'
+import {
+	insertAssignment,
+	insertCourse,
+	insertEnrollment,
+	insertLiveSession,
+	insertMaterialItem,
+	insertMessage,
+	insertMessageAttachment,
+	insertOutboxMail,
+	insertPaidPayment,
+	insertSubmission,
+	insertUser,
+	insertWaitlistEntry,
+	insertWeek,
+} from '#tests/support/fixtures.ts'
 import { forgedIds } from '#tests/support/forged-ids.ts'
 import { callRoute, sessionCookieFor } from '#tests/support/requests.ts'
 import { concretePath, loadRouteTable, paramNames, type RouteInfo } from '#tests/support/route-table.ts'
@@ -145,26 +159,18 @@ type Fixtures = {
 let fixtures: Fixtures
 let table: RouteInfo[]
 
-function createUser(role: Role) {
-	return insertUser(t.db, { role })
-}
-
-async function enroll(userId: string, courseId: number, status: EnrollmentStatus = 'active') {
-	await t.db.insertInto('enrollments').values({ user_id: userId, course_id: courseId, status, enrollment_date: new Date() }).execute()
-}
-
 beforeAll(async () => {
 	table = await loadRouteTable()
 	const [stranger, student, instructor, admin, other] = await Promise.all([
-		createUser('student'),
-		createUser('student'),
-		createUser('instructor'),
-		createUser('admin'),
-		createUser('student'),
+		insertUser(t.db, { role: 'student' }),
+		insertUser(t.db, { role: 'student' }),
+		insertUser(t.db, { role: 'instructor' }),
+		insertUser(t.db, { role: 'admin' }),
+		insertUser(t.db, { role: 'student' }),
 	])
 	const course = await insertCourse(t.db, { title: 'Matrix course', capacity: 30, start_date: '2030-01-01', end_date: '2030-03-01' })
-	const spare = await t.db.insertInto('courses').values({ title: 'Spare course' }).returning('id').executeTakeFirstOrThrow()
-	for (const userId of [student, instructor, other]) await enroll(userId, course.id)
+	const spare = await insertCourse(t.db, { title: 'Spare course' })
+	for (const userId of [student, instructor, other]) await insertEnrollment(t.db, { userId, courseId: course.id })
 	const weekId = await insertWeek(t.db, {
 		courseId: course.id,
 		weekNumber: 1,
@@ -176,67 +182,54 @@ beforeAll(async () => {
 	const pdf = new TextEncoder().encode('%PDF-1.4 matrix %%EOF')
 	const itemKey = materialKey(course.id, weekId, 'material', 'notes.pdf')
 	await files.storage.put(itemKey, pdf, { contentType: 'application/pdf' })
-	const item = await t.db
-		.insertInto('material_items')
-		.values({
-			material_id: weekId,
-			title: 'Notes',
-			type: 'document',
-			category: 'material',
-			storage_key: itemKey,
-			mime_type: 'application/pdf',
-			size_bytes: pdf.byteLength,
-		})
-		.returning('id')
-		.executeTakeFirstOrThrow()
+	const itemId = await insertMaterialItem(t.db, {
+		courseId: course.id,
+		weekId,
+		title: 'Notes',
+		storageKey: itemKey,
+		mimeType: 'application/pdf',
+		sizeBytes: pdf.byteLength,
+	})
 	// A private message between another student and a fifth party: nobody in the matrix may read its file.
-	const message = await t.db
-		.insertInto('messages')
-		.values({ sender_id: other, receiver_id: await createUser('student'), content: 'Private' })
-		.returning('id')
-		.executeTakeFirstOrThrow()
+	const message = await insertMessage(t.db, {
+		sender_id: other,
+		receiver_id: await insertUser(t.db, { role: 'student' }),
+		content: 'Private',
+	})
 	const attachmentStorageKey = attachmentKey(other, 'secret.txt')
 	await files.storage.put(attachmentStorageKey, new TextEncoder().encode('secret'), { contentType: 'text/plain' })
-	const attachment = await t.db
-		.insertInto('message_attachments')
-		.values({ message_id: message.id, name: 'secret.txt', type: 'text/plain', size_bytes: 6, storage_key: attachmentStorageKey })
-		.returning('id')
-		.executeTakeFirstOrThrow()
-	const assignment = await t.db
-		.insertInto('assignments')
-		.values({ course_id: course.id, week_id: weekId, title: 'Homework', instructions: 'Do it' })
-		.returning('id')
-		.executeTakeFirstOrThrow()
+	const attachment = await insertMessageAttachment(t.db, {
+		message_id: message.id,
+		name: 'secret.txt',
+		type: 'text/plain',
+		size_bytes: 6,
+		storage_key: attachmentStorageKey,
+	})
+	const assignment = await insertAssignment(t.db, { course_id: course.id, week_id: weekId, title: 'Homework', instructions: 'Do it' })
 	const submissionStorageKey = submissionKey(assignment.id, other, 'answer.pdf')
 	await files.storage.put(submissionStorageKey, pdf, { contentType: 'application/pdf' })
-	const submission = await t.db
-		.insertInto('assignment_submissions')
-		.values({
-			assignment_id: assignment.id,
-			student_id: other,
-			file_name: 'answer.pdf',
-			file_type: 'application/pdf',
-			file_size: pdf.byteLength,
-			storage_key: submissionStorageKey,
-		})
-		.returning('id')
-		.executeTakeFirstOrThrow()
+	const submission = await insertSubmission(t.db, {
+		assignment_id: assignment.id,
+		student_id: other,
+		file_name: 'answer.pdf',
+		file_type: 'application/pdf',
+		file_size: pdf.byteLength,
+		storage_key: submissionStorageKey,
+	})
 	const placeToken = 'matrix-waitlist-place-token'
-	await t.db
-		.insertInto('waitlist_entries')
-		.values({
-			course_id: course.id,
-			name: 'Matrix Waiting',
-			email: 'matrix-waiting@example.com',
-			position: 1,
-			token_hash: hashToken(placeToken),
-		})
-		.execute()
-	const mail = await t.db
-		.insertInto('email_outbox')
-		.values({ to_address: 'matrix@example.com', subject: 'Matrix', text_body: 'Matrix', html_body: '<p>Matrix</p>' })
-		.returning('id')
-		.executeTakeFirstOrThrow()
+	await insertWaitlistEntry(t.db, {
+		course_id: course.id,
+		name: 'Matrix Waiting',
+		email: 'matrix-waiting@example.com',
+		position: 1,
+		token_hash: hashToken(placeToken),
+	})
+	const mail = await insertOutboxMail(t.db, {
+		to_address: 'matrix@example.com',
+		subject: 'Matrix',
+		text_body: 'Matrix',
+		html_body: '<p>Matrix</p>',
+	})
 	// A paid test-checkout payment whose session does not exist: a refund of it is refused, never made.
 	const paymentId = await insertPaidPayment(t.db, {
 		checkoutSessionId: 'cs_test_matrix_paid',
@@ -252,7 +245,7 @@ beforeAll(async () => {
 			id: String(course.id),
 			courseId: String(course.id),
 			weekId: String(weekId),
-			itemId: String(item.id),
+			itemId: String(itemId),
 			attachmentId: String(attachment.id),
 			assignmentId: String(assignment.id),
 			submissionId: String(submission.id),
@@ -414,8 +407,8 @@ describe('access by enrolment status', () => {
 	})
 
 	test.each(Object.entries(ACCESS_BY_STATUS) as [EnrollmentStatus, StatusRow][])('a %s enrolment', async (status, expected) => {
-		const userId = await createUser('student')
-		await enroll(userId, fixtures.courseId, status)
+		const userId = await insertUser(t.db, { role: 'student' })
+		await insertEnrollment(t.db, { userId, courseId: fixtures.courseId, status })
 		const { itemId, assignmentId } = fixtures.params as { itemId: string; assignmentId: string }
 		const file = await call('routes/resources/material-file', 'GET', `/files/materials/${itemId}`, userId, { itemId })
 		const viewer = await call('routes/dashboard/material-viewer', 'GET', `/dashboard/materials/${itemId}`, userId, { itemId })

@@ -37,12 +37,18 @@ import { MAX_FORM_BYTES } from '#app/utils/form-data.server.ts'
 import { hashToken } from '#app/utils/session.server.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
 import {
+	insertAssignment,
+	insertContactSubmission,
 	insertCourse,
 	insertEnrollment,
 	insertLiveSession,
 	insertMaterialItem,
+	insertMessage,
 	insertPaidPayment,
+	insertPromotionCode,
+	insertSubmission,
 	insertUser,
+	insertWaitlistEntry,
 	insertWeek,
 } from '#tests/support/fixtures.ts'
 import { crawlForms, type DiscoveredForm, type FormEntry, plausibleEntries } from '#tests/support/form-crawl.ts'
@@ -251,9 +257,7 @@ async function* actionTargets() {
 	for (const route of table.filter((entry) => entry.hasAction)) {
 		const routeParams: Record<string, string> = { ...params }
 		if (route.id === 'routes/admin/course-delete') {
-			routeParams.courseId = String(
-				(await t.db.insertInto('courses').values({ title: 'Spare' }).returning('id').executeTakeFirstOrThrow()).id,
-			)
+			routeParams.courseId = String((await insertCourse(t.db, { title: 'Spare' })).id)
 		}
 		const values = Object.fromEntries(paramNames(route.path).map((name) => [name, routeParams[name]!]))
 		yield { route, values, path: concretePath(route.path, values) }
@@ -301,26 +305,16 @@ beforeAll(async () => {
 		endsAt: new Date(nextSession.getTime() + 3_600_000),
 	})
 	const itemId = await insertMaterialItem(t.db, { courseId: course.id, weekId, title: 'Handout', fileName: 'handout.pdf' })
-	const assignment = await t.db
-		.insertInto('assignments')
-		.values({ course_id: course.id, week_id: weekId, title: 'Homework' })
-		.returning('id')
-		.executeTakeFirstOrThrow()
-	await t.db
-		.insertInto('assignment_submissions')
-		.values({ assignment_id: assignment.id, student_id: users.student, body: 'My answer', submitted_at: new Date() })
-		.execute()
+	const assignment = await insertAssignment(t.db, { course_id: course.id, week_id: weekId, title: 'Homework' })
+	await insertSubmission(t.db, { assignment_id: assignment.id, student_id: users.student, body: 'My answer', submitted_at: new Date() })
 	const placeToken = 'fuzz-waitlist-place-token'
-	await t.db
-		.insertInto('waitlist_entries')
-		.values({
-			course_id: course.id,
-			name: 'Fuzz Waiting',
-			email: 'fuzz-waiting@example.com',
-			position: 1,
-			token_hash: hashToken(placeToken),
-		})
-		.execute()
+	await insertWaitlistEntry(t.db, {
+		course_id: course.id,
+		name: 'Fuzz Waiting',
+		email: 'fuzz-waiting@example.com',
+		position: 1,
+		token_hash: hashToken(placeToken),
+	})
 	const paymentId = await insertPaidPayment(t.db, {
 		checkoutSessionId: 'cs_test_fuzz_paid',
 		userId: users.student,
@@ -334,17 +328,14 @@ beforeAll(async () => {
 	const longAgo = new Date(Date.now() - 2 * ORPHAN_GRACE_MS)
 	fs.utimesSync(path.join(files.dir, lostKey), longAgo, longAgo)
 	paidCourseId = (await insertCourse(t.db, { title: 'Fuzz paid course', capacity: 10, registration_fee: 25_000 })).id
-	await t.db
-		.insertInto('waitlist_entries')
-		.values({
-			course_id: paidCourseId,
-			user_id: users.student,
-			name: 'Fuzz Student',
-			email: STUDENT_EMAIL,
-			position: 1,
-			token_hash: hashToken('fuzz-student-place-token'),
-		})
-		.execute()
+	await insertWaitlistEntry(t.db, {
+		course_id: paidCourseId,
+		user_id: users.student,
+		name: 'Fuzz Student',
+		email: STUDENT_EMAIL,
+		position: 1,
+		token_hash: hashToken('fuzz-student-place-token'),
+	})
 	const checkout = await getPayments().createCheckoutSession({
 		amountCents: 25_000,
 		currency: 'usd',
@@ -356,12 +347,9 @@ beforeAll(async () => {
 		cancelUrl: 'http://localhost/dashboard',
 		idempotencyKey: randomUUID(),
 	})
-	await t.db.insertInto('promotion_codes').values({ code: 'FUZZ10', percent_off: 10 }).execute()
-	await t.db.insertInto('messages').values({ sender_id: users.admin, receiver_id: users.student, content: 'Hello from the fuzz' }).execute()
-	await t.db
-		.insertInto('contact_submissions')
-		.values({ name: 'Fuzz Contact', email: 'fuzz-contact@example.com', message: 'A question' })
-		.execute()
+	await insertPromotionCode(t.db, { code: 'FUZZ10', percent_off: 10 })
+	await insertMessage(t.db, { sender_id: users.admin, receiver_id: users.student, content: 'Hello from the fuzz' })
+	await insertContactSubmission(t.db, { name: 'Fuzz Contact', email: 'fuzz-contact@example.com', message: 'A question' })
 	params = {
 		id: String(paidCourseId),
 		courseId: String(course.id),

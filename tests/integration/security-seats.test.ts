@@ -2,18 +2,17 @@
  * Money and seats at scale. SECURITY_REPEATS (set by `npm run test:stress`)
  * repeats the 200-buyer race; the normal suite runs it once.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { claimSeat, openCheckout } from '#app/models/payments.server.ts'
 import { changeEnrollmentStatus, enrollWithinCapacity, SeatUnavailableError } from '#app/models/seats.server.ts'
 import { createUser } from '#app/models/users.server.ts'
 import { joinWaitlist, sweepWaitlistOffers } from '#app/models/waitlist.server.ts'
 import { loader as completionLoader } from '#app/routes/register/registration-complete.tsx'
 import { action as webhookAction } from '#app/routes/resources/stripe-webhook.ts'
-import { setPayments } from '#app/services/payments/index.server.ts'
-import { StripePayments } from '#app/services/payments/stripe.server.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
+import { insertCourse, insertEnrollment, insertUsers } from '#tests/support/fixtures.ts'
 import { getRequest, settle } from '#tests/support/requests.ts'
-import { type StripeStandIn, startStripeServer } from '#tests/support/stripe-server.ts'
+import { useStripeStandIn } from '#tests/support/stripe-stand-in.ts'
 
 const t = useTestDatabase()
 const REPEATS = Number(process.env.SECURITY_REPEATS ?? 1)
@@ -24,37 +23,12 @@ async function users(count: number) {
 }
 
 async function usersWithEmails(count: number) {
-	if (count === 0) return []
-	const rows = await t.db
-		.insertInto('users')
-		.values(
-			Array.from({ length: count }, () => ({
-				email: `buyer-${++sequence}-${Date.now()}@example.com`,
-				password_hash: 'unused',
-				email_confirmed_at: new Date(),
-			})),
-		)
-		.returning(['id', 'email'])
-		.execute()
-	await t.db
-		.insertInto('profiles')
-		.values(rows.map((row) => ({ id: row.id, name: 'Buyer', role: 'student' as const })))
-		.execute()
-	return rows
+	return insertUsers(t.db, count, { name: () => 'Buyer', email: () => `buyer-${++sequence}-${Date.now()}@example.com` })
 }
 
 async function courseWithSeatsLeft(capacity: number, taken: number) {
-	const course = await t.db
-		.insertInto('courses')
-		.values({ title: `Race ${++sequence}`, capacity })
-		.returning('id')
-		.executeTakeFirstOrThrow()
-	for (const userId of await users(taken)) {
-		await t.db
-			.insertInto('enrollments')
-			.values({ user_id: userId, course_id: course.id, status: 'active', enrollment_date: new Date() })
-			.execute()
-	}
+	const course = await insertCourse(t.db, { title: `Race ${++sequence}`, capacity })
+	for (const userId of await users(taken)) await insertEnrollment(t.db, { userId, courseId: course.id })
 	return course.id
 }
 
@@ -100,24 +74,12 @@ describe('seats under concurrency', () => {
 })
 
 describe('checkout events at scale', () => {
-	let stripe: StripeStandIn
-	let payments: StripePayments
-	beforeAll(async () => {
-		stripe = await startStripeServer()
-		payments = new StripePayments({ secretKey: stripe.secretKey, webhookSecret: stripe.webhookSecret, apiUrl: stripe.url })
-	})
-	afterAll(async () => stripe.stop())
-	beforeEach(() => setPayments(payments))
-	afterEach(() => setPayments(undefined))
+	const { stripe, payments } = useStripeStandIn({ installed: true })
 
 	async function heldCheckout() {
 		const email = `paying-${++sequence}@example.com`
 		const user = await createUser(t.db, { email, name: 'Paying Buyer', passwordHash: 'unused', confirmed: true })
-		const course = await t.db
-			.insertInto('courses')
-			.values({ title: `Paid ${sequence}`, capacity: 1, registration_fee: 250000 })
-			.returning('id')
-			.executeTakeFirstOrThrow()
+		const course = await insertCourse(t.db, { title: `Paid ${sequence}`, capacity: 1, registration_fee: 250000 })
 		const claim = await t.db.transaction().execute((trx) => claimSeat(trx, { userId: user.id, courseId: course.id }))
 		if (claim.kind !== 'held') throw new Error('expected a hold')
 		const { sessionId } = await openCheckout(t.db, payments, {

@@ -20,7 +20,7 @@ import { loader as fileLoader } from '#app/routes/resources/material-file.ts'
 import { loader as previewLoader } from '#app/routes/resources/material-preview.ts'
 import { materialKey } from '#app/services/storage/keys.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
-import { insertCourse, insertEnrollment, insertUser, insertWeek } from '#tests/support/fixtures.ts'
+import { insertCourse, insertEnrollment, insertLiveSession, insertMaterialItem, insertUser, insertWeek } from '#tests/support/fixtures.ts'
 import { callRoute, formRequest, getRequest, sessionCookieFor, toastOf } from '#tests/support/requests.ts'
 import { useTestStorage } from '#tests/support/storage.ts'
 
@@ -46,17 +46,21 @@ async function courseWithSession(startsAt: Date, { zoomLink = 'https://zoom.us/j
 	const weekId = await insertWeek(t.db, { courseId: course.id, weekNumber: 1, topic: 'Offers', zoomLink })
 	const key = materialKey(course.id, weekId, 'material', 'notes.pdf')
 	await files.storage.put(key, new TextEncoder().encode('%PDF-1.4 notes %%EOF'), { contentType: 'application/pdf' })
-	const item = await t.db
-		.insertInto('material_items')
-		.values({ material_id: weekId, title: 'Notes', type: 'document', category: 'material', storage_key: key, mime_type: 'application/pdf' })
-		.returning('id')
-		.executeTakeFirstOrThrow()
-	const session = await t.db
-		.insertInto('live_sessions')
-		.values({ course_id: course.id, week_number: 1, starts_at: startsAt, ends_at: new Date(startsAt.getTime() + HOUR), time_zone: ZONE })
-		.returning('id')
-		.executeTakeFirstOrThrow()
-	return { course, weekId, itemId: item.id, sessionId: session.id }
+	const itemId = await insertMaterialItem(t.db, {
+		courseId: course.id,
+		weekId,
+		title: 'Notes',
+		storageKey: key,
+		mimeType: 'application/pdf',
+		sizeBytes: null,
+	})
+	const sessionId = await insertLiveSession(t.db, {
+		courseId: course.id,
+		startsAt,
+		endsAt: new Date(startsAt.getTime() + HOUR),
+		timeZone: ZONE,
+	})
+	return { course, weekId, itemId, sessionId }
 }
 
 /** Tuesdays 7 pm New York, 2 to 22 March 2027 (DST starts on 14 March). */
@@ -179,16 +183,13 @@ describe('the dashboard', () => {
 
 		await t.db.updateTable('live_sessions').set({ status: 'cancelled', note: 'Snow day' }).where('id', '=', soon.sessionId).execute()
 		const later = new Date(Date.now() + 7 * DAY)
-		await t.db
-			.insertInto('live_sessions')
-			.values({
-				course_id: soon.course.id,
-				week_number: 2,
-				starts_at: later,
-				ends_at: new Date(later.getTime() + HOUR),
-				time_zone: ZONE,
-			})
-			.execute()
+		await insertLiveSession(t.db, {
+			courseId: soon.course.id,
+			weekNumber: 2,
+			startsAt: later,
+			endsAt: new Date(later.getTime() + HOUR),
+			timeZone: ZONE,
+		})
 		const next = (await dashboardOf(student.cookie, soon.course.id)).nextSession!
 		expect(next).toMatchObject({ status: 'cancelled', note: 'Snow day', joinUrl: null, following: { weekNumber: 2 } })
 	})

@@ -13,6 +13,7 @@ import type { FileStorage } from '#app/services/storage/storage.ts'
 import { resetEnvCache } from '#app/utils/env.server.ts'
 import { sampleChartPng, sampleClassRecording, samplePdf } from '#db/seed/sample-files.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
+import { insertCourse } from '#tests/support/fixtures.ts'
 import { callRoute, getRequest, sessionCookieFor } from '#tests/support/requests.ts'
 import { useTestStorage } from '#tests/support/storage.ts'
 
@@ -40,11 +41,7 @@ async function admin() {
 
 async function course(title = 'Upload Course') {
 	sequence += 1
-	return t.db
-		.insertInto('courses')
-		.values({ title: `${title} ${sequence}` })
-		.returning(['id', 'title'])
-		.executeTakeFirstOrThrow()
+	return insertCourse(t.db, { title: `${title} ${sequence}` })
 }
 
 type Part = { name: string; value: string } | { name: string; file: { name: string; bytes: Uint8Array; type?: string } }

@@ -1,5 +1,5 @@
 import { runOnce } from 'graphile-worker'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { TASKS } from '#app/jobs/index.server.ts'
 import { updateCourse } from '#app/models/admin-courses.server.ts'
 import { removeEnrollment } from '#app/models/admin-enrollments.server.ts'
@@ -20,12 +20,10 @@ import {
 import { action as refundAction, loader as refundLoader } from '#app/routes/admin/payment-refund.tsx'
 import { action as waitlistAction } from '#app/routes/register/waitlist.tsx'
 import { action as placeAction, loader as placeLoader } from '#app/routes/register/waitlist-place.tsx'
-import { setPayments } from '#app/services/payments/index.server.ts'
-import { StripePayments } from '#app/services/payments/stripe.server.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
 import { insertCourse, insertEnrollment, insertUser } from '#tests/support/fixtures.ts'
 import { callRoute, cookiesFrom, formRequest, getRequest, signedInUser, toastOf } from '#tests/support/requests.ts'
-import { type StripeStandIn, startStripeServer } from '#tests/support/stripe-server.ts'
+import { useStripeStandIn } from '#tests/support/stripe-stand-in.ts'
 import { claimOutcome, deliverSeatOffers, latestWaitlistToken, outboxLines } from '#tests/support/waitlist.ts'
 
 const t = useTestDatabase()
@@ -274,15 +272,7 @@ describe('the waitlist queue', () => {
 })
 
 describe('the scripted scenario: a 2-seat course, 3 waiting, a seat refunded in full, an offer expired, the next one claimed and paid', () => {
-	let stripe: StripeStandIn
-	let payments: StripePayments
-	beforeAll(async () => {
-		stripe = await startStripeServer()
-		payments = new StripePayments({ secretKey: stripe.secretKey, webhookSecret: stripe.webhookSecret, apiUrl: stripe.url })
-	})
-	afterAll(async () => stripe.stop())
-	beforeEach(() => setPayments(payments))
-	afterEach(() => setPayments(undefined))
+	const { stripe, payments } = useStripeStandIn({ installed: true })
 
 	/** A student who bought one of the course's seats through Stripe Checkout, fulfilled. */
 	async function paidSeat(courseId: number, label: string) {

@@ -5,6 +5,7 @@ import { action as waitlistAction, loader as waitlistLoader } from '#app/routes/
 import { HONEYPOT_REFUSAL } from '#app/utils/honeypot.ts'
 import { RATE_LIMITS } from '#app/utils/rate-limit.server.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
+import { insertCourse } from '#tests/support/fixtures.ts'
 import { formRequest, getRequest, sessionCookieFor, settle, toastOf } from '#tests/support/requests.ts'
 
 const t = useTestDatabase()
@@ -42,7 +43,7 @@ describe('joining the waitlist', () => {
 	})
 
 	test('a request for a course is stored with the course as program, the toast names the course, and the visitor goes back', async () => {
-		const course = await t.db.insertInto('courses').values({ title: 'Flip Fundamentals' }).returning('id').executeTakeFirstOrThrow()
+		const course = await insertCourse(t.db, { title: 'Flip Fundamentals' })
 		const response = await join({
 			name: 'Wendy Waiting',
 			email: 'wendy@example.com',
@@ -127,7 +128,7 @@ describe('joining the waitlist', () => {
 	})
 
 	test('the page form knows its course and keeps only same-site return paths', async () => {
-		const course = await t.db.insertInto('courses').values({ title: 'Rental Basics' }).returning('id').executeTakeFirstOrThrow()
+		const course = await insertCourse(t.db, { title: 'Rental Basics' })
 		const page = await settle(() =>
 			waitlistLoader({
 				request: getRequest(`/waitlist?course=${course.id}&returnTo=https://evil.example`),

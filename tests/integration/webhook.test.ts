@@ -1,38 +1,25 @@
 import Stripe from 'stripe'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { claimSeat, openCheckout } from '#app/models/payments.server.ts'
 import { createUser } from '#app/models/users.server.ts'
 import { loader as completionLoader } from '#app/routes/register/registration-complete.tsx'
 import { action as webhookAction, loader as webhookLoader } from '#app/routes/resources/stripe-webhook.ts'
 import { setPayments } from '#app/services/payments/index.server.ts'
-import { StripePayments } from '#app/services/payments/stripe.server.ts'
 import { TestCheckoutPayments } from '#app/services/payments/test-checkout.server.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
+import { insertCourse } from '#tests/support/fixtures.ts'
 import { getRequest, settle } from '#tests/support/requests.ts'
-import { type StripeStandIn, startStripeServer } from '#tests/support/stripe-server.ts'
+import { useStripeStandIn } from '#tests/support/stripe-stand-in.ts'
 
 const t = useTestDatabase()
-let stripe: StripeStandIn
-let payments: StripePayments
-
-beforeAll(async () => {
-	stripe = await startStripeServer()
-	payments = new StripePayments({ secretKey: stripe.secretKey, webhookSecret: stripe.webhookSecret, apiUrl: stripe.url })
-})
-afterAll(async () => stripe.stop())
-beforeEach(() => setPayments(payments))
-afterEach(() => setPayments(undefined))
+const { stripe, payments } = useStripeStandIn({ installed: true })
 
 let sequence = 0
 async function paidCheckout({ capacity = 5 } = {}) {
 	sequence += 1
 	const email = `hook-${sequence}@example.com`
 	const user = await createUser(t.db, { email, name: 'Hook Buyer', passwordHash: 'unused-hash', confirmed: true })
-	const course = await t.db
-		.insertInto('courses')
-		.values({ title: `Webhook course ${sequence}`, capacity, registration_fee: 250000 })
-		.returning('id')
-		.executeTakeFirstOrThrow()
+	const course = await insertCourse(t.db, { title: `Webhook course ${sequence}`, capacity, registration_fee: 250000 })
 	const claim = await t.db.transaction().execute((trx) => claimSeat(trx, { userId: user.id, courseId: course.id }))
 	if (claim.kind !== 'held') throw new Error('expected a hold')
 	const { sessionId } = await openCheckout(t.db, payments, {
