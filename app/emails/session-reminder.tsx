@@ -3,7 +3,7 @@ import { ActionButton, EmailHeading, Paragraph } from './parts.tsx'
 import { type EmailSite, SITE_NAME } from './site.ts'
 
 /** '24 hours', '1 hour', '90 minutes'. */
-export function describeLead(minutes: number) {
+function describeLead(minutes: number) {
 	if (minutes % 60 === 0) return `${minutes / 60} ${minutes === 60 ? 'hour' : 'hours'}`
 	return `${minutes} minutes`
 }

@@ -8,7 +8,7 @@ import { PasswordField } from '#app/components/password-field.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
-import { PlaceActionSchema, WAITLIST_STATUS_LABELS } from '#app/models/waitlist.ts'
+import { PlaceActionSchema, WAITLIST_STATUS_LABELS } from '#app/models/enrollment/waitlist.ts'
 import { formatPrice } from '#app/utils/money.ts'
 import type { WaitlistStatus } from '#db/types.ts'
 

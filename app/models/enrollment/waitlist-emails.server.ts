@@ -1,0 +1,109 @@
+import type { Kysely } from 'kysely'
+import { createElement } from 'react'
+import { href } from 'react-router'
+import { SeatOfferEmail, seatOfferSubject } from '#app/emails/seat-offer.tsx'
+import { WaitlistJoinedEmail, waitlistJoinedSubject } from '#app/emails/waitlist-joined.tsx'
+import { WaitlistNoticeEmail, waitlistNoticeSubject } from '#app/emails/waitlist-notice.tsx'
+import { emailSite, enqueueEmail } from '#app/models/messaging/emails.server.ts'
+import { formatPrice } from '#app/utils/money.ts'
+import { hashToken } from '#app/utils/session.server.ts'
+import type { Database } from '#db/types.ts'
+
+const offerEnd = new Intl.DateTimeFormat('en-US', { dateStyle: 'full', timeStyle: 'short', timeZone: 'UTC' })
+
+/** The person's page for their place in line or their offer; the token is the only key to it. */
+function waitlistPlaceUrl(token: string) {
+	return `${emailSite().url}${href('/waitlist/places/:token', { token })}`
+}
+
+export async function sendWaitlistJoined(
+	db: Kysely<Database>,
+	input: { to: string; name: string; courseTitle: string; position: number; offerHours: number; token: string },
+) {
+	const site = emailSite()
+	await enqueueEmail(db, {
+		to: input.to,
+		subject: waitlistJoinedSubject(input.courseTitle),
+		body: createElement(WaitlistJoinedEmail, {
+			site,
+			name: input.name,
+			courseTitle: input.courseTitle,
+			position: input.position,
+			offerHours: input.offerHours,
+			entryUrl: waitlistPlaceUrl(input.token),
+		}),
+	})
+}
+
+const NOTICE_INTERVAL_MS = 24 * 60 * 60 * 1000
+
+/**
+ * Tells an address that asked (or was asked) to join a course's line that it is enrolled or in
+ * line already (docs/decisions/041). Anyone can type any address into the form, so the same
+ * notice goes to an address at most once a day per course.
+ */
+export async function sendWaitlistNotice(
+	db: Kysely<Database>,
+	input: { to: string; name: string; courseTitle: string; kind: 'enrolled' | 'in-line'; position: number | null },
+) {
+	const subject = waitlistNoticeSubject(input.kind, input.courseTitle)
+	const recent = await db
+		.selectFrom('email_outbox')
+		.select('id')
+		.where('to_address', '=', input.to)
+		.where('subject', '=', subject)
+		.where('created_at', '>', new Date(Date.now() - NOTICE_INTERVAL_MS))
+		.executeTakeFirst()
+	if (recent) return false
+	const site = emailSite()
+	await enqueueEmail(db, {
+		to: input.to,
+		subject,
+		body: createElement(WaitlistNoticeEmail, {
+			site,
+			name: input.name,
+			courseTitle: input.courseTitle,
+			kind: input.kind,
+			position: input.position,
+			loginUrl: `${site.url}${href('/login')}`,
+		}),
+	})
+	return true
+}
+
+/**
+ * The offer mail of an entry (the `send-seat-offer` job): sent while the offer with this link is
+ * still open; an offer that ended first (declined, claimed, removed, run out) mails nothing.
+ */
+export async function sendSeatOffer(db: Kysely<Database>, { entryId, token }: { entryId: number; token: string }) {
+	const offer = await db
+		.selectFrom('waitlist_entries')
+		.innerJoin('courses', 'courses.id', 'waitlist_entries.course_id')
+		.select([
+			'waitlist_entries.email',
+			'waitlist_entries.name',
+			'waitlist_entries.offer_expires_at',
+			'courses.title',
+			'courses.registration_fee',
+		])
+		.where('waitlist_entries.id', '=', entryId)
+		.where('waitlist_entries.status', '=', 'offered')
+		.where('waitlist_entries.offer_token_hash', '=', hashToken(token))
+		.where('waitlist_entries.offer_expires_at', '>', new Date())
+		.executeTakeFirst()
+	if (!offer?.offer_expires_at) return false
+	const site = emailSite()
+	await enqueueEmail(db, {
+		to: offer.email,
+		subject: seatOfferSubject(offer.title),
+		body: createElement(SeatOfferEmail, {
+			site,
+			name: offer.name,
+			courseTitle: offer.title,
+			price: offer.registration_fee === 0 ? 'Free' : formatPrice(offer.registration_fee),
+			heldUntil: `${offerEnd.format(offer.offer_expires_at)} UTC`,
+			offerUrl: waitlistPlaceUrl(token),
+		}),
+	})
+	return true
+}
