@@ -4,7 +4,7 @@
  */
 import { parseArgs } from 'node:util'
 import { z } from 'zod'
-import { createOrPromoteAdmin } from '#app/models/admin-users.server.ts'
+import { createOrPromoteAdmin } from '#app/models/accounts/users-admin.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { EmailSchema, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, NameSchema } from '#app/utils/user-validation.ts'
 import { withMigratedDatabase } from './lib/database-server.ts'

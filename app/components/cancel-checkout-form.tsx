@@ -1,5 +1,5 @@
 import { Form } from 'react-router'
-import { CANCEL_CHECKOUT_INTENT } from '#app/models/checkout.ts'
+import { CANCEL_CHECKOUT_INTENT } from '#app/models/payments/checkout.ts'
 import { Button } from './ui/button.tsx'
 
 /**

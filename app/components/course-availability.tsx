@@ -1,4 +1,4 @@
-import type { Availability, AvailabilityTone } from '#app/models/courses.ts'
+import type { Availability, AvailabilityTone } from '#app/models/courses/courses.ts'
 import { cn } from '#app/utils/misc.ts'
 import { formatPrice } from '#app/utils/money.ts'
 import { Badge } from './ui/badge.tsx'
@@ -16,7 +16,7 @@ const barClasses: Record<AvailabilityTone, string> = {
 	red: 'bg-red-600',
 }
 
-export function spotsLeftText({ spotsLeft, isFull }: Pick<Availability, 'spotsLeft' | 'isFull'>) {
+function spotsLeftText({ spotsLeft, isFull }: Pick<Availability, 'spotsLeft' | 'isFull'>) {
 	if (isFull) return 'Course is full'
 	return `${spotsLeft} ${spotsLeft === 1 ? 'spot' : 'spots'} left`
 }

@@ -1,5 +1,5 @@
 import { href } from 'react-router'
-import type { CourseState } from '#app/models/course-state.ts'
+import type { CourseState } from '#app/models/courses/course-state.ts'
 import { CancelCheckoutForm } from './cancel-checkout-form.tsx'
 import { LocalDate } from './local-date.tsx'
 import { ButtonLink } from './ui/button.tsx'

@@ -3,7 +3,7 @@ import { useId } from 'react'
 import { Button } from '#app/components/ui/button.tsx'
 import { ErrorList } from '#app/components/ui/field.tsx'
 import { Input, Label } from '#app/components/ui/input.tsx'
-import { APPLY_CODE_INTENT, type PromotionCodePreview } from '#app/models/promotion-codes.ts'
+import { APPLY_CODE_INTENT, type PromotionCodePreview } from '#app/models/payments/promotion-codes.ts'
 import { formatMoney, formatPrice } from '#app/utils/money.ts'
 
 /**

@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, getTextareaProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { useFetcher } from 'react-router'
-import { type WaitlistCourse, WaitlistSchema, waitlistDescription } from '#app/models/waitlist.ts'
+import { type WaitlistCourse, WaitlistSchema, waitlistDescription } from '#app/models/enrollment/waitlist.ts'
 import { useOptionalUser } from '#app/utils/root-data.ts'
 import { HoneypotField } from './marketing/honeypot.tsx'
 import { NameEmailFields } from './name-email-fields.tsx'

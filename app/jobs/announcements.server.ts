@@ -1,6 +1,6 @@
 import type { Task } from 'graphile-worker'
 import { z } from 'zod'
-import { emailAnnouncement } from '#app/models/announcement-emails.server.ts'
+import { emailAnnouncement } from '#app/models/messaging/announcement-emails.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 
 const PayloadSchema = z.object({ messageId: z.number().int().positive() })

@@ -1,6 +1,6 @@
 import type { Task } from 'graphile-worker'
 import { z } from 'zod'
-import { makeDocumentPreview, markPreviewFailed, requestDocumentPreviews } from '#app/models/document-previews.server.ts'
+import { makeDocumentPreview, markPreviewFailed, requestDocumentPreviews } from '#app/models/materials/document-previews.server.ts'
 import { getDocumentConverter } from '#app/services/documents/converter.server.ts'
 import { getStorage } from '#app/services/storage/index.server.ts'
 import { getDb } from '#app/utils/db.server.ts'

@@ -4,9 +4,9 @@
  * Cron lines: minute hour day month weekday task (graphile-worker's crontab format).
  */
 import type { TaskList } from 'graphile-worker'
-import { MAKE_PREVIEW_TASK } from '#app/models/document-previews.server.ts'
-import { EMAIL_ANNOUNCEMENT_TASK } from '#app/models/messages.server.ts'
-import { SEND_OFFER_EXPIRED_TASK, SEND_SEAT_OFFER_TASK } from '#app/models/seat-offers.server.ts'
+import { SEND_OFFER_EXPIRED_TASK, SEND_SEAT_OFFER_TASK } from '#app/models/enrollment/seat-offers.server.ts'
+import { MAKE_PREVIEW_TASK } from '#app/models/materials/document-previews.server.ts'
+import { EMAIL_ANNOUNCEMENT_TASK } from '#app/models/messaging/messages.server.ts'
 import { emailAnnouncementTask } from './announcements.server.ts'
 import { makePreview, requestMissingPreviews } from './document-previews.server.ts'
 import { announceOpenWeeks, sendSessionReminders } from './live-sessions.server.ts'

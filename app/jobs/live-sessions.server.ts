@@ -1,5 +1,5 @@
 import type { Task } from 'graphile-worker'
-import { sendDueReminders, sendWeekOpenNotices } from '#app/models/session-emails.server.ts'
+import { sendDueReminders, sendWeekOpenNotices } from '#app/models/sessions/session-emails.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 
 /** Queues the live-session reminders due now (each once, whichever process runs it: docs/decisions/032). */

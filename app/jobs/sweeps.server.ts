@@ -1,5 +1,5 @@
 import type { Task } from 'graphile-worker'
-import { sweepExpiredRegistrations } from '#app/models/registration.server.ts'
+import { sweepExpiredRegistrations } from '#app/models/enrollment/registration.server.ts'
 import { getPayments } from '#app/services/payments/index.server.ts'
 import { removeAbandonedUploads } from '#app/services/storage/index.server.ts'
 import { getDb } from '#app/utils/db.server.ts'

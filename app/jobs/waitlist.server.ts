@@ -1,7 +1,7 @@
 import type { Task } from 'graphile-worker'
 import { z } from 'zod'
-import { sweepWaitlistOffers } from '#app/models/waitlist.server.ts'
-import { sendOfferExpiredNotices, sendSeatOffer } from '#app/models/waitlist-emails.server.ts'
+import { sweepWaitlistOffers } from '#app/models/enrollment/waitlist.server.ts'
+import { sendOfferExpiredNotices, sendSeatOffer } from '#app/models/enrollment/waitlist-emails.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 
 const OfferPayloadSchema = z.object({ entryId: z.number().int().positive(), token: z.string().min(20).max(100) })

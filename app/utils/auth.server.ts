@@ -1,4 +1,3 @@
-import { redirect } from 'react-router'
 import { getDb } from './db.server.ts'
 import { clientAddress } from './rate-limit.server.ts'
 import { createSession, getSessionUser, readSessionToken, type SessionUser } from './session.server.ts'
@@ -26,7 +25,7 @@ export function getUser(request: Request) {
 }
 
 /** The message a visitor sees when a protected page sends them to log in. */
-export function loginRequiredMessage(pathname: string) {
+function loginRequiredMessage(pathname: string) {
 	if (pathname === '/dashboard/admin/messages' || pathname.startsWith('/dashboard/admin/messages/')) {
 		return 'You must be logged in to access this page'
 	}
@@ -76,10 +75,4 @@ export async function requireAdmin(request: Request): Promise<SessionUser> {
 			? "You don't have permission to access this page"
 			: "You don't have permission to access this area"
 	throw await redirectWithToast('/dashboard', { type: 'error', title })
-}
-
-/** For pages only a signed-out visitor needs (login, register): a signed-in one goes on. */
-export async function redirectIfSignedIn(request: Request, to: string) {
-	const user = await getUser(request)
-	if (user) throw redirect(to)
 }

@@ -22,7 +22,7 @@ const MAX_ENTRIES = 500
 /** Events that change what a public page shows. */
 const INVALIDATING_EVENTS = new Set<AppEvent['type']>(['course.changed', 'enrollment.changed', 'site.changed'])
 
-export const PUBLIC_CACHE_CONTROL = 'public, max-age=0, must-revalidate, s-maxage=30, stale-while-revalidate=30'
+const PUBLIC_CACHE_CONTROL = 'public, max-age=0, must-revalidate, s-maxage=30, stale-while-revalidate=30'
 
 type Entry = {
 	showsData: boolean

@@ -6,8 +6,8 @@ import { siteCookie } from './cookies.server.ts'
 import { getDb } from './db.server.ts'
 
 /** A session lasts at most 30 days, and ends after 7 days without a visit. */
-export const SESSION_ABSOLUTE_MS = 30 * 24 * 60 * 60 * 1000
-export const SESSION_IDLE_MS = 7 * 24 * 60 * 60 * 1000
+const SESSION_ABSOLUTE_MS = 30 * 24 * 60 * 60 * 1000
+const SESSION_IDLE_MS = 7 * 24 * 60 * 60 * 1000
 /** last_seen_at is written at most this often, so browsing does not write on every request. */
 const TOUCH_INTERVAL_MS = 60 * 60 * 1000
 

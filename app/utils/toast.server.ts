@@ -3,7 +3,7 @@ import { createContext, type RouterContextProvider, redirect } from 'react-route
 import { z } from 'zod'
 import { siteCookie } from './cookies.server.ts'
 
-export const ToastSchema = z.object({
+const ToastSchema = z.object({
 	id: z.string().default(() => randomUUID()),
 	type: z.enum(['success', 'error', 'info', 'warning']).default('info'),
 	title: z.string(),

@@ -23,7 +23,7 @@ export const EmailSchema = z
 	.pipe(z.email({ error: 'Please enter a valid email address' }))
 
 export const PASSWORD_TOO_SHORT = `Password must be at least ${MIN_PASSWORD_LENGTH} characters`
-export const PASSWORD_TOO_LONG = `Password must be at most ${MAX_PASSWORD_LENGTH} characters`
+const PASSWORD_TOO_LONG = `Password must be at most ${MAX_PASSWORD_LENGTH} characters`
 
 /**
  * A new password: from MIN_PASSWORD_LENGTH to MAX_PASSWORD_LENGTH characters, the one rule of every

@@ -6,7 +6,7 @@
  * submissions. Runs only on a database without users, so it never touches real data.
  */
 import { type Kysely, sql, type Transaction } from 'kysely'
-import { syncCourseSessions } from '#app/models/session-schedule.server.ts'
+import { syncCourseSessions } from '#app/models/sessions/session-schedule.server.ts'
 import { attachmentKey, materialKey, submissionKey } from '#app/services/storage/keys.ts'
 import type { FileStorage } from '#app/services/storage/storage.ts'
 import { hashPassword } from '#app/utils/password.server.ts'

@@ -4,12 +4,12 @@
  * and prints EXPLAIN ANALYZE of every statement they issue, to check that indexes are used.
  */
 import { type CompiledQuery, type LogEvent, sql } from 'kysely'
-import { listEnrollments } from '#app/models/admin-enrollments.server.ts'
-import { listStudents } from '#app/models/admin-users.server.ts'
-import { listCoursesWithAvailability } from '#app/models/courses.server.ts'
-import { getCourseWeeks, listAccessibleCourses } from '#app/models/materials.server.ts'
-import { listContacts } from '#app/models/message-contacts.server.ts'
-import { listConversation } from '#app/models/messages.server.ts'
+import { listStudents } from '#app/models/accounts/users-admin.server.ts'
+import { listCoursesWithAvailability } from '#app/models/courses/courses.server.ts'
+import { listEnrollments } from '#app/models/enrollment/enrollments-admin.server.ts'
+import { getCourseWeeks, listAccessibleCourses } from '#app/models/materials/materials.server.ts'
+import { listContacts } from '#app/models/messaging/message-contacts.server.ts'
+import { listConversation } from '#app/models/messaging/messages.server.ts'
 import { openDatabase } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { SCALE_ACCOUNTS } from '#db/seed/scale.ts'

@@ -5,7 +5,7 @@
  * card, and sets their zone and calendar feed.
  */
 import { randomUUID } from 'node:crypto'
-import { syncCourseSessions } from '#app/models/session-schedule.server.ts'
+import { syncCourseSessions } from '#app/models/sessions/session-schedule.server.ts'
 import { insertCourse, insertEnrollment, insertMaterialItem, insertWeek } from '#tests/support/fixtures.ts'
 import { expect, test } from '../support/e2e.ts'
 

@@ -18,7 +18,7 @@ import { expect, test } from '../support/e2e.ts'
 
 const { openDatabase } = await import('#app/utils/db.server.ts')
 const { createSession } = await import('#app/utils/session.server.ts')
-const { ORPHAN_GRACE_MS } = await import('#app/models/orphans.server.ts')
+const { ORPHAN_GRACE_MS } = await import('#app/models/materials/orphans.server.ts')
 const { LocalFileStorage } = await import('#app/services/storage/local.server.ts')
 
 type Visitor = 'anonymous' | 'stranger' | 'student' | 'admin'

@@ -12,7 +12,7 @@ import { expect, test } from '../support/e2e.ts'
 
 const { openDatabase } = await import('#app/utils/db.server.ts')
 const { createSession } = await import('#app/utils/session.server.ts')
-const { createUser } = await import('#app/models/users.server.ts')
+const { createUser } = await import('#app/models/accounts/users.server.ts')
 
 const PASSWORD = 'the-right-password-1'
 

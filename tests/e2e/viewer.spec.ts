@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { Page } from '@playwright/test'
 import type { Kysely } from 'kysely'
-import { requestDocumentPreviews } from '#app/models/document-previews.server.ts'
+import { requestDocumentPreviews } from '#app/models/materials/document-previews.server.ts'
 import { sampleChartPng, sampleClassRecording, sampleDocx, samplePdf } from '#db/seed/sample-files.ts'
 import type { Database, MaterialCategory, MaterialType } from '#db/types.ts'
 import { expect, test } from '../support/e2e.ts'

@@ -3,8 +3,8 @@ import { randomUUID } from 'node:crypto'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { describe, expect, test } from 'vitest'
-import { createOrPromoteAdmin } from '#app/models/admin-users.server.ts'
-import { createUser, findUserByEmail, verifyLogin } from '#app/models/users.server.ts'
+import { createUser, findUserByEmail, verifyLogin } from '#app/models/accounts/users.server.ts'
+import { createOrPromoteAdmin } from '#app/models/accounts/users-admin.server.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
 
 const t = useTestDatabase()

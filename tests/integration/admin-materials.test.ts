@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterEach, describe, expect, test, vi } from 'vitest'
-import { createUser } from '#app/models/users.server.ts'
+import { createUser } from '#app/models/accounts/users.server.ts'
 import { action as materialsAction, loader as materialsLoader } from '#app/routes/admin/course-materials.tsx'
 import { action as editAction, loader as editLoader } from '#app/routes/admin/week-edit.tsx'
 import { setStorage } from '#app/services/storage/index.server.ts'

@@ -4,9 +4,9 @@
  * version is kept; nothing a course or an admin types becomes HTML.
  */
 import { describe, expect, test } from 'vitest'
-import { agreementForCourse, currentAgreementVersion, renderAgreement } from '#app/models/agreement.server.ts'
-import { type AgreementCourse, DEFAULT_REFUND_TERMS } from '#app/models/agreement.ts'
-import { fulfil } from '#app/models/payments.server.ts'
+import { agreementForCourse, currentAgreementVersion, renderAgreement } from '#app/models/enrollment/agreement.server.ts'
+import { type AgreementCourse, DEFAULT_REFUND_TERMS } from '#app/models/enrollment/agreement.ts'
+import { fulfil } from '#app/models/payments/payments.server.ts'
 import { action, loader } from '#app/routes/admin/agreement.tsx'
 import { action as enrollAction } from '#app/routes/register/enroll.tsx'
 import { TestCheckoutPayments } from '#app/services/payments/test-checkout.server.ts'

@@ -6,15 +6,15 @@
 import { type Kysely, sql } from 'kysely'
 import { simpleParser } from 'mailparser'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
-import { emailAnnouncement } from '#app/models/announcement-emails.server.ts'
 import {
 	getEmailPreferences,
 	oneClickUnsubscribeUrl,
 	unsubscribeToken,
 	unsubscribeUrl,
 	userOfUnsubscribeToken,
-} from '#app/models/email-preferences.server.ts'
-import { createMessage, findAttachmentForUser } from '#app/models/messages.server.ts'
+} from '#app/models/accounts/email-preferences.server.ts'
+import { emailAnnouncement } from '#app/models/messaging/announcement-emails.server.ts'
+import { createMessage, findAttachmentForUser } from '#app/models/messaging/messages.server.ts'
 import { action as broadcastAction, loader as broadcastLoader } from '#app/routes/admin/messages/broadcast.tsx'
 import { action as unsubscribeAction, loader as unsubscribeLoader } from '#app/routes/auth/unsubscribe.tsx'
 import { loader as messagesLoader } from '#app/routes/dashboard/messages.tsx'

@@ -40,7 +40,7 @@ const isServerOnly = (file: string) => /\.server\.tsx?$/.test(file)
 
 const RULES: Rule[] = [
 	{
-		name: 'components never import a .server file (not even a type): what both sides need lives in app/models/<entity>.ts',
+		name: 'components never import a .server file (not even a type): what both sides need lives in app/models/<area>/<entity>.ts',
 		breaks: ({ fromLayer, to }) => fromLayer === 'components' && isServerOnly(to),
 	},
 	{
@@ -67,19 +67,19 @@ const RULES: Rule[] = [
 		breaks: ({ fromLayer, toLayer, to }) => fromLayer === 'emails' && toLayer !== 'emails' && to.startsWith('app/'),
 	},
 	{
-		name: 'e-mail templates are used by models only, a template (.tsx) by app/models/*-emails.server.ts only, which no script imports (Node cannot load .tsx)',
+		name: 'e-mail templates are used by models only, a template (.tsx) by app/models/<area>/*-emails.server.ts only, which no script imports (Node cannot load .tsx)',
 		breaks: ({ from, fromLayer, toLayer, to }) =>
 			toLayer === 'emails' &&
 			fromLayer !== 'emails' &&
 			(fromLayer !== 'models' || (to.endsWith('.tsx') && !from.endsWith('-emails.server.ts'))),
 	},
 	{
-		name: 'mail is queued from a rendered template: among models, only app/models/emails.server.ts and *-emails.server.ts files use the mail service (app/services/mail), so no plain-text mail is sent',
+		name: 'mail is queued from a rendered template: among models, only app/models/messaging/emails.server.ts (the mail queue) and app/models/<area>/*-emails.server.ts files use the mail service (app/services/mail), so no plain-text mail is sent',
 		breaks: ({ from, fromLayer, to, typeOnly }) =>
 			fromLayer === 'models' &&
 			to.startsWith('app/services/mail/') &&
 			!typeOnly &&
-			from !== 'app/models/emails.server.ts' &&
+			from !== 'app/models/messaging/emails.server.ts' &&
 			!from.endsWith('-emails.server.ts'),
 	},
 	{
@@ -200,7 +200,7 @@ function appImports() {
  * Anything else fails, naming the file and the name: a type import (`import type`, `type X`), a
  * namespace or default import, a schema, a constant, a plain function called or passed on, a name used
  * in a type (`typeof Name`). A schema, a rule, a type or a path that a route needs lives in
- * app/models/<area>.ts or app/utils, where the component imports it too.
+ * app/models/<area>/<entity>.ts or app/utils, where the component imports it too.
  */
 function takesFromComponentsOnlyForRendering(file: string) {
 	if (file.startsWith('app/components/')) return false
@@ -343,7 +343,7 @@ describe('import direction', () => {
 		expect(uses('app/routes/a.tsx', "import * as UI from '#app/components/ui/card.tsx'\nexport default () => <UI.Card />")).toHaveLength(1)
 		expect(
 			uses(
-				'app/models/seats.server.ts',
+				'app/models/enrollment/seats.server.ts',
 				"import { PurchaseSchema } from '#app/components/enrollment-agreement.tsx'\nPurchaseSchema.parse({})",
 			),
 		).toHaveLength(1)
@@ -355,6 +355,15 @@ describe('import direction', () => {
 		expect(unmarkedRouteFiles(['app/routes/auth/+shared/login.tsx'], new Set(['app/routes/auth/+shared/login.tsx']))).toHaveLength(1)
 	})
 
+	test('models are grouped by area and named one way: app/models/<area>/<entity>[-admin|-emails][.server].ts', () => {
+		const models = globSync('app/models/**/*.{ts,tsx}', { cwd: root }).map((file) => file.split(path.sep).join('/'))
+		expect(models.length).toBeGreaterThan(50)
+		const misplaced = models.filter(
+			(file) => !/^app\/models\/[a-z]+\/[a-z]+(?:-[a-z]+)*(?:\.server)?(?:\.test)?\.ts$/.test(file) || /\/admin-/.test(file),
+		)
+		expect(misplaced).toEqual([])
+	})
+
 	test('no two files of app/ import each other, directly or around a loop', () => {
 		expect(cycles(appImports())).toEqual([])
 	})
@@ -363,28 +372,32 @@ describe('import direction', () => {
 		const routeModules = await routeModuleFiles()
 		const once = (from: string, specifier: string, source = `import { x } from '${specifier}'`) =>
 			violations(importsOf(from, source), routeModules)
-		expect(once('app/models/uploads.server.ts', '#app/components/uploads/upload-schema.ts')).toHaveLength(1)
+		expect(once('app/models/materials/uploads.server.ts', '#app/components/uploads/upload-schema.ts')).toHaveLength(1)
 		expect(
-			once('app/components/grading/grade-panel.tsx', '', "import type { SubmissionDetail } from '#app/models/assignments.server.ts'"),
+			once(
+				'app/components/grading/grade-panel.tsx',
+				'',
+				"import type { SubmissionDetail } from '#app/models/materials/assignments.server.ts'",
+			),
 		).toHaveLength(1)
 		expect(once('app/components/messages/actions.server.ts', '#app/utils/db.server.ts')).toHaveLength(1)
 		expect(once('app/components/layout/site-header.tsx', '#app/root.tsx')).toHaveLength(2)
-		expect(once('app/utils/auth.server.ts', '#app/models/users.server.ts')).toHaveLength(1)
+		expect(once('app/utils/auth.server.ts', '#app/models/accounts/users.server.ts')).toHaveLength(1)
 		expect(once('app/utils/page-toast.server.ts', '#app/components/ui/toast.tsx')).toHaveLength(1)
 		expect(once('app/routes/register/course.tsx', '', "import type { loader } from '../public/courses.tsx'")).toHaveLength(1)
-		expect(once('app/models/courses.server.ts', '#app/routes/admin/courses.server.ts')).toHaveLength(2)
-		expect(once('app/routes/admin/courses.tsx', '#app/models/courses.server.ts')).toEqual([])
-		expect(once('app/components/course-availability.tsx', '#app/models/courses.ts')).toEqual([])
-		expect(once('app/models/courses.server.ts', '#app/jobs/index.server.ts')).toHaveLength(1)
+		expect(once('app/models/courses/courses.server.ts', '#app/routes/admin/courses.server.ts')).toHaveLength(2)
+		expect(once('app/routes/admin/courses.tsx', '#app/models/courses/courses.server.ts')).toEqual([])
+		expect(once('app/components/course-availability.tsx', '#app/models/courses/courses.ts')).toEqual([])
+		expect(once('app/models/courses/courses.server.ts', '#app/jobs/index.server.ts')).toHaveLength(1)
 		expect(once('app/jobs/mail.server.ts', '#app/components/ui/toast.tsx')).toHaveLength(1)
 		expect(once('app/lifecycle.server.ts', '#app/jobs/index.server.ts')).toEqual([])
-		expect(once('app/models/messages.server.ts', '#app/emails/announcement.tsx')).toHaveLength(1)
+		expect(once('app/models/messaging/messages.server.ts', '#app/emails/announcement.tsx')).toHaveLength(1)
 		expect(once('app/routes/admin/messages/broadcast.tsx', '#app/emails/announcement.tsx')).toHaveLength(1)
 		expect(once('app/emails/layout.tsx', '#app/utils/env.server.ts')).toHaveLength(1)
-		expect(once('app/models/account-emails.server.ts', '#app/emails/confirm-email.tsx')).toEqual([])
-		expect(once('app/models/emails.server.ts', '#app/emails/render.server.ts')).toEqual([])
-		expect(once('app/models/waitlist.server.ts', '#app/services/mail/index.server.ts')).toHaveLength(1)
-		expect(once('app/models/announcement-emails.server.ts', '#app/services/mail/index.server.ts')).toEqual([])
+		expect(once('app/models/accounts/account-emails.server.ts', '#app/emails/confirm-email.tsx')).toEqual([])
+		expect(once('app/models/messaging/emails.server.ts', '#app/emails/render.server.ts')).toEqual([])
+		expect(once('app/models/enrollment/waitlist.server.ts', '#app/services/mail/index.server.ts')).toHaveLength(1)
+		expect(once('app/models/messaging/announcement-emails.server.ts', '#app/services/mail/index.server.ts')).toEqual([])
 		expect(
 			cycles([
 				{ from: 'app/a.ts', to: 'app/b.ts', typeOnly: false },

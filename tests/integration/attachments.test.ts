@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
-import { createUser } from '#app/models/users.server.ts'
+import { createUser } from '#app/models/accounts/users.server.ts'
 import { action as adminAction } from '#app/routes/admin/messages/broadcast.tsx'
 import { action } from '#app/routes/dashboard/messages.tsx'
 import { loader as attachmentLoader } from '#app/routes/resources/attachment-file.ts'

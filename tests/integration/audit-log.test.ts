@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, test } from 'vitest'
-import { getLimitedTimeOffer } from '#app/models/site-settings.server.ts'
+import { getLimitedTimeOffer } from '#app/models/site/site-settings.server.ts'
 import { loader as auditLoader } from '#app/routes/admin/audit-log.tsx'
 import { action as courseDeleteAction } from '#app/routes/admin/course-delete.tsx'
 import { action as courseEditAction } from '#app/routes/admin/course-edit.tsx'

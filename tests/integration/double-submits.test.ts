@@ -6,9 +6,9 @@
  * lapsed. PROMOTION_REPEATS repeats the races (5 runs each by default; `npm run test:stress` 20).
  */
 import { afterEach, beforeAll, describe, expect, test } from 'vitest'
-import { fulfil } from '#app/models/payments.server.ts'
-import { createPromotionCode, listPromotionCodes } from '#app/models/promotion-codes.server.ts'
-import { chooseDraftCourse, saveDraftDetails } from '#app/models/registration.server.ts'
+import { chooseDraftCourse, saveDraftDetails } from '#app/models/enrollment/registration.server.ts'
+import { fulfil } from '#app/models/payments/payments.server.ts'
+import { createPromotionCode, listPromotionCodes } from '#app/models/payments/promotion-codes-admin.server.ts'
 import { draftCookieHeader } from '#app/routes/register/+shared/draft-cookie.server.ts'
 import { action as agreementAction } from '#app/routes/register/agreement.tsx'
 import { action as enrollAction } from '#app/routes/register/enroll.tsx'

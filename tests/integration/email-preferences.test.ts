@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { getEmailPreferences } from '#app/models/email-preferences.server.ts'
+import { getEmailPreferences } from '#app/models/accounts/email-preferences.server.ts'
 import { action as settingsAction, loader as settingsLoader } from '#app/routes/dashboard/settings.tsx'
 import { useTestDatabase } from '#tests/support/db.ts'
 import { callRoute, formRequest, getRequest, signedInUser, toastOf } from '#tests/support/requests.ts'

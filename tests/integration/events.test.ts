@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
-import { createUser } from '#app/models/users.server.ts'
+import { createUser } from '#app/models/accounts/users.server.ts'
 import { loader as eventsLoader } from '#app/routes/resources/events.ts'
 import type { AppEvent } from '#app/services/events/events.ts'
 import { createEventHub, getEventHub, parseEvent, stopEventHub } from '#app/services/events/hub.server.ts'

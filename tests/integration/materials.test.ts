@@ -1,8 +1,14 @@
 import { Kysely, type LogEvent, PostgresDialect } from 'kysely'
 import pg from 'pg'
 import { describe, expect, test } from 'vitest'
-import { canAccessCourse, courseAccess, getCourseWeeks, getMaterialItem, listAccessibleCourses } from '#app/models/materials.server.ts'
-import { fileTypeOf, materialKind, storedFileName, youtubeEmbedUrl, youtubeVideoId } from '#app/models/materials.ts'
+import {
+	canAccessCourse,
+	courseAccess,
+	getCourseWeeks,
+	getMaterialItem,
+	listAccessibleCourses,
+} from '#app/models/materials/materials.server.ts'
+import { fileTypeOf, materialKind, storedFileName, youtubeEmbedUrl, youtubeVideoId } from '#app/models/materials/materials.ts'
 import { materialKey } from '#app/services/storage/keys.ts'
 import type { Database } from '#db/types.ts'
 import { useTestDatabase } from '#tests/support/db.ts'

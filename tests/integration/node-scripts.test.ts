@@ -58,6 +58,6 @@ test.each([...scriptEntries('scripts'), ...scriptEntries('db')])('%s loads no .t
 
 test('the walk follows aliases and relative imports', () => {
 	const graph = importGraph('scripts/bench/explain.ts')
-	expect(graph.get('app/models/materials.server.ts')).toBe('scripts/bench/explain.ts')
+	expect(graph.get('app/models/materials/materials.server.ts')).toBe('scripts/bench/explain.ts')
 	expect([...graph.keys()]).toContain('app/utils/db.server.ts')
 })

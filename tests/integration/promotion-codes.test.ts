@@ -4,23 +4,18 @@
  * PROMOTION_REPEATS repeats the races (default 5 runs each).
  */
 import { beforeAll, describe, expect, test } from 'vitest'
-import { listEnrollments } from '#app/models/admin-enrollments.server.ts'
-import { claimSeat, expireCheckout, fulfil, openCheckout, sweepExpiredCheckouts } from '#app/models/payments.server.ts'
-import {
-	createPromotionCode,
-	deactivatePromotionCode,
-	listPromotionCodes,
-	PromotionCodeError,
-	previewPromotionCode,
-} from '#app/models/promotion-codes.server.ts'
+import { createUser } from '#app/models/accounts/users.server.ts'
+import { listEnrollments } from '#app/models/enrollment/enrollments-admin.server.ts'
+import { chooseDraftCourse, saveDraftDetails } from '#app/models/enrollment/registration.server.ts'
+import { claimSeat, expireCheckout, fulfil, openCheckout, sweepExpiredCheckouts } from '#app/models/payments/payments.server.ts'
+import { PromotionCodeError, previewPromotionCode } from '#app/models/payments/promotion-codes.server.ts'
 import {
 	createPromotionCodeSchema,
 	PAST_END_DATE_MESSAGE,
 	PROMOTION_CODE_CHARACTERS_MESSAGE,
 	PROMOTION_CODE_MESSAGES,
-} from '#app/models/promotion-codes.ts'
-import { chooseDraftCourse, saveDraftDetails } from '#app/models/registration.server.ts'
-import { createUser } from '#app/models/users.server.ts'
+} from '#app/models/payments/promotion-codes.ts'
+import { createPromotionCode, deactivatePromotionCode, listPromotionCodes } from '#app/models/payments/promotion-codes-admin.server.ts'
 import { action as codesAction } from '#app/routes/admin/promotion-codes.tsx'
 import { draftCookieHeader } from '#app/routes/register/+shared/draft-cookie.server.ts'
 import { PROMOTION_CODE_ATTEMPTS_MESSAGE } from '#app/routes/register/+shared/wizard.server.ts'

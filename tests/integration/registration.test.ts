@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
-import { createUser } from '#app/models/users.server.ts'
+import { createUser } from '#app/models/accounts/users.server.ts'
 import { action as agreementAction, loader as agreementLoader } from '#app/routes/register/agreement.tsx'
 import { action as courseAction, loader as courseLoader } from '#app/routes/register/course.tsx'
 import { action as detailsAction, loader as detailsLoader } from '#app/routes/register/details.tsx'

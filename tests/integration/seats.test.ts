@@ -1,12 +1,12 @@
 import { describe, expect, test } from 'vitest'
+import { createUser } from '#app/models/accounts/users.server.ts'
 import {
 	changeEnrollmentStatus,
 	enrollWithinCapacity,
 	placeSeatHold,
 	SeatUnavailableError,
 	sweepExpiredSeatHolds,
-} from '#app/models/seats.server.ts'
-import { createUser } from '#app/models/users.server.ts'
+} from '#app/models/enrollment/seats.server.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
 import { insertCourse } from '#tests/support/fixtures.ts'
 

@@ -3,10 +3,10 @@
  * repeats the 200-buyer race; the normal suite runs it once.
  */
 import { describe, expect, test } from 'vitest'
-import { claimSeat, openCheckout } from '#app/models/payments.server.ts'
-import { changeEnrollmentStatus, enrollWithinCapacity, SeatUnavailableError } from '#app/models/seats.server.ts'
-import { createUser } from '#app/models/users.server.ts'
-import { joinWaitlist, sweepWaitlistOffers } from '#app/models/waitlist.server.ts'
+import { createUser } from '#app/models/accounts/users.server.ts'
+import { changeEnrollmentStatus, enrollWithinCapacity, SeatUnavailableError } from '#app/models/enrollment/seats.server.ts'
+import { joinWaitlist, sweepWaitlistOffers } from '#app/models/enrollment/waitlist.server.ts'
+import { claimSeat, openCheckout } from '#app/models/payments/payments.server.ts'
 import { loader as completionLoader } from '#app/routes/register/registration-complete.tsx'
 import { action as webhookAction } from '#app/routes/resources/stripe-webhook.ts'
 import { useTestDatabase } from '#tests/support/db.ts'

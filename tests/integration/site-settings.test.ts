@@ -6,8 +6,8 @@ import {
 	LIMITED_TIME_OFFER_KEY,
 	removeLimitedTimeOffer,
 	saveLimitedTimeOffer,
-} from '#app/models/site-settings.server.ts'
-import { DEFAULT_LIMITED_TIME_OFFER, type LimitedTimeOffer } from '#app/models/site-settings.ts'
+} from '#app/models/site/site-settings.server.ts'
+import { DEFAULT_LIMITED_TIME_OFFER, type LimitedTimeOffer } from '#app/models/site/site-settings.ts'
 import { loader as homeLoader } from '#app/routes/public/home.tsx'
 import type { Database } from '#db/types.ts'
 import { useTestDatabase } from '#tests/support/db.ts'

@@ -6,7 +6,7 @@
  */
 import { RouterContextProvider } from 'react-router'
 import { describe, expect, test } from 'vitest'
-import { changeEnrollmentStatus } from '#app/models/seats.server.ts'
+import { changeEnrollmentStatus } from '#app/models/enrollment/seats.server.ts'
 import { action as waitlistAction } from '#app/routes/register/waitlist.tsx'
 import { action as placeAction } from '#app/routes/register/waitlist-place.tsx'
 import { useTestDatabase } from '#tests/support/db.ts'

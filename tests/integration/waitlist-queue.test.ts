@@ -1,22 +1,18 @@
 import { runOnce } from 'graphile-worker'
 import { describe, expect, test } from 'vitest'
 import { TASKS } from '#app/jobs/index.server.ts'
-import { updateCourse } from '#app/models/admin-courses.server.ts'
-import { removeEnrollment } from '#app/models/admin-enrollments.server.ts'
-import { claimSeat, fulfil, openCheckout } from '#app/models/payments.server.ts'
-import { SEND_OFFER_EXPIRED_TASK, SEND_SEAT_OFFER_TASK } from '#app/models/seat-offers.server.ts'
-import { changeEnrollmentStatus } from '#app/models/seats.server.ts'
+import { updateCourse } from '#app/models/courses/courses-admin.server.ts'
+import { removeEnrollment } from '#app/models/enrollment/enrollments-admin.server.ts'
+import { SEND_OFFER_EXPIRED_TASK, SEND_SEAT_OFFER_TASK } from '#app/models/enrollment/seat-offers.server.ts'
+import { changeEnrollmentStatus } from '#app/models/enrollment/seats.server.ts'
+import { declineOffer, joinWaitlist, leaveWaitlist, listPlacesOf, sweepWaitlistOffers } from '#app/models/enrollment/waitlist.server.ts'
 import {
-	declineOffer,
-	joinWaitlist,
-	leaveWaitlist,
 	listCourseWaitlist,
-	listPlacesOf,
 	moveWaitlistEntry,
 	offerSeatByHand,
 	removeWaitlistEntry,
-	sweepWaitlistOffers,
-} from '#app/models/waitlist.server.ts'
+} from '#app/models/enrollment/waitlist-admin.server.ts'
+import { claimSeat, fulfil, openCheckout } from '#app/models/payments/payments.server.ts'
 import { action as refundAction, loader as refundLoader } from '#app/routes/admin/payment-refund.tsx'
 import { action as waitlistAction } from '#app/routes/register/waitlist.tsx'
 import { action as placeAction, loader as placeLoader } from '#app/routes/register/waitlist-place.tsx'

@@ -1,6 +1,6 @@
 import { RouterContextProvider } from 'react-router'
 import { describe, expect, test } from 'vitest'
-import { createUser } from '#app/models/users.server.ts'
+import { createUser } from '#app/models/accounts/users.server.ts'
 import { action as waitlistAction, loader as waitlistLoader } from '#app/routes/register/waitlist.tsx'
 import { HONEYPOT_REFUSAL } from '#app/utils/honeypot.ts'
 import { RATE_LIMITS } from '#app/utils/rate-limit.server.ts'

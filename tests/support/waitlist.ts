@@ -1,9 +1,9 @@
 import { runOnce } from 'graphile-worker'
 import type { Kysely } from 'kysely'
 import { TASKS } from '#app/jobs/index.server.ts'
-import { claimSeat } from '#app/models/payments.server.ts'
-import { SEND_SEAT_OFFER_TASK } from '#app/models/seat-offers.server.ts'
-import { SeatUnavailableError } from '#app/models/seats.server.ts'
+import { SEND_SEAT_OFFER_TASK } from '#app/models/enrollment/seat-offers.server.ts'
+import { SeatUnavailableError } from '#app/models/enrollment/seats.server.ts'
+import { claimSeat } from '#app/models/payments/payments.server.ts'
 import type { Database } from '#db/types.ts'
 
 /** Runs the pending offer-mail jobs with graphile-worker itself, as a runner of the app would. */

@@ -5,11 +5,11 @@ import { ActionList } from '#app/components/ui/action-list.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardFooter, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
-import type { CourseWithAvailability } from '#app/models/courses.ts'
+import type { CourseWithAvailability } from '#app/models/courses/courses.ts'
 import { cn, formatDateOnly } from '#app/utils/misc.ts'
 import { withPage } from '#app/utils/pagination.ts'
 
-export function spotsRemainingText({ spotsLeft, isFull }: Pick<CourseWithAvailability, 'spotsLeft' | 'isFull'>) {
+function spotsRemainingText({ spotsLeft, isFull }: Pick<CourseWithAvailability, 'spotsLeft' | 'isFull'>) {
 	if (isFull) return 'Course is full'
 	return `${spotsLeft} ${spotsLeft === 1 ? 'spot' : 'spots'} remaining`
 }

@@ -1,8 +1,8 @@
 import { getInputProps, getSelectProps, getTextareaProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { CheckboxField, Field, SelectField, TextareaField } from '#app/components/ui/field.tsx'
-import { type CourseFormDefaults, CourseFormSchema, MAX_CAPACITY } from '#app/models/courses.ts'
-import { MAX_REMINDER_MINUTES, MAX_SESSION_MINUTES, WEEKDAYS } from '#app/models/live-sessions.ts'
+import { type CourseFormDefaults, CourseFormSchema, MAX_CAPACITY } from '#app/models/courses/courses.ts'
+import { MAX_REMINDER_MINUTES, MAX_SESSION_MINUTES, WEEKDAYS } from '#app/models/sessions/live-sessions.ts'
 
 export function useCourseForm({
 	id,

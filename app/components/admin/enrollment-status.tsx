@@ -4,7 +4,7 @@ import { useHydrated } from 'remix-utils/use-hydrated'
 import { Badge, type BadgeTone } from '#app/components/ui/badge.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Select } from '#app/components/ui/input.tsx'
-import { ENROLLMENT_STATUS_OPTIONS } from '#app/models/enrollments.ts'
+import { ENROLLMENT_STATUS_OPTIONS } from '#app/models/enrollment/enrollments.ts'
 import type { EnrollmentStatus } from '#db/types.ts'
 
 const statusTones: Record<EnrollmentStatus, BadgeTone> = {

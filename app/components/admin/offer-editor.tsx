@@ -4,7 +4,7 @@ import { LimitedTimeOfferCard } from '#app/components/marketing/offer-card.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
 import { Field, TextareaField } from '#app/components/ui/field.tsx'
-import type { LimitedTimeOffer } from '#app/models/site-settings.ts'
+import type { LimitedTimeOffer } from '#app/models/site/site-settings.ts'
 
 /** The home route's action; `edit-offer=1` keeps the editor open when the reply carries errors. */
 const OFFER_ACTION = '/?index&edit-offer=1'

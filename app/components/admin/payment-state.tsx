@@ -2,7 +2,7 @@ import { href } from 'react-router'
 import { LocalDate } from '#app/components/local-date.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
-import { isRefundable, PAYMENT_STATE_LABELS, type PaymentAmounts, paymentRefundState } from '#app/models/refunds.ts'
+import { isRefundable, PAYMENT_STATE_LABELS, type PaymentAmounts, paymentRefundState } from '#app/models/payments/refunds.ts'
 import { formatPrice } from '#app/utils/money.ts'
 
 /** 'Paid $2,500.00', 'Partly refunded: $500.00 of $2,500.00', 'Refunded $2,500.00'. */

@@ -5,7 +5,7 @@ import { Alert } from '#app/components/ui/alert.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { Field, SelectField } from '#app/components/ui/field.tsx'
-import { createPromotionCodeSchema } from '#app/models/promotion-codes.ts'
+import { createPromotionCodeSchema } from '#app/models/payments/promotion-codes.ts'
 
 /** The admin's New Promotion Code form: a plain post, so it works without JavaScript. */
 export function PromotionCodeForm({

@@ -4,7 +4,13 @@ import { Form, useNavigation } from 'react-router'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
 import { Field, SelectField, TextareaField } from '#app/components/ui/field.tsx'
-import { PAYMENT_STATE_LABELS, REFUND_REASONS, type RefundFormValue, type RefundPaymentSummary, RefundSchema } from '#app/models/refunds.ts'
+import {
+	PAYMENT_STATE_LABELS,
+	REFUND_REASONS,
+	type RefundFormValue,
+	type RefundPaymentSummary,
+	RefundSchema,
+} from '#app/models/payments/refunds.ts'
 import { centsToDollars, formatMoney, formatPrice } from '#app/utils/money.ts'
 
 /** What was paid, refunded and is left, and every refund so far. */

@@ -5,8 +5,8 @@ import { Alert } from '#app/components/ui/alert.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { Field, SelectField, TextareaField } from '#app/components/ui/field.tsx'
-import type { CourseAssignment } from '#app/models/assignments.ts'
-import { CreateAssignmentSchema } from '#app/models/assignments.ts'
+import type { CourseAssignment } from '#app/models/materials/assignments.ts'
+import { CreateAssignmentSchema } from '#app/models/materials/assignments.ts'
 import { formatDueDate } from '#app/utils/misc.ts'
 
 /**

@@ -8,12 +8,12 @@ import { Badge } from '#app/components/ui/badge.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
 import { Field, TextareaField } from '#app/components/ui/field.tsx'
-import type { SubmissionDetail } from '#app/models/assignments.ts'
-import { GradeSchema } from '#app/models/assignments.ts'
+import type { SubmissionDetail } from '#app/models/materials/assignments.ts'
+import { GradeSchema } from '#app/models/materials/assignments.ts'
 import { formatFileSize } from '#app/utils/misc.ts'
 
 /** Who handed in what, and the answer itself (text and file). */
-export function SubmissionSummary({ submission }: { submission: SubmissionDetail }) {
+function SubmissionSummary({ submission }: { submission: SubmissionDetail }) {
 	return (
 		<div className="space-y-3 text-sm">
 			<dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1">

@@ -1,7 +1,7 @@
 import { href, Link } from 'react-router'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
-import type { StudentAssignment } from '#app/models/assignments.ts'
+import type { StudentAssignment } from '#app/models/materials/assignments.ts'
 import { formatDueDate } from '#app/utils/misc.ts'
 
 function StatusBadge({ assignment }: { assignment: StudentAssignment }) {

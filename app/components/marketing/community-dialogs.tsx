@@ -14,7 +14,7 @@ import {
 	type CommunityTab,
 	DiscussionSchema,
 	experienceLabel,
-} from '#app/models/community.ts'
+} from '#app/models/site/community.ts'
 import { Avatar, ConnectButton, type HrefWith } from './community-panels.tsx'
 
 export function FiltersDialog({

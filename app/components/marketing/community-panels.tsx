@@ -9,7 +9,7 @@ import {
 	type CommunityFilters,
 	type CommunityMember,
 	experienceLabel,
-} from '#app/models/community.ts'
+} from '#app/models/site/community.ts'
 import { cn } from '#app/utils/misc.ts'
 import { Icon } from './icons.tsx'
 import { GetStartedOnDark } from './on-dark-button-link.tsx'

@@ -1,5 +1,5 @@
 import { ButtonLink } from '#app/components/ui/button.tsx'
-import type { LimitedTimeOffer } from '#app/models/site-settings.ts'
+import type { LimitedTimeOffer } from '#app/models/site/site-settings.ts'
 import { Icon } from './icons.tsx'
 
 /** The hero's limited-time offer; its action leads to registration like every 'Get Started'. */

@@ -1,9 +1,9 @@
 import { href, Link } from 'react-router'
 import { ButtonLink, buttonClasses } from '#app/components/ui/button.tsx'
 import { TabLinks } from '#app/components/ui/tabs.tsx'
-import { JOIN_OPENS_MINUTES_BEFORE } from '#app/models/live-sessions.ts'
-import type { CourseWeekList, MaterialListItem, ViewerKind, WeekSession } from '#app/models/materials.ts'
-import { ALL_WEEKS_PARAM, listsAllWeeks, RECENT_WEEKS, type WeekTab, weekTabParam } from '#app/models/materials.ts'
+import type { CourseWeekList, MaterialListItem, ViewerKind, WeekSession } from '#app/models/materials/materials.ts'
+import { ALL_WEEKS_PARAM, listsAllWeeks, RECENT_WEEKS, type WeekTab, weekTabParam } from '#app/models/materials/materials.ts'
+import { JOIN_OPENS_MINUTES_BEFORE } from '#app/models/sessions/live-sessions.ts'
 import { formatFileSize } from '#app/utils/misc.ts'
 
 function weekTabOf(searchParams: URLSearchParams, weekId: number): WeekTab {

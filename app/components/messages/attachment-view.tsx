@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react'
-import { isPreviewable } from '#app/models/messages.ts'
+import { isPreviewable } from '#app/models/messaging/messages.ts'
 import { cn, formatFileSize } from '#app/utils/misc.ts'
 
 export type AttachmentItem = { id: number; name: string; type: string; size: number; url: string }

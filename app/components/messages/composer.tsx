@@ -3,7 +3,7 @@ import { Form, useNavigation } from 'react-router'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { Button } from '#app/components/ui/button.tsx'
 import { Field, TextareaField } from '#app/components/ui/field.tsx'
-import { EMPTY_MESSAGE, MAX_MESSAGE_LENGTH } from '#app/models/messages.ts'
+import { EMPTY_MESSAGE, MAX_MESSAGE_LENGTH } from '#app/models/messaging/messages.ts'
 import { FILE_TOO_LARGE_MESSAGE, isOverUploadLimit } from '#app/utils/upload-limit.ts'
 
 /** The error an action answered for this conversation's composer, and the text it sent, if any. */

@@ -1,7 +1,7 @@
 import { href, Link } from 'react-router'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
-import type { AdminSessionView } from '#app/models/live-sessions.ts'
+import type { AdminSessionView } from '#app/models/sessions/live-sessions.ts'
 
 /** The course's live sessions on its materials page: when each meets, its state, when its week opens, and a link to change it. */
 export function AdminSessionsCard({

@@ -3,7 +3,7 @@ import { useRevalidator } from 'react-router'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { buttonClasses } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
-import { JOIN_OPENS_MINUTES_BEFORE, type NextLiveSession } from '#app/models/live-sessions.ts'
+import { JOIN_OPENS_MINUTES_BEFORE, type NextLiveSession } from '#app/models/sessions/live-sessions.ts'
 
 /** Timers further ahead than this are not set: the page is reloaded long before. */
 const LONGEST_WAIT_MS = 12 * 60 * 60 * 1000
@@ -12,7 +12,7 @@ const LONGEST_WAIT_MS = 12 * 60 * 60 * 1000
  * Reloads the page's data when a join link opens, so an open page shows it without a reload
  * (without JavaScript, the next visit does).
  */
-export function useRevalidateAt(iso: string | null) {
+function useRevalidateAt(iso: string | null) {
 	const revalidator = useRevalidator()
 	useEffect(() => {
 		if (!iso) return

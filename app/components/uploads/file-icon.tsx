@@ -1,4 +1,4 @@
-import type { ViewerKind } from '#app/models/materials.ts'
+import type { ViewerKind } from '#app/models/materials/materials.ts'
 
 const ICONS: Record<ViewerKind, { path: string; label: string }> = {
 	pdf: { path: 'M6 3h8l4 4v14H6zM14 3v4h4M9 13h6M9 17h4', label: 'PDF' },

@@ -1,6 +1,6 @@
 import { ButtonLink } from '#app/components/ui/button.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
-import type { DeleteRecord } from '#app/models/admin-materials.ts'
+import type { DeleteRecord } from '#app/models/materials/materials-admin.ts'
 
 /** The SQL the admin's last delete ran, as the spec's 'Last SQL' dialog shows it. */
 export function LastSqlDialog({ record, closeTo }: { record: DeleteRecord | null; closeTo: string }) {

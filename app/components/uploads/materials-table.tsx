@@ -3,7 +3,7 @@ import { ActionList } from '#app/components/ui/action-list.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
 import { ScrollingTable, TableHead } from '#app/components/ui/table.tsx'
-import type { AdminWeek } from '#app/models/admin-materials.ts'
+import type { AdminWeek } from '#app/models/materials/materials-admin.ts'
 import { FileKindIcon } from './file-icon.tsx'
 
 /**

@@ -13,10 +13,10 @@ import {
 	UPLOAD_MESSAGES,
 	UploadSchema,
 	type UploadValues,
-} from '#app/models/uploads.ts'
+} from '#app/models/materials/uploads.ts'
 
 /** Where the browser posts the form when it can show progress (JSON answers); without JavaScript the page's own action takes it. */
-export const UPLOAD_ENDPOINT = '/uploads/materials'
+const UPLOAD_ENDPOINT = '/uploads/materials'
 
 const VIDEO_NAME = /\.(mp4|m4v|webm|mov)$/i
 

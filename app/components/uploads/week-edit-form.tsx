@@ -8,8 +8,8 @@ import { Badge } from '#app/components/ui/badge.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
 import { CheckboxField, Field, SelectField } from '#app/components/ui/field.tsx'
 import { Input, Label, Select } from '#app/components/ui/input.tsx'
-import type { AdminWeek } from '#app/models/admin-materials.ts'
-import { NO_SCRIPT_NEW_ROWS, WeekEditSchema, type WeekEditValues, weekEditSchema } from '#app/models/admin-materials.ts'
+import type { AdminWeek } from '#app/models/materials/materials-admin.ts'
+import { NO_SCRIPT_NEW_ROWS, WeekEditSchema, type WeekEditValues, weekEditSchema } from '#app/models/materials/materials-admin.ts'
 
 type WeekEditShape = {
 	weekNumber: string

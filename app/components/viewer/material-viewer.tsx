@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { ButtonLink, buttonClasses } from '#app/components/ui/button.tsx'
-import { isOfficeKind, OFFICE_APPS, type OfficeKind, type ViewerItem } from '#app/models/materials.ts'
+import { isOfficeKind, OFFICE_APPS, type OfficeKind, type ViewerItem } from '#app/models/materials/materials.ts'
 import { PdfViewer } from './pdf-viewer.tsx'
 
 /** Shows one material by kind; a protected document shows the 'Protected Content' overlay first. */

@@ -9,7 +9,7 @@ import { EmailText } from '#app/components/ui/email-text.tsx'
 import { EmptyState } from '#app/components/ui/empty-state.tsx'
 import { Field } from '#app/components/ui/field.tsx'
 import { TableCard, TableHead } from '#app/components/ui/table.tsx'
-import { OfferHoursSchema, WAITLIST_STATUS_LABELS } from '#app/models/waitlist.ts'
+import { OfferHoursSchema, WAITLIST_STATUS_LABELS } from '#app/models/enrollment/waitlist.ts'
 import type { WaitlistStatus } from '#db/types.ts'
 
 export type QueueEntry = {

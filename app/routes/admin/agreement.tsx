@@ -17,8 +17,13 @@ import {
 	listAgreementVersions,
 	renderAgreement,
 	saveAgreementVersion,
-} from '#app/models/agreement.server.ts'
-import { AGREEMENT_MAX_LENGTH, AGREEMENT_PLACEHOLDERS, type AgreementCourse, AgreementTemplateSchema } from '#app/models/agreement.ts'
+} from '#app/models/enrollment/agreement.server.ts'
+import {
+	AGREEMENT_MAX_LENGTH,
+	AGREEMENT_PLACEHOLDERS,
+	type AgreementCourse,
+	AgreementTemplateSchema,
+} from '#app/models/enrollment/agreement.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'

@@ -13,6 +13,8 @@ import { Spinner } from '#app/components/ui/spinner.tsx'
 import { LastSqlDialog } from '#app/components/uploads/last-sql-dialog.tsx'
 import { MaterialsTable } from '#app/components/uploads/materials-table.tsx'
 import { UploadMaterialsForm } from '#app/components/uploads/upload-form.tsx'
+import { CreateAssignmentSchema, GRADING_MESSAGES } from '#app/models/materials/assignments.ts'
+import { createAssignment, listCourseAssignments } from '#app/models/materials/assignments-admin.server.ts'
 import {
 	countMaterials,
 	deleteMaterialItem,
@@ -20,10 +22,8 @@ import {
 	getCourseOption,
 	lastDeleteRecord,
 	listAdminWeeks,
-} from '#app/models/admin-materials.server.ts'
-import { createAssignment, listCourseAssignments } from '#app/models/assignments.server.ts'
-import { CreateAssignmentSchema, GRADING_MESSAGES } from '#app/models/assignments.ts'
-import { describeCourseSchedule, listAdminSessions } from '#app/models/live-sessions.server.ts'
+} from '#app/models/materials/materials-admin.server.ts'
+import { describeCourseSchedule, listAdminSessions } from '#app/models/sessions/live-sessions-admin.server.ts'
 import { materialsPath } from '#app/routes/admin/+shared/paths.ts'
 import { getStorage } from '#app/services/storage/index.server.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'

@@ -5,8 +5,14 @@ import { ConfirmDialog } from '#app/components/admin/confirm-dialog.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { useLiveRevalidation } from '#app/components/live-revalidation.tsx'
 import { WaitlistQueue } from '#app/components/waitlist/admin-queue.tsx'
-import { listCourseWaitlist, moveWaitlistEntry, offerSeatByHand, removeWaitlistEntry, setOfferHours } from '#app/models/waitlist.server.ts'
-import { OfferHoursSchema } from '#app/models/waitlist.ts'
+import { OfferHoursSchema } from '#app/models/enrollment/waitlist.ts'
+import {
+	listCourseWaitlist,
+	moveWaitlistEntry,
+	offerSeatByHand,
+	removeWaitlistEntry,
+	setOfferHours,
+} from '#app/models/enrollment/waitlist-admin.server.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'

@@ -14,6 +14,7 @@ import { ButtonLink } from '#app/components/ui/button.tsx'
 import { Card } from '#app/components/ui/card.tsx'
 import { EmailText } from '#app/components/ui/email-text.tsx'
 import { TableCard, TableHead } from '#app/components/ui/table.tsx'
+import { ENROLLMENT_STATUS_OPTIONS } from '#app/models/enrollment/enrollments.ts'
 import {
 	ENROLLMENT_LIST_LIMIT,
 	getEnrollment,
@@ -21,10 +22,9 @@ import {
 	listPaymentsNeedingRefund,
 	removeEnrollment,
 	updateEnrollmentStatus,
-} from '#app/models/admin-enrollments.server.ts'
-import { ENROLLMENT_STATUS_OPTIONS } from '#app/models/enrollments.ts'
-import { isRefundable } from '#app/models/refunds.ts'
-import { SeatUnavailableError } from '#app/models/seats.server.ts'
+} from '#app/models/enrollment/enrollments-admin.server.ts'
+import { SeatUnavailableError } from '#app/models/enrollment/seats.server.ts'
+import { isRefundable } from '#app/models/payments/refunds.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'

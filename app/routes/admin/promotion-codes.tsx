@@ -8,7 +8,6 @@ import { Badge } from '#app/components/ui/badge.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
 import { Card } from '#app/components/ui/card.tsx'
 import { TableCard, TableHead } from '#app/components/ui/table.tsx'
-import { createPromotionCode, deactivatePromotionCode, getPromotionCode, listPromotionCodes } from '#app/models/promotion-codes.server.ts'
 import {
 	createPromotionCodeSchema,
 	DeactivatePromotionCodeSchema,
@@ -16,7 +15,13 @@ import {
 	type PromotionCodeState,
 	promotionCodeState,
 	promotionCodeValues,
-} from '#app/models/promotion-codes.ts'
+} from '#app/models/payments/promotion-codes.ts'
+import {
+	createPromotionCode,
+	deactivatePromotionCode,
+	getPromotionCode,
+	listPromotionCodes,
+} from '#app/models/payments/promotion-codes-admin.server.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'

@@ -4,7 +4,7 @@ import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { DashboardHome } from '#app/components/materials/dashboard-home.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
 import { MaterialViewer } from '#app/components/viewer/material-viewer.tsx'
-import { courseAccess, getCourseWeeks, getMaterialItem, isClosedTo, listAccessibleCourses } from '#app/models/materials.server.ts'
+import { courseAccess, getCourseWeeks, getMaterialItem, isClosedTo, listAccessibleCourses } from '#app/models/materials/materials.server.ts'
 import {
 	fileTypeOf,
 	isOfficeKind,
@@ -16,7 +16,7 @@ import {
 	WEEK_NOT_OPEN_MESSAGE,
 	weekTabParam,
 	youtubeEmbedUrl,
-} from '#app/models/materials.ts'
+} from '#app/models/materials/materials.ts'
 import { getStorage } from '#app/services/storage/index.server.ts'
 import { signedPath } from '#app/services/storage/signed-links.server.ts'
 import { requireUser } from '#app/utils/auth.server.ts'

@@ -26,7 +26,7 @@ import {
 	filterEvents,
 	filterMembers,
 	readCommunityFilters,
-} from '#app/models/community.ts'
+} from '#app/models/site/community.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { pageMeta } from '#app/utils/page-meta.ts'
 import { SHARED_PAGE_OF_CODE } from '#app/utils/root-data.ts'

@@ -8,15 +8,15 @@ import { LimitedTimeOfferCard } from '#app/components/marketing/offer-card.tsx'
 import { GetStartedOnDark, OnDarkButtonLink } from '#app/components/marketing/on-dark-button-link.tsx'
 import { ActionList } from '#app/components/ui/action-list.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
-import { recordAudit } from '#app/models/audit-log.server.ts'
+import { recordAudit } from '#app/models/site/audit-log.server.ts'
 import {
 	getLimitedTimeOffer,
 	getOfferToEdit,
 	LIMITED_TIME_OFFER_KEY,
 	removeLimitedTimeOffer,
 	saveLimitedTimeOffer,
-} from '#app/models/site-settings.server.ts'
-import { LimitedTimeOfferSchema } from '#app/models/site-settings.ts'
+} from '#app/models/site/site-settings.server.ts'
+import { LimitedTimeOfferSchema } from '#app/models/site/site-settings.ts'
 import { getUser, requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'

@@ -1,6 +1,6 @@
 import { data } from 'react-router'
-import { findAttachmentForUser } from '#app/models/messages.server.ts'
-import { isPreviewable } from '#app/models/messages.ts'
+import { findAttachmentForUser } from '#app/models/messaging/messages.server.ts'
+import { isPreviewable } from '#app/models/messaging/messages.ts'
 import { fileResponse } from '#app/services/storage/file-response.server.ts'
 import { getStorage } from '#app/services/storage/index.server.ts'
 import { requireUser } from '#app/utils/auth.server.ts'

@@ -1,4 +1,4 @@
-import { listFeedSessions, renderCalendar } from '#app/models/calendar-feed.server.ts'
+import { listFeedSessions, renderCalendar } from '#app/models/sessions/calendar-feed.server.ts'
 import { textResponse } from '#app/services/storage/file-response.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'

@@ -1,4 +1,4 @@
-import { fileTypeOf, isInlineKind, storedFileName } from '#app/models/materials.ts'
+import { fileTypeOf, isInlineKind, storedFileName } from '#app/models/materials/materials.ts'
 import { fileResponse } from '#app/services/storage/file-response.server.ts'
 import { getStorage } from '#app/services/storage/index.server.ts'
 import { readableMaterialFile } from './+shared/material-access.server.ts'

@@ -1,5 +1,5 @@
-import { getMaterialItem } from '#app/models/materials.server.ts'
-import { fileTypeOf, isOfficeKind, storedFileName } from '#app/models/materials.ts'
+import { getMaterialItem } from '#app/models/materials/materials.server.ts'
+import { fileTypeOf, isOfficeKind, storedFileName } from '#app/models/materials/materials.ts'
 import { fileResponse, textResponse } from '#app/services/storage/file-response.server.ts'
 import { getStorage } from '#app/services/storage/index.server.ts'
 import { isValidSignedPath } from '#app/services/storage/signed-links.server.ts'

@@ -1,4 +1,4 @@
-import { fileTypeOf, storedFileName } from '#app/models/materials.ts'
+import { fileTypeOf, storedFileName } from '#app/models/materials/materials.ts'
 import { fileResponse, textResponse } from '#app/services/storage/file-response.server.ts'
 import { getStorage } from '#app/services/storage/index.server.ts'
 import { parseMaterialKey } from '#app/services/storage/keys.ts'

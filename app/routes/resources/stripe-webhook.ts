@@ -1,5 +1,5 @@
-import { expireCheckout, fulfil } from '#app/models/payments.server.ts'
-import { syncProviderRefunds } from '#app/models/refunds.server.ts'
+import { expireCheckout, fulfil } from '#app/models/payments/payments.server.ts'
+import { syncProviderRefunds } from '#app/models/payments/refunds.server.ts'
 import { getPayments } from '#app/services/payments/index.server.ts'
 import { type CheckoutEvent, WebhookSignatureError } from '#app/services/payments/payments.ts'
 import { getDb } from '#app/utils/db.server.ts'

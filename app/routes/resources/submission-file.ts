@@ -1,4 +1,4 @@
-import { getSubmissionFile } from '#app/models/assignments.server.ts'
+import { getSubmissionFile } from '#app/models/materials/assignments.server.ts'
 import { fileResponse, textResponse } from '#app/services/storage/file-response.server.ts'
 import { getStorage } from '#app/services/storage/index.server.ts'
 import { requireUser } from '#app/utils/auth.server.ts'

@@ -1,5 +1,5 @@
 import { data, href, redirect } from 'react-router'
-import { setAnnouncementEmails, userOfUnsubscribeToken } from '#app/models/email-preferences.server.ts'
+import { setAnnouncementEmails, userOfUnsubscribeToken } from '#app/models/accounts/email-preferences.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import type { Route } from './+types/unsubscribe-one-click'

@@ -11,7 +11,7 @@ import { SmtpTransport } from './smtp.server.ts'
 export type { MailAttachment, OutgoingMail } from './mail.ts'
 
 /** SMTP when SMTP_URL is set; otherwise mail stays in the outbox, readable at /dev/mailbox. */
-export function createMailTransport(env: Env): MailTransport {
+function createMailTransport(env: Env): MailTransport {
 	return env.SMTP_URL ? new SmtpTransport(env.SMTP_URL) : new MailboxTransport()
 }
 

@@ -21,7 +21,7 @@ export type ServedFile = {
  * a sandbox: an opaque origin without scripts, forms, popups or plugins of the site's, so
  * nothing in a file can act as the site (docs/decisions/022-uploaded-files-sandboxed.md).
  */
-export const UPLOADED_FILE_POLICY = 'sandbox'
+const UPLOADED_FILE_POLICY = 'sandbox'
 
 /**
  * A stored file as the answer to a request the caller has already authorised: a redirect to

@@ -10,7 +10,7 @@ let storage: FileStorage | undefined
 let origin: string | undefined
 
 /** Chooses the adapter once at start-up: S3 when S3_BUCKET is set, the local directory otherwise. */
-export function createStorage(env: Env): FileStorage {
+function createStorage(env: Env): FileStorage {
 	if (env.S3_BUCKET) {
 		return new S3FileStorage({
 			bucket: env.S3_BUCKET,

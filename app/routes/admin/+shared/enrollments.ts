@@ -1,5 +1,5 @@
 import { href } from 'react-router'
-import type { SeatRefusal } from '#app/models/seats.server.ts'
+import type { SeatRefusal } from '#app/models/enrollment/seats.server.ts'
 
 export const ENROLLMENTS_PATH = href('/dashboard/admin/enrollments')
 

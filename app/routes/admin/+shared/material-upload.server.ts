@@ -9,8 +9,14 @@ import {
 	storeMaterialFile,
 	type UploadSuccess,
 	type UploadTarget,
-} from '#app/models/uploads.server.ts'
-import { largeVideoWarning, MAX_FILES_PER_UPLOAD, UPLOAD_MESSAGES, UploadSchema, UploadTargetSchema } from '#app/models/uploads.ts'
+} from '#app/models/materials/uploads.server.ts'
+import {
+	largeVideoWarning,
+	MAX_FILES_PER_UPLOAD,
+	UPLOAD_MESSAGES,
+	UploadSchema,
+	UploadTargetSchema,
+} from '#app/models/materials/uploads.ts'
 import { getStorage } from '#app/services/storage/index.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { errorReply, type FormFailure } from '#app/utils/form-reply.server.ts'

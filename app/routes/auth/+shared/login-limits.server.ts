@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { z } from 'zod'
-import { normalizeEmail } from '#app/models/users.server.ts'
+import { normalizeEmail } from '#app/models/accounts/users.server.ts'
 import { siteCookie } from '#app/utils/cookies.server.ts'
 import { consumeRateLimit, giveBackRateLimit, type RateLimitName, resetRateLimit } from '#app/utils/rate-limit.server.ts'
 

@@ -1,6 +1,6 @@
 import { Authenticator } from 'remix-auth'
 import { FormStrategy } from 'remix-auth-form'
-import { verifyLogin } from '#app/models/users.server.ts'
+import { verifyLogin } from '#app/models/accounts/users.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { clientAddress } from '#app/utils/rate-limit.server.ts'
 import { beginLoginAttempt } from './login-limits.server.ts'
@@ -15,7 +15,7 @@ export class LoginError extends Error {
 	}
 }
 
-export const LOGIN_MESSAGES = {
+const LOGIN_MESSAGES = {
 	'invalid-credentials': 'Invalid email or password',
 	'email-not-confirmed':
 		'Your email address has not been confirmed yet. Please check your inbox and click the confirmation link before logging in.',

@@ -1,4 +1,4 @@
-import { DRAFT_TTL_MS } from '#app/models/registration.server.ts'
+import { DRAFT_TTL_MS } from '#app/models/enrollment/registration.server.ts'
 import { siteCookie } from '#app/utils/cookies.server.ts'
 
 /** The registration wizard's cookie: only the random id of the draft kept server-side. */

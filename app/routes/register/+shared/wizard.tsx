@@ -3,7 +3,7 @@ import { Form, Link, useNavigation } from 'react-router'
 import { AvailabilityBadge, CoursePrice, SpotsLeft } from '#app/components/course-availability.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { Button } from '#app/components/ui/button.tsx'
-import type { Availability } from '#app/models/courses.ts'
+import type { Availability } from '#app/models/courses/courses.ts'
 import { cn, formatDateOnly } from '#app/utils/misc.ts'
 
 /** Each step has its own address; its form posts there, so a refused post shows the same step again. */

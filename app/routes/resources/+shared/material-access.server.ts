@@ -1,5 +1,5 @@
-import { canAccessCourse, getMaterialItem, isClosedTo } from '#app/models/materials.server.ts'
-import { type MaterialItemDetail, WEEK_NOT_OPEN_MESSAGE } from '#app/models/materials.ts'
+import { canAccessCourse, getMaterialItem, isClosedTo } from '#app/models/materials/materials.server.ts'
+import { type MaterialItemDetail, WEEK_NOT_OPEN_MESSAGE } from '#app/models/materials/materials.ts'
 import { textResponse } from '#app/services/storage/file-response.server.ts'
 import { requireUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'

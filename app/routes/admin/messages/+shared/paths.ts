@@ -2,7 +2,7 @@ import { href } from 'react-router'
 import { parseRowId } from '#app/utils/row-id.ts'
 
 /** The admin's Student Communications: one URL per channel (before, one page with `?tab=`). */
-export const COMMUNICATIONS_PATH = href('/dashboard/admin/messages')
+const COMMUNICATIONS_PATH = href('/dashboard/admin/messages')
 export const BROADCAST_PATH = `${COMMUNICATIONS_PATH}/broadcast`
 export const DIRECT_PATH = `${COMMUNICATIONS_PATH}/direct`
 export const CONTACT_PATH = `${COMMUNICATIONS_PATH}/contact`

@@ -1,0 +1,31 @@
+import type { Kysely } from 'kysely'
+import { createElement } from 'react'
+import { href } from 'react-router'
+import { CONFIRM_EMAIL_SUBJECT, ConfirmEmail } from '#app/emails/confirm-email.tsx'
+import { RESET_PASSWORD_SUBJECT, ResetPasswordEmail } from '#app/emails/reset-password.tsx'
+import { emailSite, enqueueEmail } from '#app/models/messaging/emails.server.ts'
+import type { Database } from '#db/types.ts'
+import { issueToken } from './auth-tokens.server.ts'
+
+/** Queues the e-mail-confirmation link; call in the transaction that created the account. */
+export async function sendConfirmationEmail(db: Kysely<Database>, user: { id: string; email: string; name: string }) {
+	const token = await issueToken(db, user.id, 'confirm_email')
+	const site = emailSite()
+	const confirmUrl = `${site.url}${href('/confirm-email')}?token=${encodeURIComponent(token)}`
+	await enqueueEmail(db, {
+		to: user.email,
+		subject: CONFIRM_EMAIL_SUBJECT,
+		body: createElement(ConfirmEmail, { site, name: user.name, confirmUrl }),
+	})
+}
+
+export async function sendPasswordResetEmail(db: Kysely<Database>, user: { id: string; email: string; name: string | null }) {
+	const token = await issueToken(db, user.id, 'reset_password')
+	const site = emailSite()
+	const resetUrl = `${site.url}${href('/reset-password')}?token=${encodeURIComponent(token)}`
+	await enqueueEmail(db, {
+		to: user.email,
+		subject: RESET_PASSWORD_SUBJECT,
+		body: createElement(ResetPasswordEmail, { site, name: user.name, resetUrl }),
+	})
+}

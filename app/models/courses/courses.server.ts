@@ -1,0 +1,115 @@
+import { type ExpressionBuilder, type Kysely, type Selectable, sql } from 'kysely'
+import { describeSchedule } from '#app/models/sessions/live-sessions.ts'
+import type { CoursesTable, Database, EnrollmentStatus } from '#db/types.ts'
+import { availabilityOf, type CourseWithAvailability, courseDuration, courseOutcomes } from './courses.ts'
+
+/** Enrollment states that occupy a seat (docs/decisions/015); 'inactive' frees it. */
+export const SEAT_TAKING_STATUSES = ['active', 'pending', 'completed'] as const satisfies readonly EnrollmentStatus[]
+
+/**
+ * The seats taken in the `courses` row of the surrounding query: enrollments
+ * that hold a seat, seat holds that have not expired, and waitlist offers that
+ * are open (docs/decisions/034: an offered seat is never sold to anyone else).
+ * Every capacity reading and check goes through this one expression.
+ */
+export function takenSeatsExpression(eb: ExpressionBuilder<Database, 'courses'>) {
+	const enrolled = eb
+		.selectFrom('enrollments')
+		.select((sub) => sub.fn.countAll<number>().as('count'))
+		.whereRef('enrollments.course_id', '=', 'courses.id')
+		.where('enrollments.status', 'in', SEAT_TAKING_STATUSES)
+	const held = eb
+		.selectFrom('seat_holds')
+		.select((sub) => sub.fn.countAll<number>().as('count'))
+		.whereRef('seat_holds.course_id', '=', 'courses.id')
+		.where('seat_holds.expires_at', '>', sql<Date>`now()`)
+	const offered = eb
+		.selectFrom('waitlist_entries')
+		.select((sub) => sub.fn.countAll<number>().as('count'))
+		.whereRef('waitlist_entries.course_id', '=', 'courses.id')
+		.where('waitlist_entries.status', '=', 'offered')
+		.where('waitlist_entries.offer_expires_at', '>', sql<Date>`now()`)
+	return eb.cast<number>(eb(eb(enrolled, '+', held), '+', offered), 'integer')
+}
+
+function coursesWithTakenSeats(db: Kysely<Database>) {
+	return db
+		.selectFrom('courses')
+		.selectAll('courses')
+		.select((eb) => [
+			takenSeatsExpression(eb).as('taken'),
+			eb
+				.selectFrom('live_sessions')
+				.select((sub) => sub.fn.countAll<string>().as('n'))
+				.whereRef('live_sessions.course_id', '=', 'courses.id')
+				.where('live_sessions.status', '=', 'scheduled')
+				.as('sessionCount'),
+			eb
+				.selectFrom('live_sessions')
+				.select((sub) => sub.fn.min('live_sessions.starts_at').as('first'))
+				.whereRef('live_sessions.course_id', '=', 'courses.id')
+				.where('live_sessions.status', '=', 'scheduled')
+				.as('firstSessionAt'),
+		])
+}
+
+function toCourseWithAvailability(
+	row: Selectable<CoursesTable> & { taken: number; sessionCount: string | number | null; firstSessionAt: Date | string | null },
+): CourseWithAvailability {
+	const sessionCount = Number(row.sessionCount ?? 0)
+	const scheduled = Boolean(row.schedule_weekday && row.schedule_start_time && row.schedule_minutes)
+	return {
+		id: row.id,
+		title: row.title,
+		description: row.description,
+		startDate: row.start_date,
+		endDate: row.end_date,
+		capacity: row.capacity,
+		registrationFee: row.registration_fee,
+		createdAt: new Date(row.created_at).toISOString(),
+		updatedAt: new Date(row.updated_at).toISOString(),
+		outcomes: courseOutcomes(row.outcomes),
+		duration: courseDuration({ durationText: row.duration_text, scheduledWeeks: scheduled && sessionCount > 0 ? sessionCount : null }),
+		schedule:
+			row.schedule_weekday && row.schedule_start_time && row.schedule_minutes
+				? describeSchedule(
+						{ weekday: row.schedule_weekday, startTime: row.schedule_start_time, minutes: row.schedule_minutes, timeZone: row.time_zone },
+						{ count: sessionCount, firstStartsAt: row.firstSessionAt ? new Date(row.firstSessionAt) : null },
+					)
+				: null,
+		...availabilityOf({ capacity: row.capacity, taken: Number(row.taken) }),
+	}
+}
+
+function newestFirst(db: Kysely<Database>) {
+	return coursesWithTakenSeats(db).orderBy('courses.created_at', 'desc').orderBy('courses.id', 'desc')
+}
+
+/** Every course, newest first, with its availability, in a single query. */
+export async function listCoursesWithAvailability(db: Kysely<Database>) {
+	const rows = await newestFirst(db).execute()
+	return rows.map(toCourseWithAvailability)
+}
+
+/**
+ * One page of the courses, newest first, with their availability (docs/decisions/038). A page past
+ * the last shows the last one, so a link kept from before a deletion still lands on courses.
+ */
+export async function listCoursesPage(db: Kysely<Database>, { page, perPage }: { page: number; perPage: number }) {
+	const { total } = await db
+		.selectFrom('courses')
+		.select((eb) => eb.fn.countAll<string>().as('total'))
+		.executeTakeFirstOrThrow()
+	const pageCount = Math.max(1, Math.ceil(Number(total) / perPage))
+	const shown = Math.min(Math.max(1, page), pageCount)
+	const rows = await newestFirst(db)
+		.limit(perPage)
+		.offset((shown - 1) * perPage)
+		.execute()
+	return { courses: rows.map(toCourseWithAvailability), page: shown, pageCount, total: Number(total) }
+}
+
+export async function getCourseWithAvailability(db: Kysely<Database>, id: number) {
+	const row = await coursesWithTakenSeats(db).where('courses.id', '=', id).executeTakeFirst()
+	return row ? toCourseWithAvailability(row) : null
+}

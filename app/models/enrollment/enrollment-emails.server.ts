@@ -1,0 +1,64 @@
+import type { Kysely } from 'kysely'
+import { createElement } from 'react'
+import { href } from 'react-router'
+import { EnrollmentReceiptEmail, enrollmentReceiptSubject } from '#app/emails/enrollment-receipt.tsx'
+import { emailSite, enqueueEmail } from '#app/models/messaging/emails.server.ts'
+import { listCourseFeedSessions, renderCalendar } from '#app/models/sessions/calendar-feed.server.ts'
+import { formatDateOnly } from '#app/utils/misc.ts'
+import { formatMoney } from '#app/utils/money.ts'
+import type { Database } from '#db/types.ts'
+
+/**
+ * The student's receipt, queued in the transaction that made the enrollment active (a free
+ * course's registration, a paid checkout's fulfilment), which runs once per enrollment. The
+ * amount is what the payment recorded, never the course's current price. A course with live
+ * sessions attaches them as an .ics file, with the same UIDs as the student's calendar feed.
+ */
+export async function sendEnrollmentReceipt(db: Kysely<Database>, { courseId, enrollmentId }: { courseId: number; enrollmentId: number }) {
+	const row = await db
+		.selectFrom('enrollments')
+		.innerJoin('users', 'users.id', 'enrollments.user_id')
+		.innerJoin('courses', 'courses.id', 'enrollments.course_id')
+		.leftJoin('profiles', 'profiles.id', 'enrollments.user_id')
+		.leftJoin('registration_payments', (join) =>
+			join.onRef('registration_payments.enrollment_id', '=', 'enrollments.id').on('registration_payments.status', '=', 'paid'),
+		)
+		.select([
+			'users.email',
+			'profiles.name',
+			'courses.title',
+			'courses.start_date',
+			'registration_payments.amount_cents',
+			'registration_payments.currency',
+			'registration_payments.checkout_session_id',
+		])
+		.where('enrollments.id', '=', enrollmentId)
+		.where('enrollments.course_id', '=', courseId)
+		.executeTakeFirstOrThrow()
+	const site = emailSite()
+	// The whole series, past sessions included, as a calendar file: importing it adds every session at once.
+	const sessions = await listCourseFeedSessions(db, courseId)
+	const attachments = sessions.length
+		? [
+				{
+					filename: 'live-sessions.ics',
+					contentType: 'text/calendar; charset=utf-8; method=PUBLISH',
+					content: renderCalendar(sessions, { siteUrl: site.url, name: row.title }),
+				},
+			]
+		: undefined
+	await enqueueEmail(db, {
+		attachments,
+		to: row.email,
+		subject: enrollmentReceiptSubject(row.title),
+		body: createElement(EnrollmentReceiptEmail, {
+			site,
+			name: row.name,
+			courseTitle: row.title,
+			amountPaid: formatMoney(row.amount_cents ?? 0, { currency: row.currency ?? 'usd', free: 'Free' }),
+			startsOn: row.start_date ? formatDateOnly(row.start_date) : null,
+			paymentReference: row.checkout_session_id,
+			courseUrl: `${site.url}${href('/dashboard')}?course=${courseId}`,
+		}),
+	})
+}

@@ -1,0 +1,106 @@
+import { randomUUID } from 'node:crypto'
+import type { Kysely } from 'kysely'
+import { createElement } from 'react'
+import { href } from 'react-router'
+import { AnnouncementEmail } from '#app/emails/announcement.tsx'
+import { renderEmail } from '#app/emails/render.server.ts'
+import {
+	oneClickUnsubscribeUrlWithToken,
+	unsubscribeToken,
+	unsubscribeUrlWithToken,
+} from '#app/models/accounts/email-preferences.server.ts'
+import { enqueueMails, type OutgoingMail } from '#app/services/mail/index.server.ts'
+import type { Database } from '#db/types.ts'
+import { emailSite } from './emails.server.ts'
+import { announcementParts } from './messages.ts'
+
+/**
+ * Who an announcement is e-mailed to: student accounts with a confirmed address and
+ * announcement e-mails on; for a course's announcement, only those actively enrolled in it
+ * (the students who see it on the site, listAnnouncements).
+ */
+function recipientsOf(db: Kysely<Database>, courseId: number | null) {
+	let query = db
+		.selectFrom('users')
+		.innerJoin('profiles', 'profiles.id', 'users.id')
+		.select(['users.id', 'users.email'])
+		.where('users.email_confirmed_at', 'is not', null)
+		.where('profiles.email_announcements', '=', true)
+		.where((eb) => eb.or([eb('profiles.role', 'is', null), eb('profiles.role', '=', 'student')]))
+		.orderBy('users.id')
+	if (courseId !== null) {
+		query = query.where(({ exists, selectFrom }) =>
+			exists(
+				selectFrom('enrollments')
+					.select('enrollments.id')
+					.whereRef('enrollments.user_id', '=', 'users.id')
+					.where('enrollments.course_id', '=', courseId)
+					.where('enrollments.status', '=', 'active'),
+			),
+		)
+	}
+	return query.execute()
+}
+
+/**
+ * The job: queues one mail per recipient of the announcement, all in one transaction that
+ * also sets `emailed_at`, so a retried or repeated job (another process, a restart) finds
+ * it set and sends nothing twice. The mail is rendered once; only the unsubscribe token
+ * differs between recipients. Returns how many mails were queued (null: nothing to do,
+ * the announcement is gone or already e-mailed).
+ */
+export async function emailAnnouncement(db: Kysely<Database>, messageId: number) {
+	return db.transaction().execute(async (trx) => {
+		const message = await trx
+			.selectFrom('messages')
+			.leftJoin('courses', 'courses.id', 'messages.course_id')
+			.select(['messages.id', 'messages.subject', 'messages.content', 'messages.course_id', 'courses.title as courseTitle'])
+			.where('messages.id', '=', messageId)
+			.where('messages.is_announcement', '=', true)
+			.where('messages.emailed_at', 'is', null)
+			.forUpdate('messages')
+			.executeTakeFirst()
+		if (!message) return null
+		const attachment = await trx
+			.selectFrom('message_attachments')
+			.select('name')
+			.where('message_id', '=', messageId)
+			.orderBy('id')
+			.executeTakeFirst()
+		const recipients = await recipientsOf(trx, message.course_id)
+		const { subject, body } = announcementParts(message)
+		// Stands for each recipient's own token in the mail rendered once for all of them; random,
+		// so no announcement's text can contain it.
+		const placeholder = `token-${randomUUID()}`
+		const site = emailSite()
+		const rendered = await renderEmail(
+			createElement(AnnouncementEmail, {
+				site,
+				subject,
+				body,
+				courseTitle: message.courseTitle,
+				attachmentName: attachment?.name ?? null,
+				announcementsUrl: `${site.url}${href('/dashboard/messages')}?tab=announcements`,
+				unsubscribeUrl: unsubscribeUrlWithToken(placeholder),
+			}),
+		)
+		const listUnsubscribe = `<${oneClickUnsubscribeUrlWithToken(placeholder)}>`
+		const mails: OutgoingMail[] = recipients.map((recipient) => {
+			const token = unsubscribeToken(recipient.id)
+			return {
+				to: recipient.email,
+				subject,
+				html: rendered.html.replaceAll(placeholder, token),
+				text: rendered.text.replaceAll(placeholder, token),
+				// RFC 8058: mail clients show an Unsubscribe button that POSTs to this address.
+				headers: {
+					'List-Unsubscribe': listUnsubscribe.replace(placeholder, token),
+					'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+				},
+			}
+		})
+		await enqueueMails(trx, mails)
+		await trx.updateTable('messages').set({ emailed_at: new Date() }).where('id', '=', messageId).execute()
+		return mails.length
+	})
+}

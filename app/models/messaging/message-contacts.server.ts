@@ -1,0 +1,143 @@
+import { type Kysely, sql } from 'kysely'
+import { initials } from '#app/utils/misc.ts'
+import type { Database, Role } from '#db/types.ts'
+
+export type Contact = {
+	id: string
+	name: string
+	avatar: string
+	role: Role
+	unreadCount: number
+}
+
+export type ContactOwner = { id: string; storedRole: Role | null }
+
+const CONTACTS_LIMIT = 100
+export const UNKNOWN_USER = 'Unknown User'
+
+/**
+ * Whom a user may message: students reach every instructor and admin,
+ * instructors and admins reach every student; anyone reaches the people they
+ * already exchanged direct messages with. A profile without a role has no contacts.
+ */
+function reachableRoles(role: Role): Role[] {
+	return role === 'student' ? ['instructor', 'admin'] : ['student']
+}
+
+function contactsQuery(db: Kysely<Database>, owner: ContactOwner & { storedRole: Role }) {
+	return (
+		db
+			// Each side of the conversations is read from its own index alone (an admin has tens of
+			// thousands of messages); a message with a receiver is never an announcement.
+			.with('partners', (qb) =>
+				qb
+					.selectFrom((eb) =>
+						eb
+							.selectFrom('messages')
+							.select(['receiver_id as id', (sub) => sub.fn.max('created_at').as('last_at')])
+							.where('sender_id', '=', owner.id)
+							.where('receiver_id', 'is not', null)
+							.groupBy('receiver_id')
+							.unionAll(
+								eb
+									.selectFrom('messages')
+									.select(['sender_id as id', (sub) => sub.fn.max('created_at').as('last_at')])
+									.where('receiver_id', '=', owner.id)
+									.groupBy('sender_id'),
+							)
+							.as('sides'),
+					)
+					.select(['sides.id', (eb) => eb.fn.max('sides.last_at').as('last_at')])
+					.groupBy('sides.id'),
+			)
+			.with('unread', (qb) =>
+				qb
+					.selectFrom('messages')
+					.select(['sender_id as id', (eb) => eb.fn.countAll<number>().as('n')])
+					.where('receiver_id', '=', owner.id)
+					.where('read', '=', false)
+					.groupBy('sender_id'),
+			)
+			.selectFrom('profiles')
+			.leftJoin('partners', 'partners.id', 'profiles.id')
+			.leftJoin('unread', 'unread.id', 'profiles.id')
+			.where('profiles.id', '<>', owner.id)
+			.where((eb) => {
+				const reachable = eb('profiles.role', 'in', reachableRoles(owner.storedRole))
+				// A student reaches a few staff and partners: both are index lookups on profiles
+				// (a bitmap OR). Staff reach every student, so reading all profiles once is cheaper
+				// than checking each against a list of thousands of partners.
+				return owner.storedRole === 'student'
+					? eb.or([reachable, eb('profiles.id', '=', eb.fn.any(sql<string[]>`array(${eb.selectFrom('partners').select('partners.id')})`))])
+					: eb.or([eb('partners.id', 'is not', null), reachable])
+			})
+	)
+}
+
+/**
+ * The contact list with unread counts, in one query however many contacts
+ * there are: people with unread messages first, then the most recent
+ * conversations, then by name.
+ */
+export async function listContacts(
+	db: Kysely<Database>,
+	owner: ContactOwner,
+	{ search, limit = CONTACTS_LIMIT }: { search?: string; limit?: number } = {},
+): Promise<{ contacts: Contact[]; hasMore: boolean }> {
+	const { storedRole } = owner
+	if (!storedRole) return { contacts: [], hasMore: false }
+	let query = contactsQuery(db, { ...owner, storedRole })
+		.select(['profiles.id', 'profiles.name', 'profiles.role', sql<number>`coalesce(unread.n, 0)`.as('unreadCount')])
+		.orderBy(sql`coalesce(unread.n, 0) > 0`, 'desc')
+		.orderBy('partners.last_at', (ob) => ob.desc().nullsLast())
+		.orderBy(sql`lower(profiles.name)`)
+		.orderBy('profiles.id')
+		.limit(limit + 1)
+	const term = search?.trim()
+	if (term) query = query.where('profiles.name', 'ilike', `%${escapeLike(term)}%`)
+	const rows = await query.execute()
+	return {
+		contacts: rows.slice(0, limit).map(toContact),
+		hasMore: rows.length > limit,
+	}
+}
+
+/** The server's check behind every send: may `owner` message `otherId`? */
+export async function canMessage(db: Kysely<Database>, owner: ContactOwner, otherId: string) {
+	const { storedRole } = owner
+	if (!storedRole || otherId === owner.id || !isUuid(otherId)) return false
+	const row = await contactsQuery(db, { ...owner, storedRole })
+		.select('profiles.id')
+		.where('profiles.id', '=', otherId)
+		.executeTakeFirst()
+	return Boolean(row)
+}
+
+/** One contact (for a thread header), or null when `owner` may not message them. */
+export async function getContact(db: Kysely<Database>, owner: ContactOwner, otherId: string): Promise<Contact | null> {
+	const { storedRole } = owner
+	if (!storedRole || otherId === owner.id || !isUuid(otherId)) return null
+	const row = await contactsQuery(db, { ...owner, storedRole })
+		.select(['profiles.id', 'profiles.name', 'profiles.role', sql<number>`coalesce(unread.n, 0)`.as('unreadCount')])
+		.where('profiles.id', '=', otherId)
+		.executeTakeFirst()
+	return row ? toContact(row) : null
+}
+
+function toContact(row: { id: string; name: string; role: Role | null; unreadCount: number }): Contact {
+	return {
+		id: row.id,
+		name: row.name.trim() || UNKNOWN_USER,
+		avatar: initials(row.name),
+		role: row.role ?? 'student',
+		unreadCount: Number(row.unreadCount),
+	}
+}
+
+function isUuid(value: string) {
+	return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)
+}
+
+function escapeLike(term: string) {
+	return term.replace(/[\\%_]/g, (character) => `\\${character}`)
+}
