@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { insertCourse } from '#tests/support/fixtures.ts'
+import { insertCourse, insertEnrollment } from '#tests/support/fixtures.ts'
 import { expect, test } from '../support/e2e.ts'
 
 test('an admin adds an enrollment, changes its status and removes it', async ({ page, db, createUser, signIn, javaScriptEnabled }) => {
@@ -111,4 +111,42 @@ test('a payment needing a refund is flagged, and an empty search says so', async
 	await page.getByLabel('Search enrollments').fill(`nobody-${randomUUID()}`)
 	await page.getByRole('button', { name: 'Search' }).click()
 	await expect(page.getByText('No matching enrollments found')).toBeVisible()
+})
+
+test('a status change that ends access asks first; Cancel changes nothing (issue 39 point 8)', async ({
+	page,
+	db,
+	createUser,
+	signIn,
+	javaScriptEnabled,
+}) => {
+	const admin = await createUser({ role: 'admin' })
+	const student = await createUser({ name: `Careful ${randomUUID().slice(0, 8)}` })
+	const course = await insertCourse(db, { capacity: 3 })
+	await insertEnrollment(db, { userId: student.id, courseId: course.id })
+	await signIn(admin)
+	const statusOf = async () =>
+		(await db.selectFrom('enrollments').select('status').where('user_id', '=', student.id).executeTakeFirst())?.status
+
+	await page.goto(`/dashboard/admin/enrollments?q=${encodeURIComponent(student.name)}`)
+	const select = () => page.getByRole('row').filter({ hasText: student.name }).getByLabel(`Status of ${student.name} in ${course.title}`)
+	const choose = async (status: string) => {
+		await select().selectOption(status)
+		if (!javaScriptEnabled) await page.getByRole('row').filter({ hasText: student.name }).getByRole('button', { name: 'Update' }).click()
+	}
+
+	await choose('inactive')
+	const dialog = page.getByRole('dialog', { name: 'Change Enrollment Status' })
+	await expect(dialog).toContainText(`Set ${student.name}'s enrollment in ${course.title} from active to inactive?`)
+	await expect(dialog).toContainText('They lose access to the course, and their seat is offered to the waitlist')
+	await expect(select()).toHaveValue('active')
+	await dialog.getByRole('link', { name: 'Cancel' }).click()
+	await expect(dialog).toBeHidden()
+	expect(await statusOf()).toBe('active')
+
+	await choose('inactive')
+	await page.getByRole('dialog', { name: 'Change Enrollment Status' }).getByRole('button', { name: 'Set to inactive' }).click()
+	await expect(page.getByText('Enrollment status updated successfully')).toBeVisible()
+	await expect(select()).toHaveValue('inactive')
+	await expect.poll(statusOf).toBe('inactive')
 })

@@ -228,3 +228,61 @@ describe('status and removal', () => {
 		expect(await countRows(t.db, 'audit_log')).toBe(before + 1)
 	})
 })
+
+describe('a status change that ends access asks first (issue 39 point 8)', () => {
+	test('to inactive or pending: the answer is the question, nothing changes until it is confirmed; other changes go at once', async () => {
+		const admin = await signedInUser(t.db, { role: 'admin' })
+		const student = await signedInUser(t.db, { name: 'Quinn Question' })
+		const target = await course(5, 'Question Course')
+		const enrollment = await enrol(student.id, target.id)
+		const statusOf = async () =>
+			(await t.db.selectFrom('enrollments').select('status').where('id', '=', enrollment.id).executeTakeFirstOrThrow()).status
+
+		for (const status of ['inactive', 'pending'] as const) {
+			const asked = await post(admin.cookie, { intent: 'status', enrollmentId: String(enrollment.id), status }, `${ENROLLMENTS}?q=Quinn`)
+			expect(asked.status).toBe(302)
+			expect(asked.headers.get('Location')).toBe(`${ENROLLMENTS}?q=Quinn&confirm=status-${enrollment.id}-${status}`)
+			expect(await statusOf()).toBe('active')
+			const page = (await (
+				await callRoute(enrollmentsLoader, getRequest(asked.headers.get('Location')!, { cookie: admin.cookie }))
+			).json()) as {
+				changingStatus: { id: number; status: string; to: string; loss: string; name: string; courseTitle: string }
+			}
+			expect(page.changingStatus).toMatchObject({
+				id: enrollment.id,
+				status: 'active',
+				to: status,
+				name: 'Quinn Question',
+				courseTitle: 'Question Course',
+			})
+			expect(page.changingStatus.loss).toMatch(/^They lose access to the course/)
+		}
+		// A forged confirmation value is no confirmation.
+		const forged = await post(admin.cookie, {
+			intent: 'status',
+			enrollmentId: String(enrollment.id),
+			status: 'inactive',
+			confirmed: 'sure',
+		})
+		expect(await toastOf(forged)).toMatchObject({ type: 'error', title: 'Failed to update enrollment status' })
+		expect(await statusOf()).toBe('active')
+
+		const confirmed = await post(admin.cookie, {
+			intent: 'status',
+			enrollmentId: String(enrollment.id),
+			status: 'inactive',
+			confirmed: 'yes',
+		})
+		expect(await toastOf(confirmed)).toMatchObject({ type: 'success', title: 'Enrollment status updated successfully' })
+		expect(await statusOf()).toBe('inactive')
+		// Back to active takes nothing away: no question.
+		const restored = await post(admin.cookie, { intent: 'status', enrollmentId: String(enrollment.id), status: 'active' })
+		expect(await toastOf(restored)).toMatchObject({ type: 'success' })
+		expect(await statusOf()).toBe('active')
+		// A confirmation link for a change that takes nothing away shows no dialog.
+		const noQuestion = (await (
+			await callRoute(enrollmentsLoader, getRequest(`${ENROLLMENTS}?confirm=status-${enrollment.id}-completed`, { cookie: admin.cookie }))
+		).json()) as { changingStatus: unknown }
+		expect(noQuestion.changingStatus).toBeNull()
+	})
+})

@@ -60,7 +60,7 @@ describe('audit log', () => {
 			.executeTakeFirstOrThrow()
 		await post(
 			'/dashboard/admin/enrollments',
-			{ intent: 'status', enrollmentId: String(enrollmentId), status: 'pending' },
+			{ intent: 'status', enrollmentId: String(enrollmentId), status: 'pending', confirmed: 'yes' },
 			enrollmentsAction,
 		)
 		await post('/dashboard/admin/enrollments', { intent: 'remove', enrollmentId: String(enrollmentId) }, enrollmentsAction)

@@ -14,7 +14,7 @@ import { ButtonLink } from '#app/components/ui/button.tsx'
 import { Card } from '#app/components/ui/card.tsx'
 import { EmailText } from '#app/components/ui/email-text.tsx'
 import { TableCard, TableHead } from '#app/components/ui/table.tsx'
-import { ENROLLMENT_STATUS_OPTIONS } from '#app/models/enrollment/enrollments.ts'
+import { ENROLLMENT_STATUS_OPTIONS, STATUS_CHANGE_CONFIRMED, statusChangeLoss } from '#app/models/enrollment/enrollments.ts'
 import {
 	ENROLLMENT_LIST_LIMIT,
 	getEnrollment,
@@ -39,7 +39,16 @@ const StatusSchema = z.object({
 	intent: z.literal('status'),
 	enrollmentId: rowIdSchema(),
 	status: z.enum(ENROLLMENT_STATUS_OPTIONS),
+	[STATUS_CHANGE_CONFIRMED]: z.literal('yes').optional(),
 })
+
+/** `?confirm=status-<id>-<status>`: the question before a change that ends access or frees a seat. */
+function parseStatusConfirmation(confirm: string | null) {
+	const match = confirm?.match(/^status-(\d+)-([a-z]+)$/)
+	const id = parseRowId(match?.[1])
+	const to = ENROLLMENT_STATUS_OPTIONS.find((status) => status === match?.[2])
+	return id && to ? { id, to } : null
+}
 
 const RemoveSchema = z.object({
 	intent: z.literal('remove'),
@@ -55,12 +64,24 @@ export async function loader({ request }: Route.LoaderArgs) {
 	if (url.searchParams.get('dialog') === 'add')
 		throw redirect(query ? `${ENROLLMENTS_PATH}/new?q=${encodeURIComponent(query)}` : `${ENROLLMENTS_PATH}/new`)
 	const removeId = parseRowId(url.searchParams.get('confirm')?.replace(/^remove-/, ''))
-	const [{ enrollments, truncated }, refunds, removing] = await Promise.all([
+	const statusChange = parseStatusConfirmation(url.searchParams.get('confirm'))
+	const [{ enrollments, truncated }, refunds, removing, changing] = await Promise.all([
 		listEnrollments(db, { query }),
 		listPaymentsNeedingRefund(db),
 		removeId && url.searchParams.get('confirm')?.startsWith('remove-') ? getEnrollment(db, removeId) : null,
+		statusChange ? getEnrollment(db, statusChange.id) : null,
 	])
-	return { query, enrollments, truncated, limit: ENROLLMENT_LIST_LIMIT, refunds, removing: removing ?? null, loadedAt: Date.now() }
+	const loss = changing && statusChange ? statusChangeLoss(changing.status, statusChange.to) : null
+	return {
+		query,
+		enrollments,
+		truncated,
+		limit: ENROLLMENT_LIST_LIMIT,
+		refunds,
+		removing: removing ?? null,
+		changingStatus: changing && statusChange && loss ? { ...changing, to: statusChange.to, loss } : null,
+		loadedAt: Date.now(),
+	}
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -73,8 +94,16 @@ export async function action({ request }: Route.ActionArgs) {
 	if (intent === 'status') {
 		const submission = parseWithZod(formData, { schema: StatusSchema })
 		if (submission.status !== 'success') return redirectWithToast(back, { type: 'error', title: 'Failed to update enrollment status' })
+		const { enrollmentId, status } = submission.value
+		// A change that ends access or frees a seat is asked about first, whoever sends it (issue 39 point 8).
+		if (submission.value[STATUS_CHANGE_CONFIRMED] !== 'yes') {
+			const current = await getEnrollment(db, enrollmentId)
+			if (current && statusChangeLoss(current.status, status)) {
+				return redirect(enrollmentsPath(searchText(new URL(request.url).searchParams), `confirm=status-${enrollmentId}-${status}`))
+			}
+		}
 		try {
-			const changed = await updateEnrollmentStatus(db, admin.id, submission.value.enrollmentId, submission.value.status)
+			const changed = await updateEnrollmentStatus(db, admin.id, enrollmentId, status)
 			if (!changed) {
 				return redirectWithToast(back, {
 					type: 'error',
@@ -119,7 +148,7 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function ManageEnrollments({ loaderData }: Route.ComponentProps) {
-	const { enrollments, query, truncated, limit, refunds, removing, loadedAt } = loaderData
+	const { enrollments, query, truncated, limit, refunds, removing, changingStatus, loadedAt } = loaderData
 	const back = enrollmentsPath(query)
 	useLiveRevalidation(['enrollment.changed', 'course.changed'])
 
@@ -136,6 +165,22 @@ export default function ManageEnrollments({ loaderData }: Route.ComponentProps) 
 					fields={{ intent: 'remove', enrollmentId: String(removing.id) }}
 					confirmLabel="Remove"
 					busyLabel="Removing..."
+				/>
+			) : null}
+			{changingStatus ? (
+				<ConfirmDialog
+					title="Change Enrollment Status"
+					description={`Set ${changingStatus.name || changingStatus.email}'s enrollment in ${changingStatus.courseTitle} from ${changingStatus.status} to ${changingStatus.to}? ${changingStatus.loss}`}
+					closeTo={back}
+					action={back}
+					fields={{
+						intent: 'status',
+						enrollmentId: String(changingStatus.id),
+						status: changingStatus.to,
+						[STATUS_CHANGE_CONFIRMED]: 'yes',
+					}}
+					confirmLabel={`Set to ${changingStatus.to}`}
+					busyLabel="Saving..."
 				/>
 			) : null}
 			<h1 className="text-2xl font-bold text-ink">Manage Enrollments</h1>
