@@ -3,6 +3,7 @@ import path from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { AnnouncementEmail } from './announcement.tsx'
 import { ConfirmEmail } from './confirm-email.tsx'
+import { CourseUpdateEmail } from './course-update.tsx'
 import { EnrollmentReceiptEmail } from './enrollment-receipt.tsx'
 import { OfferExpiredEmail } from './offer-expired.tsx'
 import { RefundNoticeEmail } from './refund-notice.tsx'
@@ -189,6 +190,30 @@ describe('e-mail templates', () => {
 		expect(mail.text).toContain('Price: $2,500.00.')
 		expect(mail.text).toContain(`Claim your seat ${offerUrl}`)
 		expect(linksOf(mail.html)).toContain(offerUrl)
+	})
+
+	test('a course update: the news, the way to it, and how to turn these mails off', async () => {
+		const url = 'https://school.example/dashboard/assignments/4'
+		const unsubscribeUrl = 'https://school.example/unsubscribe?token=abc'
+		const mail = await renderEmail(
+			<CourseUpdateEmail
+				site={site}
+				name="Ada"
+				courseTitle="Spring Cohort"
+				subject="Spring Cohort: new assignment, Deal Memo"
+				heading="A new assignment"
+				lines={['Deal Memo has been posted in Spring Cohort.']}
+				action={{ label: 'See the assignment', url }}
+				unsubscribeUrl={unsubscribeUrl}
+			/>,
+		)
+		expectSchoolFrame(mail, {
+			title: 'Spring Cohort: new assignment, Deal Memo',
+			reason: /enrolled in Spring Cohort at Real Estate Mentorship/,
+		})
+		expect(mail.text).toContain('Deal Memo has been posted in Spring Cohort.')
+		expect(mail.text).toContain(`See the assignment ${url}`)
+		expect(mail.text).toContain(unsubscribeUrl)
 	})
 
 	test('the released offer: which course, until when it was held, the course page', async () => {

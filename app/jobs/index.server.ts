@@ -6,8 +6,10 @@
 import type { TaskList } from 'graphile-worker'
 import { SEND_OFFER_EXPIRED_TASK, SEND_SEAT_OFFER_TASK } from '#app/models/enrollment/seat-offers.server.ts'
 import { MAKE_PREVIEW_TASK } from '#app/models/materials/document-previews.server.ts'
+import { COURSE_UPDATE_TASK } from '#app/models/materials/materials.ts'
 import { EMAIL_ANNOUNCEMENT_TASK } from '#app/models/messaging/messages.server.ts'
 import { emailAnnouncementTask } from './announcements.server.ts'
+import { emailCourseUpdateTask } from './course-updates.server.ts'
 import { makePreview, requestMissingPreviews } from './document-previews.server.ts'
 import { announceOpenWeeks, sendSessionReminders } from './live-sessions.server.ts'
 import { deliverMail } from './mail.server.ts'
@@ -25,6 +27,7 @@ export const TASKS: TaskList = {
 	[MAKE_PREVIEW_TASK]: makePreview,
 	'request-missing-previews': requestMissingPreviews,
 	[EMAIL_ANNOUNCEMENT_TASK]: emailAnnouncementTask,
+	[COURSE_UPDATE_TASK]: emailCourseUpdateTask,
 	'send-session-reminders': sendSessionReminders,
 	'announce-open-weeks': announceOpenWeeks,
 }

@@ -2,8 +2,10 @@
 
 import { type Kysely, sql } from 'kysely'
 import { recordAudit } from '#app/models/site/audit-log.server.ts'
+import { addJob } from '#app/services/jobs/queue.server.ts'
 import type { Database } from '#db/types.ts'
 import type { CourseAssignment, GradingRow, GradingTab, SubmissionDetail, SubmissionStatus } from './assignments.ts'
+import { COURSE_UPDATE_TASK, type CourseUpdate } from './materials.ts'
 
 /** A course's assignments for the admin, with how many were handed in and await a grade. */
 export async function listCourseAssignments(db: Kysely<Database>, courseId: number): Promise<CourseAssignment[]> {
@@ -66,6 +68,7 @@ export async function createAssignment(
 			entityId: row.id,
 			details: { courseId, title, weekId: week?.id ?? null, dueDate: dueDate ?? null },
 		})
+		await addJob(trx, COURSE_UPDATE_TASK, { kind: 'assignment-posted', assignmentId: row.id } satisfies CourseUpdate)
 		return row.id
 	})
 }
@@ -166,6 +169,7 @@ export async function gradeSubmission(
 			entityId: submissionId,
 			details: { assignmentId: updated.assignment_id, studentId: updated.student_id, grade, feedback: feedback ?? null },
 		})
+		await addJob(trx, COURSE_UPDATE_TASK, { kind: 'submission-graded', submissionId } satisfies CourseUpdate)
 		return true
 	})
 }

@@ -249,3 +249,14 @@ export type ViewerItem = {
 	/** The server is still making that PDF. */
 	previewPending: boolean
 }
+
+/**
+ * The job that e-mails a course's news to its students (issue 39 point 6), asked for in the
+ * transaction of the change; a job, so the code that makes the change loads no mail template.
+ */
+export const COURSE_UPDATE_TASK = 'email-course-update'
+
+export type CourseUpdate =
+	| { kind: 'assignment-posted'; assignmentId: number }
+	| { kind: 'recordings-added'; weekId: number; titles: string[] }
+	| { kind: 'submission-graded'; submissionId: number }

@@ -3,12 +3,14 @@ import { finished } from 'node:stream/promises'
 import { type Insertable, type Kysely, sql } from 'kysely'
 import { RefusedFileTypeError, sniffType } from '#app/models/messaging/attachments.server.ts'
 import { recordAudit } from '#app/models/site/audit-log.server.ts'
+import { addJob } from '#app/services/jobs/queue.server.ts'
 import type { FileStorage } from '#app/services/storage/index.server.ts'
 import { materialKey } from '#app/services/storage/keys.ts'
 import { MultipartError, UploadTooLargeError } from '#app/utils/multipart.server.ts'
 import { readHead } from '#app/utils/stream-head.server.ts'
 import type { Database, MaterialCategory, MaterialItemsTable, MaterialType } from '#db/types.ts'
 import { requestDocumentPreviews, withPreviewKeys } from './document-previews.server.ts'
+import { COURSE_UPDATE_TASK, type CourseUpdate } from './materials.ts'
 import {
 	ALLOWED_FILES_TEXT,
 	duplicateFileMessage,
@@ -321,6 +323,10 @@ export async function saveMaterialUpload(
 			})
 		}
 		if (items.length > 0) await trx.insertInto('material_items').values(items).execute()
+		const recordings = items.filter((item) => item.category === 'recording').map((item) => item.title)
+		if (recordings.length > 0) {
+			await addJob(trx, COURSE_UPDATE_TASK, { kind: 'recordings-added', weekId, titles: recordings } satisfies CourseUpdate)
+		}
 		await requestDocumentPreviews(trx, { weekIds: [weekId] })
 		await recordAudit(trx, {
 			actorId: adminId,

@@ -195,7 +195,7 @@ export default function SettingsPage({ loaderData, actionData }: Route.Component
 						<input type="hidden" name="intent" value="email-preferences" />
 						<SwitchField
 							label="Announcement emails"
-							help="A copy of each announcement for your courses, by email."
+							help="A copy of each announcement for your courses, and their news: a new assignment, a new recording, your grades."
 							inputProps={{ name: 'emailAnnouncements', defaultChecked: loaderData.emailPreferences.announcements }}
 						/>
 						<SwitchField
