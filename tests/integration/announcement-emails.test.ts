@@ -375,3 +375,31 @@ describe('the unsubscribe link and the one-click unsubscribe', () => {
 		expect((await getEmailPreferences(t.db, student.id)).announcements).toBe(true)
 	})
 })
+
+describe('the admin is told who the e-mail copy reaches (issue 39 point 5)', () => {
+	test('the sent toast counts the course’s students e-mailed and names those who only see it on the site, with why', async () => {
+		const admin = await person(t.db, { role: 'admin' })
+		const course = await insertCourse(t.db, { title: 'Reach Course' })
+		const reader = await person(t.db, { name: 'Rita Reader' })
+		const optedOut = await person(t.db, { name: 'Otto Optout' })
+		await t.db.updateTable('profiles').set({ email_announcements: false }).where('id', '=', optedOut.id).execute()
+		const unconfirmed = await person(t.db, { name: 'Uma Unconfirmed', confirmed: false })
+		for (const student of [reader, optedOut, unconfirmed]) await insertEnrollment(t.db, { userId: student.id, courseId: course.id })
+		await person(t.db, { name: 'Not Enrolled' })
+
+		const sent = await callRoute(
+			broadcastAction,
+			composerRequest(await sessionCookieFor(admin.id), {
+				intent: 'announce',
+				subject: 'Week 3',
+				message: 'Bring your numbers.',
+				courseId: String(course.id),
+			}),
+		)
+		expect(await toastOf(sent)).toMatchObject({
+			title: 'Announcement sent successfully!',
+			description:
+				'E-mailed to 1 of 3 students. Not e-mailed: Otto Optout (announcement e-mails off); Uma Unconfirmed (address not confirmed). They see it on the site.',
+		})
+	})
+})

@@ -294,3 +294,24 @@ describe('fulfilling a test checkout twice at once', () => {
 		expect(await db.selectFrom('enrollments').select('id').where('course_id', '=', courseId).execute()).toHaveLength(1)
 	})
 })
+
+describe('a payment confirms the address it was paid from (issue 39 point 5)', () => {
+	const payments = new TestCheckoutPayments(() => t.db)
+
+	test('an unconfirmed buyer is confirmed by their paid checkout; a checkout paid from another address confirms nothing', async () => {
+		const confirmedAt = async (userId: string) =>
+			(await t.db.selectFrom('users').select('email_confirmed_at').where('id', '=', userId).executeTakeFirstOrThrow()).email_confirmed_at
+		const buyer = await createUser(t.db, { email: `unconfirmed-${++sequence}@example.com`, name: 'New Payer', passwordHash: 'x' })
+		expect(await confirmedAt(buyer.id)).toBeNull()
+		const paid = await holdAndCheckout(payments, buyer.id, buyer.email, (await course()).id)
+		expect(await payments.markPaid(paid.sessionId)).toBe(true)
+		expect(await fulfil(t.db, payments, paid.sessionId)).toMatchObject({ status: 'enrolled' })
+		expect(await confirmedAt(buyer.id)).toBeInstanceOf(Date)
+
+		const other = await createUser(t.db, { email: `other-${++sequence}@example.com`, name: 'Other Payer', passwordHash: 'x' })
+		const elsewhere = await holdAndCheckout(payments, other.id, 'someone-else@example.com', (await course()).id)
+		expect(await payments.markPaid(elsewhere.sessionId)).toBe(true)
+		expect(await fulfil(t.db, payments, elsewhere.sessionId)).toMatchObject({ status: 'enrolled' })
+		expect(await confirmedAt(other.id)).toBeNull()
+	})
+})

@@ -42,6 +42,56 @@ function recipientsOf(db: Kysely<Database>, courseId: number | null) {
 	return query.execute()
 }
 
+/** How many of the names to show before 'and N more'. */
+const NAMES_SHOWN = 8
+
+function namesOf(people: Array<{ name: string | null; email: string }>) {
+	const names = people.slice(0, NAMES_SHOWN).map((person) => person.name || person.email)
+	return people.length > NAMES_SHOWN ? `${names.join(', ')} and ${people.length - NAMES_SHOWN} more` : names.join(', ')
+}
+
+/**
+ * Who an announcement reaches by e-mail and who it does not (issue 39 point 5): the students it is
+ * for, those it is e-mailed to, and by name those it is not, with why. Read when it is sent.
+ */
+export async function announcementReach(db: Kysely<Database>, courseId: number | null) {
+	let query = db
+		.selectFrom('users')
+		.innerJoin('profiles', 'profiles.id', 'users.id')
+		.select(['users.email', 'profiles.name', 'users.email_confirmed_at as confirmedAt', 'profiles.email_announcements as on'])
+		.where((eb) => eb.or([eb('profiles.role', 'is', null), eb('profiles.role', '=', 'student')]))
+		.orderBy('profiles.name')
+		.orderBy('users.email')
+	if (courseId !== null) {
+		query = query.where(({ exists, selectFrom }) =>
+			exists(
+				selectFrom('enrollments')
+					.select('enrollments.id')
+					.whereRef('enrollments.user_id', '=', 'users.id')
+					.where('enrollments.course_id', '=', courseId)
+					.where('enrollments.status', '=', 'active'),
+			),
+		)
+	}
+	const audience = await query.execute()
+	const unconfirmed = audience.filter((person) => person.confirmedAt === null)
+	const switchedOff = audience.filter((person) => person.confirmedAt !== null && !person.on)
+	const emailed = audience.length - unconfirmed.length - switchedOff.length
+	const missed = [
+		switchedOff.length ? `${namesOf(switchedOff)} (announcement e-mails off)` : null,
+		unconfirmed.length ? `${namesOf(unconfirmed)} (address not confirmed)` : null,
+	].filter(Boolean)
+	const students = audience.length === 1 ? 'student' : 'students'
+	return {
+		audience: audience.length,
+		emailed,
+		summary:
+			missed.length === 0
+				? `E-mailed to all ${audience.length} ${students}.`
+				: `E-mailed to ${emailed} of ${audience.length} ${students}. Not e-mailed: ${missed.join('; ')}. They see it on the site.`,
+	}
+}
+
 /**
  * The job: queues one mail per recipient of the announcement, all in one transaction that
  * also sets `emailed_at`, so a retried or repeated job (another process, a restart) finds

@@ -92,6 +92,23 @@ export async function claimSeat(
 	return { kind: 'held', holdId, expiresAt, course, promotion }
 }
 
+/**
+ * A paid checkout confirms the account's address when it was paid from that address (the checkout
+ * was opened with it and the provider's receipt went there): a paying student who never opened the
+ * confirmation mail is not refused at their next sign-in and gets the course's e-mails (issue 39
+ * point 5, docs/decisions/044).
+ */
+async function confirmAddressPaidFrom(trx: Transaction<Database>, { userId, paidFrom }: { userId: string; paidFrom: string | null }) {
+	if (!paidFrom) return
+	await trx
+		.updateTable('users')
+		.set({ email_confirmed_at: new Date(), updated_at: new Date() })
+		.where('id', '=', userId)
+		.where('email', '=', paidFrom.trim().toLowerCase())
+		.where('email_confirmed_at', 'is', null)
+		.execute()
+}
+
 /** The checkout could not be started; the message is the spec's inline text. */
 export class CheckoutError extends Error {}
 
@@ -332,6 +349,7 @@ export async function fulfil(db: Kysely<Database>, payments: PaymentProvider, se
 					discountCents: session.amountDiscount,
 				})
 			}
+			await confirmAddressPaidFrom(trx, { userId: payment.user_id, paidFrom: session.customerEmail ?? payment.customer_email })
 			await sendEnrollmentReceipt(trx, { courseId: payment.course_id, enrollmentId })
 			await publishEvent(trx, { type: 'enrollment.changed', courseId: payment.course_id, userId: payment.user_id })
 			return { status: 'enrolled', userId: payment.user_id, courseId: payment.course_id, courseTitle: payment.course_title } as const

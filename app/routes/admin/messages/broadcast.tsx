@@ -12,6 +12,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/
 import { EmptyState } from '#app/components/ui/empty-state.tsx'
 import { Field, SelectField, TextareaField } from '#app/components/ui/field.tsx'
 import { getCourseOption, listCourseOptions } from '#app/models/materials/materials-admin.server.ts'
+import { announcementReach } from '#app/models/messaging/announcement-emails.server.ts'
 import { createMessage, listAnnouncements } from '#app/models/messaging/messages.server.ts'
 import { announcementParts, MAX_MESSAGE_LENGTH } from '#app/models/messaging/messages.ts'
 import { recordAudit } from '#app/models/site/audit-log.server.ts'
@@ -150,9 +151,12 @@ export async function action(args: Route.ActionArgs) {
 			},
 		)
 	}
+	// Who the e-mail copy reaches and who only sees it on the site (issue 39 point 5).
+	const reach = await announcementReach(db, courseId)
 	return redirectWithToast(BROADCAST_PATH, {
 		type: 'success',
 		title: upload ? 'Announcement with file sent successfully' : 'Announcement sent successfully!',
+		description: reach.summary,
 	})
 }
 
