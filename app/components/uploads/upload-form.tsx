@@ -243,7 +243,8 @@ function CourseStep({ courses, action }: { courses: UploadCourse[]; action: stri
 					</option>
 				))}
 			</SelectField>
-			<Button type="submit">Select a Course First</Button>
+			{/* It opens the upload form for the course: named for that (issue 39 point 9); the spec's words stay on the upload button. */}
+			<Button type="submit">Choose Course</Button>
 		</Form>
 	)
 }
