@@ -72,25 +72,33 @@ export async function sendWaitlistNotice(
 }
 
 /**
- * The offer mail of an entry (the `send-seat-offer` job): sent while the offer with this link is
- * still open; an offer that ended first (declined, claimed, removed, run out) mails nothing.
+ * Waitlist entries with what an offer's mails say: the course, and the deadline's zone — the
+ * reader's when the address has an account that chose one, else the course's (issue 39 point 6).
  */
-export async function sendSeatOffer(db: Kysely<Database>, { entryId, token }: { entryId: number; token: string }) {
-	const offer = await db
+function offersWithReaderZone(db: Kysely<Database>) {
+	return db
 		.selectFrom('waitlist_entries')
 		.innerJoin('courses', 'courses.id', 'waitlist_entries.course_id')
-		// The reader's zone when the address has an account that chose one, else the course's (issue 39 point 6).
 		.leftJoin('users', 'users.email', 'waitlist_entries.email')
 		.leftJoin('profiles', 'profiles.id', 'users.id')
 		.select([
 			'waitlist_entries.email',
 			'waitlist_entries.name',
 			'waitlist_entries.offer_expires_at',
+			'courses.id as courseId',
 			'courses.title',
 			'courses.registration_fee',
 			'courses.time_zone as courseZone',
 			'profiles.time_zone as readerZone',
 		])
+}
+
+/**
+ * The offer mail of an entry (the `send-seat-offer` job): sent while the offer with this link is
+ * still open; an offer that ended first (declined, claimed, removed, run out) mails nothing.
+ */
+export async function sendSeatOffer(db: Kysely<Database>, { entryId, token }: { entryId: number; token: string }) {
+	const offer = await offersWithReaderZone(db)
 		.where('waitlist_entries.id', '=', entryId)
 		.where('waitlist_entries.status', '=', 'offered')
 		.where('waitlist_entries.offer_token_hash', '=', hashToken(token))
@@ -119,22 +127,7 @@ export async function sendSeatOffer(db: Kysely<Database>, { entryId, token }: { 
  */
 export async function sendOfferExpiredNotices(db: Kysely<Database>, entryIds: number[]) {
 	if (entryIds.length === 0) return
-	const rows = await db
-		.selectFrom('waitlist_entries')
-		.innerJoin('courses', 'courses.id', 'waitlist_entries.course_id')
-		.leftJoin('users', 'users.email', 'waitlist_entries.email')
-		.leftJoin('profiles', 'profiles.id', 'users.id')
-		.select([
-			'waitlist_entries.email',
-			'waitlist_entries.name',
-			'waitlist_entries.offer_expires_at',
-			'courses.id as courseId',
-			'courses.title',
-			'courses.time_zone as courseZone',
-			'profiles.time_zone as readerZone',
-		])
-		.where('waitlist_entries.id', 'in', entryIds)
-		.execute()
+	const rows = await offersWithReaderZone(db).where('waitlist_entries.id', 'in', entryIds).execute()
 	const site = emailSite()
 	for (const row of rows) {
 		if (!row.offer_expires_at) continue

@@ -7,36 +7,12 @@ import {
 	unsubscribeToken,
 	unsubscribeUrlWithToken,
 } from '#app/models/accounts/email-preferences.server.ts'
+import { emailRecipientsOf } from '#app/models/messaging/announcement-emails.server.ts'
 import { emailSite, enqueueEmail } from '#app/models/messaging/emails.server.ts'
 import type { Database } from '#db/types.ts'
 import type { CourseUpdate } from './materials.ts'
 
 type Recipient = { id: string; email: string; name: string | null }
-
-/** A course's news goes where its announcements go: confirmed addresses with announcement e-mails on. */
-function recipientsOf(db: Kysely<Database>) {
-	return db
-		.selectFrom('users')
-		.innerJoin('profiles', 'profiles.id', 'users.id')
-		.select(['users.id', 'users.email', 'profiles.name'])
-		.where('users.email_confirmed_at', 'is not', null)
-		.where('profiles.email_announcements', '=', true)
-		.orderBy('users.id')
-}
-
-function activeStudentsOf(db: Kysely<Database>, courseId: number) {
-	return recipientsOf(db)
-		.where(({ exists, selectFrom }) =>
-			exists(
-				selectFrom('enrollments')
-					.select('enrollments.id')
-					.whereRef('enrollments.user_id', '=', 'users.id')
-					.where('enrollments.course_id', '=', courseId)
-					.where('enrollments.status', '=', 'active'),
-			),
-		)
-		.execute()
-}
 
 type Notice = {
 	courseId: number
@@ -66,7 +42,7 @@ async function noticeOf(db: Kysely<Database>, update: CourseUpdate): Promise<Not
 			heading: 'A new assignment',
 			lines: [`${row.title} has been posted in ${row.courseTitle}.${due}`],
 			action: { label: 'See the assignment', path: href('/dashboard/assignments/:assignmentId', { assignmentId: String(row.id) }) },
-			recipients: await activeStudentsOf(db, row.courseId),
+			recipients: await emailRecipientsOf(db, row.courseId),
 		}
 	}
 	if (update.kind === 'recordings-added') {
@@ -90,7 +66,7 @@ async function noticeOf(db: Kysely<Database>, update: CourseUpdate): Promise<Not
 			heading: `Week ${row.weekNumber}: new ${update.titles.length === 1 ? 'recording' : 'recordings'}`,
 			lines: [`${what} of week ${row.weekNumber} (${row.topic}) can now be watched: ${update.titles.join(', ')}.`],
 			action: { label: 'Open your dashboard', path: `${href('/dashboard')}?course=${row.courseId}` },
-			recipients: await activeStudentsOf(db, row.courseId),
+			recipients: await emailRecipientsOf(db, row.courseId),
 		}
 	}
 	const row = await db
@@ -118,7 +94,7 @@ async function noticeOf(db: Kysely<Database>, update: CourseUpdate): Promise<Not
 			`Your submission for ${row.title} has been graded${row.grade ? `: ${row.grade}` : ''}. The feedback is on the assignment's page.`,
 		],
 		action: { label: 'Read the feedback', path: href('/dashboard/assignments/:assignmentId', { assignmentId: String(row.assignmentId) }) },
-		recipients: await recipientsOf(db).where('users.id', '=', row.studentId).execute(),
+		recipients: (await emailRecipientsOf(db, row.courseId)).filter((recipient) => recipient.id === row.studentId),
 	}
 }
 

@@ -15,19 +15,15 @@ import { emailSite } from './emails.server.ts'
 import { announcementParts } from './messages.ts'
 
 /**
- * Who an announcement is e-mailed to: student accounts with a confirmed address and
- * announcement e-mails on; for a course's announcement, only those actively enrolled in it
- * (the students who see it on the site, listAnnouncements).
+ * The students an announcement is for: student accounts; for a course's announcement, only those
+ * actively enrolled in it (the students who see it on the site, listAnnouncements).
  */
-function recipientsOf(db: Kysely<Database>, courseId: number | null) {
+function audienceOf(db: Kysely<Database>, courseId: number | null) {
 	let query = db
 		.selectFrom('users')
 		.innerJoin('profiles', 'profiles.id', 'users.id')
-		.select(['users.id', 'users.email'])
-		.where('users.email_confirmed_at', 'is not', null)
-		.where('profiles.email_announcements', '=', true)
+		.select(['users.id', 'users.email', 'profiles.name', 'users.email_confirmed_at as confirmedAt', 'profiles.email_announcements as on'])
 		.where((eb) => eb.or([eb('profiles.role', 'is', null), eb('profiles.role', '=', 'student')]))
-		.orderBy('users.id')
 	if (courseId !== null) {
 		query = query.where(({ exists, selectFrom }) =>
 			exists(
@@ -39,7 +35,19 @@ function recipientsOf(db: Kysely<Database>, courseId: number | null) {
 			),
 		)
 	}
-	return query.execute()
+	return query
+}
+
+/**
+ * Who a course's announcements and news are e-mailed to: its audience with a confirmed address and
+ * announcement e-mails on (for every student when `courseId` is null).
+ */
+export function emailRecipientsOf(db: Kysely<Database>, courseId: number | null) {
+	return audienceOf(db, courseId)
+		.where('users.email_confirmed_at', 'is not', null)
+		.where('profiles.email_announcements', '=', true)
+		.orderBy('users.id')
+		.execute()
 }
 
 /** How many of the names to show before 'and N more'. */
@@ -55,24 +63,7 @@ function namesOf(people: Array<{ name: string | null; email: string }>) {
  * for, those it is e-mailed to, and by name those it is not, with why. Read when it is sent.
  */
 export async function announcementReach(db: Kysely<Database>, courseId: number | null) {
-	let query = db
-		.selectFrom('users')
-		.innerJoin('profiles', 'profiles.id', 'users.id')
-		.select(['users.email', 'profiles.name', 'users.email_confirmed_at as confirmedAt', 'profiles.email_announcements as on'])
-		.where((eb) => eb.or([eb('profiles.role', 'is', null), eb('profiles.role', '=', 'student')]))
-		.orderBy('profiles.name')
-		.orderBy('users.email')
-	if (courseId !== null) {
-		query = query.where(({ exists, selectFrom }) =>
-			exists(
-				selectFrom('enrollments')
-					.select('enrollments.id')
-					.whereRef('enrollments.user_id', '=', 'users.id')
-					.where('enrollments.course_id', '=', courseId)
-					.where('enrollments.status', '=', 'active'),
-			),
-		)
-	}
+	const query = audienceOf(db, courseId).orderBy('profiles.name').orderBy('users.email')
 	const audience = await query.execute()
 	const unconfirmed = audience.filter((person) => person.confirmedAt === null)
 	const switchedOff = audience.filter((person) => person.confirmedAt !== null && !person.on)
@@ -117,7 +108,7 @@ export async function emailAnnouncement(db: Kysely<Database>, messageId: number)
 			.where('message_id', '=', messageId)
 			.orderBy('id')
 			.executeTakeFirst()
-		const recipients = await recipientsOf(trx, message.course_id)
+		const recipients = await emailRecipientsOf(trx, message.course_id)
 		const { subject, body } = announcementParts(message)
 		// Stands for each recipient's own token in the mail rendered once for all of them; random,
 		// so no announcement's text can contain it.
