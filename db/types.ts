@@ -88,6 +88,10 @@ export interface CoursesTable {
 	duration_text: string | null
 	/** The agreement's refund clause for this course; null reads the school's default. */
 	refund_terms: string | null
+	/** False for a draft (a course made by Run again until the admin publishes it): hidden from all but admins. */
+	published: Generated<boolean>
+	/** The key of the Run again form that made this course: one copy per submitted form. */
+	run_again_key: string | null
 	created_at: CreatedAt
 	updated_at: Timestamp
 }

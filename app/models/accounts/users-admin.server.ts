@@ -145,7 +145,7 @@ export async function removeUser(db: Kysely<Database>, actorId: string, userId: 
 		}
 	})
 	// Everything under messages/{userId}/ was uploaded by this user, whose messages are all gone.
-	const filesRemoved = await removeStoredFiles(storage, removed.keys, [`messages/${userId}/`])
+	const filesRemoved = await removeStoredFiles(db, storage, removed.keys, [`messages/${userId}/`])
 	return { user: removed.user, filesRemoved }
 }
 

@@ -1,6 +1,7 @@
 import { type Kysely, sql, type Transaction } from 'kysely'
 import { offerFreedSeats } from '#app/models/enrollment/seat-offers.server.ts'
 import { PREVIEW_PREFIX } from '#app/models/materials/document-previews.server.ts'
+import { unsharedKeys } from '#app/models/materials/shared-files.server.ts'
 import { syncCourseSessions } from '#app/models/sessions/session-schedule.server.ts'
 import { recordAudit } from '#app/models/site/audit-log.server.ts'
 import { publishEvent } from '#app/services/events/publish.server.ts'
@@ -231,16 +232,18 @@ async function storedKeysOfCourse(trx: Transaction<Database>, courseId: number) 
 
 /**
  * Removes stored files once the rows that referenced them are gone (after commit, so a
- * rolled-back delete never loses a file). A failure is only logged: the files stay in
+ * rolled-back delete never loses a file), but for those a material item of another course still
+ * uses (a course run again shares them: unsharedKeys). A failure is only logged: the files stay in
  * the store, unreferenced, and the Orphaned Materials screen offers them for cleanup.
  */
-export async function removeStoredFiles(storage: FileStorage, keys: string[], prefixes: string[] = []) {
+export async function removeStoredFiles(db: Kysely<Database>, storage: FileStorage, keys: string[], prefixes: string[] = []) {
 	try {
 		const all = new Set(keys)
 		for (const prefix of prefixes) {
 			for await (const object of storage.list(prefix)) all.add(object.key)
 		}
-		if (all.size > 0) await storage.deleteMany([...all])
+		const unshared = await unsharedKeys(db, [...all])
+		if (unshared.length > 0) await storage.deleteMany(unshared)
 		return true
 	} catch (error) {
 		console.error(
@@ -276,7 +279,7 @@ export async function deleteCourse(db: Kysely<Database>, actorId: string, course
 		return { course, contents, keys }
 	})
 	if (!deleted) return null
-	const filesRemoved = await removeStoredFiles(storage, deleted.keys, [`courses/${courseId}/`, `${PREVIEW_PREFIX}courses/${courseId}/`])
+	const filesRemoved = await removeStoredFiles(db, storage, deleted.keys, [`courses/${courseId}/`, `${PREVIEW_PREFIX}courses/${courseId}/`])
 	return { course: deleted.course, contents: deleted.contents, filesRemoved }
 }
 

@@ -66,6 +66,7 @@ function toCourseWithAvailability(
 		endDate: row.end_date,
 		capacity: row.capacity,
 		registrationFee: row.registration_fee,
+		published: row.published,
 		createdAt: new Date(row.created_at).toISOString(),
 		updatedAt: new Date(row.updated_at).toISOString(),
 		outcomes: courseOutcomes(row.outcomes),
@@ -85,14 +86,22 @@ function newestFirst(db: Kysely<Database>) {
 	return coursesWithTakenSeats(db).orderBy('courses.created_at', 'desc').orderBy('courses.id', 'desc')
 }
 
-/** Every course, newest first, with its availability, in a single query. */
-export async function listCoursesWithAvailability(db: Kysely<Database>) {
-	const rows = await newestFirst(db).execute()
+/**
+ * Which courses a reader may see: drafts (docs/decisions/045) only when asked for, by the admin's
+ * screens; everything public and every student's view reads published courses only.
+ */
+export type CourseVisibility = { drafts?: boolean }
+
+/** The published courses (and drafts when asked for), newest first, with their availability, in a single query. */
+export async function listCoursesWithAvailability(db: Kysely<Database>, { drafts = false }: CourseVisibility = {}) {
+	const rows = await newestFirst(db)
+		.$if(!drafts, (query) => query.where('courses.published', '=', true))
+		.execute()
 	return rows.map(toCourseWithAvailability)
 }
 
 /**
- * One page of the courses, newest first, with their availability (docs/decisions/038). A page past
+ * One page of the courses, drafts among them, newest first, with their availability (docs/decisions/038): the admin's grid. A page past
  * the last shows the last one, so a link kept from before a deletion still lands on courses.
  */
 export async function listCoursesPage(db: Kysely<Database>, { page, perPage }: { page: number; perPage: number }) {
@@ -109,7 +118,11 @@ export async function listCoursesPage(db: Kysely<Database>, { page, perPage }: {
 	return { courses: rows.map(toCourseWithAvailability), page: shown, pageCount, total: Number(total) }
 }
 
-export async function getCourseWithAvailability(db: Kysely<Database>, id: number) {
-	const row = await coursesWithTakenSeats(db).where('courses.id', '=', id).executeTakeFirst()
+/** The course with its availability; null when there is none, or it is a draft and drafts were not asked for. */
+export async function getCourseWithAvailability(db: Kysely<Database>, id: number, { drafts = false }: CourseVisibility = {}) {
+	const row = await coursesWithTakenSeats(db)
+		.where('courses.id', '=', id)
+		.$if(!drafts, (query) => query.where('courses.published', '=', true))
+		.executeTakeFirst()
 	return row ? toCourseWithAvailability(row) : null
 }

@@ -44,6 +44,8 @@ export type CourseWithAvailability = Availability & {
 	outcomes: string[]
 	/** How long it runs, as the course page says it: the course's words, else its schedule's weeks, else the program's. */
 	duration: string
+	/** False for a draft: only admins see it (docs/decisions/045). */
+	published: boolean
 	/** ISO timestamp. */
 	createdAt: string
 	/** ISO timestamp. */

@@ -79,7 +79,7 @@ function paymentOf(row: { paidCents: number | null; promotionCode: string | null
 	return { paidCents: row.paidCents ?? 0, promotionCode: row.promotionCode, discountCents: row.discountCents ?? 0 }
 }
 
-/** The Add Enrollment pickers: every account by name, every course by title with its seats. */
+/** The Add Enrollment pickers: every account by name, every published course by title with its seats (a draft takes none, docs/decisions/045). */
 export async function listEnrollmentOptions(db: Kysely<Database>) {
 	const [users, courses] = await Promise.all([
 		db

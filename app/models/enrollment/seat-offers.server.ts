@@ -39,6 +39,20 @@ export async function lockCourse(trx: Transaction<Database>, courseId: number) {
 }
 
 /**
+ * The lock of a seat claim or a waitlist request: as lockCourse, but false for a draft too, which
+ * takes no seats and no waiting list until it is published (docs/decisions/045), whatever is posted.
+ */
+export async function lockPublishedCourse(trx: Transaction<Database>, courseId: number) {
+	const locked = await trx
+		.selectFrom('courses')
+		.select('published')
+		.where('id', '=', courseId)
+		.forNoKeyUpdate()
+		.executeTakeFirst()
+	return locked?.published === true
+}
+
+/**
  * Counts the course's taken seats. Its own statement after the lock so that, under READ
  * COMMITTED, it sees every seat committed by whoever held the lock before us.
  */

@@ -2,7 +2,7 @@ import type { ExpressionBuilder, Kysely, Transaction } from 'kysely'
 import { SEAT_TAKING_STATUSES } from '#app/models/courses/courses.server.ts'
 import { transaction } from '#app/utils/db.server.ts'
 import type { Database, EnrollmentStatus } from '#db/types.ts'
-import { closeOwnWaitlistEntries, countSeats, lockCourse, offerFreedSeats, ownOpenOffer } from './seat-offers.server.ts'
+import { closeOwnWaitlistEntries, countSeats, lockCourse, lockPublishedCourse, offerFreedSeats, ownOpenOffer } from './seat-offers.server.ts'
 
 export type SeatRefusal = 'course-not-found' | 'course-full' | 'already-enrolled'
 
@@ -22,7 +22,7 @@ const seatTaking = SEAT_TAKING_STATUSES as readonly string[]
  * offer, whose seat is theirs to take. Every claim of a seat goes through here.
  */
 async function lockForClaim(trx: Transaction<Database>, userId: string, courseId: number) {
-	if (!(await lockCourse(trx, courseId))) throw new SeatUnavailableError('course-not-found')
+	if (!(await lockPublishedCourse(trx, courseId))) throw new SeatUnavailableError('course-not-found')
 	await offerFreedSeats(trx, courseId)
 	const course = await countSeats(trx, courseId)
 	const offer = await ownOpenOffer(trx, userId, courseId)

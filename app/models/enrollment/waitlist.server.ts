@@ -3,7 +3,7 @@ import { cleanText } from '#app/models/messaging/contact-submissions.server.ts'
 import { transaction } from '#app/utils/db.server.ts'
 import { hashToken } from '#app/utils/session.server.ts'
 import type { Database, WaitlistStatus } from '#db/types.ts'
-import { countSeats, lockCourse, newWaitlistToken, offerFreedSeats } from './seat-offers.server.ts'
+import { countSeats, lockCourse, lockPublishedCourse, newWaitlistToken, offerFreedSeats } from './seat-offers.server.ts'
 import { sendWaitlistJoined, sendWaitlistNotice } from './waitlist-emails.server.ts'
 
 export type WaitlistRequestInput = {
@@ -67,7 +67,7 @@ export async function joinWaitlist(db: Kysely<Database>, input: WaitlistRequestI
 			)
 			.returning(['id'])
 			.executeTakeFirstOrThrow()
-		if (!input.courseId || !(await lockCourse(trx, input.courseId))) return { kind: 'no-course' } as const
+		if (!input.courseId || !(await lockPublishedCourse(trx, input.courseId))) return { kind: 'no-course' } as const
 		return queueUp(trx, { ...input, courseId: input.courseId, contactSubmissionId: submission.id })
 	})
 }

@@ -92,7 +92,7 @@ export async function deleteMaterialItem(
 		return row
 	})
 	if (!deleted) return null
-	if (deleted.storage_key) await removeStoredFiles(storage, [deleted.storage_key])
+	if (deleted.storage_key) await removeStoredFiles(db, storage, [deleted.storage_key])
 	return { title: deleted.title }
 }
 
@@ -133,7 +133,7 @@ export async function deleteWeek(
 		return { week: row, keys: items.flatMap((item) => (item.storage_key ? [item.storage_key] : [])) }
 	})
 	if (!deleted) return null
-	await removeStoredFiles(storage, deleted.keys)
+	await removeStoredFiles(db, storage, deleted.keys)
 	return { weekNumber: deleted.week.week_number, topic: deleted.week.topic }
 }
 

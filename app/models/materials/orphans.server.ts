@@ -6,6 +6,7 @@ import { parseMaterialKey } from '#app/services/storage/keys.ts'
 import type { StoredObject } from '#app/services/storage/storage.ts'
 import type { Database, MaterialCategory } from '#db/types.ts'
 import { withPreviewKeys } from './document-previews.server.ts'
+import { unsharedKeys } from './shared-files.server.ts'
 
 /**
  * Files younger than this are never offered: an upload stores its files before the
@@ -35,7 +36,7 @@ type ScanOptions = { now?: Date; graceMs?: number }
 
 /**
  * Lists every stored object under `prefix` (however many pages the store needs) that no
- * material item references and that is older than the grace period.
+ * material item references (of any course: a course run again shares its files, unsharedKeys) and that is older than the grace period.
  */
 async function* unreferencedObjects(
 	db: Kysely<Database>,
@@ -46,13 +47,13 @@ async function* unreferencedObjects(
 	const cutoff = now.getTime() - graceMs
 	let batch: StoredObject[] = []
 	async function* flush() {
-		const keys = batch.map((object) => object.key)
-		const referenced = new Set(
-			(await db.selectFrom('material_items').select('storage_key').where('storage_key', 'in', keys).execute()).map(
-				(row) => row.storage_key,
+		const unshared = new Set(
+			await unsharedKeys(
+				db,
+				batch.map((object) => object.key),
 			),
 		)
-		for (const object of batch) if (!referenced.has(object.key)) yield object
+		for (const object of batch) if (unshared.has(object.key)) yield object
 		batch = []
 	}
 	for await (const object of storage.list(prefix)) {

@@ -11,6 +11,7 @@ import { readHead } from '#app/utils/stream-head.server.ts'
 import type { Database, MaterialCategory, MaterialItemsTable, MaterialType } from '#db/types.ts'
 import { requestDocumentPreviews, withPreviewKeys } from './document-previews.server.ts'
 import { COURSE_UPDATE_TASK, type CourseUpdate } from './materials.ts'
+import { unsharedKeys } from './shared-files.server.ts'
 import {
 	ALLOWED_FILES_TEXT,
 	duplicateFileMessage,
@@ -133,11 +134,15 @@ export async function discardFile(stream: Readable) {
 	await finished(stream)
 }
 
-/** Removes files whose rows are gone or were never written; a failure is logged and leaves an orphan. */
-export async function removeStoredFiles(storage: FileStorage, keys: string[]) {
+/**
+ * Removes files whose rows are gone or were never written, but for those another material item
+ * still uses (a course run again shares them: unsharedKeys); a failure is logged and leaves an orphan.
+ */
+export async function removeStoredFiles(db: Kysely<Database>, storage: FileStorage, keys: string[]) {
 	if (keys.length === 0) return
 	try {
-		await storage.deleteMany(withPreviewKeys(keys))
+		const unshared = await unsharedKeys(db, keys)
+		if (unshared.length > 0) await storage.deleteMany(withPreviewKeys(unshared))
 	} catch (error) {
 		console.error('[uploads] could not delete stored files', keys, error)
 	}

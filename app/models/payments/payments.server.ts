@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely'
 import { acceptedAgreementVersion } from '#app/models/enrollment/agreement.server.ts'
 import { sendEnrollmentReceipt } from '#app/models/enrollment/enrollment-emails.server.ts'
-import { lockCourse } from '#app/models/enrollment/seat-offers.server.ts'
+import { lockCourse, lockPublishedCourse } from '#app/models/enrollment/seat-offers.server.ts'
 import {
 	enrollWithinCapacity,
 	liveHoldOf,
@@ -57,7 +57,7 @@ export async function claimSeat(
 		agreementVersionId?: number | null
 	},
 ): Promise<SeatClaim> {
-	if (!(await lockCourse(trx, input.courseId))) throw new SeatUnavailableError('course-not-found')
+	if (!(await lockPublishedCourse(trx, input.courseId))) throw new SeatUnavailableError('course-not-found')
 	const row = await trx
 		.selectFrom('courses')
 		.select(['id', 'title', 'registration_fee'])

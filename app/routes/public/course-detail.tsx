@@ -5,6 +5,7 @@ import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { LazyPurchaseForm } from '#app/components/lazy-purchase-form.tsx'
 import { LazyWaitlistDialog } from '#app/components/lazy-waitlist-dialog.tsx'
 import { LiveSeatCounts } from '#app/components/live-seat-counts.tsx'
+import { Alert } from '#app/components/ui/alert.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
 import { courseStateFor } from '#app/models/courses/course-state.server.ts'
@@ -22,10 +23,11 @@ import type { Route } from './+types/course-detail'
 export async function loader({ request, params }: Route.LoaderArgs) {
 	const id = parseRowId(params.id)
 	const db = getDb()
-	const course = id !== null ? await getCourseWithAvailability(db, id) : null
-	if (!course) throw data('Course Not Found', { status: 404 })
 	// A visitor's page is shared (decision 006); only a signed-in person has a standing with the course.
 	const user = await getUser(request)
+	// A draft is the admin's to review before it is published (docs/decisions/045): anyone else finds nothing.
+	const course = id !== null ? await getCourseWithAvailability(db, id, { drafts: user?.isAdmin === true }) : null
+	if (!course) throw data('Course Not Found', { status: 404 })
 	const state: CourseState = user ? await courseStateFor(db, user.id, course.id) : { kind: 'none' }
 	// The agreement a signed-in buyer reads in the purchase dialog, as it is in force now (docs/decisions/043).
 	const agreement = user ? await agreementForCourse(db, course.id) : null
@@ -91,6 +93,11 @@ export default function CourseDetailPage({ loaderData }: Route.ComponentProps) {
 							<h1 className="text-3xl font-bold tracking-tight text-ink sm:text-4xl">{course.title}</h1>
 							<AvailabilityBadge availability={course} />
 						</div>
+						{course.published ? null : (
+							<Alert tone="warning" title="Draft">
+								Only admins see this course until it is published from Manage Courses.
+							</Alert>
+						)}
 					</header>
 					<img
 						src="/images/course-mentorship.svg"

@@ -76,6 +76,7 @@ export async function receiveMaterialUpload(
 	let target: Promise<UploadTarget | null> | undefined
 	const removeStored = () =>
 		removeStoredFiles(
+			getDb(),
 			storage,
 			stored.map((file) => file.key),
 		)

@@ -35,6 +35,7 @@ export async function receiveWeekEdit(
 	const rows = week.items.length + MAX_NEW_MATERIALS
 	const removeStored = () =>
 		removeStoredFiles(
+			getDb(),
 			storage,
 			[...stored.values()].map((file) => file.key),
 		)
@@ -106,6 +107,6 @@ export async function receiveWeekEdit(
 	} catch (error) {
 		return fail(error, fields)
 	}
-	await removeStoredFiles(storage, unreferenced)
+	await removeStoredFiles(getDb(), storage, unreferenced)
 	return { ok: true, changed: true }
 }

@@ -22,7 +22,7 @@ export async function receiveSubmission(
 	let seenFields = new FormData()
 	let currentFile: string | undefined
 	const fail = async (error: unknown, fields: FormData): Promise<FormFailure> => {
-		if (stored) await removeStoredFiles(storage, [stored.key])
+		if (stored) await removeStoredFiles(getDb(), storage, [stored.key])
 		const { status, message, field } = describeUploadError(error, { fileName: currentFile, maxUploadMb })
 		return {
 			ok: false,
@@ -58,7 +58,7 @@ export async function receiveSubmission(
 	if (stored) fields.set('file', stored.fileName)
 	const submission = parseWithZod(fields, { schema: SubmitAssignmentSchema })
 	if (submission.status !== 'success') {
-		if (stored) await removeStoredFiles(storage, [stored.key])
+		if (stored) await removeStoredFiles(getDb(), storage, [stored.key])
 		return {
 			ok: false,
 			status: 400,
@@ -72,6 +72,6 @@ export async function receiveSubmission(
 	} catch (error) {
 		return fail(error, fields)
 	}
-	if (replacedKey) await removeStoredFiles(storage, [replacedKey])
+	if (replacedKey) await removeStoredFiles(getDb(), storage, [replacedKey])
 	return { ok: true }
 }

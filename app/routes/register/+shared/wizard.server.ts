@@ -43,7 +43,12 @@ export async function previewCode(
 	input: { code: string; courseId: number },
 ) {
 	const { code, courseId } = input
-	const course = await db.selectFrom('courses').select('registration_fee').where('id', '=', courseId).executeTakeFirst()
+	const course = await db
+		.selectFrom('courses')
+		.select('registration_fee')
+		.where('id', '=', courseId)
+		.where('published', '=', true)
+		.executeTakeFirst()
 	try {
 		if (!course) throw new PromotionCodeError('wrong-course')
 		const applied = await previewPromotionCode(db, { code, courseId, priceCents: course.registration_fee })
