@@ -45,6 +45,8 @@ export default [
 				route('courses', 'routes/admin/courses.tsx', [
 					route(':courseId/edit', 'routes/admin/course-edit.tsx'),
 					route(':courseId/delete', 'routes/admin/course-delete.tsx'),
+					route(':courseId/run-again', 'routes/admin/course-run-again.tsx'),
+					route(':courseId/publish', 'routes/admin/course-publish.tsx'),
 				]),
 				route('courses/:courseId/waitlist', 'routes/admin/course-waitlist.tsx'),
 				route('courses/:courseId/materials', 'routes/admin/course-materials.tsx', [

@@ -6,7 +6,8 @@
  */
 import { sql } from 'kysely'
 import { afterEach, beforeAll, describe, expect, test } from 'vitest'
-import { makeDocumentPreview, previewKeyOf, requestDocumentPreviews } from '#app/models/materials/document-previews.server.ts'
+import { makeDocumentPreview, requestDocumentPreviews } from '#app/models/materials/document-previews.server.ts'
+import { previewKeyOf } from '#app/models/materials/stored-files.server.ts'
 import { action as uploadsAction } from '#app/routes/admin/uploads.tsx'
 import { loader as viewerLoader } from '#app/routes/dashboard/material-viewer.tsx'
 import { loader as previewLoader } from '#app/routes/resources/material-preview.ts'

@@ -101,6 +101,9 @@ const ACCESS: Record<string, Expectation> = {
 	'routes/admin/course-edit': { GET: adminOnly(), POST: adminOnly('400') },
 	// The confirmation dialog's POST carries no fields: it deletes (a spare course here).
 	'routes/admin/course-delete': { GET: adminOnly(), POST: adminOnly('→/dashboard/admin/courses') },
+	'routes/admin/course-run-again': { GET: adminOnly(), POST: adminOnly('400') },
+	// The confirmation dialog's POST carries no fields: the fixture's course is published already, so nothing changes.
+	'routes/admin/course-publish': { GET: adminOnly(), POST: adminOnly('→/dashboard/admin/courses') },
 	// Designed answer to a malformed form: back to the queue with an error toast.
 	'routes/admin/course-waitlist': { GET: adminOnly(), POST: adminOnly('→/dashboard/admin/courses/:id/waitlist') },
 	'routes/admin/course-materials': { GET: adminOnly(), POST: adminOnly('400') },

@@ -111,6 +111,7 @@ const REDIRECTING_REFUSALS = new Set([
 	'routes/admin/users',
 	'routes/admin/orphaned-materials',
 	'routes/admin/course-delete',
+	'routes/admin/course-publish',
 	'routes/auth/logout',
 ])
 

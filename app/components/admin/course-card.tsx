@@ -14,7 +14,7 @@ function spotsRemainingText({ spotsLeft, isFull }: Pick<CourseWithAvailability, 
 	return `${spotsLeft} ${spotsLeft === 1 ? 'spot' : 'spots'} remaining`
 }
 
-/** One course of the Current Courses grid; its Edit and Delete dialogs open over the same page of the grid. */
+/** One course of the Current Courses grid, a draft marked; its Edit, Delete, Run Again and Publish dialogs open over the same page of the grid. */
 export function AdminCourseCard({ course, page }: { course: CourseWithAvailability; page: number }) {
 	const params = { courseId: String(course.id) }
 	const facts = [
@@ -28,7 +28,10 @@ export function AdminCourseCard({ course, page }: { course: CourseWithAvailabili
 			<CardHeader>
 				<div className="flex items-start justify-between gap-3">
 					<CardTitle as="h3">{course.title}</CardTitle>
-					{course.isFull ? <Badge tone="red">FULL</Badge> : null}
+					<div className="flex shrink-0 flex-wrap justify-end gap-1">
+						{course.published ? null : <Badge tone="orange">Draft</Badge>}
+						{course.isFull ? <Badge tone="red">FULL</Badge> : null}
+					</div>
 				</div>
 				<p className="line-clamp-3 text-sm whitespace-pre-line text-slate-600">{course.description}</p>
 			</CardHeader>
@@ -69,6 +72,24 @@ export function AdminCourseCard({ course, page }: { course: CourseWithAvailabili
 						size="sm"
 					>
 						Delete<span className="sr-only"> {course.title}</span>
+					</ButtonLink>
+					{course.published ? null : (
+						<ButtonLink
+							to={withPage(href('/dashboard/admin/courses/:courseId/publish', params), page)}
+							preventScrollReset
+							variant="primary"
+							size="sm"
+						>
+							Publish<span className="sr-only"> {course.title}</span>
+						</ButtonLink>
+					)}
+					<ButtonLink
+						to={withPage(href('/dashboard/admin/courses/:courseId/run-again', params), page)}
+						preventScrollReset
+						variant="outline"
+						size="sm"
+					>
+						Run Again<span className="sr-only"> {course.title}</span>
 					</ButtonLink>
 					<ButtonLink to={href('/dashboard/admin/courses/:courseId/waitlist', params)} variant="outline" size="sm">
 						Waitlist<span className="sr-only"> of {course.title}</span>

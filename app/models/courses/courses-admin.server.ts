@@ -1,7 +1,6 @@
 import { type Kysely, sql, type Transaction } from 'kysely'
 import { offerFreedSeats } from '#app/models/enrollment/seat-offers.server.ts'
-import { PREVIEW_PREFIX } from '#app/models/materials/document-previews.server.ts'
-import { unsharedKeys } from '#app/models/materials/shared-files.server.ts'
+import { PREVIEW_PREFIX, unsharedKeys } from '#app/models/materials/stored-files.server.ts'
 import { syncCourseSessions } from '#app/models/sessions/session-schedule.server.ts'
 import { recordAudit } from '#app/models/site/audit-log.server.ts'
 import { publishEvent } from '#app/services/events/publish.server.ts'

@@ -97,7 +97,7 @@ function capacityOrDefault(value: unknown) {
 	return text === '' || Number.isNaN(parsed) ? DEFAULT_CAPACITY : parsed
 }
 
-const DateSchema = z.iso
+export const DateSchema = z.iso
 	.date(INVALID_DATE_MESSAGE)
 	// Only a well-formed date is compared; the format check has refused anything else once already.
 	.refine((value) => !/^\d{4}-\d{2}-\d{2}$/.test(value) || value >= '1900-01-01', INVALID_DATE_MESSAGE)
@@ -156,15 +156,17 @@ const SCHEDULE_MESSAGES = {
 	daysBefore: 'Enter a whole number of days from 0 to 365',
 } as const
 
+export const CourseTitleSchema = z
+	.string({ error: REQUIRED_FIELDS_MESSAGE })
+	.trim()
+	.min(1, REQUIRED_FIELDS_MESSAGE)
+	.max(200, 'Title must be at most 200 characters')
+	.refine((title) => !hasControlCharacters(title), 'Title must not contain control characters')
+
 /** Add and Edit Course share one form (admin.md section 5). */
 export const CourseFormSchema = z
 	.object({
-		title: z
-			.string({ error: REQUIRED_FIELDS_MESSAGE })
-			.trim()
-			.min(1, REQUIRED_FIELDS_MESSAGE)
-			.max(200, 'Title must be at most 200 characters')
-			.refine((title) => !hasControlCharacters(title), 'Title must not contain control characters'),
+		title: CourseTitleSchema,
 		description: z
 			.string({ error: REQUIRED_FIELDS_MESSAGE })
 			.trim()

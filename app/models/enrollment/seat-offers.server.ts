@@ -43,12 +43,7 @@ export async function lockCourse(trx: Transaction<Database>, courseId: number) {
  * takes no seats and no waiting list until it is published (docs/decisions/045), whatever is posted.
  */
 export async function lockPublishedCourse(trx: Transaction<Database>, courseId: number) {
-	const locked = await trx
-		.selectFrom('courses')
-		.select('published')
-		.where('id', '=', courseId)
-		.forNoKeyUpdate()
-		.executeTakeFirst()
+	const locked = await trx.selectFrom('courses').select('published').where('id', '=', courseId).forNoKeyUpdate().executeTakeFirst()
 	return locked?.published === true
 }
 

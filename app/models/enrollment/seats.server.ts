@@ -2,7 +2,14 @@ import type { ExpressionBuilder, Kysely, Transaction } from 'kysely'
 import { SEAT_TAKING_STATUSES } from '#app/models/courses/courses.server.ts'
 import { transaction } from '#app/utils/db.server.ts'
 import type { Database, EnrollmentStatus } from '#db/types.ts'
-import { closeOwnWaitlistEntries, countSeats, lockCourse, lockPublishedCourse, offerFreedSeats, ownOpenOffer } from './seat-offers.server.ts'
+import {
+	closeOwnWaitlistEntries,
+	countSeats,
+	lockCourse,
+	lockPublishedCourse,
+	offerFreedSeats,
+	ownOpenOffer,
+} from './seat-offers.server.ts'
 
 export type SeatRefusal = 'course-not-found' | 'course-full' | 'already-enrolled'
 

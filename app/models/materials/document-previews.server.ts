@@ -10,20 +10,9 @@ import { addJob } from '#app/services/jobs/queue.server.ts'
 import type { FileStorage } from '#app/services/storage/storage.ts'
 import type { Database } from '#db/types.ts'
 import { fileTypeOf, isOfficeKind, OFFICE_CONTENT_TYPES, OFFICE_EXTENSIONS, storedFileName } from './materials.ts'
+import { previewKeyOf, unsharedKeys } from './stored-files.server.ts'
 
 export const MAKE_PREVIEW_TASK = 'make-document-preview'
-
-/** Previews are kept apart from the course files, so no listing of those (orphans) sees them. */
-export const PREVIEW_PREFIX = 'previews/'
-
-export function previewKeyOf(storageKey: string) {
-	return `${PREVIEW_PREFIX}${storageKey}.pdf`
-}
-
-/** The stored files to remove with these keys: their previews too. */
-export function withPreviewKeys(keys: string[]) {
-	return keys.flatMap((key) => (key.startsWith('courses/') ? [key, previewKeyOf(key)] : [key]))
-}
 
 /**
  * Asks for a preview of every Office file (of these weeks, or all) whose current file has
@@ -108,8 +97,9 @@ export async function makeDocumentPreview(
 	for await (const chunk of object.body) chunks.push(chunk as Uint8Array)
 	const pdf = await converter.toPdf(Buffer.concat(chunks), storedFileName(key))
 	await storage.put(previewKeyOf(key), pdf, { contentType: 'application/pdf' })
-	// The file was replaced or deleted while it was converted: this preview belongs to nothing.
-	if (!(await setStatus('ready'))) await storage.delete(previewKeyOf(key))
+	// The file was replaced or deleted while it was converted: this preview belongs to nothing, unless another
+	// course's copy of the item still shows it.
+	if (!(await setStatus('ready')) && (await unsharedKeys(db, [key])).length > 0) await storage.delete(previewKeyOf(key))
 	return 'ready'
 }
 

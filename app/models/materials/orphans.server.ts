@@ -5,8 +5,7 @@ import type { FileStorage } from '#app/services/storage/index.server.ts'
 import { parseMaterialKey } from '#app/services/storage/keys.ts'
 import type { StoredObject } from '#app/services/storage/storage.ts'
 import type { Database, MaterialCategory } from '#db/types.ts'
-import { withPreviewKeys } from './document-previews.server.ts'
-import { unsharedKeys } from './shared-files.server.ts'
+import { unsharedKeys, withPreviewKeys } from './stored-files.server.ts'
 
 /**
  * Files younger than this are never offered: an upload stores its files before the

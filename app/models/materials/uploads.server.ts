@@ -9,9 +9,9 @@ import { materialKey } from '#app/services/storage/keys.ts'
 import { MultipartError, UploadTooLargeError } from '#app/utils/multipart.server.ts'
 import { readHead } from '#app/utils/stream-head.server.ts'
 import type { Database, MaterialCategory, MaterialItemsTable, MaterialType } from '#db/types.ts'
-import { requestDocumentPreviews, withPreviewKeys } from './document-previews.server.ts'
+import { requestDocumentPreviews } from './document-previews.server.ts'
 import { COURSE_UPDATE_TASK, type CourseUpdate } from './materials.ts'
-import { unsharedKeys } from './shared-files.server.ts'
+import { unsharedKeys, withPreviewKeys } from './stored-files.server.ts'
 import {
 	ALLOWED_FILES_TEXT,
 	duplicateFileMessage,

@@ -28,6 +28,24 @@ export function sessionTimesOn(date: string, startTime: string, minutes: number,
 	return { startsAt: new Date(start.epochMilliseconds), endsAt: new Date(start.add({ minutes }).epochMilliseconds) }
 }
 
+/**
+ * The instant `days` calendar days after this one at the same wall-clock time in the zone: across a
+ * DST change the instant moves by an hour more or less, the time on the clock stays.
+ */
+export function shiftByDays(instant: Date, days: number, timeZone: string) {
+	const zoned = Temporal.Instant.fromEpochMilliseconds(instant.getTime()).toZonedDateTimeISO(timeZone)
+	return new Date(zoned.add({ days }).epochMilliseconds)
+}
+
+/** Whole days from one 'YYYY-MM-DD' date to another, and a date moved by such a number. */
+export function daysBetween(from: string, to: string) {
+	return Temporal.PlainDate.from(from).until(Temporal.PlainDate.from(to)).days
+}
+
+export function addDays(date: string, days: number) {
+	return Temporal.PlainDate.from(date).add({ days }).toString()
+}
+
 /** The wall-clock date ('YYYY-MM-DD') and time ('HH:MM') of an instant in a zone, for a form. */
 export function wallClockOf(instant: Date, timeZone: string) {
 	const zoned = Temporal.Instant.fromEpochMilliseconds(instant.getTime()).toZonedDateTimeISO(timeZone)

@@ -25,7 +25,11 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 	await requireAdmin(request)
 	const id = parseRowId(params.courseId)
 	const [course, schedule, words] = id
-		? await Promise.all([getCourseWithAvailability(getDb(), id, { drafts: true }), getCourseScheduleSettings(getDb(), id), getCourseWords(getDb(), id)])
+		? await Promise.all([
+				getCourseWithAvailability(getDb(), id, { drafts: true }),
+				getCourseScheduleSettings(getDb(), id),
+				getCourseWords(getDb(), id),
+			])
 		: [null, null, null]
 	if (!course || !schedule || !words) throw data('Course Not Found', { status: 404 })
 	return { course, schedule, words, timeZones: timeZoneNames() }

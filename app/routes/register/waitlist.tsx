@@ -19,7 +19,9 @@ import type { Route } from './+types/waitlist'
 const CourseIdSchema = rowIdSchema()
 
 async function joinedToast(course: { title: string } | null) {
-	const anyCourse = course !== null || (await getDb().selectFrom('courses').select('id').where('published', '=', true).limit(1).executeTakeFirst()) !== undefined
+	const anyCourse =
+		course !== null ||
+		(await getDb().selectFrom('courses').select('id').where('published', '=', true).limit(1).executeTakeFirst()) !== undefined
 	return {
 		type: 'success',
 		title: 'Waitlist Joined',

@@ -1,5 +1,5 @@
-import { previewKeyOf } from '#app/models/materials/document-previews.server.ts'
 import { previewStateOf, storedFileName } from '#app/models/materials/materials.ts'
+import { previewKeyOf } from '#app/models/materials/stored-files.server.ts'
 import { fileResponse, textResponse } from '#app/services/storage/file-response.server.ts'
 import { getStorage } from '#app/services/storage/index.server.ts'
 import { readableMaterialFile } from './+shared/material-access.server.ts'

@@ -1,6 +1,22 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '#db/types.ts'
-import { PREVIEW_PREFIX } from './document-previews.server.ts'
+
+/*
+ * The keys of stored material files and of their PDF previews (docs/decisions/028), and the one
+ * rule for removing them: a file goes only when no material item uses it any more.
+ */
+
+/** Previews are kept apart from the course files, so no listing of those (orphans) sees them. */
+export const PREVIEW_PREFIX = 'previews/'
+
+export function previewKeyOf(storageKey: string) {
+	return `${PREVIEW_PREFIX}${storageKey}.pdf`
+}
+
+/** The stored files to remove with these keys: their previews too. */
+export function withPreviewKeys(keys: string[]) {
+	return keys.flatMap((key) => (key.startsWith('courses/') ? [key, previewKeyOf(key)] : [key]))
+}
 
 const LOOKUP_BATCH = 500
 

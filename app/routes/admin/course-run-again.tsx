@@ -1,0 +1,98 @@
+import { randomUUID } from 'node:crypto'
+import { getFormProps, getInputProps, useForm } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, Form, href, useLocation, useNavigation } from 'react-router'
+import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { Button, ButtonLink } from '#app/components/ui/button.tsx'
+import { RouteDialog } from '#app/components/ui/dialog.tsx'
+import { Field } from '#app/components/ui/field.tsx'
+import { RunAgainSchema } from '#app/models/courses/course-copies.ts'
+import { getRunAgainSource, runCourseAgain } from '#app/models/courses/course-copies-admin.server.ts'
+import { requireAdmin } from '#app/utils/auth.server.ts'
+import { getDb } from '#app/utils/db.server.ts'
+import { readFormData } from '#app/utils/form-data.server.ts'
+import { formatDateOnly } from '#app/utils/misc.ts'
+import { parsePage, withPage } from '#app/utils/pagination.ts'
+import { parseRowId } from '#app/utils/row-id.ts'
+import { redirectWithToast } from '#app/utils/toast.server.ts'
+import { materialsPath } from './+shared/paths.ts'
+import type { Route } from './+types/course-run-again'
+
+const COURSES_PATH = href('/dashboard/admin/courses')
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+	await requireAdmin(request)
+	const id = parseRowId(params.courseId)
+	const course = id ? await getRunAgainSource(getDb(), id) : null
+	if (!course) throw data('Course Not Found', { status: 404 })
+	// The form's own key: the same form sent twice (a double click) makes one course (docs/decisions/045).
+	return { course, key: randomUUID() }
+}
+
+export async function action({ request, params }: Route.ActionArgs) {
+	const admin = await requireAdmin(request)
+	const id = parseRowId(params.courseId)
+	if (!id) throw data('Course Not Found', { status: 404 })
+	const submission = parseWithZod(await readFormData(request), { schema: RunAgainSchema })
+	if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+	const copy = await runCourseAgain(getDb(), { adminId: admin.id, courseId: id, values: submission.value })
+	if (!copy) throw data('Course Not Found', { status: 404 })
+	return redirectWithToast(materialsPath(copy.id), {
+		type: 'success',
+		title: `"${copy.title}" is a draft`,
+		description: 'Review its weeks, materials and schedule, then publish it from Manage Courses. Until then only admins see it.',
+	})
+}
+
+export default function RunAgainDialog({ loaderData, actionData }: Route.ComponentProps) {
+	const { course, key } = loaderData
+	const navigation = useNavigation()
+	const page = parsePage(useLocation().search)
+	const listPath = withPage(COURSES_PATH, page)
+	const action = withPage(`${COURSES_PATH}/${course.id}/run-again`, page)
+	const isCopying = navigation.state === 'submitting' && navigation.formAction === action
+	const [form, fields] = useForm({
+		id: `run-again-${course.id}`,
+		lastResult: actionData?.result,
+		defaultValue: { title: course.suggestedTitle, startDate: course.startDate ?? '' },
+		shouldValidate: 'onSubmit',
+		shouldRevalidate: 'onInput',
+		onValidate: ({ formData }) => parseWithZod(formData, { schema: RunAgainSchema }),
+	})
+	return (
+		<RouteDialog
+			title="Run Again"
+			description={`A new course from "${course.title}"${course.startDate ? ` (started ${formatDateOnly(course.startDate)})` : ''}: its settings, weeks, topics, materials, assignments and live sessions, moved to the new start date. No students, payments, messages or waitlist are copied. The new course is a draft until you publish it.`}
+			closeTo={listPath}
+		>
+			<Form method="post" action={action} preventScrollReset {...getFormProps(form)} className="space-y-4">
+				<input type="hidden" name="key" value={key} />
+				<Field
+					label="Title of the new course *"
+					errors={fields.title.errors}
+					inputProps={{ ...getInputProps(fields.title, { type: 'text' }), required: true, maxLength: 200 }}
+				/>
+				<Field
+					label="New start date *"
+					errors={fields.startDate.errors}
+					help="The end date, sessions, openings and due dates move by the same number of days."
+					inputProps={{ ...getInputProps(fields.startDate, { type: 'date' }), required: true }}
+				/>
+				<div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+					<ButtonLink to={listPath} preventScrollReset variant="outline">
+						Cancel
+					</ButtonLink>
+					<Button type="submit" disabled={isCopying}>
+						{isCopying ? 'Creating...' : 'Create Draft'}
+					</Button>
+				</div>
+			</Form>
+		</RouteDialog>
+	)
+}
+
+export const meta: Route.MetaFunction = () => [{ title: 'Run Again | Real Estate Mentorship' }]
+
+export function ErrorBoundary() {
+	return <GeneralErrorBoundary />
+}
