@@ -129,6 +129,9 @@ async function copyContents(
 				.selectAll()
 				.where('material_id', 'in', [...weekIds.keys()])
 				.orderBy('id')
+				// Share locks: an item deleted or given another file meanwhile waits for this copy, and its file's
+				// removal, checked after that commit, then sees the copy's item using it.
+				.forShare()
 				.execute()
 		: []
 	if (items.length) {
