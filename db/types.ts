@@ -88,6 +88,8 @@ export interface CoursesTable {
 	duration_text: string | null
 	/** The agreement's refund clause for this course; null reads the school's default. */
 	refund_terms: string | null
+	/** The https link every week's live session is joined by unless the week has its own `zoom_link`. */
+	meeting_link: string | null
 	created_at: CreatedAt
 	updated_at: Timestamp
 }
