@@ -50,6 +50,7 @@ export default [
 				]),
 				route('courses/:courseId/waitlist', 'routes/admin/course-waitlist.tsx'),
 				route('courses/:courseId/materials', 'routes/admin/course-materials.tsx', [
+					route('weeks', 'routes/admin/week-topics.tsx'),
 					route(':weekId/edit', 'routes/admin/week-edit.tsx'),
 					route('sessions/:liveSessionId', 'routes/admin/session-edit.tsx'),
 				]),

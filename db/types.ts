@@ -92,6 +92,8 @@ export interface CoursesTable {
 	published: Generated<boolean>
 	/** The key of the Run again form that made this course: one copy per submitted form. */
 	run_again_key: string | null
+	/** The https link every week's live session is joined by unless the week has its own `zoom_link`. */
+	meeting_link: string | null
 	created_at: CreatedAt
 	updated_at: Timestamp
 }

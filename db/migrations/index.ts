@@ -17,6 +17,7 @@ import * as calendarTokenDefault from './2026-11-28-0601-calendar-token-default.
 import * as oneOpenCheckout from './2026-11-29-0001-one-open-checkout.ts'
 import * as theSchoolsWords from './2026-11-30-0001-the-schools-words.ts'
 import * as courseDrafts from './2026-12-01-0001-course-drafts.ts'
+import * as courseMeetingLink from './2026-12-01-0101-course-meeting-link.ts'
 
 /**
  * Every migration, in order. Listed explicitly so the same list works in the
@@ -41,4 +42,5 @@ export const migrations: Record<string, Migration> = {
 	'2026-11-29-0001-one-open-checkout': oneOpenCheckout,
 	'2026-11-30-0001-the-schools-words': theSchoolsWords,
 	'2026-12-01-0001-course-drafts': courseDrafts,
+	'2026-12-01-0101-course-meeting-link': courseMeetingLink,
 }

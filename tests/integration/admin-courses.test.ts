@@ -203,6 +203,8 @@ describe('add course', () => {
 				'outcomes',
 				'duration_text',
 				'refund_terms',
+				// The course's meeting link (docs/decisions/046).
+				'meeting_link',
 			].sort(),
 		)
 	})

@@ -14,7 +14,7 @@ import { resetEnvCache } from '#app/utils/env.server.ts'
 import { sampleChartPng, sampleClassRecording, samplePdf } from '#db/seed/sample-files.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
 import { insertCourse } from '#tests/support/fixtures.ts'
-import { callRoute, getRequest, sessionCookieFor } from '#tests/support/requests.ts'
+import { callRoute, getRequest, sessionCookieFor, toastOf } from '#tests/support/requests.ts'
 import { useTestStorage } from '#tests/support/storage.ts'
 
 const t = useTestDatabase()
@@ -222,7 +222,7 @@ describe('uploading a week of materials', () => {
 		expect((await errorsOf(response))[0]).toContain('is not a video')
 	})
 
-	test('the form rules: course, week number, topic, Zoom link, YouTube link, something to upload', async () => {
+	test('the form rules: course, week number, topic, Zoom link, YouTube link', async () => {
 		const { cookie } = await admin()
 		const { id: courseId } = await course()
 		const cases: Array<[Part[], string]> = [
@@ -249,12 +249,6 @@ describe('uploading a week of materials', () => {
 				'Please add a Zoom link or uncheck the Zoom link option',
 			],
 			[[...target(courseId, 1, 'x'), { name: 'youtubeUrl', value: 'https://vimeo.com/123' }], 'Please enter a valid YouTube URL'],
-			[target(courseId, 1, 'x'), 'Please add materials, recordings or a Zoom link'],
-			// Without JavaScript the Zoom field is always there: it counts only when the box is ticked.
-			[
-				[...target(courseId, 1, 'x'), { name: 'zoomLink', value: 'https://zoom.us/j/1' }],
-				'Please add materials, recordings or a Zoom link',
-			],
 		]
 		for (const [parts, message] of cases) {
 			const response = await callRoute(uploadsAction, uploadRequest(cookie, parts))
@@ -325,9 +319,51 @@ describe('uploading a week of materials', () => {
 		expect(ok.status).toBe(200)
 		expect(await ok.json()).toEqual({ ok: true, courseId, weekNumber: 3 })
 		expect(ok.headers.get('Set-Cookie')).toMatch(/toast=/)
-		const refused = await callRoute(xhrAction, uploadRequest(cookie, target(courseId, 3, 'Renting'), '/uploads/materials'))
+		const refused = await callRoute(
+			xhrAction,
+			uploadRequest(
+				cookie,
+				[...target(courseId, 3, 'Renting'), { name: 'youtubeUrl', value: 'https://vimeo.com/1' }],
+				'/uploads/materials',
+			),
+		)
 		expect(refused.status).toBe(400)
-		expect(await errorsOf(refused)).toEqual(['Please add materials, recordings or a Zoom link'])
+		expect(await errorsOf(refused)).toEqual(['Please enter a valid YouTube URL'])
+	})
+
+	test('a topic alone saves the week (docs/decisions/046); on an existing week it changes the topic and keeps its files and link', async () => {
+		const { cookie } = await admin()
+		const { id: courseId } = await course()
+		// Without JavaScript the Zoom field is always there: it counts only when the box is ticked.
+		const saved = await callRoute(
+			uploadsAction,
+			uploadRequest(cookie, [...target(courseId, 2, 'Financing'), { name: 'zoomLink', value: 'https://zoom.us/j/1' }]),
+		)
+		expect(saved.status).toBe(302)
+		expect(await toastOf(saved)).toMatchObject({ type: 'success', title: 'Week 2 saved' })
+		expect(await weeksOf(courseId)).toMatchObject([{ week_number: 2, topic: 'Financing', zoom_link: null }])
+
+		const withFile = await callRoute(
+			xhrAction,
+			uploadRequest(
+				cookie,
+				[
+					...target(courseId, 2, 'Financing'),
+					{ name: 'addZoom', value: 'on' },
+					{ name: 'zoomLink', value: 'https://zoom.us/j/2' },
+					{ name: 'materialFiles', file: { name: 'terms.pdf', bytes: PDF } },
+				],
+				'/uploads/materials',
+			),
+		)
+		expect(withFile.status).toBe(200)
+		const renamed = await callRoute(xhrAction, uploadRequest(cookie, target(courseId, 2, 'Private money'), '/uploads/materials'))
+		expect(renamed.status).toBe(200)
+		expect(await renamed.json()).toEqual({ ok: true, courseId, weekNumber: 2 })
+		const [week] = await weeksOf(courseId)
+		expect(week).toMatchObject({ topic: 'Private money', zoom_link: 'https://zoom.us/j/2' })
+		expect((await itemsOf(week!.id)).map((item) => item.title)).toEqual(['terms.pdf'])
+		expect(await weeksOf(courseId)).toHaveLength(1)
 	})
 
 	test('students cannot upload', async () => {
@@ -485,7 +521,7 @@ describe('files that lie about their type or their name', () => {
 		},
 	)
 
-	test('a line break spelled out in an RFC 5987 file name (no browser sends one) is not taken as a file: nothing stored', async () => {
+	test('a line break spelled out in an RFC 5987 file name (no browser sends one) is not taken as a file: no file stored', async () => {
 		const { cookie } = await admin()
 		const { id: courseId } = await course()
 		const boundary = `----control-${sequence}`
@@ -507,10 +543,13 @@ describe('files that lie about their type or their name', () => {
 			headers: { Cookie: cookie, 'Content-Type': `multipart/form-data; boundary=${boundary}` },
 		})
 		const response = await callRoute(uploadsAction, request)
-		expect(response.status).toBe(400)
-		expect(await errorsOf(response)).toEqual(['Please add materials, recordings or a Zoom link'])
+		// What is left is the week's topic, which makes the week on its own (docs/decisions/046).
+		expect(response.status).toBe(302)
+		expect(await toastOf(response)).toMatchObject({ title: 'Week 1 saved' })
 		expect(storedKeys()).toEqual([])
-		expect(await weeksOf(courseId)).toEqual([])
+		const weeks = await weeksOf(courseId)
+		expect(weeks).toHaveLength(1)
+		expect(await itemsOf(weeks[0]!.id)).toEqual([])
 	})
 })
 

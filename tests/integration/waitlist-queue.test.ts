@@ -147,6 +147,7 @@ describe('the waitlist queue', () => {
 			reminderFirstMinutes: 1440,
 			reminderSecondMinutes: 60,
 			announceWeekOpen: false,
+			meetingLink: null,
 			outcomes: null,
 			durationText: null,
 			refundTerms: null,

@@ -151,6 +151,12 @@ function ScheduleFields({ fields, timeZones }: { fields: ReturnType<typeof useCo
 					inputProps={{ ...getInputProps(fields.reminderSecondMinutes, { type: 'number' }), min: 0, max: MAX_REMINDER_MINUTES, step: 1 }}
 				/>
 			</div>
+			<Field
+				label="Meeting Link"
+				errors={fields.meetingLink.errors}
+				help="Where students join every live session, e.g. a Zoom link. A week with a Zoom link of its own uses that one."
+				inputProps={{ ...getInputProps(fields.meetingLink, { type: 'url' }), maxLength: 2000, placeholder: 'https://zoom.us/j/...' }}
+			/>
 			<CheckboxField
 				label="Email students when a week opens"
 				errors={fields.announceWeekOpen.errors}

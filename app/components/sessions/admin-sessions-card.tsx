@@ -3,7 +3,7 @@ import { Badge } from '#app/components/ui/badge.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import type { AdminSessionView } from '#app/models/sessions/live-sessions.ts'
 
-/** The course's live sessions on its materials page: when each meets, its state, when its week opens, and a link to change it. */
+/** The course's live sessions on its materials page: each week's topic, when it meets, its state, when its week opens, and a link to change it. */
 export function AdminSessionsCard({
 	courseId,
 	sessions,
@@ -30,6 +30,11 @@ export function AdminSessionsCard({
 							<li key={session.id} className="flex flex-wrap items-center gap-x-4 gap-y-1 py-3">
 								<p className="w-20 font-medium text-ink">Week {session.weekNumber}</p>
 								<div className="min-w-0 flex-1">
+									{session.topic ? (
+										<p className="font-medium break-words text-ink">{session.topic}</p>
+									) : (
+										<p className="text-sm text-slate-600">No topic yet</p>
+									)}
 									<p className={session.status === 'cancelled' ? 'text-slate-600 line-through' : 'text-slate-800'}>{session.when}</p>
 									<p className="text-sm text-slate-600">
 										{session.opening}

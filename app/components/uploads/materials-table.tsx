@@ -23,16 +23,19 @@ export function MaterialsTable({ weeks, path }: { weeks: AdminWeek[]; path: stri
 							<td className="px-4 py-3 font-medium whitespace-nowrap text-ink">Week {week.weekNumber}</td>
 							<td className="min-w-40 px-4 py-3 text-slate-800">{week.topic}</td>
 							<td className="px-4 py-3">
-								{week.zoomLink ? (
-									<a
-										href={week.zoomLink}
-										target="_blank"
-										rel="noopener noreferrer"
-										title={week.zoomLink}
-										className="block max-w-48 truncate font-medium text-brand-700 underline-offset-4 hover:underline"
-									>
-										{week.zoomLink}
-									</a>
+								{week.meetingLink ? (
+									<>
+										<a
+											href={week.meetingLink}
+											target="_blank"
+											rel="noopener noreferrer"
+											title={week.meetingLink}
+											className="block max-w-48 truncate font-medium text-brand-700 underline-offset-4 hover:underline"
+										>
+											{week.meetingLink}
+										</a>
+										{week.zoomLink ? null : <span className="text-xs whitespace-nowrap text-slate-600">The course's link</span>}
+									</>
 								) : (
 									<span className="whitespace-nowrap text-slate-600">No link</span>
 								)}

@@ -79,6 +79,7 @@ export async function runCourseAgain(
 				outcomes: source.outcomes,
 				duration_text: source.duration_text,
 				refund_terms: source.refund_terms,
+				meeting_link: source.meeting_link,
 				published: false,
 				run_again_key: values.key,
 			})

@@ -25,6 +25,8 @@ export type CourseInput = {
 	reminderFirstMinutes: number | null
 	reminderSecondMinutes: number | null
 	announceWeekOpen: boolean
+	/** The https link every week's session is joined by unless the week has its own; null for none. */
+	meetingLink: string | null
 	/** The school's own words (docs/decisions/043); null shows the program's. */
 	outcomes: string | null
 	durationText: string | null
@@ -56,6 +58,7 @@ function toRow(input: CourseInput) {
 		reminder_first_minutes: input.reminderFirstMinutes,
 		reminder_second_minutes: input.reminderSecondMinutes,
 		announce_week_open: input.announceWeekOpen,
+		meeting_link: input.meetingLink,
 		outcomes: input.outcomes,
 		duration_text: input.durationText,
 		refund_terms: input.refundTerms,
@@ -121,6 +124,7 @@ export async function updateCourse(db: Kysely<Database>, actorId: string, id: nu
 					reminderFirstMinutes: before.reminder_first_minutes,
 					reminderSecondMinutes: before.reminder_second_minutes,
 					announceWeekOpen: before.announce_week_open,
+					meetingLink: before.meeting_link,
 				},
 				after: input,
 			},

@@ -7,6 +7,7 @@ import {
 	isTimeZone,
 	MAX_REMINDER_MINUTES,
 	MAX_SESSION_MINUTES,
+	MeetingLinkSchema,
 	MIN_REMINDER_MINUTES,
 } from '#app/models/sessions/live-sessions.ts'
 import { hasControlCharacters, INVALID_DATE_MESSAGE } from '#app/utils/misc.ts'
@@ -205,6 +206,8 @@ export const CourseFormSchema = z
 		reminderFirstHours: reminderLead(DEFAULT_REMINDER_FIRST_MINUTES, 60, 'First reminder'),
 		reminderSecondMinutes: reminderLead(DEFAULT_REMINDER_SECOND_MINUTES, 1, 'Second reminder'),
 		announceWeekOpen: z.boolean().optional(),
+		/** Every week's live session is joined here unless the week has its own link (docs/decisions/046). */
+		meetingLink: MeetingLinkSchema,
 		// The school's own words (docs/decisions/043); empty keeps the program's.
 		outcomes: ownWords({ label: "What You'll Learn", max: OUTCOMES_MAX_LENGTH, lineBreaks: true }).refine(
 			(outcomes) => !outcomes || outcomes.split('\n').filter((line) => line.trim()).length <= MAX_OUTCOMES,
@@ -243,6 +246,7 @@ export function toCourseInput(value: CourseFormValues) {
 		reminderFirstMinutes: value.reminderFirstHours,
 		reminderSecondMinutes: value.reminderSecondMinutes,
 		announceWeekOpen: value.announceWeekOpen ?? false,
+		meetingLink: value.meetingLink,
 		outcomes: value.outcomes,
 		durationText: value.durationText,
 		refundTerms: value.refundTerms,
@@ -264,6 +268,7 @@ export type CourseFormDefaults = {
 	reminderFirstHours?: string
 	reminderSecondMinutes?: string
 	announceWeekOpen?: boolean
+	meetingLink?: string
 	outcomes?: string
 	durationText?: string
 	refundTerms?: string

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely'
+import { meetingLinkFor } from '#app/models/sessions/live-sessions.ts'
 import { recordAudit } from '#app/models/site/audit-log.server.ts'
 import type { FileStorage } from '#app/services/storage/index.server.ts'
 import type { Database } from '#db/types.ts'
@@ -31,7 +32,14 @@ export async function listAdminWeeks(db: Kysely<Database>, courseId: number): Pr
 	for (const row of rows) {
 		let week = weeks.at(-1)
 		if (week?.id !== row.weekId) {
-			week = { id: row.weekId, weekNumber: row.weekNumber, topic: row.topic, zoomLink: safeExternalUrl(row.zoomLink), items: [] }
+			week = {
+				id: row.weekId,
+				weekNumber: row.weekNumber,
+				topic: row.topic,
+				zoomLink: safeExternalUrl(row.zoomLink),
+				meetingLink: meetingLinkFor({ weekLink: row.zoomLink, courseLink: row.courseMeetingLink }),
+				items: [],
+			}
 			weeks.push(week)
 		}
 		if (row.itemId === null || row.title === null || row.type === null || row.category === null) continue

@@ -110,7 +110,16 @@ export type AdminMaterialItem = {
 	sizeBytes: number | null
 }
 
-export type AdminWeek = { id: number; weekNumber: number; topic: string; zoomLink: string | null; items: AdminMaterialItem[] }
+export type AdminWeek = {
+	id: number
+	weekNumber: number
+	topic: string
+	/** The week's own link (what Edit Week shows). */
+	zoomLink: string | null
+	/** The link its session is joined by: its own, else the course's meeting link (`meetingLinkFor`). */
+	meetingLink: string | null
+	items: AdminMaterialItem[]
+}
 
 /** What 'Show Last SQL' shows: a delete statement as it was sent, and the rows it removed. */
 export type DeleteRecord = { sql: string; parameters: unknown[]; result: unknown[] }

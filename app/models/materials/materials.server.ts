@@ -1,5 +1,11 @@
 import { type Kysely, sql } from 'kysely'
-import { formatSessionDay, formatSessionTime, JOIN_OPENS_MINUTES_BEFORE, joinLinkOpen } from '#app/models/sessions/live-sessions.ts'
+import {
+	formatSessionDay,
+	formatSessionTime,
+	JOIN_OPENS_MINUTES_BEFORE,
+	joinLinkOpen,
+	meetingLinkFor,
+} from '#app/models/sessions/live-sessions.ts'
 import { sessionOpensAtSql } from '#app/models/sessions/session-schedule.server.ts'
 import type { Database } from '#db/types.ts'
 import {
@@ -14,7 +20,6 @@ import {
 	materialKind,
 	READING_STATUSES,
 	RECENT_WEEKS,
-	safeExternalUrl,
 	type WeekSession,
 } from './materials.ts'
 
@@ -94,6 +99,7 @@ export function selectWeeksWithItems(db: Kysely<Database>) {
 			'week.week_number as weekNumber',
 			'week.topic',
 			'week.zoom_link as zoomLink',
+			'course.meeting_link as courseMeetingLink',
 			'item.id as itemId',
 			'item.title',
 			'item.type',
@@ -160,7 +166,7 @@ export async function getCourseWeeks(
 				id: row.weekId,
 				weekNumber: row.weekNumber,
 				topic: row.topic,
-				zoomLink: liveLinks ? safeExternalUrl(row.zoomLink) : null,
+				zoomLink: liveLinks ? meetingLinkFor({ weekLink: row.zoomLink, courseLink: row.courseMeetingLink }) : null,
 				session: weekSessionOf(row, zone, now),
 				opensOn: closed ? formatSessionDay(opensAt, zone) : null,
 				filesHidden: isClosedTo(reader, { opensAt }, now),

@@ -152,7 +152,7 @@ export type CourseWeek = {
 	id: number
 	weekNumber: number
 	topic: string
-	/** An http(s) link or null. */
+	/** The link to join its live session, an http(s) address or null: the week's own, else the course's (`meetingLinkFor`). */
 	zoomLink: string | null
 	/** The week's live session, when the course has one for this week. */
 	session: WeekSession | null

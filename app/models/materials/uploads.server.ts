@@ -198,6 +198,8 @@ export type UploadTarget = { courseId: number; weekId: number; existingTitles: S
 export type UploadSuccess = {
 	courseId: number
 	weekNumber: number
+	/** Files and links added; 0 when only the week's details were saved. */
+	added: number
 	/** Videos above the recommended size: uploaded, with a warning. */
 	largeVideos: Array<{ name: string; sizeBytes: number }>
 }
@@ -266,7 +268,7 @@ export async function saveMaterialUpload(
 		reservedWeek,
 	}: { adminId: string; upload: UploadValues; files: StoredMaterial[]; reservedWeek: UploadTarget | null },
 ): Promise<UploadSuccess> {
-	await db.transaction().execute(async (trx) => {
+	const added = await db.transaction().execute(async (trx) => {
 		const course = await trx.selectFrom('courses').select('id').where('id', '=', upload.courseId).forUpdate().executeTakeFirst()
 		if (!course) throw new UploadRefusal('The selected course no longer exists.', 404)
 		const zoomLink = upload.addZoom ? upload.zoomLink : undefined
@@ -346,10 +348,12 @@ export async function saveMaterialUpload(
 				zoomLink: zoomLink ?? null,
 			},
 		})
+		return items.length
 	})
 	return {
 		courseId: upload.courseId,
 		weekNumber: upload.weekNumber,
+		added,
 		largeVideos: files
 			.filter((file) => file.type === 'video' && file.size > RECOMMENDED_VIDEO_MB * 1024 * 1024)
 			.map((file) => ({ name: file.title, sizeBytes: file.size })),

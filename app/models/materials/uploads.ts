@@ -19,11 +19,15 @@ export const UPLOAD_MESSAGES = {
 	zoomRequired: 'Please add a Zoom link or uncheck the Zoom link option',
 	invalidUrl: 'Please enter a valid URL (starting with https://)',
 	invalidYoutube: 'Please enter a valid YouTube URL',
-	nothingToUpload: 'Please add materials, recordings or a Zoom link',
 	tooLargeTitle: FILE_TOO_LARGE_MESSAGE,
 	generic: 'Failed to upload materials. Please check console for details.',
 	success: 'Materials uploaded successfully',
 } as const
+
+/** The toast of an upload that carried only the week's details (docs/decisions/046: a topic alone makes a week). */
+export function weekSavedMessage(weekNumber: number) {
+	return `Week ${weekNumber} saved`
+}
 
 export function tooLargeMessage(fileName: string, maxUploadMb: number) {
 	return (
@@ -85,7 +89,7 @@ export const UploadTargetSchema = z.object({
 		.max(300, 'Topic must be at most 300 characters'),
 })
 
-/** The whole upload form, on both sides. */
+/** The whole upload form, on both sides. A topic alone is enough: files, recordings and links can follow (docs/decisions/046). */
 export const UploadSchema = UploadTargetSchema.extend({
 	addZoom: z.boolean().optional(),
 	zoomLink: optionalText(2000),
@@ -99,10 +103,6 @@ export const UploadSchema = UploadTargetSchema.extend({
 	}
 	if (value.youtubeUrl && !youtubeVideoId(value.youtubeUrl)) {
 		context.addIssue({ code: 'custom', path: ['youtubeUrl'], message: UPLOAD_MESSAGES.invalidYoutube })
-	}
-	const hasZoom = Boolean(value.addZoom && value.zoomLink)
-	if (!hasFile(value.materialFiles) && !hasFile(value.recordingFiles) && !value.youtubeUrl && !hasZoom) {
-		context.addIssue({ code: 'custom', path: [], message: UPLOAD_MESSAGES.nothingToUpload })
 	}
 })
 

@@ -4,9 +4,8 @@ import type { Kysely } from 'kysely'
 import { Temporal } from 'temporal-polyfill'
 import { tzlib_get_ical_block } from 'timezones-ical-library'
 import { SITE_NAME } from '#app/emails/site.ts'
-import { safeExternalUrl } from '#app/models/materials/materials.ts'
 import type { Database, LiveSessionStatus } from '#db/types.ts'
-import { isTimeZone } from './live-sessions.ts'
+import { isTimeZone, meetingLinkFor } from './live-sessions.ts'
 import { sessionViewColumns } from './session-schedule.server.ts'
 
 /**
@@ -29,7 +28,9 @@ export type FeedSession = {
 	status: LiveSessionStatus
 	note: string | null
 	sequence: number
-	zoomLink: string | null
+	/** The week's own meeting link and the course's: `meetingLinkFor` picks one. */
+	weekLink: string | null
+	courseLink: string | null
 	updatedAt: Date
 }
 
@@ -109,7 +110,7 @@ export function renderCalendar(sessions: FeedSession[], { siteUrl, name }: { sit
 	calendar.timezone({ name: null, generator: (zone) => tzlib_get_ical_block(zone)[0] ?? null })
 	for (const session of sessions) {
 		const zoned = (instant: Date) => Temporal.Instant.fromEpochMilliseconds(instant.getTime()).toZonedDateTimeISO(session.timeZone)
-		const joinUrl = safeExternalUrl(session.zoomLink)
+		const joinUrl = meetingLinkFor(session)
 		const courseUrl = `${siteUrl}/dashboard?course=${session.courseId}`
 		const lines = [
 			session.status === 'cancelled' ? `Cancelled.${session.note ? ` ${session.note}` : ''}` : session.note,

@@ -13,7 +13,7 @@ import {
 	weekOpensAt,
 } from './live-sessions.ts'
 import { sendSessionChangeNotices } from './session-emails.server.ts'
-import { sessionTimesOn, wallClockOf } from './session-schedule.server.ts'
+import { sessionTimesOn, sessionWeekSql, wallClockOf } from './session-schedule.server.ts'
 
 export class SessionChangeError extends Error {}
 
@@ -118,6 +118,7 @@ export async function getCourseScheduleSettings(db: Kysely<Database>, courseId: 
 			'reminder_first_minutes',
 			'reminder_second_minutes',
 			'announce_week_open',
+			'meeting_link',
 		])
 		.where('id', '=', courseId)
 		.executeTakeFirst()
@@ -131,22 +132,30 @@ export async function getCourseScheduleSettings(db: Kysely<Database>, courseId: 
 		reminderFirstHours: String((row.reminder_first_minutes ?? 0) / 60),
 		reminderSecondMinutes: String(row.reminder_second_minutes ?? 0),
 		announceWeekOpen: row.announce_week_open,
+		meetingLink: row.meeting_link ?? '',
 	}
 }
 
-/** A course's sessions for the admin's list and editor, formatted in each session's zone. */
+/** A course's sessions for the admin's list and editor, formatted in each session's zone, each with its week's topic. */
 export async function listAdminSessions(db: Kysely<Database>, courseId: number, now: Date = new Date()): Promise<AdminSessionView[]> {
-	const [sessions, course] = await Promise.all([
+	const [sessions, course, topics] = await Promise.all([
 		listCourseSessions(db, courseId),
 		db.selectFrom('courses').select('weeks_open_days_before').where('id', '=', courseId).executeTakeFirst(),
+		db
+			.selectFrom('live_sessions as session')
+			.select(['session.id', sessionWeekSql('topic').as('topic')])
+			.where('session.course_id', '=', courseId)
+			.execute(),
 	])
 	const daysBefore = course?.weeks_open_days_before ?? 0
+	const topicOf = new Map(topics.map((row) => [row.id, row.topic]))
 	return sessions.map((session) => {
 		const opensAt = weekOpensAt(session, daysBefore)
 		const wall = wallClockOf(session.startsAt, session.timeZone)
 		return {
 			id: session.id,
 			weekNumber: session.weekNumber,
+			topic: topicOf.get(session.id) ?? null,
 			when: formatSessionTime(session.startsAt, session.endsAt, session.timeZone),
 			status: session.status,
 			note: session.note,

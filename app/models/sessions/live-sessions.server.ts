@@ -1,7 +1,13 @@
 import type { Kysely } from 'kysely'
-import { safeExternalUrl } from '#app/models/materials/materials.ts'
 import type { Database } from '#db/types.ts'
-import { formatSessionTime, JOIN_OPENS_MINUTES_BEFORE, joinLinkOpen, type NextLiveSession, type SessionStatus } from './live-sessions.ts'
+import {
+	formatSessionTime,
+	JOIN_OPENS_MINUTES_BEFORE,
+	joinLinkOpen,
+	meetingLinkFor,
+	type NextLiveSession,
+	type SessionStatus,
+} from './live-sessions.ts'
 import { sessionViewColumns } from './session-schedule.server.ts'
 
 export type LiveSession = {
@@ -98,7 +104,7 @@ export async function getNextLiveSession(
 		when: formatSessionTime(startsAt, endsAt, zone(next)),
 		status: next.status,
 		note: next.note,
-		joinUrl: joinLinkOpen({ startsAt, endsAt, status: next.status }, now) ? safeExternalUrl(next.zoomLink) : null,
+		joinUrl: joinLinkOpen({ startsAt, endsAt, status: next.status }, now) ? meetingLinkFor(next) : null,
 		joinOpensAt: new Date(startsAt.getTime() - JOIN_OPENS_MINUTES_BEFORE * 60_000).toISOString(),
 		following: following
 			? {

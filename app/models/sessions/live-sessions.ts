@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { safeExternalUrl } from '#app/models/materials/materials.ts'
 import { hasControlCharacters } from '#app/utils/misc.ts'
 
 /**
@@ -164,6 +165,36 @@ export function joinLinkOpen(session: { startsAt: Date; endsAt: Date; status: Se
 	)
 }
 
+/**
+ * The one answer to "where do students join this week's live session?" (docs/decisions/046): the
+ * week's own link when it has one, else the course's meeting link; null when neither is a web
+ * address. Every join button, e-mail, calendar entry and admin view resolves the link here.
+ */
+export function meetingLinkFor({ weekLink, courseLink }: { weekLink: string | null; courseLink: string | null }) {
+	return safeExternalUrl(weekLink) ?? safeExternalUrl(courseLink)
+}
+
+export const MEETING_LINK_MESSAGE = 'Please enter a valid URL (starting with https://)'
+
+/** The course's meeting link as its form takes it: empty for none (null), else an https address (the column's CHECK too). */
+export const MeetingLinkSchema = z
+	.string()
+	.trim()
+	.max(2000, 'Meeting link must be at most 2,000 characters')
+	.optional()
+	.transform((value) => value || null)
+	.refine((value) => value === null || isHttpsAddress(value), MEETING_LINK_MESSAGE)
+
+function isHttpsAddress(value: string) {
+	if (/\s/.test(value)) return false
+	try {
+		const url = new URL(value)
+		return url.protocol === 'https:' && url.hostname.includes('.') && value.startsWith('https://')
+	} catch {
+		return false
+	}
+}
+
 /** When a week's files open: the admin's moment, else the course's days before its session. */
 export function weekOpensAt(session: { startsAt: Date; opensAt: Date | null }, daysBefore: number) {
 	return session.opensAt ?? new Date(session.startsAt.getTime() - daysBefore * 86_400_000)
@@ -204,6 +235,8 @@ export function passedReminderLeads(startsAt: Date, leads: Array<number | null>,
 export type AdminSessionView = {
 	id: number
 	weekNumber: number
+	/** The week's topic, or null while the week has no row. */
+	topic: string | null
 	when: string
 	status: SessionStatus
 	note: string | null

@@ -4,10 +4,9 @@ import { href } from 'react-router'
 import { type SessionChange, SessionChangedEmail, sessionChangedSubject } from '#app/emails/session-changed.tsx'
 import { SessionReminderEmail, sessionReminderSubject } from '#app/emails/session-reminder.tsx'
 import { WeekOpenEmail, weekOpenSubject } from '#app/emails/week-open.tsx'
-import { safeExternalUrl } from '#app/models/materials/materials.ts'
 import { emailSite, enqueueEmail } from '#app/models/messaging/emails.server.ts'
 import type { Database } from '#db/types.ts'
-import { dueReminderLead, formatSessionTime, passedReminderLeads, reminderMinutesToName } from './live-sessions.ts'
+import { dueReminderLead, formatSessionTime, meetingLinkFor, passedReminderLeads, reminderMinutesToName } from './live-sessions.ts'
 import { sessionOpensAtSql, sessionWeekSql } from './session-schedule.server.ts'
 
 /** How long after a week opened its 'Week N is open' mail may still go (a restart catches up; old weeks stay quiet). */
@@ -114,6 +113,7 @@ export async function sendDueReminders(db: Kysely<Database>, now: Date = new Dat
 				'session.ends_at as endsAt',
 				'session.time_zone as sessionZone',
 				'course.title',
+				'course.meeting_link as courseLink',
 				'course.reminder_first_minutes as first',
 				'course.reminder_second_minutes as second',
 				'users.id as userId',
@@ -121,7 +121,7 @@ export async function sendDueReminders(db: Kysely<Database>, now: Date = new Dat
 				'profiles.name',
 				'profiles.time_zone as userZone',
 			])
-			.select([sessionWeekSql('topic').as('topic'), sessionWeekSql('zoom_link').as('zoomLink')])
+			.select([sessionWeekSql('topic').as('topic'), sessionWeekSql('zoom_link').as('weekLink')])
 			.where('profiles.email_reminders', '=', true)
 			.where('session.status', '=', 'scheduled')
 			.where('session.starts_at', '>', now)
@@ -157,7 +157,7 @@ export async function sendDueReminders(db: Kysely<Database>, now: Date = new Dat
 					topic: row.topic,
 					when: formatSessionTime(startsAt, new Date(row.endsAt), row.userZone ?? row.sessionZone),
 					leadMinutes: named,
-					joinUrl: safeExternalUrl(row.zoomLink),
+					joinUrl: meetingLinkFor(row),
 					dashboardUrl: dashboardUrl(row.courseId),
 					settingsUrl: `${site.url}${href('/dashboard/settings')}`,
 				}),

@@ -163,8 +163,9 @@ export function sessionWeekSql(column: 'topic' | 'zoom_link') {
 
 /**
  * A session as a student's views show it (the dashboard's next session, the calendar feed): its
- * course, week, times, status and note, with the week's topic and call link. For queries from
- * `live_sessions as session` joined to `courses as course`.
+ * course, week, times, status and note, with the week's topic, and the week's and the course's
+ * meeting links (`meetingLinkFor` picks one). For queries from `live_sessions as session` joined
+ * to `courses as course`.
  */
 export function sessionViewColumns() {
 	return [
@@ -177,6 +178,7 @@ export function sessionViewColumns() {
 		'session.status',
 		'session.note',
 		sessionWeekSql('topic').as('topic'),
-		sessionWeekSql('zoom_link').as('zoomLink'),
+		sessionWeekSql('zoom_link').as('weekLink'),
+		'course.meeting_link as courseLink',
 	] as const
 }

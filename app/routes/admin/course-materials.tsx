@@ -185,6 +185,9 @@ export default function ManageCourseMaterials({ loaderData, actionData }: Route.
 						</CardDescription>
 					</div>
 					<ActionList className="flex flex-wrap gap-2">
+						<ButtonLink to={`${path}/weeks`} preventScrollReset size="sm">
+							Week Topics
+						</ButtonLink>
 						<ButtonLink
 							to={path}
 							preventScrollReset

@@ -16,6 +16,7 @@ import {
 	UPLOAD_MESSAGES,
 	UploadSchema,
 	UploadTargetSchema,
+	weekSavedMessage,
 } from '#app/models/materials/uploads.ts'
 import { getStorage } from '#app/services/storage/index.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
@@ -37,8 +38,9 @@ function uploadFailure(error: unknown, context: { fields: FormData; fileName: st
 	return { ok: false, status, result: errorReply(context.fields, message, { field, hideFields: HIDDEN_FIELDS }), toast }
 }
 
-/** 'Materials uploaded successfully', with the warning about large videos when there are some. */
+/** 'Materials uploaded successfully', with the warning about large videos when there are some; 'Week N saved' for a week's details alone. */
 export function uploadSuccessToast(outcome: UploadSuccess): ToastInput {
+	if (outcome.added === 0) return { type: 'success', title: weekSavedMessage(outcome.weekNumber) }
 	return {
 		type: 'success',
 		title: UPLOAD_MESSAGES.success,
