@@ -47,6 +47,8 @@ export default [
 					route(':courseId/delete', 'routes/admin/course-delete.tsx'),
 				]),
 				route('courses/:courseId/waitlist', 'routes/admin/course-waitlist.tsx'),
+				route('courses/:courseId/sessions/:liveSessionId/attendance', 'routes/admin/session-attendance.tsx'),
+				route('courses/:courseId/sessions/:liveSessionId/attendance/imports/:importId', 'routes/admin/attendance-import.tsx'),
 				route('courses/:courseId/materials', 'routes/admin/course-materials.tsx', [
 					route(':weekId/edit', 'routes/admin/week-edit.tsx'),
 					route('sessions/:liveSessionId', 'routes/admin/session-edit.tsx'),
@@ -82,6 +84,7 @@ export default [
 	route('files/orphaned-materials', 'routes/resources/orphan-file.ts'),
 	route('uploads/materials', 'routes/resources/material-upload.ts'),
 	route('calendar/:feed', 'routes/resources/calendar-feed.ts'),
+	route('dashboard/sessions/:liveSessionId/join', 'routes/resources/session-join.ts'),
 	route('events', 'routes/resources/events.ts'),
 	route('webhooks/stripe', 'routes/resources/stripe-webhook.ts'),
 	route('unsubscribe/one-click', 'routes/resources/unsubscribe-one-click.ts'),

@@ -25,6 +25,8 @@ export type CourseInput = {
 	reminderFirstMinutes: number | null
 	reminderSecondMinutes: number | null
 	announceWeekOpen: boolean
+	/** The share of a session a meeting report must show for present (docs/decisions/048); left out, the column's default or value stays. */
+	attendancePresentPercent?: number
 	/** The school's own words (docs/decisions/043); null shows the program's. */
 	outcomes: string | null
 	durationText: string | null
@@ -56,6 +58,7 @@ function toRow(input: CourseInput) {
 		reminder_first_minutes: input.reminderFirstMinutes,
 		reminder_second_minutes: input.reminderSecondMinutes,
 		announce_week_open: input.announceWeekOpen,
+		attendance_present_percent: input.attendancePresentPercent,
 		outcomes: input.outcomes,
 		duration_text: input.durationText,
 		refund_terms: input.refundTerms,
@@ -121,6 +124,7 @@ export async function updateCourse(db: Kysely<Database>, actorId: string, id: nu
 					reminderFirstMinutes: before.reminder_first_minutes,
 					reminderSecondMinutes: before.reminder_second_minutes,
 					announceWeekOpen: before.announce_week_open,
+					attendancePresentPercent: before.attendance_present_percent,
 				},
 				after: input,
 			},

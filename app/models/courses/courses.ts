@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { DEFAULT_PRESENT_PERCENT } from '#app/models/sessions/attendance.ts'
 import {
 	DEFAULT_REMINDER_FIRST_MINUTES,
 	DEFAULT_REMINDER_SECOND_MINUTES,
@@ -152,6 +153,7 @@ const SCHEDULE_MESSAGES = {
 	minutes: `Length must be a whole number of minutes from 5 to ${MAX_SESSION_MINUTES}`,
 	needsStartDate: 'A weekly schedule needs the course start date',
 	daysBefore: 'Enter a whole number of days from 0 to 365',
+	presentPercent: 'Enter a whole percentage from 1 to 100',
 } as const
 
 /** Add and Edit Course share one form (admin.md section 5). */
@@ -201,6 +203,13 @@ export const CourseFormSchema = z
 		reminderFirstHours: reminderLead(DEFAULT_REMINDER_FIRST_MINUTES, 60, 'First reminder'),
 		reminderSecondMinutes: reminderLead(DEFAULT_REMINDER_SECOND_MINUTES, 1, 'Second reminder'),
 		announceWeekOpen: z.boolean().optional(),
+		attendancePresentPercent: wholeNumber(
+			DEFAULT_PRESENT_PERCENT,
+			SCHEDULE_MESSAGES.presentPercent,
+			1,
+			100,
+			SCHEDULE_MESSAGES.presentPercent,
+		),
 		// The school's own words (docs/decisions/043); empty keeps the program's.
 		outcomes: ownWords({ label: "What You'll Learn", max: OUTCOMES_MAX_LENGTH, lineBreaks: true }).refine(
 			(outcomes) => !outcomes || outcomes.split('\n').filter((line) => line.trim()).length <= MAX_OUTCOMES,
@@ -239,6 +248,7 @@ export function toCourseInput(value: CourseFormValues) {
 		reminderFirstMinutes: value.reminderFirstHours,
 		reminderSecondMinutes: value.reminderSecondMinutes,
 		announceWeekOpen: value.announceWeekOpen ?? false,
+		attendancePresentPercent: value.attendancePresentPercent,
 		outcomes: value.outcomes,
 		durationText: value.durationText,
 		refundTerms: value.refundTerms,
@@ -260,6 +270,7 @@ export type CourseFormDefaults = {
 	reminderFirstHours?: string
 	reminderSecondMinutes?: string
 	announceWeekOpen?: boolean
+	attendancePresentPercent?: string
 	outcomes?: string
 	durationText?: string
 	refundTerms?: string
@@ -272,6 +283,7 @@ export const SCHEDULE_DEFAULTS = {
 	weeksOpenDaysBefore: String(DEFAULT_WEEKS_OPEN_DAYS_BEFORE),
 	reminderFirstHours: String(DEFAULT_REMINDER_FIRST_MINUTES / 60),
 	reminderSecondMinutes: String(DEFAULT_REMINDER_SECOND_MINUTES),
+	attendancePresentPercent: String(DEFAULT_PRESENT_PERCENT),
 } satisfies Partial<CourseFormDefaults>
 
 /** What You'll Learn on a course page that has no list of its own: the program's six topics. */

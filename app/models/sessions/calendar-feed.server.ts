@@ -6,7 +6,7 @@ import { tzlib_get_ical_block } from 'timezones-ical-library'
 import { SITE_NAME } from '#app/emails/site.ts'
 import { safeExternalUrl } from '#app/models/materials/materials.ts'
 import type { Database, LiveSessionStatus } from '#db/types.ts'
-import { isTimeZone } from './live-sessions.ts'
+import { isTimeZone, sessionJoinPath } from './live-sessions.ts'
 import { sessionViewColumns } from './session-schedule.server.ts'
 
 /**
@@ -109,7 +109,8 @@ export function renderCalendar(sessions: FeedSession[], { siteUrl, name }: { sit
 	calendar.timezone({ name: null, generator: (zone) => tzlib_get_ical_block(zone)[0] ?? null })
 	for (const session of sessions) {
 		const zoned = (instant: Date) => Temporal.Instant.fromEpochMilliseconds(instant.getTime()).toZonedDateTimeISO(session.timeZone)
-		const joinUrl = safeExternalUrl(session.zoomLink)
+		// Through the app, which records the join (docs/decisions/048); only for a week with a call link.
+		const joinUrl = safeExternalUrl(session.zoomLink) ? `${siteUrl}${sessionJoinPath(session.id)}` : null
 		const courseUrl = `${siteUrl}/dashboard?course=${session.courseId}`
 		const lines = [
 			session.status === 'cancelled' ? `Cancelled.${session.note ? ` ${session.note}` : ''}` : session.note,

@@ -118,6 +118,7 @@ export async function getCourseScheduleSettings(db: Kysely<Database>, courseId: 
 			'reminder_first_minutes',
 			'reminder_second_minutes',
 			'announce_week_open',
+			'attendance_present_percent',
 		])
 		.where('id', '=', courseId)
 		.executeTakeFirst()
@@ -131,6 +132,7 @@ export async function getCourseScheduleSettings(db: Kysely<Database>, courseId: 
 		reminderFirstHours: String((row.reminder_first_minutes ?? 0) / 60),
 		reminderSecondMinutes: String(row.reminder_second_minutes ?? 0),
 		announceWeekOpen: row.announce_week_open,
+		attendancePresentPercent: String(row.attendance_present_percent),
 	}
 }
 

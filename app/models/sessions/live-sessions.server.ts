@@ -1,7 +1,14 @@
 import type { Kysely } from 'kysely'
 import { safeExternalUrl } from '#app/models/materials/materials.ts'
 import type { Database } from '#db/types.ts'
-import { formatSessionTime, JOIN_OPENS_MINUTES_BEFORE, joinLinkOpen, type NextLiveSession, type SessionStatus } from './live-sessions.ts'
+import {
+	formatSessionTime,
+	JOIN_OPENS_MINUTES_BEFORE,
+	joinLinkOpen,
+	type NextLiveSession,
+	type SessionStatus,
+	sessionJoinPath,
+} from './live-sessions.ts'
 import { sessionViewColumns } from './session-schedule.server.ts'
 
 export type LiveSession = {
@@ -78,6 +85,7 @@ export async function getNextLiveSession(
 				.on('enrollments.status', '=', 'active'),
 		)
 		.innerJoin('courses as course', 'course.id', 'session.course_id')
+		.select('session.id as sessionId')
 		.select(sessionViewColumns())
 		.where('session.ends_at', '>', now)
 		.orderBy('session.starts_at')
@@ -98,7 +106,10 @@ export async function getNextLiveSession(
 		when: formatSessionTime(startsAt, endsAt, zone(next)),
 		status: next.status,
 		note: next.note,
-		joinUrl: joinLinkOpen({ startsAt, endsAt, status: next.status }, now) ? safeExternalUrl(next.zoomLink) : null,
+		joinUrl:
+			joinLinkOpen({ startsAt, endsAt, status: next.status }, now) && safeExternalUrl(next.zoomLink)
+				? sessionJoinPath(next.sessionId)
+				: null,
 		joinOpensAt: new Date(startsAt.getTime() - JOIN_OPENS_MINUTES_BEFORE * 60_000).toISOString(),
 		following: following
 			? {

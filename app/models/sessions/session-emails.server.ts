@@ -7,7 +7,7 @@ import { WeekOpenEmail, weekOpenSubject } from '#app/emails/week-open.tsx'
 import { safeExternalUrl } from '#app/models/materials/materials.ts'
 import { emailSite, enqueueEmail } from '#app/models/messaging/emails.server.ts'
 import type { Database } from '#db/types.ts'
-import { dueReminderLead, formatSessionTime, passedReminderLeads, reminderMinutesToName } from './live-sessions.ts'
+import { dueReminderLead, formatSessionTime, passedReminderLeads, reminderMinutesToName, sessionJoinPath } from './live-sessions.ts'
 import { sessionOpensAtSql, sessionWeekSql } from './session-schedule.server.ts'
 
 /** How long after a week opened its 'Week N is open' mail may still go (a restart catches up; old weeks stay quiet). */
@@ -157,7 +157,7 @@ export async function sendDueReminders(db: Kysely<Database>, now: Date = new Dat
 					topic: row.topic,
 					when: formatSessionTime(startsAt, new Date(row.endsAt), row.userZone ?? row.sessionZone),
 					leadMinutes: named,
-					joinUrl: safeExternalUrl(row.zoomLink),
+					joinUrl: safeExternalUrl(row.zoomLink) ? `${site.url}${sessionJoinPath(row.sessionId)}` : null,
 					dashboardUrl: dashboardUrl(row.courseId),
 					settingsUrl: `${site.url}${href('/dashboard/settings')}`,
 				}),
