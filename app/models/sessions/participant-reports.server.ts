@@ -133,6 +133,7 @@ function readMinutes(cells: string[], columns: NonNullable<ReturnType<typeof fin
  */
 export function parseParticipantReport(text: string): ParticipantRow[] {
 	let records: Array<{ record: string[]; info: { lines: number } }>
+	let lastRecordLine = 0
 	try {
 		// csv-parse's types do not know that `info` wraps each record with its line.
 		records = parse(text, {
@@ -141,13 +142,20 @@ export function parseParticipantReport(text: string): ParticipantRow[] {
 			skip_empty_lines: true,
 			info: true,
 			trim: true,
+			on_record: (record, context) => {
+				lastRecordLine = context.lines
+				return record
+			},
 		}) as unknown as typeof records
 	} catch (error) {
-		if (error instanceof CsvError) {
-			const line = (error as CsvError & { lines?: number }).lines
-			throw new ReportError(`${line ? `Line ${line}: ` : ''}${error.message.replace(/^[^:]*: /, '')}`)
+		if (!(error instanceof CsvError)) throw error
+		// A quote left open runs to the end of the file: it opened on the line after the last whole record.
+		if (error.code === 'CSV_QUOTE_NOT_CLOSED') {
+			throw new ReportError(`Line ${lastRecordLine + 1}: a quoted field is opened with " and never closed.`)
 		}
-		throw error
+		const line = (error as CsvError & { lines?: number }).lines
+		const detail = error.message.replace(/^[^:]*: /, '')
+		throw new ReportError(`${line ? `Line ${line}: ` : ''}${detail.charAt(0).toUpperCase()}${detail.slice(1)}`)
 	}
 	const header = findHeader(records)
 	if (!header) {
