@@ -100,6 +100,64 @@ export async function listRoster(
 	return rows.map((row) => ({ ...row, joinedAt: row.joinedAt ? formatMoment(new Date(row.joinedAt), session.timeZone) : null }))
 }
 
+/**
+ * Writes statuses from the hand or a report, with the precedence of docs/decisions/048: the hand
+ * overwrites any status that differs (keeping a report's minutes); a report overwrites what is not
+ * set by hand, and only where status, minutes or source differ, so the same report twice changes
+ * nothing. Students are written in one order, so two writes at once lock their rows in the same
+ * order rather than deadlock. Answers the rows inserted or changed.
+ */
+async function writeAttendance(
+	db: Kysely<Database>,
+	{
+		sessionId,
+		source,
+		adminId,
+		now,
+		entries,
+	}: {
+		sessionId: number
+		source: 'hand' | 'report'
+		adminId: string
+		now: Date
+		entries: Array<{ userId: string; status: AttendanceStatus; minutes?: number }>
+	},
+) {
+	const fromReport = source === 'report'
+	const sorted = [...entries].sort((a, b) => (a.userId < b.userId ? -1 : 1))
+	return db
+		.insertInto('attendance')
+		.values(
+			sorted.map((entry) => ({
+				live_session_id: sessionId,
+				user_id: entry.userId,
+				status: entry.status,
+				minutes: fromReport ? entry.minutes : null,
+				source,
+				set_by: adminId,
+				updated_at: now,
+			})),
+		)
+		.onConflict((conflict) =>
+			conflict
+				.columns(['live_session_id', 'user_id'])
+				.doUpdateSet((eb) => ({
+					status: eb.ref('excluded.status'),
+					minutes: fromReport ? eb.ref('excluded.minutes') : eb.ref('attendance.minutes'),
+					source: eb.ref('excluded.source'),
+					set_by: eb.ref('excluded.set_by'),
+					updated_at: eb.ref('excluded.updated_at'),
+				}))
+				.where(
+					fromReport
+						? sql<boolean>`attendance.source <> 'hand' AND (attendance.status, attendance.minutes, attendance.source) IS DISTINCT FROM (excluded.status, excluded.minutes, excluded.source)`
+						: sql<boolean>`attendance.status IS DISTINCT FROM excluded.status`,
+				),
+		)
+		.returning(['user_id', 'status'])
+		.execute()
+}
+
 export type Mark = { userId: string; status?: AttendanceStatus | undefined }
 
 /**
@@ -115,33 +173,9 @@ export async function markAttendance(
 	return db.transaction().execute(async (trx) => {
 		const roster = new Set((await rosterOf(trx, session.courseId).select('users.id').execute()).map((row) => row.id))
 		if (marks.some((mark) => !roster.has(mark.userId))) return null
-		const chosen = marks.filter((mark): mark is Required<Mark> => mark.status !== undefined).sort((a, b) => (a.userId < b.userId ? -1 : 1))
+		const chosen = marks.filter((mark): mark is Required<Mark> => mark.status !== undefined)
 		if (chosen.length === 0) return { changed: 0 }
-		const changed = await trx
-			.insertInto('attendance')
-			.values(
-				chosen.map((mark) => ({
-					live_session_id: session.id,
-					user_id: mark.userId,
-					status: mark.status,
-					source: 'hand' as const,
-					set_by: adminId,
-					updated_at: now,
-				})),
-			)
-			.onConflict((conflict) =>
-				conflict
-					.columns(['live_session_id', 'user_id'])
-					.doUpdateSet((eb) => ({
-						status: eb.ref('excluded.status'),
-						source: eb.ref('excluded.source'),
-						set_by: eb.ref('excluded.set_by'),
-						updated_at: eb.ref('excluded.updated_at'),
-					}))
-					.where(sql<boolean>`attendance.status IS DISTINCT FROM excluded.status`),
-			)
-			.returning(['user_id', 'status'])
-			.execute()
+		const changed = await writeAttendance(trx, { sessionId: session.id, source: 'hand', adminId, now, entries: chosen })
 		if (changed.length > 0) {
 			await recordAudit(trx, {
 				actorId: adminId,
@@ -315,39 +349,9 @@ export async function applyImport(
 		if (saved.applied_at) return 'already'
 		await trx.updateTable('attendance_imports').set({ applied_at: now }).where('id', '=', importId).execute()
 		const roster = new Set((await rosterOf(trx, session.courseId).select('users.id').execute()).map((row) => row.id))
-		// In one order of students, so two imports at once lock their rows in the same order rather than deadlock.
-		const students = saved.plan.students.filter((student) => roster.has(student.userId)).sort((a, b) => (a.userId < b.userId ? -1 : 1))
+		const students = saved.plan.students.filter((student) => roster.has(student.userId))
 		if (students.length === 0) return { changed: 0 }
-		const changed = await trx
-			.insertInto('attendance')
-			.values(
-				students.map((student) => ({
-					live_session_id: session.id,
-					user_id: student.userId,
-					status: student.status,
-					minutes: student.minutes,
-					source: 'report' as const,
-					set_by: adminId,
-					updated_at: now,
-				})),
-			)
-			.onConflict((conflict) =>
-				conflict
-					.columns(['live_session_id', 'user_id'])
-					.doUpdateSet((eb) => ({
-						status: eb.ref('excluded.status'),
-						minutes: eb.ref('excluded.minutes'),
-						source: eb.ref('excluded.source'),
-						set_by: eb.ref('excluded.set_by'),
-						updated_at: eb.ref('excluded.updated_at'),
-					}))
-					.where('attendance.source', '<>', 'hand')
-					.where(
-						sql<boolean>`(attendance.status, attendance.minutes, attendance.source) IS DISTINCT FROM (excluded.status, excluded.minutes, excluded.source)`,
-					),
-			)
-			.returning('user_id')
-			.execute()
+		const changed = await writeAttendance(trx, { sessionId: session.id, source: 'report', adminId, now, entries: students })
 		await recordAudit(trx, {
 			actorId: adminId,
 			action: 'attendance.import',
