@@ -49,6 +49,8 @@ export default [
 					route(':courseId/publish', 'routes/admin/course-publish.tsx'),
 				]),
 				route('courses/:courseId/waitlist', 'routes/admin/course-waitlist.tsx'),
+				route('courses/:courseId/sessions/:liveSessionId/attendance', 'routes/admin/session-attendance.tsx'),
+				route('courses/:courseId/sessions/:liveSessionId/attendance/imports/:importId', 'routes/admin/attendance-import.tsx'),
 				route('courses/:courseId/materials', 'routes/admin/course-materials.tsx', [
 					route('weeks', 'routes/admin/week-topics.tsx'),
 					route(':weekId/edit', 'routes/admin/week-edit.tsx'),
@@ -85,6 +87,7 @@ export default [
 	route('files/orphaned-materials', 'routes/resources/orphan-file.ts'),
 	route('uploads/materials', 'routes/resources/material-upload.ts'),
 	route('calendar/:feed', 'routes/resources/calendar-feed.ts'),
+	route('dashboard/sessions/:liveSessionId/join', 'routes/resources/session-join.ts'),
 	route('events', 'routes/resources/events.ts'),
 	route('webhooks/stripe', 'routes/resources/stripe-webhook.ts'),
 	route('unsubscribe/one-click', 'routes/resources/unsubscribe-one-click.ts'),

@@ -94,6 +94,8 @@ export interface CoursesTable {
 	run_again_key: string | null
 	/** The https link every week's live session is joined by unless the week has its own `zoom_link`. */
 	meeting_link: string | null
+	/** The share of a session (1–100 %) a meeting report must show for present (docs/decisions/048). */
+	attendance_present_percent: Generated<number>
 	created_at: CreatedAt
 	updated_at: Timestamp
 }
@@ -294,6 +296,50 @@ export interface LiveSessionsTable {
 	updated_at: Timestamp
 }
 
+export type AttendanceStatus = 'present' | 'late' | 'absent' | 'excused'
+export type AttendanceSource = 'join_link' | 'report' | 'hand'
+
+/** The first time a student went through the app's join link of a session (docs/decisions/048). */
+export interface SessionJoinsTable {
+	live_session_id: number
+	user_id: string
+	joined_at: CreatedAt
+}
+
+/** One status per live session and student; a hand-set one wins over a report, a report over the join link. */
+export interface AttendanceTable {
+	live_session_id: number
+	user_id: string
+	status: AttendanceStatus
+	/** Minutes in the meeting, when a report gave them. */
+	minutes: number | null
+	source: AttendanceSource
+	/** The admin who imported the report or marked it; null for the join link. */
+	set_by: string | null
+	created_at: CreatedAt
+	updated_at: Timestamp
+}
+
+/** What a report import would write, kept between its preview and its confirmation. */
+export type AttendanceImportPlan = {
+	/** Participant rows read from the file. */
+	rows: number
+	/** Every student of the roster when the file was read, with the status the report gives. */
+	students: Array<{ userId: string; status: AttendanceStatus; minutes: number; matchedBy: 'email' | 'name' | null }>
+	/** Rows that matched no student: the line in the file, the name and e-mail as written, the minutes. */
+	unmatched: Array<{ line: number; name: string; email: string; minutes: number }>
+}
+
+export interface AttendanceImportsTable {
+	id: Generated<string>
+	live_session_id: number
+	created_by: string | null
+	file_name: string
+	plan: ColumnType<AttendanceImportPlan, string, never>
+	applied_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>
+	created_at: CreatedAt
+}
+
 export interface SessionRemindersTable {
 	session_id: number
 	user_id: string
@@ -473,6 +519,9 @@ export interface Database {
 	course_materials: CourseMaterialsTable
 	live_sessions: LiveSessionsTable
 	session_reminders: SessionRemindersTable
+	session_joins: SessionJoinsTable
+	attendance: AttendanceTable
+	attendance_imports: AttendanceImportsTable
 	material_items: MaterialItemsTable
 	contact_submissions: ContactSubmissionsTable
 	waitlist_entries: WaitlistEntriesTable

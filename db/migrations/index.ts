@@ -18,6 +18,7 @@ import * as oneOpenCheckout from './2026-11-29-0001-one-open-checkout.ts'
 import * as theSchoolsWords from './2026-11-30-0001-the-schools-words.ts'
 import * as courseDrafts from './2026-12-01-0001-course-drafts.ts'
 import * as courseMeetingLink from './2026-12-01-0101-course-meeting-link.ts'
+import * as attendance from './2026-12-01-0301-attendance.ts'
 
 /**
  * Every migration, in order. Listed explicitly so the same list works in the
@@ -43,4 +44,5 @@ export const migrations: Record<string, Migration> = {
 	'2026-11-30-0001-the-schools-words': theSchoolsWords,
 	'2026-12-01-0001-course-drafts': courseDrafts,
 	'2026-12-01-0101-course-meeting-link': courseMeetingLink,
+	'2026-12-01-0301-attendance': attendance,
 }

@@ -205,6 +205,11 @@ describe('add course', () => {
 				'refund_terms',
 				// The course's meeting link (docs/decisions/046).
 				'meeting_link',
+				// Drafts and the Run again form that made one (docs/decisions/045).
+				'published',
+				'run_again_key',
+				// The share of a session that counts as present (docs/decisions/048).
+				'attendance_present_percent',
 			].sort(),
 		)
 	})

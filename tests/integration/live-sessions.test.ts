@@ -201,7 +201,9 @@ describe('reminders', () => {
 			`Reminder: ${course.title}, week 3 live session in 1 hour`,
 		])
 		expect(mails[1]!.text).toContain('Tue 3 Nov, 7:00–8:00 pm EST')
-		expect(mails[1]!.text).toContain('https://zoom.us/j/333')
+		// Through the app, which records the join before sending the student on (docs/decisions/048).
+		expect(mails[1]!.text).toContain(`http://localhost:3000/dashboard/sessions/${week3.id}/join`)
+		expect(mails[1]!.text).not.toContain('https://zoom.us/j/333')
 		expect(await mailsTo(quiet.email, 'Reminder:%')).toEqual([])
 		expect(await mailsTo(gone.email, 'Reminder:%')).toEqual([])
 	})

@@ -2,11 +2,13 @@
  * One meeting link per course (issue 39 point 3, docs/decisions/046): the course form keeps an https
  * link, and every place that gives students a way into a live session — the dashboard's week and
  * Next live session, the reminder e-mail, the calendar feed, the admin's materials table — uses the
- * week's own link when it has one, else the course's (`meetingLinkFor`).
+ * week's own link when it has one, else the course's (`meetingLinkFor`). Students' ways in go through
+ * the app's join route (docs/decisions/048), which sends them on to that link.
  */
 import ICAL from 'ical.js'
 import { describe, expect, test } from 'vitest'
-import { meetingLinkFor } from '#app/models/sessions/live-sessions.ts'
+import { joinLiveSession } from '#app/models/sessions/attendance.server.ts'
+import { meetingLinkFor, sessionJoinPath } from '#app/models/sessions/live-sessions.ts'
 import { sendDueReminders } from '#app/models/sessions/session-emails.server.ts'
 import { action as courseEditAction, loader as courseEditLoader } from '#app/routes/admin/course-edit.tsx'
 import { loader as materialsLoader } from '#app/routes/admin/course-materials.tsx'
@@ -31,16 +33,33 @@ async function courseWithSessions() {
 	await insertWeek(t.db, { courseId: course.id, weekNumber: 2, topic: 'Offers', zoomLink: WEEK_LINK })
 	const soon = new Date(Date.now() + 10 * MINUTE)
 	const later = new Date(soon.getTime() + 7 * 24 * 60 * MINUTE)
+	const sessions = []
 	for (const [weekNumber, startsAt] of [
 		[1, soon],
 		[2, later],
 	] as const) {
-		await insertLiveSession(t.db, { courseId: course.id, weekNumber, startsAt, endsAt: new Date(startsAt.getTime() + 60 * MINUTE) })
+		const id = await insertLiveSession(t.db, {
+			courseId: course.id,
+			weekNumber,
+			startsAt,
+			endsAt: new Date(startsAt.getTime() + 60 * MINUTE),
+		})
+		sessions.push({ id, starts_at: startsAt })
 	}
 	const email = `${crypto.randomUUID()}@example.com`
 	const studentId = await insertUser(t.db, { email, name: 'Sam' })
 	await insertEnrollment(t.db, { userId: studentId, courseId: course.id })
-	return { course, soon, later, student: { id: studentId, email, cookie: await sessionCookieFor(studentId) } }
+	return { course, soon, later, sessions, student: { id: studentId, email, cookie: await sessionCookieFor(studentId) } }
+}
+
+/** Where the app's join route sends the student once the session has started. */
+async function joinTarget(session: { id: number; starts_at: Date | string }, userId: string) {
+	const outcome = await joinLiveSession(t.db, {
+		sessionId: session.id,
+		user: { id: userId, isAdmin: false },
+		now: new Date(session.starts_at),
+	})
+	return outcome?.kind === 'joined' ? outcome.meetingUrl : outcome?.kind
 }
 
 describe('the course form', () => {
@@ -100,13 +119,14 @@ describe('the link students join by', () => {
 	})
 
 	test('the dashboard: the week without a link of its own and the Next live session give the course’s link; a week’s own wins', async () => {
-		const { course, student } = await courseWithSessions()
+		const { course, sessions, student } = await courseWithSessions()
 		const response = await callRoute(dashboardLoader, getRequest(`/dashboard?course=${course.id}`, { cookie: student.cookie }))
 		const body = (await response.json()) as {
 			weeks: { weeks: Array<{ weekNumber: number; zoomLink: string | null }> }
 			nextSession: { weekNumber: number; joinUrl: string | null }
 		}
-		expect(body.nextSession).toMatchObject({ weekNumber: 1, joinUrl: COURSE_LINK })
+		expect(body.nextSession).toMatchObject({ weekNumber: 1, joinUrl: sessionJoinPath(sessions[0]!.id) })
+		expect(await joinTarget(sessions[0]!, student.id)).toBe(COURSE_LINK)
 		const links = Object.fromEntries(body.weeks.weeks.map((week) => [week.weekNumber, week.zoomLink]))
 		expect(links).toEqual({ 1: COURSE_LINK, 2: WEEK_LINK })
 	})
@@ -114,18 +134,22 @@ describe('the link students join by', () => {
 	test('a session whose week has no row yet still gives the course’s link', async () => {
 		const course = await insertCourse(t.db, { meeting_link: COURSE_LINK })
 		const startsAt = new Date(Date.now() + 5 * MINUTE)
-		await insertLiveSession(t.db, { courseId: course.id, startsAt, endsAt: new Date(startsAt.getTime() + 60 * MINUTE) })
+		const session = {
+			id: await insertLiveSession(t.db, { courseId: course.id, startsAt, endsAt: new Date(startsAt.getTime() + 60 * MINUTE) }),
+			starts_at: startsAt,
+		}
 		const studentId = await insertUser(t.db, {})
 		await insertEnrollment(t.db, { userId: studentId, courseId: course.id })
 		const response = await callRoute(
 			dashboardLoader,
 			getRequest(`/dashboard?course=${course.id}`, { cookie: await sessionCookieFor(studentId) }),
 		)
-		expect(((await response.json()) as { nextSession: { joinUrl: string | null } }).nextSession.joinUrl).toBe(COURSE_LINK)
+		expect(((await response.json()) as { nextSession: { joinUrl: string | null } }).nextSession.joinUrl).toBe(sessionJoinPath(session.id))
+		expect(await joinTarget(session, studentId)).toBe(COURSE_LINK)
 	})
 
 	test('the reminder e-mail carries the course’s link for a week without its own', async () => {
-		const { soon, student } = await courseWithSessions()
+		const { soon, sessions, student } = await courseWithSessions()
 		await sendDueReminders(t.db, new Date(soon.getTime() - 20 * MINUTE))
 		const mail = await t.db
 			.selectFrom('email_outbox')
@@ -133,21 +157,22 @@ describe('the link students join by', () => {
 			.where('to_address', '=', student.email)
 			.where('subject', 'like', 'Reminder:%')
 			.executeTakeFirstOrThrow()
-		expect(mail.text_body).toContain(COURSE_LINK)
-		expect(mail.html_body).toContain(`href="${COURSE_LINK}"`)
+		const joinAddress = `${new URL(sessionJoinPath(sessions[0]!.id), 'http://localhost').pathname}`
+		expect(mail.text_body).toContain(joinAddress)
+		expect(mail.html_body).toMatch(new RegExp(`href="[^"]*${joinAddress}"`))
+		expect(await joinTarget(sessions[0]!, student.id)).toBe(COURSE_LINK)
 	})
 
 	test('the calendar feed: the course’s link for week 1, the week’s own for week 2', async () => {
-		const { student } = await courseWithSessions()
+		const { sessions, student } = await courseWithSessions()
 		const token = 'c'.repeat(64)
 		await t.db.updateTable('profiles').set({ calendar_token: token }).where('id', '=', student.id).execute()
 		const feed = await callRoute(calendarLoader, getRequest(`/calendar/${token}.ics`), { feed: `${token}.ics` })
 		expect(feed.status).toBe(200)
 		const events = new ICAL.Component(ICAL.parse(await feed.text())).getAllSubcomponents('vevent')
-		expect(events.map((event) => [event.getFirstPropertyValue('location'), event.getFirstPropertyValue('url')])).toEqual([
-			[COURSE_LINK, COURSE_LINK],
-			[WEEK_LINK, WEEK_LINK],
-		])
+		const joinAddresses = events.map((event) => new URL(String(event.getFirstPropertyValue('url'))).pathname)
+		expect(joinAddresses).toEqual(sessions.map((session) => sessionJoinPath(session.id)))
+		expect([await joinTarget(sessions[0]!, student.id), await joinTarget(sessions[1]!, student.id)]).toEqual([COURSE_LINK, WEEK_LINK])
 	})
 
 	test('the admin’s materials table shows the link each week is joined by, and whether it is the course’s', async () => {

@@ -63,6 +63,7 @@ async function courseToCopy() {
 		duration_text: '3 weeks',
 		refund_terms: 'Refunds until week 2.',
 		meeting_link: 'https://zoom.us/j/course',
+		attendance_present_percent: 70,
 	})
 	const week1 = await insertWeek(t.db, { courseId: course.id, weekNumber: 1, topic: 'Finding deals', zoomLink: 'https://zoom.us/j/1' })
 	const week2 = await insertWeek(t.db, { courseId: course.id, weekNumber: 2, topic: 'Financing' })

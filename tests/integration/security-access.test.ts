@@ -15,6 +15,7 @@ import type { EnrollmentStatus } from '#db/types.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
 import {
 	insertAssignment,
+	insertAttendanceImport,
 	insertCourse,
 	insertEnrollment,
 	insertLiveSession,
@@ -110,6 +111,9 @@ const ACCESS: Record<string, Expectation> = {
 	'routes/admin/week-topics': { GET: adminOnly(), POST: adminOnly('400') },
 	'routes/admin/week-edit': { GET: adminOnly(), POST: adminOnly('400') },
 	'routes/admin/session-edit': { GET: adminOnly(), POST: adminOnly('400') },
+	'routes/admin/session-attendance': { GET: adminOnly(), POST: adminOnly('400') },
+	// The matrix's import is a kept preview of an empty report; an empty POST is not its confirmation.
+	'routes/admin/attendance-import': { GET: adminOnly(), POST: adminOnly('400') },
 	// Designed answer to a malformed form: back to the list with an error toast.
 	'routes/admin/users': { GET: adminOnly(), POST: adminOnly('→/dashboard/admin/users') },
 	'routes/admin/enrollments': { GET: adminOnly(), POST: adminOnly('400') },
@@ -141,6 +145,8 @@ const ACCESS: Record<string, Expectation> = {
 	'routes/resources/material-upload': { GET: all('405'), POST: adminOnly('400') },
 	// A calendar app has no session: the token in the path is the key, and an unknown one finds nothing.
 	'routes/resources/calendar-feed': { GET: all('404') },
+	// The matrix's session is over: its students (and admins, who pass through) are told so on the dashboard; to anyone else it does not exist.
+	'routes/resources/session-join': { GET: [LOGIN, '404', DENIED, DENIED, DENIED] },
 	'routes/resources/events': { GET: all('200') },
 	// Without Stripe configured (the test provider) the webhook does not exist.
 	'routes/resources/stripe-webhook': { GET: all('405'), POST: all('404') },
@@ -220,6 +226,7 @@ beforeAll(async () => {
 		file_size: pdf.byteLength,
 		storage_key: submissionStorageKey,
 	})
+	const importId = await insertAttendanceImport(t.db, { sessionId: liveSessionId, adminId: admin })
 	const placeToken = 'matrix-waitlist-place-token'
 	await insertWaitlistEntry(t.db, {
 		course_id: course.id,
@@ -255,6 +262,7 @@ beforeAll(async () => {
 			submissionId: String(submission.id),
 			sessionId: 'cs_test_does_not_exist',
 			liveSessionId: String(liveSessionId),
+			importId,
 			feed: 'not-a-real-calendar-token-not-a-real-one.ics',
 			mailId: String(mail.id),
 			token: placeToken,

@@ -173,7 +173,10 @@ describe('the dashboard', () => {
 		const soon = await courseWithSession(new Date(Date.now() + 10 * 60_000))
 		const student = await person()
 		await insertEnrollment(t.db, { userId: student.id, courseId: soon.course.id })
-		expect((await dashboardOf(student.cookie, soon.course.id)).nextSession).toMatchObject({ joinUrl: 'https://zoom.us/j/42' })
+		// The app's join link, which records the join and then sends the student to the call (docs/decisions/048).
+		expect((await dashboardOf(student.cookie, soon.course.id)).nextSession).toMatchObject({
+			joinUrl: `/dashboard/sessions/${soon.sessionId}/join`,
+		})
 
 		await t.db
 			.updateTable('live_sessions')
@@ -299,7 +302,7 @@ describe('moving a session across the start of DST', () => {
 		expect(before.map((event) => event.start)).toEqual(['2027-03-03T00:00:00.000Z', '2027-03-10T00:00:00.000Z', '2027-03-16T23:00:00.000Z'])
 		const uid = before[1]!.uid
 		expect(before[1]).toMatchObject({ tzid: ZONE, sequence: 0, status: 'CONFIRMED' })
-		expect(before[1]!.description).toContain('Join: https://zoom.us/j/2')
+		expect(before[1]!.description).toContain(`Join: http://localhost:3000/dashboard/sessions/${week2!.id}/join`)
 
 		const changeWeek2 = (change: Parameters<typeof changeSession>[1]['change']) =>
 			changeSession(t.db, { adminId: admin.id, courseId: course.id, sessionId: week2!.id, change, now: new Date('2027-01-01T00:00:00Z') })

@@ -162,6 +162,12 @@ function ScheduleFields({ fields, timeZones }: { fields: ReturnType<typeof useCo
 				errors={fields.announceWeekOpen.errors}
 				inputProps={getInputProps(fields.announceWeekOpen, { type: 'checkbox' })}
 			/>
+			<Field
+				label="Present From (% of the session)"
+				errors={fields.attendancePresentPercent.errors}
+				help="A meeting report with less than this share of the session marks a student late."
+				inputProps={{ ...getInputProps(fields.attendancePresentPercent, { type: 'number' }), min: 1, max: 100, step: 1 }}
+			/>
 		</fieldset>
 	)
 }

@@ -3,7 +3,7 @@ import { ButtonLink, buttonClasses } from '#app/components/ui/button.tsx'
 import { TabLinks } from '#app/components/ui/tabs.tsx'
 import type { CourseWeekList, MaterialListItem, ViewerKind, WeekSession } from '#app/models/materials/materials.ts'
 import { ALL_WEEKS_PARAM, listsAllWeeks, RECENT_WEEKS, type WeekTab, weekTabParam } from '#app/models/materials/materials.ts'
-import { JOIN_OPENS_MINUTES_BEFORE } from '#app/models/sessions/live-sessions.ts'
+import { JOIN_OPENS_MINUTES_BEFORE, sessionJoinPath } from '#app/models/sessions/live-sessions.ts'
 import { formatFileSize } from '#app/utils/misc.ts'
 
 function weekTabOf(searchParams: URLSearchParams, weekId: number): WeekTab {
@@ -167,7 +167,10 @@ function WeekSessionLine({ session }: { session: WeekSession }) {
 	)
 }
 
-/** The week's call link: as before for a week without a dated session; for a dated one, live from 15 minutes before until the end. */
+/**
+ * The week's call link: as before for a week without a dated session; for a dated one, live from 15
+ * minutes before until the end, and through the app, which records the join (docs/decisions/048).
+ */
 function JoinLink({ week, readOnly }: { week: CourseWeekList['weeks'][number]; readOnly: boolean }) {
 	const session = week.session
 	if (session?.status === 'cancelled' || readOnly) return null
@@ -178,7 +181,12 @@ function JoinLink({ week, readOnly }: { week: CourseWeekList['weeks'][number]; r
 		)
 	}
 	return (
-		<a href={week.zoomLink} target="_blank" rel="noopener noreferrer" className={buttonClasses({ size: 'sm' })}>
+		<a
+			href={session ? sessionJoinPath(session.id) : week.zoomLink}
+			target="_blank"
+			rel="noopener noreferrer"
+			className={buttonClasses({ size: 'sm' })}
+		>
 			Join Class Session
 			<svg aria-hidden="true" viewBox="0 0 24 24" className="size-4" fill="none" stroke="currentColor" strokeWidth="2">
 				<path d="M14 4h6v6M20 4l-9 9M18 14v6H4V6h6" />

@@ -58,6 +58,15 @@ export function AdminSessionsCard({
 								>
 									Edit<span className="sr-only"> week {session.weekNumber} session</span>
 								</Link>
+								<Link
+									to={href('/dashboard/admin/courses/:courseId/sessions/:liveSessionId/attendance', {
+										courseId: String(courseId),
+										liveSessionId: String(session.id),
+									})}
+									className="text-sm font-medium text-brand-700 underline-offset-4 hover:underline"
+								>
+									Attendance<span className="sr-only"> of week {session.weekNumber}</span>
+								</Link>
 							</li>
 						))}
 					</ul>

@@ -80,6 +80,7 @@ export async function runCourseAgain(
 				duration_text: source.duration_text,
 				refund_terms: source.refund_terms,
 				meeting_link: source.meeting_link,
+				attendance_present_percent: source.attendance_present_percent,
 				published: false,
 				run_again_key: values.key,
 			})

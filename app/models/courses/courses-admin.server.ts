@@ -27,6 +27,8 @@ export type CourseInput = {
 	announceWeekOpen: boolean
 	/** The https link every week's session is joined by unless the week has its own; null for none. */
 	meetingLink: string | null
+	/** The share of a session a meeting report must show for present (docs/decisions/048); left out, the column's default or value stays. */
+	attendancePresentPercent?: number
 	/** The school's own words (docs/decisions/043); null shows the program's. */
 	outcomes: string | null
 	durationText: string | null
@@ -59,6 +61,7 @@ function toRow(input: CourseInput) {
 		reminder_second_minutes: input.reminderSecondMinutes,
 		announce_week_open: input.announceWeekOpen,
 		meeting_link: input.meetingLink,
+		attendance_present_percent: input.attendancePresentPercent,
 		outcomes: input.outcomes,
 		duration_text: input.durationText,
 		refund_terms: input.refundTerms,
@@ -125,6 +128,7 @@ export async function updateCourse(db: Kysely<Database>, actorId: string, id: nu
 					reminderSecondMinutes: before.reminder_second_minutes,
 					announceWeekOpen: before.announce_week_open,
 					meetingLink: before.meeting_link,
+					attendancePresentPercent: before.attendance_present_percent,
 				},
 				after: input,
 			},

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { DEFAULT_PRESENT_PERCENT } from '#app/models/sessions/attendance.ts'
 import {
 	DEFAULT_REMINDER_FIRST_MINUTES,
 	DEFAULT_REMINDER_SECOND_MINUTES,
@@ -155,6 +156,7 @@ const SCHEDULE_MESSAGES = {
 	minutes: `Length must be a whole number of minutes from 5 to ${MAX_SESSION_MINUTES}`,
 	needsStartDate: 'A weekly schedule needs the course start date',
 	daysBefore: 'Enter a whole number of days from 0 to 365',
+	presentPercent: 'Enter a whole percentage from 1 to 100',
 } as const
 
 export const CourseTitleSchema = z
@@ -208,6 +210,13 @@ export const CourseFormSchema = z
 		announceWeekOpen: z.boolean().optional(),
 		/** Every week's live session is joined here unless the week has its own link (docs/decisions/046). */
 		meetingLink: MeetingLinkSchema,
+		attendancePresentPercent: wholeNumber(
+			DEFAULT_PRESENT_PERCENT,
+			SCHEDULE_MESSAGES.presentPercent,
+			1,
+			100,
+			SCHEDULE_MESSAGES.presentPercent,
+		),
 		// The school's own words (docs/decisions/043); empty keeps the program's.
 		outcomes: ownWords({ label: "What You'll Learn", max: OUTCOMES_MAX_LENGTH, lineBreaks: true }).refine(
 			(outcomes) => !outcomes || outcomes.split('\n').filter((line) => line.trim()).length <= MAX_OUTCOMES,
@@ -247,6 +256,7 @@ export function toCourseInput(value: CourseFormValues) {
 		reminderSecondMinutes: value.reminderSecondMinutes,
 		announceWeekOpen: value.announceWeekOpen ?? false,
 		meetingLink: value.meetingLink,
+		attendancePresentPercent: value.attendancePresentPercent,
 		outcomes: value.outcomes,
 		durationText: value.durationText,
 		refundTerms: value.refundTerms,
@@ -269,6 +279,7 @@ export type CourseFormDefaults = {
 	reminderSecondMinutes?: string
 	announceWeekOpen?: boolean
 	meetingLink?: string
+	attendancePresentPercent?: string
 	outcomes?: string
 	durationText?: string
 	refundTerms?: string
@@ -281,6 +292,7 @@ export const SCHEDULE_DEFAULTS = {
 	weeksOpenDaysBefore: String(DEFAULT_WEEKS_OPEN_DAYS_BEFORE),
 	reminderFirstHours: String(DEFAULT_REMINDER_FIRST_MINUTES / 60),
 	reminderSecondMinutes: String(DEFAULT_REMINDER_SECOND_MINUTES),
+	attendancePresentPercent: String(DEFAULT_PRESENT_PERCENT),
 } satisfies Partial<CourseFormDefaults>
 
 /** What You'll Learn on a course page that has no list of its own: the program's six topics. */

@@ -89,6 +89,7 @@ export function selectWeeksWithItems(db: Kysely<Database>) {
 			join.onRef('session.course_id', '=', 'week.course_id').onRef('session.week_number', '=', 'week.week_number'),
 		)
 		.select([
+			'session.id as sessionId',
 			'session.starts_at as sessionStartsAt',
 			'session.ends_at as sessionEndsAt',
 			'session.time_zone as sessionZone',
@@ -191,6 +192,7 @@ export async function getCourseWeeks(
 
 function weekSessionOf(
 	row: {
+		sessionId: number | null
 		sessionStartsAt: Date | string | null
 		sessionEndsAt: Date | string | null
 		sessionStatus: 'scheduled' | 'cancelled' | null
@@ -199,10 +201,11 @@ function weekSessionOf(
 	zone: string,
 	now: Date,
 ): WeekSession | null {
-	if (!row.sessionStartsAt || !row.sessionEndsAt || !row.sessionStatus) return null
+	if (!row.sessionId || !row.sessionStartsAt || !row.sessionEndsAt || !row.sessionStatus) return null
 	const startsAt = new Date(row.sessionStartsAt)
 	const endsAt = new Date(row.sessionEndsAt)
 	return {
+		id: row.sessionId,
 		when: formatSessionTime(startsAt, endsAt, zone),
 		status: row.sessionStatus,
 		note: row.sessionNote,

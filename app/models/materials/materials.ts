@@ -128,6 +128,7 @@ export type MaterialReader = { id: string; isAdmin: boolean; timeZone?: string |
 
 /** A week's live session as a week card shows it, formatted for the reader on the server. */
 export type WeekSession = {
+	id: number
 	/** 'Tue 13 Jan, 7:00–8:00 pm EST' in the reader's zone. */
 	when: string
 	status: 'scheduled' | 'cancelled'

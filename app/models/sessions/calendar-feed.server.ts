@@ -5,7 +5,7 @@ import { Temporal } from 'temporal-polyfill'
 import { tzlib_get_ical_block } from 'timezones-ical-library'
 import { SITE_NAME } from '#app/emails/site.ts'
 import type { Database, LiveSessionStatus } from '#db/types.ts'
-import { isTimeZone, meetingLinkFor } from './live-sessions.ts'
+import { isTimeZone, meetingLinkFor, sessionJoinPath } from './live-sessions.ts'
 import { sessionViewColumns } from './session-schedule.server.ts'
 
 /**
@@ -110,7 +110,8 @@ export function renderCalendar(sessions: FeedSession[], { siteUrl, name }: { sit
 	calendar.timezone({ name: null, generator: (zone) => tzlib_get_ical_block(zone)[0] ?? null })
 	for (const session of sessions) {
 		const zoned = (instant: Date) => Temporal.Instant.fromEpochMilliseconds(instant.getTime()).toZonedDateTimeISO(session.timeZone)
-		const joinUrl = meetingLinkFor(session)
+		// Through the app, which records the join (docs/decisions/048); only for a session with a meeting link.
+		const joinUrl = meetingLinkFor(session) ? `${siteUrl}${sessionJoinPath(session.id)}` : null
 		const courseUrl = `${siteUrl}/dashboard?course=${session.courseId}`
 		const lines = [
 			session.status === 'cancelled' ? `Cancelled.${session.note ? ` ${session.note}` : ''}` : session.note,

@@ -119,6 +119,7 @@ export async function getCourseScheduleSettings(db: Kysely<Database>, courseId: 
 			'reminder_second_minutes',
 			'announce_week_open',
 			'meeting_link',
+			'attendance_present_percent',
 		])
 		.where('id', '=', courseId)
 		.executeTakeFirst()
@@ -133,6 +134,7 @@ export async function getCourseScheduleSettings(db: Kysely<Database>, courseId: 
 		reminderSecondMinutes: String(row.reminder_second_minutes ?? 0),
 		announceWeekOpen: row.announce_week_open,
 		meetingLink: row.meeting_link ?? '',
+		attendancePresentPercent: String(row.attendance_present_percent),
 	}
 }
 

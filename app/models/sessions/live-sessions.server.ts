@@ -7,6 +7,7 @@ import {
 	meetingLinkFor,
 	type NextLiveSession,
 	type SessionStatus,
+	sessionJoinPath,
 } from './live-sessions.ts'
 import { sessionViewColumns } from './session-schedule.server.ts'
 
@@ -84,6 +85,7 @@ export async function getNextLiveSession(
 				.on('enrollments.status', '=', 'active'),
 		)
 		.innerJoin('courses as course', 'course.id', 'session.course_id')
+		.select('session.id as sessionId')
 		.select(sessionViewColumns())
 		.where('session.ends_at', '>', now)
 		.orderBy('session.starts_at')
@@ -104,7 +106,7 @@ export async function getNextLiveSession(
 		when: formatSessionTime(startsAt, endsAt, zone(next)),
 		status: next.status,
 		note: next.note,
-		joinUrl: joinLinkOpen({ startsAt, endsAt, status: next.status }, now) ? meetingLinkFor(next) : null,
+		joinUrl: joinLinkOpen({ startsAt, endsAt, status: next.status }, now) && meetingLinkFor(next) ? sessionJoinPath(next.sessionId) : null,
 		joinOpensAt: new Date(startsAt.getTime() - JOIN_OPENS_MINUTES_BEFORE * 60_000).toISOString(),
 		following: following
 			? {

@@ -1,3 +1,4 @@
+import { href } from 'react-router'
 import { z } from 'zod'
 import { safeExternalUrl } from '#app/models/materials/materials.ts'
 import { hasControlCharacters } from '#app/utils/misc.ts'
@@ -195,6 +196,14 @@ function isHttpsAddress(value: string) {
 	}
 }
 
+/**
+ * The app's join link of a session: every 'Join' button, e-mail and calendar entry points here, so
+ * the join is recorded before the student is sent on to the meeting (docs/decisions/048).
+ */
+export function sessionJoinPath(sessionId: number) {
+	return href('/dashboard/sessions/:liveSessionId/join', { liveSessionId: String(sessionId) })
+}
+
 /** When a week's files open: the admin's moment, else the course's days before its session. */
 export function weekOpensAt(session: { startsAt: Date; opensAt: Date | null }, daysBefore: number) {
 	return session.opensAt ?? new Date(session.startsAt.getTime() - daysBefore * 86_400_000)
@@ -267,7 +276,7 @@ export type NextLiveSession = {
 	when: string
 	status: SessionStatus
 	note: string | null
-	/** The call link, sent only while it is open (from 15 minutes before until the end). */
+	/** The app's join link (sessionJoinPath), sent only while it is open (from 15 minutes before until the end) and the week has a call link. */
 	joinUrl: string | null
 	joinOpensAt: string
 	/** When the next session is cancelled, the one after it that takes place. */

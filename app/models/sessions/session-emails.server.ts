@@ -6,7 +6,14 @@ import { SessionReminderEmail, sessionReminderSubject } from '#app/emails/sessio
 import { WeekOpenEmail, weekOpenSubject } from '#app/emails/week-open.tsx'
 import { emailSite, enqueueEmail } from '#app/models/messaging/emails.server.ts'
 import type { Database } from '#db/types.ts'
-import { dueReminderLead, formatSessionTime, meetingLinkFor, passedReminderLeads, reminderMinutesToName } from './live-sessions.ts'
+import {
+	dueReminderLead,
+	formatSessionTime,
+	meetingLinkFor,
+	passedReminderLeads,
+	reminderMinutesToName,
+	sessionJoinPath,
+} from './live-sessions.ts'
 import { sessionOpensAtSql, sessionWeekSql } from './session-schedule.server.ts'
 
 /** How long after a week opened its 'Week N is open' mail may still go (a restart catches up; old weeks stay quiet). */
@@ -157,7 +164,7 @@ export async function sendDueReminders(db: Kysely<Database>, now: Date = new Dat
 					topic: row.topic,
 					when: formatSessionTime(startsAt, new Date(row.endsAt), row.userZone ?? row.sessionZone),
 					leadMinutes: named,
-					joinUrl: meetingLinkFor(row),
+					joinUrl: meetingLinkFor(row) ? `${site.url}${sessionJoinPath(row.sessionId)}` : null,
 					dashboardUrl: dashboardUrl(row.courseId),
 					settingsUrl: `${site.url}${href('/dashboard/settings')}`,
 				}),

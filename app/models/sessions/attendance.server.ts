@@ -1,0 +1,88 @@
+import type { Kysely } from 'kysely'
+import { COURSE_ACCESS_BY_STATUS } from '#app/models/materials/materials.ts'
+import type { Database } from '#db/types.ts'
+import { formatMoment, JOIN_OPENS_MINUTES_BEFORE, joinLinkOpen, meetingLinkFor } from './live-sessions.ts'
+import { sessionWeekSql } from './session-schedule.server.ts'
+
+/**
+ * A student's side of attendance (docs/decisions/048): going through the app's join link records
+ * the join, then sends them on to the meeting.
+ */
+
+export type JoinOutcome =
+	| { kind: 'joined'; courseId: number; meetingUrl: string }
+	| { kind: 'not-open-yet'; courseId: number; opensAt: string }
+	| { kind: 'over' | 'cancelled' | 'no-link'; courseId: number }
+
+/**
+ * Joins a live session: for a student with full access to its course (an active enrolment) inside
+ * the join window (from 15 minutes before the start until the end), records the join once — the
+ * first click's moment in `session_joins`, and present from the join link in `attendance` unless a
+ * report or an admin already said otherwise — and answers the meeting link. An admin passes
+ * through without a record (they teach; they are on no roster). Null when the session does not
+ * exist or the reader may not join it: the route answers 404, whatever the id.
+ */
+export async function joinLiveSession(
+	db: Kysely<Database>,
+	{
+		sessionId,
+		user,
+		now = new Date(),
+	}: { sessionId: number; user: { id: string; isAdmin: boolean; timeZone?: string | null }; now?: Date },
+): Promise<JoinOutcome | null> {
+	const session = await db
+		.selectFrom('live_sessions as session')
+		.innerJoin('courses as course', 'course.id', 'session.course_id')
+		.leftJoin('enrollments', (join) =>
+			join.onRef('enrollments.course_id', '=', 'session.course_id').on('enrollments.user_id', '=', user.id),
+		)
+		.select([
+			'session.course_id as courseId',
+			'session.starts_at as startsAt',
+			'session.ends_at as endsAt',
+			'session.status',
+			'session.time_zone as timeZone',
+			'enrollments.status as enrollmentStatus',
+			sessionWeekSql('zoom_link').as('weekLink'),
+			'course.meeting_link as courseLink',
+		])
+		.where('session.id', '=', sessionId)
+		.executeTakeFirst()
+	if (!session) return null
+	const fullAccess = session.enrollmentStatus ? COURSE_ACCESS_BY_STATUS[session.enrollmentStatus] === 'full' : false
+	if (!user.isAdmin && !fullAccess) return null
+	const { courseId } = session
+	const startsAt = new Date(session.startsAt)
+	const endsAt = new Date(session.endsAt)
+	if (!joinLinkOpen({ startsAt, endsAt, status: session.status }, now)) {
+		if (session.status === 'cancelled') return { kind: 'cancelled', courseId }
+		if (now >= endsAt) return { kind: 'over', courseId }
+		const opensAt = new Date(startsAt.getTime() - JOIN_OPENS_MINUTES_BEFORE * 60_000)
+		return { kind: 'not-open-yet', courseId, opensAt: formatMoment(opensAt, user.timeZone ?? session.timeZone) }
+	}
+	const meetingUrl = meetingLinkFor(session)
+	if (!meetingUrl) return { kind: 'no-link', courseId }
+	if (!user.isAdmin) await recordJoin(db, { sessionId, userId: user.id, now })
+	return { kind: 'joined', courseId, meetingUrl }
+}
+
+/**
+ * One join row however many clicks arrive at once (the key and ON CONFLICT), and present from the
+ * join link only where nothing stronger is recorded: a report's or an admin's status stays.
+ */
+async function recordJoin(db: Kysely<Database>, { sessionId, userId, now }: { sessionId: number; userId: string; now: Date }) {
+	await db.transaction().execute(async (trx) => {
+		const first = await trx
+			.insertInto('session_joins')
+			.values({ live_session_id: sessionId, user_id: userId, joined_at: now })
+			.onConflict((conflict) => conflict.doNothing())
+			.returning('user_id')
+			.executeTakeFirst()
+		if (!first) return
+		await trx
+			.insertInto('attendance')
+			.values({ live_session_id: sessionId, user_id: userId, status: 'present', source: 'join_link', updated_at: now })
+			.onConflict((conflict) => conflict.doNothing())
+			.execute()
+	})
+}

@@ -1,0 +1,81 @@
+import { data, Link, useNavigation } from 'react-router'
+import { z } from 'zod'
+import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { ImportPreviewView } from '#app/components/sessions/attendance-import.tsx'
+import { ATTENDANCE_MESSAGES } from '#app/models/sessions/attendance.ts'
+import { applyImport, getAttendanceSession, getImportPreview } from '#app/models/sessions/attendance-admin.server.ts'
+import { attendancePath } from '#app/routes/admin/+shared/paths.ts'
+import { requireAdmin } from '#app/utils/auth.server.ts'
+import { getDb } from '#app/utils/db.server.ts'
+import { readFormData } from '#app/utils/form-data.server.ts'
+import { parseRowId } from '#app/utils/row-id.ts'
+import { redirectWithToast } from '#app/utils/toast.server.ts'
+import type { Route } from './+types/attendance-import'
+
+const ImportIdSchema = z.uuid()
+
+/** The session and the import of the address, the import being one of that session's; 404 otherwise. */
+async function requireImport(params: { courseId?: string; liveSessionId?: string; importId?: string }) {
+	const courseId = parseRowId(params.courseId)
+	const sessionId = parseRowId(params.liveSessionId)
+	const importId = ImportIdSchema.safeParse(params.importId)
+	const session = courseId && sessionId && importId.success ? await getAttendanceSession(getDb(), courseId, sessionId) : null
+	if (!session || !importId.success) throw data('Import not found', { status: 404 })
+	return { session, importId: importId.data }
+}
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+	await requireAdmin(request)
+	const { session, importId } = await requireImport(params)
+	const preview = await getImportPreview(getDb(), { session, importId })
+	if (!preview) throw data(ATTENDANCE_MESSAGES.expired, { status: 404 })
+	return { session, preview }
+}
+
+export async function action({ request, params }: Route.ActionArgs) {
+	const admin = await requireAdmin(request)
+	const { session, importId } = await requireImport(params)
+	const form = await readFormData(request)
+	const roster = attendancePath(session.courseId, session.id)
+	if (form.get('intent') !== 'confirm') return data({ error: 'Use the Confirm Import button' }, { status: 400 })
+	const applied = await applyImport(getDb(), { adminId: admin.id, session, importId })
+	if (!applied) throw data(ATTENDANCE_MESSAGES.expired, { status: 404 })
+	if (applied === 'already') return redirectWithToast(roster, { type: 'info', title: ATTENDANCE_MESSAGES.alreadyApplied })
+	const title =
+		applied.changed === 0
+			? 'Report imported: nothing changed'
+			: `Report imported: ${applied.changed} ${applied.changed === 1 ? 'student' : 'students'} updated`
+	return redirectWithToast(roster, { type: 'success', title })
+}
+
+export default function AttendanceImport({ loaderData }: Route.ComponentProps) {
+	const { session, preview } = loaderData
+	const backTo = attendancePath(session.courseId, session.id)
+	const action = `${backTo}/imports/${preview.id}`
+	const navigation = useNavigation()
+	return (
+		<>
+			<div className="space-y-1">
+				<Link to={backTo} className="text-sm font-medium text-brand-700 underline-offset-4 hover:underline">
+					Back to the roster
+				</Link>
+				<h1 className="text-2xl font-bold text-ink">Import Preview: Week {session.weekNumber}</h1>
+				<p className="text-slate-700">
+					{session.courseTitle} · {session.when}
+				</p>
+			</div>
+			<ImportPreviewView
+				preview={preview}
+				action={action}
+				backTo={backTo}
+				busy={navigation.state === 'submitting' && navigation.formAction === action}
+			/>
+		</>
+	)
+}
+
+export const meta: Route.MetaFunction = () => [{ title: 'Import Preview | Real Estate Mentorship' }]
+
+export function ErrorBoundary() {
+	return <GeneralErrorBoundary />
+}
