@@ -203,6 +203,9 @@ describe('add course', () => {
 				'outcomes',
 				'duration_text',
 				'refund_terms',
+				// Drafts and Run again (docs/decisions/045).
+				'published',
+				'run_again_key',
 			].sort(),
 		)
 	})
