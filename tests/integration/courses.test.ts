@@ -112,6 +112,7 @@ describe('course availability', () => {
 			schedule: null,
 			outcomes: PROGRAM_OUTCOMES,
 			duration: '3 months',
+			published: true,
 			createdAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T.+Z$/),
 			updatedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T.+Z$/),
 			taken: 0,

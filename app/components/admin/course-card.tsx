@@ -57,40 +57,29 @@ export function AdminCourseCard({ course, page }: { course: CourseWithAvailabili
 			</CardContent>
 			<CardFooter>
 				<ActionList className="flex w-full flex-wrap items-center gap-2">
-					<ButtonLink
-						to={withPage(href('/dashboard/admin/courses/:courseId/edit', params), page)}
-						preventScrollReset
-						variant="outline"
-						size="sm"
-					>
-						Edit<span className="sr-only"> {course.title}</span>
-					</ButtonLink>
-					<ButtonLink
-						to={withPage(href('/dashboard/admin/courses/:courseId/delete', params), page)}
-						preventScrollReset
+					<DialogLink to={href('/dashboard/admin/courses/:courseId/edit', params)} page={page} label="Edit" title={course.title} />
+					<DialogLink
+						to={href('/dashboard/admin/courses/:courseId/delete', params)}
+						page={page}
+						label="Delete"
+						title={course.title}
 						variant="destructive"
-						size="sm"
-					>
-						Delete<span className="sr-only"> {course.title}</span>
-					</ButtonLink>
+					/>
 					{course.published ? null : (
-						<ButtonLink
-							to={withPage(href('/dashboard/admin/courses/:courseId/publish', params), page)}
-							preventScrollReset
+						<DialogLink
+							to={href('/dashboard/admin/courses/:courseId/publish', params)}
+							page={page}
+							label="Publish"
+							title={course.title}
 							variant="primary"
-							size="sm"
-						>
-							Publish<span className="sr-only"> {course.title}</span>
-						</ButtonLink>
+						/>
 					)}
-					<ButtonLink
-						to={withPage(href('/dashboard/admin/courses/:courseId/run-again', params), page)}
-						preventScrollReset
-						variant="outline"
-						size="sm"
-					>
-						Run Again<span className="sr-only"> {course.title}</span>
-					</ButtonLink>
+					<DialogLink
+						to={href('/dashboard/admin/courses/:courseId/run-again', params)}
+						page={page}
+						label="Run Again"
+						title={course.title}
+					/>
 					<ButtonLink to={href('/dashboard/admin/courses/:courseId/waitlist', params)} variant="outline" size="sm">
 						Waitlist<span className="sr-only"> of {course.title}</span>
 					</ButtonLink>
@@ -105,5 +94,27 @@ export function AdminCourseCard({ course, page }: { course: CourseWithAvailabili
 				</ActionList>
 			</CardFooter>
 		</Card>
+	)
+}
+
+/** A dialog of the course over the same page of the grid, named for screen readers with the course. */
+function DialogLink({
+	to,
+	page,
+	label,
+	title,
+	variant = 'outline',
+}: {
+	to: string
+	page: number
+	label: string
+	title: string
+	variant?: 'outline' | 'destructive' | 'primary'
+}) {
+	return (
+		<ButtonLink to={withPage(to, page)} preventScrollReset variant={variant} size="sm">
+			{label}
+			<span className="sr-only"> {title}</span>
+		</ButtonLink>
 	)
 }
