@@ -25,3 +25,15 @@ export function Alert({
 		</div>
 	)
 }
+
+/** A form's own errors (not a field's), each on its line, or nothing when there are none. */
+export function FormErrors({ id, errors }: { id?: string; errors: string[] | undefined }) {
+	if (!errors?.length) return null
+	return (
+		<Alert tone="error" id={id}>
+			{errors.map((error) => (
+				<p key={error}>{error}</p>
+			))}
+		</Alert>
+	)
+}

@@ -3,7 +3,7 @@ import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { type ChangeEvent, useId, useState } from 'react'
 import { Form, useNavigation, useRevalidator } from 'react-router'
 import { useHydrated } from 'remix-utils/use-hydrated'
-import { Alert } from '#app/components/ui/alert.tsx'
+import { Alert, FormErrors } from '#app/components/ui/alert.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { CheckboxField, Field, SelectField } from '#app/components/ui/field.tsx'
 import {
@@ -148,13 +148,7 @@ export function UploadMaterialsForm({
 
 	return (
 		<Form method="post" action={action} encType="multipart/form-data" preventScrollReset {...getFormProps(form)} className="space-y-5">
-			{form.errors?.length ? (
-				<Alert tone="error" id={form.errorId}>
-					{form.errors.map((error) => (
-						<p key={error}>{error}</p>
-					))}
-				</Alert>
-			) : null}
+			<FormErrors id={form.errorId} errors={form.errors} />
 			{course ? (
 				<input type="hidden" name={fields.courseId.name} value={course.id} />
 			) : (

@@ -3,7 +3,7 @@ import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { type MouseEvent, useEffect, useId, useRef, useState } from 'react'
 import { Form, useBlocker, useNavigation } from 'react-router'
 import { useHydrated } from 'remix-utils/use-hydrated'
-import { Alert } from '#app/components/ui/alert.tsx'
+import { FormErrors } from '#app/components/ui/alert.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
 import { CheckboxField, Field, SelectField } from '#app/components/ui/field.tsx'
@@ -84,13 +84,7 @@ export function WeekEditForm({
 
 	return (
 		<Form method="post" action={action} encType="multipart/form-data" preventScrollReset {...getFormProps(form)} className="space-y-6">
-			{form.errors?.length ? (
-				<Alert tone="error" id={form.errorId}>
-					{form.errors.map((error) => (
-						<p key={error}>{error}</p>
-					))}
-				</Alert>
-			) : null}
+			<FormErrors id={form.errorId} errors={form.errors} />
 			<section aria-labelledby="week-details-heading" className="space-y-4">
 				<h3 id="week-details-heading" className="text-base font-semibold text-ink">
 					Week Details

@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { Form, useNavigation } from 'react-router'
-import { Alert } from '#app/components/ui/alert.tsx'
+import { FormErrors } from '#app/components/ui/alert.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
 import { Field } from '#app/components/ui/field.tsx'
 import { type WeekTopicLine, WeekTopicsSchema, type WeekTopicsValues } from '#app/models/materials/week-topics.ts'
@@ -38,13 +38,7 @@ export function WeekTopicsForm({
 	const rows = fields.weeks.getFieldList()
 	return (
 		<Form method="post" action={action} preventScrollReset {...getFormProps(form)} className="space-y-5">
-			{form.errors?.length ? (
-				<Alert tone="error" id={form.errorId}>
-					{form.errors.map((error) => (
-						<p key={error}>{error}</p>
-					))}
-				</Alert>
-			) : null}
+			<FormErrors id={form.errorId} errors={form.errors} />
 			<ol className="space-y-3">
 				{rows.map((row, index) => {
 					const week = row.getFieldset()
