@@ -203,6 +203,8 @@ describe('add course', () => {
 				'outcomes',
 				'duration_text',
 				'refund_terms',
+				// Attendance's threshold (docs/decisions/048).
+				'attendance_present_percent',
 			].sort(),
 		)
 	})
