@@ -81,6 +81,7 @@ test('an admin marks the roster by hand, then previews and confirms a meeting re
 		.setInputFiles({ name: 'participants.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) })
 	await page.getByRole('button', { name: 'Preview Import' }).click()
 	await expect(page.getByRole('heading', { level: 1, name: 'Import Preview: Week 1' })).toBeVisible()
+	const previewUrl = page.url()
 	await expect(page.getByText('Line 7: Coach Sam <coach@school.example>, 69 min')).toBeVisible()
 	await expect(page.getByText('Kept: set by hand')).toBeVisible()
 	// Nothing is saved before the confirmation.
@@ -91,6 +92,17 @@ test('an admin marks the roster by hand, then previews and confirms a meeting re
 	await expect(page.getByRole('group', { name: /Ruth Present/ }).getByText('Present · 60 min · Meeting report, by Ada Admin')).toBeVisible()
 	await expect(page.getByRole('group', { name: /Sam Late/ }).getByText('Late · 25 min · Meeting report, by Ada Admin')).toBeVisible()
 	await expect(page.getByRole('group', { name: /Lee Excused/ }).getByText('Excused · Set by hand, by Ada Admin')).toBeVisible()
+
+	// On a phone neither page scrolls sideways; the applied preview says so instead of offering Confirm again.
+	const rosterUrl = page.url()
+	await page.setViewportSize({ width: 390, height: 844 })
+	const sidewaysOverflow = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
+	await page.goto(rosterUrl)
+	expect(await sidewaysOverflow()).toBeLessThanOrEqual(0)
+	await page.goto(previewUrl)
+	await expect(page.getByText('This report was imported.')).toBeVisible()
+	await expect(page.getByRole('button', { name: 'Confirm Import' })).toHaveCount(0)
+	expect(await sidewaysOverflow()).toBeLessThanOrEqual(0)
 })
 
 test('a malformed report is refused with the line, and nothing is saved', async ({ page, db, createUser, signIn }) => {

@@ -150,6 +150,8 @@ test.describe('forgery, GET safety and headers', () => {
 			sessionId: 'cs_test_unknown',
 			mailId: String(mail.id),
 			liveSessionId: String(liveSessionId),
+			// No report preview has this id: the preview page answers 404.
+			importId: '00000000-0000-4000-8000-000000000000',
 			feed: 'not-a-real-calendar-token-not-a-real-one.ics',
 			token: 'no-such-waitlist-token',
 		}
