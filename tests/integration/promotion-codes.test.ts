@@ -328,6 +328,31 @@ describe('a code that takes the price to zero', () => {
 	})
 })
 
+describe("a total below the provider's minimum charge (docs/decisions/047)", () => {
+	test('is waived: the preview says free, the claim enrols without a checkout and records the code with the whole price off', async () => {
+		const { id: courseId } = await course({ registration_fee: 10_000 })
+		const nearlyFree = await code({ amountOffCents: 9_980 })
+		expect(await previewPromotionCode(t.db, { code: nearlyFree.code, courseId, priceCents: 10_000 })).toMatchObject({
+			discountCents: 10_000,
+			totalCents: 0,
+		})
+		const buyer = await student()
+		const before = stripe.requests.length
+		const outcome = await buy(stripePayments, buyer, courseId, nearlyFree.code)
+		expect(outcome.kind).toBe('enrolled')
+		expect(stripe.requests.length).toBe(before)
+		expect(await redemptions(nearlyFree.id)).toMatchObject([{ status: 'redeemed', price_cents: 10_000, discount_cents: 10_000 }])
+	})
+
+	test('a total at the minimum is charged as it is', async () => {
+		const { id: courseId } = await course({ registration_fee: 10_000 })
+		const fiftyCentsLeft = await code({ amountOffCents: 9_950 })
+		const outcome = await buy(stripePayments, await student(), courseId, fiftyCentsLeft.code)
+		expect(outcome.kind).toBe('checkout')
+		expect(outcome.claim.promotion).toMatchObject({ discountCents: 9_950, totalCents: 50 })
+	})
+})
+
 describe('codes that cannot be used', () => {
 	test('unknown, deactivated, expired, for another course, used up: refused with the reason, nothing held or counted', async () => {
 		const { id: courseId } = await course()
