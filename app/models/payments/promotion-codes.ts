@@ -70,6 +70,9 @@ export const PromotionCodeFieldSchema = z
 	.transform(normalizePromotionCode)
 	.optional()
 
+/** The field when Apply is pressed: a code is needed to price. */
+export const ApplyCodeFieldSchema = PromotionCodeFieldSchema.pipe(z.string({ error: 'Enter a promotion code to apply' }))
+
 const AMOUNT_PATTERN = /^\d{1,7}(\.\d{1,2})?$/
 
 export const PAST_END_DATE_MESSAGE = 'The end date cannot be in the past.'
