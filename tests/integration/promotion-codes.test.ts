@@ -342,6 +342,14 @@ describe("a total below the provider's minimum charge (docs/decisions/047)", () 
 		expect(outcome.kind).toBe('enrolled')
 		expect(stripe.requests.length).toBe(before)
 		expect(await redemptions(nearlyFree.id)).toMatchObject([{ status: 'redeemed', price_cents: 10_000, discount_cents: 10_000 }])
+		// The receipt names the code and what it took off (issue 39 point 9).
+		const receipt = await t.db
+			.selectFrom('email_outbox')
+			.select('text_body')
+			.where('to_address', '=', buyer.email)
+			.where('subject', 'like', 'Enrollment confirmed: %')
+			.executeTakeFirstOrThrow()
+		expect(receipt.text_body).toMatch(new RegExp(`Price +\\$100\\.00\nPromotion code ${nearlyFree.code} +−\\$100\\.00\nAmount paid +Free`))
 	})
 
 	test('a total at the minimum is charged as it is', async () => {
