@@ -1,6 +1,6 @@
 import cluster from 'node:cluster'
 import { CRONTAB, TASKS } from '#app/jobs/index.server.ts'
-import { detectDocumentConverter } from '#app/services/documents/converter.server.ts'
+import { detectDocumentConverter, previewsStartupLine } from '#app/services/documents/converter.server.ts'
 import { getEventHub, stopEventHub } from '#app/services/events/hub.server.ts'
 import { acceptStreams, closeAllStreams } from '#app/services/events/streams.server.ts'
 import { addJob } from '#app/services/jobs/queue.server.ts'
@@ -40,11 +40,7 @@ export async function startup({ routes }: { routes: Record<string, BuildRoute | 
 	const converter = await detectDocumentConverter(env)
 	// Said once per start: by the only process, or by the cluster's first worker.
 	if ((env.LOG_LEVEL === 'info' || env.LOG_LEVEL === 'debug') && (!cluster.isWorker || cluster.worker?.id === 1)) {
-		console.log(
-			converter
-				? `Office previews: ${converter.version}`
-				: 'Office previews: LibreOffice not found; Office files open in the online viewer or download (LIBREOFFICE_PATH)',
-		)
+		console.log(previewsStartupLine(converter, env))
 	}
 	await addJob(getDb(), 'request-missing-previews', {}, { jobKey: 'request-missing-previews' })
 }

@@ -84,6 +84,15 @@ describe('e-mail templates', () => {
 		const free = await renderEmail(<EnrollmentReceiptEmail {...receipt} amountPaid="Free" startsOn={null} paymentReference={null} />)
 		expect(free.text).toMatch(/Course +Spring Cohort\nAmount paid +Free\n/)
 		expect(free.text).not.toMatch(/Starts|Payment reference/)
+
+		const discounted = await renderEmail(
+			<EnrollmentReceiptEmail
+				{...receipt}
+				amountPaid="$2,000.00"
+				discount={{ code: 'SPRING20', price: '$2,500.00', amountOff: '$500.00' }}
+			/>,
+		)
+		expect(discounted.text).toMatch(/Price +\$2,500\.00\nPromotion code SPRING20 +−\$500\.00\nAmount paid +\$2,000\.00/)
 	})
 
 	test('an announcement: subject, paragraphs and line breaks, course, attached file, link to the site, unsubscribe link', async () => {

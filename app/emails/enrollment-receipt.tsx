@@ -12,6 +12,8 @@ export type EnrollmentReceiptProps = {
 	courseTitle: string
 	/** Formatted, e.g. '$2,500.00' or 'Free'. */
 	amountPaid: string
+	/** The promotion code used, with the price before it and what it took off, formatted. */
+	discount?: { code: string; price: string; amountOff: string } | null
 	/** Formatted start date, when the course has one. */
 	startsOn: string | null
 	/** The payment provider's reference of a paid checkout. */
@@ -25,6 +27,7 @@ export function EnrollmentReceiptEmail({
 	name,
 	courseTitle,
 	amountPaid,
+	discount = null,
 	startsOn,
 	paymentReference,
 	courseUrl,
@@ -32,6 +35,9 @@ export function EnrollmentReceiptEmail({
 	const details: Array<[string, string]> = [
 		['Course', courseTitle],
 		...(startsOn ? [['Starts', startsOn] as [string, string]] : []),
+		...(discount
+			? [['Price', discount.price] as [string, string], [`Promotion code ${discount.code}`, `−${discount.amountOff}`] as [string, string]]
+			: []),
 		['Amount paid', amountPaid],
 		...(paymentReference ? [['Payment reference', paymentReference] as [string, string]] : []),
 	]

@@ -212,3 +212,25 @@ test('the course grid comes in pages of twelve, and a dialog opened on the secon
 	expect(tops.length).toBeGreaterThanOrEqual(2)
 	expect(new Set(tops).size).toBe(1)
 })
+
+test('after Add Course the form is empty again and its selects show their first choices, the weekday included', async ({
+	page,
+	createUser,
+	signIn,
+}) => {
+	await signIn(await createUser({ role: 'admin' }))
+	await page.goto('/dashboard/admin/courses')
+	const addForm = page.locator('#add-course')
+	const weekday = addForm.getByLabel('Weekly Session Day')
+	await expect(weekday.locator('option:checked')).toHaveText('No weekly schedule')
+	const title = `Weekly ${randomUUID().slice(0, 8)}`
+	await addForm.getByLabel('Title *').fill(title)
+	await addForm.getByLabel('Description *').fill('Meets every Tuesday.')
+	await weekday.selectOption({ label: 'Tuesday' })
+	await addForm.getByLabel('Session Start Time').fill('18:00')
+	await addForm.getByRole('button', { name: 'Add Course' }).click()
+	await expect(page.getByText('Course added successfully')).toBeVisible()
+	await expect(addForm.getByLabel('Title *')).toHaveValue('')
+	await expect(weekday.locator('option:checked')).toHaveText('No weekly schedule')
+	await expect(addForm.getByLabel('Time Zone').locator('option:checked')).toHaveText(/\w/)
+})

@@ -170,6 +170,42 @@ test('a signed-in student claims a paid seat from the offer link and pays throug
 	expect(enrolment.status).toBe('active')
 })
 
+test('the offer page takes a promotion code: a refused one is explained, Apply prices a good one, and the checkout charges it', async ({
+	page,
+	db,
+	createUser,
+	signIn,
+}) => {
+	const course = await insertCourse(db, { capacity: 1, registration_fee: 250000 })
+	const code = `WAIT${randomUUID().slice(0, 8).toUpperCase()}`
+	await db.insertInto('promotion_codes').values({ code, percent_off: 20, course_id: course.id }).execute()
+	const student = await createUser({ name: 'Coral Coded' })
+	const { token } = await insertPlace(db, course.id, { name: 'Coral Coded', email: student.email, offered: true })
+	await signIn(student)
+
+	await page.goto(`/waitlist/places/${token}`)
+	const field = page.getByLabel('Promotion code (optional)')
+	const agreement = page.getByRole('checkbox', { name: /I have read and agree/ })
+	await field.fill('NO-SUCH-CODE')
+	await agreement.check()
+	await page.getByRole('button', { name: 'Claim and Pay' }).click()
+	await expect(page.getByText('This promotion code does not exist.')).toBeVisible()
+	await expect(field).toHaveValue('NO-SUCH-CODE')
+	expect(await placeStatus(db, course.id, student.email)).toBe('offered')
+
+	await field.fill(code.toLowerCase())
+	await page.getByRole('button', { name: 'Apply' }).click()
+	await expect(page.getByText(`Code ${code} applied: 20% off.`)).toBeVisible()
+	await expect(page.getByText('$2,000.00')).toBeVisible()
+	await agreement.check()
+	await page.getByRole('button', { name: 'Claim and Pay' }).click()
+	await expect(page).toHaveURL(/\/test-checkout\/cs_test_[0-9a-f]+$/)
+	await expect(page.getByText(`Promotion code ${code}`)).toBeVisible()
+	await expect(page.getByRole('button', { name: 'Pay $2,000.00' })).toBeVisible()
+	const reserved = await db.selectFrom('promotion_code_redemptions').select('status').where('user_id', '=', student.id).execute()
+	expect(reserved).toEqual([{ status: 'reserved' }])
+})
+
 test('a visitor joins a full course’s line from Our Programs and gets the place by e-mail', async ({ page, db }) => {
 	const course = await fullCourse(db)
 	await insertPlace(db, course.id, { name: 'Already Waiting' })

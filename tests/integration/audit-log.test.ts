@@ -20,7 +20,15 @@ const AUDIT = '/dashboard/admin/audit-log'
 type AuditData = {
 	entity: string
 	entities: string[]
-	entries: Array<{ action: string; entity: string; entityId: string | null; actorName: string | null; details: string }>
+	entries: Array<{
+		action: string
+		entity: string
+		entityId: string | null
+		actorName: string | null
+		details: string
+		summary: string
+		lines: string[]
+	}>
 }
 
 async function load(cookie: string, search = '') {
@@ -91,6 +99,15 @@ describe('audit log', () => {
 			'course.create',
 		])
 		expect(JSON.parse(mine.find((entry) => entry.action === 'enrollment.status')!.details)).toMatchObject({ from: 'active', to: 'pending' })
+		// Each entry reads in words, one line per change; the recorded data stays at hand (issue 39 point 9).
+		expect(mine.find((entry) => entry.action === 'enrollment.status')).toMatchObject({
+			summary: 'Enrollment status changed',
+			lines: expect.arrayContaining(['Status: active → pending']),
+		})
+		expect(mine.find((entry) => entry.action === 'course.update')).toMatchObject({
+			summary: 'Course edited',
+			lines: ['Capacity: 5 → 6'],
+		})
 
 		const courses = await load(admin.cookie, '?entity=course')
 		expect(courses.entity).toBe('course')

@@ -12,7 +12,12 @@ import { action as uploadsAction } from '#app/routes/admin/uploads.tsx'
 import { loader as viewerLoader } from '#app/routes/dashboard/material-viewer.tsx'
 import { loader as previewLoader } from '#app/routes/resources/material-preview.ts'
 import { loader as sharedLoader } from '#app/routes/resources/material-shared.ts'
-import { type DocumentConverter, detectDocumentConverter, setDocumentConverter } from '#app/services/documents/converter.server.ts'
+import {
+	type DocumentConverter,
+	detectDocumentConverter,
+	previewsStartupLine,
+	setDocumentConverter,
+} from '#app/services/documents/converter.server.ts'
 import { signedPath } from '#app/services/storage/signed-links.server.ts'
 import { getEnv, resetEnvCache } from '#app/utils/env.server.ts'
 import { sampleDocx } from '#db/seed/sample-files.ts'
@@ -72,7 +77,11 @@ async function viewerItem(itemId: number, userId: string) {
 		itemId: String(itemId),
 	})
 	expect(response.status).toBe(200)
-	return ((await response.json()) as { item: { previewUrl: string | null; previewPending: boolean; officeSourceUrl: string | null } }).item
+	return (
+		(await response.json()) as {
+			item: { previewUrl: string | null; previewPending: boolean; officeSourceUrl: string | null; previewsOff: boolean }
+		}
+	).item
 }
 
 describe('with LibreOffice', () => {
@@ -177,5 +186,23 @@ describe('without a converter', () => {
 		const { item, student } = await uploadDocx('localhost')
 		await makeDocumentPreview(t.db, files.storage, null, item.id)
 		expect(await viewerItem(item.id, student)).toMatchObject({ officeSourceUrl: null, previewUrl: null, previewPending: false })
+	})
+
+	test('LIBREOFFICE_PATH naming a missing program finds no converter: the viewer says previews are off, the start-up line how to turn them on', async () => {
+		const env = { LIBREOFFICE_PATH: '/nowhere/soffice' }
+		const missing = await detectDocumentConverter(env)
+		expect(missing).toBeNull()
+		const { item, student } = await uploadDocx('previews-off')
+		await makeDocumentPreview(t.db, files.storage, missing, item.id)
+		expect(await viewerItem(item.id, student)).toMatchObject({ officeSourceUrl: null, previewUrl: null, previewsOff: true })
+		const line = previewsStartupLine(missing, env)
+		expect(line).toMatch(/^Office previews are off \(LibreOffice not found at \/nowhere\/soffice\)/)
+		expect(line).toContain('To turn them on, install LibreOffice')
+		expect(line).not.toContain('\n')
+		expect(previewsStartupLine(null, { LIBREOFFICE_PATH: 'off' })).toMatch(/^Office previews are off \(LIBREOFFICE_PATH=off\)/)
+
+		setDocumentConverter(converter)
+		expect(await viewerItem(item.id, student)).toMatchObject({ previewsOff: false })
+		expect(previewsStartupLine(converter, { LIBREOFFICE_PATH: undefined })).toBe(`Office previews: ${converter.version}`)
 	})
 })

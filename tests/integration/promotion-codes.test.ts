@@ -98,6 +98,17 @@ async function redemptions(promotionCodeId: number) {
 	return t.db.selectFrom('promotion_code_redemptions').selectAll().where('promotion_code_id', '=', promotionCodeId).orderBy('id').execute()
 }
 
+/** The text of the enrolment receipt queued for an address. */
+async function receiptText(email: string) {
+	const receipt = await t.db
+		.selectFrom('email_outbox')
+		.select('text_body')
+		.where('to_address', '=', email)
+		.where('subject', 'like', 'Enrollment confirmed: %')
+		.executeTakeFirstOrThrow()
+	return receipt.text_body
+}
+
 async function usesOf(promotionCodeId: number) {
 	return (await listPromotionCodes(t.db)).find((listed) => listed.id === promotionCodeId)!.uses
 }
@@ -181,15 +192,10 @@ describe('Stripe Checkout gets the discount as a Stripe promotion code', () => {
 				.where('checkout_session_id', '=', first.sessionId)
 				.executeTakeFirst(),
 		).toEqual({ amount_cents: 200_000, discount_cents: 50_000, status: 'paid', enrollment_id: enrollment.id })
-		const receipt = await t.db
-			.selectFrom('email_outbox')
-			.select('text_body')
-			.where('to_address', '=', buyer.email)
-			.where('subject', 'like', 'Enrollment confirmed: %')
-			.executeTakeFirstOrThrow()
-		// The receipt states what was charged, not the list price.
-		expect(receipt.text_body).toContain('$2,000.00')
-		expect(receipt.text_body).not.toContain('$2,500.00')
+		// The receipt states what was charged, and the list price and code that led to it (issue 39 point 9).
+		expect(await receiptText(buyer.email)).toMatch(
+			new RegExp(`Price +\\$2,500\\.00\nPromotion code ${spring.code} +−\\$500\\.00\nAmount paid +\\$2,000\\.00`),
+		)
 		const rows = await redemptions(spring.id)
 		expect(rows).toHaveLength(2)
 		expect(rows.find((row) => row.checkout_session_id === first.sessionId)).toMatchObject({
@@ -325,6 +331,35 @@ describe('a code that takes the price to zero', () => {
 			{ status: 'redeemed', enrollment_id: enrollment.id, price_cents: 250_000, discount_cents: 250_000 },
 		])
 		expect(await t.db.selectFrom('seat_holds').select('id').where('user_id', '=', buyer.id).execute()).toEqual([])
+	})
+})
+
+describe("a total below the provider's minimum charge (docs/decisions/047)", () => {
+	test('is waived: the preview says free, the claim enrols without a checkout and records the code with the whole price off', async () => {
+		const { id: courseId } = await course({ registration_fee: 10_000 })
+		const nearlyFree = await code({ amountOffCents: 9_980 })
+		expect(await previewPromotionCode(t.db, { code: nearlyFree.code, courseId, priceCents: 10_000 })).toMatchObject({
+			discountCents: 10_000,
+			totalCents: 0,
+		})
+		const buyer = await student()
+		const before = stripe.requests.length
+		const outcome = await buy(stripePayments, buyer, courseId, nearlyFree.code)
+		expect(outcome.kind).toBe('enrolled')
+		expect(stripe.requests.length).toBe(before)
+		expect(await redemptions(nearlyFree.id)).toMatchObject([{ status: 'redeemed', price_cents: 10_000, discount_cents: 10_000 }])
+		// The receipt names the code and what it took off (issue 39 point 9).
+		expect(await receiptText(buyer.email)).toMatch(
+			new RegExp(`Price +\\$100\\.00\nPromotion code ${nearlyFree.code} +−\\$100\\.00\nAmount paid +Free`),
+		)
+	})
+
+	test('a total at the minimum is charged as it is', async () => {
+		const { id: courseId } = await course({ registration_fee: 10_000 })
+		const fiftyCentsLeft = await code({ amountOffCents: 9_950 })
+		const outcome = await buy(stripePayments, await student(), courseId, fiftyCentsLeft.code)
+		expect(outcome.kind).toBe('checkout')
+		expect(outcome.claim.promotion).toMatchObject({ discountCents: 9_950, totalCents: 50 })
 	})
 })
 

@@ -12,6 +12,19 @@ export function TableCard({ children }: { children: ReactNode }) {
 }
 
 /**
+ * A table whose rows become stacked cards on a phone, for rows with controls that must not sit
+ * beyond the screen's edge: the column heads are then read out only, and each cell shows its
+ * `data-label` before it.
+ */
+export function StackingTableCard({ children }: { children: ReactNode }) {
+	return (
+		<Card className="max-sm:[&_table]:block max-sm:[&_tbody]:block max-sm:[&_td]:block max-sm:[&_td]:py-1 max-sm:[&_td[data-label]]:before:block max-sm:[&_td[data-label]]:before:text-xs max-sm:[&_td[data-label]]:before:font-semibold max-sm:[&_td[data-label]]:before:text-slate-600 max-sm:[&_td[data-label]]:before:content-[attr(data-label)] max-sm:[&_thead]:sr-only max-sm:[&_tr]:block max-sm:[&_tr]:py-2 overflow-hidden">
+			<div className="scroll-shadows-x relative overflow-x-auto">{children}</div>
+		</Card>
+	)
+}
+
+/**
  * Where a table wider than the screen scrolls sideways, saying so: a line above it on a phone and
  * a shade at each edge with more beyond. `relative` makes it the containing block of the table's
  * visually hidden (absolutely positioned) text, which would otherwise escape the scrolling and

@@ -58,7 +58,15 @@ export function MaterialViewer({ item, isProtected, revealTo }: { item: ViewerIt
 		)
 	}
 	if (isOfficeKind(kind) && downloadUrl) {
-		return <OfficeView kind={kind} title={item.title} sourceUrl={item.officeSourceUrl} downloadUrl={downloadUrl} />
+		return (
+			<OfficeView
+				kind={kind}
+				title={item.title}
+				sourceUrl={item.officeSourceUrl}
+				downloadUrl={downloadUrl}
+				previewsOff={item.previewsOff}
+			/>
+		)
 	}
 	const openUrl = fileUrl ?? item.externalUrl
 	return (
@@ -123,23 +131,28 @@ function OfficeView({
 	title,
 	sourceUrl,
 	downloadUrl,
+	previewsOff,
 }: {
 	kind: OfficeKind
 	title: string
 	sourceUrl: string | null
 	downloadUrl: string
+	previewsOff: boolean
 }) {
 	const download = (
 		<a href={downloadUrl} className={buttonClasses({ variant: 'outline', size: 'sm' })}>
 			Download
 		</a>
 	)
+	// Nothing failed: this server makes no previews, or none of this file yet; the file itself is a click away (docs/decisions/047).
 	if (!sourceUrl) {
 		return (
-			<Alert tone="warning" title={`Failed to load ${kind} document`}>
+			<Alert tone="info" title={`Download to read this ${OFFICE_APPS[kind]} file`}>
 				<p>
-					No preview could be made of this file on the server, and the online viewer cannot reach it here. Download the file to open it in{' '}
-					{OFFICE_APPS[kind]}.
+					{previewsOff
+						? 'Previews of Office documents are not turned on at this school.'
+						: 'There is no preview of this file to show here.'}{' '}
+					Download it to open it in {OFFICE_APPS[kind]}.
 				</p>
 				<div className="mt-3">{download}</div>
 			</Alert>

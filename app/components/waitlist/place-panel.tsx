@@ -6,11 +6,13 @@ import { AgreementText } from '#app/components/agreement-text.tsx'
 import { AgreementCheckbox } from '#app/components/enrollment-agreement.tsx'
 import { LocalDate } from '#app/components/local-date.tsx'
 import { PasswordField } from '#app/components/password-field.tsx'
+import { PromotionCodeField } from '#app/components/promotion-code-field.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
 import type { AgreementForCourse } from '#app/models/enrollment/agreement.ts'
 import { PlaceActionSchema, WAITLIST_STATUS_LABELS } from '#app/models/enrollment/waitlist.ts'
+import { APPLY_CODE_INTENT, type PromotionCodePreview } from '#app/models/payments/promotion-codes.ts'
 import { formatPrice } from '#app/utils/money.ts'
 import type { WaitlistStatus } from '#db/types.ts'
 
@@ -38,12 +40,15 @@ export function WaitlistPlacePanel({
 	confirm,
 	path,
 	lastResult,
+	preview,
 }: {
 	place: PlaceView
 	viewer: { signedIn: boolean; signedInAsOwner: boolean; hasAccount: boolean }
 	confirm: string | null
 	path: string
 	lastResult?: SubmissionResult<string[]>
+	/** The price with the promotion code Apply priced. */
+	preview: PromotionCodePreview | null
 }) {
 	const coursePath = href('/courses/:id', { id: String(place.courseId) })
 	const live = place.status === 'waiting' || place.status === 'offered'
@@ -111,7 +116,7 @@ export function WaitlistPlacePanel({
 				) : null}
 			</div>
 			{place.status === 'offered' && place.offerExpiresAt ? (
-				<OfferClaim place={place} viewer={viewer} path={path} lastResult={lastResult} />
+				<OfferClaim place={place} viewer={viewer} path={path} lastResult={lastResult} preview={preview} />
 			) : null}
 			{live ? (
 				<div className="mt-6 flex flex-col gap-3 sm:flex-row sm:justify-end">
@@ -134,14 +139,18 @@ function OfferClaim({
 	viewer,
 	path,
 	lastResult,
+	preview,
 }: {
 	place: PlaceView
 	viewer: { signedIn: boolean; signedInAsOwner: boolean; hasAccount: boolean }
 	path: string
 	lastResult?: SubmissionResult<string[]>
+	preview: PromotionCodePreview | null
 }) {
 	const navigation = useNavigation()
-	const submitting = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'claim'
+	const sending = navigation.state === 'submitting' ? navigation.formData?.get('intent') : null
+	const submitting = sending === 'claim'
+	const isFree = place.registrationFee === 0 || preview?.totalCents === 0
 	const [form, fields] = useForm({
 		id: 'claim-seat',
 		lastResult,
@@ -173,7 +182,6 @@ function OfferClaim({
 					{form.errors?.length ? <Alert tone="error">{form.errors[0]}</Alert> : null}
 					{place.agreement ? <AgreementText html={place.agreement.html} /> : null}
 					<Form method="post" action={path} {...getFormProps(form)} className="space-y-4">
-						<input type="hidden" name="intent" value="claim" />
 						{place.agreement ? <input type="hidden" name="agreementVersion" value={place.agreement.versionId} /> : null}
 						{viewer.hasAccount ? null : (
 							<>
@@ -187,10 +195,13 @@ function OfferClaim({
 								/>
 							</>
 						)}
+						{place.registrationFee > 0 ? (
+							<PromotionCodeField field={fields.promotionCode} preview={preview} applying={sending === APPLY_CODE_INTENT} />
+						) : null}
 						<AgreementCheckbox field={fields.agreeToTerms} onAgreedChange={() => {}} />
 						<div className="flex justify-end">
-							<Button type="submit" disabled={submitting}>
-								{submitting ? 'Processing...' : place.registrationFee === 0 ? 'Claim Your Seat' : 'Claim and Pay'}
+							<Button type="submit" name="intent" value="claim" disabled={submitting}>
+								{submitting ? 'Processing...' : isFree ? 'Claim Your Seat' : 'Claim and Pay'}
 							</Button>
 						</div>
 					</Form>

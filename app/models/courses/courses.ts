@@ -288,6 +288,8 @@ export type CourseFormDefaults = {
 /** The form's values for a course without a schedule yet: the defaults of the columns. */
 export const SCHEDULE_DEFAULTS = {
 	timeZone: DEFAULT_TIME_ZONE,
+	// Named, not left out: the form's reset after Add Course selects a select's default, and with none shows it blank.
+	scheduleWeekday: '',
 	scheduleMinutes: '60',
 	weeksOpenDaysBefore: String(DEFAULT_WEEKS_OPEN_DAYS_BEFORE),
 	reminderFirstHours: String(DEFAULT_REMINDER_FIRST_MINUTES / 60),

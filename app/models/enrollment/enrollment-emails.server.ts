@@ -23,7 +23,13 @@ export async function sendEnrollmentReceipt(db: Kysely<Database>, { courseId, en
 		.leftJoin('registration_payments', (join) =>
 			join.onRef('registration_payments.enrollment_id', '=', 'enrollments.id').on('registration_payments.status', '=', 'paid'),
 		)
+		// The code it used (redeemed with the enrolment, or over its limit when paid late): the receipt shows it (issue 39 point 9).
+		.leftJoin('promotion_code_redemptions', 'promotion_code_redemptions.enrollment_id', 'enrollments.id')
+		.leftJoin('promotion_codes', 'promotion_codes.id', 'promotion_code_redemptions.promotion_code_id')
 		.select([
+			'promotion_codes.code',
+			'promotion_code_redemptions.price_cents',
+			'promotion_code_redemptions.discount_cents',
 			'users.email',
 			'profiles.name',
 			'courses.title',
@@ -56,6 +62,10 @@ export async function sendEnrollmentReceipt(db: Kysely<Database>, { courseId, en
 			name: row.name,
 			courseTitle: row.title,
 			amountPaid: formatMoney(row.amount_cents ?? 0, { currency: row.currency ?? 'usd', free: 'Free' }),
+			discount:
+				row.code && row.price_cents !== null && row.discount_cents !== null
+					? { code: row.code, price: formatMoney(row.price_cents), amountOff: formatMoney(row.discount_cents) }
+					: null,
 			startsOn: row.start_date ? formatDateOnly(row.start_date) : null,
 			paymentReference: row.checkout_session_id,
 			courseUrl: `${site.url}${href('/dashboard')}?course=${courseId}`,

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { APPLY_CODE_INTENT, ApplyCodeFieldSchema, PromotionCodeFieldSchema } from '#app/models/payments/promotion-codes.ts'
 import { rowIdSchema } from '#app/utils/row-id.ts'
 import { PasswordSchema } from '#app/utils/user-validation.ts'
 import type { WaitlistStatus } from '#db/types.ts'
@@ -16,6 +17,14 @@ export const PlaceActionSchema = z.discriminatedUnion('intent', [
 		password: PasswordSchema.optional(),
 		/** The agreement version the page showed (docs/decisions/043). */
 		agreementVersion: rowIdSchema().optional(),
+		promotionCode: PromotionCodeFieldSchema,
+	}),
+	// Apply prices a code on the claim form, as on the purchase form: nothing is claimed or created.
+	z.object({
+		intent: z.literal(APPLY_CODE_INTENT),
+		promotionCode: ApplyCodeFieldSchema,
+		agreeToTerms: z.boolean().optional(),
+		password: z.string().optional(),
 	}),
 ])
 

@@ -249,6 +249,8 @@ export type ViewerItem = {
 	previewUrl: string | null
 	/** The server is still making that PDF. */
 	previewPending: boolean
+	/** No document converter runs on this server: an Office file is only downloaded here (docs/decisions/047). */
+	previewsOff: boolean
 }
 
 /**

@@ -1,7 +1,7 @@
 import { type ExpressionBuilder, type Kysely, sql, type Transaction } from 'kysely'
 import { recordAudit } from '#app/models/site/audit-log.server.ts'
 import type { Database } from '#db/types.ts'
-import { type Discount, discountCents, normalizePromotionCode, type PromotionCodeRefusal } from './promotion-codes.ts'
+import { type Discount, normalizePromotionCode, type PromotionCodeRefusal, priceWithCode } from './promotion-codes.ts'
 
 /**
  * Promotion codes and their uses (docs/decisions/037, 040). A use is counted the moment a seat is
@@ -74,14 +74,12 @@ export type AppliedPromotionCode = {
 
 function applied(row: CodeRow, priceCents: number): AppliedPromotionCode {
 	const discount = { percentOff: row.percent_off, amountOffCents: row.amount_off_cents }
-	const off = discountCents(priceCents, discount)
 	return {
 		id: row.id,
 		code: row.code,
 		discount,
 		priceCents,
-		discountCents: off,
-		totalCents: priceCents - off,
+		...priceWithCode(priceCents, discount),
 		stripePromotionCodeId: row.stripe_promotion_code_id,
 	}
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { checkoutDiscountCents } from '#app/services/payments/payments.ts'
+import { checkoutDiscountCents, MINIMUM_CHARGE_CENTS } from '#app/services/payments/payments.ts'
 import { hasControlCharacters } from '#app/utils/misc.ts'
 import { formatMoney } from '#app/utils/money.ts'
 import { rowIdSchema } from '#app/utils/row-id.ts'
@@ -19,6 +19,17 @@ export type Discount = { percentOff: number | null; amountOffCents: number | nul
 
 /** What a code takes off a price, in cents: the checkout's own rule, so the page shows what Stripe charges. */
 export const discountCents = checkoutDiscountCents
+
+/**
+ * The price with a code: what it takes off and what is left to pay. A total the provider would not
+ * charge (above zero, below its minimum) is waived, the whole price taken off (docs/decisions/047).
+ */
+export function priceWithCode(priceCents: number, discount: Discount) {
+	const off = discountCents(priceCents, discount)
+	const left = priceCents - off
+	if (left > 0 && left < MINIMUM_CHARGE_CENTS) return { discountCents: priceCents, totalCents: 0 }
+	return { discountCents: off, totalCents: left }
+}
 
 export function describeDiscount(discount: Discount) {
 	if (discount.percentOff !== null) return `${discount.percentOff}% off`
@@ -58,6 +69,9 @@ export const PromotionCodeFieldSchema = z
 	.refine((code) => !hasControlCharacters(code), PROMOTION_CODE_CHARACTERS_MESSAGE)
 	.transform(normalizePromotionCode)
 	.optional()
+
+/** The field when Apply is pressed: a code is needed to price. */
+export const ApplyCodeFieldSchema = PromotionCodeFieldSchema.pipe(z.string({ error: 'Enter a promotion code to apply' }))
 
 const AMOUNT_PATTERN = /^\d{1,7}(\.\d{1,2})?$/
 

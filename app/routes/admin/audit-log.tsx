@@ -5,6 +5,7 @@ import { Card } from '#app/components/ui/card.tsx'
 import { Label, Select } from '#app/components/ui/input.tsx'
 import { TableCard, TableHead } from '#app/components/ui/table.tsx'
 import { listAuditEntities, listAuditEntries } from '#app/models/site/audit-log.server.ts'
+import { describeAuditEntry } from '#app/models/site/audit-log.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import type { Route } from './+types/audit-log'
@@ -29,6 +30,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 			entity: entry.entity,
 			entityId: entry.entity_id,
 			actorName: entry.actorName,
+			...describeAuditEntry(entry),
 			details: entry.details === null || entry.details === undefined ? '' : JSON.stringify(entry.details),
 			createdAt: entry.created_at.toISOString(),
 		})),
@@ -76,10 +78,27 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
 										<time dateTime={entry.createdAt}>{timestamp.format(new Date(entry.createdAt))}</time>
 									</td>
 									<td className="px-4 py-3 text-ink">{entry.actorName ?? 'System'}</td>
-									<td className="px-4 py-3 font-mono text-xs text-ink">{entry.action}</td>
+									<td className="px-4 py-3 text-ink">
+										{entry.summary}
+										<span className="block font-mono text-xs text-slate-500">{entry.action}</span>
+									</td>
 									<td className="px-4 py-3 text-slate-700">{entry.entity}</td>
 									<td className="max-w-40 px-4 py-3 font-mono text-xs break-all text-slate-700">{entry.entityId ?? ''}</td>
-									<td className="max-w-md px-4 py-3 font-mono text-xs break-all text-slate-600">{entry.details}</td>
+									<td className="max-w-md px-4 py-3 text-slate-700">
+										{entry.lines.length > 0 ? (
+											<ul className="space-y-0.5 break-words">
+												{entry.lines.map((line) => (
+													<li key={line}>{line}</li>
+												))}
+											</ul>
+										) : null}
+										{entry.details ? (
+											<details className="mt-1 text-xs">
+												<summary className="cursor-pointer text-slate-500">Recorded data</summary>
+												<code className="block font-mono break-all text-slate-600">{entry.details}</code>
+											</details>
+										) : null}
+									</td>
 								</tr>
 							))}
 						</tbody>

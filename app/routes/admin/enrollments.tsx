@@ -13,7 +13,7 @@ import { Alert } from '#app/components/ui/alert.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
 import { Card } from '#app/components/ui/card.tsx'
 import { EmailText } from '#app/components/ui/email-text.tsx'
-import { TableCard, TableHead } from '#app/components/ui/table.tsx'
+import { StackingTableCard, TableHead } from '#app/components/ui/table.tsx'
 import { ENROLLMENT_STATUS_OPTIONS, STATUS_CHANGE_CONFIRMED, statusChangeLoss } from '#app/models/enrollment/enrollments.ts'
 import {
 	ENROLLMENT_LIST_LIMIT,
@@ -203,7 +203,7 @@ export default function ManageEnrollments({ loaderData }: Route.ComponentProps) 
 					{query ? 'No matching enrollments found' : "No enrollments found. Let's create your first enrollment."}
 				</Card>
 			) : (
-				<TableCard>
+				<StackingTableCard>
 					<table className="min-w-full text-left text-sm">
 						<TableHead caption="Enrollments" columns={['Student', 'Course', 'Enrollment Date', 'Paid', 'Status', 'Actions']} />
 						<tbody className="divide-y divide-slate-100">
@@ -215,14 +215,16 @@ export default function ManageEnrollments({ loaderData }: Route.ComponentProps) 
 											<p className="font-medium text-ink">{student}</p>
 											<EmailText email={enrollment.studentEmail} className="block text-slate-600" />
 										</td>
-										<td className="px-4 py-3 text-slate-700">{enrollment.courseTitle}</td>
-										<td className="px-4 py-3 whitespace-nowrap text-slate-700">
+										<td data-label="Course" className="px-4 py-3 text-slate-700">
+											{enrollment.courseTitle}
+										</td>
+										<td data-label="Enrollment Date" className="px-4 py-3 whitespace-nowrap text-slate-700">
 											<LocalDate value={enrollment.enrollmentDate} />
 										</td>
-										<td className="px-4 py-3 whitespace-nowrap text-slate-700">
+										<td data-label="Paid" className="px-4 py-3 text-slate-700 sm:whitespace-nowrap">
 											<EnrollmentPayment payment={enrollment.payment} paid={enrollment.paid} />
 										</td>
-										<td className="px-4 py-3">
+										<td data-label="Status" className="px-4 py-3">
 											<div className="flex flex-col items-start gap-2">
 												<EnrollmentStatusBadge status={enrollment.status} />
 												<EnrollmentStatusForm
@@ -258,7 +260,7 @@ export default function ManageEnrollments({ loaderData }: Route.ComponentProps) 
 							})}
 						</tbody>
 					</table>
-				</TableCard>
+				</StackingTableCard>
 			)}
 			{truncated ? <p className="text-sm text-slate-600">Showing the newest {limit} enrollments. Search to find others.</p> : null}
 		</>

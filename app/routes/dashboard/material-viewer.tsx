@@ -17,6 +17,7 @@ import {
 	weekTabParam,
 	youtubeEmbedUrl,
 } from '#app/models/materials/materials.ts'
+import { getDocumentConverter } from '#app/services/documents/converter.server.ts'
 import { getStorage } from '#app/services/storage/index.server.ts'
 import { signedPath } from '#app/services/storage/signed-links.server.ts'
 import { requireUser } from '#app/utils/auth.server.ts'
@@ -86,6 +87,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 		officeSourceUrl,
 		previewUrl: preview === 'ready' ? `/files/materials/${item.id}/preview` : null,
 		previewPending: preview === 'pending',
+		previewsOff: isOfficeKind(kind) && !getDocumentConverter(),
 	}
 
 	// The dashboard behind the dialog shows the item's course with its week on the item's tab.

@@ -1,3 +1,4 @@
+import type { SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, href } from 'react-router'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
@@ -6,11 +7,13 @@ import { findUserByEmail } from '#app/models/accounts/users.server.ts'
 import { agreementForCourse } from '#app/models/enrollment/agreement.server.ts'
 import { declineOffer, getPlaceByToken, leaveWaitlist } from '#app/models/enrollment/waitlist.server.ts'
 import { PlaceActionSchema } from '#app/models/enrollment/waitlist.ts'
+import { APPLY_CODE_INTENT, type PromotionCodePreview } from '#app/models/payments/promotion-codes.ts'
 import { getUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { claimOffer } from './+shared/waitlist-place.server.ts'
+import { previewCode, refuseCodeGuessing } from './+shared/wizard.server.ts'
 import type { Route } from './+types/waitlist-place'
 
 async function placeOf(token: string) {
@@ -38,13 +41,18 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 	}
 }
 
-export async function action(args: Route.ActionArgs) {
+/** What the page's forms get back: the reply, and with Apply the price with the code. */
+type PlaceReply = { result: SubmissionResult<string[]>; preview?: PromotionCodePreview | null }
+
+export async function action(args: Route.ActionArgs): Promise<Response | ReturnType<typeof data<PlaceReply>>> {
 	const { request, params } = args
 	const place = await placeOf(params.token)
 	const path = href('/waitlist/places/:token', { token: params.token })
 	const submission = parseWithZod(await readFormData(request), { schema: PlaceActionSchema })
 	if (submission.status !== 'success') return data({ result: submission.reply({ hideFields: ['password'] }) }, { status: 400 })
 	const db = getDb()
+	// The password typed for a new account is never sent back.
+	const reply: typeof submission.reply = (options) => submission.reply({ ...options, hideFields: ['password'] })
 	switch (submission.value.intent) {
 		case 'leave': {
 			const left = await leaveWaitlist(db, { entryId: place.id })
@@ -64,13 +72,21 @@ export async function action(args: Route.ActionArgs) {
 					: { type: 'info', title: 'This offer has already ended' },
 			)
 		}
+		case APPLY_CODE_INTENT: {
+			const guessing = await refuseCodeGuessing(request, { reply }, submission.value.promotionCode)
+			if (guessing) return guessing
+			return previewCode(db, { reply }, { code: submission.value.promotionCode, courseId: place.courseId })
+		}
 		case 'claim': {
 			if (place.status !== 'offered') {
 				return redirectWithToast(path, { type: 'error', title: 'This offer has ended', description: 'The seat is no longer held for you.' })
 			}
+			const guessing = await refuseCodeGuessing(request, { reply }, submission.value.promotionCode)
+			if (guessing) return guessing
 			return claimOffer(args, place, (options) => submission.reply(options), {
 				password: submission.value.password,
 				agreementVersionId: submission.value.agreementVersion,
+				promotionCode: submission.value.promotionCode ?? null,
 			})
 		}
 	}
@@ -79,7 +95,12 @@ export async function action(args: Route.ActionArgs) {
 export default function WaitlistPlacePage({ loaderData, actionData, params }: Route.ComponentProps) {
 	return (
 		<div className="mx-auto max-w-2xl px-4 py-10 sm:py-14">
-			<WaitlistPlacePanel {...loaderData} path={href('/waitlist/places/:token', { token: params.token })} lastResult={actionData?.result} />
+			<WaitlistPlacePanel
+				{...loaderData}
+				path={href('/waitlist/places/:token', { token: params.token })}
+				lastResult={actionData?.result}
+				preview={actionData?.preview ?? null}
+			/>
 		</div>
 	)
 }

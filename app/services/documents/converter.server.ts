@@ -40,6 +40,18 @@ async function findLibreOffice(commands: string[]) {
 	return null
 }
 
+/**
+ * The start-up line about Office previews: the LibreOffice found, or that previews are off and how to
+ * turn them on (docs/decisions/047).
+ */
+export function previewsStartupLine(converter: DocumentConverter | null, env: Pick<Env, 'LIBREOFFICE_PATH'>) {
+	if (converter) return `Office previews: ${converter.version}`
+	if (env.LIBREOFFICE_PATH === 'off')
+		return 'Office previews are off (LIBREOFFICE_PATH=off): Office files open in the online viewer when the internet can reach this site, else as a download.'
+	const looked = env.LIBREOFFICE_PATH ? `LibreOffice not found at ${env.LIBREOFFICE_PATH}` : 'LibreOffice not found'
+	return `Office previews are off (${looked}): Office files open in the online viewer when the internet can reach this site, else as a download. To turn them on, install LibreOffice (apt-get install libreoffice-writer-nogui libreoffice-calc-nogui libreoffice-impress-nogui) or set LIBREOFFICE_PATH to its soffice.`
+}
+
 /** The converter found at start-up; null when there is none (or none was looked for). */
 export function getDocumentConverter() {
 	return detected ?? null

@@ -27,6 +27,12 @@ export function checkoutDiscountCents(priceCents: number, discount: Pick<Checkou
 	return Math.min(priceCents, discount.amountOffCents ?? 0)
 }
 
+/**
+ * The smallest total the provider charges in US dollars (Stripe's minimum charge amount): a code
+ * that leaves less is waived and the enrolment is free (docs/decisions/047).
+ */
+export const MINIMUM_CHARGE_CENTS = 50
+
 export type NewCheckoutSession = {
 	/** The list price in cents, read from the database by the caller, never from a form. */
 	amountCents: number

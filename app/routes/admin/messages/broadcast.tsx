@@ -2,6 +2,7 @@ import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm 
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { useEffect, useRef } from 'react'
 import { data, Form, useLocation, useNavigation } from 'react-router'
+import { useHydrated } from 'remix-utils/use-hydrated'
 import { z } from 'zod'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { AnnouncementList } from '#app/components/messages/announcement-list.tsx'
@@ -77,8 +78,15 @@ export async function loader({ request }: Route.LoaderArgs) {
 		page.load(listCourseOptions(db), [], 'Failed to load courses: announcements can go to all students only'),
 	])
 	const confirm = confirmedId(params)
+	// Without JavaScript, Choose reloads the form for the audience picked, with what was typed (docs/decisions/047).
+	const chosen = Number(params.get('courseId'))
 	return {
 		userId: admin.id,
+		draft: {
+			courseId: courses.some((course) => course.id === chosen) ? String(chosen) : '',
+			subject: params.get('subject') ?? '',
+			message: params.get('message') ?? '',
+		},
 		maxUploadMb: getEnv().MAX_UPLOAD_MB,
 		courses,
 		announcements: announcements.messages.map((message) => ({ ...message, ...announcementParts(message) })),
@@ -172,7 +180,10 @@ export default function Broadcast({ loaderData, actionData }: Route.ComponentPro
 		constraint: getZodConstraint(AnnounceSchema),
 		onValidate: ({ formData }) => parseWithZod(formData, { schema: announceSchema(loaderData.maxUploadMb) }),
 		shouldValidate: 'onSubmit',
+		defaultValue: loaderData.draft,
 	})
+	const hydrated = useHydrated()
+	const audience = loaderData.courses.find((course) => String(course.id) === fields.courseId.value)
 	const formRef = useRef<HTMLFormElement>(null)
 	const wasSending = useRef(false)
 	useEffect(() => {
@@ -220,6 +231,11 @@ export default function Broadcast({ loaderData, actionData }: Route.ComponentPro
 								</option>
 							))}
 						</SelectField>
+						{hydrated ? null : (
+							<Button type="submit" formMethod="get" formAction={BROADCAST_PATH} variant="outline" size="sm">
+								Choose Audience
+							</Button>
+						)}
 						<Field
 							label="Subject"
 							inputProps={{ ...getInputProps(fields.subject, { type: 'text' }), maxLength: 200 }}
@@ -237,7 +253,7 @@ export default function Broadcast({ loaderData, actionData }: Route.ComponentPro
 							inputProps={{ ...getInputProps(fields.attachment, { type: 'file' }), className: 'py-1.5' }}
 						/>
 						<Button type="submit" disabled={sending}>
-							{sending ? 'Sending...' : 'Send to All Students'}
+							{sending ? 'Sending...' : audience ? `Send to Students of ${audience.title}` : 'Send to All Students'}
 						</Button>
 					</Form>
 				</CardContent>

@@ -6,6 +6,8 @@ import { AGREEMENT_CHANGED_MESSAGE } from '#app/models/enrollment/agreement.ts'
 import { SeatUnavailableError } from '#app/models/enrollment/seats.server.ts'
 import type { PlaceByToken } from '#app/models/enrollment/waitlist.server.ts'
 import { CheckoutError, claimSeat, openCheckout } from '#app/models/payments/payments.server.ts'
+import { PromotionCodeError } from '#app/models/payments/promotion-codes.server.ts'
+import { PROMOTION_CODE_MESSAGES } from '#app/models/payments/promotion-codes.ts'
 import { getPayments } from '#app/services/payments/index.server.ts'
 import { getUser, startSession } from '#app/utils/auth.server.ts'
 import { getDb, transaction } from '#app/utils/db.server.ts'
@@ -22,14 +24,18 @@ type Reply = (options?: {
  * Claiming an offer: the seat goes to the account with the offer's address. A signed-in
  * person with that address claims at once; a visitor with no account makes one here (the link
  * proves the address, so it starts confirmed); anyone else must sign in with that address.
- * Then the agreement's claim: a free course enrols, a paid one opens the checkout for the held
- * seat at the course's price.
+ * Then the agreement's claim: a free course (or one the promotion code makes free) enrols, a paid
+ * one opens the checkout for the held seat at the course's price, less the code's discount.
  */
 export async function claimOffer(
 	args: ActionRequest,
 	place: PlaceByToken,
 	reply: Reply,
-	{ password, agreementVersionId }: { password: string | undefined; agreementVersionId: number | undefined },
+	{
+		password,
+		agreementVersionId,
+		promotionCode,
+	}: { password: string | undefined; agreementVersionId: number | undefined; promotionCode: string | null },
 ) {
 	const { request } = args
 	const db = getDb()
@@ -72,7 +78,7 @@ export async function claimOffer(
 	const headers: HeadersInit = setCookie ? { 'Set-Cookie': setCookie } : {}
 	const payments = getPayments()
 	try {
-		const claim = await transaction(db, (trx) => claimSeat(trx, { userId, courseId: place.courseId, agreementVersionId }))
+		const claim = await transaction(db, (trx) => claimSeat(trx, { userId, courseId: place.courseId, agreementVersionId, promotionCode }))
 		if (claim.kind === 'enrolled') {
 			return redirectWithToast(
 				href('/dashboard'),
@@ -97,6 +103,11 @@ export async function claimOffer(
 				{ type: 'error', title: 'This offer has ended', description: 'The seat is no longer held for you.' },
 				{ headers },
 			)
+		}
+		// The code is checked and counted under its lock as on the purchase form (docs/decisions/037).
+		if (error instanceof PromotionCodeError) {
+			const fieldErrors = { promotionCode: [PROMOTION_CODE_MESSAGES[error.reason]] }
+			return data({ result: reply({ fieldErrors, hideFields: ['password'] }) }, { status: 400, headers })
 		}
 		if (error instanceof CheckoutError) {
 			const toast = await actionToastHeaders(args, { type: 'error', title: 'Checkout Error', description: 'Failed to initiate payment' })

@@ -1,0 +1,113 @@
+import { formatMoney } from '#app/utils/money.ts'
+
+/** What the audit log calls each action the app records (issue 39 point 9); an action not named here shows as recorded. */
+const ACTION_WORDS: Record<string, string> = {
+	'agreement.save': 'Agreement saved',
+	'announcement.create': 'Announcement sent',
+	'announcement.delete': 'Announcement deleted',
+	'assignment.create': 'Assignment posted',
+	'contact_submission.read': 'Contact message marked read',
+	'course.create': 'Course added',
+	'course.delete': 'Course deleted',
+	'course.update': 'Course edited',
+	'enrollment.create': 'Enrollment added',
+	'enrollment.remove': 'Enrollment removed',
+	'enrollment.status': 'Enrollment status changed',
+	'live_session.cancel': 'Live session cancelled',
+	'live_session.move': 'Live session moved',
+	'live_session.open': 'Live session opened early',
+	'live_session.restore': 'Live session restored',
+	'material.delete': 'File deleted',
+	'materials.upload': 'Materials uploaded',
+	'message.delete': 'Message deleted',
+	'message.read': 'Message marked read',
+	'message.send': 'Message sent',
+	'offer.remove': 'Limited-time offer removed',
+	'offer.save': 'Limited-time offer saved',
+	'orphans.cleanup': 'Orphaned files removed',
+	'payment.refund': 'Payment refunded',
+	'payment.refund-failed': 'Refund failed',
+	'promotion_code.create': 'Promotion code created',
+	'promotion_code.deactivate': 'Promotion code deactivated',
+	'promotion_code.over_limit': 'Promotion code used over its limit',
+	'submission.grade': 'Submission graded',
+	'user.create': 'User created',
+	'user.promote': 'User made admin',
+	'user.remove': 'User removed',
+	'waitlist.move': 'Waitlist place moved',
+	'waitlist.offer': 'Seat offered from the waitlist',
+	'waitlist.offer_hours': 'Offer hold time changed',
+	'waitlist.remove': 'Removed from the waitlist',
+	'week.delete': 'Week deleted',
+	'week.update': 'Week updated',
+}
+
+/** Names of detail keys where the plain words of the key would not do. */
+const KEY_WORDS: Record<string, string> = {
+	registrationFee: 'Fee',
+	from: 'From',
+	to: 'To',
+	userId: 'User ID',
+	courseId: 'Course ID',
+	weekId: 'Week ID',
+	refundId: 'Refund ID',
+	providerRefundId: 'Provider refund ID',
+	checkoutSessionId: 'Checkout session',
+	youtube: 'YouTube link',
+	zoomLink: 'Zoom link',
+}
+
+/** The change an action of two values reads as one line, e.g. "Status: active → inactive". */
+const FROM_TO_WORDS: Record<string, string> = {
+	'enrollment.status': 'Status',
+	'user.promote': 'Role',
+}
+
+function keyWords(key: string) {
+	if (KEY_WORDS[key]) return KEY_WORDS[key]
+	const words = key
+		.replace(/Cents$/, '')
+		.replace(/([a-z])([A-Z])/g, '$1 $2')
+		.toLowerCase()
+	return words.charAt(0).toUpperCase() + words.slice(1)
+}
+
+function valueWords(key: string, value: unknown): string {
+	if (value === null || value === undefined || value === '') return 'none'
+	if (typeof value === 'number' && (key.endsWith('Cents') || key === 'registrationFee')) return formatMoney(value)
+	if (typeof value === 'boolean') return value ? 'yes' : 'no'
+	if (Array.isArray(value)) return value.length === 0 ? 'none' : value.map((item) => valueWords('', item)).join(', ')
+	if (typeof value === 'object') {
+		return Object.entries(value)
+			.map(([innerKey, inner]) => `${keyWords(innerKey).toLowerCase()} ${valueWords(innerKey, inner)}`)
+			.join(', ')
+	}
+	return String(value)
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/**
+ * An audit entry in words: what was done, and one line per change or detail — "Fee: $2,500.00 →
+ * $2,000.00" for a value that changed, "Title: Spring cohort" for one that was recorded.
+ */
+export function describeAuditEntry({ action, details }: { action: string; details: unknown }) {
+	const summary = ACTION_WORDS[action] ?? action
+	if (!isRecord(details)) return { summary, lines: [] }
+	const lines: string[] = []
+	const { before, after, from, to, ...rest } = details
+	if (isRecord(before) && isRecord(after)) {
+		for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
+			const was = valueWords(key, before[key])
+			const now = valueWords(key, after[key])
+			if (was !== now) lines.push(`${keyWords(key)}: ${was} → ${now}`)
+		}
+	} else {
+		if (before !== undefined) rest.before = before
+		if (after !== undefined) rest.after = after
+	}
+	if (from !== undefined || to !== undefined)
+		lines.push(`${FROM_TO_WORDS[action] ?? 'Change'}: ${valueWords('', from)} → ${valueWords('', to)}`)
+	for (const [key, value] of Object.entries(rest)) lines.push(`${keyWords(key)}: ${valueWords(key, value)}`)
+	return { summary, lines }
+}
