@@ -38,6 +38,7 @@ import { hashToken } from '#app/utils/session.server.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
 import {
 	insertAssignment,
+	insertAttendanceImport,
 	insertContactSubmission,
 	insertCourse,
 	insertEnrollment,
@@ -361,6 +362,7 @@ beforeAll(async () => {
 		token: placeToken,
 		liveSessionId: String(liveSessionId),
 		paymentId: String(paymentId),
+		importId: await insertAttendanceImport(t.db, { sessionId: liveSessionId, adminId: users.admin }),
 	}
 	const visitors = await Promise.all(
 		(['anonymous', 'student', 'admin'] as const).map(async (name) => ({ name, cookie: await cookieOf(name) })),

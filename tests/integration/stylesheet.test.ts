@@ -29,6 +29,7 @@ const KNOWINGLY_USED: Record<string, string> = {
 	'css-backdrop-filter': 'the sticky header is 95 % opaque white without the blur',
 	'css3-cursors': 'touch browsers show no pointer at all; the control works the same',
 	'css-has': 'highlights the chosen course card; the radio button itself shows the choice',
+	'css3-attr': 'only in `content` (CSS 2.1, every browser: the stacked table labels, checked below); doiuse flags any attr()',
 }
 
 let css = ''
@@ -97,6 +98,16 @@ describe('the built stylesheet', () => {
 			if (!fallback) unguarded.push(`${declaration.parent?.toString().slice(0, 80)}`)
 		})
 		expect(unguarded).toEqual([])
+	})
+
+	test("uses attr() only for `content` (directly or through Tailwind's --tw-content), the CSS 2.1 use every browser has", () => {
+		const elsewhere: string[] = []
+		root.walkDecls((declaration: Declaration) => {
+			if (/\battr\(/.test(declaration.value) && !['content', '--tw-content'].includes(declaration.prop))
+				elsewhere.push(declaration.toString())
+		})
+		expect(css).toMatch(/content:\s*attr\(/)
+		expect(elsewhere).toEqual([])
 	})
 
 	test('uses no selector list inside :not(), which Firefox < 84 cannot parse (it would drop the whole rule)', () => {
