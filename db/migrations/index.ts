@@ -16,6 +16,7 @@ import * as promotionCodes from './2026-11-28-0501-promotion-codes.ts'
 import * as calendarTokenDefault from './2026-11-28-0601-calendar-token-default.ts'
 import * as oneOpenCheckout from './2026-11-29-0001-one-open-checkout.ts'
 import * as theSchoolsWords from './2026-11-30-0001-the-schools-words.ts'
+import * as certificates from './2026-12-01-0401-certificates.ts'
 
 /**
  * Every migration, in order. Listed explicitly so the same list works in the
@@ -39,4 +40,5 @@ export const migrations: Record<string, Migration> = {
 	'2026-11-28-0601-calendar-token-default': calendarTokenDefault,
 	'2026-11-29-0001-one-open-checkout': oneOpenCheckout,
 	'2026-11-30-0001-the-schools-words': theSchoolsWords,
+	'2026-12-01-0401-certificates': certificates,
 }
