@@ -12,7 +12,7 @@ test('a student sees their certificate, downloads its PDF and credential, and le
 	await signIn(student)
 
 	await page.goto('/dashboard')
-	await page.getByRole('link', { name: 'Certificates' }).first().click()
+	await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Certificates', exact: true }).click()
 	await expect(page.getByRole('heading', { level: 1, name: 'Certificates' })).toBeVisible()
 	const main = page.getByRole('main')
 	await expect(main.getByRole('heading', { name: 'Certified Flipping' })).toBeVisible()

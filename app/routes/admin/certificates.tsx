@@ -1,5 +1,6 @@
 import { getFormProps, getInputProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import type { ReactNode } from 'react'
 import { data, Form, href, Link } from 'react-router'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
@@ -122,6 +123,44 @@ export default function AdminCertificates({ loaderData, actionData }: Route.Comp
 type Chosen = { id: string; recipientName: string; courseTitle: string }
 type LastResult = SubmissionResult<string[]> | undefined
 
+/** The frame of both confirmation steps: what follows, the fields, then the one button that does it or Cancel. */
+function ChosenCertificateForm({
+	title,
+	intent,
+	certificateId,
+	formProps,
+	submit,
+	children,
+}: {
+	title: string
+	intent: 'revoke' | 'reissue'
+	certificateId: string
+	formProps: ReturnType<typeof getFormProps>
+	submit: ReactNode
+	children: ReactNode
+}) {
+	return (
+		<Card>
+			<CardHeader>
+				<CardTitle>{title}</CardTitle>
+			</CardHeader>
+			<CardContent>
+				<Form method="post" action={CERTIFICATES_PATH} {...formProps} className="max-w-md space-y-4">
+					<input type="hidden" name="intent" value={intent} />
+					<input type="hidden" name="certificateId" value={certificateId} />
+					{children}
+					<div className="flex flex-wrap gap-3">
+						{submit}
+						<ButtonLink to={CERTIFICATES_PATH} variant="outline">
+							Cancel
+						</ButtonLink>
+					</div>
+				</Form>
+			</CardContent>
+		</Card>
+	)
+}
+
 /** The confirmation of a revocation: it says what follows and asks why. */
 function RevokeForm({ certificate, lastResult }: { certificate: Chosen; lastResult: LastResult }) {
 	const [form, fields] = useForm({
@@ -132,29 +171,22 @@ function RevokeForm({ certificate, lastResult }: { certificate: Chosen; lastResu
 		shouldRevalidate: 'onInput',
 	})
 	return (
-		<Card>
-			<CardHeader>
-				<CardTitle>{`Revoke the certificate of ${certificate.recipientName}?`}</CardTitle>
-			</CardHeader>
-			<CardContent>
-				<Alert tone="warning" title="This cannot be undone" className="mb-4">
-					{`Its page will say "Revoked" and its credential fails verification from now on. To correct a name, re-issue instead.`}
-				</Alert>
-				<Form method="post" action={CERTIFICATES_PATH} {...getFormProps(form)} className="max-w-md space-y-4">
-					<input type="hidden" name="intent" value="revoke" />
-					<input type="hidden" name="certificateId" value={certificate.id} />
-					<Field label="Reason" inputProps={{ ...getInputProps(fields.reason, { type: 'text' }) }} errors={fields.reason.errors} />
-					<div className="flex flex-wrap gap-3">
-						<Button type="submit" variant="destructive">
-							Revoke certificate
-						</Button>
-						<ButtonLink to={CERTIFICATES_PATH} variant="outline">
-							Cancel
-						</ButtonLink>
-					</div>
-				</Form>
-			</CardContent>
-		</Card>
+		<ChosenCertificateForm
+			title={`Revoke the certificate of ${certificate.recipientName}?`}
+			intent="revoke"
+			certificateId={certificate.id}
+			formProps={getFormProps(form)}
+			submit={
+				<Button type="submit" variant="destructive">
+					Revoke certificate
+				</Button>
+			}
+		>
+			<Alert tone="warning" title="This cannot be undone">
+				{`Its page will say "Revoked" and its credential fails verification from now on. To correct a name, re-issue instead.`}
+			</Alert>
+			<Field label="Reason" inputProps={{ ...getInputProps(fields.reason, { type: 'text' }) }} errors={fields.reason.errors} />
+		</ChosenCertificateForm>
 	)
 }
 
@@ -169,36 +201,23 @@ function ReissueForm({ certificate, lastResult }: { certificate: Chosen; lastRes
 		shouldRevalidate: 'onInput',
 	})
 	return (
-		<Card>
-			<CardHeader>
-				<CardTitle>{`Re-issue the certificate for ${certificate.courseTitle}`}</CardTitle>
-			</CardHeader>
-			<CardContent>
-				<p className="mb-4 text-sm text-slate-600">
-					The current certificate is revoked ("Re-issued") and a new one, with a new address, is issued and e-mailed to the student.
-				</p>
-				{form.errors?.length ? (
-					<Alert tone="error" title="Not re-issued" className="mb-4">
-						{form.errors.join(' ')}
-					</Alert>
-				) : null}
-				<Form method="post" action={CERTIFICATES_PATH} {...getFormProps(form)} className="max-w-md space-y-4">
-					<input type="hidden" name="intent" value="reissue" />
-					<input type="hidden" name="certificateId" value={certificate.id} />
-					<Field
-						label="Name on the certificate"
-						inputProps={{ ...getInputProps(fields.name, { type: 'text' }) }}
-						errors={fields.name.errors}
-					/>
-					<div className="flex flex-wrap gap-3">
-						<Button type="submit">Re-issue certificate</Button>
-						<ButtonLink to={CERTIFICATES_PATH} variant="outline">
-							Cancel
-						</ButtonLink>
-					</div>
-				</Form>
-			</CardContent>
-		</Card>
+		<ChosenCertificateForm
+			title={`Re-issue the certificate for ${certificate.courseTitle}`}
+			intent="reissue"
+			certificateId={certificate.id}
+			formProps={getFormProps(form)}
+			submit={<Button type="submit">Re-issue certificate</Button>}
+		>
+			<p className="text-sm text-slate-600">
+				The current certificate is revoked ("Re-issued") and a new one, with a new address, is issued and e-mailed to the student.
+			</p>
+			{form.errors?.length ? (
+				<Alert tone="error" title="Not re-issued">
+					{form.errors.join(' ')}
+				</Alert>
+			) : null}
+			<Field label="Name on the certificate" inputProps={{ ...getInputProps(fields.name, { type: 'text' }) }} errors={fields.name.errors} />
+		</ChosenCertificateForm>
 	)
 }
 

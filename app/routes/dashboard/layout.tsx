@@ -35,7 +35,7 @@ const adminMenu: MenuItem[] = [
 	{ to: href('/dashboard/admin/courses'), label: 'Manage Courses' },
 	{ to: href('/dashboard/admin/uploads'), label: 'Upload Materials' },
 	{ to: href('/dashboard/admin/enrollments'), label: 'Manage Enrollments' },
-	{ to: href('/dashboard/admin/certificates'), label: 'Certificates' },
+	{ to: href('/dashboard/admin/certificates'), label: 'Manage Certificates' },
 	{ to: href('/dashboard/admin/promotion-codes'), label: 'Promotion Codes' },
 	{ to: href('/dashboard/admin/agreement'), label: 'Program Agreement' },
 	{ to: href('/dashboard/admin/users'), label: 'Manage Users' },
