@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { hasControlCharacters } from '#app/utils/misc.ts'
 import { NameSchema } from '#app/utils/user-validation.ts'
 
 /** The public page of a certificate: anyone with its (unguessable) id sees it. */
@@ -41,7 +42,8 @@ export const RevokeCertificateSchema = z.object({
 		.string({ error: 'Say why the certificate is revoked' })
 		.trim()
 		.min(3, 'Say why the certificate is revoked')
-		.max(500, 'At most 500 characters'),
+		.max(500, 'At most 500 characters')
+		.refine((reason) => !hasControlCharacters(reason), 'The reason must not contain control characters'),
 })
 
 /** The admin re-issues a certificate under a corrected name. */
