@@ -77,6 +77,8 @@ test('an admin revokes a certificate after confirming, and re-issues another und
 	createUser,
 	signIn,
 }) => {
+	// Two certificates, two confirmation steps and four page checks: longer than one page's budget on a busy machine.
+	test.slow()
 	const admin = await createUser({ role: 'admin' })
 	const revoked = await createUser({ name: `Revokee ${Date.now()}` })
 	const misspelt = await createUser({ name: `Jon Smiht ${Date.now()}` })
