@@ -11,6 +11,7 @@ export default [
 		route('community', 'routes/public/community.tsx'),
 		route('courses', 'routes/public/courses.tsx'),
 		route('courses/:id', 'routes/public/course-detail.tsx'),
+		route('certificates/:certificateId', 'routes/public/certificate.tsx'),
 
 		// Accounts
 		route('login', 'routes/auth/login.tsx'),
@@ -40,6 +41,7 @@ export default [
 		route('messages', 'routes/dashboard/messages.tsx'),
 		route('community', 'routes/dashboard/community.tsx'),
 		route('settings', 'routes/dashboard/settings.tsx'),
+		route('certificates', 'routes/dashboard/certificates.tsx'),
 		...prefix('admin', [
 			layout('routes/admin/layout.tsx', [
 				route('courses', 'routes/admin/courses.tsx', [
@@ -73,6 +75,7 @@ export default [
 				route('grades', 'routes/admin/grades.tsx'),
 				route('orphaned-materials', 'routes/admin/orphaned-materials.tsx'),
 				route('audit-log', 'routes/admin/audit-log.tsx'),
+				route('certificates', 'routes/admin/certificates.tsx'),
 			]),
 		]),
 	]),
@@ -92,6 +95,10 @@ export default [
 	route('webhooks/stripe', 'routes/resources/stripe-webhook.ts'),
 	route('unsubscribe/one-click', 'routes/resources/unsubscribe-one-click.ts'),
 	route('healthz', 'routes/resources/healthz.ts'),
+	route('certificates/:certificateId/credential', 'routes/resources/certificate-credential.ts'),
+	route('certificates/status/:list', 'routes/resources/certificate-status-list.ts'),
+	route('dashboard/certificates/:certificateId/pdf', 'routes/resources/certificate-pdf.ts'),
+	route('.well-known/did.json', 'routes/resources/did-document.ts'),
 	route('dev/mailbox', 'routes/resources/mailbox.tsx'),
 	route('dev/mailbox/:mailId/html', 'routes/resources/mailbox-html.ts'),
 ] satisfies RouteConfig

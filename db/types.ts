@@ -500,6 +500,30 @@ export interface AuditLogTable {
 	created_at: CreatedAt
 }
 
+/** A certificate as issued (docs/decisions/049): what it states is a snapshot, the credential signed then. */
+export interface CertificatesTable {
+	/** Random, unguessable: the key of the public verify page. */
+	id: string
+	enrollment_id: number | null
+	user_id: string
+	course_id: number | null
+	recipient_name: string
+	course_title: string
+	course_start_date: DateOnly | null
+	course_end_date: DateOnly | null
+	/** Live minutes attended when issued; null when not known. */
+	live_minutes: number | null
+	/** Its bit in the revocation status list. */
+	status_index: Generated<number>
+	/** The Open Badges 3.0 credential as a compact JWS (VC-JOSE). */
+	credential: string
+	/** The student lets search engines index the verify page. */
+	is_public: Generated<boolean>
+	issued_at: Timestamp
+	revoked_at: Date | null
+	revoked_reason: string | null
+}
+
 export interface Database {
 	users: UsersTable
 	profiles: ProfilesTable
@@ -533,6 +557,7 @@ export interface Database {
 	rate_limits: RateLimitsTable
 	email_outbox: EmailOutboxTable
 	audit_log: AuditLogTable
+	certificates: CertificatesTable
 }
 
 export type Course = Selectable<CoursesTable>

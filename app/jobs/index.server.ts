@@ -4,11 +4,13 @@
  * Cron lines: minute hour day month weekday task (graphile-worker's crontab format).
  */
 import type { TaskList } from 'graphile-worker'
+import { SEND_CERTIFICATE_TASK } from '#app/models/enrollment/certificates.server.ts'
 import { SEND_OFFER_EXPIRED_TASK, SEND_SEAT_OFFER_TASK } from '#app/models/enrollment/seat-offers.server.ts'
 import { MAKE_PREVIEW_TASK } from '#app/models/materials/document-previews.server.ts'
 import { COURSE_UPDATE_TASK } from '#app/models/materials/materials.ts'
 import { EMAIL_ANNOUNCEMENT_TASK } from '#app/models/messaging/messages.server.ts'
 import { emailAnnouncementTask } from './announcements.server.ts'
+import { sendCertificateMail } from './certificates.server.ts'
 import { emailCourseUpdateTask } from './course-updates.server.ts'
 import { makePreview, requestMissingPreviews } from './document-previews.server.ts'
 import { announceOpenWeeks, sendSessionReminders } from './live-sessions.server.ts'
@@ -28,6 +30,7 @@ export const TASKS: TaskList = {
 	'request-missing-previews': requestMissingPreviews,
 	[EMAIL_ANNOUNCEMENT_TASK]: emailAnnouncementTask,
 	[COURSE_UPDATE_TASK]: emailCourseUpdateTask,
+	[SEND_CERTIFICATE_TASK]: sendCertificateMail,
 	'send-session-reminders': sendSessionReminders,
 	'announce-open-weeks': announceOpenWeeks,
 }

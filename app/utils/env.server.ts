@@ -3,6 +3,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { z } from 'zod'
+import { parseSigningKey } from './signing-key.server.ts'
 
 const booleanString = z
 	.enum(['true', 'false', '1', '0', 'yes', 'no', ''])
@@ -24,6 +25,8 @@ const EnvSchema = z.object({
 	DATABASE_URL: optionalString,
 	DATABASE_POOL_MAX: z.coerce.number().int().min(1).default(10),
 	SESSION_SECRET: optionalString,
+	/** The school's Ed25519 key that signs certificates (docs/decisions/049): a private JWK or a PKCS #8 PEM. */
+	CERTIFICATE_SIGNING_KEY: optionalString,
 	TRUST_PROXY: z.coerce.number().int().min(0).default(0),
 	S3_BUCKET: optionalString,
 	S3_ENDPOINT: optionalString,
@@ -67,6 +70,7 @@ const productionSecrets = [
 	'APP_URL',
 	'DATABASE_URL',
 	'SESSION_SECRET',
+	'CERTIFICATE_SIGNING_KEY',
 	'S3_BUCKET',
 	'STRIPE_SECRET_KEY',
 	'STRIPE_WEBHOOK_SECRET',
@@ -89,6 +93,8 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
 			)
 		}
 	}
+	// A key that cannot sign stops the start, not the first certificate.
+	if (parsed.CERTIFICATE_SIGNING_KEY) parseSigningKey(parsed.CERTIFICATE_SIGNING_KEY)
 	if (parsed.STRIPE_SECRET_KEY && !parsed.STRIPE_WEBHOOK_SECRET) {
 		throw new Error('STRIPE_WEBHOOK_SECRET is required when STRIPE_SECRET_KEY is set.')
 	}

@@ -19,6 +19,7 @@ import * as theSchoolsWords from './2026-11-30-0001-the-schools-words.ts'
 import * as courseDrafts from './2026-12-01-0001-course-drafts.ts'
 import * as courseMeetingLink from './2026-12-01-0101-course-meeting-link.ts'
 import * as attendance from './2026-12-01-0301-attendance.ts'
+import * as certificates from './2026-12-01-0401-certificates.ts'
 
 /**
  * Every migration, in order. Listed explicitly so the same list works in the
@@ -45,4 +46,5 @@ export const migrations: Record<string, Migration> = {
 	'2026-12-01-0001-course-drafts': courseDrafts,
 	'2026-12-01-0101-course-meeting-link': courseMeetingLink,
 	'2026-12-01-0301-attendance': attendance,
+	'2026-12-01-0401-certificates': certificates,
 }

@@ -6,6 +6,7 @@
  * submissions. Runs only on a database without users, so it never touches real data.
  */
 import { type Kysely, sql, type Transaction } from 'kysely'
+import { issueCertificate } from '#app/models/enrollment/certificates.server.ts'
 import { syncCourseSessions } from '#app/models/sessions/session-schedule.server.ts'
 import { attachmentKey, materialKey, submissionKey } from '#app/services/storage/keys.ts'
 import type { FileStorage } from '#app/services/storage/storage.ts'
@@ -244,6 +245,19 @@ async function insertDemoData(trx: Transaction<Database>, context: SeedContext) 
 			.execute()
 	}
 	await enroll('sam', freeCourse.id, 20)
+	// A course that has ended, which Sam completed: his certificate is on his dashboard and its public page.
+	const finishedCourse = await insertCourse(trx, {
+		title: 'Wholesaling Essentials',
+		description: 'A six-week course on finding motivated sellers, assigning contracts and building a buyers list.',
+		start_date: date(-70),
+		end_date: date(-28),
+		capacity: 10,
+		registration_fee: 0,
+		duration_text: '6 weeks',
+	})
+	const completedEnrollment = await enroll('sam', finishedCourse.id, 80)
+	await trx.updateTable('enrollments').set({ status: 'completed' }).where('id', '=', completedEnrollment).execute()
+	await issueCertificate(trx, completedEnrollment, { now: day(-27) })
 	await recordPayment('sam', paidCourse, await enroll('sam', paidCourse.id, 25), 25)
 	await recordPayment('sofia', paidCourse, await enroll('sofia', paidCourse.id, 22), 22)
 	await recordPayment('sofia', fullCourse, await enroll('sofia', fullCourse.id, 10), 10)

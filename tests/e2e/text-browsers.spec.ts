@@ -26,6 +26,7 @@ const VISITOR_MENU = [...SITE_MENU, { text: 'Log in', path: '/login' }, { text: 
 const DASHBOARD_MENU: Link[] = [
 	{ text: 'Dashboard', path: '/dashboard' },
 	{ text: 'My Courses', path: '/dashboard/courses' },
+	{ text: 'Certificates', path: '/dashboard/certificates' },
 	{ text: 'Messages', path: '/dashboard/messages' },
 	{ text: 'Community', path: '/dashboard/community' },
 	{ text: 'Settings', path: '/dashboard/settings' },
@@ -34,6 +35,7 @@ const ADMIN_MENU: Link[] = [
 	{ text: 'Manage Courses', path: '/dashboard/admin/courses' },
 	{ text: 'Upload Materials', path: '/dashboard/admin/uploads' },
 	{ text: 'Manage Enrollments', path: '/dashboard/admin/enrollments' },
+	{ text: 'Manage Certificates', path: '/dashboard/admin/certificates' },
 	{ text: 'Promotion Codes', path: '/dashboard/admin/promotion-codes' },
 	{ text: 'Program Agreement', path: '/dashboard/admin/agreement' },
 	{ text: 'Manage Users', path: '/dashboard/admin/users' },

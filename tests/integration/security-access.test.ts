@@ -16,6 +16,7 @@ import { useTestDatabase } from '#tests/support/db.ts'
 import {
 	insertAssignment,
 	insertAttendanceImport,
+	insertCertificate,
 	insertCourse,
 	insertEnrollment,
 	insertLiveSession,
@@ -69,6 +70,8 @@ const ACCESS: Record<string, Expectation> = {
 	'routes/public/community': { GET: all('200'), POST: all('400') },
 	'routes/public/courses': { GET: all('200') },
 	'routes/public/course-detail': { GET: all('200') },
+	// Public by design: anyone with the address checks the certificate.
+	'routes/public/certificate': { GET: all('200') },
 	'routes/auth/login': { GET: signedOutOnly(), POST: all('400') },
 	'routes/auth/forgot-password': { GET: all('200'), POST: all('400') },
 	'routes/auth/reset-password': { GET: all('200'), POST: all('400') },
@@ -97,6 +100,7 @@ const ACCESS: Record<string, Expectation> = {
 	'routes/dashboard/messages': { GET: member(), POST: member('400') },
 	'routes/dashboard/community': { GET: member() },
 	'routes/dashboard/settings': { GET: member(), POST: member('400') },
+	'routes/dashboard/certificates': { GET: member(), POST: member('400') },
 	'routes/admin/layout': {},
 	'routes/admin/courses': { GET: adminOnly(), POST: adminOnly('400') },
 	'routes/admin/course-edit': { GET: adminOnly(), POST: adminOnly('400') },
@@ -132,6 +136,7 @@ const ACCESS: Record<string, Expectation> = {
 	'routes/admin/grades': { GET: adminOnly(), POST: adminOnly('400') },
 	'routes/admin/orphaned-materials': { GET: adminOnly(), POST: adminOnly('→/dashboard/admin/orphaned-materials') },
 	'routes/admin/audit-log': { GET: adminOnly() },
+	'routes/admin/certificates': { GET: adminOnly(), POST: adminOnly('400') },
 	'routes/auth/logout': { GET: all('→/'), POST: all('→/') },
 	'routes/resources/material-file': { GET: [LOGIN, '403', '200', '200', '200'] },
 	// The fixture's material is a PDF: it has no Office preview, and no link signed for it.
@@ -151,6 +156,12 @@ const ACCESS: Record<string, Expectation> = {
 	// Without Stripe configured (the test provider) the webhook does not exist.
 	'routes/resources/stripe-webhook': { GET: all('405'), POST: all('404') },
 	'routes/resources/healthz': { GET: all('200') },
+	// The credential, the revocation list and the school's public key are public, as the page is.
+	'routes/resources/certificate-credential': { GET: all('200') },
+	'routes/resources/certificate-status-list': { GET: all('200') },
+	'routes/resources/did-document': { GET: all('200') },
+	// The matrix's certificate is another student's: its PDF is nobody else's, an admin's neither.
+	'routes/resources/certificate-pdf': { GET: [LOGIN, '404', '404', '404', '404'] },
 	// The development mailbox: open in development and tests, admin-only in production (checked over HTTP).
 	// Opened, it shows the page; posted without a signed token, it is refused.
 	'routes/resources/unsubscribe-one-click': { GET: all('→/unsubscribe'), POST: all('400') },
@@ -249,9 +260,12 @@ beforeAll(async () => {
 		courseTitle: 'Matrix course',
 		customerEmail: 'matrix-payer@example.com',
 	})
+	const certificate = await insertCertificate(t.db, { userId: other })
 	fixtures = {
 		users: { stranger, student, instructor, admin },
 		params: {
+			certificateId: certificate.certificateId,
+			list: '0',
 			paymentId: String(paymentId),
 			id: String(course.id),
 			courseId: String(course.id),

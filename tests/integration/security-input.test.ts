@@ -39,6 +39,7 @@ import { useTestDatabase } from '#tests/support/db.ts'
 import {
 	insertAssignment,
 	insertAttendanceImport,
+	insertCertificate,
 	insertContactSubmission,
 	insertCourse,
 	insertEnrollment,
@@ -352,7 +353,11 @@ beforeAll(async () => {
 	await insertPromotionCode(t.db, { code: 'FUZZ10', percent_off: 10 })
 	await insertMessage(t.db, { sender_id: users.admin, receiver_id: users.student, content: 'Hello from the fuzz' })
 	await insertContactSubmission(t.db, { name: 'Fuzz Contact', email: 'fuzz-contact@example.com', message: 'A question' })
+	// A certificate of the student's: their certificates page has a form.
+	const { certificateId } = await insertCertificate(t.db, { userId: users.student })
 	params = {
+		certificateId,
+		list: '0',
 		id: String(paidCourseId),
 		courseId: String(course.id),
 		weekId: String(weekId),

@@ -64,6 +64,7 @@ describe('seedDemoData', () => {
 			{ capacity: 30, registration_fee: 0, taken: 1 },
 			{ capacity: 10, registration_fee: 250_000, taken: 2 },
 			{ capacity: 2, registration_fee: 150_000, taken: 2 },
+			{ capacity: 10, registration_fee: 0, taken: 1 },
 		])
 		expect(courses.rows.filter((course) => course.taken >= course.capacity)).toHaveLength(1)
 
@@ -77,6 +78,9 @@ describe('seedDemoData', () => {
 			.orderBy('courses.registration_fee')
 			.execute()
 		expect(samCourses.map((course) => course.registration_fee)).toEqual([0, 250_000])
+		// A finished course Sam completed, with his certificate.
+		const certificates = await t.db.selectFrom('certificates').select(['recipient_name', 'course_title', 'revoked_at']).execute()
+		expect(certificates).toEqual([{ recipient_name: DEMO_ACCOUNTS.sam.name, course_title: 'Wholesaling Essentials', revoked_at: null }])
 
 		const weeks = await sql<{ weeks: number; zoom: number }>`
 			SELECT count(*)::int AS weeks, count(zoom_link)::int AS zoom FROM course_materials GROUP BY course_id`.execute(t.db)

@@ -11,6 +11,7 @@ import type { Kysely } from 'kysely'
 import type { Database } from '#db/types.ts'
 
 export * from './fixtures/attendance.ts'
+export * from './fixtures/certificates.ts'
 export * from './fixtures/courses.ts'
 export * from './fixtures/messages.ts'
 export * from './fixtures/payments.ts'

@@ -5,6 +5,7 @@ import { recordAudit } from '#app/models/site/audit-log.server.ts'
 import { publishEvent } from '#app/services/events/publish.server.ts'
 import { transaction } from '#app/utils/db.server.ts'
 import type { Database, EnrollmentStatus } from '#db/types.ts'
+import { issueCertificate } from './certificates.server.ts'
 import { changeEnrollmentStatus, deleteEnrollment, enrollWithinCapacity } from './seats.server.ts'
 
 /** The enrollment table shows at most this many rows; a search narrows it down. */
@@ -132,7 +133,10 @@ export async function adminEnroll(db: Kysely<Database>, actorId: string, input: 
 	})
 }
 
-/** Any status to any other; into a seat-taking one needs a free seat (throws SeatUnavailableError). Null when missing. */
+/**
+ * Any status to any other; into a seat-taking one needs a free seat (throws SeatUnavailableError).
+ * Completed issues the enrolment's certificate in the same transaction (once). Null when missing.
+ */
 export async function updateEnrollmentStatus(db: Kysely<Database>, actorId: string, enrollmentId: number, status: EnrollmentStatus) {
 	return transaction(db, async (trx) => {
 		const before = await trx.selectFrom('enrollments').select(['status', 'user_id']).where('id', '=', enrollmentId).executeTakeFirst()
@@ -146,6 +150,7 @@ export async function updateEnrollmentStatus(db: Kysely<Database>, actorId: stri
 			entityId: enrollmentId,
 			details: { from: before.status, to: status, courseId: changed.courseId, userId: before.user_id },
 		})
+		if (status === 'completed') await issueCertificate(trx, enrollmentId)
 		await publishEvent(trx, { type: 'enrollment.changed', courseId: changed.courseId, userId: before.user_id })
 		return changed
 	})

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely'
+import { type Kysely, sql } from 'kysely'
 import { COURSE_ACCESS_BY_STATUS } from '#app/models/materials/materials.ts'
 import type { Database } from '#db/types.ts'
 import { formatMoment, JOIN_OPENS_MINUTES_BEFORE, joinLinkOpen, meetingLinkFor } from './live-sessions.ts'
@@ -85,4 +85,27 @@ async function recordJoin(db: Kysely<Database>, { sessionId, userId, now }: { se
 			.onConflict((conflict) => conflict.doNothing())
 			.execute()
 	})
+}
+
+/**
+ * The live minutes a student attended in a course, for a certificate to state: a report's minutes
+ * where it gave them, else the session's own length for a present or late mark (joined or marked by
+ * hand); absent and excused count nothing. Null for a course without live sessions, where the
+ * certificate leaves the line out.
+ */
+export async function attendedLiveMinutes(db: Kysely<Database>, { userId, courseId }: { userId: string; courseId: number }) {
+	const row = await db
+		.selectFrom('live_sessions as session')
+		.leftJoin('attendance', (join) => join.onRef('attendance.live_session_id', '=', 'session.id').on('attendance.user_id', '=', userId))
+		.select((eb) => [
+			eb.fn.countAll<string>().as('sessions'),
+			sql<string>`coalesce(sum(CASE WHEN attendance.status IN ('present', 'late')
+				THEN coalesce(attendance.minutes, round(extract(epoch FROM session.ends_at - session.starts_at) / 60)) ELSE 0 END), 0)`.as(
+				'minutes',
+			),
+		])
+		.where('session.course_id', '=', courseId)
+		.where('session.status', '<>', 'cancelled')
+		.executeTakeFirstOrThrow()
+	return Number(row.sessions) === 0 ? null : Number(row.minutes)
 }

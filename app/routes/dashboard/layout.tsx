@@ -25,6 +25,7 @@ type MenuItem = { to: string; label: string; end?: boolean }
 const studentMenu: MenuItem[] = [
 	{ to: href('/dashboard'), label: 'Dashboard', end: true },
 	{ to: href('/dashboard/courses'), label: 'My Courses' },
+	{ to: href('/dashboard/certificates'), label: 'Certificates' },
 	{ to: href('/dashboard/messages'), label: 'Messages' },
 	{ to: href('/dashboard/community'), label: 'Community' },
 	{ to: href('/dashboard/settings'), label: 'Settings' },
@@ -34,6 +35,7 @@ const adminMenu: MenuItem[] = [
 	{ to: href('/dashboard/admin/courses'), label: 'Manage Courses' },
 	{ to: href('/dashboard/admin/uploads'), label: 'Upload Materials' },
 	{ to: href('/dashboard/admin/enrollments'), label: 'Manage Enrollments' },
+	{ to: href('/dashboard/admin/certificates'), label: 'Manage Certificates' },
 	{ to: href('/dashboard/admin/promotion-codes'), label: 'Promotion Codes' },
 	{ to: href('/dashboard/admin/agreement'), label: 'Program Agreement' },
 	{ to: href('/dashboard/admin/users'), label: 'Manage Users' },
