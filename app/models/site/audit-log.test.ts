@@ -1,3 +1,5 @@
+import fs from 'node:fs'
+import path from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { describeAuditEntry } from './audit-log.ts'
 
@@ -19,5 +21,18 @@ describe('an audit entry in words', () => {
 			describeAuditEntry({ action: 'payment.refund', details: { amountCents: 50_000, reason: 'requested_by_customer', note: null } }),
 		).toEqual({ summary: 'Payment refunded', lines: ['Amount: $500.00', 'Reason: requested_by_customer', 'Note: none'] })
 		expect(describeAuditEntry({ action: 'something.new', details: null })).toEqual({ summary: 'something.new', lines: [] })
+	})
+
+	test('every action the app records has its words', () => {
+		const appDir = path.resolve(import.meta.dirname, '../..')
+		const recorded = new Set<string>()
+		for (const file of fs.readdirSync(appDir, { recursive: true, encoding: 'utf8' })) {
+			if (!/\.tsx?$/.test(file) || file.endsWith('.test.ts')) continue
+			const source = fs.readFileSync(path.join(appDir, file), 'utf8')
+			if (!source.includes('recordAudit')) continue
+			for (const [, action] of source.matchAll(/\baction: '([a-z_]+\.[a-z_-]+)'/g)) recorded.add(action!)
+		}
+		expect(recorded.size).toBeGreaterThan(30)
+		expect([...recorded].filter((action) => describeAuditEntry({ action, details: null }).summary === action)).toEqual([])
 	})
 })

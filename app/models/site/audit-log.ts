@@ -6,9 +6,15 @@ const ACTION_WORDS: Record<string, string> = {
 	'announcement.create': 'Announcement sent',
 	'announcement.delete': 'Announcement deleted',
 	'assignment.create': 'Assignment posted',
+	'attendance.import': 'Attendance imported from a meeting report',
+	'attendance.mark': 'Attendance marked by hand',
+	'certificate.reissue': 'Certificate re-issued',
+	'certificate.revoke': 'Certificate revoked',
 	'contact_submission.read': 'Contact message marked read',
 	'course.create': 'Course added',
 	'course.delete': 'Course deleted',
+	'course.publish': 'Course published',
+	'course.run_again': 'Course run again as a draft',
 	'course.update': 'Course edited',
 	'enrollment.create': 'Enrollment added',
 	'enrollment.remove': 'Enrollment removed',
@@ -40,6 +46,7 @@ const ACTION_WORDS: Record<string, string> = {
 	'waitlist.remove': 'Removed from the waitlist',
 	'week.delete': 'Week deleted',
 	'week.update': 'Week updated',
+	'weeks.topics': 'Week topics saved',
 }
 
 /** Names of detail keys where the plain words of the key would not do. */
