@@ -154,6 +154,9 @@ test.describe('forgery, GET safety and headers', () => {
 			importId: '00000000-0000-4000-8000-000000000000',
 			feed: 'not-a-real-calendar-token-not-a-real-one.ics',
 			token: 'no-such-waitlist-token',
+			// No certificate has this id: its page and downloads answer 404.
+			certificateId: 'AAAAAAAAAAAAAAAAAAAAAA',
+			list: '0',
 		}
 		cookies.anonymous = ''
 		cookies.stranger = await cookieFor(stranger)
