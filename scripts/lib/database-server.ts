@@ -3,6 +3,7 @@
  * DATABASE_URL when set, otherwise the embedded PostgreSQL server in DATA_DIR,
  * started by this process or joined if another runs it (scripts/lib/embedded-postgres.ts).
  */
+import { migrateJobSchema } from '#app/services/jobs/runner.server.ts'
 import { closeDatabase, type DatabaseHandle, initDatabase } from '#app/utils/db.server.ts'
 import type { Env } from '#app/utils/env.server.ts'
 import { type EmbeddedRole, openEmbeddedPostgres } from './embedded-postgres.ts'
@@ -32,8 +33,8 @@ export async function openDatabaseServer(
 }
 
 /**
- * For a short command (migrate, seed, admin:create): the database at the latest migration,
- * given to `run`, then closed; an embedded server this command started is stopped again.
+ * For a short command (migrate, seed, admin:create): the database at the latest migration, the job
+ * system's schema included, given to `run`, then closed; an embedded server this command started is stopped again.
  */
 export async function withMigratedDatabase<T>(
 	env: Pick<Env, 'DATABASE_URL' | 'DATA_DIR'>,
@@ -41,7 +42,11 @@ export async function withMigratedDatabase<T>(
 ): Promise<T> {
 	const server = await openDatabaseServer(env, 'command')
 	try {
-		return await run(await initDatabase({ databaseUrl: server.url, poolMax: 2 }))
+		const handle = await initDatabase({ databaseUrl: server.url, poolMax: 2 })
+		// The seed issues a certificate, which asks the job system for its e-mail: on a fresh
+		// database that schema must exist before the server first starts.
+		await migrateJobSchema(server.url)
+		return await run(handle)
 	} finally {
 		await closeDatabase()
 		await server.stop()
