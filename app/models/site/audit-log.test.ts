@@ -23,6 +23,15 @@ describe('an audit entry in words', () => {
 		expect(describeAuditEntry({ action: 'something.new', details: null })).toEqual({ summary: 'something.new', lines: [] })
 	})
 
+	test('a source alone reads as where it came from, not as a change to nothing', () => {
+		expect(
+			describeAuditEntry({
+				action: 'course.run_again',
+				details: { from: { id: 2, title: 'Spring cohort' }, title: 'Autumn cohort', weeks: 4 },
+			}).lines,
+		).toEqual(['From: id 2, title Spring cohort', 'Title: Autumn cohort', 'Weeks: 4'])
+	})
+
 	test('every action the app records has its words', () => {
 		const appDir = path.resolve(import.meta.dirname, '../..')
 		const recorded = new Set<string>()

@@ -113,8 +113,9 @@ export function describeAuditEntry({ action, details }: { action: string; detail
 		if (before !== undefined) rest.before = before
 		if (after !== undefined) rest.after = after
 	}
-	if (from !== undefined || to !== undefined)
-		lines.push(`${FROM_TO_WORDS[action] ?? 'Change'}: ${valueWords('', from)} → ${valueWords('', to)}`)
+	// A change has both ends; a `from` alone names where something came from (Run again's source course).
+	if (to !== undefined) lines.push(`${FROM_TO_WORDS[action] ?? 'Change'}: ${valueWords('', from)} → ${valueWords('', to)}`)
+	else if (from !== undefined) lines.push(`${keyWords('from')}: ${valueWords('', from)}`)
 	for (const [key, value] of Object.entries(rest)) lines.push(`${keyWords(key)}: ${valueWords(key, value)}`)
 	return { summary, lines }
 }
