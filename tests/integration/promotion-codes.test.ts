@@ -21,11 +21,13 @@ import { draftCookieHeader } from '#app/routes/register/+shared/draft-cookie.ser
 import { PROMOTION_CODE_ATTEMPTS_MESSAGE } from '#app/routes/register/+shared/wizard.server.ts'
 import { action as agreementAction } from '#app/routes/register/agreement.tsx'
 import { action as enrollAction } from '#app/routes/register/enroll.tsx'
+import { action as placeAction } from '#app/routes/register/waitlist-place.tsx'
 import { setPayments } from '#app/services/payments/index.server.ts'
 import type { PaymentProvider } from '#app/services/payments/payments.ts'
 import { TestCheckoutPayments } from '#app/services/payments/test-checkout.server.ts'
+import { hashToken } from '#app/utils/session.server.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
-import { insertCourse, insertEnrollment, insertUser } from '#tests/support/fixtures.ts'
+import { insertCourse, insertEnrollment, insertUser, insertWaitlistEntry } from '#tests/support/fixtures.ts'
 import { callRoute, formRequest, settle, signedInUser, toastOf } from '#tests/support/requests.ts'
 import { useStripeStandIn } from '#tests/support/stripe-stand-in.ts'
 
@@ -528,6 +530,59 @@ describe(`uses under concurrency (${REPEATS} runs each)`, () => {
 		}
 		if (process.env.PROMOTION_REPEATS) console.log('30 payment-step posts / code of 2 uses:', JSON.stringify(results))
 		for (const result of results) expect(result).toEqual({ checkout: 2, '400': 28 })
+	}, 300_000)
+})
+
+describe(`waitlist offers claimed with a code of 2 uses, all at once (${REPEATS} runs)`, () => {
+	test('6 people offered a freed seat each claim at /waitlist/places/:token with the code: exactly 2 checkouts with it, 4 told it is used up and still holding their offer', async () => {
+		const results: Record<string, number>[] = []
+		for (let run = 0; run < REPEATS; run++) {
+			const { id: courseId } = await course({ capacity: 6 })
+			const limited = await code({ maxUses: 2 })
+			const offered = await Promise.all(
+				Array.from({ length: 6 }, async (_, index) => {
+					const person = await signedInUser(t.db, { name: `Offered ${index}`, email: `offered-${run}-${index}-${++sequence}@example.com` })
+					const token = `offer-${run}-${index}-${sequence}`
+					const entry = await insertWaitlistEntry(t.db, {
+						course_id: courseId,
+						name: `Offered ${index}`,
+						email: person.email,
+						position: index + 1,
+						status: 'offered',
+						offer_token_hash: hashToken(token),
+						offered_at: new Date(),
+						offer_expires_at: new Date(Date.now() + 3_600_000),
+					})
+					return { ...person, token, entryId: entry.id }
+				}),
+			)
+			const responses = await Promise.all(
+				offered.map((person, index) =>
+					settle(() =>
+						callRoute(
+							placeAction,
+							formRequest(
+								`/waitlist/places/${person.token}`,
+								{ intent: 'claim', agreeToTerms: 'on', promotionCode: limited.code },
+								{ cookie: person.cookie, ip: `10.39.${run}.${index + 1}` },
+							),
+							{ token: person.token },
+						),
+					),
+				),
+			)
+			results.push(tally(responses.map((response) => (response.status === 303 ? 'checkout' : String(response.status)))))
+			const refused = responses.find((response) => response.status === 400)!
+			const body = (await refused.json()) as { result: { error: Record<string, string[]>; initialValue: Record<string, unknown> } }
+			expect(body.result.error).toEqual({ promotionCode: [PROMOTION_CODE_MESSAGES['used-up']] })
+			expect(body.result.initialValue).toMatchObject({ promotionCode: limited.code })
+			expect(await redemptions(limited.id)).toHaveLength(2)
+			expect(await usesOf(limited.id)).toBe(2)
+			const entries = await t.db.selectFrom('waitlist_entries').select('status').where('course_id', '=', courseId).execute()
+			expect(tally(entries.map((entry) => entry.status))).toEqual({ claimed: 2, offered: 4 })
+		}
+		if (process.env.PROMOTION_REPEATS) console.log('6 offer claims / code of 2 uses:', JSON.stringify(results))
+		for (const result of results) expect(result).toEqual({ checkout: 2, '400': 4 })
 	}, 300_000)
 })
 
