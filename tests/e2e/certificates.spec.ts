@@ -71,7 +71,7 @@ test('anyone checks a certificate without an account: valid, unknown or revoked,
 	await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', 'noindex')
 })
 
-test('an admin revokes a certificate after confirming, and re-issues another under a corrected name', async ({
+test('an admin downloads a PDF, revokes a certificate after confirming, and re-issues another under a corrected name', async ({
 	page,
 	db,
 	createUser,
@@ -87,6 +87,10 @@ test('an admin revokes a certificate after confirming, and re-issues another und
 	await signIn(admin)
 
 	await page.goto('/dashboard/admin/certificates')
+	// A student who lost their copy asks the school for it.
+	const pdfDownload = page.waitForEvent('download')
+	await page.getByRole('link', { name: `PDF of the certificate of ${revoked.name}` }).click()
+	expect((await pdfDownload).suggestedFilename()).toBe(`certificate-${first.certificateId}.pdf`)
 	await page.getByRole('link', { name: `Revoke certificate of ${revoked.name}` }).click()
 	await expect(page.getByRole('heading', { name: `Revoke the certificate of ${revoked.name}?` })).toBeVisible()
 	// Nothing is revoked until the confirmation is sent, with a reason.

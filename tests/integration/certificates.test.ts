@@ -319,6 +319,19 @@ describe('the student', () => {
 		expect(forged.status).toBe(404)
 	})
 
+	test("an admin downloads any student's PDF (a student asking for theirs again); an instructor gets a 404", async () => {
+		const student = await insertUser(t.db, { name: 'Asked Again' })
+		const admin = await insertUser(t.db, { role: 'admin' })
+		const instructor = await insertUser(t.db, { role: 'instructor' })
+		const { certificateId } = await insertCertificate(t.db, { userId: student })
+		const path = `/dashboard/certificates/${certificateId}/pdf`
+		const byAdmin = await callRoute(pdfLoader, getRequest(path, { cookie: await sessionCookieFor(admin) }), { certificateId })
+		expect(byAdmin.status).toBe(200)
+		expect(await pdfText(Buffer.from(await byAdmin.arrayBuffer()))).toContain('Asked Again')
+		const byInstructor = await callRoute(pdfLoader, getRequest(path, { cookie: await sessionCookieFor(instructor) }), { certificateId })
+		expect(byInstructor.status).toBe(404)
+	})
+
 	test('lists their certificates with the LinkedIn link, and alone chooses whether search engines list the page', async () => {
 		const student = await insertUser(t.db, { name: 'Link Student' })
 		const other = await insertUser(t.db)

