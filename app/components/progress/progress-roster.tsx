@@ -78,7 +78,7 @@ export function ProgressRoster({ roster, rows, sort }: { roster: Omit<CourseRost
 			{rows.length === 0 ? (
 				<EmptyState title="No students yet" description="Students appear here once they are enrolled in this course." />
 			) : (
-				<TableCard>
+				<TableCard label={`Progress of ${roster.course.title}, by week`}>
 					<table className="w-full text-left text-sm">
 						<caption className="sr-only">
 							Progress of each student of {roster.course.title} by week, sorted by {SORT_LABELS[sort].toLowerCase()}
