@@ -51,6 +51,7 @@ export default [
 					route(':courseId/publish', 'routes/admin/course-publish.tsx'),
 				]),
 				route('courses/:courseId/waitlist', 'routes/admin/course-waitlist.tsx'),
+				route('courses/:courseId/progress', 'routes/admin/course-progress.tsx'),
 				route('courses/:courseId/sessions/:liveSessionId/attendance', 'routes/admin/session-attendance.tsx'),
 				route('courses/:courseId/sessions/:liveSessionId/attendance/imports/:importId', 'routes/admin/attendance-import.tsx'),
 				route('courses/:courseId/materials', 'routes/admin/course-materials.tsx', [
@@ -91,6 +92,7 @@ export default [
 	route('uploads/materials', 'routes/resources/material-upload.ts'),
 	route('calendar/:feed', 'routes/resources/calendar-feed.ts'),
 	route('dashboard/sessions/:liveSessionId/join', 'routes/resources/session-join.ts'),
+	route('dashboard/admin/courses/:courseId/progress.csv', 'routes/resources/course-progress-csv.ts'),
 	route('events', 'routes/resources/events.ts'),
 	route('webhooks/stripe', 'routes/resources/stripe-webhook.ts'),
 	route('unsubscribe/one-click', 'routes/resources/unsubscribe-one-click.ts'),

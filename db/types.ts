@@ -365,6 +365,13 @@ export interface MaterialItemsTable {
 	updated_at: Timestamp
 }
 
+/** The first time an enrolled student opened a material or recording (docs/decisions/051): one row per pair. */
+export interface MaterialOpensTable {
+	user_id: string
+	material_item_id: number
+	first_opened_at: CreatedAt
+}
+
 export type DocumentPreviewStatus = 'pending' | 'ready' | 'failed' | 'unavailable'
 
 /** A place in a course's waitlist queue (docs/decisions/034); ended entries stay as the record. */
@@ -547,6 +554,7 @@ export interface Database {
 	attendance: AttendanceTable
 	attendance_imports: AttendanceImportsTable
 	material_items: MaterialItemsTable
+	material_opens: MaterialOpensTable
 	contact_submissions: ContactSubmissionsTable
 	waitlist_entries: WaitlistEntriesTable
 	messages: MessagesTable

@@ -326,7 +326,35 @@ async function insertDemoData(trx: Transaction<Database>, context: SeedContext) 
 
 	await insertMessages(trx, context, users, day)
 	await insertAssignments(trx, context, users, paidCourse.id, paidWeeks, day)
+	await insertFirstOpens(trx, users, paidWeeks, day)
 	await insertContactSubmissions(trx, fullCourse.title, day)
+}
+
+/**
+ * Who opened what of the paid course (docs/decisions/051), so its progress roster shows a real
+ * picture: Sam opened week 1 and one file of week 2 this week; Sofia opened one file of week 1
+ * ten days ago and nothing since, so she is flagged.
+ */
+async function insertFirstOpens(
+	trx: Transaction<Database>,
+	users: Record<AccountName, string>,
+	weeks: Map<number, number>,
+	day: (offset: number) => Date,
+) {
+	const items = await trx
+		.selectFrom('material_items')
+		.select(['id', 'material_id as weekId'])
+		.where('material_id', 'in', [weeks.get(1)!, weeks.get(2)!])
+		.orderBy('id')
+		.execute()
+	const weekOne = items.filter((item) => item.weekId === weeks.get(1))
+	const weekTwo = items.filter((item) => item.weekId === weeks.get(2))
+	const opens = [
+		...weekOne.map((item, index) => ({ user_id: users.sam, material_item_id: item.id, first_opened_at: day(-6 + index) })),
+		...weekTwo.slice(0, 1).map((item) => ({ user_id: users.sam, material_item_id: item.id, first_opened_at: day(-2) })),
+		...weekOne.slice(0, 1).map((item) => ({ user_id: users.sofia, material_item_id: item.id, first_opened_at: day(-10) })),
+	]
+	if (opens.length) await trx.insertInto('material_opens').values(opens).execute()
 }
 
 async function insertAccounts(trx: Transaction<Database>, passwordHash: string, createdAt: Date) {

@@ -66,6 +66,7 @@ test.describe('forgery, GET safety and headers', () => {
 	let db: Kysely<Database>
 	let close: () => Promise<void>
 	let params: Record<string, string>
+	let studentId: string
 	const cookies = {} as Record<Visitor, string>
 
 	async function cookieFor(userId: string) {
@@ -81,6 +82,7 @@ test.describe('forgery, GET safety and headers', () => {
 		close = () => handle.close()
 		const stranger = await insertUser(db, { email: 'stranger@example.com' })
 		const student = await insertUser(db, { email: 'student@example.com' })
+		studentId = student
 		const admin = await insertUser(db, { role: 'admin', email: 'admin@example.com' })
 		const course = await insertCourse(db, { title: 'Crawl course', capacity: 10 })
 		await insertEnrollment(db, { userId: student, courseId: course.id })
@@ -268,7 +270,12 @@ test.describe('forgery, GET safety and headers', () => {
 			}
 		}
 		expect(problems).toEqual([])
-		expect(await snapshot(server.databaseUrl!)).toEqual(before)
+		// The one write a GET makes by design: opening a material records the student's first open
+		// (docs/decisions/051), once, and for no one else.
+		const after = await snapshot(server.databaseUrl!)
+		expect({ ...after, material_opens: before.material_opens }).toEqual(before)
+		const opens = await db.selectFrom('material_opens').select(['user_id', 'material_item_id']).execute()
+		expect(opens).toEqual([{ user_id: studentId, material_item_id: Number(params.itemId) }])
 		expect(setCookies.length).toBeGreaterThan(0)
 		for (const setCookie of setCookies) {
 			expect(setCookie).toMatch(/; HttpOnly/i)

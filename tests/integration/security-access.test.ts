@@ -111,6 +111,7 @@ const ACCESS: Record<string, Expectation> = {
 	'routes/admin/course-publish': { GET: adminOnly(), POST: adminOnly('→/dashboard/admin/courses') },
 	// Designed answer to a malformed form: back to the queue with an error toast.
 	'routes/admin/course-waitlist': { GET: adminOnly(), POST: adminOnly('→/dashboard/admin/courses/:id/waitlist') },
+	'routes/admin/course-progress': { GET: adminOnly() },
 	'routes/admin/course-materials': { GET: adminOnly(), POST: adminOnly('400') },
 	'routes/admin/week-topics': { GET: adminOnly(), POST: adminOnly('400') },
 	'routes/admin/week-edit': { GET: adminOnly(), POST: adminOnly('400') },
@@ -152,6 +153,8 @@ const ACCESS: Record<string, Expectation> = {
 	'routes/resources/calendar-feed': { GET: all('404') },
 	// The matrix's session is over: its students (and admins, who pass through) are told so on the dashboard; to anyone else it does not exist.
 	'routes/resources/session-join': { GET: [LOGIN, '404', DENIED, DENIED, DENIED] },
+	// The progress roster's CSV, for admins as the roster is.
+	'routes/resources/course-progress-csv': { GET: adminOnly() },
 	'routes/resources/events': { GET: all('200') },
 	// Without Stripe configured (the test provider) the webhook does not exist.
 	'routes/resources/stripe-webhook': { GET: all('405'), POST: all('404') },

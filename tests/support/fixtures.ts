@@ -15,6 +15,7 @@ export * from './fixtures/certificates.ts'
 export * from './fixtures/courses.ts'
 export * from './fixtures/messages.ts'
 export * from './fixtures/payments.ts'
+export * from './fixtures/progress.ts'
 export * from './fixtures/users.ts'
 
 /** How many rows a table holds (e.g. the audit entries an action wrote). */

@@ -80,6 +80,9 @@ export function AdminCourseCard({ course, page }: { course: CourseWithAvailabili
 						label="Run Again"
 						title={course.title}
 					/>
+					<ButtonLink to={href('/dashboard/admin/courses/:courseId/progress', params)} variant="outline" size="sm">
+						Progress<span className="sr-only"> of {course.title}</span>
+					</ButtonLink>
 					<ButtonLink to={href('/dashboard/admin/courses/:courseId/waitlist', params)} variant="outline" size="sm">
 						Waitlist<span className="sr-only"> of {course.title}</span>
 					</ButtonLink>

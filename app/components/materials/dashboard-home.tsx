@@ -7,6 +7,7 @@ import type { UnpaidRegistration } from '#app/models/courses/course-state.ts'
 import type { StudentAssignment } from '#app/models/materials/assignments.ts'
 import type { CourseWeekList } from '#app/models/materials/materials.ts'
 import type { NextLiveSession } from '#app/models/sessions/live-sessions.ts'
+import { type CourseProgressLine, ProgressLines } from '../progress/progress-lines.tsx'
 import { NextSessionCard } from '../sessions/next-session-card.tsx'
 import { CourseSelector, type SelectableCourse } from './course-selector.tsx'
 import { WeeklyMaterials } from './weekly-materials.tsx'
@@ -26,6 +27,8 @@ export type DashboardHomeData = {
 	unpaid?: UnpaidRegistration[]
 	/** A student's next live session across their courses. */
 	nextSession?: NextLiveSession | null
+	/** A student's line per course: 'Week 3 of 8 · 2 of 3 classes attended · 1 assignment due Fri'. */
+	progress?: CourseProgressLine[]
 }
 
 const adminCards = [
@@ -85,6 +88,7 @@ export function DashboardHome({
 				</ul>
 			) : null}
 			{data.nextSession ? <NextSessionCard session={data.nextSession} /> : null}
+			{data.progress?.length ? <ProgressLines courses={data.progress} /> : null}
 			{data.unpaid?.length ? (
 				<Card>
 					<CardHeader>

@@ -2,11 +2,13 @@ import type { ReactNode } from 'react'
 import { Card } from './card.tsx'
 
 /**
- * A card whose table scrolls sideways on a narrow screen. */
-export function TableCard({ children }: { children: ReactNode }) {
+ * A card whose table scrolls sideways on a narrow screen. A table with nothing focusable inside
+ * gives a `label`: its scroller becomes a named region the keyboard can reach and scroll.
+ */
+export function TableCard({ children, label }: { children: ReactNode; label?: string }) {
 	return (
 		<Card className="overflow-hidden">
-			<ScrollingTable>{children}</ScrollingTable>
+			<ScrollingTable label={label}>{children}</ScrollingTable>
 		</Card>
 	)
 }
@@ -30,13 +32,24 @@ export function StackingTableCard({ children }: { children: ReactNode }) {
  * visually hidden (absolutely positioned) text, which would otherwise escape the scrolling and
  * widen the whole page.
  */
-export function ScrollingTable({ children, className }: { children: ReactNode; className?: string }) {
+export function ScrollingTable({ children, className, label }: { children: ReactNode; className?: string; label?: string }) {
 	return (
 		<div className={className}>
 			<p className="px-4 pt-3 text-xs text-slate-600 sm:hidden">
 				Scroll sideways to see every column <span aria-hidden="true">→</span>
 			</p>
-			<div className="scroll-shadows-x relative overflow-x-auto">{children}</div>
+			{label ? (
+				// Without focusable content, the keyboard scrolls it only if it can take the focus itself.
+				<section
+					aria-label={label}
+					tabIndex={0}
+					className="scroll-shadows-x relative overflow-x-auto focus-visible:outline-2 focus-visible:outline-brand-600"
+				>
+					{children}
+				</section>
+			) : (
+				<div className="scroll-shadows-x relative overflow-x-auto">{children}</div>
+			)}
 		</div>
 	)
 }

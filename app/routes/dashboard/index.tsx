@@ -2,6 +2,8 @@ import { data, type ShouldRevalidateFunctionArgs, useSearchParams } from 'react-
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { DashboardHome } from '#app/components/materials/dashboard-home.tsx'
 import { listUnpaidRegistrations } from '#app/models/courses/course-state.server.ts'
+import { listStudentProgress } from '#app/models/enrollment/progress.server.ts'
+import { progressLine } from '#app/models/enrollment/progress.ts'
 import { listStudentAssignments } from '#app/models/materials/assignments.server.ts'
 import { getCourseWeeks, listAccessibleCourses } from '#app/models/materials/materials.server.ts'
 import { isWeekTabParam, listsAllWeeks } from '#app/models/materials/materials.ts'
@@ -23,7 +25,8 @@ export async function loader({ request }: Route.LoaderArgs) {
 		courses.find((course) => course.enrolled)?.id ?? null,
 	)
 	const readOnly = courses.find((course) => course.id === courseId)?.readOnly ?? false
-	const [weeks, assignments, unpaid, nextSession] = await Promise.all([
+	const now = new Date()
+	const [weeks, assignments, unpaid, nextSession, progress] = await Promise.all([
 		courseId === null
 			? null
 			: getCourseWeeks(db, courseId, {
@@ -34,6 +37,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 		courseId === null || user.isAdmin ? null : listStudentAssignments(db, { reader: user, courseId }),
 		listUnpaidRegistrations(db, user.id),
 		user.isAdmin ? null : getNextLiveSession(db, user),
+		user.isAdmin ? null : listStudentProgress(db, user.id, now),
 	])
 	return data(
 		{
@@ -46,6 +50,11 @@ export async function loader({ request }: Route.LoaderArgs) {
 			assignments,
 			unpaid,
 			nextSession,
+			progress: progress?.map((course) => ({
+				courseId: course.courseId,
+				title: course.title,
+				line: progressLine(course, now, user.timeZone ?? null),
+			})),
 		},
 		{ headers: setCookie ? { 'Set-Cookie': setCookie } : undefined },
 	)

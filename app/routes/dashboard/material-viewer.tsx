@@ -4,6 +4,7 @@ import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { DashboardHome } from '#app/components/materials/dashboard-home.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
 import { MaterialViewer } from '#app/components/viewer/material-viewer.tsx'
+import { recordFirstOpen } from '#app/models/materials/material-opens.server.ts'
 import { courseAccess, getCourseWeeks, getMaterialItem, isClosedTo, listAccessibleCourses } from '#app/models/materials/materials.server.ts'
 import {
 	fileTypeOf,
@@ -67,7 +68,9 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 	if (!access) throw data("You don't have permission to view this material", { status: 403 })
 	if (isClosedTo(user, item)) throw data(WEEK_NOT_OPEN_MESSAGE, { status: 403 })
 	const readOnly = access === 'read-only'
-	const [courses, weeks] = await Promise.all([
+	const [, courses, weeks] = await Promise.all([
+		// Opening the viewer is opening the material, links and recordings included (decision 051).
+		recordFirstOpen(db, user, item.id),
 		listAccessibleCourses(db, user),
 		getCourseWeeks(db, item.courseId, { liveLinks: !readOnly, reader: user }),
 	])

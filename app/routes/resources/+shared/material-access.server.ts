@@ -1,3 +1,4 @@
+import { recordFirstOpen } from '#app/models/materials/material-opens.server.ts'
 import { canAccessCourse, getMaterialItem, isClosedTo } from '#app/models/materials/materials.server.ts'
 import { type MaterialItemDetail, WEEK_NOT_OPEN_MESSAGE } from '#app/models/materials/materials.ts'
 import { textResponse } from '#app/services/storage/file-response.server.ts'
@@ -8,7 +9,7 @@ import { parseRowId } from '#app/utils/row-id.ts'
 /**
  * The stored material a file route serves, for an admin or a student with an active or
  * completed enrollment in its course (decision 035) once its week is open; otherwise the answer
- * to send instead (404, 403, or the login).
+ * to send instead (404, 403, or the login). A student's first open is recorded on the way (decision 051).
  */
 export async function readableMaterialFile(
 	request: Request,
@@ -24,5 +25,6 @@ export async function readableMaterialFile(
 	}
 	// Until its week opens, a file is refused to students whatever URL asks for it (docs/decisions/031).
 	if (isClosedTo(user, item)) return { refusal: textResponse(WEEK_NOT_OPEN_MESSAGE, 403) }
+	await recordFirstOpen(db, user, item.id)
 	return { item: { ...item, storageKey: item.storageKey } }
 }
