@@ -234,7 +234,7 @@ describe('the end-of-course job', () => {
 		}
 	})
 
-	test('leaves a course that has not ended, and one whose last live session is still ahead of its end date', async () => {
+	test('leaves a course that has not ended, one whose last live session is still ahead after its end date, and one without an end date', async () => {
 		const future = await insertCourse(t.db, {
 			capacity: 5,
 			end_date: new Date(Date.now() + 3 * DAY).toISOString().slice(0, 10),
@@ -253,7 +253,9 @@ describe('the end-of-course job', () => {
 			endsAt: new Date(Date.now() + DAY + 3_600_000),
 		})
 		const lateStudent = await insertEnrollment(t.db, { userId: await insertUser(t.db), courseId: lateSession.id })
-		const undated = await insertCourse(t.db, { capacity: 5 })
+		const undated = await insertCourse(t.db, { capacity: 5, completion_min_attendance_percent: 0 })
+		await insertLiveSession(t.db, { courseId: undated.id })
+		const undatedStudent = await insertEnrollment(t.db, { userId: await insertUser(t.db), courseId: undated.id })
 
 		const ran = await completeEndedCourses(t.db)
 		expect(ran.map((one) => one.courseId)).not.toEqual(expect.arrayContaining([future.id]))
@@ -264,6 +266,7 @@ describe('the end-of-course job', () => {
 		}
 		expect(await statusOf(futureStudent.id)).toBe('active')
 		expect(await statusOf(lateStudent.id)).toBe('active')
+		expect(await statusOf(undatedStudent.id)).toBe('active')
 	})
 })
 

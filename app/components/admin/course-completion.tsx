@@ -93,8 +93,7 @@ export function CompletionSchedule({ endsAt, evaluatedAt }: { endsAt: string | n
 			</p>
 		)
 	}
-	if (!endsAt)
-		return <p className="text-sm text-slate-700">This course has no end date or live sessions, so the rule is never applied by itself.</p>
+	if (!endsAt) return <p className="text-sm text-slate-700">This course has no end date, so the rule is never applied by itself.</p>
 	return (
 		<p className="text-sm text-slate-700">
 			The rule is applied once, when the course ends (<LocalDate value={endsAt} />

@@ -7,13 +7,13 @@ import { applyEnrollmentStatus } from './enrollments-admin.server.ts'
 
 /**
  * When a course ends (docs/decisions/052): the end of its end date in its own zone, or the end of its
- * last live session that was not cancelled when that is later; null (it never ends by itself) when
- * it has neither. GREATEST skips a null.
+ * last live session that was not cancelled when that is later. A course without an end date never
+ * ends by itself (null); GREATEST skips a course without sessions.
  */
-export const courseEndsAt = sql<Date | null>`greatest(
+export const courseEndsAt = sql<Date | null>`CASE WHEN courses.end_date IS NULL THEN NULL ELSE greatest(
 	((courses.end_date + 1)::timestamp AT TIME ZONE courses.time_zone),
 	(SELECT max(ends_at) FROM live_sessions WHERE live_sessions.course_id = courses.id AND live_sessions.status <> 'cancelled')
-)`
+) END`
 
 export function ruleOf(course: {
 	completion_min_attendance_percent: number
