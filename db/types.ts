@@ -96,6 +96,13 @@ export interface CoursesTable {
 	meeting_link: string | null
 	/** The share of a session (1–100 %) a meeting report must show for present (docs/decisions/048). */
 	attendance_present_percent: Generated<number>
+	/** Completion rule (docs/decisions/052): the share (0–100 %) of held live sessions attended, present or late. */
+	completion_min_attendance_percent: Generated<number>
+	completion_requires_all_assignments: Generated<boolean>
+	/** The mark (1–100 %) every graded hand-in must reach; null asks for no grade. */
+	completion_passing_grade_percent: number | null
+	/** When the end-of-course job applied the rule; set once, by the update that claims the course. */
+	completion_evaluated_at: Date | null
 	created_at: CreatedAt
 	updated_at: Timestamp
 }

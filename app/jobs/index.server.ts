@@ -11,6 +11,7 @@ import { COURSE_UPDATE_TASK } from '#app/models/materials/materials.ts'
 import { EMAIL_ANNOUNCEMENT_TASK } from '#app/models/messaging/messages.server.ts'
 import { emailAnnouncementTask } from './announcements.server.ts'
 import { sendCertificateMail } from './certificates.server.ts'
+import { completeEndedCoursesTask } from './completion.server.ts'
 import { emailCourseUpdateTask } from './course-updates.server.ts'
 import { makePreview, requestMissingPreviews } from './document-previews.server.ts'
 import { announceOpenWeeks, sendSessionReminders } from './live-sessions.server.ts'
@@ -33,6 +34,7 @@ export const TASKS: TaskList = {
 	[SEND_CERTIFICATE_TASK]: sendCertificateMail,
 	'send-session-reminders': sendSessionReminders,
 	'announce-open-weeks': announceOpenWeeks,
+	'complete-ended-courses': completeEndedCoursesTask,
 }
 
 export const CRONTAB = [
@@ -45,4 +47,6 @@ export const CRONTAB = [
 	// Each run queues what is due by then and records it: a late or doubled run neither skips nor repeats a reminder.
 	'* * * * * send-session-reminders',
 	'* * * * * announce-open-weeks',
+	// A course is claimed by the update that marks it evaluated: a doubled or late run completes nobody twice.
+	'*/10 * * * * complete-ended-courses',
 ].join('\n')

@@ -21,6 +21,7 @@ import * as courseMeetingLink from './2026-12-01-0101-course-meeting-link.ts'
 import * as attendance from './2026-12-01-0301-attendance.ts'
 import * as certificates from './2026-12-01-0401-certificates.ts'
 import * as materialOpens from './2026-12-02-0101-material-opens.ts'
+import * as completionRule from './2026-12-02-0201-completion-rule.ts'
 
 /**
  * Every migration, in order. Listed explicitly so the same list works in the
@@ -49,4 +50,5 @@ export const migrations: Record<string, Migration> = {
 	'2026-12-01-0301-attendance': attendance,
 	'2026-12-01-0401-certificates': certificates,
 	'2026-12-02-0101-material-opens': materialOpens,
+	'2026-12-02-0201-completion-rule': completionRule,
 }

@@ -6,7 +6,7 @@
  * submissions. Runs only on a database without users, so it never touches real data.
  */
 import { type Kysely, sql, type Transaction } from 'kysely'
-import { issueCertificate } from '#app/models/enrollment/certificates.server.ts'
+import { completeEndedCourse } from '#app/models/enrollment/completion.server.ts'
 import { syncCourseSessions } from '#app/models/sessions/session-schedule.server.ts'
 import { attachmentKey, materialKey, submissionKey } from '#app/services/storage/keys.ts'
 import type { FileStorage } from '#app/services/storage/storage.ts'
@@ -245,19 +245,35 @@ async function insertDemoData(trx: Transaction<Database>, context: SeedContext) 
 			.execute()
 	}
 	await enroll('sam', freeCourse.id, 20)
-	// A course that has ended, which Sam completed: his certificate is on his dashboard and its public page.
+	// A course that has ended, with its weekly live sessions and who attended them. The end-of-course
+	// job applied its rule (75 % attendance, docs/decisions/052): Sam met it, so he is completed with
+	// his certificate on his dashboard and its public page; Omar came to two of six and stays active
+	// for the admin to decide.
 	const finishedCourse = await insertCourse(trx, {
 		title: 'Wholesaling Essentials',
 		description: 'A six-week course on finding motivated sellers, assigning contracts and building a buyers list.',
-		start_date: date(-70),
+		start_date: date(-69),
 		end_date: date(-28),
 		capacity: 10,
 		registration_fee: 0,
 		duration_text: '6 weeks',
 	})
-	const completedEnrollment = await enroll('sam', finishedCourse.id, 80)
-	await trx.updateTable('enrollments').set({ status: 'completed' }).where('id', '=', completedEnrollment).execute()
-	await issueCertificate(trx, completedEnrollment, { now: day(-27) })
+	await trx
+		.updateTable('courses')
+		.set({
+			time_zone: 'America/New_York',
+			schedule_weekday: isoWeekday(date(-69)),
+			schedule_start_time: '18:00',
+			schedule_minutes: 90,
+		})
+		.where('id', '=', finishedCourse.id)
+		.execute()
+	await syncCourseSessions(trx, finishedCourse.id, day(-80))
+	const samFinished = await enroll('sam', finishedCourse.id, 80)
+	await enroll('omar', finishedCourse.id, 75)
+	await insertFinishedAttendance(trx, finishedCourse.id, { sam: users.sam, omar: users.omar }, users.admin)
+	const completion = await completeEndedCourse(trx, finishedCourse.id, day(-26))
+	if (!completion?.completed.includes(samFinished)) throw new Error('The demo course should have completed Sam')
 	await recordPayment('sam', paidCourse, await enroll('sam', paidCourse.id, 25), 25)
 	await recordPayment('sofia', paidCourse, await enroll('sofia', paidCourse.id, 22), 22)
 	await recordPayment('sofia', fullCourse, await enroll('sofia', fullCourse.id, 10), 10)
@@ -355,6 +371,56 @@ async function insertFirstOpens(
 		...weekOne.slice(0, 1).map((item) => ({ user_id: users.sofia, material_item_id: item.id, first_opened_at: day(-10) })),
 	]
 	if (opens.length) await trx.insertInto('material_opens').values(opens).execute()
+}
+
+/**
+ * Who came to the finished course's sessions: Sam to every one (late once, with a report's minutes),
+ * Omar to the first two only; the rest of Omar's marked absent by hand.
+ */
+async function insertFinishedAttendance(
+	trx: Transaction<Database>,
+	courseId: number,
+	students: { sam: string; omar: string },
+	adminId: string,
+) {
+	const sessions = await trx.selectFrom('live_sessions').select('id').where('course_id', '=', courseId).orderBy('starts_at').execute()
+	const rows = sessions.flatMap((session, index) => [
+		index === 2
+			? {
+					live_session_id: session.id,
+					user_id: students.sam,
+					status: 'late' as const,
+					minutes: 55,
+					source: 'report' as const,
+					set_by: adminId,
+				}
+			: {
+					live_session_id: session.id,
+					user_id: students.sam,
+					status: 'present' as const,
+					minutes: null,
+					source: 'join_link' as const,
+					set_by: null,
+				},
+		index < 2
+			? {
+					live_session_id: session.id,
+					user_id: students.omar,
+					status: 'present' as const,
+					minutes: null,
+					source: 'join_link' as const,
+					set_by: null,
+				}
+			: {
+					live_session_id: session.id,
+					user_id: students.omar,
+					status: 'absent' as const,
+					minutes: null,
+					source: 'hand' as const,
+					set_by: adminId,
+				},
+	])
+	if (rows.length > 0) await trx.insertInto('attendance').values(rows).execute()
 }
 
 async function insertAccounts(trx: Transaction<Database>, passwordHash: string, createdAt: Date) {

@@ -210,6 +210,11 @@ describe('add course', () => {
 				'run_again_key',
 				// The share of a session that counts as present (docs/decisions/048).
 				'attendance_present_percent',
+				// The completion rule and when the end-of-course job applied it (docs/decisions/052).
+				'completion_min_attendance_percent',
+				'completion_requires_all_assignments',
+				'completion_passing_grade_percent',
+				'completion_evaluated_at',
 			].sort(),
 		)
 	})

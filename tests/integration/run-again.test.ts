@@ -64,6 +64,9 @@ async function courseToCopy() {
 		refund_terms: 'Refunds until week 2.',
 		meeting_link: 'https://zoom.us/j/course',
 		attendance_present_percent: 70,
+		completion_min_attendance_percent: 60,
+		completion_requires_all_assignments: false,
+		completion_passing_grade_percent: 65,
 	})
 	const week1 = await insertWeek(t.db, { courseId: course.id, weekNumber: 1, topic: 'Finding deals', zoomLink: 'https://zoom.us/j/1' })
 	const week2 = await insertWeek(t.db, { courseId: course.id, weekNumber: 2, topic: 'Financing' })
@@ -119,7 +122,7 @@ describe('run again', () => {
 		const copy = await runAgain(admin, course.id, '2027-03-29')
 		expect(copy).toMatchObject({ created: true, title: 'Rental Mastery (next cohort)' })
 		const row = await t.db.selectFrom('courses').selectAll().where('id', '=', copy!.id).executeTakeFirstOrThrow()
-		const { id, title, start_date, end_date, created_at, updated_at, published, run_again_key, ...settings } = row
+		const { id, title, start_date, end_date, created_at, updated_at, published, run_again_key, completion_evaluated_at, ...settings } = row
 		const {
 			id: _,
 			title: __,
@@ -129,14 +132,16 @@ describe('run again', () => {
 			updated_at: _b,
 			published: _c,
 			run_again_key: _d,
+			completion_evaluated_at: _e,
 			...original
 		} = course
 		expect(settings).toEqual(original)
-		expect({ title, start_date, end_date, published }).toEqual({
+		expect({ title, start_date, end_date, published, completion_evaluated_at }).toEqual({
 			title: 'Rental Mastery (next cohort)',
 			start_date: '2027-03-29',
 			end_date: '2027-04-18',
 			published: false,
+			completion_evaluated_at: null,
 		})
 
 		const weeks = await t.db

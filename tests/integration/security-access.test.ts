@@ -112,6 +112,8 @@ const ACCESS: Record<string, Expectation> = {
 	// Designed answer to a malformed form: back to the queue with an error toast.
 	'routes/admin/course-waitlist': { GET: adminOnly(), POST: adminOnly('→/dashboard/admin/courses/:id/waitlist') },
 	'routes/admin/course-progress': { GET: adminOnly() },
+	// Designed answer to a form with no intent: back to the course's completion page with an error toast.
+	'routes/admin/course-completion': { GET: adminOnly(), POST: adminOnly('→/dashboard/admin/courses/:id/completion') },
 	'routes/admin/course-materials': { GET: adminOnly(), POST: adminOnly('400') },
 	'routes/admin/week-topics': { GET: adminOnly(), POST: adminOnly('400') },
 	'routes/admin/week-edit': { GET: adminOnly(), POST: adminOnly('400') },

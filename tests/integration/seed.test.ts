@@ -5,6 +5,7 @@ import { unzipSync } from 'fflate'
 import { type Kysely, sql } from 'kysely'
 import { PDFDocument } from 'pdf-lib'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { courseEndsAt } from '#app/models/enrollment/completion.server.ts'
 import { LocalFileStorage } from '#app/services/storage/local.server.ts'
 import { verifyPassword } from '#app/utils/password.server.ts'
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemoData } from '#db/seed/demo.ts'
@@ -64,7 +65,7 @@ describe('seedDemoData', () => {
 			{ capacity: 30, registration_fee: 0, taken: 1 },
 			{ capacity: 10, registration_fee: 250_000, taken: 2 },
 			{ capacity: 2, registration_fee: 150_000, taken: 2 },
-			{ capacity: 10, registration_fee: 0, taken: 1 },
+			{ capacity: 10, registration_fee: 0, taken: 2 },
 		])
 		expect(courses.rows.filter((course) => course.taken >= course.capacity)).toHaveLength(1)
 
@@ -81,6 +82,35 @@ describe('seedDemoData', () => {
 		// A finished course Sam completed, with his certificate.
 		const certificates = await t.db.selectFrom('certificates').select(['recipient_name', 'course_title', 'revoked_at']).execute()
 		expect(certificates).toEqual([{ recipient_name: DEMO_ACCOUNTS.sam.name, course_title: 'Wholesaling Essentials', revoked_at: null }])
+		// Its six live sessions are past, with attendance; the rule was applied when it ended: Sam met it, Omar did not.
+		const finished = await t.db
+			.selectFrom('courses')
+			.select(['id', 'completion_evaluated_at', courseEndsAt.as('ends_at')])
+			.where('title', '=', 'Wholesaling Essentials')
+			.executeTakeFirstOrThrow()
+		expect(finished.completion_evaluated_at).not.toBeNull()
+		expect(new Date(finished.ends_at!).getTime()).toBeLessThan(Date.now())
+		const finishedSessions = await t.db.selectFrom('live_sessions').select('ends_at').where('course_id', '=', finished.id).execute()
+		expect(finishedSessions).toHaveLength(6)
+		expect(finishedSessions.every((session) => session.ends_at < new Date())).toBe(true)
+		const standing = await t.db
+			.selectFrom('enrollments')
+			.innerJoin('users', 'users.id', 'enrollments.user_id')
+			.select(['users.email', 'enrollments.status'])
+			.where('enrollments.course_id', '=', finished.id)
+			.orderBy('users.email')
+			.execute()
+		expect(standing).toEqual([
+			{ email: DEMO_ACCOUNTS.omar.email, status: 'active' },
+			{ email: DEMO_ACCOUNTS.sam.email, status: 'completed' },
+		])
+		const attended = await t.db
+			.selectFrom('attendance')
+			.innerJoin('live_sessions', 'live_sessions.id', 'attendance.live_session_id')
+			.select((eb) => eb.fn.countAll<number>().as('rows'))
+			.where('live_sessions.course_id', '=', finished.id)
+			.executeTakeFirstOrThrow()
+		expect(Number(attended.rows)).toBe(12)
 
 		const weeks = await sql<{ weeks: number; zoom: number }>`
 			SELECT count(*)::int AS weeks, count(zoom_link)::int AS zoom FROM course_materials GROUP BY course_id`.execute(t.db)

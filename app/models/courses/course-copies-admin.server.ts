@@ -81,6 +81,10 @@ export async function runCourseAgain(
 				refund_terms: source.refund_terms,
 				meeting_link: source.meeting_link,
 				attendance_present_percent: source.attendance_present_percent,
+				completion_min_attendance_percent: source.completion_min_attendance_percent,
+				completion_requires_all_assignments: source.completion_requires_all_assignments,
+				completion_passing_grade_percent: source.completion_passing_grade_percent,
+				// The new cohort has not ended: its rule is applied when it does (completion_evaluated_at stays null).
 				published: false,
 				run_again_key: values.key,
 			})

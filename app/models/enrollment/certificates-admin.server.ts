@@ -48,6 +48,34 @@ async function revokeLocked(trx: Transaction<Database>, id: string, reason: stri
 }
 
 /**
+ * Revokes the enrolment's current certificate, if it has one, with its audit entry (no actor: the
+ * job), in the caller's transaction: a reopened enrolment is no longer completed, so its certificate
+ * no longer holds (docs/decisions/052). Completing it again issues a new one.
+ */
+export async function revokeEnrollmentCertificate(
+	trx: Transaction<Database>,
+	{ actorId, enrollmentId, reason, now }: { actorId: string | null; enrollmentId: number; reason: string; now: Date },
+) {
+	const current = await trx
+		.selectFrom('certificates')
+		.select('id')
+		.where('enrollment_id', '=', enrollmentId)
+		.where('revoked_at', 'is', null)
+		.executeTakeFirst()
+	if (!current) return null
+	const revoked = await revokeLocked(trx, current.id, reason, now)
+	if (!revoked) return null
+	await recordAudit(trx, {
+		actorId,
+		action: 'certificate.revoke',
+		entity: 'certificate',
+		entityId: current.id,
+		details: { reason, userId: revoked.user_id, enrollmentId, courseTitle: revoked.course_title },
+	})
+	return current.id
+}
+
+/**
  * Revokes a certificate: its page says "Revoked" and its bit in the status list is set from the
  * commit on. 'not-found' for an unknown id, 'already-revoked' for one revoked before.
  */

@@ -8,6 +8,9 @@ export function certificatePath(id: string) {
 }
 
 /** An id as issued: 16 random bytes in base64url; anything else is not a certificate. */
+/** Why a certificate was revoked when its enrolment stopped being completed (docs/decisions/052). */
+export const REOPENED_REASON = 'Enrollment reopened: no longer completed'
+
 export const CertificateIdSchema = z.string().regex(/^[A-Za-z0-9_-]{22,64}$/)
 
 /** Live hours as a certificate states them: whole or half hours, never more than attended. */

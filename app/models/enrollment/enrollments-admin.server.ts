@@ -1,4 +1,4 @@
-import type { ExpressionBuilder, Kysely } from 'kysely'
+import type { ExpressionBuilder, Kysely, Transaction } from 'kysely'
 import { likePattern } from '#app/models/accounts/users-admin.server.ts'
 import { listCoursesWithAvailability } from '#app/models/courses/courses.server.ts'
 import { recordAudit } from '#app/models/site/audit-log.server.ts'
@@ -6,6 +6,8 @@ import { publishEvent } from '#app/services/events/publish.server.ts'
 import { transaction } from '#app/utils/db.server.ts'
 import type { Database, EnrollmentStatus } from '#db/types.ts'
 import { issueCertificate } from './certificates.server.ts'
+import { REOPENED_REASON } from './certificates.ts'
+import { revokeEnrollmentCertificate } from './certificates-admin.server.ts'
 import { changeEnrollmentStatus, deleteEnrollment, enrollWithinCapacity } from './seats.server.ts'
 
 /** The enrollment table shows at most this many rows; a search narrows it down. */
@@ -135,25 +137,44 @@ export async function adminEnroll(db: Kysely<Database>, actorId: string, input: 
 
 /**
  * Any status to any other; into a seat-taking one needs a free seat (throws SeatUnavailableError).
- * Completed issues the enrolment's certificate in the same transaction (once). Null when missing.
+ * Completed issues the enrolment's certificate in the same transaction (once); leaving completed
+ * revokes it (docs/decisions/052). Null when missing.
  */
 export async function updateEnrollmentStatus(db: Kysely<Database>, actorId: string, enrollmentId: number, status: EnrollmentStatus) {
-	return transaction(db, async (trx) => {
-		const before = await trx.selectFrom('enrollments').select(['status', 'user_id']).where('id', '=', enrollmentId).executeTakeFirst()
-		if (!before) return null
-		const changed = await changeEnrollmentStatus(trx, enrollmentId, status)
-		if (!changed) return null
-		await recordAudit(trx, {
-			actorId,
-			action: 'enrollment.status',
-			entity: 'enrollment',
-			entityId: enrollmentId,
-			details: { from: before.status, to: status, courseId: changed.courseId, userId: before.user_id },
-		})
-		if (status === 'completed') await issueCertificate(trx, enrollmentId)
-		await publishEvent(trx, { type: 'enrollment.changed', courseId: changed.courseId, userId: before.user_id })
-		return changed
+	return transaction(db, (trx) => applyEnrollmentStatus(trx, { actorId, enrollmentId, status }))
+}
+
+/**
+ * A status change with everything that goes with it, in the caller's transaction: the seat rules,
+ * the audit entry (no actor: the end-of-course job), the certificate issued on completion or revoked
+ * when a completed enrolment is reopened, and the live event. Null when the enrolment is missing.
+ */
+export async function applyEnrollmentStatus(
+	trx: Transaction<Database>,
+	{
+		actorId,
+		enrollmentId,
+		status,
+		now = new Date(),
+	}: { actorId: string | null; enrollmentId: number; status: EnrollmentStatus; now?: Date },
+) {
+	const before = await trx.selectFrom('enrollments').select(['status', 'user_id']).where('id', '=', enrollmentId).executeTakeFirst()
+	if (!before) return null
+	const changed = await changeEnrollmentStatus(trx, enrollmentId, status)
+	if (!changed) return null
+	await recordAudit(trx, {
+		actorId,
+		action: 'enrollment.status',
+		entity: 'enrollment',
+		entityId: enrollmentId,
+		details: { from: before.status, to: status, courseId: changed.courseId, userId: before.user_id },
 	})
+	if (status === 'completed') await issueCertificate(trx, enrollmentId, { now })
+	else if (before.status === 'completed') {
+		await revokeEnrollmentCertificate(trx, { actorId, enrollmentId, reason: REOPENED_REASON, now })
+	}
+	await publishEvent(trx, { type: 'enrollment.changed', courseId: changed.courseId, userId: before.user_id })
+	return { ...changed, from: before.status }
 }
 
 /** Null when the enrollment does not exist. */

@@ -11,6 +11,8 @@ const ACTION_WORDS: Record<string, string> = {
 	'certificate.reissue': 'Certificate re-issued',
 	'certificate.revoke': 'Certificate revoked',
 	'contact_submission.read': 'Contact message marked read',
+	'course.completion': 'Completion rule applied at the end of the course',
+	'course.completion_rule': 'Completion rule saved',
 	'course.create': 'Course added',
 	'course.delete': 'Course deleted',
 	'course.publish': 'Course published',
