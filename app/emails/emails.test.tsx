@@ -65,6 +65,7 @@ describe('e-mail templates', () => {
 		const courseUrl = 'https://school.example/dashboard?course=7'
 		const receipt = {
 			site,
+			school: { name: 'Real Estate Mentorship', address: '', taxId: '' },
 			name: 'Ada',
 			courseTitle: 'Spring Cohort',
 			amountPaid: '$2,500.00',
@@ -93,6 +94,35 @@ describe('e-mail templates', () => {
 			/>,
 		)
 		expect(discounted.text).toMatch(/Price +\$2,500\.00\nPromotion code SPRING20 +−\$500\.00\nAmount paid +\$2,000\.00/)
+
+		expect(paid.text).toMatch(/Issued by +Real Estate Mentorship\n/)
+		expect(paid.text).not.toMatch(/Address|Tax ID/)
+	})
+
+	test('the receipt names the school as its admin set it: name, each line of the address, the tax id', async () => {
+		const mail = await renderEmail(
+			<EnrollmentReceiptEmail
+				site={site}
+				school={{
+					name: 'Harbour <School> of Property',
+					address: '12 Harbour Street\nSuite 4\nSpringfield, IL 62701',
+					taxId: 'EIN 12-3456789',
+				}}
+				name="Ada"
+				courseTitle="Spring Cohort"
+				amountPaid="$2,000.00"
+				discount={{ code: 'SPRING20', price: '$2,500.00', amountOff: '$500.00' }}
+				startsOn={null}
+				paymentReference="cs_test_123"
+				courseUrl="https://school.example/dashboard?course=7"
+			/>,
+		)
+		expect(mail.text).toMatch(
+			/Issued by +Harbour <School> of Property\nAddress +12 Harbour Street\n +Suite 4\n +Springfield, IL 62701\nTax ID +EIN 12-3456789/,
+		)
+		expect(mail.html).toContain('Harbour &lt;School&gt; of Property')
+		expect(mail.text).toMatch(/you enrolled in Spring Cohort at Harbour <School> of Property\. Keep it as your receipt/)
+		expect(mail.text).toMatch(/Price +\$2,500\.00\nPromotion code SPRING20 +−\$500\.00\nAmount paid +\$2,000\.00/)
 	})
 
 	test('an announcement: subject, paragraphs and line breaks, course, attached file, link to the site, unsubscribe link', async () => {
