@@ -14,7 +14,7 @@ import { emailColors } from './theme.ts'
 import { WaitlistJoinedEmail } from './waitlist-joined.tsx'
 import { WaitlistNoticeEmail } from './waitlist-notice.tsx'
 
-const site = { url: 'https://school.example', contactEmail: 'hello@school.example' }
+const site = { name: 'Real Estate Mentorship', url: 'https://school.example', contactEmail: 'hello@school.example' }
 
 /** Every href of the HTML part. */
 function linksOf(html: string) {
@@ -65,7 +65,7 @@ describe('e-mail templates', () => {
 		const courseUrl = 'https://school.example/dashboard?course=7'
 		const receipt = {
 			site,
-			school: { name: 'Real Estate Mentorship', address: '', taxId: '' },
+			school: { address: '', taxId: '' },
 			name: 'Ada',
 			courseTitle: 'Spring Cohort',
 			amountPaid: '$2,500.00',
@@ -102,9 +102,8 @@ describe('e-mail templates', () => {
 	test('the receipt names the school as its admin set it: name, each line of the address, the tax id', async () => {
 		const mail = await renderEmail(
 			<EnrollmentReceiptEmail
-				site={site}
+				site={{ ...site, name: 'Harbour <School> of Property' }}
 				school={{
-					name: 'Harbour <School> of Property',
 					address: '12 Harbour Street\nSuite 4\nSpringfield, IL 62701',
 					taxId: 'EIN 12-3456789',
 				}}
@@ -121,6 +120,9 @@ describe('e-mail templates', () => {
 			/Issued by +Harbour <School> of Property\nAddress +12 Harbour Street\n +Suite 4\n +Springfield, IL 62701\nTax ID +EIN 12-3456789/,
 		)
 		expect(mail.html).toContain('Harbour &lt;School&gt; of Property')
+		// The school's name heads and signs the mail too.
+		expect(mail.text).toMatch(/^Harbour <School> of Property https:\/\/school\.example/)
+		expect(mail.text).toContain('Harbour <School> of Property · Questions? Write to')
 		expect(mail.text).toMatch(/you enrolled in Spring Cohort at Harbour <School> of Property\. Keep it as your receipt/)
 		expect(mail.text).toMatch(/Price +\$2,500\.00\nPromotion code SPRING20 +−\$500\.00\nAmount paid +\$2,000\.00/)
 	})

@@ -6,8 +6,8 @@ export function enrollmentReceiptSubject(courseTitle: string) {
 	return `Enrollment confirmed: ${courseTitle}`
 }
 
-/** Who issues the receipt, as the admin set it under School Details: the address one line per line, no tax id when empty. */
-export type ReceiptIssuer = { name: string; address: string; taxId: string }
+/** The school's address (one line per line) and tax id as the admin set them under School Details; empty when not set. The name is `site.name`. */
+export type ReceiptIssuer = { address: string; taxId: string }
 
 export type EnrollmentReceiptProps = {
 	site: EmailSite
@@ -47,7 +47,7 @@ export function EnrollmentReceiptEmail({
 		...(paymentReference ? [['Payment reference', paymentReference] as [string, string]] : []),
 	]
 	const issuer: Array<[string, string]> = [
-		['Issued by', school.name],
+		['Issued by', site.name],
 		...school.address.split('\n').flatMap((line, index): Array<[string, string]> => (line ? [[index === 0 ? 'Address' : '', line]] : [])),
 		...(school.taxId ? [['Tax ID', school.taxId] as [string, string]] : []),
 	]
@@ -56,7 +56,7 @@ export function EnrollmentReceiptEmail({
 			site={site}
 			title={enrollmentReceiptSubject(courseTitle)}
 			preview={`You are enrolled in ${courseTitle}. Keep this email as your receipt.`}
-			reason={`You get this email because you enrolled in ${courseTitle} at ${school.name}. Keep it as your receipt.`}
+			reason={`You get this email because you enrolled in ${courseTitle} at ${site.name}. Keep it as your receipt.`}
 		>
 			<EmailHeading>You are enrolled</EmailHeading>
 			<Paragraph>{`Hi ${name || 'there'},`}</Paragraph>

@@ -5,7 +5,9 @@
  */
 import { parseWithZod } from '@conform-to/zod/v4'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
+import { sendPasswordResetEmail } from '#app/models/accounts/account-emails.server.ts'
 import { createUser } from '#app/models/accounts/users.server.ts'
+import { agreementForCourse } from '#app/models/enrollment/agreement.server.ts'
 import { claimSeat, fulfil, openCheckout } from '#app/models/payments/payments.server.ts'
 import { createPromotionCode } from '#app/models/payments/promotion-codes-admin.server.ts'
 import { describeAuditEntry } from '#app/models/site/audit-log.ts'
@@ -95,6 +97,20 @@ describe('the school details setting', () => {
 		expect(describeAuditEntry({ action: 'school_details.save', details: audits[1]!.details }).lines).toEqual([
 			'Tax ID: EIN 12-3456789 → none',
 		])
+	})
+
+	test("the saved name is the one every mail and the agreement's {school} say", async () => {
+		const adminId = await insertUser(t.db, { role: 'admin' })
+		await saveSchoolDetails(t.db, { adminId, details: harbour })
+		const user = await createUser(t.db, { email: 'named-mail@example.com', name: 'Nell', passwordHash: 'unused', confirmed: true })
+		await sendPasswordResetEmail(t.db, { id: user.id, email: user.email, name: 'Nell' })
+		const mail = await t.db.selectFrom('email_outbox').select('text_body').where('to_address', '=', user.email).executeTakeFirstOrThrow()
+		expect(mail.text_body).toMatch(/^Harbour School of Property http/)
+		expect(mail.text_body).toContain('reset the password of your Harbour School of Property account')
+		expect(mail.text_body).not.toContain('Real Estate Mentorship')
+
+		const course = await insertCourse(t.db, { title: 'Agreement course' })
+		expect((await agreementForCourse(t.db, course.id))!.html).toContain('and Harbour School of Property (the &quot;Company&quot;)')
 	})
 
 	test('a stored value that is no longer valid reads as the default', async () => {
