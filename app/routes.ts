@@ -67,6 +67,7 @@ export default [
 				]),
 				route('promotion-codes', 'routes/admin/promotion-codes.tsx'),
 				route('agreement', 'routes/admin/agreement.tsx'),
+				route('school-details', 'routes/admin/school-details.tsx'),
 				route('messages', 'routes/admin/messages/layout.tsx', [
 					index('routes/admin/messages/index.tsx'),
 					route('broadcast', 'routes/admin/messages/broadcast.tsx'),

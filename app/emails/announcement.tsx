@@ -1,7 +1,7 @@
 import { Fragment } from 'react'
 import { EmailLayout } from './layout.tsx'
 import { ActionButton, EmailHeading, Paragraph } from './parts.tsx'
-import { type EmailSite, SITE_NAME } from './site.ts'
+import type { EmailSite } from './site.ts'
 import { emailColors } from './theme.ts'
 
 export type AnnouncementEmailProps = {
@@ -41,7 +41,7 @@ export function AnnouncementEmail({
 		.map((paragraph) => paragraph.trim())
 		.filter(Boolean)
 		.map((paragraph, place) => ({ key: `p${place}`, lines: paragraph.split('\n').map((text, line) => ({ key: `l${line}`, text })) }))
-	const audience = courseTitle ? `a student of ${courseTitle}` : `a student at ${SITE_NAME}`
+	const audience = courseTitle ? `a student of ${courseTitle}` : `a student at ${site.name}`
 	return (
 		<EmailLayout
 			site={site}

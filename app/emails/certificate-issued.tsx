@@ -1,6 +1,6 @@
 import { EmailLayout } from './layout.tsx'
 import { ActionButton, EmailHeading, Paragraph } from './parts.tsx'
-import { type EmailSite, SITE_NAME } from './site.ts'
+import type { EmailSite } from './site.ts'
 
 export function certificateIssuedSubject(courseTitle: string) {
 	return `Your certificate: ${courseTitle}`
@@ -23,7 +23,7 @@ export function CertificateIssuedEmail({ site, name, courseTitle, certificateUrl
 			site={site}
 			title={certificateIssuedSubject(courseTitle)}
 			preview={`Your certificate for ${courseTitle} is ready.`}
-			reason={`You get this email because you completed ${courseTitle} at ${SITE_NAME}.`}
+			reason={`You get this email because you completed ${courseTitle} at ${site.name}.`}
 		>
 			<EmailHeading>Your certificate is ready</EmailHeading>
 			<Paragraph>{`Hi ${name || 'there'},`}</Paragraph>

@@ -1,6 +1,6 @@
 import { EmailLayout } from './layout.tsx'
 import { ActionButton, EmailHeading, Paragraph } from './parts.tsx'
-import { type EmailSite, SITE_NAME } from './site.ts'
+import type { EmailSite } from './site.ts'
 
 export const CONFIRM_EMAIL_SUBJECT = 'Confirm your email address'
 
@@ -12,11 +12,11 @@ export function ConfirmEmail({ site, name, confirmUrl }: ConfirmEmailProps) {
 			site={site}
 			title={CONFIRM_EMAIL_SUBJECT}
 			preview="Confirm your email address to finish setting up your account."
-			reason={`You get this email because this address was used to create an account at ${SITE_NAME}. If that was not you, ignore it: no account is confirmed without this link.`}
+			reason={`You get this email because this address was used to create an account at ${site.name}. If that was not you, ignore it: no account is confirmed without this link.`}
 		>
 			<EmailHeading>{CONFIRM_EMAIL_SUBJECT}</EmailHeading>
 			<Paragraph>{`Hi ${name || 'there'},`}</Paragraph>
-			<Paragraph>{`Welcome to the ${SITE_NAME} program. Please confirm your email address to finish setting up your account.`}</Paragraph>
+			<Paragraph>{`Welcome to the ${site.name} program. Please confirm your email address to finish setting up your account.`}</Paragraph>
 			<ActionButton href={confirmUrl}>Confirm my email address</ActionButton>
 			<Paragraph>The link works for 48 hours.</Paragraph>
 		</EmailLayout>

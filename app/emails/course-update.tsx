@@ -1,6 +1,6 @@
 import { EmailLayout } from './layout.tsx'
 import { ActionButton, EmailHeading, Paragraph } from './parts.tsx'
-import { type EmailSite, SITE_NAME } from './site.ts'
+import type { EmailSite } from './site.ts'
 
 export type CourseUpdateProps = {
 	site: EmailSite
@@ -22,7 +22,7 @@ export function CourseUpdateEmail({ site, name, courseTitle, subject, heading, l
 			site={site}
 			title={subject}
 			preview={lines[0] ?? heading}
-			reason={`You get this email because you are enrolled in ${courseTitle} at ${SITE_NAME} and course e-mails are on. Turn them off: ${unsubscribeUrl}`}
+			reason={`You get this email because you are enrolled in ${courseTitle} at ${site.name} and course e-mails are on. Turn them off: ${unsubscribeUrl}`}
 		>
 			<EmailHeading>{heading}</EmailHeading>
 			<Paragraph>{`Hi ${name || 'there'},`}</Paragraph>

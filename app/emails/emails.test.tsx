@@ -14,7 +14,7 @@ import { emailColors } from './theme.ts'
 import { WaitlistJoinedEmail } from './waitlist-joined.tsx'
 import { WaitlistNoticeEmail } from './waitlist-notice.tsx'
 
-const site = { url: 'https://school.example', contactEmail: 'hello@school.example' }
+const site = { name: 'Real Estate Mentorship', url: 'https://school.example', contactEmail: 'hello@school.example' }
 
 /** Every href of the HTML part. */
 function linksOf(html: string) {
@@ -65,6 +65,7 @@ describe('e-mail templates', () => {
 		const courseUrl = 'https://school.example/dashboard?course=7'
 		const receipt = {
 			site,
+			school: { address: '', taxId: '' },
 			name: 'Ada',
 			courseTitle: 'Spring Cohort',
 			amountPaid: '$2,500.00',
@@ -93,6 +94,37 @@ describe('e-mail templates', () => {
 			/>,
 		)
 		expect(discounted.text).toMatch(/Price +\$2,500\.00\nPromotion code SPRING20 +−\$500\.00\nAmount paid +\$2,000\.00/)
+
+		expect(paid.text).toMatch(/Issued by +Real Estate Mentorship\n/)
+		expect(paid.text).not.toMatch(/Address|Tax ID/)
+	})
+
+	test('the receipt names the school as its admin set it: name, each line of the address, the tax id', async () => {
+		const mail = await renderEmail(
+			<EnrollmentReceiptEmail
+				site={{ ...site, name: 'Harbour <School> of Property' }}
+				school={{
+					address: '12 Harbour Street\nSuite 4\nSpringfield, IL 62701',
+					taxId: 'EIN 12-3456789',
+				}}
+				name="Ada"
+				courseTitle="Spring Cohort"
+				amountPaid="$2,000.00"
+				discount={{ code: 'SPRING20', price: '$2,500.00', amountOff: '$500.00' }}
+				startsOn={null}
+				paymentReference="cs_test_123"
+				courseUrl="https://school.example/dashboard?course=7"
+			/>,
+		)
+		expect(mail.text).toMatch(
+			/Issued by +Harbour <School> of Property\nAddress +12 Harbour Street\n +Suite 4\n +Springfield, IL 62701\nTax ID +EIN 12-3456789/,
+		)
+		expect(mail.html).toContain('Harbour &lt;School&gt; of Property')
+		// The school's name heads and signs the mail too.
+		expect(mail.text).toMatch(/^Harbour <School> of Property https:\/\/school\.example/)
+		expect(mail.text).toContain('Harbour <School> of Property · Questions? Write to')
+		expect(mail.text).toMatch(/you enrolled in Spring Cohort at Harbour <School> of Property\. Keep it as your receipt/)
+		expect(mail.text).toMatch(/Price +\$2,500\.00\nPromotion code SPRING20 +−\$500\.00\nAmount paid +\$2,000\.00/)
 	})
 
 	test('an announcement: subject, paragraphs and line breaks, course, attached file, link to the site, unsubscribe link', async () => {

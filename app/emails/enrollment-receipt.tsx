@@ -1,13 +1,17 @@
 import { EmailLayout } from './layout.tsx'
 import { ActionButton, DetailsTable, EmailHeading, Paragraph } from './parts.tsx'
-import { type EmailSite, SITE_NAME } from './site.ts'
+import type { EmailSite } from './site.ts'
 
 export function enrollmentReceiptSubject(courseTitle: string) {
 	return `Enrollment confirmed: ${courseTitle}`
 }
 
+/** The school's address (one line per line) and tax id as the admin set them under School Details; empty when not set. The name is `site.name`. */
+export type ReceiptIssuer = { address: string; taxId: string }
+
 export type EnrollmentReceiptProps = {
 	site: EmailSite
+	school: ReceiptIssuer
 	name: string | null
 	courseTitle: string
 	/** Formatted, e.g. '$2,500.00' or 'Free'. */
@@ -24,6 +28,7 @@ export type EnrollmentReceiptProps = {
 /** Sent once, when an enrollment becomes active through a paid checkout or a free course: the student's receipt. */
 export function EnrollmentReceiptEmail({
 	site,
+	school,
 	name,
 	courseTitle,
 	amountPaid,
@@ -41,17 +46,23 @@ export function EnrollmentReceiptEmail({
 		['Amount paid', amountPaid],
 		...(paymentReference ? [['Payment reference', paymentReference] as [string, string]] : []),
 	]
+	const issuer: Array<[string, string]> = [
+		['Issued by', site.name],
+		...school.address.split('\n').flatMap((line, index): Array<[string, string]> => (line ? [[index === 0 ? 'Address' : '', line]] : [])),
+		...(school.taxId ? [['Tax ID', school.taxId] as [string, string]] : []),
+	]
 	return (
 		<EmailLayout
 			site={site}
 			title={enrollmentReceiptSubject(courseTitle)}
 			preview={`You are enrolled in ${courseTitle}. Keep this email as your receipt.`}
-			reason={`You get this email because you enrolled in ${courseTitle} at ${SITE_NAME}. Keep it as your receipt.`}
+			reason={`You get this email because you enrolled in ${courseTitle} at ${site.name}. Keep it as your receipt.`}
 		>
 			<EmailHeading>You are enrolled</EmailHeading>
 			<Paragraph>{`Hi ${name || 'there'},`}</Paragraph>
 			<Paragraph>{`Welcome to ${courseTitle}. Your seat is confirmed; here are the details for your records.`}</Paragraph>
 			<DetailsTable rows={details} />
+			<DetailsTable rows={issuer} />
 			<ActionButton href={courseUrl}>Go to your course</ActionButton>
 			<Paragraph>Your materials, live-session links and messages are all in your dashboard.</Paragraph>
 		</EmailLayout>

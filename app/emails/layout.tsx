@@ -8,7 +8,7 @@ import { Preview } from '@react-email/preview'
 import { Section } from '@react-email/section'
 import { Text } from '@react-email/text'
 import type { ReactNode } from 'react'
-import { type EmailSite, SITE_NAME } from './site.ts'
+import type { EmailSite } from './site.ts'
 import { emailColors, emailFont } from './theme.ts'
 
 export type EmailLayoutProps = {
@@ -37,7 +37,7 @@ export function EmailLayout({ site, title, preview, reason, unsubscribe, childre
 				<Container style={{ maxWidth: '560px', width: '100%' }}>
 					<Section style={{ backgroundColor: emailColors.brand900, borderRadius: '8px 8px 0 0', padding: '20px 32px' }}>
 						<Link href={site.url} style={{ color: emailColors.white, fontSize: '20px', fontWeight: 700, textDecoration: 'none' }}>
-							{SITE_NAME}
+							{site.name}
 						</Link>
 					</Section>
 					<Section
@@ -62,7 +62,7 @@ export function EmailLayout({ site, title, preview, reason, unsubscribe, childre
 						) : null}
 						<Hr style={{ borderColor: emailColors.border, margin: '12px 0' }} />
 						<Text style={footerText}>
-							{`${SITE_NAME} · Questions? Write to `}
+							{`${site.name} · Questions? Write to `}
 							<Link href={`mailto:${site.contactEmail}`} style={footerLink}>
 								{site.contactEmail}
 							</Link>

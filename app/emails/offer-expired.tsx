@@ -1,6 +1,6 @@
 import { EmailLayout } from './layout.tsx'
 import { ActionButton, EmailHeading, Paragraph } from './parts.tsx'
-import { type EmailSite, SITE_NAME } from './site.ts'
+import type { EmailSite } from './site.ts'
 
 export function offerExpiredSubject(courseTitle: string) {
 	return `Your held seat has been released: ${courseTitle}`
@@ -22,7 +22,7 @@ export function OfferExpiredEmail({ site, name, courseTitle, heldUntil, courseUr
 			site={site}
 			title={offerExpiredSubject(courseTitle)}
 			preview={`The seat held for you in ${courseTitle} until ${heldUntil} has been released.`}
-			reason={`You get this email because a seat in ${courseTitle} at ${SITE_NAME} was held for you.`}
+			reason={`You get this email because a seat in ${courseTitle} at ${site.name} was held for you.`}
 		>
 			<EmailHeading>Your held seat has been released</EmailHeading>
 			<Paragraph>{`Hi ${name || 'there'},`}</Paragraph>

@@ -60,7 +60,8 @@ export function DetailsTable({ rows }: { rows: ReadonlyArray<readonly [label: st
 		>
 			<tbody>
 				{rows.map(([label, value]) => (
-					<tr key={label}>
+					// A label may repeat or be empty (an address's further lines): the pair is the row.
+					<tr key={`${label}|${value}`}>
 						<td style={{ ...detailsCell, color: emailColors.muted, width: '40%' }}>{label}</td>
 						<td style={{ ...detailsCell, color: emailColors.ink, fontWeight: 600 }}>{value}</td>
 					</tr>

@@ -1,6 +1,6 @@
 import { EmailLayout } from './layout.tsx'
 import { DetailsTable, EmailHeading, Paragraph } from './parts.tsx'
-import { type EmailSite, SITE_NAME } from './site.ts'
+import type { EmailSite } from './site.ts'
 
 export function refundNoticeSubject(courseTitle: string) {
 	return `Refund issued: ${courseTitle}`
@@ -46,7 +46,7 @@ export function RefundNoticeEmail({
 			site={site}
 			title={refundNoticeSubject(courseTitle)}
 			preview={`${amountRefunded} is on its way back to you.`}
-			reason={`You get this email because you paid for ${courseTitle} at ${SITE_NAME} and part or all of it was refunded.`}
+			reason={`You get this email because you paid for ${courseTitle} at ${site.name} and part or all of it was refunded.`}
 		>
 			<EmailHeading>Your refund is on its way</EmailHeading>
 			<Paragraph>{`Hi ${name || 'there'},`}</Paragraph>

@@ -1,6 +1,6 @@
 import { EmailLayout } from './layout.tsx'
 import { ActionButton, EmailHeading, Paragraph } from './parts.tsx'
-import { type EmailSite, SITE_NAME } from './site.ts'
+import type { EmailSite } from './site.ts'
 
 export const RESET_PASSWORD_SUBJECT = 'Reset your password'
 
@@ -12,11 +12,11 @@ export function ResetPasswordEmail({ site, name, resetUrl }: ResetPasswordEmailP
 			site={site}
 			title={RESET_PASSWORD_SUBJECT}
 			preview="Choose a new password for your account. The link expires in 1 hour."
-			reason={`You get this email because someone asked to reset the password of the ${SITE_NAME} account with this address. If it was not you, ignore it: your password stays the same.`}
+			reason={`You get this email because someone asked to reset the password of the ${site.name} account with this address. If it was not you, ignore it: your password stays the same.`}
 		>
 			<EmailHeading>{RESET_PASSWORD_SUBJECT}</EmailHeading>
 			<Paragraph>{`Hi ${name || 'there'},`}</Paragraph>
-			<Paragraph>{`We received a request to reset the password of your ${SITE_NAME} account. Choose a new password here:`}</Paragraph>
+			<Paragraph>{`We received a request to reset the password of your ${site.name} account. Choose a new password here:`}</Paragraph>
 			<ActionButton href={resetUrl}>Choose a new password</ActionButton>
 			<Paragraph>The link expires in 1 hour and works once.</Paragraph>
 		</EmailLayout>

@@ -1,6 +1,6 @@
 import { EmailLayout } from './layout.tsx'
 import { ActionButton, EmailHeading, Paragraph } from './parts.tsx'
-import { type EmailSite, SITE_NAME } from './site.ts'
+import type { EmailSite } from './site.ts'
 
 export function seatOfferSubject(courseTitle: string) {
 	return `A seat is free for you: ${courseTitle}`
@@ -24,7 +24,7 @@ export function SeatOfferEmail({ site, name, courseTitle, price, heldUntil, offe
 			site={site}
 			title={seatOfferSubject(courseTitle)}
 			preview={`A seat in ${courseTitle} is held for you until ${heldUntil}.`}
-			reason={`You get this email because you are on the waitlist for ${courseTitle} at ${SITE_NAME}.`}
+			reason={`You get this email because you are on the waitlist for ${courseTitle} at ${site.name}.`}
 		>
 			<EmailHeading>A seat is free for you</EmailHeading>
 			<Paragraph>{`Hi ${name || 'there'},`}</Paragraph>

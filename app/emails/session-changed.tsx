@@ -1,6 +1,6 @@
 import { EmailLayout } from './layout.tsx'
 import { ActionButton, EmailHeading, Paragraph } from './parts.tsx'
-import { type EmailSite, SITE_NAME } from './site.ts'
+import type { EmailSite } from './site.ts'
 
 export type SessionChange = 'moved' | 'cancelled' | 'restored'
 
@@ -46,7 +46,7 @@ export function SessionChangedEmail(props: SessionChangedProps) {
 			site={site}
 			title={subject}
 			preview={change === 'cancelled' ? `${courseTitle}: the session on ${when} is cancelled.` : `${courseTitle}: now ${when}.`}
-			reason={`You get this email because you are enrolled in ${courseTitle} at ${SITE_NAME}. Your calendar feed has the change too.`}
+			reason={`You get this email because you are enrolled in ${courseTitle} at ${site.name}. Your calendar feed has the change too.`}
 		>
 			<EmailHeading>{heading}</EmailHeading>
 			<Paragraph>{`Hi ${name || 'there'},`}</Paragraph>

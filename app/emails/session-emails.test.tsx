@@ -6,7 +6,7 @@ import { SessionReminderEmail } from './session-reminder.tsx'
 import { emailColors } from './theme.ts'
 import { WeekOpenEmail } from './week-open.tsx'
 
-const site = { url: 'https://school.example', contactEmail: 'hello@school.example' }
+const site = { name: 'Real Estate Mentorship', url: 'https://school.example', contactEmail: 'hello@school.example' }
 const dashboardUrl = 'https://school.example/dashboard?course=7'
 
 function linksOf(html: string) {

@@ -1,7 +1,7 @@
 import { describeMinutes } from './durations.ts'
 import { EmailLayout } from './layout.tsx'
 import { ActionButton, EmailHeading, Paragraph } from './parts.tsx'
-import { type EmailSite, SITE_NAME } from './site.ts'
+import type { EmailSite } from './site.ts'
 
 export function sessionReminderSubject({
 	courseTitle,
@@ -39,7 +39,7 @@ export function SessionReminderEmail(props: SessionReminderProps) {
 			site={site}
 			title={subject}
 			preview={`${courseTitle}, week ${weekNumber}: ${when}`}
-			reason={`You get this email because you are enrolled in ${courseTitle} at ${SITE_NAME} and live-session reminders are on. Turn them off in your settings: ${settingsUrl}`}
+			reason={`You get this email because you are enrolled in ${courseTitle} at ${site.name} and live-session reminders are on. Turn them off in your settings: ${settingsUrl}`}
 		>
 			<EmailHeading>{`Week ${weekNumber} meets in ${describeMinutes(props.leadMinutes)}`}</EmailHeading>
 			<Paragraph>{`Hi ${name || 'there'},`}</Paragraph>

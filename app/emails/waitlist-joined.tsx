@@ -1,6 +1,6 @@
 import { EmailLayout } from './layout.tsx'
 import { ActionButton, EmailHeading, Paragraph } from './parts.tsx'
-import { type EmailSite, SITE_NAME } from './site.ts'
+import type { EmailSite } from './site.ts'
 
 export function waitlistJoinedSubject(courseTitle: string) {
 	return `You are on the waitlist: ${courseTitle}`
@@ -25,7 +25,7 @@ export function WaitlistJoinedEmail({ site, name, courseTitle, position, offerHo
 			site={site}
 			title={waitlistJoinedSubject(courseTitle)}
 			preview={`You are number ${position} in line for ${courseTitle}.`}
-			reason={`You get this email because this address joined the waitlist for ${courseTitle} at ${SITE_NAME}.`}
+			reason={`You get this email because this address joined the waitlist for ${courseTitle} at ${site.name}.`}
 		>
 			<EmailHeading>You are on the waitlist</EmailHeading>
 			<Paragraph>{`Hi ${name || 'there'},`}</Paragraph>

@@ -1,6 +1,6 @@
 import { EmailLayout } from './layout.tsx'
 import { ActionButton, EmailHeading, Paragraph } from './parts.tsx'
-import { type EmailSite, SITE_NAME } from './site.ts'
+import type { EmailSite } from './site.ts'
 
 /**
  * What a waitlist request for an address that is already enrolled, or already in line, tells that
@@ -30,7 +30,7 @@ export function WaitlistNoticeEmail({ site, name, courseTitle, kind, position, l
 			site={site}
 			title={subject}
 			preview={kind === 'enrolled' ? `You already have a seat in ${courseTitle}.` : `You are already in line for ${courseTitle}.`}
-			reason={`You get this email because someone asked to put this address on the waitlist for ${courseTitle} at ${SITE_NAME}. If it was not you, you can ignore it.`}
+			reason={`You get this email because someone asked to put this address on the waitlist for ${courseTitle} at ${site.name}. If it was not you, you can ignore it.`}
 		>
 			<EmailHeading>{kind === 'enrolled' ? 'You are already enrolled' : 'You are already on the waitlist'}</EmailHeading>
 			<Paragraph>{`Hi ${name || 'there'},`}</Paragraph>

@@ -1,6 +1,6 @@
 import { EmailLayout } from './layout.tsx'
 import { ActionButton, EmailHeading, Paragraph } from './parts.tsx'
-import { type EmailSite, SITE_NAME } from './site.ts'
+import type { EmailSite } from './site.ts'
 
 export function weekOpenSubject({ courseTitle, weekNumber }: { courseTitle: string; weekNumber: number }) {
 	return `${courseTitle}: week ${weekNumber} is open`
@@ -25,7 +25,7 @@ export function WeekOpenEmail(props: WeekOpenProps) {
 			site={site}
 			title={weekOpenSubject(props)}
 			preview={`The materials of week ${weekNumber}${topic ? `, ${topic},` : ''} are ready.`}
-			reason={`You get this email because you are enrolled in ${courseTitle} at ${SITE_NAME}.`}
+			reason={`You get this email because you are enrolled in ${courseTitle} at ${site.name}.`}
 		>
 			<EmailHeading>{`Week ${weekNumber} is open`}</EmailHeading>
 			<Paragraph>{`Hi ${name || 'there'},`}</Paragraph>

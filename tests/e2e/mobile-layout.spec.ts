@@ -85,6 +85,7 @@ test('on a phone no page scrolls sideways; wide tables scroll inside their card'
 		`/dashboard/admin/enrollments/payments/${payment.id}/refund`,
 		'/dashboard/admin/promotion-codes',
 		'/dashboard/admin/agreement',
+		'/dashboard/admin/school-details',
 		'/dashboard/admin/users',
 		'/dashboard/admin/grades',
 		`/dashboard/admin/grades?view=${submission.id}`,

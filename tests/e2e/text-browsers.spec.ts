@@ -38,6 +38,7 @@ const ADMIN_MENU: Link[] = [
 	{ text: 'Manage Certificates', path: '/dashboard/admin/certificates' },
 	{ text: 'Promotion Codes', path: '/dashboard/admin/promotion-codes' },
 	{ text: 'Program Agreement', path: '/dashboard/admin/agreement' },
+	{ text: 'School Details', path: '/dashboard/admin/school-details' },
 	{ text: 'Manage Users', path: '/dashboard/admin/users' },
 	{ text: 'Student Communications', path: '/dashboard/admin/messages' },
 	{ text: 'Grade Assignments', path: '/dashboard/admin/grades' },
@@ -118,6 +119,7 @@ test.describe('a text browser reads each page once, in order', () => {
 			`/dashboard/admin/courses/${course.id}/edit`,
 			`/dashboard/admin/courses/${course.id}/materials`,
 			'/dashboard/admin/enrollments',
+			'/dashboard/admin/school-details',
 		]
 		await readPages(context, pages, [...DASHBOARD_MENU, ...ADMIN_MENU])
 	})

@@ -45,7 +45,7 @@ async function versionCount() {
 describe('the agreement a course shows', () => {
 	test('fills in the course: its fee, length, sessions of its length, and refund terms instead of "no refunds"', async () => {
 		const { body } = await currentAgreementVersion(t.db)
-		const text = textOf(renderAgreement(body, program))
+		const text = textOf(renderAgreement(body, program, 'Real Estate Mentorship'))
 		expect(text).toContain('for your place in Spring Cohort')
 		expect(text).toContain('The program runs for 8 weeks, with 8 weekly live sessions of 1 hour 30 minutes each')
 		expect(text).toContain('The fee for this course is $2,500.00, paid in full when the Participant enrols')
@@ -53,9 +53,11 @@ describe('the agreement a course shows', () => {
 		expect(text).not.toMatch(/all sales are final|one hour per week|non-refundable/i)
 		expect(text).toContain('governed by the laws of the State of Georgia')
 
-		const own = textOf(renderAgreement(body, { ...program, refundTerms: 'Full refund until the second session.' }))
+		const own = textOf(
+			renderAgreement(body, { ...program, refundTerms: 'Full refund until the second session.' }, 'Real Estate Mentorship'),
+		)
 		expect(own).toContain('Refunds. Full refund until the second session.')
-		const free = textOf(renderAgreement(body, { ...program, registrationFee: 0 }))
+		const free = textOf(renderAgreement(body, { ...program, registrationFee: 0 }, 'Real Estate Mentorship'))
 		expect(free).toContain('This course is free: no fee is charged for it.')
 		expect(free).toContain('No fee is charged, so there is nothing to refund.')
 	})
@@ -79,10 +81,14 @@ describe('the agreement a course shows', () => {
 	})
 
 	test('keeps what a course or an admin typed as text: no HTML, no script links', () => {
-		const html = renderAgreement('Hello {course}.\n\n<img src=x onerror=alert(1)> [link](javascript:alert(1))', {
-			...program,
-			title: '<script>alert(1)</script> **bold** [x](javascript:alert(2))',
-		})
+		const html = renderAgreement(
+			'Hello {course}.\n\n<img src=x onerror=alert(1)> [link](javascript:alert(1))',
+			{
+				...program,
+				title: '<script>alert(1)</script> **bold** [x](javascript:alert(2))',
+			},
+			'Real Estate Mentorship',
+		)
 		expect(html).not.toMatch(/<script|<img|href="javascript|<strong>bold/)
 		expect(textOf(html)).toContain('&lt;script&gt;alert(1)&lt;/script&gt; **bold**')
 		expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;')

@@ -128,6 +128,7 @@ const ACCESS: Record<string, Expectation> = {
 	'routes/admin/payment-refund': { GET: adminOnly(), POST: adminOnly('400') },
 	'routes/admin/promotion-codes': { GET: adminOnly(), POST: adminOnly('400') },
 	'routes/admin/agreement': { GET: adminOnly(), POST: adminOnly('400') },
+	'routes/admin/school-details': { GET: adminOnly(), POST: adminOnly('400') },
 	'routes/admin/messages/layout': {},
 	// The channels were tabs of this page once: an old link lands on its channel.
 	'routes/admin/messages/index': { GET: adminOnly('→/dashboard/admin/messages/broadcast') },

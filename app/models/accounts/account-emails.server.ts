@@ -10,7 +10,7 @@ import { issueToken } from './auth-tokens.server.ts'
 /** Queues the e-mail-confirmation link; call in the transaction that created the account. */
 export async function sendConfirmationEmail(db: Kysely<Database>, user: { id: string; email: string; name: string }) {
 	const token = await issueToken(db, user.id, 'confirm_email')
-	const site = emailSite()
+	const site = await emailSite(db)
 	const confirmUrl = `${site.url}${href('/confirm-email')}?token=${encodeURIComponent(token)}`
 	await enqueueEmail(db, {
 		to: user.email,
@@ -21,7 +21,7 @@ export async function sendConfirmationEmail(db: Kysely<Database>, user: { id: st
 
 export async function sendPasswordResetEmail(db: Kysely<Database>, user: { id: string; email: string; name: string | null }) {
 	const token = await issueToken(db, user.id, 'reset_password')
-	const site = emailSite()
+	const site = await emailSite(db)
 	const resetUrl = `${site.url}${href('/reset-password')}?token=${encodeURIComponent(token)}`
 	await enqueueEmail(db, {
 		to: user.email,

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely'
 import MarkdownIt from 'markdown-it'
-import { SITE_NAME } from '#app/emails/site.ts'
 import { recordAudit } from '#app/models/site/audit-log.server.ts'
+import { getSchoolDetails } from '#app/models/site/site-settings.server.ts'
 import type { Database } from '#db/types.ts'
 import { type AgreementCourse, type AgreementForCourse, agreementValues, fillAgreement } from './agreement.ts'
 
@@ -11,9 +11,9 @@ import { type AgreementCourse, type AgreementForCourse, agreementValues, fillAgr
  */
 const markdown = new MarkdownIt({ html: false, linkify: false, typographer: false })
 
-/** The agreement for one course as HTML, from a template (the version in force or a preview). */
-export function renderAgreement(body: string, course: AgreementCourse) {
-	return markdown.render(fillAgreement(body, agreementValues(course, SITE_NAME)))
+/** The agreement for one course as HTML, from a template (the version in force or a preview); `{school}` is the school's name as set under School Details. */
+export function renderAgreement(body: string, course: AgreementCourse, schoolName: string) {
+	return markdown.render(fillAgreement(body, agreementValues(course, schoolName)))
 }
 
 /** The version in force: the newest saved (the migration saves the first). */
@@ -107,6 +107,6 @@ export async function agreementCourse(db: Kysely<Database>, courseId: number): P
 
 /** The agreement in force for a course, rendered, with its version for the form to send back. */
 export async function agreementForCourse(db: Kysely<Database>, courseId: number): Promise<AgreementForCourse | null> {
-	const [version, course] = await Promise.all([currentAgreementVersion(db), agreementCourse(db, courseId)])
-	return course ? { versionId: version.id, html: renderAgreement(version.body, course) } : null
+	const [version, course, school] = await Promise.all([currentAgreementVersion(db), agreementCourse(db, courseId), getSchoolDetails(db)])
+	return course ? { versionId: version.id, html: renderAgreement(version.body, course, school.name) } : null
 }

@@ -16,7 +16,7 @@ export async function sendCertificateIssued(db: Kysely<Database>, certificateId:
 		.where('certificates.revoked_at', 'is', null)
 		.executeTakeFirst()
 	if (!row) return false
-	const site = emailSite()
+	const site = await emailSite(db)
 	await enqueueEmail(db, {
 		to: row.email,
 		subject: certificateIssuedSubject(row.course_title),

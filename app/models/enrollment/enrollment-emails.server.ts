@@ -4,6 +4,7 @@ import { href } from 'react-router'
 import { EnrollmentReceiptEmail, enrollmentReceiptSubject } from '#app/emails/enrollment-receipt.tsx'
 import { emailSite, enqueueEmail } from '#app/models/messaging/emails.server.ts'
 import { listCourseFeedSessions, renderCalendar } from '#app/models/sessions/calendar-feed.server.ts'
+import { getSchoolDetails } from '#app/models/site/site-settings.server.ts'
 import { formatDateOnly } from '#app/utils/misc.ts'
 import { formatMoney } from '#app/utils/money.ts'
 import type { Database } from '#db/types.ts'
@@ -41,7 +42,9 @@ export async function sendEnrollmentReceipt(db: Kysely<Database>, { courseId, en
 		.where('enrollments.id', '=', enrollmentId)
 		.where('enrollments.course_id', '=', courseId)
 		.executeTakeFirstOrThrow()
-	const site = emailSite()
+	// The school's details as they are now: a receipt states who issued it when it was issued (docs/decisions/050).
+	const site = await emailSite(db)
+	const { address, taxId } = await getSchoolDetails(db)
 	// The whole series, past sessions included, as a calendar file: importing it adds every session at once.
 	const sessions = await listCourseFeedSessions(db, courseId)
 	const attachments = sessions.length
@@ -59,6 +62,7 @@ export async function sendEnrollmentReceipt(db: Kysely<Database>, { courseId, en
 		subject: enrollmentReceiptSubject(row.title),
 		body: createElement(EnrollmentReceiptEmail, {
 			site,
+			school: { address, taxId },
 			name: row.name,
 			courseTitle: row.title,
 			amountPaid: formatMoney(row.amount_cents ?? 0, { currency: row.currency ?? 'usd', free: 'Free' }),

@@ -5,7 +5,7 @@ import { OfferExpiredEmail, offerExpiredSubject } from '#app/emails/offer-expire
 import { SeatOfferEmail, seatOfferSubject } from '#app/emails/seat-offer.tsx'
 import { WaitlistJoinedEmail, waitlistJoinedSubject } from '#app/emails/waitlist-joined.tsx'
 import { WaitlistNoticeEmail, waitlistNoticeSubject } from '#app/emails/waitlist-notice.tsx'
-import { emailSite, enqueueEmail } from '#app/models/messaging/emails.server.ts'
+import { emailSite, enqueueEmail, siteUrl } from '#app/models/messaging/emails.server.ts'
 import { formatMoment } from '#app/models/sessions/live-sessions.ts'
 import { formatPrice } from '#app/utils/money.ts'
 import { hashToken } from '#app/utils/session.server.ts'
@@ -13,14 +13,14 @@ import type { Database } from '#db/types.ts'
 
 /** The person's page for their place in line or their offer; the token is the only key to it. */
 function waitlistPlaceUrl(token: string) {
-	return `${emailSite().url}${href('/waitlist/places/:token', { token })}`
+	return `${siteUrl()}${href('/waitlist/places/:token', { token })}`
 }
 
 export async function sendWaitlistJoined(
 	db: Kysely<Database>,
 	input: { to: string; name: string; courseTitle: string; position: number; offerHours: number; token: string },
 ) {
-	const site = emailSite()
+	const site = await emailSite(db)
 	await enqueueEmail(db, {
 		to: input.to,
 		subject: waitlistJoinedSubject(input.courseTitle),
@@ -55,7 +55,7 @@ export async function sendWaitlistNotice(
 		.where('created_at', '>', new Date(Date.now() - NOTICE_INTERVAL_MS))
 		.executeTakeFirst()
 	if (recent) return false
-	const site = emailSite()
+	const site = await emailSite(db)
 	await enqueueEmail(db, {
 		to: input.to,
 		subject,
@@ -105,7 +105,7 @@ export async function sendSeatOffer(db: Kysely<Database>, { entryId, token }: { 
 		.where('waitlist_entries.offer_expires_at', '>', new Date())
 		.executeTakeFirst()
 	if (!offer?.offer_expires_at) return false
-	const site = emailSite()
+	const site = await emailSite(db)
 	await enqueueEmail(db, {
 		to: offer.email,
 		subject: seatOfferSubject(offer.title),
@@ -128,7 +128,7 @@ export async function sendSeatOffer(db: Kysely<Database>, { entryId, token }: { 
 export async function sendOfferExpiredNotices(db: Kysely<Database>, entryIds: number[]) {
 	if (entryIds.length === 0) return
 	const rows = await offersWithReaderZone(db).where('waitlist_entries.id', 'in', entryIds).execute()
-	const site = emailSite()
+	const site = await emailSite(db)
 	for (const row of rows) {
 		if (!row.offer_expires_at) continue
 		await enqueueEmail(db, {

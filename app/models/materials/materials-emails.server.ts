@@ -106,7 +106,7 @@ export async function emailCourseUpdate(db: Kysely<Database>, update: CourseUpda
 	return db.transaction().execute(async (trx) => {
 		const notice = await noticeOf(trx, update)
 		if (!notice) return 0
-		const site = emailSite()
+		const site = await emailSite(trx)
 		for (const recipient of notice.recipients) {
 			const token = unsubscribeToken(recipient.id)
 			await enqueueEmail(trx, {

@@ -113,7 +113,7 @@ export async function emailAnnouncement(db: Kysely<Database>, messageId: number)
 		// Stands for each recipient's own token in the mail rendered once for all of them; random,
 		// so no announcement's text can contain it.
 		const placeholder = `token-${randomUUID()}`
-		const site = emailSite()
+		const site = await emailSite(trx)
 		const rendered = await renderEmail(
 			createElement(AnnouncementEmail, {
 				site,

@@ -2,14 +2,24 @@ import type { Kysely } from 'kysely'
 import type { ReactElement } from 'react'
 import { renderEmail } from '#app/emails/render.server.ts'
 import type { EmailSite } from '#app/emails/site.ts'
+import { getSchoolDetails } from '#app/models/site/site-settings.server.ts'
 import { enqueueMail, type OutgoingMail } from '#app/services/mail/index.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import type { Database } from '#db/types.ts'
 
-/** The site as every mail names it: absolute links from APP_URL, the footer's CONTACT_EMAIL. */
-export function emailSite(): EmailSite {
+/** The site's origin (APP_URL), which every link in a mail starts with. */
+export function siteUrl() {
+	return getEnv().APP_URL
+}
+
+/**
+ * The site as every mail names it: the school's name as the admin set it under School Details
+ * (docs/decisions/050), absolute links from APP_URL, the footer's CONTACT_EMAIL.
+ */
+export async function emailSite(db: Kysely<Database>): Promise<EmailSite> {
 	const env = getEnv()
-	return { url: env.APP_URL, contactEmail: env.CONTACT_EMAIL }
+	const { name } = await getSchoolDetails(db)
+	return { name, url: env.APP_URL, contactEmail: env.CONTACT_EMAIL }
 }
 
 /**

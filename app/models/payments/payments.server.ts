@@ -371,6 +371,28 @@ export async function fulfil(db: Kysely<Database>, payments: PaymentProvider, se
 }
 
 /**
+ * What a paid checkout charged, for the page the buyer returns to (issue 39 point 9): the amount paid and,
+ * when a promotion code was used, the price before it and what it took off. Null for a checkout not paid.
+ */
+export async function paidCheckoutAmounts(db: Kysely<Database>, checkoutSessionId: string) {
+	const row = await db
+		.selectFrom('registration_payments')
+		.select(['amount_cents', 'discount_cents', 'currency', 'promotion_code'])
+		.where('checkout_session_id', '=', checkoutSessionId)
+		.where('status', '=', 'paid')
+		.executeTakeFirst()
+	if (!row) return null
+	return {
+		currency: row.currency,
+		paidCents: row.amount_cents,
+		discount:
+			row.promotion_code && row.discount_cents > 0
+				? { code: row.promotion_code, priceCents: row.amount_cents + row.discount_cents, amountOffCents: row.discount_cents }
+				: null,
+	}
+}
+
+/**
  * The payment row of a paid session, locked for this transaction. Normally
  * written when the checkout opened; recreated from the session's metadata if
  * that write was lost, so a payment taken is never dropped.

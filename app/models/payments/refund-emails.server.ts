@@ -27,7 +27,7 @@ export async function sendRefundNotice(db: Kysely<Database>, notice: RefundNotic
 		to: notice.to,
 		subject: refundNoticeSubject(notice.courseTitle),
 		body: createElement(RefundNoticeEmail, {
-			site: emailSite(),
+			site: await emailSite(db),
 			name: profile?.name ?? null,
 			courseTitle: notice.courseTitle,
 			amountRefunded: formatMoney(notice.amountRefundedCents, { currency: notice.currency }),

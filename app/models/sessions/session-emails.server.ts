@@ -4,7 +4,7 @@ import { href } from 'react-router'
 import { type SessionChange, SessionChangedEmail, sessionChangedSubject } from '#app/emails/session-changed.tsx'
 import { SessionReminderEmail, sessionReminderSubject } from '#app/emails/session-reminder.tsx'
 import { WeekOpenEmail, weekOpenSubject } from '#app/emails/week-open.tsx'
-import { emailSite, enqueueEmail } from '#app/models/messaging/emails.server.ts'
+import { emailSite, enqueueEmail, siteUrl } from '#app/models/messaging/emails.server.ts'
 import type { Database } from '#db/types.ts'
 import {
 	dueReminderLead,
@@ -20,7 +20,7 @@ import { sessionOpensAtSql, sessionWeekSql } from './session-schedule.server.ts'
 const WEEK_OPEN_NOTICE_WINDOW_HOURS = 24
 
 function dashboardUrl(courseId: number) {
-	return `${emailSite().url}${href('/dashboard')}?course=${courseId}`
+	return `${siteUrl()}${href('/dashboard')}?course=${courseId}`
 }
 
 /** Students with an active enrollment in the session's course, with what their mail needs. */
@@ -66,7 +66,7 @@ export async function sendSessionChangeNotices(
 		.select(sessionWeekSql('topic').as('topic'))
 		.where('session.id', '=', sessionId)
 		.execute()
-	const site = emailSite()
+	const site = await emailSite(db)
 	for (const row of rows) {
 		const zone = row.userZone ?? row.sessionZone
 		const startsAt = new Date(row.startsAt)
@@ -138,7 +138,7 @@ export async function sendDueReminders(db: Kysely<Database>, now: Date = new Dat
 			.orderBy('session.starts_at')
 			.orderBy('users.id')
 			.execute()
-		const site = emailSite()
+		const site = await emailSite(trx)
 		let sent = 0
 		for (const row of rows) {
 			const startsAt = new Date(row.startsAt)
@@ -216,7 +216,7 @@ export async function sendWeekOpenNotices(db: Kysely<Database>, now: Date = new 
 				claimed.map((row) => row.id),
 			)
 			.execute()
-		const site = emailSite()
+		const site = await emailSite(trx)
 		for (const row of rows) {
 			await enqueueEmail(trx, {
 				to: row.email,

@@ -38,6 +38,7 @@ const ACTION_WORDS: Record<string, string> = {
 	'promotion_code.create': 'Promotion code created',
 	'promotion_code.deactivate': 'Promotion code deactivated',
 	'promotion_code.over_limit': 'Promotion code used over its limit',
+	'school_details.save': 'School details saved',
 	'submission.grade': 'Submission graded',
 	'user.create': 'User created',
 	'user.promote': 'User made admin',
@@ -62,6 +63,7 @@ const KEY_WORDS: Record<string, string> = {
 	refundId: 'Refund ID',
 	providerRefundId: 'Provider refund ID',
 	checkoutSessionId: 'Checkout session',
+	taxId: 'Tax ID',
 	youtube: 'YouTube link',
 	zoomLink: 'Zoom link',
 }

@@ -1,9 +1,18 @@
 import { type Kysely, sql } from 'kysely'
 import { z } from 'zod'
 import type { Database } from '#db/types.ts'
-import { DEFAULT_LIMITED_TIME_OFFER, type LimitedTimeOffer, LimitedTimeOfferSchema } from './site-settings.ts'
+import { recordAudit } from './audit-log.server.ts'
+import {
+	DEFAULT_LIMITED_TIME_OFFER,
+	DEFAULT_SCHOOL_DETAILS,
+	type LimitedTimeOffer,
+	LimitedTimeOfferSchema,
+	type SchoolDetails,
+	SchoolDetailsSchema,
+} from './site-settings.ts'
 
 export const LIMITED_TIME_OFFER_KEY = 'limited_time_offer'
+export const SCHOOL_DETAILS_KEY = 'school_details'
 
 /** A removed offer is kept, hidden, so that adding it back starts from it. */
 const RemovedOfferSchema = z.object({ removed: z.literal(true), offer: LimitedTimeOfferSchema })
@@ -48,6 +57,40 @@ export async function saveLimitedTimeOffer(db: Kysely<Database>, offer: LimitedT
 export async function removeLimitedTimeOffer(db: Kysely<Database>, actorId: string | null) {
 	const { last } = await readOffer(db)
 	await writeSetting(db, LIMITED_TIME_OFFER_KEY, { removed: true, offer: last }, actorId)
+}
+
+/** The school's name, address and tax id; the default (the name alone) until an admin saves them. */
+export async function getSchoolDetails(db: Kysely<Database>): Promise<SchoolDetails> {
+	const row = await db.selectFrom('site_settings').select('value').where('key', '=', SCHOOL_DETAILS_KEY).executeTakeFirst()
+	if (!row) return DEFAULT_SCHOOL_DETAILS
+	const parsed = SchoolDetailsSchema.safeParse(row.value)
+	if (parsed.success) return parsed.data
+	console.warn('[site-settings] the stored school details are invalid; using the default')
+	return DEFAULT_SCHOOL_DETAILS
+}
+
+/**
+ * Saves the school's details with an audit entry of what changed; unchanged details save nothing.
+ * Saves are serialised, so each entry's "before" is what the admin actually replaced.
+ */
+export async function saveSchoolDetails(db: Kysely<Database>, { adminId, details }: { adminId: string; details: SchoolDetails }) {
+	const after = SchoolDetailsSchema.parse(details)
+	return db.transaction().execute(async (trx) => {
+		await sql`SELECT pg_advisory_xact_lock(hashtext(${`site_settings:${SCHOOL_DETAILS_KEY}`}))`.execute(trx)
+		const before = await getSchoolDetails(trx)
+		if (before.name === after.name && before.address === after.address && before.taxId === after.taxId) {
+			return { details: after, saved: false }
+		}
+		await writeSetting(trx, SCHOOL_DETAILS_KEY, after, adminId)
+		await recordAudit(trx, {
+			actorId: adminId,
+			action: 'school_details.save',
+			entity: 'site_setting',
+			entityId: SCHOOL_DETAILS_KEY,
+			details: { before, after },
+		})
+		return { details: after, saved: true }
+	})
 }
 
 async function writeSetting(db: Kysely<Database>, key: string, value: unknown, actorId: string | null) {

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { hasControlCharacters } from '#app/utils/misc.ts'
+import { SITE_NAME } from '#app/utils/page-meta.ts'
 
 /**
  * The hero's limited-time offer card (docs/decisions/017: stored, so every visitor sees an admin's edit).
@@ -59,3 +60,45 @@ export const DEFAULT_LIMITED_TIME_OFFER: LimitedTimeOffer = {
 	action: 'Claim Your Spot',
 	note: 'Offer ends when the next cohort is full.',
 }
+
+/** The school's name until an admin saves its details: the name the site has always used. */
+export const DEFAULT_SCHOOL_NAME = SITE_NAME
+
+const ADDRESS_MAX_LINES = 6
+
+/**
+ * Who the school is, as its receipts say (issue 39 point 9, docs/decisions/050): the name, the postal
+ * address (one line per line, blank lines dropped) and the tax id, which a school may not have.
+ */
+export const SchoolDetailsSchema = z.object({
+	name: z
+		.string({ error: 'School name is required' })
+		.trim()
+		.min(1, 'School name is required')
+		.max(120, 'School name must be at most 120 characters')
+		.refine((name) => !hasControlCharacters(name), 'School name must not contain control characters'),
+	address: z
+		.string()
+		.max(600, 'Address must be at most 600 characters')
+		.refine((address) => !hasControlCharacters(address, { lineBreaks: true }), 'Address must not contain control characters')
+		.transform((address) =>
+			address
+				.split(/\r\n|\r|\n/)
+				.map((line) => line.replace(/\t/g, ' ').trim())
+				.filter(Boolean)
+				.join('\n'),
+		)
+		.refine((address) => address.split('\n').length <= ADDRESS_MAX_LINES, `Address must be at most ${ADDRESS_MAX_LINES} lines`)
+		.default(''),
+	taxId: z
+		.string()
+		.trim()
+		.max(40, 'Tax ID must be at most 40 characters')
+		.refine((taxId) => !hasControlCharacters(taxId), 'Tax ID must not contain control characters')
+		.default(''),
+})
+
+export type SchoolDetails = z.infer<typeof SchoolDetailsSchema>
+
+/** Shown until an admin saves the school's details: the name alone, no address or tax id to make up. */
+export const DEFAULT_SCHOOL_DETAILS: SchoolDetails = { name: DEFAULT_SCHOOL_NAME, address: '', taxId: '' }

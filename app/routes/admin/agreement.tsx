@@ -24,6 +24,7 @@ import {
 	type AgreementCourse,
 	AgreementTemplateSchema,
 } from '#app/models/enrollment/agreement.ts'
+import { getSchoolDetails } from '#app/models/site/site-settings.server.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
@@ -58,17 +59,18 @@ export async function loader({ request }: Route.LoaderArgs) {
 	await requireAdmin(request)
 	const url = new URL(request.url)
 	const db = getDb()
-	const [current, versions, preview] = await Promise.all([
+	const [current, versions, preview, school] = await Promise.all([
 		currentAgreementVersion(db),
 		listAgreementVersions(db),
 		previewCourse(url.searchParams.get('course')),
+		getSchoolDetails(db),
 	])
 	const shownId = parseRowId(url.searchParams.get('version'))
 	const shown = shownId && shownId !== current.id ? await getAgreementVersion(db, shownId) : null
 	const displayed = shown ?? current
 	return {
 		current: { id: current.id, body: current.body },
-		shown: { id: displayed.id, isCurrent: !shown, html: renderAgreement(displayed.body, preview.course) },
+		shown: { id: displayed.id, isCurrent: !shown, html: renderAgreement(displayed.body, preview.course, school.name) },
 		versions: versions.map((version) => ({ ...version, acceptedBy: Number(version.acceptedBy ?? 0) })),
 		courses: preview.courses,
 		courseId: preview.courseId,
@@ -90,8 +92,11 @@ export async function action({ request }: Route.ActionArgs) {
 				: `Version ${id} is already in force with this text.`,
 		})
 	}
-	const { course } = await previewCourse(formData.get('previewCourse'))
-	return { result: submission.reply(), preview: { body: submission.value.body, html: renderAgreement(submission.value.body, course) } }
+	const [{ course }, school] = await Promise.all([previewCourse(formData.get('previewCourse')), getSchoolDetails(getDb())])
+	return {
+		result: submission.reply(),
+		preview: { body: submission.value.body, html: renderAgreement(submission.value.body, course, school.name) },
+	}
 }
 
 export default function AgreementEditor({ loaderData, actionData }: Route.ComponentProps) {

@@ -38,6 +38,7 @@ const adminMenu: MenuItem[] = [
 	{ to: href('/dashboard/admin/certificates'), label: 'Manage Certificates' },
 	{ to: href('/dashboard/admin/promotion-codes'), label: 'Promotion Codes' },
 	{ to: href('/dashboard/admin/agreement'), label: 'Program Agreement' },
+	{ to: href('/dashboard/admin/school-details'), label: 'School Details' },
 	{ to: href('/dashboard/admin/users'), label: 'Manage Users' },
 	{ to: href('/dashboard/admin/messages'), label: 'Student Communications' },
 	{ to: href('/dashboard/admin/grades'), label: 'Grade Assignments' },

@@ -5,10 +5,11 @@ import { Alert } from '#app/components/ui/alert.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
 import { Spinner } from '#app/components/ui/spinner.tsx'
 import { deleteDraft, getDraft } from '#app/models/enrollment/registration.server.ts'
-import { fulfil } from '#app/models/payments/payments.server.ts'
+import { fulfil, paidCheckoutAmounts } from '#app/models/payments/payments.server.ts'
 import { getPayments } from '#app/services/payments/index.server.ts'
 import { getUser, pageUrl, startSession } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
+import { formatMoney } from '#app/utils/money.ts'
 import { errorPageToast } from '#app/utils/page-toast.server.ts'
 import type { NoscriptRefreshHandle } from '#app/utils/root-data.ts'
 import type { ToastMessage } from '#app/utils/toast.ts'
@@ -40,6 +41,19 @@ function verificationToast(kind: 'unverified' | 'unexpected') {
 		: errorPageToast('Verification Error', 'Failed to complete verification. Please try again.')
 }
 
+/** What the buyer paid, formatted as the receipt shows it: the price, the code and its discount when one was used. */
+async function amountsOf(sessionId: string) {
+	const amounts = await paidCheckoutAmounts(getDb(), sessionId)
+	if (!amounts) return null
+	const money = (cents: number) => formatMoney(cents, { currency: amounts.currency })
+	return {
+		paid: money(amounts.paidCents),
+		discount: amounts.discount
+			? { code: amounts.discount.code, price: money(amounts.discount.priceCents), amountOff: money(amounts.discount.amountOffCents) }
+			: null,
+	}
+}
+
 /**
  * Where the checkout returns. Fulfils the session (the same idempotent path
  * as the webhook, so whichever comes first enrols) and signs in the browser
@@ -67,7 +81,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 				`Failed to complete registration: ${result.courseTitle} filled up before your payment was confirmed. Your payment is recorded and will be refunded.`,
 			)
 	}
-	const success = { state: 'success', courseTitle: result.courseTitle } as const
+	const success = { state: 'success', courseTitle: result.courseTitle, amounts: await amountsOf(sessionId.data) } as const
 	const user = await getUser(request)
 	if (user?.id === result.userId) return { ...success, signedIn: true }
 	const draftId = await readDraftId(request)
@@ -90,7 +104,7 @@ export default function RegistrationCompletePage({ loaderData }: Route.Component
 				{view.state === 'pending' ? (
 					<Pending onGiveUp={setGaveUp} />
 				) : view.state === 'success' ? (
-					<Success courseTitle={view.courseTitle} signedIn={view.signedIn} />
+					<Success courseTitle={view.courseTitle} amounts={view.amounts} signedIn={view.signedIn} />
 				) : (
 					<Failure message={view.message} />
 				)}
@@ -137,7 +151,9 @@ function Pending({ onGiveUp }: { onGiveUp: (gaveUp: true) => void }) {
 	)
 }
 
-function Success({ courseTitle, signedIn }: { courseTitle: string; signedIn: boolean }) {
+type Amounts = { paid: string; discount: { code: string; price: string; amountOff: string } | null }
+
+function Success({ courseTitle, amounts, signedIn }: { courseTitle: string; amounts: Amounts | null; signedIn: boolean }) {
 	const navigate = useNavigate()
 	useEffect(() => {
 		if (!signedIn) return
@@ -156,6 +172,7 @@ function Success({ courseTitle, signedIn }: { courseTitle: string; signedIn: boo
 			<p className="mt-3 text-slate-700">
 				Your payment was received and you are enrolled in <strong className="text-ink">{courseTitle}</strong>.
 			</p>
+			{amounts ? <AmountsPaid amounts={amounts} /> : null}
 			{signedIn ? (
 				<>
 					<p className="mt-2 text-sm text-slate-600">Taking you to your dashboard...</p>
@@ -172,6 +189,30 @@ function Success({ courseTitle, signedIn }: { courseTitle: string; signedIn: boo
 				</>
 			)}
 		</>
+	)
+}
+
+/** The receipt's lines: the price, the code and what it took off when one was used, and the amount paid. */
+function AmountsPaid({ amounts }: { amounts: Amounts }) {
+	return (
+		<dl className="mx-auto mt-4 max-w-xs space-y-1 rounded-lg bg-slate-50 px-4 py-3 text-left text-sm">
+			{amounts.discount ? (
+				<>
+					<div className="flex justify-between gap-4">
+						<dt className="text-slate-600">Price</dt>
+						<dd className="text-ink">{amounts.discount.price}</dd>
+					</div>
+					<div className="flex justify-between gap-4">
+						<dt className="text-slate-600">Promotion code {amounts.discount.code}</dt>
+						<dd className="text-ink">−{amounts.discount.amountOff}</dd>
+					</div>
+				</>
+			) : null}
+			<div className="flex justify-between gap-4">
+				<dt className="font-semibold text-ink">Amount paid</dt>
+				<dd className="font-semibold text-ink">{amounts.paid}</dd>
+			</div>
+		</dl>
 	)
 }
 
