@@ -108,9 +108,9 @@ export function ProgressRoster({ roster, rows, sort }: { roster: Omit<CourseRost
 											<ul className="mt-1 space-y-1" aria-label={`Why ${row.name || row.email} is at risk`}>
 												{row.flags.map((flag) => (
 													<li key={flag.kind}>
-														<Badge tone="red" className="whitespace-normal">
+														<span className="block rounded-md bg-red-100 px-2 py-0.5 text-xs font-semibold text-red-800 ring-1 ring-red-600/20 ring-inset">
 															{flag.reason}
-														</Badge>
+														</span>
 													</li>
 												))}
 											</ul>
@@ -118,13 +118,11 @@ export function ProgressRoster({ roster, rows, sort }: { roster: Omit<CourseRost
 									</th>
 									<td className="px-3 py-3 whitespace-nowrap text-slate-700">
 										<span className="block">
-											{row.attendedSessions} of {row.heldSessions} classes
+											{roster.heldSessions ? `${row.attendedSessions} of ${roster.heldSessions} classes` : 'No classes held yet'}
 										</span>
+										<span className="block">{roster.materials ? `${row.openedCount} of ${roster.materials} opened` : 'No materials'}</span>
 										<span className="block">
-											{row.openedCount} of {roster.materials} opened
-										</span>
-										<span className="block">
-											{row.handedIn} of {roster.assignments} handed in
+											{roster.assignments ? `${row.handedIn} of ${roster.assignments} handed in` : 'No assignments'}
 										</span>
 										<span className="block text-xs text-slate-600">
 											{row.lastOpenedAt ? (
@@ -141,9 +139,7 @@ export function ProgressRoster({ roster, rows, sort }: { roster: Omit<CourseRost
 										const classWords = cell.attendance ? CLASS_WORDS[cell.attendance] : null
 										return (
 											<td key={week.weekNumber} className="px-3 py-3 whitespace-nowrap text-slate-700">
-												<span className="block">
-													{cell.opened} of {week.materials} opened
-												</span>
+												<span className="block">{week.materials ? `${cell.opened} of ${week.materials} opened` : 'No materials'}</span>
 												{classWords ? (
 													<Badge tone={classWords.tone}>{classWords.label}</Badge>
 												) : (
