@@ -20,6 +20,7 @@ import * as courseDrafts from './2026-12-01-0001-course-drafts.ts'
 import * as courseMeetingLink from './2026-12-01-0101-course-meeting-link.ts'
 import * as attendance from './2026-12-01-0301-attendance.ts'
 import * as certificates from './2026-12-01-0401-certificates.ts'
+import * as coursePaymentPlans from './2026-12-02-0301-course-payment-plans.ts'
 
 /**
  * Every migration, in order. Listed explicitly so the same list works in the
@@ -47,4 +48,5 @@ export const migrations: Record<string, Migration> = {
 	'2026-12-01-0101-course-meeting-link': courseMeetingLink,
 	'2026-12-01-0301-attendance': attendance,
 	'2026-12-01-0401-certificates': certificates,
+	'2026-12-02-0301-course-payment-plans': coursePaymentPlans,
 }
