@@ -51,6 +51,7 @@ export default [
 					route(':courseId/publish', 'routes/admin/course-publish.tsx'),
 				]),
 				route('courses/:courseId/waitlist', 'routes/admin/course-waitlist.tsx'),
+				route('courses/:courseId/payment-plan', 'routes/admin/course-payment-plan.tsx'),
 				route('courses/:courseId/sessions/:liveSessionId/attendance', 'routes/admin/session-attendance.tsx'),
 				route('courses/:courseId/sessions/:liveSessionId/attendance/imports/:importId', 'routes/admin/attendance-import.tsx'),
 				route('courses/:courseId/materials', 'routes/admin/course-materials.tsx', [

@@ -104,6 +104,9 @@ export function instalmentSchedule(terms: PaymentPlanTerms, { priceCents, purcha
 
 export type PlanProblems = Partial<Record<'depositDollars' | 'instalmentCount' | 'form', string>>
 
+/** A plan's schedule for a purchase on `purchaseDay`, what stops it, and the last day a buyer could start it. */
+export type PlanPreview = { purchaseDay: string; schedule: InstalmentSchedule; problems: PlanProblems; offeredUntil: string | null }
+
 /**
  * What stops the plan from being offered for a purchase on `purchaseDay`, by the form field it
  * belongs to; empty when nothing does. `lastDay` is the course's last day (its last live session,
