@@ -111,6 +111,7 @@ const ACCESS: Record<string, Expectation> = {
 	'routes/admin/course-publish': { GET: adminOnly(), POST: adminOnly('→/dashboard/admin/courses') },
 	// Designed answer to a malformed form: back to the queue with an error toast.
 	'routes/admin/course-waitlist': { GET: adminOnly(), POST: adminOnly('→/dashboard/admin/courses/:id/waitlist') },
+	'routes/admin/course-payment-plan': { GET: adminOnly(), POST: adminOnly('400') },
 	'routes/admin/course-materials': { GET: adminOnly(), POST: adminOnly('400') },
 	'routes/admin/week-topics': { GET: adminOnly(), POST: adminOnly('400') },
 	'routes/admin/week-edit': { GET: adminOnly(), POST: adminOnly('400') },
