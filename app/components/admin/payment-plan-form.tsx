@@ -5,7 +5,7 @@ import { FormErrors } from '#app/components/ui/alert.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { Field, SelectField } from '#app/components/ui/field.tsx'
-import { TableCard, TableHead } from '#app/components/ui/table.tsx'
+import { StackingTableCard, TableHead } from '#app/components/ui/table.tsx'
 import {
 	DEFAULT_GRACE_DAYS,
 	MAX_GRACE_DAYS,
@@ -122,30 +122,26 @@ export function PaymentPlanSchedule({ preview, heading }: { preview: PlanPreview
 			{fits ? null : (
 				<p className="text-sm font-semibold text-red-800">This plan cannot be offered as it stands: see the form's messages.</p>
 			)}
-			<TableCard>
+			<StackingTableCard>
 				<table className="min-w-full text-left text-sm">
 					<TableHead caption="Payments of the plan" columns={['Payment', 'Due', 'Amount']} />
 					<tbody className="divide-y divide-slate-100">
 						{schedule.payments.map((payment) => (
 							<tr key={payment.sequence}>
-								<td className="px-4 py-3 text-ink">{payment.label}</td>
-								<td className="px-4 py-3 whitespace-nowrap text-slate-700">
+								<td data-label="Payment" className="px-4 py-3 text-ink">
+									{payment.label}
+								</td>
+								<td data-label="Due" className="px-4 py-3 text-slate-700">
 									{payment.sequence === 1 ? `${formatDateOnly(payment.dueOn)} (at purchase)` : formatDateOnly(payment.dueOn)}
 								</td>
-								<td className="px-4 py-3 whitespace-nowrap text-slate-700">{formatMoney(payment.amountCents)}</td>
+								<td data-label="Amount" className="px-4 py-3 whitespace-nowrap text-slate-700">
+									{formatMoney(payment.amountCents)}
+								</td>
 							</tr>
 						))}
 					</tbody>
-					<tfoot>
-						<tr>
-							<th scope="row" colSpan={2} className="px-4 py-3 text-ink">
-								Total
-							</th>
-							<td className="px-4 py-3 font-semibold whitespace-nowrap text-ink">{formatMoney(schedule.totalCents)}</td>
-						</tr>
-					</tfoot>
 				</table>
-			</TableCard>
+			</StackingTableCard>
 		</section>
 	)
 }
