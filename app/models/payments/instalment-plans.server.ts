@@ -56,6 +56,11 @@ async function savedPlan(db: Kysely<Database>, courseId: number): Promise<SavedP
 	}
 }
 
+function samePlan(one: SavedPaymentPlan, other: SavedPaymentPlan) {
+	const keys = ['offered', 'kind', 'depositCents', 'instalmentCount', 'surchargeCents', 'graceDays'] as const
+	return keys.every((key) => one[key] === other[key])
+}
+
 /** The schedule of a plan for a purchase made on `purchaseDay`, with what stops it and the last day a buyer can start it. */
 export function planPreview(terms: PaymentPlanTerms, course: CourseForPlan, purchaseDay: string): PlanPreview {
 	const input = { priceCents: course.priceCents, purchaseDay, lastDay: course.lastDay }
@@ -122,7 +127,7 @@ export async function savePaymentPlan(
 		})
 		if (Object.keys(problems).length) return { kind: 'refused', problems }
 		const after: SavedPaymentPlan = { offered: true, ...terms, graceDays }
-		if (before && JSON.stringify(before) === JSON.stringify(after)) return { kind: 'saved', offered: true, changed: false }
+		if (before && samePlan(before, after)) return { kind: 'saved', offered: true, changed: false }
 		const columns = {
 			offered: true,
 			kind: terms.kind,

@@ -20,6 +20,11 @@ function courseIdOf(params: { courseId: string }) {
 	return courseId
 }
 
+/** What stops a plan, by field, as Conform's field errors. */
+function fieldErrorsOf(errors: Record<string, string | undefined>) {
+	return Object.fromEntries(Object.entries(errors).map(([field, message]) => [field, message ? [message] : []]))
+}
+
 /** A course's payment plan (issue 41, docs/decisions/054): its terms, and its schedule for a purchase today. */
 export async function loader({ request, params }: Route.LoaderArgs) {
 	await requireAdmin(request)
@@ -42,7 +47,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 		const { form, ...fieldErrors } = preview.problems
 		const refused = Boolean(form) || Object.keys(fieldErrors).length > 0
 		return data(
-			{ result: submission.reply({ formErrors: form ? [form] : undefined, fieldErrors: mapErrors(fieldErrors) }), preview },
+			{ result: submission.reply({ formErrors: form ? [form] : undefined, fieldErrors: fieldErrorsOf(fieldErrors) }), preview },
 			{ status: refused ? 400 : 200 },
 		)
 	}
@@ -51,17 +56,13 @@ export async function action({ request, params }: Route.ActionArgs) {
 	if (saved.kind === 'refused') {
 		const { form, ...fieldErrors } = saved.problems
 		return data(
-			{ result: submission.reply({ formErrors: form ? [form] : undefined, fieldErrors: mapErrors(fieldErrors) }), preview: null },
+			{ result: submission.reply({ formErrors: form ? [form] : undefined, fieldErrors: fieldErrorsOf(fieldErrors) }), preview: null },
 			{ status: 400 },
 		)
 	}
 	const back = href('/dashboard/admin/courses/:courseId/payment-plan', { courseId: String(courseId) })
 	if (!saved.changed) return redirectWithToast(back, { type: 'info', title: 'Nothing to save: the payment plan is unchanged.' })
 	return redirectWithToast(back, { type: 'success', title: saved.offered ? 'Payment plan saved' : 'Payment plan no longer offered' })
-}
-
-function mapErrors(errors: Record<string, string | undefined>) {
-	return Object.fromEntries(Object.entries(errors).map(([field, message]) => [field, message ? [message] : []]))
 }
 
 export default function CoursePaymentPlan({ loaderData, actionData }: Route.ComponentProps) {
