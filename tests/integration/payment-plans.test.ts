@@ -165,6 +165,16 @@ describe('the Payment Plan page', () => {
 		expect(await page.json()).toMatchObject({ plan: { offered: false, depositCents: 50_000, graceDays: 12 }, preview: null })
 	})
 
+	test('a saved plan the course no longer fits (its dates moved) shows what stops it on the page', async () => {
+		const admin = await signedInUser(t.db, { role: 'admin' })
+		const course = await courseEndingIn(2)
+		await insertPaymentPlan(t.db, { courseId: course.id, instalment_count: 4 })
+		const page = await callRoute(loader, getRequest(planPath(course.id), { cookie: admin.cookie }), { courseId: String(course.id) })
+		const data = (await page.json()) as { preview: { problems: Record<string, string>; offeredUntil: string | null } }
+		expect(data.preview.problems.instalmentCount).toMatch(/^The last instalment would be due on/)
+		expect(data.preview.offeredUntil).toBeNull()
+	})
+
 	test('a student is sent to the dashboard and a visitor to sign in, nothing written; a course that does not exist is 404', async () => {
 		const course = await courseEndingIn(4)
 		const student = await signedInUser(t.db, { role: 'student' })

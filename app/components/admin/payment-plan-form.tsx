@@ -120,7 +120,14 @@ export function PaymentPlanSchedule({ preview, heading }: { preview: PlanPreview
 					: null}
 			</p>
 			{fits ? null : (
-				<p className="text-sm font-semibold text-red-800">This plan cannot be offered as it stands: see the form's messages.</p>
+				<div className="text-sm text-red-800">
+					<p className="font-semibold">Buyers could not start this plan today:</p>
+					<ul className="list-disc pl-5">
+						{Object.values(problems).map((problem) => (
+							<li key={problem}>{problem}</li>
+						))}
+					</ul>
+				</div>
 			)}
 			<StackingTableCard>
 				<table className="min-w-full text-left text-sm">
