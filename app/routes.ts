@@ -53,6 +53,7 @@ export default [
 				route('courses/:courseId/waitlist', 'routes/admin/course-waitlist.tsx'),
 				route('courses/:courseId/progress', 'routes/admin/course-progress.tsx'),
 				route('courses/:courseId/completion', 'routes/admin/course-completion.tsx'),
+				route('courses/:courseId/payment-plan', 'routes/admin/course-payment-plan.tsx'),
 				route('courses/:courseId/sessions/:liveSessionId/attendance', 'routes/admin/session-attendance.tsx'),
 				route('courses/:courseId/sessions/:liveSessionId/attendance/imports/:importId', 'routes/admin/attendance-import.tsx'),
 				route('courses/:courseId/materials', 'routes/admin/course-materials.tsx', [

@@ -107,6 +107,26 @@ export interface CoursesTable {
 	updated_at: Timestamp
 }
 
+export type PaymentPlanKind = 'deposit' | 'equal'
+
+/** A course's payment plan besides paying in full (docs/decisions/054); one per course. */
+export interface CoursePaymentPlansTable {
+	course_id: number
+	/** False when the admin stopped offering it: its terms and grace days stay for plans already bought. */
+	offered: Generated<boolean>
+	kind: PaymentPlanKind
+	/** Paid at purchase before the instalments; set exactly when `kind` is 'deposit'. */
+	deposit_cents: number | null
+	/** The monthly instalments (2–6), after the deposit for a 'deposit' plan, from the purchase for an 'equal' one. */
+	instalment_count: number
+	/** Added to the course's price for paying in instalments. */
+	surcharge_cents: Generated<number>
+	/** Days a failed instalment leaves access on before it pauses (1–30). */
+	grace_days: Generated<number>
+	created_at: CreatedAt
+	updated_at: Timestamp
+}
+
 /** Each saved version of the program agreement's template (Markdown with {placeholders}); the newest is in force. */
 export interface AgreementVersionsTable {
 	id: Generated<number>
@@ -544,6 +564,7 @@ export interface Database {
 	sessions: SessionsTable
 	auth_tokens: AuthTokensTable
 	courses: CoursesTable
+	course_payment_plans: CoursePaymentPlansTable
 	agreement_versions: AgreementVersionsTable
 	enrollments: EnrollmentsTable
 	seat_holds: SeatHoldsTable

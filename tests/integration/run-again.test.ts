@@ -22,6 +22,7 @@ import {
 	insertLiveSession,
 	insertMaterialLink,
 	insertMessage,
+	insertPaymentPlan,
 	insertSeatHold,
 	insertUser,
 	insertWeek,
@@ -108,7 +109,16 @@ async function courseToCopy() {
 		.values({ course_id: course.id, email: 'waiting@example.com', name: 'Waiting', position: 1, token_hash: randomUUID() })
 		.execute()
 	await insertMessage(t.db, { sender_id: admin, course_id: course.id, is_announcement: true, content: 'Welcome' })
-	return { admin, student, course, week1, week2, file }
+	const plan = await insertPaymentPlan(t.db, {
+		courseId: course.id,
+		offered: false,
+		kind: 'deposit',
+		deposit_cents: 50_000,
+		instalment_count: 2,
+		surcharge_cents: 12_500,
+		grace_days: 10,
+	})
+	return { admin, plan, student, course, week1, week2, file }
 }
 
 async function runAgain(adminId: string, courseId: number, startDate: string, key = randomUUID()) {
@@ -117,7 +127,7 @@ async function runAgain(adminId: string, courseId: number, startDate: string, ke
 
 describe('run again', () => {
 	test('copies the course, its weeks, materials, assignments and sessions, moved to the new dates, as a draft; nothing of its people', async () => {
-		const { admin, course, file } = await courseToCopy()
+		const { admin, course, file, plan } = await courseToCopy()
 		// Four weeks later: Monday 29 March, after the change to summer time.
 		const copy = await runAgain(admin, course.id, '2027-03-29')
 		expect(copy).toMatchObject({ created: true, title: 'Rental Mastery (next cohort)' })
@@ -195,6 +205,11 @@ describe('run again', () => {
 			.select(['title', 'week_id', 'due_at', 'created_by'])
 			.where('course_id', '=', copy!.id)
 			.execute()
+		// The payment plan: every column copied but the course and the row's own times.
+		const planCopy = await t.db.selectFrom('course_payment_plans').selectAll().where('course_id', '=', copy!.id).executeTakeFirstOrThrow()
+		const { course_id: _planCourse, created_at: _planCreated, updated_at: _planUpdated, ...planTerms } = planCopy
+		const { course_id: _sourceCourse, created_at: _sourceCreated, updated_at: _sourceUpdated, ...sourceTerms } = plan
+		expect(planTerms).toEqual(sourceTerms)
 		expect(assignments).toEqual([
 			{ title: 'Deal analysis', week_id: weeks[1]!.id, due_at: new Date('2027-04-06T22:00:00Z'), created_by: admin },
 		])

@@ -114,6 +114,7 @@ const ACCESS: Record<string, Expectation> = {
 	'routes/admin/course-progress': { GET: adminOnly() },
 	// Designed answer to a form with no intent: back to the course's completion page with an error toast.
 	'routes/admin/course-completion': { GET: adminOnly(), POST: adminOnly('→/dashboard/admin/courses/:id/completion') },
+	'routes/admin/course-payment-plan': { GET: adminOnly(), POST: adminOnly('400') },
 	'routes/admin/course-materials': { GET: adminOnly(), POST: adminOnly('400') },
 	'routes/admin/week-topics': { GET: adminOnly(), POST: adminOnly('400') },
 	'routes/admin/week-edit': { GET: adminOnly(), POST: adminOnly('400') },

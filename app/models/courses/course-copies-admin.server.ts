@@ -9,7 +9,7 @@ import { nextCohortTitle, type RunAgainValues } from './course-copies.ts'
 /*
  * Run again (issue 39, docs/decisions/045): a new course from an existing one, as a draft. What
  * the school made is copied (the course's settings, weeks, topics, materials, assignments and live
- * sessions, moved to the new dates); what its people did is not (enrolments, seat holds, payments,
+ * sessions, moved to the new dates), and its payment plan; what its people did is not (enrolments, seat holds, payments,
  * messages, announcements, the waitlist, promotion codes, submissions, grades). Stored files are
  * shared, not copied: the new material items name the same storage keys, and a file is removed
  * only when no item uses it any more (unsharedKeys).
@@ -196,7 +196,23 @@ async function copyContents(
 			)
 			.execute()
 	}
-	return { weeks: weeks.length, materials: items.length, assignments: assignments.length, sessions: sessions.length }
+	// The payment plan is the school's offer, like the price: copied whole (docs/decisions/054). Whether it
+	// fits the new dates is checked for each purchase, as for any plan.
+	const plan = await trx.selectFrom('course_payment_plans').selectAll().where('course_id', '=', from).executeTakeFirst()
+	if (plan) {
+		const { course_id: _from, created_at: _created, updated_at: _updated, ...terms } = plan
+		await trx
+			.insertInto('course_payment_plans')
+			.values({ ...terms, course_id: to })
+			.execute()
+	}
+	return {
+		weeks: weeks.length,
+		materials: items.length,
+		assignments: assignments.length,
+		sessions: sessions.length,
+		paymentPlan: Boolean(plan),
+	}
 }
 
 /** Makes a draft public (docs/decisions/045), with its audit row. Null when there is no such course. */

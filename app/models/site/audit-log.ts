@@ -35,6 +35,8 @@ const ACTION_WORDS: Record<string, string> = {
 	'orphans.cleanup': 'Orphaned files removed',
 	'payment.refund': 'Payment refunded',
 	'payment.refund-failed': 'Refund failed',
+	'payment_plan.save': 'Payment plan saved',
+	'payment_plan.withdraw': 'Payment plan no longer offered',
 	'promotion_code.create': 'Promotion code created',
 	'promotion_code.deactivate': 'Promotion code deactivated',
 	'promotion_code.over_limit': 'Promotion code used over its limit',
