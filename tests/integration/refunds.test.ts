@@ -7,6 +7,8 @@ import { randomBytes } from 'node:crypto'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { createUser } from '#app/models/accounts/users.server.ts'
 import { takenSeatsExpression } from '#app/models/courses/courses.server.ts'
+import { REFUNDED_REASON } from '#app/models/enrollment/certificates.ts'
+import { updateEnrollmentStatus } from '#app/models/enrollment/enrollments-admin.server.ts'
 import { claimSeat, fulfil, openCheckout } from '#app/models/payments/payments.server.ts'
 import { type RefundRequest, refundPayment, syncProviderRefunds } from '#app/models/payments/refunds.server.ts'
 import { action as refundAction, loader as refundLoader } from '#app/routes/admin/payment-refund.tsx'
@@ -150,6 +152,33 @@ describe('refunding from the admin area through Stripe', () => {
 				details: expect.objectContaining({ amountCents: 250000, refundedCents: 250000, enrollmentEnded: true, note: 'Moving abroad' }),
 			},
 		])
+	})
+
+	test("a full refund of a completed enrolment revokes its certificate, with the refunding admin's audit entry", async () => {
+		const { payment, userId } = await paidEnrolment()
+		await updateEnrollmentStatus(t.db, admin, payment.enrollment_id!, 'completed')
+		const certificate = await t.db
+			.selectFrom('certificates')
+			.select(['id', 'revoked_at'])
+			.where('user_id', '=', userId)
+			.executeTakeFirstOrThrow()
+		expect(certificate.revoked_at).toBeNull()
+		const outcome = await refundPayment(t.db, payments, request(payment.id))
+		expect(outcome).toMatchObject({ kind: 'refunded', enrollmentEnded: true })
+		const after = await t.db
+			.selectFrom('certificates')
+			.select(['revoked_at', 'revoked_reason'])
+			.where('id', '=', certificate.id)
+			.executeTakeFirstOrThrow()
+		expect(after.revoked_at).not.toBeNull()
+		expect(after.revoked_reason).toBe(REFUNDED_REASON)
+		const revocations = await t.db
+			.selectFrom('audit_log')
+			.select(['actor_id', 'entity_id'])
+			.where('action', '=', 'certificate.revoke')
+			.where('entity_id', '=', certificate.id)
+			.execute()
+		expect(revocations).toEqual([{ actor_id: admin, entity_id: certificate.id }])
 	})
 
 	test('a partial refund keeps the student enrolled, or ends the enrolment when the admin chooses so', async () => {

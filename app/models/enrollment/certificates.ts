@@ -7,10 +7,12 @@ export function certificatePath(id: string) {
 	return `/certificates/${id}`
 }
 
-/** An id as issued: 16 random bytes in base64url; anything else is not a certificate. */
 /** Why a certificate was revoked when its enrolment stopped being completed (docs/decisions/052). */
 export const REOPENED_REASON = 'Enrollment reopened: no longer completed'
+/** Why a certificate was revoked when a refund ended its completed enrolment (docs/decisions/052). */
+export const REFUNDED_REASON = 'Enrollment refunded'
 
+/** An id as issued: 16 random bytes in base64url; anything else is not a certificate. */
 export const CertificateIdSchema = z.string().regex(/^[A-Za-z0-9_-]{22,64}$/)
 
 /** Live hours as a certificate states them: whole or half hours, never more than attended. */

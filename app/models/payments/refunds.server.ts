@@ -1,4 +1,6 @@
 import type { Kysely, Selectable, Transaction } from 'kysely'
+import { REFUNDED_REASON } from '#app/models/enrollment/certificates.ts'
+import { revokeEnrollmentCertificate } from '#app/models/enrollment/certificates-admin.server.ts'
 import { changeEnrollmentStatus } from '#app/models/enrollment/seats.server.ts'
 import { recordAudit } from '#app/models/site/audit-log.server.ts'
 import { publishEvent } from '#app/services/events/publish.server.ts'
@@ -256,7 +258,9 @@ async function settleRefund(
 		.where('id', '=', refund.id)
 		.execute()
 	const enrollmentEnded =
-		payment.enrollment_id !== null && (fullyRefunded || refund.unenroll) && (await endEnrollment(trx, payment.enrollment_id))
+		payment.enrollment_id !== null &&
+		(fullyRefunded || refund.unenroll) &&
+		(await endEnrollment(trx, payment.enrollment_id, refund.actor_id, now))
 	await recordAudit(trx, {
 		actorId: refund.actor_id,
 		action: 'payment.refund',
@@ -292,12 +296,16 @@ async function settleRefund(
 	return { kind: 'succeeded', fullyRefunded, enrollmentEnded }
 }
 
-/** Makes the enrolment inactive (its seat frees, and goes to the waitlist); false when it already was or is gone. */
-async function endEnrollment(trx: Transaction<Database>, enrollmentId: number) {
+/**
+ * Makes the enrolment inactive (its seat frees, and goes to the waitlist); false when it already was or is gone.
+ * A completed one loses its certificate: the course it vouches for was given back.
+ */
+async function endEnrollment(trx: Transaction<Database>, enrollmentId: number, actorId: string | null, now: Date) {
 	const enrollment = await trx.selectFrom('enrollments').select(['status', 'user_id']).where('id', '=', enrollmentId).executeTakeFirst()
 	if (!enrollment || enrollment.status === 'inactive') return false
 	const changed = await changeEnrollmentStatus(trx, enrollmentId, 'inactive')
 	if (!changed) return false
+	if (enrollment.status === 'completed') await revokeEnrollmentCertificate(trx, { actorId, enrollmentId, reason: REFUNDED_REASON, now })
 	await publishEvent(trx, { type: 'enrollment.changed', courseId: changed.courseId, userId: enrollment.user_id })
 	return true
 }
