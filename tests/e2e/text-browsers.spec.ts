@@ -118,6 +118,9 @@ test.describe('a text browser reads each page once, in order', () => {
 			'/dashboard/admin/courses',
 			`/dashboard/admin/courses/${course.id}/edit`,
 			`/dashboard/admin/courses/${course.id}/materials`,
+			`/dashboard/admin/courses/${course.id}/progress`,
+			`/dashboard/admin/courses/${course.id}/completion`,
+			`/dashboard/admin/courses/${course.id}/payment-plan`,
 			'/dashboard/admin/enrollments',
 			'/dashboard/admin/school-details',
 		]

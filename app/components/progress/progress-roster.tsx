@@ -58,22 +58,25 @@ export function ProgressRoster({ roster, rows, sort }: { roster: Omit<CourseRost
 			</div>
 			<nav aria-label="Sort the roster" className="flex flex-wrap items-center gap-2 text-sm">
 				<span className="text-slate-600">Sort by:</span>
-				{(Object.keys(SORT_LABELS) as RosterSort[]).map((key) =>
-					key === sort ? (
-						<span key={key} aria-current="true" className="rounded-full bg-brand-700 px-3 py-1 font-semibold text-white">
-							{SORT_LABELS[key]}
-						</span>
-					) : (
-						<Link
-							key={key}
-							to={`${self}?sort=${key}`}
-							preventScrollReset
-							className="rounded-full border border-slate-300 px-3 py-1 text-brand-700 underline-offset-4 hover:underline"
-						>
-							{SORT_LABELS[key]}
-						</Link>
-					),
-				)}
+				<ul className="flex flex-wrap items-center gap-2">
+					{(Object.keys(SORT_LABELS) as RosterSort[]).map((key) => (
+						<li key={key}>
+							{key === sort ? (
+								<span aria-current="true" className="block rounded-full bg-brand-700 px-3 py-1 font-semibold text-white">
+									{SORT_LABELS[key]}
+								</span>
+							) : (
+								<Link
+									to={`${self}?sort=${key}`}
+									preventScrollReset
+									className="block rounded-full border border-slate-300 px-3 py-1 text-brand-700 underline-offset-4 hover:underline"
+								>
+									{SORT_LABELS[key]}
+								</Link>
+							)}
+						</li>
+					))}
+				</ul>
 			</nav>
 			{rows.length === 0 ? (
 				<EmptyState title="No students yet" description="Students appear here once they are enrolled in this course." />
