@@ -120,6 +120,7 @@ describe("the student's line", () => {
 		attendedSessions: 2,
 		overdueAssignments: 0,
 		upcomingDueDates: [new Date('2026-01-16T22:00:00Z'), new Date('2026-02-03T22:00:00Z')],
+		completed: false,
 	}
 
 	test('in the course: the week, the classes and the next assignment due with its weekday', () => {
@@ -140,6 +141,7 @@ describe("the student's line", () => {
 		expect(progressLine(before, now)).toBe('Starts Mon 2 Feb · No classes held yet · No assignments due')
 		const ended = { ...base, startDate: '2025-10-01', endDate: '2025-11-25', heldSessions: 8, attendedSessions: 7, upcomingDueDates: [] }
 		expect(progressLine(ended, now)).toBe('Course ended · 7 of 8 classes attended')
+		expect(progressLine({ ...ended, completed: true }, now)).toBe('Course ended · Completed · 7 of 8 classes attended')
 		const undated = { ...base, startDate: null, endDate: null, heldSessions: 1, attendedSessions: 1, upcomingDueDates: [] }
 		expect(progressLine(undated, now)).toBe('1 of 1 class attended · No assignments due')
 	})

@@ -21,6 +21,7 @@ export async function listStudentProgress(db: Kysely<Database>, userId: string, 
 			'course.start_date as startDate',
 			'course.end_date as endDate',
 			'course.time_zone as timeZone',
+			'enrollments.status',
 			sql<string>`(SELECT count(*) FROM live_sessions s WHERE ${heldSession})`.as('held'),
 			sql<string>`(SELECT count(*) FROM live_sessions s
 				JOIN attendance att ON att.live_session_id = s.id AND att.user_id = ${userId} AND att.status IN ('present', 'late')
@@ -35,8 +36,9 @@ export async function listStudentProgress(db: Kysely<Database>, userId: string, 
 		.orderBy('course.start_date', (order) => order.desc().nullsLast())
 		.orderBy('course.id')
 		.execute()
-	return rows.map(({ held, attended, overdue, upcoming, ...course }) => ({
+	return rows.map(({ held, attended, overdue, upcoming, status, ...course }) => ({
 		...course,
+		completed: status === 'completed',
 		heldSessions: Number(held),
 		attendedSessions: Number(attended),
 		overdueAssignments: Number(overdue),

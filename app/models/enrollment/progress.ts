@@ -70,6 +70,8 @@ export type StudentCourseProgress = {
 	overdueAssignments: number
 	/** Assignments not handed in, due from now on, the soonest first. */
 	upcomingDueDates: Date[]
+	/** The enrolment is completed (docs/decisions/052). */
+	completed: boolean
 }
 
 /**
@@ -83,6 +85,7 @@ export function progressLine(progress: StudentCourseProgress, now: Date, readerZ
 	if (phase.phase === 'before') parts.push(`Starts ${phase.startsOn}`)
 	else if (phase.phase === 'running') parts.push(`Week ${phase.week} of ${phase.weeks}`)
 	else if (phase.phase === 'ended') parts.push('Course ended')
+	if (progress.completed) parts.push('Completed')
 
 	parts.push(
 		progress.heldSessions === 0
