@@ -89,6 +89,9 @@ export function AdminCourseCard({ course, page }: { course: CourseWithAvailabili
 					<ButtonLink to={href('/dashboard/admin/courses/:courseId/completion', params)} variant="outline" size="sm">
 						Completion<span className="sr-only"> of {course.title}</span>
 					</ButtonLink>
+					<ButtonLink to={href('/dashboard/admin/courses/:courseId/staff', params)} variant="outline" size="sm">
+						Staff<span className="sr-only"> of {course.title}</span>
+					</ButtonLink>
 					<ButtonLink
 						to={href('/dashboard/admin/courses/:courseId/materials', params)}
 						state={{ course: { id: course.id, title: course.title } }}
