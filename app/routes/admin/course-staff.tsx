@@ -102,41 +102,44 @@ function StaffList({
 	courseId: number
 }) {
 	const navigation = useNavigation()
+	const headingId = `staff-${intent}-heading`
 	const action = href('/dashboard/admin/courses/:courseId/staff', { courseId: String(courseId) })
 	return (
-		<Card>
-			<CardHeader>
-				<CardTitle>{title}</CardTitle>
-				<CardDescription>{people.length ? `${people.length} instructor(s)` : empty}</CardDescription>
-			</CardHeader>
-			{people.length ? (
-				<CardContent>
-					<ul className="divide-y divide-slate-100">
-						{people.map((person) => {
-							const busy = navigation.state === 'submitting' && navigation.formData?.get('userId') === person.id
-							return (
-								<li key={person.id} className="flex flex-wrap items-center justify-between gap-2 py-2">
-									<span className="text-sm">
-										<span className="font-medium text-ink">{person.name || 'Unknown User'}</span>{' '}
-										<span className="text-slate-700">
-											<EmailText email={person.email} />
+		<section aria-labelledby={headingId}>
+			<Card>
+				<CardHeader>
+					<CardTitle id={headingId}>{title}</CardTitle>
+					<CardDescription>{people.length ? `${people.length} instructor(s)` : empty}</CardDescription>
+				</CardHeader>
+				{people.length ? (
+					<CardContent>
+						<ul className="divide-y divide-slate-100">
+							{people.map((person) => {
+								const busy = navigation.state === 'submitting' && navigation.formData?.get('userId') === person.id
+								return (
+									<li key={person.id} className="flex flex-wrap items-center justify-between gap-2 py-2">
+										<span className="text-sm">
+											<span className="font-medium text-ink">{person.name || 'Unknown User'}</span>{' '}
+											<span className="text-slate-700">
+												<EmailText email={person.email} />
+											</span>
 										</span>
-									</span>
-									<Form method="post" action={action} preventScrollReset>
-										<input type="hidden" name="intent" value={intent} />
-										<input type="hidden" name="userId" value={person.id} />
-										<Button type="submit" size="sm" variant={intent === 'remove' ? 'destructive' : 'outline'} disabled={busy}>
-											{label}
-											<span className="sr-only"> {person.name}</span>
-										</Button>
-									</Form>
-								</li>
-							)
-						})}
-					</ul>
-				</CardContent>
-			) : null}
-		</Card>
+										<Form method="post" action={action} preventScrollReset>
+											<input type="hidden" name="intent" value={intent} />
+											<input type="hidden" name="userId" value={person.id} />
+											<Button type="submit" size="sm" variant={intent === 'remove' ? 'destructive' : 'outline'} disabled={busy}>
+												{label}
+												<span className="sr-only"> {person.name}</span>
+											</Button>
+										</Form>
+									</li>
+								)
+							})}
+						</ul>
+					</CardContent>
+				) : null}
+			</Card>
+		</section>
 	)
 }
 
