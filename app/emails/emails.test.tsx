@@ -68,7 +68,7 @@ describe('e-mail templates', () => {
 			<InvitationEmail
 				site={site}
 				name="Ivy"
-				role="instructor"
+				invitedAs="instructor"
 				courses={['Spring Cohort', 'Autumn Cohort']}
 				acceptUrl={acceptUrl}
 				linkDays={7}
@@ -85,7 +85,7 @@ describe('e-mail templates', () => {
 		expect(mail.text).toContain('only the newest link works')
 		expect(linksOf(mail.html)).toContain(acceptUrl)
 		const student = await renderEmail(
-			<InvitationEmail site={site} name={null} role="student" courses={[]} acceptUrl={acceptUrl} linkDays={7} />,
+			<InvitationEmail site={site} name={null} invitedAs="student" courses={[]} acceptUrl={acceptUrl} linkDays={7} />,
 		)
 		expect(student.text).toContain('Hi there,')
 		expect(student.text).toContain('as a student.')
@@ -94,7 +94,7 @@ describe('e-mail templates', () => {
 	test('the access-changed mail: the new role, no password link', async () => {
 		const dashboardUrl = 'https://school.example/dashboard'
 		const mail = await renderEmail(
-			<AccessChangedEmail site={site} name="Stu" role="instructor" courses={['Spring Cohort']} dashboardUrl={dashboardUrl} />,
+			<AccessChangedEmail site={site} name="Stu" invitedAs="instructor" courses={['Spring Cohort']} dashboardUrl={dashboardUrl} />,
 		)
 		expectSchoolFrame(mail, { title: 'Your account has changed', reason: /changed the role or courses of the account/ })
 		expect(mail.text).toContain('made you an instructor of Spring Cohort')

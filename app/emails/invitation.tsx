@@ -15,14 +15,15 @@ function roleWords(role: InviteRole, courses: readonly string[]) {
 export type InvitationEmailProps = {
 	site: EmailSite
 	name: string | null
-	role: InviteRole
+	/** What the account is now. */
+	invitedAs: InviteRole
 	courses: readonly string[]
 	acceptUrl: string
 	/** How many days the link works. */
 	linkDays: number
 }
 
-export function InvitationEmail({ site, name, role, courses, acceptUrl, linkDays }: InvitationEmailProps) {
+export function InvitationEmail({ site, name, invitedAs, courses, acceptUrl, linkDays }: InvitationEmailProps) {
 	return (
 		<EmailLayout
 			site={site}
@@ -32,7 +33,7 @@ export function InvitationEmail({ site, name, role, courses, acceptUrl, linkDays
 		>
 			<EmailHeading>{INVITATION_SUBJECT}</EmailHeading>
 			<Paragraph>{`Hi ${name || 'there'},`}</Paragraph>
-			<Paragraph>{`An administrator of ${site.name} has made you an account as ${roleWords(role, courses)}. Choose a password to sign in:`}</Paragraph>
+			<Paragraph>{`An administrator of ${site.name} has made you an account as ${roleWords(invitedAs, courses)}. Choose a password to sign in:`}</Paragraph>
 			<ActionButton href={acceptUrl}>Set my password</ActionButton>
 			<Paragraph>{`The link works once, for ${linkDays} days. If another invitation follows, only the newest link works.`}</Paragraph>
 		</EmailLayout>
@@ -42,13 +43,14 @@ export function InvitationEmail({ site, name, role, courses, acceptUrl, linkDays
 export type AccessChangedEmailProps = {
 	site: EmailSite
 	name: string | null
-	role: InviteRole
+	/** What the account is now. */
+	invitedAs: InviteRole
 	/** Courses newly added; empty when only the role changed. */
 	courses: readonly string[]
 	dashboardUrl: string
 }
 
-export function AccessChangedEmail({ site, name, role, courses, dashboardUrl }: AccessChangedEmailProps) {
+export function AccessChangedEmail({ site, name, invitedAs, courses, dashboardUrl }: AccessChangedEmailProps) {
 	return (
 		<EmailLayout
 			site={site}
@@ -58,7 +60,7 @@ export function AccessChangedEmail({ site, name, role, courses, dashboardUrl }: 
 		>
 			<EmailHeading>{ACCESS_CHANGED_SUBJECT}</EmailHeading>
 			<Paragraph>{`Hi ${name || 'there'},`}</Paragraph>
-			<Paragraph>{`An administrator of ${site.name} has made you ${roleWords(role, courses)}. Your password stays the same.`}</Paragraph>
+			<Paragraph>{`An administrator of ${site.name} has made you ${roleWords(invitedAs, courses)}. Your password stays the same.`}</Paragraph>
 			<ActionButton href={dashboardUrl}>Go to my dashboard</ActionButton>
 		</EmailLayout>
 	)

@@ -45,7 +45,7 @@ export async function sendInvitationEmail(
 		body: createElement(InvitationEmail, {
 			site,
 			name: user.name,
-			role: user.role,
+			invitedAs: user.role,
 			courses: user.courses,
 			acceptUrl: `${site.url}${href('/accept-invite')}?token=${encodeURIComponent(token)}`,
 			linkDays: INVITE_LINK_DAYS,
@@ -62,6 +62,12 @@ export async function sendAccessChangedEmail(
 	await enqueueEmail(db, {
 		to: user.email,
 		subject: ACCESS_CHANGED_SUBJECT,
-		body: createElement(AccessChangedEmail, { site, ...user, dashboardUrl: `${site.url}${href('/dashboard')}` }),
+		body: createElement(AccessChangedEmail, {
+			site,
+			name: user.name,
+			invitedAs: user.role,
+			courses: user.courses,
+			dashboardUrl: `${site.url}${href('/dashboard')}`,
+		}),
 	})
 }
