@@ -17,6 +17,7 @@ export default [
 		route('login', 'routes/auth/login.tsx'),
 		route('forgot-password', 'routes/auth/forgot-password.tsx'),
 		route('reset-password', 'routes/auth/reset-password.tsx'),
+		route('accept-invite', 'routes/auth/accept-invite.tsx'),
 		route('confirm-email', 'routes/auth/confirm-email.tsx'),
 		route('resend-confirmation', 'routes/auth/resend-confirmation.tsx'),
 		route('unsubscribe', 'routes/auth/unsubscribe.tsx'),
@@ -54,6 +55,7 @@ export default [
 				route('courses/:courseId/progress', 'routes/admin/course-progress.tsx'),
 				route('courses/:courseId/completion', 'routes/admin/course-completion.tsx'),
 				route('courses/:courseId/payment-plan', 'routes/admin/course-payment-plan.tsx'),
+				route('courses/:courseId/staff', 'routes/admin/course-staff.tsx'),
 				route('courses/:courseId/sessions/:liveSessionId/attendance', 'routes/admin/session-attendance.tsx'),
 				route('courses/:courseId/sessions/:liveSessionId/attendance/imports/:importId', 'routes/admin/attendance-import.tsx'),
 				route('courses/:courseId/materials', 'routes/admin/course-materials.tsx', [
@@ -61,7 +63,7 @@ export default [
 					route(':weekId/edit', 'routes/admin/week-edit.tsx'),
 					route('sessions/:liveSessionId', 'routes/admin/session-edit.tsx'),
 				]),
-				route('users', 'routes/admin/users.tsx'),
+				route('users', 'routes/admin/users.tsx', [route('invite', 'routes/admin/user-invite.tsx')]),
 				route('enrollments', 'routes/admin/enrollments.tsx', [
 					route('new', 'routes/admin/enrollment-new.tsx'),
 					route('payments/:paymentId/refund', 'routes/admin/payment-refund.tsx'),

@@ -53,11 +53,19 @@ export interface SessionsTable {
 export interface AuthTokensTable {
 	id: Generated<string>
 	user_id: string
-	purpose: 'confirm_email' | 'reset_password'
+	purpose: 'confirm_email' | 'reset_password' | 'invite'
 	token_hash: string
 	expires_at: Date
 	used_at: Date | null
 	created_at: CreatedAt
+}
+
+/** Instructors who teach a course (docs/decisions/055); a trigger keeps it to instructors. */
+export interface CourseStaffTable {
+	course_id: number
+	user_id: string
+	added_at: CreatedAt
+	added_by: string | null
 }
 
 export interface CoursesTable {
@@ -565,6 +573,7 @@ export interface Database {
 	auth_tokens: AuthTokensTable
 	courses: CoursesTable
 	course_payment_plans: CoursePaymentPlansTable
+	course_staff: CourseStaffTable
 	agreement_versions: AgreementVersionsTable
 	enrollments: EnrollmentsTable
 	seat_holds: SeatHoldsTable

@@ -5,6 +5,7 @@ import { AnnouncementEmail } from './announcement.tsx'
 import { ConfirmEmail } from './confirm-email.tsx'
 import { CourseUpdateEmail } from './course-update.tsx'
 import { EnrollmentReceiptEmail } from './enrollment-receipt.tsx'
+import { AccessChangedEmail, InvitationEmail } from './invitation.tsx'
 import { OfferExpiredEmail } from './offer-expired.tsx'
 import { RefundNoticeEmail } from './refund-notice.tsx'
 import { renderEmail } from './render.server.ts'
@@ -59,6 +60,47 @@ describe('e-mail templates', () => {
 		expect(mail.text).toContain(`Choose a new password ${resetUrl}`)
 		expect(mail.text).toContain('expires in 1 hour')
 		expect(linksOf(mail.html)).toContain(resetUrl)
+	})
+
+	test('the invitation: role and courses, the set-password link, how long it works and that only the newest works', async () => {
+		const acceptUrl = 'https://school.example/accept-invite?token=abc'
+		const mail = await renderEmail(
+			<InvitationEmail
+				site={site}
+				name="Ivy"
+				invitedAs="instructor"
+				courses={['Spring Cohort', 'Autumn Cohort']}
+				acceptUrl={acceptUrl}
+				linkDays={7}
+			/>,
+		)
+		expectSchoolFrame(mail, {
+			title: 'You are invited: set your password',
+			reason: /an administrator of Real Estate Mentorship invited this address/,
+		})
+		expect(mail.text).toContain('Hi Ivy,')
+		expect(mail.text).toContain('as an instructor of Spring Cohort, Autumn Cohort')
+		expect(mail.text).toContain(`Set my password ${acceptUrl}`)
+		expect(mail.text).toContain('works once, for 7 days')
+		expect(mail.text).toContain('only the newest link works')
+		expect(linksOf(mail.html)).toContain(acceptUrl)
+		const student = await renderEmail(
+			<InvitationEmail site={site} name={null} invitedAs="student" courses={[]} acceptUrl={acceptUrl} linkDays={7} />,
+		)
+		expect(student.text).toContain('Hi there,')
+		expect(student.text).toContain('as a student.')
+	})
+
+	test('the access-changed mail: the new role, no password link', async () => {
+		const dashboardUrl = 'https://school.example/dashboard'
+		const mail = await renderEmail(
+			<AccessChangedEmail site={site} name="Stu" invitedAs="instructor" courses={['Spring Cohort']} dashboardUrl={dashboardUrl} />,
+		)
+		expectSchoolFrame(mail, { title: 'Your account has changed', reason: /changed the role or courses of the account/ })
+		expect(mail.text).toContain('made you an instructor of Spring Cohort')
+		expect(mail.text).toContain('Your password stays the same.')
+		expect(mail.text).not.toContain('accept-invite')
+		expect(linksOf(mail.html)).toContain(dashboardUrl)
 	})
 
 	test('the enrollment receipt: course, start, amount, payment reference, a link to the course', async () => {

@@ -23,6 +23,7 @@ import * as certificates from './2026-12-01-0401-certificates.ts'
 import * as materialOpens from './2026-12-02-0101-material-opens.ts'
 import * as completionRule from './2026-12-02-0201-completion-rule.ts'
 import * as coursePaymentPlans from './2026-12-02-0301-course-payment-plans.ts'
+import * as courseStaff from './2026-12-02-0401-course-staff.ts'
 
 /**
  * Every migration, in order. Listed explicitly so the same list works in the
@@ -53,4 +54,5 @@ export const migrations: Record<string, Migration> = {
 	'2026-12-02-0101-material-opens': materialOpens,
 	'2026-12-02-0201-completion-rule': completionRule,
 	'2026-12-02-0301-course-payment-plans': coursePaymentPlans,
+	'2026-12-02-0401-course-staff': courseStaff,
 }

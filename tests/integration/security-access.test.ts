@@ -76,6 +76,8 @@ const ACCESS: Record<string, Expectation> = {
 	'routes/auth/forgot-password': { GET: all('200'), POST: all('400') },
 	'routes/auth/reset-password': { GET: all('200'), POST: all('400') },
 	'routes/auth/confirm-email': { GET: all('200'), POST: all('400') },
+	// Without a token the page says the link is not valid; an empty POST sets no password.
+	'routes/auth/accept-invite': { GET: all('200'), POST: all('400') },
 	// Without a signed token in the address: the page says the link is not valid, and nothing changes.
 	'routes/auth/unsubscribe': { GET: all('400'), POST: all('400') },
 	'routes/auth/resend-confirmation': { GET: signedOutOnly(), POST: signedOutOnly('400') },
@@ -115,6 +117,8 @@ const ACCESS: Record<string, Expectation> = {
 	// Designed answer to a form with no intent: back to the course's completion page with an error toast.
 	'routes/admin/course-completion': { GET: adminOnly(), POST: adminOnly('→/dashboard/admin/courses/:id/completion') },
 	'routes/admin/course-payment-plan': { GET: adminOnly(), POST: adminOnly('400') },
+	// Designed answer to a malformed add/remove: back to the staff list with an error toast.
+	'routes/admin/course-staff': { GET: adminOnly(), POST: adminOnly('→/dashboard/admin/courses/:id/staff') },
 	'routes/admin/course-materials': { GET: adminOnly(), POST: adminOnly('400') },
 	'routes/admin/week-topics': { GET: adminOnly(), POST: adminOnly('400') },
 	'routes/admin/week-edit': { GET: adminOnly(), POST: adminOnly('400') },
@@ -124,6 +128,7 @@ const ACCESS: Record<string, Expectation> = {
 	'routes/admin/attendance-import': { GET: adminOnly(), POST: adminOnly('400') },
 	// Designed answer to a malformed form: back to the list with an error toast.
 	'routes/admin/users': { GET: adminOnly(), POST: adminOnly('→/dashboard/admin/users') },
+	'routes/admin/user-invite': { GET: adminOnly(), POST: adminOnly('400') },
 	'routes/admin/enrollments': { GET: adminOnly(), POST: adminOnly('400') },
 	'routes/admin/enrollment-new': { GET: adminOnly(), POST: adminOnly('400') },
 	'routes/admin/payment-refund': { GET: adminOnly(), POST: adminOnly('400') },

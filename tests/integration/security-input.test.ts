@@ -111,6 +111,7 @@ const CONFORM_BODIES: { label: string; fields: [string, string][] }[] = [
  */
 const REDIRECTING_REFUSALS = new Set([
 	'routes/admin/users',
+	'routes/admin/course-staff',
 	'routes/admin/orphaned-materials',
 	'routes/admin/course-delete',
 	'routes/admin/course-publish',
@@ -372,11 +373,14 @@ beforeAll(async () => {
 	const visitors = await Promise.all(
 		(['anonymous', 'student', 'admin'] as const).map(async (name) => ({ name, cookie: await cookieOf(name) })),
 	)
+	// An instructor the course's Staff page offers to add.
+	await insertUser(t.db, { role: 'instructor', name: 'Fuzz Instructor' })
 	// Pages only an e-mail links to.
 	const reader = await insertUser(t.db, { role: 'student', confirmed: false })
 	const entryPoints = [
 		`/reset-password?token=${await issueToken(t.db, reader, 'reset_password')}`,
 		`/confirm-email?token=${await issueToken(t.db, reader, 'confirm_email')}`,
+		`/accept-invite?token=${await issueToken(t.db, reader, 'invite')}`,
 		`/unsubscribe?${new URLSearchParams({ token: unsubscribeToken(reader) })}`,
 	]
 	const crawlStarted = Date.now()

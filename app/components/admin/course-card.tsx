@@ -92,6 +92,9 @@ export function AdminCourseCard({ course, page }: { course: CourseWithAvailabili
 					<ButtonLink to={href('/dashboard/admin/courses/:courseId/payment-plan', params)} variant="outline" size="sm">
 						Payment Plan<span className="sr-only"> of {course.title}</span>
 					</ButtonLink>
+					<ButtonLink to={href('/dashboard/admin/courses/:courseId/staff', params)} variant="outline" size="sm">
+						Staff<span className="sr-only"> of {course.title}</span>
+					</ButtonLink>
 					<ButtonLink
 						to={href('/dashboard/admin/courses/:courseId/materials', params)}
 						state={{ course: { id: course.id, title: course.title } }}

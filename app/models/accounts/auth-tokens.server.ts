@@ -1,13 +1,16 @@
 import { randomBytes } from 'node:crypto'
 import type { Kysely } from 'kysely'
+import { INVITE_LINK_DAYS } from '#app/models/accounts/invitations.ts'
 import { hashToken } from '#app/utils/session.server.ts'
 import type { Database } from '#db/types.ts'
 
-export type TokenPurpose = 'confirm_email' | 'reset_password'
+export type TokenPurpose = 'confirm_email' | 'reset_password' | 'invite'
 
 const TOKEN_LIFETIME_MS: Record<TokenPurpose, number> = {
 	confirm_email: 48 * 60 * 60 * 1000,
 	reset_password: 60 * 60 * 1000,
+	// An invitation waits for someone who did not ask for it (docs/decisions/055).
+	invite: INVITE_LINK_DAYS * 24 * 60 * 60 * 1000,
 }
 
 /** Issues a single-use token; only its hash is stored. Earlier unused tokens of the same purpose stop working. */

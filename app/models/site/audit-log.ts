@@ -18,6 +18,8 @@ const ACTION_WORDS: Record<string, string> = {
 	'course.publish': 'Course published',
 	'course.run_again': 'Course run again as a draft',
 	'course.update': 'Course edited',
+	'course_staff.add': 'Instructor added to a course',
+	'course_staff.remove': 'Instructor removed from a course',
 	'enrollment.create': 'Enrollment added',
 	'enrollment.remove': 'Enrollment removed',
 	'enrollment.status': 'Enrollment status changed',
@@ -43,8 +45,10 @@ const ACTION_WORDS: Record<string, string> = {
 	'school_details.save': 'School details saved',
 	'submission.grade': 'Submission graded',
 	'user.create': 'User created',
+	'user.invite': 'User invited',
 	'user.promote': 'User made admin',
 	'user.remove': 'User removed',
+	'user.role': 'User role changed',
 	'waitlist.move': 'Waitlist place moved',
 	'waitlist.offer': 'Seat offered from the waitlist',
 	'waitlist.offer_hours': 'Offer hold time changed',
@@ -74,6 +78,7 @@ const KEY_WORDS: Record<string, string> = {
 const FROM_TO_WORDS: Record<string, string> = {
 	'enrollment.status': 'Status',
 	'user.promote': 'Role',
+	'user.role': 'Role',
 }
 
 function keyWords(key: string) {

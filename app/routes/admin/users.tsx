@@ -1,5 +1,5 @@
 import { parseWithZod } from '@conform-to/zod/v4'
-import { href, isRouteErrorResponse, useLocation, useRouteError } from 'react-router'
+import { href, isRouteErrorResponse, Outlet, useLocation, useRouteError } from 'react-router'
 import { z } from 'zod'
 import { ConfirmDialog } from '#app/components/admin/confirm-dialog.tsx'
 import { SearchForm } from '#app/components/admin/search-form.tsx'
@@ -7,7 +7,7 @@ import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { LocalDate } from '#app/components/local-date.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
-import { Button, ButtonLink } from '#app/components/ui/button.tsx'
+import { ButtonLink } from '#app/components/ui/button.tsx'
 import { Card } from '#app/components/ui/card.tsx'
 import { EmailText } from '#app/components/ui/email-text.tsx'
 import { TableCard, TableHead } from '#app/components/ui/table.tsx'
@@ -92,6 +92,7 @@ export default function ManageUsers({ loaderData }: Route.ComponentProps) {
 
 	return (
 		<>
+			<Outlet />
 			{promoting ? (
 				<ConfirmDialog
 					title="Make Admin"
@@ -125,9 +126,9 @@ export default function ManageUsers({ loaderData }: Route.ComponentProps) {
 			<h1 className="text-2xl font-bold text-ink">Manage Users</h1>
 			<div className="flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
 				<SearchForm action={USERS_PATH} label="Search users" placeholder="Search by name or email..." query={query} />
-				<Button disabled title="Inviting users is not available">
+				<ButtonLink to={href('/dashboard/admin/users/invite')} preventScrollReset>
 					Invite User
-				</Button>
+				</ButtonLink>
 			</div>
 
 			{users.length === 0 ? (
