@@ -343,6 +343,8 @@ async function insertDemoData(trx: Transaction<Database>, context: SeedContext) 
 	await insertMessages(trx, context, users, day)
 	await insertAssignments(trx, context, users, paidCourse.id, paidWeeks, day)
 	await insertFirstOpens(trx, users, paidWeeks, day)
+	// Ivy teaches the paid cohort (docs/decisions/055): its Staff page lists her.
+	await trx.insertInto('course_staff').values({ course_id: paidCourse.id, user_id: users.instructor, added_by: users.admin }).execute()
 	await insertContactSubmissions(trx, fullCourse.title, day)
 }
 

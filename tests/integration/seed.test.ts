@@ -55,6 +55,13 @@ describe('seedDemoData', () => {
 		expect(users.map((user) => user.email).sort()).toEqual(demoEmails.sort())
 		expect(users.every((user) => user.email_confirmed_at !== null)).toBe(true)
 		expect(await verifyPassword(users[0]!.password_hash, DEMO_PASSWORD)).toBe(true)
+		const staff = await t.db
+			.selectFrom('course_staff')
+			.innerJoin('users', 'users.id', 'course_staff.user_id')
+			.innerJoin('courses', 'courses.id', 'course_staff.course_id')
+			.select(['users.email', 'courses.registration_fee'])
+			.execute()
+		expect(staff).toEqual([{ email: 'instructor@example.com', registration_fee: 250000 }])
 
 		const courses = await sql<{ title: string; capacity: number; registration_fee: number; taken: number }>`
 			SELECT c.title, c.capacity, c.registration_fee,
