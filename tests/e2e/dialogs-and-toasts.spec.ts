@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import type { Locator, Page } from '@playwright/test'
-import { insertCourse } from '#tests/support/fixtures.ts'
+import { insertCourse, insertEnrollment, insertUser } from '#tests/support/fixtures.ts'
 import { expect, test } from '../support/e2e.ts'
 
 /** The first of these in document order inside <main>. */
@@ -79,3 +79,29 @@ for (const width of [1280, 390]) {
 		await expect(page.getByLabel('Message', { exact: true })).toHaveValue(`Still here ${tag}`)
 	})
 }
+
+test('a person typing in a dialog before its scripts arrive keeps their place when they do', { tag: '@js-only' }, async ({ page, db }) => {
+	const course = await insertCourse(db, { title: `Slow Phone ${randomUUID().slice(0, 8)}`, capacity: 1 })
+	await insertEnrollment(db, { userId: await insertUser(db), courseId: course.id })
+	// The scripts of the dialog's document wait until the person has started typing, as on a slow phone.
+	let releaseScripts = () => {}
+	const scriptsHeld = new Promise<void>((resolve) => {
+		releaseScripts = resolve
+	})
+	await page.route(/\.js(\?.*)?$/, async (route) => {
+		await scriptsHeld
+		await route.continue()
+	})
+	// The list of programs is sent without scripts; its Join Waitlist loads the dialog's document, which has them.
+	await page.goto('/courses')
+	await page.getByRole('link', { name: `Join Waitlist for ${course.title}` }).click()
+	const dialog = page.getByRole('dialog', { name: 'Join Our Waitlist' })
+	await dialog.getByLabel('Full Name').fill('Vera Visitor')
+	await dialog.getByLabel('Email').click()
+	await page.keyboard.type('vera@')
+	releaseScripts()
+	await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true')
+	await page.keyboard.type('example.com')
+	await expect(dialog.getByLabel('Email')).toHaveValue('vera@example.com')
+	await expect(dialog.getByLabel('Full Name')).toHaveValue('Vera Visitor')
+})

@@ -31,13 +31,17 @@ export function RouteDialog({
 	useEffect(() => {
 		const panel = panelRef.current
 		if (!panel) return
-		const previouslyFocused = document.activeElement as HTMLElement | null
-		// Fields out of the tab order (a form's spam trap) are not where a person starts.
-		const first =
-			panel.querySelector<HTMLElement>(
-				'[autofocus], input:not([type=hidden]):not([tabindex="-1"]), select:not([tabindex="-1"]), textarea:not([tabindex="-1"])',
-			) ?? panel
-		first.focus()
+		// Someone already in the dialog (typing before the scripts arrived, on a slow phone) stays where they are.
+		const alreadyInside = panel.contains(document.activeElement)
+		const previouslyFocused = alreadyInside ? null : (document.activeElement as HTMLElement | null)
+		if (!alreadyInside) {
+			// Fields out of the tab order (a form's spam trap) are not where a person starts.
+			const first =
+				panel.querySelector<HTMLElement>(
+					'[autofocus], input:not([type=hidden]):not([tabindex="-1"]), select:not([tabindex="-1"]), textarea:not([tabindex="-1"])',
+				) ?? panel
+			first.focus()
+		}
 		const onKeyDown = (event: KeyboardEvent) => {
 			if (event.key === 'Escape') {
 				event.preventDefault()
