@@ -1,3 +1,4 @@
+import { getInputProps } from '@conform-to/react'
 import { type InputHTMLAttributes, useId, useState } from 'react'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { ErrorList, type ListOfErrors } from './ui/field.tsx'
@@ -56,5 +57,32 @@ export function PasswordField({
 			/>
 			<ErrorList id={errorId} errors={errors} />
 		</div>
+	)
+}
+
+/** A Conform field as the password pair needs it. */
+type PasswordFieldMetadata = Parameters<typeof getInputProps>[0]
+
+/** A new password and its confirmation, as the set-password pages ask for them. */
+export function NewPasswordFields({
+	password,
+	confirmPassword,
+	labels = ['Password', 'Confirm Password'],
+}: {
+	password: PasswordFieldMetadata
+	confirmPassword: PasswordFieldMetadata
+	labels?: [string, string]
+}) {
+	return (
+		<>
+			{[password, confirmPassword].map((field, index) => (
+				<PasswordField
+					key={field.name}
+					label={labels[index]!}
+					inputProps={{ ...getInputProps(field, { type: 'password' }), name: field.name, autoComplete: 'new-password' }}
+					errors={field.errors}
+				/>
+			))}
+		</>
 	)
 }

@@ -1,9 +1,9 @@
-import { getFormProps, getInputProps, useForm } from '@conform-to/react'
+import { getFormProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, href, useNavigation } from 'react-router'
 import { z } from 'zod'
 import { AuthCard } from '#app/components/auth/auth-card.tsx'
-import { PasswordField } from '#app/components/password-field.tsx'
+import { NewPasswordFields } from '#app/components/password-field.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
 import { checkToken, type TokenCheck } from '#app/models/accounts/auth-tokens.server.ts'
@@ -82,20 +82,7 @@ export default function AcceptInvitePage({ loaderData, actionData }: Route.Compo
 			{form.errors?.length ? <Alert tone="error">{form.errors[0]}</Alert> : null}
 			<Form method="post" {...getFormProps(form)} className="space-y-4">
 				<input type="hidden" name="token" value={loaderData.token ?? ''} />
-				<PasswordField
-					label="Password"
-					inputProps={{ ...getInputProps(fields.password, { type: 'password' }), name: fields.password.name, autoComplete: 'new-password' }}
-					errors={fields.password.errors}
-				/>
-				<PasswordField
-					label="Confirm Password"
-					inputProps={{
-						...getInputProps(fields.confirmPassword, { type: 'password' }),
-						name: fields.confirmPassword.name,
-						autoComplete: 'new-password',
-					}}
-					errors={fields.confirmPassword.errors}
-				/>
+				<NewPasswordFields password={fields.password} confirmPassword={fields.confirmPassword} />
 				<Button type="submit" className="w-full" disabled={busy}>
 					{busy ? 'Saving...' : 'Set Password and Sign In'}
 				</Button>
