@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest'
 import { action as courseStaffAction, loader as courseStaffLoader } from '#app/routes/admin/course-staff.tsx'
 import { action as inviteAction, loader as inviteLoader } from '#app/routes/admin/user-invite.tsx'
 import { action as acceptAction, loader as acceptLoader } from '#app/routes/auth/accept-invite.tsx'
+import { verifyPassword } from '#app/utils/password.server.ts'
 import { getSessionUser } from '#app/utils/session.server.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
 import { insertCourse, insertCourseStaff, insertUser } from '#tests/support/fixtures.ts'
@@ -114,6 +115,21 @@ describe('inviting a new address', () => {
 		expect(signedIn?.id).toBe(account!.id)
 		expect(account!.email_confirmed_at).not.toBeNull()
 		expect((await accept(token, 'another password')).status).toBe(400)
+		expect((await linkState(token)).error).toMatch(/already been used/)
+	})
+
+	test('the set-password form sent 5 times at once (two passwords) uses the link once: one sign-in, one password kept', async () => {
+		const admin = await signedInUser(t.db, { role: 'admin' })
+		await invite(admin.cookie, { name: 'Dora Double', email: 'dora@example.com', role: 'student' })
+		const token = tokenFrom((await outboxFor('dora@example.com'))[0]!.text_body)
+		const passwords = ['first password 1', 'second password 2', 'first password 1', 'second password 2', 'first password 1']
+		const responses = await Promise.all(passwords.map((password) => accept(token, password)))
+		const statuses = responses.map((response) => response.status).sort()
+		expect(statuses).toEqual([302, 400, 400, 400, 400])
+		const winner = passwords[responses.findIndex((response) => response.status === 302)]!
+		const [account] = await accountOf('dora@example.com')
+		const { password_hash } = await t.db.selectFrom('users').select('password_hash').where('id', '=', account!.id).executeTakeFirstOrThrow()
+		expect(await verifyPassword(password_hash, winner)).toBe(true)
 		expect((await linkState(token)).error).toMatch(/already been used/)
 	})
 
