@@ -69,10 +69,25 @@ export async function requireUser(request: Request): Promise<SessionUser> {
 export async function requireAdmin(request: Request): Promise<SessionUser> {
 	const user = await requireUser(request)
 	if (user.isAdmin) return user
+	throw await refuseArea(request)
+}
+
+/**
+ * Admins and instructors: the teaching staff who enter /dashboard/admin (docs/decisions/056). An
+ * instructor gets only what each route then allows them, for the courses they teach.
+ */
+export async function requireStaff(request: Request): Promise<SessionUser> {
+	const user = await requireUser(request)
+	if (user.isAdmin || user.role === 'instructor') return user
+	throw await refuseArea(request)
+}
+
+/** The answer to a signed-in person who may not enter a staff page: back to their dashboard. */
+async function refuseArea(request: Request) {
 	const { pathname } = pageUrl(request)
 	const title =
 		pathname === '/dashboard/admin/messages' || pathname.startsWith('/dashboard/admin/messages/')
 			? "You don't have permission to access this page"
 			: "You don't have permission to access this area"
-	throw await redirectWithToast('/dashboard', { type: 'error', title })
+	return redirectWithToast('/dashboard', { type: 'error', title })
 }

@@ -1,6 +1,6 @@
 /**
  * The access matrix: every route of app/routes.ts × GET (loader) and POST
- * (action) × five visitors, called through the route modules themselves
+ * (action) × six visitors, called through the route modules themselves
  * (not through the layout middleware: every module must guard itself).
  * The expected answers live in ACCESS below, one row per route id; a route
  * without a row fails the suite. Answers are written as the status code, or
@@ -18,6 +18,7 @@ import {
 	insertAttendanceImport,
 	insertCertificate,
 	insertCourse,
+	insertCourseStaff,
 	insertEnrollment,
 	insertLiveSession,
 	insertMaterialItem,
@@ -38,21 +39,32 @@ import { useTestStorage } from '#tests/support/storage.ts'
 const t = useTestDatabase()
 const files = useTestStorage()
 
-const VISITORS = ['anonymous', 'stranger', 'student', 'instructor', 'admin'] as const
+/**
+ * The student is enrolled in the matrix course, the stranger in none; the course instructor teaches
+ * the matrix course, the other instructor only the spare one (docs/decisions/056).
+ */
+const VISITORS = ['anonymous', 'stranger', 'student', 'courseInstructor', 'otherInstructor', 'admin'] as const
 type Visitor = (typeof VISITORS)[number]
 /** One answer per visitor, in the order of VISITORS. */
-type Row = readonly [anonymous: string, stranger: string, student: string, instructor: string, admin: string]
+type Row = readonly [
+	anonymous: string,
+	stranger: string,
+	student: string,
+	courseInstructor: string,
+	otherInstructor: string,
+	admin: string,
+]
 type Expectation = { GET?: Row; POST?: Row }
 
-const all = (answer: string): Row => [answer, answer, answer, answer, answer]
+const all = (answer: string): Row => [answer, answer, answer, answer, answer, answer]
 const LOGIN = '→/login'
 const DENIED = '→/dashboard'
 /** Pages for members: signed-out visitors are sent to log in. */
-const member = (answer = '200'): Row => [LOGIN, answer, answer, answer, answer]
+const member = (answer = '200'): Row => [LOGIN, answer, answer, answer, answer, answer]
 /** Admin pages: signed-out visitors log in, everyone else is sent back to the dashboard. */
-const adminOnly = (answer = '200'): Row => [LOGIN, DENIED, DENIED, DENIED, answer]
+const adminOnly = (answer = '200'): Row => [LOGIN, DENIED, DENIED, DENIED, DENIED, answer]
 /** Pages only a signed-out visitor needs. */
-const signedOutOnly = (answer = '200'): Row => [answer, DENIED, DENIED, DENIED, DENIED]
+const signedOutOnly = (answer = '200'): Row => [answer, DENIED, DENIED, DENIED, DENIED, DENIED]
 
 /**
  * What each route answers. An empty POST is a malformed form, so allowed
@@ -89,16 +101,19 @@ const ACCESS: Record<string, Expectation> = {
 	// A place in line is reached by its e-mailed token, whoever is signed in.
 	'routes/register/waitlist-place': { GET: all('200'), POST: all('400') },
 	// Enrolled members are shown their enrolment on the course page instead of the purchase form.
-	'routes/register/enroll': { GET: [LOGIN, '200', '→/courses/:id', '→/courses/:id', '200'], POST: member('400') },
+	'routes/register/enroll': { GET: [LOGIN, '200', '→/courses/:id', '200', '200', '200'], POST: member('400') },
 	'routes/register/test-checkout': { GET: all('404'), POST: all('404') },
 	'routes/register/registration-complete': { GET: all('200') },
 	'routes/public/not-found': { GET: all('404') },
 	'routes/dashboard/layout': { GET: member() },
 	'routes/dashboard/index': { GET: member() },
 	'routes/dashboard/courses': { GET: member(), POST: member('400') },
-	'routes/dashboard/material-viewer': { GET: [LOGIN, '403', '200', '200', '200'] },
+	'routes/dashboard/material-viewer': { GET: [LOGIN, '403', '200', '403', '403', '200'] },
 	// Only enrolled students submit work: an admin's submission is refused.
-	'routes/dashboard/assignment': { GET: [LOGIN, '403', '200', '200', '200'], POST: [LOGIN, '403', '400', '400', '403'] },
+	'routes/dashboard/assignment': {
+		GET: [LOGIN, '403', '200', '403', '403', '200'],
+		POST: [LOGIN, '403', '400', '403', '403', '403'],
+	},
 	'routes/dashboard/messages': { GET: member(), POST: member('400') },
 	'routes/dashboard/community': { GET: member() },
 	'routes/dashboard/settings': { GET: member(), POST: member('400') },
@@ -148,12 +163,12 @@ const ACCESS: Record<string, Expectation> = {
 	'routes/admin/audit-log': { GET: adminOnly() },
 	'routes/admin/certificates': { GET: adminOnly(), POST: adminOnly('400') },
 	'routes/auth/logout': { GET: all('→/'), POST: all('→/') },
-	'routes/resources/material-file': { GET: [LOGIN, '403', '200', '200', '200'] },
+	'routes/resources/material-file': { GET: [LOGIN, '403', '200', '403', '403', '200'] },
 	// The fixture's material is a PDF: it has no Office preview, and no link signed for it.
-	'routes/resources/material-preview': { GET: [LOGIN, '403', '404', '404', '404'] },
+	'routes/resources/material-preview': { GET: [LOGIN, '403', '404', '403', '403', '404'] },
 	'routes/resources/material-shared': { GET: all('403') },
-	'routes/resources/attachment-file': { GET: [LOGIN, '403', '403', '403', '403'] },
-	'routes/resources/submission-file': { GET: [LOGIN, '403', '403', '403', '200'] },
+	'routes/resources/attachment-file': { GET: [LOGIN, '403', '403', '403', '403', '403'] },
+	'routes/resources/submission-file': { GET: [LOGIN, '403', '403', '403', '403', '200'] },
 	// Without a ?key= of a stored course material there is nothing to serve.
 	'routes/resources/orphan-file': { GET: adminOnly('404') },
 	// Only the upload form posts here: a GET is told the method is not served.
@@ -161,7 +176,7 @@ const ACCESS: Record<string, Expectation> = {
 	// A calendar app has no session: the token in the path is the key, and an unknown one finds nothing.
 	'routes/resources/calendar-feed': { GET: all('404') },
 	// The matrix's session is over: its students (and admins, who pass through) are told so on the dashboard; to anyone else it does not exist.
-	'routes/resources/session-join': { GET: [LOGIN, '404', DENIED, DENIED, DENIED] },
+	'routes/resources/session-join': { GET: [LOGIN, '404', DENIED, '404', '404', DENIED] },
 	// The progress roster's CSV, for admins as the roster is.
 	'routes/resources/course-progress-csv': { GET: adminOnly() },
 	'routes/resources/events': { GET: all('200') },
@@ -173,7 +188,7 @@ const ACCESS: Record<string, Expectation> = {
 	'routes/resources/certificate-status-list': { GET: all('200') },
 	'routes/resources/did-document': { GET: all('200') },
 	// The matrix's certificate is another student's: its PDF is nobody else's, an admin's neither.
-	'routes/resources/certificate-pdf': { GET: [LOGIN, '404', '404', '404', '200'] },
+	'routes/resources/certificate-pdf': { GET: [LOGIN, '404', '404', '404', '404', '200'] },
 	// The development mailbox: open in development and tests, admin-only in production (checked over HTTP).
 	// Opened, it shows the page; posted without a signed token, it is refused.
 	'routes/resources/unsubscribe-one-click': { GET: all('→/unsubscribe'), POST: all('400') },
@@ -194,16 +209,19 @@ let table: RouteInfo[]
 
 beforeAll(async () => {
 	table = await loadRouteTable()
-	const [stranger, student, instructor, admin, other] = await Promise.all([
+	const [stranger, student, courseInstructor, otherInstructor, admin, other] = await Promise.all([
 		insertUser(t.db, { role: 'student' }),
 		insertUser(t.db, { role: 'student' }),
+		insertUser(t.db, { role: 'instructor' }),
 		insertUser(t.db, { role: 'instructor' }),
 		insertUser(t.db, { role: 'admin' }),
 		insertUser(t.db, { role: 'student' }),
 	])
 	const course = await insertCourse(t.db, { title: 'Matrix course', capacity: 30, start_date: '2030-01-01', end_date: '2030-03-01' })
 	const spare = await insertCourse(t.db, { title: 'Spare course' })
-	for (const userId of [student, instructor, other]) await insertEnrollment(t.db, { userId, courseId: course.id })
+	for (const userId of [student, other]) await insertEnrollment(t.db, { userId, courseId: course.id })
+	await insertCourseStaff(t.db, { courseId: course.id, userId: courseInstructor })
+	await insertCourseStaff(t.db, { courseId: spare.id, userId: otherInstructor })
 	const weekId = await insertWeek(t.db, {
 		courseId: course.id,
 		weekNumber: 1,
@@ -274,7 +292,7 @@ beforeAll(async () => {
 	})
 	const certificate = await insertCertificate(t.db, { userId: other })
 	fixtures = {
-		users: { stranger, student, instructor, admin },
+		users: { stranger, student, courseInstructor, otherInstructor, admin },
 		params: {
 			certificateId: certificate.certificateId,
 			list: '0',
@@ -486,7 +504,7 @@ describe('objects of other users', () => {
 	test("another user's attachment and submission are refused without a byte of them", async () => {
 		const attachment = moduleOf('routes/resources/attachment-file').loader!
 		const submission = moduleOf('routes/resources/submission-file').loader!
-		for (const visitor of ['stranger', 'student', 'instructor'] as const) {
+		for (const visitor of ['stranger', 'student', 'courseInstructor', 'otherInstructor'] as const) {
 			const userId = fixtures.users[visitor]
 			const a = await callRoute(attachment, await get(`/files/attachments/${fixtures.params.attachmentId}`, userId), {
 				attachmentId: fixtures.params.attachmentId!,

@@ -83,3 +83,26 @@ export async function courseTitles(db: Kysely<Database>, courseIds: readonly num
 	const rows = await db.selectFrom('courses').select('title').where('id', 'in', courseIds).orderBy('title').execute()
 	return rows.map((row) => row.title)
 }
+
+/** Whether the person teaches the course (is on its staff); an admin's access is decided elsewhere. */
+export async function isCourseStaff(db: Kysely<Database>, userId: string, courseId: number) {
+	const row = await db
+		.selectFrom('course_staff')
+		.select('course_id')
+		.where('user_id', '=', userId)
+		.where('course_id', '=', courseId)
+		.executeTakeFirst()
+	return row !== undefined
+}
+
+/** The courses an instructor teaches, soonest start first, for their menu and their scoped lists. */
+export async function listStaffCourses(db: Kysely<Database>, userId: string) {
+	return db
+		.selectFrom('course_staff')
+		.innerJoin('courses', 'courses.id', 'course_staff.course_id')
+		.select(['courses.id', 'courses.title', 'courses.start_date'])
+		.where('course_staff.user_id', '=', userId)
+		.orderBy('courses.start_date', 'desc')
+		.orderBy('courses.id')
+		.execute()
+}

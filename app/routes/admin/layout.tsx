@@ -1,11 +1,14 @@
 import { Outlet } from 'react-router'
-import { requireAdmin } from '#app/utils/auth.server.ts'
+import { requireStaff } from '#app/utils/auth.server.ts'
 import type { Route } from './+types/layout'
 
-/** Every request under /dashboard/admin (loaders and actions alike) needs an admin. */
+/**
+ * Every request under /dashboard/admin (loaders and actions alike) needs an admin or an instructor;
+ * each route then admits instructors to their own courses' pages only (docs/decisions/056).
+ */
 export const middleware: Route.MiddlewareFunction[] = [
 	async ({ request }, next) => {
-		await requireAdmin(request)
+		await requireStaff(request)
 		return next()
 	},
 ]

@@ -1,0 +1,19 @@
+import { data } from 'react-router'
+import { isCourseStaff } from '#app/models/courses/course-staff.server.ts'
+import { requireStaff } from '#app/utils/auth.server.ts'
+import { getDb } from '#app/utils/db.server.ts'
+import { parseRowId } from '#app/utils/row-id.ts'
+
+/**
+ * The gate of every course-scoped staff page (docs/decisions/056): an admin, or an instructor on the
+ * course's staff, asked again on every request so that taking someone off a course takes effect at
+ * once. Anyone else signed in goes back to the dashboard; another course's instructor, like an id
+ * that names no course, gets 404: the page does not say whether the course exists.
+ */
+export async function requireCourseStaff(request: Request, courseIdParam: string | undefined) {
+	const user = await requireStaff(request)
+	const courseId = parseRowId(courseIdParam)
+	if (courseId === null) throw data('Course Not Found', { status: 404 })
+	if (!user.isAdmin && !(await isCourseStaff(getDb(), user.id, courseId))) throw data('Course Not Found', { status: 404 })
+	return { user, courseId }
+}
