@@ -46,14 +46,7 @@ const files = useTestStorage()
 const VISITORS = ['anonymous', 'stranger', 'student', 'courseInstructor', 'otherInstructor', 'admin'] as const
 type Visitor = (typeof VISITORS)[number]
 /** One answer per visitor, in the order of VISITORS. */
-type Row = readonly [
-	anonymous: string,
-	stranger: string,
-	student: string,
-	courseInstructor: string,
-	otherInstructor: string,
-	admin: string,
-]
+type Row = readonly [anonymous: string, stranger: string, student: string, courseInstructor: string, otherInstructor: string, admin: string]
 type Expectation = { GET?: Row; POST?: Row }
 
 const all = (answer: string): Row => [answer, answer, answer, answer, answer, answer]
