@@ -530,6 +530,8 @@ export interface EmailOutboxTable {
 	next_attempt_at: Timestamp
 	created_at: CreatedAt
 	sent_at: Date | null
+	/** Set on mail a job queues: the outbox takes each key once, so a job run twice mails once. */
+	dedupe_key: string | null
 }
 
 export interface AuditLogTable {

@@ -10,6 +10,6 @@ const PayloadSchema = z.discriminatedUnion('kind', [
 ])
 
 /** E-mails a course's news (an assignment posted, recordings added, a grade) to the students it concerns. */
-export const emailCourseUpdateTask: Task = async (payload) => {
-	await emailCourseUpdate(getDb(), PayloadSchema.parse(payload))
+export const emailCourseUpdateTask: Task = async (payload, helpers) => {
+	await emailCourseUpdate(getDb(), PayloadSchema.parse(payload), helpers.job.id)
 }

@@ -184,6 +184,15 @@ describe('issuing', () => {
 		expect(mail.text_body).toContain(`${getEnv().APP_URL}/certificates/${certificateId}`)
 		expect(mail.text_body).toContain(`${getEnv().APP_URL}/dashboard/certificates`)
 	})
+
+	test('its job run again (and twice at once) mails the certificate once', async () => {
+		const student = await insertUser(t.db, { name: 'Retry Student', email: 'cert-retry@example.com' })
+		const { certificateId } = await insertCertificate(t.db, { userId: student })
+		await Promise.all([1, 2, 3].map(() => sendCertificateIssued(t.db, certificateId)))
+		await sendCertificateIssued(t.db, certificateId)
+		const mails = await t.db.selectFrom('email_outbox').select('id').where('to_address', '=', 'cert-retry@example.com').execute()
+		expect(mails).toHaveLength(1)
+	})
 })
 
 describe('the public page', () => {

@@ -8,7 +8,7 @@ import { sql } from 'kysely'
 import { describe, expect, test } from 'vitest'
 import { TASKS } from '#app/jobs/index.server.ts'
 import { createAssignment, gradeSubmission } from '#app/models/materials/assignments-admin.server.ts'
-import { COURSE_UPDATE_TASK } from '#app/models/materials/materials.ts'
+import { COURSE_UPDATE_TASK, type CourseUpdate } from '#app/models/materials/materials.ts'
 import { emailCourseUpdate } from '#app/models/materials/materials-emails.server.ts'
 import type { EnrollmentStatus } from '#db/types.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
@@ -87,7 +87,7 @@ describe('course news by e-mail', () => {
 		expect(await mailsTo(classmate.email)).toEqual([])
 
 		const weekId = await insertWeek(t.db, { courseId: course.id, weekNumber: 2, topic: 'Rehab' })
-		expect(await emailCourseUpdate(t.db, { kind: 'recordings-added', weekId, titles: ['Week 2 Class'] })).toBe(2)
+		expect(await emailCourseUpdate(t.db, { kind: 'recordings-added', weekId, titles: ['Week 2 Class'] }, 'run-1')).toBe(2)
 		for (const person of [author, classmate]) {
 			const mails = await mailsTo(person.email)
 			expect(mails.at(-1)?.subject).toBe('Graded Course: week 2 recording added')
@@ -96,8 +96,21 @@ describe('course news by e-mail', () => {
 	})
 
 	test('news about something deleted before the job ran sends nothing', async () => {
-		expect(await emailCourseUpdate(t.db, { kind: 'assignment-posted', assignmentId: 999_999 })).toBe(0)
-		expect(await emailCourseUpdate(t.db, { kind: 'submission-graded', submissionId: 999_999 })).toBe(0)
-		expect(await emailCourseUpdate(t.db, { kind: 'recordings-added', weekId: 999_999, titles: ['x'] })).toBe(0)
+		expect(await emailCourseUpdate(t.db, { kind: 'assignment-posted', assignmentId: 999_999 }, 'run-1')).toBe(0)
+		expect(await emailCourseUpdate(t.db, { kind: 'submission-graded', submissionId: 999_999 }, 'run-1')).toBe(0)
+		expect(await emailCourseUpdate(t.db, { kind: 'recordings-added', weekId: 999_999, titles: ['x'] }, 'run-1')).toBe(0)
+	})
+
+	test('a job run again after its mail committed (a worker stopped before marking it done) mails nobody twice', async () => {
+		const course = await insertCourse(t.db, { title: 'Retry Course' })
+		const [first, second] = [await student(course.id), await student(course.id)]
+		const weekId = await insertWeek(t.db, { courseId: course.id, weekNumber: 3, topic: 'Exit' })
+		const update: CourseUpdate = { kind: 'recordings-added', weekId, titles: ['Week 3 Class'] }
+		expect(await emailCourseUpdate(t.db, update, 'job-41')).toBe(2)
+		const again = await Promise.all([emailCourseUpdate(t.db, update, 'job-41'), emailCourseUpdate(t.db, update, 'job-41')])
+		expect(again).toEqual([0, 0])
+		for (const person of [first, second]) expect(await mailsTo(person.email)).toHaveLength(1)
+		// Another run of the same news (a second job) is news again.
+		expect(await emailCourseUpdate(t.db, update, 'job-42')).toBe(2)
 	})
 })

@@ -27,6 +27,8 @@ export async function sendCertificateIssued(db: Kysely<Database>, certificateId:
 			certificateUrl: `${site.url}${certificatePath(row.id)}`,
 			dashboardUrl: `${site.url}${href('/dashboard/certificates')}`,
 		}),
+		// One mail per certificate, however often its job runs.
+		dedupeKey: `certificate-issued:${row.id}`,
 	})
 	return true
 }

@@ -82,6 +82,7 @@ function offersWithReaderZone(db: Kysely<Database>) {
 		.leftJoin('users', 'users.email', 'waitlist_entries.email')
 		.leftJoin('profiles', 'profiles.id', 'users.id')
 		.select([
+			'waitlist_entries.id as entryId',
 			'waitlist_entries.email',
 			'waitlist_entries.name',
 			'waitlist_entries.offer_expires_at',
@@ -117,6 +118,8 @@ export async function sendSeatOffer(db: Kysely<Database>, { entryId, token }: { 
 			heldUntil: formatMoment(new Date(offer.offer_expires_at), offer.readerZone ?? offer.courseZone),
 			offerUrl: waitlistPlaceUrl(token),
 		}),
+		// One mail per offer (its link's hash names it), however often its job runs.
+		dedupeKey: `seat-offer:${hashToken(token)}`,
 	})
 	return true
 }
@@ -141,6 +144,8 @@ export async function sendOfferExpiredNotices(db: Kysely<Database>, entryIds: nu
 				heldUntil: formatMoment(new Date(row.offer_expires_at), row.readerZone ?? row.courseZone),
 				courseUrl: `${site.url}${href('/courses/:id', { id: String(row.courseId) })}`,
 			}),
+			// One notice per offer that ran out (an entry can be offered again later).
+			dedupeKey: `offer-expired:${row.entryId}:${new Date(row.offer_expires_at).toISOString()}`,
 		})
 	}
 }

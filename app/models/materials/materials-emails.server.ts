@@ -102,14 +102,19 @@ async function noticeOf(db: Kysely<Database>, update: CourseUpdate): Promise<Not
  * The `email-course-update` job: one mail per recipient, each with their unsubscribe link (the
  * announcements switch, as announcements have), in one transaction. Returns how many were queued.
  */
-export async function emailCourseUpdate(db: Kysely<Database>, update: CourseUpdate) {
+/**
+ * `runKey` names this run of the news (the job's id): run again with the same key — a job retried
+ * after its mail committed — it queues nothing new.
+ */
+export async function emailCourseUpdate(db: Kysely<Database>, update: CourseUpdate, runKey: string) {
 	return db.transaction().execute(async (trx) => {
 		const notice = await noticeOf(trx, update)
 		if (!notice) return 0
 		const site = await emailSite(trx)
+		let queued = 0
 		for (const recipient of notice.recipients) {
 			const token = unsubscribeToken(recipient.id)
-			await enqueueEmail(trx, {
+			const isNew = await enqueueEmail(trx, {
 				to: recipient.email,
 				subject: notice.subject,
 				body: createElement(CourseUpdateEmail, {
@@ -127,8 +132,10 @@ export async function emailCourseUpdate(db: Kysely<Database>, update: CourseUpda
 					'List-Unsubscribe': `<${oneClickUnsubscribeUrlWithToken(token)}>`,
 					'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
 				},
+				dedupeKey: `course-update:${runKey}:${recipient.id}`,
 			})
+			if (isNew) queued += 1
 		}
-		return notice.recipients.length
+		return queued
 	})
 }

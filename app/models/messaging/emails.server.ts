@@ -3,7 +3,7 @@ import type { ReactElement } from 'react'
 import { renderEmail } from '#app/emails/render.server.ts'
 import type { EmailSite } from '#app/emails/site.ts'
 import { getSchoolDetails } from '#app/models/site/site-settings.server.ts'
-import { enqueueMail, type OutgoingMail } from '#app/services/mail/index.server.ts'
+import { enqueueMails, type OutgoingMail } from '#app/services/mail/index.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import type { Database } from '#db/types.ts'
 
@@ -24,9 +24,11 @@ export async function emailSite(db: Kysely<Database>): Promise<EmailSite> {
 
 /**
  * Renders a template (app/emails) into its HTML and plain-text parts now, and queues the mail
- * in the caller's transaction: the outbox holds exactly what will be sent.
+ * in the caller's transaction: the outbox holds exactly what will be sent. A mail whose
+ * `dedupeKey` is in the outbox already is not queued again: the answer says whether it was queued.
  */
 export async function enqueueEmail(db: Kysely<Database>, { body, ...mail }: Omit<OutgoingMail, 'text' | 'html'> & { body: ReactElement }) {
 	const { html, text } = await renderEmail(body)
-	return enqueueMail(db, { ...mail, html, text })
+	const ids = await enqueueMails(db, [{ ...mail, html, text }])
+	return ids.length > 0
 }

@@ -27,7 +27,7 @@ export function isMailboxAvailable(env: Env) {
  * Mail is written to the outbox in the caller's transaction, with a delivery job of the job
  * system beside it, so a mail is sent if and only if its change committed.
  */
-export async function enqueueMail(db: Kysely<Database>, mail: OutgoingMail) {
+export async function enqueueMail(db: Kysely<Database>, mail: Omit<OutgoingMail, 'dedupeKey'>) {
 	const [id] = await enqueueMails(db, [mail])
 	return id!
 }
@@ -49,8 +49,10 @@ export async function enqueueMails(db: Kysely<Database>, mails: OutgoingMail[]) 
 					html_body: mail.html ?? null,
 					headers: JSON.stringify(mail.headers ?? {}),
 					attachments: JSON.stringify(mail.attachments ?? []),
+					dedupe_key: mail.dedupeKey ?? null,
 				})),
 			)
+			.onConflict((conflict) => conflict.column('dedupe_key').doNothing())
 			.returning('id')
 			.execute()
 		ids.push(...rows.map((row) => row.id))

@@ -13,6 +13,8 @@ export type OutgoingMail = {
 	/** Extra headers, e.g. List-Unsubscribe and List-Unsubscribe-Post (RFC 8058). */
 	headers?: Record<string, string>
 	attachments?: MailAttachment[]
+	/** A mail with a key already in the outbox is not queued again (a job's second run). */
+	dedupeKey?: string
 }
 
 /** Delivers one message; throws when delivery failed so the outbox retries it. */
