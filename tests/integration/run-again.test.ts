@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, test } from 'vitest'
-import { runCourseAgain } from '#app/models/courses/course-copies-admin.server.ts'
+import { nextCohortStart, runCourseAgain } from '#app/models/courses/course-copies-admin.server.ts'
 import { listCoursesWithAvailability } from '#app/models/courses/courses.server.ts'
 import { deleteCourse } from '#app/models/courses/courses-admin.server.ts'
 import { SeatUnavailableError } from '#app/models/enrollment/seats.server.ts'
@@ -361,5 +361,18 @@ describe('shared stored files', () => {
 		// The last course that used it goes: then the file goes too.
 		await deleteCourse(t.db, admin, copy.id, files.storage)
 		expect(await files.storage.stat(file.storage_key!)).toBeNull()
+	})
+})
+
+describe('the suggested start date', () => {
+	test("is the course's weekday, on the first such day after both its end and today", () => {
+		// Monday 3 March to Sunday 27 April 2031: the Monday after.
+		expect(nextCohortStart('2031-03-03', '2031-04-27', '2026-11-29')).toBe('2031-04-28')
+		// Ending on its own weekday: a week later, never the same day.
+		expect(nextCohortStart('2031-03-03', '2031-04-28', '2026-11-29')).toBe('2031-05-05')
+		// A course that ended long ago: the first of its weekday after today.
+		expect(nextCohortStart('2024-01-01', '2024-02-26', '2026-11-29')).toBe('2026-11-30')
+		// Without an end date: a week after the later of its start and today.
+		expect(nextCohortStart('2031-03-03', null, '2026-11-29')).toBe('2031-03-10')
 	})
 })

@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from 'kysely'
+import { Temporal } from 'temporal-polyfill'
 import { requestDocumentPreviews } from '#app/models/materials/document-previews.server.ts'
 import { addDays, daysBetween, shiftByDays, syncCourseSessions } from '#app/models/sessions/session-schedule.server.ts'
 import { recordAudit } from '#app/models/site/audit-log.server.ts'
@@ -19,7 +20,7 @@ import { nextCohortTitle, type RunAgainValues } from './course-copies.ts'
 export async function getRunAgainSource(db: Kysely<Database>, courseId: number) {
 	const course = await db
 		.selectFrom('courses')
-		.select(['id', 'title', 'start_date', 'end_date'])
+		.select(['id', 'title', 'start_date', 'end_date', 'time_zone'])
 		.where('id', '=', courseId)
 		.executeTakeFirst()
 	if (!course) return null
@@ -29,7 +30,21 @@ export async function getRunAgainSource(db: Kysely<Database>, courseId: number) 
 		startDate: course.start_date,
 		endDate: course.end_date,
 		suggestedTitle: nextCohortTitle(course.title),
+		suggestedStartDate: course.start_date
+			? nextCohortStart(course.start_date, course.end_date, Temporal.Now.plainDateISO(course.time_zone).toString())
+			: null,
 	}
+}
+
+/**
+ * The start date the form suggests: the course's weekday, in whole weeks from its start, on the first
+ * such day after both its end and today — so the weekly classes keep their day, and the copy neither
+ * overlaps the cohort it comes from nor starts in the past.
+ */
+export function nextCohortStart(startDate: string, endDate: string | null, today: string) {
+	const after = [endDate ?? startDate, today].sort().at(-1)!
+	const weeks = Math.floor(daysBetween(startDate, after) / 7) + 1
+	return addDays(startDate, weeks * 7)
 }
 
 export type RunAgainResult = { id: number; title: string; created: boolean }

@@ -54,7 +54,7 @@ export default function RunAgainDialog({ loaderData, actionData }: Route.Compone
 	const [form, fields] = useForm({
 		id: `run-again-${course.id}`,
 		lastResult: actionData?.result,
-		defaultValue: { title: course.suggestedTitle, startDate: course.startDate ?? '' },
+		defaultValue: { title: course.suggestedTitle, startDate: course.suggestedStartDate ?? '' },
 		shouldValidate: 'onSubmit',
 		shouldRevalidate: 'onInput',
 		onValidate: ({ formData }) => parseWithZod(formData, { schema: RunAgainSchema }),
