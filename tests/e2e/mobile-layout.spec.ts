@@ -135,6 +135,62 @@ test('on a phone no page scrolls sideways; wide tables scroll inside their card'
 	}
 })
 
+test("on a phone an instructor's menu opens from its button and their course pages do not scroll sideways", async ({
+	page,
+	db,
+	createUser,
+	signIn,
+}) => {
+	const instructor = await createUser({ role: 'instructor', name: `Phone Instructor ${LONG_NAME}` })
+	const student = await createUser({ name: `Phone Student ${LONG_NAME}` })
+	const course = await db
+		.insertInto('courses')
+		.values({ title: `Taught ${randomUUID().slice(0, 8)} Advanced Multifamily Syndication Masterclass`, capacity: 10 })
+		.returning(['id', 'title'])
+		.executeTakeFirstOrThrow()
+	await db.insertInto('course_staff').values({ course_id: course.id, user_id: instructor.id }).execute()
+	await db.insertInto('enrollments').values({ user_id: student.id, course_id: course.id, enrollment_date: new Date() }).execute()
+	const week = await db
+		.insertInto('course_materials')
+		.values({ course_id: course.id, week_number: 1, topic: 'Analysing Deals' })
+		.returning('id')
+		.executeTakeFirstOrThrow()
+	const session = await db
+		.insertInto('live_sessions')
+		.values({
+			course_id: course.id,
+			week_number: 1,
+			starts_at: new Date(Date.now() - 2 * 3_600_000),
+			ends_at: new Date(Date.now() - 3_600_000),
+			time_zone: 'America/New_York',
+		})
+		.returning('id')
+		.executeTakeFirstOrThrow()
+	await page.setViewportSize({ width: 390, height: 844 })
+	await signIn(instructor)
+
+	await page.goto('/dashboard')
+	// The menu's button opens it, with or without JavaScript; the course they teach comes first.
+	await page.getByLabel('Dashboard menu').click()
+	const menu = page.getByRole('navigation', { name: 'Dashboard' })
+	await expect(menu.getByRole('link').first()).toHaveText(course.title)
+	await menu.getByRole('link', { name: course.title }).click()
+	await expect(page.getByRole('heading', { level: 1, name: 'Manage Course Materials' })).toBeVisible()
+	for (const path of [
+		'/dashboard',
+		'/dashboard/admin/courses',
+		`/dashboard/admin/courses/${course.id}/materials`,
+		`/dashboard/admin/courses/${course.id}/materials/${week.id}/edit`,
+		`/dashboard/admin/courses/${course.id}/materials/sessions/${session.id}`,
+		`/dashboard/admin/courses/${course.id}/sessions/${session.id}/attendance`,
+		`/dashboard/admin/courses/${course.id}/progress`,
+	]) {
+		await page.goto(path)
+		await expect(page.getByRole('main')).toBeVisible()
+		expect.soft(await sidewaysOverflow(page), path).toBeLessThanOrEqual(0)
+	}
+})
+
 test('on a phone the dashboard names the chosen course in full, and the Show button goes once JavaScript runs', async ({
 	page,
 	db,

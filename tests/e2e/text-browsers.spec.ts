@@ -7,7 +7,15 @@
  */
 import { randomUUID } from 'node:crypto'
 import type { BrowserContext } from '@playwright/test'
-import { insertCourse, insertEnrollment, insertMaterialItem, insertPaidPayment, insertUser, insertWeek } from '#tests/support/fixtures.ts'
+import {
+	insertCourse,
+	insertCourseStaff,
+	insertEnrollment,
+	insertMaterialItem,
+	insertPaidPayment,
+	insertUser,
+	insertWeek,
+} from '#tests/support/fixtures.ts'
 import { expect, test } from '../support/e2e.ts'
 import { readAsTextBrowser } from '../support/text-browser.ts'
 
@@ -125,5 +133,33 @@ test.describe('a text browser reads each page once, in order', () => {
 			'/dashboard/admin/school-details',
 		]
 		await readPages(context, pages, [...DASHBOARD_MENU, ...ADMIN_MENU])
+	})
+
+	test('an instructor: the courses they teach first, then their staff page and the member pages', async ({
+		context,
+		db,
+		createUser,
+		signIn,
+	}) => {
+		const instructor = await createUser({ role: 'instructor', name: 'Text Instructor' })
+		const course = await insertCourse(db, { capacity: 10, title: `Taught ${randomUUID().slice(0, 6)}` })
+		await insertCourseStaff(db, { courseId: course.id, userId: instructor.id })
+		await insertEnrollment(db, { userId: await insertUser(db), courseId: course.id })
+		const week = await insertWeek(db, { courseId: course.id, weekNumber: 1 })
+		await insertMaterialItem(db, { courseId: course.id, weekId: week, title: 'Rehab Budget', fileName: 'rehab-budget.pdf' })
+
+		await signIn(instructor)
+		const menu: Link[] = [
+			{ text: course.title, path: `/dashboard/admin/courses/${course.id}/materials` },
+			{ text: 'Courses You Teach', path: '/dashboard/admin/courses' },
+			...DASHBOARD_MENU.filter((link) => link.text !== 'My Courses' && link.text !== 'Certificates'),
+		]
+		const pages = [
+			'/dashboard',
+			'/dashboard/admin/courses',
+			`/dashboard/admin/courses/${course.id}/materials`,
+			`/dashboard/admin/courses/${course.id}/progress`,
+		]
+		await readPages(context, pages, menu)
 	})
 })

@@ -56,6 +56,11 @@ const DENIED = '→/dashboard'
 const member = (answer = '200'): Row => [LOGIN, answer, answer, answer, answer, answer]
 /** Admin pages: signed-out visitors log in, everyone else is sent back to the dashboard. */
 const adminOnly = (answer = '200'): Row => [LOGIN, DENIED, DENIED, DENIED, DENIED, answer]
+/**
+ * A course's staff pages (docs/decisions/056): admins and the course's instructors; another course's
+ * instructor is told the course does not exist; students and strangers are sent back to the dashboard.
+ */
+const courseStaff = (answer = '200'): Row => [LOGIN, DENIED, DENIED, answer, '404', answer]
 /** Pages only a signed-out visitor needs. */
 const signedOutOnly = (answer = '200'): Row => [answer, DENIED, DENIED, DENIED, DENIED, DENIED]
 
@@ -101,7 +106,7 @@ const ACCESS: Record<string, Expectation> = {
 	'routes/dashboard/layout': { GET: member() },
 	'routes/dashboard/index': { GET: member() },
 	'routes/dashboard/courses': { GET: member(), POST: member('400') },
-	'routes/dashboard/material-viewer': { GET: [LOGIN, '403', '200', '403', '403', '200'] },
+	'routes/dashboard/material-viewer': { GET: [LOGIN, '403', '200', '200', '403', '200'] },
 	// Only enrolled students submit work: an admin's submission is refused.
 	'routes/dashboard/assignment': {
 		GET: [LOGIN, '403', '200', '403', '403', '200'],
@@ -112,7 +117,8 @@ const ACCESS: Record<string, Expectation> = {
 	'routes/dashboard/settings': { GET: member(), POST: member('400') },
 	'routes/dashboard/certificates': { GET: member(), POST: member('400') },
 	'routes/admin/layout': {},
-	'routes/admin/courses': { GET: adminOnly(), POST: adminOnly('400') },
+	// An instructor's grid lists the courses they teach; adding a course stays an admin's.
+	'routes/admin/courses': { GET: [LOGIN, DENIED, DENIED, '200', '200', '200'], POST: adminOnly('400') },
 	'routes/admin/course-edit': { GET: adminOnly(), POST: adminOnly('400') },
 	// The confirmation dialog's POST carries no fields: it deletes (a spare course here).
 	'routes/admin/course-delete': { GET: adminOnly(), POST: adminOnly('→/dashboard/admin/courses') },
@@ -121,19 +127,19 @@ const ACCESS: Record<string, Expectation> = {
 	'routes/admin/course-publish': { GET: adminOnly(), POST: adminOnly('→/dashboard/admin/courses') },
 	// Designed answer to a malformed form: back to the queue with an error toast.
 	'routes/admin/course-waitlist': { GET: adminOnly(), POST: adminOnly('→/dashboard/admin/courses/:id/waitlist') },
-	'routes/admin/course-progress': { GET: adminOnly() },
+	'routes/admin/course-progress': { GET: courseStaff() },
 	// Designed answer to a form with no intent: back to the course's completion page with an error toast.
 	'routes/admin/course-completion': { GET: adminOnly(), POST: adminOnly('→/dashboard/admin/courses/:id/completion') },
 	'routes/admin/course-payment-plan': { GET: adminOnly(), POST: adminOnly('400') },
 	// Designed answer to a malformed add/remove: back to the staff list with an error toast.
 	'routes/admin/course-staff': { GET: adminOnly(), POST: adminOnly('→/dashboard/admin/courses/:id/staff') },
-	'routes/admin/course-materials': { GET: adminOnly(), POST: adminOnly('400') },
-	'routes/admin/week-topics': { GET: adminOnly(), POST: adminOnly('400') },
-	'routes/admin/week-edit': { GET: adminOnly(), POST: adminOnly('400') },
-	'routes/admin/session-edit': { GET: adminOnly(), POST: adminOnly('400') },
-	'routes/admin/session-attendance': { GET: adminOnly(), POST: adminOnly('400') },
+	'routes/admin/course-materials': { GET: courseStaff(), POST: courseStaff('400') },
+	'routes/admin/week-topics': { GET: courseStaff(), POST: courseStaff('400') },
+	'routes/admin/week-edit': { GET: courseStaff(), POST: courseStaff('400') },
+	'routes/admin/session-edit': { GET: courseStaff(), POST: courseStaff('400') },
+	'routes/admin/session-attendance': { GET: courseStaff(), POST: courseStaff('400') },
 	// The matrix's import is a kept preview of an empty report; an empty POST is not its confirmation.
-	'routes/admin/attendance-import': { GET: adminOnly(), POST: adminOnly('400') },
+	'routes/admin/attendance-import': { GET: courseStaff(), POST: courseStaff('400') },
 	// Designed answer to a malformed form: back to the list with an error toast.
 	'routes/admin/users': { GET: adminOnly(), POST: adminOnly('→/dashboard/admin/users') },
 	'routes/admin/user-invite': { GET: adminOnly(), POST: adminOnly('400') },
@@ -156,22 +162,22 @@ const ACCESS: Record<string, Expectation> = {
 	'routes/admin/audit-log': { GET: adminOnly() },
 	'routes/admin/certificates': { GET: adminOnly(), POST: adminOnly('400') },
 	'routes/auth/logout': { GET: all('→/'), POST: all('→/') },
-	'routes/resources/material-file': { GET: [LOGIN, '403', '200', '403', '403', '200'] },
+	'routes/resources/material-file': { GET: [LOGIN, '403', '200', '200', '403', '200'] },
 	// The fixture's material is a PDF: it has no Office preview, and no link signed for it.
-	'routes/resources/material-preview': { GET: [LOGIN, '403', '404', '403', '403', '404'] },
+	'routes/resources/material-preview': { GET: [LOGIN, '403', '404', '404', '403', '404'] },
 	'routes/resources/material-shared': { GET: all('403') },
 	'routes/resources/attachment-file': { GET: [LOGIN, '403', '403', '403', '403', '403'] },
 	'routes/resources/submission-file': { GET: [LOGIN, '403', '403', '403', '403', '200'] },
 	// Without a ?key= of a stored course material there is nothing to serve.
 	'routes/resources/orphan-file': { GET: adminOnly('404') },
 	// Only the upload form posts here: a GET is told the method is not served.
-	'routes/resources/material-upload': { GET: all('405'), POST: adminOnly('400') },
+	'routes/resources/material-upload': { GET: all('405'), POST: [LOGIN, DENIED, DENIED, '400', '400', '400'] },
 	// A calendar app has no session: the token in the path is the key, and an unknown one finds nothing.
 	'routes/resources/calendar-feed': { GET: all('404') },
 	// The matrix's session is over: its students (and admins, who pass through) are told so on the dashboard; to anyone else it does not exist.
 	'routes/resources/session-join': { GET: [LOGIN, '404', DENIED, '404', '404', DENIED] },
-	// The progress roster's CSV, for admins as the roster is.
-	'routes/resources/course-progress-csv': { GET: adminOnly() },
+	// The progress roster's CSV, for the course's staff as the roster is.
+	'routes/resources/course-progress-csv': { GET: courseStaff() },
 	'routes/resources/events': { GET: all('200') },
 	// Without Stripe configured (the test provider) the webhook does not exist.
 	'routes/resources/stripe-webhook': { GET: all('405'), POST: all('404') },

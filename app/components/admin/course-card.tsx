@@ -14,8 +14,19 @@ function spotsRemainingText({ spotsLeft, isFull }: Pick<CourseWithAvailability, 
 	return `${spotsLeft} ${spotsLeft === 1 ? 'spot' : 'spots'} remaining`
 }
 
-/** One course of the Current Courses grid, a draft marked; its Edit, Delete, Run Again and Publish dialogs open over the same page of the grid. */
-export function AdminCourseCard({ course, page }: { course: CourseWithAvailability; page: number }) {
+/**
+ * One course of the Current Courses grid, a draft marked; its Edit, Delete, Run Again and Publish dialogs open over the same page of the grid.
+ * An instructor's card has the buttons of the pages they may use only (docs/decisions/056).
+ */
+export function AdminCourseCard({
+	course,
+	page,
+	actions = 'admin',
+}: {
+	course: CourseWithAvailability
+	page: number
+	actions?: 'admin' | 'instructor'
+}) {
 	const params = { courseId: String(course.id) }
 	const facts = [
 		{ term: 'Start Date', value: formatDateOnly(course.startDate) },
@@ -57,44 +68,52 @@ export function AdminCourseCard({ course, page }: { course: CourseWithAvailabili
 			</CardContent>
 			<CardFooter>
 				<ActionList className="flex w-full flex-wrap items-center gap-2">
-					<DialogLink to={href('/dashboard/admin/courses/:courseId/edit', params)} page={page} label="Edit" title={course.title} />
-					<DialogLink
-						to={href('/dashboard/admin/courses/:courseId/delete', params)}
-						page={page}
-						label="Delete"
-						title={course.title}
-						variant="destructive"
-					/>
-					{course.published ? null : (
-						<DialogLink
-							to={href('/dashboard/admin/courses/:courseId/publish', params)}
-							page={page}
-							label="Publish"
-							title={course.title}
-							variant="primary"
-						/>
-					)}
-					<DialogLink
-						to={href('/dashboard/admin/courses/:courseId/run-again', params)}
-						page={page}
-						label="Run Again"
-						title={course.title}
-					/>
+					{actions === 'admin' ? (
+						<>
+							<DialogLink to={href('/dashboard/admin/courses/:courseId/edit', params)} page={page} label="Edit" title={course.title} />
+							<DialogLink
+								to={href('/dashboard/admin/courses/:courseId/delete', params)}
+								page={page}
+								label="Delete"
+								title={course.title}
+								variant="destructive"
+							/>
+							{course.published ? null : (
+								<DialogLink
+									to={href('/dashboard/admin/courses/:courseId/publish', params)}
+									page={page}
+									label="Publish"
+									title={course.title}
+									variant="primary"
+								/>
+							)}
+							<DialogLink
+								to={href('/dashboard/admin/courses/:courseId/run-again', params)}
+								page={page}
+								label="Run Again"
+								title={course.title}
+							/>
+						</>
+					) : null}
 					<ButtonLink to={href('/dashboard/admin/courses/:courseId/progress', params)} variant="outline" size="sm">
 						Progress<span className="sr-only"> of {course.title}</span>
 					</ButtonLink>
-					<ButtonLink to={href('/dashboard/admin/courses/:courseId/waitlist', params)} variant="outline" size="sm">
-						Waitlist<span className="sr-only"> of {course.title}</span>
-					</ButtonLink>
-					<ButtonLink to={href('/dashboard/admin/courses/:courseId/completion', params)} variant="outline" size="sm">
-						Completion<span className="sr-only"> of {course.title}</span>
-					</ButtonLink>
-					<ButtonLink to={href('/dashboard/admin/courses/:courseId/payment-plan', params)} variant="outline" size="sm">
-						Payment Plan<span className="sr-only"> of {course.title}</span>
-					</ButtonLink>
-					<ButtonLink to={href('/dashboard/admin/courses/:courseId/staff', params)} variant="outline" size="sm">
-						Staff<span className="sr-only"> of {course.title}</span>
-					</ButtonLink>
+					{actions === 'admin' ? (
+						<>
+							<ButtonLink to={href('/dashboard/admin/courses/:courseId/waitlist', params)} variant="outline" size="sm">
+								Waitlist<span className="sr-only"> of {course.title}</span>
+							</ButtonLink>
+							<ButtonLink to={href('/dashboard/admin/courses/:courseId/completion', params)} variant="outline" size="sm">
+								Completion<span className="sr-only"> of {course.title}</span>
+							</ButtonLink>
+							<ButtonLink to={href('/dashboard/admin/courses/:courseId/payment-plan', params)} variant="outline" size="sm">
+								Payment Plan<span className="sr-only"> of {course.title}</span>
+							</ButtonLink>
+							<ButtonLink to={href('/dashboard/admin/courses/:courseId/staff', params)} variant="outline" size="sm">
+								Staff<span className="sr-only"> of {course.title}</span>
+							</ButtonLink>
+						</>
+					) : null}
 					<ButtonLink
 						to={href('/dashboard/admin/courses/:courseId/materials', params)}
 						state={{ course: { id: course.id, title: course.title } }}

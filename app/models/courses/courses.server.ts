@@ -101,17 +101,27 @@ export async function listCoursesWithAvailability(db: Kysely<Database>, { drafts
 }
 
 /**
- * One page of the courses, drafts among them, newest first, with their availability (docs/decisions/038): the admin's grid. A page past
+ * One page of the courses, drafts among them, newest first, with their availability (docs/decisions/038): the admin's grid;
+ * `taughtBy` keeps the courses an instructor teaches only (their grid, docs/decisions/056). A page past
  * the last shows the last one, so a link kept from before a deletion still lands on courses.
  */
-export async function listCoursesPage(db: Kysely<Database>, { page, perPage }: { page: number; perPage: number }) {
+export async function listCoursesPage(
+	db: Kysely<Database>,
+	{ page, perPage, taughtBy }: { page: number; perPage: number; taughtBy?: string },
+) {
+	const taught = db
+		.selectFrom('course_staff')
+		.select('course_staff.course_id')
+		.where('course_staff.user_id', '=', taughtBy ?? '')
 	const { total } = await db
 		.selectFrom('courses')
 		.select((eb) => eb.fn.countAll<string>().as('total'))
+		.$if(taughtBy !== undefined, (query) => query.where('courses.id', 'in', taught))
 		.executeTakeFirstOrThrow()
 	const pageCount = Math.max(1, Math.ceil(Number(total) / perPage))
 	const shown = Math.min(Math.max(1, page), pageCount)
 	const rows = await newestFirst(db)
+		.$if(taughtBy !== undefined, (query) => query.where('courses.id', 'in', taught))
 		.limit(perPage)
 		.offset((shown - 1) * perPage)
 		.execute()

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely'
+import { isCourseStaff } from '#app/models/courses/course-staff.server.ts'
 import {
 	formatSessionDay,
 	formatSessionTime,
@@ -39,6 +40,16 @@ export async function courseAccess(db: Kysely<Database>, user: MaterialReader, c
 		.where('course_id', '=', courseId)
 		.executeTakeFirst()
 	return enrollment ? (COURSE_ACCESS_BY_STATUS[enrollment.status] ?? null) : null
+}
+
+/**
+ * The reader as a course's materials see them: an instructor who teaches the course reads it as an
+ * admin does (every week, open or not, and no first opens recorded), for that course only
+ * (docs/decisions/056); anyone else is the reader they are.
+ */
+export async function readerOfCourse<Reader extends MaterialReader>(db: Kysely<Database>, reader: Reader, courseId: number) {
+	if (reader.isAdmin || !(await isCourseStaff(db, reader.id, courseId))) return reader
+	return { ...reader, isAdmin: true }
 }
 
 /** Whether the user may read a course's materials and files (full or read-only access). */

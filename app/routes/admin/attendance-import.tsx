@@ -4,8 +4,8 @@ import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { ImportPreviewView } from '#app/components/sessions/attendance-import.tsx'
 import { ATTENDANCE_MESSAGES } from '#app/models/sessions/attendance.ts'
 import { applyImport, getAttendanceSession, getImportPreview } from '#app/models/sessions/attendance-admin.server.ts'
+import { requireCourseStaff } from '#app/routes/admin/+shared/course-access.server.ts'
 import { attendancePath } from '#app/routes/admin/+shared/paths.ts'
-import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { parseRowId } from '#app/utils/row-id.ts'
@@ -14,27 +14,28 @@ import type { Route } from './+types/attendance-import'
 
 const ImportIdSchema = z.uuid()
 
-/** The session and the import of the address, the import being one of that session's; 404 otherwise. */
-async function requireImport(params: { courseId?: string; liveSessionId?: string; importId?: string }) {
-	const courseId = parseRowId(params.courseId)
+/**
+ * The session and the import of the address, the import being one of that session's and the session
+ * one of the course's, for an admin or one of the course's instructors; 404 otherwise (docs/decisions/056).
+ */
+async function requireImport(request: Request, params: { courseId?: string; liveSessionId?: string; importId?: string }) {
+	const { user, courseId } = await requireCourseStaff(request, params.courseId)
 	const sessionId = parseRowId(params.liveSessionId)
 	const importId = ImportIdSchema.safeParse(params.importId)
-	const session = courseId && sessionId && importId.success ? await getAttendanceSession(getDb(), courseId, sessionId) : null
+	const session = sessionId && importId.success ? await getAttendanceSession(getDb(), courseId, sessionId) : null
 	if (!session || !importId.success) throw data('Import not found', { status: 404 })
-	return { session, importId: importId.data }
+	return { user, session, importId: importId.data }
 }
 
 export async function loader({ request, params }: Route.LoaderArgs) {
-	await requireAdmin(request)
-	const { session, importId } = await requireImport(params)
+	const { session, importId } = await requireImport(request, params)
 	const preview = await getImportPreview(getDb(), { session, importId })
 	if (!preview) throw data(ATTENDANCE_MESSAGES.expired, { status: 404 })
 	return { session, preview }
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
-	const admin = await requireAdmin(request)
-	const { session, importId } = await requireImport(params)
+	const { user: admin, session, importId } = await requireImport(request, params)
 	const form = await readFormData(request)
 	const roster = attendancePath(session.courseId, session.id)
 	if (form.get('intent') !== 'confirm') return data({ error: 'Use the Confirm Import button' }, { status: 400 })

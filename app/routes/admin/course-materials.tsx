@@ -20,13 +20,14 @@ import {
 	deleteMaterialItem,
 	deleteWeek,
 	getCourseOption,
+	getWeekForEdit,
 	lastDeleteRecord,
 	listAdminWeeks,
 } from '#app/models/materials/materials-admin.server.ts'
 import { describeCourseSchedule, listAdminSessions } from '#app/models/sessions/live-sessions-admin.server.ts'
+import { requireCourseStaff } from '#app/routes/admin/+shared/course-access.server.ts'
 import { materialsPath } from '#app/routes/admin/+shared/paths.ts'
 import { getStorage } from '#app/services/storage/index.server.ts'
-import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
@@ -39,20 +40,22 @@ const rowId = rowIdSchema()
 const DeleteItemSchema = z.object({ intent: z.literal('delete-item'), itemId: rowId })
 const DeleteWeekSchema = z.object({ intent: z.literal('delete-week'), weekId: rowId })
 
+const WEEK_NOT_IN_COURSE = "Choose one of this course's weeks"
+
 function errorMessage(error: unknown) {
 	return error instanceof Error && error.message ? error.message : 'Unknown error'
 }
 
-async function requireCourse(params: { courseId?: string }) {
-	const courseId = parseRowId(params.courseId)
-	const course = courseId ? await getCourseOption(getDb(), courseId) : null
+/** The course of the address, for an admin or one of its instructors (docs/decisions/056). */
+async function requireCourse(request: Request, params: { courseId?: string }) {
+	const { user, courseId } = await requireCourseStaff(request, params.courseId)
+	const course = await getCourseOption(getDb(), courseId)
 	if (!course) throw data('Course not found', { status: 404 })
-	return course
+	return { user, course }
 }
 
 export async function loader({ request, params }: Route.LoaderArgs) {
-	const admin = await requireAdmin(request)
-	const course = await requireCourse(params)
+	const { user, course } = await requireCourse(request, params)
 	const db = getDb()
 	const search = new URL(request.url).searchParams
 	const dialog = search.get('dialog')
@@ -61,7 +64,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 		listAdminSessions(db, course.id),
 		describeCourseSchedule(db, course.id),
 		listCourseAssignments(db, course.id),
-		dialog === 'last-sql' ? lastDeleteRecord(db, admin.id) : undefined,
+		// The SQL of the last delete is raw data: an admin's tool, not an instructor's.
+		dialog === 'last-sql' && user.isAdmin ? lastDeleteRecord(db, user.id) : undefined,
 	])
 	const itemId = dialog === 'delete-item' ? parseRowId(search.get('item')) : null
 	const weekId = dialog === 'delete-week' ? parseRowId(search.get('week')) : null
@@ -69,6 +73,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 	const deletingWeek = weekId ? (weeks.find((week) => week.id === weekId) ?? null) : null
 	return {
 		course,
+		isAdmin: user.isAdmin,
 		weeks,
 		sessions,
 		schedule,
@@ -82,13 +87,17 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
-	const admin = await requireAdmin(request)
-	const course = await requireCourse(params)
+	const { user: admin, course } = await requireCourse(request, params)
 	const back = materialsPath(course.id)
 	const db = getDb()
 
 	if ((request.headers.get('Content-Type') ?? '').toLowerCase().startsWith('multipart/form-data')) {
-		const outcome = await receiveMaterialUpload(request, { adminId: admin.id, maxUploadMb: getEnv().MAX_UPLOAD_MB })
+		const outcome = await receiveMaterialUpload(request, {
+			adminId: admin.id,
+			maxUploadMb: getEnv().MAX_UPLOAD_MB,
+			// This page uploads to its own course: a course id forged into the body is refused.
+			courseAllowed: async (courseId) => courseId === course.id,
+		})
 		if (!outcome.ok) return data({ uploadResult: outcome.result, assignmentResult: undefined }, { status: outcome.status })
 		return redirectWithToast(back, uploadSuccessToast(outcome))
 	}
@@ -130,13 +139,21 @@ export async function action({ request, params }: Route.ActionArgs) {
 
 	const submission = parseWithZod(formData, { schema: CreateAssignmentSchema })
 	if (submission.status !== 'success') return data({ uploadResult: undefined, assignmentResult: submission.reply() }, { status: 400 })
+	// The week is an id of the body: one of another course's weeks is refused, not quietly dropped.
+	const { weekId } = submission.value
+	if (weekId !== undefined && !(await getWeekForEdit(db, course.id, weekId))) {
+		return data(
+			{ uploadResult: undefined, assignmentResult: submission.reply({ fieldErrors: { weekId: [WEEK_NOT_IN_COURSE] } }) },
+			{ status: 400 },
+		)
+	}
 	const created = await createAssignment(db, { adminId: admin.id, courseId: course.id, ...submission.value })
 	if (!created) throw data('Course not found', { status: 404 })
 	return redirectWithToast(back, { type: 'success', title: GRADING_MESSAGES.assignmentCreated })
 }
 
 export default function ManageCourseMaterials({ loaderData, actionData }: Route.ComponentProps) {
-	const { course, weeks, sessions, schedule, counts, assignments, lastSql, deletingItem, deletingWeek, maxUploadMb } = loaderData
+	const { course, isAdmin, weeks, sessions, schedule, counts, assignments, lastSql, deletingItem, deletingWeek, maxUploadMb } = loaderData
 	const path = materialsPath(course.id)
 	const hydrated = useHydrated()
 	const revalidator = useRevalidator()
@@ -201,9 +218,11 @@ export default function ManageCourseMaterials({ loaderData, actionData }: Route.
 						>
 							Refresh
 						</ButtonLink>
-						<ButtonLink to={`${path}?dialog=last-sql`} preventScrollReset variant="outline" size="sm">
-							Show Last SQL
-						</ButtonLink>
+						{isAdmin ? (
+							<ButtonLink to={`${path}?dialog=last-sql`} preventScrollReset variant="outline" size="sm">
+								Show Last SQL
+							</ButtonLink>
+						) : null}
 					</ActionList>
 				</CardHeader>
 				<CardContent>

@@ -3,16 +3,17 @@ import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { ProgressRoster } from '#app/components/progress/progress-roster.tsx'
 import { RosterQuerySchema, sortRoster } from '#app/models/enrollment/progress.ts'
 import { getCourseRoster } from '#app/models/enrollment/progress-admin.server.ts'
-import { requireAdmin } from '#app/utils/auth.server.ts'
+import { requireCourseStaff } from '#app/routes/admin/+shared/course-access.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
-import { parseRowId } from '#app/utils/row-id.ts'
 import type { Route } from './+types/course-progress'
 
-/** A course's progress roster (docs/decisions/051): students × weeks, who is at risk and why, in the order of ?sort=. */
+/**
+ * A course's progress roster (docs/decisions/051): students × weeks, who is at risk and why, in the
+ * order of ?sort=; for an admin or one of the course's instructors (docs/decisions/056).
+ */
 export async function loader({ request, params }: Route.LoaderArgs) {
-	await requireAdmin(request)
-	const courseId = parseRowId(params.courseId)
-	const roster = courseId ? await getCourseRoster(getDb(), courseId) : null
+	const { courseId } = await requireCourseStaff(request, params.courseId)
+	const roster = await getCourseRoster(getDb(), courseId)
 	if (!roster) throw data('Course Not Found', { status: 404 })
 	const { sort } = RosterQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams))
 	const { rows, ...frame } = roster

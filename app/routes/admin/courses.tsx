@@ -18,7 +18,7 @@ import { listCoursesPage } from '#app/models/courses/courses.server.ts'
 import { CourseFormSchema, DEFAULT_CAPACITY, SCHEDULE_DEFAULTS, toCourseInput } from '#app/models/courses/courses.ts'
 import { createCourse, listRawCourses } from '#app/models/courses/courses-admin.server.ts'
 import { timeZoneNames } from '#app/models/sessions/live-sessions.ts'
-import { requireAdmin } from '#app/utils/auth.server.ts'
+import { requireAdmin, requireStaff } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { parsePage, withPage } from '#app/utils/pagination.ts'
@@ -51,15 +51,21 @@ async function loadRawCourses() {
 	}
 }
 
+/**
+ * The admin's grid of every course, with the raw data and the Add Course form; an instructor's grid
+ * of the courses they teach, with the buttons of the pages they may use (docs/decisions/056).
+ */
 export async function loader({ request }: Route.LoaderArgs) {
-	await requireAdmin(request)
+	const user = await requireStaff(request)
 	const url = new URL(request.url)
+	const page = parsePage(url.searchParams)
+	if (!user.isAdmin) {
+		const list = await listCoursesPage(getDb(), { page, perPage: COURSES_PER_PAGE, taughtBy: user.id })
+		return { ...list, isAdmin: false as const, raw: null, defaults: defaultDates(), timeZones: [] }
+	}
 	const showRaw = url.searchParams.get('dialog') === 'raw'
-	const [list, raw] = await Promise.all([
-		listCoursesPage(getDb(), { page: parsePage(url.searchParams), perPage: COURSES_PER_PAGE }),
-		showRaw ? loadRawCourses() : null,
-	])
-	return { ...list, raw, defaults: defaultDates(), timeZones: timeZoneNames() }
+	const [list, raw] = await Promise.all([listCoursesPage(getDb(), { page, perPage: COURSES_PER_PAGE }), showRaw ? loadRawCourses() : null])
+	return { ...list, isAdmin: true as const, raw, defaults: defaultDates(), timeZones: timeZoneNames() }
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -76,9 +82,37 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function ManageCourses({ loaderData, actionData }: Route.ComponentProps) {
-	const { courses, page, pageCount, total, raw, defaults, timeZones } = loaderData
+	const { courses, page, pageCount, total, isAdmin, raw, defaults, timeZones } = loaderData
 	const listPath = withPage(COURSES_PATH, page)
 	useLiveRevalidation(['enrollment.changed', 'course.changed'])
+	if (!isAdmin) {
+		return (
+			<>
+				<Outlet />
+				<div className="space-y-1">
+					<h1 className="text-2xl font-bold text-ink">Courses You Teach</h1>
+					<p className="text-slate-700">Materials, live sessions, attendance and progress of your courses.</p>
+				</div>
+				<section aria-labelledby="current-courses-title" className="space-y-4">
+					<h2 id="current-courses-title" className="sr-only scroll-mt-24">
+						Your courses
+					</h2>
+					{courses.length === 0 ? (
+						<EmptyState title="You are not teaching a course yet. An admin adds you to a course's staff." />
+					) : (
+						<ul className="grid gap-4 md:grid-cols-2 lg:grid-cols-3">
+							{courses.map((course) => (
+								<li key={course.id}>
+									<AdminCourseCard course={course} page={page} actions="instructor" />
+								</li>
+							))}
+						</ul>
+					)}
+					<Pagination label="Pages of courses" path={COURSES_PATH} page={page} pageCount={pageCount} anchor="current-courses-title" />
+				</section>
+			</>
+		)
+	}
 	return (
 		<>
 			{raw ? (
@@ -180,7 +214,9 @@ function AddCourseCard({
 	)
 }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Manage Courses | Real Estate Mentorship' }]
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+	{ title: `${loaderData?.isAdmin === false ? 'Courses You Teach' : 'Manage Courses'} | Real Estate Mentorship` },
+]
 
 export function ErrorBoundary() {
 	const error = useRouteError()

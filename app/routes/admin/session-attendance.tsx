@@ -7,8 +7,8 @@ import { Alert } from '#app/components/ui/alert.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { ATTENDANCE_MESSAGES, RosterSchema } from '#app/models/sessions/attendance.ts'
 import { getAttendanceSession, listRoster, markAttendance, prepareImport } from '#app/models/sessions/attendance-admin.server.ts'
+import { requireCourseStaff } from '#app/routes/admin/+shared/course-access.server.ts'
 import { attendancePath, materialsPath } from '#app/routes/admin/+shared/paths.ts'
-import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { parseRowId } from '#app/utils/row-id.ts'
@@ -16,25 +16,26 @@ import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { receiveReport } from './+shared/attendance-report.server.ts'
 import type { Route } from './+types/session-attendance'
 
-/** The session of the address, in the course of the address; 404 otherwise. */
-async function requireSession(params: { courseId?: string; liveSessionId?: string }) {
-	const courseId = parseRowId(params.courseId)
+/**
+ * The session of the address, in the course of the address, for an admin or one of the course's
+ * instructors; 404 otherwise, another course's session id too (docs/decisions/056).
+ */
+async function requireSession(request: Request, params: { courseId?: string; liveSessionId?: string }) {
+	const { user, courseId } = await requireCourseStaff(request, params.courseId)
 	const sessionId = parseRowId(params.liveSessionId)
-	const session = courseId && sessionId ? await getAttendanceSession(getDb(), courseId, sessionId) : null
+	const session = sessionId ? await getAttendanceSession(getDb(), courseId, sessionId) : null
 	if (!session) throw data('Session not found', { status: 404 })
-	return session
+	return { user, session }
 }
 
 export async function loader({ request, params }: Route.LoaderArgs) {
-	await requireAdmin(request)
-	const session = await requireSession(params)
+	const { session } = await requireSession(request, params)
 	const roster = await listRoster(getDb(), session)
 	return { session, roster }
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
-	const admin = await requireAdmin(request)
-	const session = await requireSession(params)
+	const { user: admin, session } = await requireSession(request, params)
 	const db = getDb()
 	if ((request.headers.get('Content-Type') ?? '').toLowerCase().startsWith('multipart/form-data')) {
 		const report = await receiveReport(request)

@@ -9,26 +9,30 @@ import { CheckboxField, Field, TextareaField } from '#app/components/ui/field.ts
 import { MAX_NOTE_LENGTH, MAX_SESSION_MINUTES, SessionEditSchema } from '#app/models/sessions/live-sessions.ts'
 import { changeSession, listAdminSessions, SessionChangeError, setWeekOpening } from '#app/models/sessions/live-sessions-admin.server.ts'
 import { sessionTimesOn } from '#app/models/sessions/session-schedule.server.ts'
+import { requireCourseStaff } from '#app/routes/admin/+shared/course-access.server.ts'
 import { materialsPath } from '#app/routes/admin/+shared/paths.ts'
-import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { parseRowId } from '#app/utils/row-id.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import type { Route } from './+types/session-edit'
 
-async function requireSession(params: { courseId?: string; liveSessionId?: string }) {
-	const courseId = parseRowId(params.courseId)
+/**
+ * The live session of the address, found among the sessions of the course of the address only, for
+ * an admin or one of the course's instructors: another course's session id answers 404 (docs/decisions/056).
+ */
+async function requireSession(request: Request, params: { courseId?: string; liveSessionId?: string }) {
+	const { user, courseId } = await requireCourseStaff(request, params.courseId)
 	const sessionId = parseRowId(params.liveSessionId)
-	const sessions = courseId && sessionId ? await listAdminSessions(getDb(), courseId) : []
+	const sessions = sessionId ? await listAdminSessions(getDb(), courseId) : []
 	const session = sessions.find((candidate) => candidate.id === sessionId)
-	if (!courseId || !session) throw data('Session not found', { status: 404 })
-	return { courseId, session }
+	if (!session) throw data('Session not found', { status: 404 })
+	return { user, courseId, session }
 }
 
 export async function loader({ request, params }: Route.LoaderArgs) {
-	await requireAdmin(request)
-	return requireSession(params)
+	const { courseId, session } = await requireSession(request, params)
+	return { courseId, session }
 }
 
 const TOASTS = {
@@ -41,8 +45,7 @@ const TOASTS = {
 } as const
 
 export async function action({ request, params }: Route.ActionArgs) {
-	const admin = await requireAdmin(request)
-	const { courseId, session } = await requireSession(params)
+	const { user: admin, courseId, session } = await requireSession(request, params)
 	const submission = parseWithZod(await readFormData(request), { schema: SessionEditSchema })
 	if (submission.status !== 'success') {
 		return data({ intent: submission.payload.intent, result: submission.reply() }, { status: 400 })

@@ -26,7 +26,11 @@ export async function loader({ request }: Route.LoaderArgs) {
 /** The form without JavaScript: a plain multipart post, streamed (see receiveMaterialUpload). */
 export async function action({ request }: Route.ActionArgs) {
 	const admin = await requireAdmin(request)
-	const outcome = await receiveMaterialUpload(request, { adminId: admin.id, maxUploadMb: getEnv().MAX_UPLOAD_MB })
+	const outcome = await receiveMaterialUpload(request, {
+		adminId: admin.id,
+		maxUploadMb: getEnv().MAX_UPLOAD_MB,
+		courseAllowed: async () => true,
+	})
 	if (!outcome.ok) return data({ result: outcome.result }, { status: outcome.status })
 	return redirectWithToast(`${UPLOADS_PATH}?course=${outcome.courseId}`, uploadSuccessToast(outcome))
 }

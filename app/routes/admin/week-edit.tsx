@@ -5,8 +5,8 @@ import { WeekEditForm } from '#app/components/uploads/week-edit-form.tsx'
 import { getWeekForEdit } from '#app/models/materials/materials-admin.server.ts'
 import { WEEK_MESSAGES } from '#app/models/materials/materials-admin.ts'
 import { listAdminSessions } from '#app/models/sessions/live-sessions-admin.server.ts'
+import { requireCourseStaff } from '#app/routes/admin/+shared/course-access.server.ts'
 import { materialsPath } from '#app/routes/admin/+shared/paths.ts'
-import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { parseRowId } from '#app/utils/row-id.ts'
@@ -14,17 +14,20 @@ import { actionToastHeaders, redirectWithToast } from '#app/utils/toast.server.t
 import { receiveWeekEdit } from './+shared/week-edit.server.ts'
 import type { Route } from './+types/week-edit'
 
-async function requireWeek(params: { courseId?: string; weekId?: string }) {
-	const courseId = parseRowId(params.courseId)
+/**
+ * The week of the address, found in the course of the address only, for an admin or one of the
+ * course's instructors: another course's week id answers 404 (docs/decisions/056).
+ */
+async function requireWeek(request: Request, params: { courseId?: string; weekId?: string }) {
+	const { user, courseId } = await requireCourseStaff(request, params.courseId)
 	const weekId = parseRowId(params.weekId)
-	const week = courseId && weekId ? await getWeekForEdit(getDb(), courseId, weekId) : null
-	if (!courseId || !week) throw data('Week not found', { status: 404 })
-	return { courseId, week }
+	const week = weekId ? await getWeekForEdit(getDb(), courseId, weekId) : null
+	if (!week) throw data('Week not found', { status: 404 })
+	return { user, courseId, week }
 }
 
 export async function loader({ request, params }: Route.LoaderArgs) {
-	await requireAdmin(request)
-	const { courseId, week } = await requireWeek(params)
+	const { courseId, week } = await requireWeek(request, params)
 	const sessions = await listAdminSessions(getDb(), courseId)
 	const session = sessions.find((candidate) => candidate.weekNumber === week.weekNumber) ?? null
 	return { courseId, week, session, maxUploadMb: getEnv().MAX_UPLOAD_MB }
@@ -32,8 +35,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 
 export async function action(args: Route.ActionArgs) {
 	const { request, params } = args
-	const admin = await requireAdmin(request)
-	const { courseId, week } = await requireWeek(params)
+	const { user: admin, courseId, week } = await requireWeek(request, params)
 	const outcome = await receiveWeekEdit(request, {
 		adminId: admin.id,
 		week,

@@ -1,7 +1,9 @@
 import { Form, href, Link, Outlet, useLocation } from 'react-router'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Toaster } from '#app/components/ui/toast.tsx'
+import { listStaffCourses } from '#app/models/courses/course-staff.server.ts'
 import { requireUser } from '#app/utils/auth.server.ts'
+import { getDb } from '#app/utils/db.server.ts'
 import { cn, initials } from '#app/utils/misc.ts'
 import type { Route } from './+types/layout'
 
@@ -15,8 +17,11 @@ export const middleware: Route.MiddlewareFunction[] = [
 
 export async function loader({ request }: Route.LoaderArgs) {
 	const user = await requireUser(request)
+	const isInstructor = !user.isAdmin && user.role === 'instructor'
 	return {
-		user: { name: user.name, email: user.email, isAdmin: user.isAdmin, emailConfirmed: user.emailConfirmed },
+		user: { name: user.name, email: user.email, isAdmin: user.isAdmin, isInstructor, emailConfirmed: user.emailConfirmed },
+		// An instructor's menu starts with the courses they teach (docs/decisions/056).
+		teaching: isInstructor ? (await listStaffCourses(getDb(), user.id)).map(({ id, title }) => ({ id, title })) : [],
 	}
 }
 
@@ -45,6 +50,14 @@ const adminMenu: MenuItem[] = [
 	{ to: href('/dashboard/admin/orphaned-materials'), label: 'Orphaned Materials' },
 	{ to: href('/dashboard/admin/audit-log'), label: 'Audit Log' },
 ]
+
+/** The staff pages an instructor may use; each then shows the courses they teach only. */
+const instructorMenu: MenuItem[] = [{ to: href('/dashboard/admin/courses'), label: 'Courses You Teach', end: true }]
+
+/** The member pages an instructor also uses (a student's course list and certificates are not theirs). */
+const instructorMemberMenu: MenuItem[] = studentMenu.filter(
+	(item) => item.to !== href('/dashboard/courses') && item.to !== href('/dashboard/certificates'),
+)
 
 /** NavLink's rule (case-insensitive; a prefix counts up to a `/` unless `end`). */
 function isActiveItem(pathname: string, item: MenuItem) {
@@ -82,22 +95,42 @@ function MenuLinks({ items, pathname }: { items: MenuItem[]; pathname: string })
 	)
 }
 
-function Menu({ isAdmin, pathname }: { isAdmin: boolean; pathname: string }) {
+function MenuGroup({ title, items, pathname }: { title: string; items: MenuItem[]; pathname: string }) {
+	return (
+		<div>
+			<p className="px-3 pb-2 text-xs font-semibold tracking-wide text-slate-600 uppercase">{title}</p>
+			<MenuLinks items={items} pathname={pathname} />
+		</div>
+	)
+}
+
+type MenuUser = { isAdmin: boolean; isInstructor: boolean }
+
+function Menu({ user, teaching, pathname }: { user: MenuUser; teaching: Array<{ id: number; title: string }>; pathname: string }) {
+	if (user.isInstructor) {
+		const courses = teaching.map((course) => ({
+			to: href('/dashboard/admin/courses/:courseId/materials', { courseId: String(course.id) }),
+			label: course.title,
+		}))
+		return (
+			<div className="space-y-6">
+				{courses.length > 0 ? <MenuGroup title="Your Courses" items={courses} pathname={pathname} /> : null}
+				<MenuGroup title="Instructor" items={instructorMenu} pathname={pathname} />
+				<MenuLinks items={instructorMemberMenu} pathname={pathname} />
+			</div>
+		)
+	}
+	const { isAdmin } = user
 	return (
 		<div className="space-y-6">
 			<MenuLinks items={studentMenu} pathname={pathname} />
-			{isAdmin ? (
-				<div>
-					<p className="px-3 pb-2 text-xs font-semibold tracking-wide text-slate-600 uppercase">Administrator</p>
-					<MenuLinks items={adminMenu} pathname={pathname} />
-				</div>
-			) : null}
+			{isAdmin ? <MenuGroup title="Administrator" items={adminMenu} pathname={pathname} /> : null}
 		</div>
 	)
 }
 
 export default function DashboardLayout({ loaderData }: Route.ComponentProps) {
-	const { user } = loaderData
+	const { user, teaching } = loaderData
 	const location = useLocation()
 	return (
 		<div className="min-h-screen bg-slate-50">
@@ -135,6 +168,7 @@ export default function DashboardLayout({ loaderData }: Route.ComponentProps) {
 						<div className="hidden text-right sm:inline-block">
 							<p className="text-sm font-semibold text-ink">{user.name || 'Student'}</p>
 							{user.isAdmin ? <p className="text-xs text-slate-600">Administrator</p> : null}
+							{user.isInstructor ? <p className="text-xs text-slate-600">Instructor</p> : null}
 						</div>
 						{user.isAdmin ? <Badge tone="brand">Admin</Badge> : null}
 						<Form method="post" action="/logout">
@@ -152,7 +186,7 @@ export default function DashboardLayout({ loaderData }: Route.ComponentProps) {
 					aria-label="Dashboard"
 					className="border border-slate-200 bg-white p-3 max-lg:fixed max-lg:top-15 max-lg:left-4 max-lg:z-50 max-lg:w-64 max-lg:rounded-lg max-lg:shadow-lg max-lg:menu-closed:hidden lg:sticky lg:top-22 lg:w-60 lg:shrink-0 lg:self-start lg:rounded-xl"
 				>
-					<Menu isAdmin={user.isAdmin} pathname={location.pathname} />
+					<Menu user={user} teaching={teaching} pathname={location.pathname} />
 				</nav>
 				<main id="main" className="min-w-0 flex-1 space-y-6">
 					<Toaster />

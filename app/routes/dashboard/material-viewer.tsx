@@ -4,8 +4,16 @@ import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { DashboardHome } from '#app/components/materials/dashboard-home.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
 import { MaterialViewer } from '#app/components/viewer/material-viewer.tsx'
+import { listStaffCourses } from '#app/models/courses/course-staff.server.ts'
 import { recordFirstOpen } from '#app/models/materials/material-opens.server.ts'
-import { courseAccess, getCourseWeeks, getMaterialItem, isClosedTo, listAccessibleCourses } from '#app/models/materials/materials.server.ts'
+import {
+	courseAccess,
+	getCourseWeeks,
+	getMaterialItem,
+	isClosedTo,
+	listAccessibleCourses,
+	readerOfCourse,
+} from '#app/models/materials/materials.server.ts'
 import {
 	fileTypeOf,
 	isOfficeKind,
@@ -59,20 +67,23 @@ function isReachableFromInternet(hostname: string) {
 }
 
 export async function loader({ request, params }: Route.LoaderArgs) {
-	const user = await requireUser(request)
+	const signedIn = await requireUser(request)
 	const id = parseRowId(params.itemId)
 	const db = getDb()
 	const item = id !== null ? await getMaterialItem(db, id) : null
 	if (!item) throw data('Material not found', { status: 404 })
+	// An instructor of the item's course sees it as an admin does (docs/decisions/056).
+	const user = await readerOfCourse(db, signedIn, item.courseId)
 	const access = await courseAccess(db, user, item.courseId)
 	if (!access) throw data("You don't have permission to view this material", { status: 403 })
 	if (isClosedTo(user, item)) throw data(WEEK_NOT_OPEN_MESSAGE, { status: 403 })
 	const readOnly = access === 'read-only'
-	const [, courses, weeks] = await Promise.all([
+	const [, courses, weeks, taught] = await Promise.all([
 		// Opening the viewer is opening the material, links and recordings included (decision 051).
 		recordFirstOpen(db, user, item.id),
-		listAccessibleCourses(db, user),
+		listAccessibleCourses(db, signedIn),
 		getCourseWeeks(db, item.courseId, { liveLinks: !readOnly, reader: user }),
+		user === signedIn ? [] : listStaffCourses(db, signedIn.id),
 	])
 
 	const kind = materialKind(item)
@@ -100,8 +111,12 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 	return {
 		dashboard: {
 			name: user.name,
-			isAdmin: user.isAdmin,
-			courses: courses.map(({ id, title }) => ({ id, title })),
+			isAdmin: signedIn.isAdmin,
+			// The course behind the dialog is the item's, listed for its instructor too.
+			courses: [
+				...taught.filter((course) => course.id === item.courseId && !courses.some((listed) => listed.id === course.id)),
+				...courses,
+			].map(({ id, title }) => ({ id, title })),
 			selectedCourseId: item.courseId,
 			readOnly,
 			weeks,

@@ -1,5 +1,6 @@
+import { teachesCourse } from '#app/routes/admin/+shared/course-access.server.ts'
 import { receiveMaterialUpload, uploadSuccessToast } from '#app/routes/admin/+shared/material-upload.server.ts'
-import { requireAdmin } from '#app/utils/auth.server.ts'
+import { requireStaff } from '#app/utils/auth.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { createToastHeaders } from '#app/utils/toast.server.ts'
 import type { Route } from './+types/material-upload'
@@ -15,11 +16,16 @@ export async function loader() {
 /**
  * The Upload Materials form as the browser sends it with JavaScript (XMLHttpRequest, so the
  * page can show upload progress): the same streamed upload as the pages' own actions, answered
- * with JSON. The toast is set as a cookie; the page revalidates to show it.
+ * with JSON. The toast is set as a cookie; the page revalidates to show it. An instructor uploads to
+ * the courses they teach only: the course is a field of the body (docs/decisions/056).
  */
 export async function action({ request }: Route.ActionArgs) {
-	const admin = await requireAdmin(request)
-	const outcome = await receiveMaterialUpload(request, { adminId: admin.id, maxUploadMb: getEnv().MAX_UPLOAD_MB })
+	const user = await requireStaff(request)
+	const outcome = await receiveMaterialUpload(request, {
+		adminId: user.id,
+		maxUploadMb: getEnv().MAX_UPLOAD_MB,
+		courseAllowed: (courseId) => teachesCourse(user, courseId),
+	})
 	const headers = await createToastHeaders(outcome.ok ? uploadSuccessToast(outcome) : outcome.toast)
 	headers.set('Cache-Control', 'no-store')
 	if (!outcome.ok) return Response.json({ ok: false, result: outcome.result }, { status: outcome.status, headers })

@@ -3,6 +3,7 @@ import { isCourseStaff } from '#app/models/courses/course-staff.server.ts'
 import { requireStaff } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { parseRowId } from '#app/utils/row-id.ts'
+import type { SessionUser } from '#app/utils/session.server.ts'
 
 /**
  * The gate of every course-scoped staff page (docs/decisions/056): an admin, or an instructor on the
@@ -16,4 +17,12 @@ export async function requireCourseStaff(request: Request, courseIdParam: string
 	if (courseId === null) throw data('Course Not Found', { status: 404 })
 	if (!user.isAdmin && !(await isCourseStaff(getDb(), user.id, courseId))) throw data('Course Not Found', { status: 404 })
 	return { user, courseId }
+}
+
+/**
+ * Whether a staff member may work on a course named by a body or query field rather than by the
+ * path: an admin on every course, an instructor on the courses they teach, asked at the time.
+ */
+export async function teachesCourse(user: SessionUser, courseId: number) {
+	return user.isAdmin || (await isCourseStaff(getDb(), user.id, courseId))
 }

@@ -7,6 +7,7 @@ import {
 	type StoredMaterial,
 	saveMaterialUpload,
 	storeMaterialFile,
+	UploadRefusal,
 	type UploadSuccess,
 	type UploadTarget,
 } from '#app/models/materials/uploads.server.ts'
@@ -48,14 +49,21 @@ export function uploadSuccessToast(outcome: UploadSuccess): ToastInput {
 	}
 }
 
-/** The week the fields sent before the first file point at, or null when they are not fine. */
-async function targetOf(fields: FormData): Promise<UploadTarget | null> {
+/** Whether the person sending the upload may add materials to the course the form names. */
+export type CourseAllowed = (courseId: number) => Promise<boolean>
+
+/** The answer to a course the sender may not use: the answer to a course that does not exist (docs/decisions/056). */
+const courseRefused = () => new UploadRefusal('The selected course no longer exists.', 404)
+
+/** The week the fields sent before the first file point at, or null when they are not fine or name a course the sender may not use. */
+async function targetOf(fields: FormData, courseAllowed: CourseAllowed): Promise<UploadTarget | null> {
 	const parsed = UploadTargetSchema.safeParse({
 		courseId: fields.get('courseId') || undefined,
 		weekNumber: fields.get('weekNumber') || undefined,
 		topic: fields.get('topic') ?? undefined,
 	})
-	return parsed.success ? findUploadTarget(getDb(), parsed.data) : null
+	if (!parsed.success || !(await courseAllowed(parsed.data.courseId))) return null
+	return findUploadTarget(getDb(), parsed.data)
 }
 
 /**
@@ -63,11 +71,13 @@ async function targetOf(fields: FormData): Promise<UploadTarget | null> {
  * file streams through the type check into storage as it arrives, once the fields before it
  * (course, week, topic) have passed; the size limit is enforced while streaming. Only when
  * every file is stored is the upload written (saveMaterialUpload); on any failure the files
- * stored so far are removed and no row is written.
+ * stored so far are removed and no row is written. The course the form names (a field of the
+ * body, so a forged one too) is asked of `courseAllowed` before a file is stored and again before
+ * the upload is written: a course the sender may not use is answered as one that does not exist.
  */
 export async function receiveMaterialUpload(
 	request: Request,
-	{ adminId, maxUploadMb }: { adminId: string; maxUploadMb: number },
+	{ adminId, maxUploadMb, courseAllowed }: { adminId: string; maxUploadMb: number; courseAllowed: CourseAllowed },
 ): Promise<({ ok: true } & UploadSuccess) | UploadFailure> {
 	const storage = getStorage()
 	const stored: StoredMaterial[] = []
@@ -92,7 +102,7 @@ export async function receiveMaterialUpload(
 			onFile: async (file, fieldsSoFar) => {
 				seenFields = fieldsSoFar
 				currentFile = file.fileName
-				target ??= targetOf(fieldsSoFar)
+				target ??= targetOf(fieldsSoFar, courseAllowed)
 				const resolved = await target
 				const category = FILE_FIELDS[file.fieldName]
 				if (!resolved || !category) {
@@ -122,6 +132,10 @@ export async function receiveMaterialUpload(
 			result: submission.reply({ hideFields: HIDDEN_FIELDS }),
 			toast: { type: 'error', title: submission.error?.['']?.[0] ?? 'Please correct the highlighted fields.' },
 		}
+	}
+	if (!(await courseAllowed(submission.value.courseId))) {
+		await removeStored()
+		return uploadFailure(courseRefused(), { fields, fileName: undefined, maxUploadMb })
 	}
 	try {
 		const saved = await saveMaterialUpload(getDb(), {
