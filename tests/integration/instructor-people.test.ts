@@ -6,6 +6,9 @@
  */
 import { beforeEach, describe, expect, test } from 'vitest'
 import { action as gradesAction, loader as gradesLoader } from '#app/routes/admin/grades.tsx'
+import { action as broadcastAction, loader as broadcastLoader } from '#app/routes/admin/messages/broadcast.tsx'
+import { action as directAction, loader as directLoader } from '#app/routes/admin/messages/direct.tsx'
+import { loader as studentMessagesLoader } from '#app/routes/dashboard/messages.tsx'
 import { loader as submissionFileLoader } from '#app/routes/resources/submission-file.ts'
 import { submissionKey } from '#app/services/storage/keys.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
@@ -14,6 +17,7 @@ import {
 	insertCourse,
 	insertCourseStaff,
 	insertEnrollment,
+	insertMessage,
 	insertSubmission,
 	insertUser,
 } from '#tests/support/fixtures.ts'
@@ -154,5 +158,116 @@ describe('grading', () => {
 		expect(await forged.text()).not.toContain('%PDF')
 		const colleagueAsks = await download(await sessionCookieFor(colleague), ownSubmission.id)
 		expect(colleagueAsks.status).toBe(403)
+	})
+})
+
+/** The composer and the broadcast form post multipart form data. */
+function multipart(path: string, cookie: string, fields: Record<string, string>) {
+	const body = new FormData()
+	for (const [name, value] of Object.entries(fields)) body.set(name, value)
+	return new Request(`http://localhost${path}`, { method: 'POST', body, headers: { Cookie: cookie, 'x-client-ip': '203.0.113.42' } })
+}
+
+const BROADCAST = '/dashboard/admin/messages/broadcast'
+const DIRECT = '/dashboard/admin/messages/direct'
+const messagesFrom = (senderId: string) =>
+	t.db.selectFrom('messages').select(['receiver_id', 'course_id', 'content']).where('sender_id', '=', senderId).orderBy('id').execute()
+
+describe('announcements', () => {
+	test("the instructor's audience is their courses only; they see the announcements they sent", async () => {
+		const { instructor, mine } = world
+		const admin = await insertUser(t.db, { role: 'admin' })
+		await insertMessage(t.db, { sender_id: admin, receiver_id: null, is_announcement: true, subject: 'School news', content: 'For all' })
+		const sent = await callRoute(
+			broadcastAction,
+			multipart(BROADCAST, instructor.cookie, {
+				intent: 'announce',
+				courseId: String(mine.id),
+				subject: 'Week 1',
+				message: 'Bring numbers',
+			}),
+		)
+		expect(sent.status).toBe(302)
+		expect(await messagesFrom(instructor.id)).toEqual([{ receiver_id: null, course_id: mine.id, content: 'Bring numbers' }])
+		const page = (await (await callRoute(broadcastLoader, getRequest(BROADCAST, { cookie: instructor.cookie }))).json()) as {
+			courses: { id: number }[]
+			draft: { courseId: string }
+			announcements: { content: string }[]
+		}
+		expect(page.courses.map((course) => course.id)).toEqual([mine.id])
+		expect(page.draft.courseId).toBe(String(mine.id))
+		expect(page.announcements.map((announcement) => announcement.content)).toEqual(['Bring numbers'])
+		const audit = await t.db.selectFrom('audit_log').select('actor_id').where('action', '=', 'announcement.create').execute()
+		expect(audit).toContainEqual({ actor_id: instructor.id })
+	})
+
+	test('every student, another course, a course that does not exist or a forged query: refused, nothing sent', async () => {
+		const { instructor, theirs } = world
+		for (const [path, courseId] of [
+			[BROADCAST, undefined],
+			[BROADCAST, ''],
+			[BROADCAST, String(theirs.id)],
+			[BROADCAST, '999999'],
+			[`${BROADCAST}?courseId=${theirs.id}`, String(theirs.id)],
+		] as const) {
+			const fields: Record<string, string> = { intent: 'announce', subject: 'Hi', message: 'Sneaky' }
+			if (courseId !== undefined) fields.courseId = courseId
+			const response = await callRoute(broadcastAction, multipart(path, instructor.cookie, fields))
+			expect(response.status, `${path} ${courseId}`).toBe(400)
+			expect(JSON.stringify(await response.json())).toContain('Choose one of the courses you teach.')
+		}
+		expect(await messagesFrom(instructor.id)).toEqual([])
+		const forgedChoice = (await (
+			await callRoute(broadcastLoader, getRequest(`${BROADCAST}?courseId=${theirs.id}`, { cookie: instructor.cookie }))
+		).json()) as { draft: { courseId: string }; courses: { id: number }[] }
+		expect(forgedChoice.courses.map((course) => course.id)).not.toContain(theirs.id)
+		expect(forgedChoice.draft.courseId).not.toBe(String(theirs.id))
+	})
+})
+
+describe('direct messages', () => {
+	test("the instructor's contacts are their course's students; a student of another course is refused under a forged id", async () => {
+		const { instructor, ownStudent, otherStudent } = world
+		const page = (await (
+			await callRoute(directLoader, getRequest(`${DIRECT}?with=${otherStudent}`, { cookie: instructor.cookie }))
+		).json()) as {
+			contacts: { id: string }[]
+			selected: unknown
+			thread: unknown
+		}
+		expect(page.contacts.map((contact) => contact.id)).toEqual([ownStudent])
+		expect(page.selected).toBeNull()
+		expect(page.thread).toBeNull()
+
+		const refused = await callRoute(
+			directAction,
+			multipart(DIRECT, instructor.cookie, { intent: 'send', receiverId: otherStudent, content: 'Psst' }),
+		)
+		expect(refused.status).toBe(403)
+		const forgedQuery = await callRoute(
+			directAction,
+			multipart(`${DIRECT}?with=${ownStudent}`, instructor.cookie, { intent: 'send', receiverId: otherStudent, content: 'Psst' }),
+		)
+		expect(forgedQuery.status).toBe(403)
+		expect(await messagesFrom(instructor.id)).toEqual([])
+
+		const sent = await callRoute(
+			directAction,
+			multipart(DIRECT, instructor.cookie, { intent: 'send', receiverId: ownStudent, content: 'Nice work' }),
+		)
+		expect(sent.status).toBe(302)
+		expect(await messagesFrom(instructor.id)).toEqual([{ receiver_id: ownStudent, course_id: null, content: 'Nice work' }])
+		const audit = await t.db.selectFrom('audit_log').select('actor_id').where('action', '=', 'message.send').execute()
+		expect(audit).toContainEqual({ actor_id: instructor.id })
+	})
+
+	test("a student's contacts hold their course's instructor, not another course's", async () => {
+		const { instructor, colleague, ownStudent } = world
+		const page = (await (
+			await callRoute(studentMessagesLoader, getRequest('/dashboard/messages', { cookie: await sessionCookieFor(ownStudent) }))
+		).json()) as { contacts: { id: string }[] }
+		const ids = page.contacts.map((contact) => contact.id)
+		expect(ids).toContain(instructor.id)
+		expect(ids).not.toContain(colleague)
 	})
 })

@@ -150,9 +150,10 @@ const ACCESS: Record<string, Expectation> = {
 	'routes/admin/school-details': { GET: adminOnly(), POST: adminOnly('400') },
 	'routes/admin/messages/layout': {},
 	// The channels were tabs of this page once: an old link lands on its channel.
-	'routes/admin/messages/index': { GET: adminOnly('→/dashboard/admin/messages/broadcast') },
-	'routes/admin/messages/broadcast': { GET: adminOnly(), POST: adminOnly('400') },
-	'routes/admin/messages/direct': { GET: adminOnly(), POST: adminOnly('400') },
+	'routes/admin/messages/index': { GET: staffScoped('→/dashboard/admin/messages/broadcast') },
+	// An instructor announces to the courses they teach and messages their contacts (docs/decisions/058).
+	'routes/admin/messages/broadcast': { GET: staffScoped(), POST: staffScoped('400') },
+	'routes/admin/messages/direct': { GET: staffScoped(), POST: staffScoped('400') },
 	// Designed answer to a malformed form: back to the inbox with an error toast.
 	'routes/admin/messages/contact': { GET: adminOnly(), POST: adminOnly('→/dashboard/admin/messages/contact') },
 	'routes/admin/uploads': { GET: adminOnly(), POST: adminOnly('400') },
