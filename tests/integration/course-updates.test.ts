@@ -80,7 +80,9 @@ describe('course news by e-mail', () => {
 		const [author, classmate] = [await student(course.id), await student(course.id)]
 		const assignment = await insertAssignment(t.db, { course_id: course.id, title: 'Rehab Budget' })
 		const submission = await insertSubmission(t.db, { assignment_id: assignment.id, student_id: author.id, body: 'My budget' })
-		expect(await gradeSubmission(t.db, { adminId: admin, submissionId: submission.id, grade: 'A', feedback: 'Clear.' })).toBe(true)
+		expect(
+			await gradeSubmission(t.db, { grader: { id: admin, isAdmin: true }, submissionId: submission.id, grade: 'A', feedback: 'Clear.' }),
+		).toBe(true)
 		await runCourseUpdates()
 		expect((await mailsTo(author.email)).map((mail) => mail.subject)).toEqual(['Graded Course: Rehab Budget is graded'])
 		expect((await mailsTo(author.email))[0]?.text).toContain('Your submission for Rehab Budget has been graded: A.')

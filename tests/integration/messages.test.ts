@@ -12,7 +12,7 @@ import { consumeRateLimit, RATE_LIMITS } from '#app/utils/rate-limit.server.ts'
 import { getToast } from '#app/utils/toast.server.ts'
 import type { Role } from '#db/types.ts'
 import { useTestDatabase, withTablesUnavailable } from '#tests/support/db.ts'
-import { insertContactSubmission, insertMessage } from '#tests/support/fixtures.ts'
+import { insertContactSubmission, insertCourse, insertCourseStaff, insertEnrollment, insertMessage } from '#tests/support/fixtures.ts'
 import { callRoute, cookiesFrom, formRequest, getRequest, sessionCookieFor } from '#tests/support/requests.ts'
 import { useTestStorage } from '#tests/support/storage.ts'
 
@@ -64,24 +64,46 @@ beforeEach(async () => {
 })
 
 describe('contacts', () => {
-	test('students see instructors, admins and their partners; staff see students and partners; no role sees nobody', async () => {
-		const [student, otherStudent, partnerStudent, instructor, admin, noRole] = await Promise.all([
+	test("students see admins, their courses' instructors and their partners; instructors their courses' students and partners; admins every student; no role sees nobody (docs/decisions/058)", async () => {
+		const [student, otherStudent, partnerStudent, alumna, pendingStudent, instructor, otherInstructor, admin, noRole] = await Promise.all([
 			person('student', 'Sam Student'),
 			person('student', 'Olive Other'),
 			person('student', 'Pat Partner'),
+			person('student', 'Alma Alumna'),
+			person('student', 'Penny Pending'),
 			person('instructor', 'Ivy Instructor'),
+			person('instructor', 'Otto Other'),
 			person('admin', 'Ada Admin'),
 			person(null, 'Nora Norole'),
 		])
+		const course = await insertCourse(t.db, { title: 'Ivy course' })
+		const otherCourse = await insertCourse(t.db, { title: 'Otto course' })
+		await insertCourseStaff(t.db, { courseId: course.id, userId: instructor.id })
+		await insertCourseStaff(t.db, { courseId: otherCourse.id, userId: otherInstructor.id })
+		await insertEnrollment(t.db, { userId: student.id, courseId: course.id })
+		await insertEnrollment(t.db, { userId: alumna.id, courseId: course.id, status: 'completed' })
+		await insertEnrollment(t.db, { userId: pendingStudent.id, courseId: course.id, status: 'pending' })
+		await insertEnrollment(t.db, { userId: otherStudent.id, courseId: otherCourse.id })
 		await message(partnerStudent, student, 'hello from a fellow student')
 		await message(noRole, admin, 'a question')
+		await message(otherInstructor, partnerStudent, 'a word before the course')
 
 		const names = async (owner: Person, role: Role | null) =>
 			(await listContacts(t.db, { id: owner.id, storedRole: role })).contacts.map((contact) => contact.name).sort()
 
 		expect(await names(student, 'student')).toEqual(['Ada Admin', 'Ivy Instructor', 'Pat Partner'])
-		expect(await names(instructor, 'instructor')).toEqual(['Olive Other', 'Pat Partner', 'Sam Student'])
-		expect(await names(admin, 'admin')).toEqual(['Nora Norole', 'Olive Other', 'Pat Partner', 'Sam Student'])
+		expect(await names(pendingStudent, 'student')).toEqual(['Ada Admin'])
+		expect(await names(instructor, 'instructor')).toEqual(['Alma Alumna', 'Sam Student'])
+		expect(await names(otherInstructor, 'instructor')).toEqual(['Olive Other', 'Pat Partner'])
+		expect(await names(partnerStudent, 'student')).toEqual(['Ada Admin', 'Otto Other', 'Sam Student'])
+		expect(await names(admin, 'admin')).toEqual([
+			'Alma Alumna',
+			'Nora Norole',
+			'Olive Other',
+			'Pat Partner',
+			'Penny Pending',
+			'Sam Student',
+		])
 		expect(await names(noRole, null)).toEqual([])
 		expect(await names(otherStudent, 'student')).not.toContain('Sam Student')
 	})
@@ -91,6 +113,9 @@ describe('contacts', () => {
 		const admin = await person('admin', 'Ada Admin')
 		const blank = await person('instructor')
 		await t.db.updateTable('profiles').set({ name: ' ' }).where('id', '=', blank.id).execute()
+		const course = await insertCourse(t.db, { title: 'Taught by a blank name' })
+		await insertCourseStaff(t.db, { courseId: course.id, userId: blank.id })
+		await insertEnrollment(t.db, { userId: student.id, courseId: course.id })
 		await message(admin, student, 'one')
 		await message(admin, student, 'two')
 		await message(admin, student, 'three', true)

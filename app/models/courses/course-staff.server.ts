@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely'
+import { type Expression, type Kysely, type SqlBool, sql } from 'kysely'
 import { recordAudit } from '#app/models/site/audit-log.server.ts'
 import type { Database } from '#db/types.ts'
 
@@ -104,5 +104,29 @@ export async function listStaffCourses(db: Kysely<Database>, userId: string) {
 		.where('course_staff.user_id', '=', userId)
 		.orderBy('courses.start_date', 'desc')
 		.orderBy('courses.id')
+		.execute()
+}
+
+/** Someone in the staff area: an admin works on every course, an instructor on those they teach. */
+export type StaffViewer = { id: string; isAdmin: boolean }
+
+/**
+ * A condition on a course id (a column reference of the caller's query): always true for an
+ * admin, true for an instructor only when a `course_staff` row names them and that course. Every
+ * scoped list and write of the staff area filters with it, so a forged id finds nothing.
+ */
+export function taughtBy(viewer: StaffViewer, courseId: Expression<number>): Expression<SqlBool> {
+	if (viewer.isAdmin) return sql<SqlBool>`true`
+	return sql<SqlBool>`exists (select 1 from course_staff where course_staff.course_id = ${courseId} and course_staff.user_id = ${viewer.id})`
+}
+
+/** The courses a staff member works on, as id and title: every course for an admin. */
+export async function listCoursesOf(db: Kysely<Database>, viewer: StaffViewer) {
+	return db
+		.selectFrom('courses')
+		.select(['id', 'title'])
+		.where(({ ref }) => taughtBy(viewer, ref('courses.id')))
+		.orderBy('title')
+		.orderBy('id')
 		.execute()
 }

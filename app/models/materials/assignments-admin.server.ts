@@ -1,6 +1,10 @@
-/** The admin's side of assignments: a course's list, creating one, the grading queue and grading. */
+/**
+ * The staff's side of assignments: a course's list, creating one, the grading queue and grading.
+ * The queue and grading are scoped to the courses the viewer works on (docs/decisions/056).
+ */
 
 import { type Kysely, sql } from 'kysely'
+import { type StaffViewer, taughtBy } from '#app/models/courses/course-staff.server.ts'
 import { recordAudit } from '#app/models/site/audit-log.server.ts'
 import { addJob } from '#app/services/jobs/queue.server.ts'
 import type { Database } from '#db/types.ts'
@@ -75,13 +79,14 @@ export async function createAssignment(
 
 const GRADING_LIST_LIMIT = 200
 
-function gradingQuery(db: Kysely<Database>, query: string) {
+function gradingQuery(db: Kysely<Database>, viewer: StaffViewer, query: string) {
 	let base = db
 		.selectFrom('assignment_submissions as s')
 		.innerJoin('assignments as a', 'a.id', 's.assignment_id')
 		.innerJoin('courses as c', 'c.id', 'a.course_id')
 		.innerJoin('users as u', 'u.id', 's.student_id')
 		.leftJoin('profiles as p', 'p.id', 's.student_id')
+		.where(({ ref }) => taughtBy(viewer, ref('a.course_id')))
 	if (query) {
 		const pattern = `%${query.replace(/[\\%_]/g, (character) => `\\${character}`)}%`
 		base = base.where((eb) =>
@@ -97,13 +102,13 @@ function gradingQuery(db: Kysely<Database>, query: string) {
 }
 
 /**
- * The grading queue: one tab's submissions (newest first) and how many each tab holds, both
- * under the same case-insensitive search over the student's name and e-mail, the assignment
- * and the course.
+ * The grading queue of the courses the viewer works on: one tab's submissions (newest first) and
+ * how many each tab holds, both under the same case-insensitive search over the student's name
+ * and e-mail, the assignment and the course.
  */
-export async function listGradingQueue(db: Kysely<Database>, { tab, query }: { tab: GradingTab; query: string }) {
+export async function listGradingQueue(db: Kysely<Database>, viewer: StaffViewer, { tab, query }: { tab: GradingTab; query: string }) {
 	const [rows, counts] = await Promise.all([
-		gradingQuery(db, query)
+		gradingQuery(db, viewer, query)
 			.select([
 				's.id',
 				sql<string>`coalesce(p.name, '')`.as('studentName'),
@@ -118,7 +123,7 @@ export async function listGradingQueue(db: Kysely<Database>, { tab, query }: { t
 			.orderBy('s.id', 'desc')
 			.limit(GRADING_LIST_LIMIT)
 			.execute(),
-		gradingQuery(db, query)
+		gradingQuery(db, viewer, query)
 			.select(['s.status', (eb) => eb.fn.countAll<string>().as('count')])
 			.groupBy('s.status')
 			.execute(),
@@ -127,8 +132,13 @@ export async function listGradingQueue(db: Kysely<Database>, { tab, query }: { t
 	return { rows: rows satisfies GradingRow[], counts: { pending: count('submitted'), graded: count('graded') } }
 }
 
-export async function getSubmissionDetail(db: Kysely<Database>, submissionId: number): Promise<SubmissionDetail | null> {
-	const row = await gradingQuery(db, '')
+/** One submission of a course the viewer works on; null for any other id. */
+export async function getSubmissionDetail(
+	db: Kysely<Database>,
+	viewer: StaffViewer,
+	submissionId: number,
+): Promise<SubmissionDetail | null> {
+	const row = await gradingQuery(db, viewer, '')
 		.select([
 			's.id',
 			sql<string>`coalesce(p.name, '')`.as('studentName'),
@@ -149,21 +159,33 @@ export async function getSubmissionDetail(db: Kysely<Database>, submissionId: nu
 	return row ?? null
 }
 
-/** Grades a submission, or changes its grade and feedback; false when it does not exist. */
+/**
+ * Grades a submission, or changes its grade and feedback; false when it does not exist or is of a
+ * course the grader does not work on (then no row changes).
+ */
 export async function gradeSubmission(
 	db: Kysely<Database>,
-	{ adminId, submissionId, grade, feedback }: { adminId: string; submissionId: number; grade: string; feedback?: string },
+	{ grader, submissionId, grade, feedback }: { grader: StaffViewer; submissionId: number; grade: string; feedback?: string },
 ) {
 	return db.transaction().execute(async (trx) => {
 		const updated = await trx
 			.updateTable('assignment_submissions')
-			.set({ status: 'graded', grade, feedback: feedback ?? null, graded_at: new Date(), graded_by: adminId })
+			.set({ status: 'graded', grade, feedback: feedback ?? null, graded_at: new Date(), graded_by: grader.id })
 			.where('id', '=', submissionId)
+			.where((eb) =>
+				eb.exists(
+					eb
+						.selectFrom('assignments')
+						.select('assignments.id')
+						.whereRef('assignments.id', '=', 'assignment_submissions.assignment_id')
+						.where(({ ref }) => taughtBy(grader, ref('assignments.course_id'))),
+				),
+			)
 			.returning(['id', 'assignment_id', 'student_id'])
 			.executeTakeFirst()
 		if (!updated) return false
 		await recordAudit(trx, {
-			actorId: adminId,
+			actorId: grader.id,
 			action: 'submission.grade',
 			entity: 'assignment_submission',
 			entityId: submissionId,

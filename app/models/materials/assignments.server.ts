@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely'
+import { isCourseStaff } from '#app/models/courses/course-staff.server.ts'
 import { courseAccess, isClosedTo } from '#app/models/materials/materials.server.ts'
 import type { MaterialReader } from '#app/models/materials/materials.ts'
 import { UploadRefusal } from '#app/models/materials/uploads.server.ts'
@@ -156,15 +157,16 @@ export async function saveSubmission(
 	})
 }
 
-/** A submission's stored file, for its student or an admin only. */
+/** A submission's stored file, for its student, the staff of its course (docs/decisions/056) and admins. */
 export async function getSubmissionFile(db: Kysely<Database>, user: MaterialReader, submissionId: number) {
 	const row = await db
-		.selectFrom('assignment_submissions')
-		.select(['student_id', 'storage_key', 'file_name', 'file_type', 'file_size'])
-		.where('id', '=', submissionId)
+		.selectFrom('assignment_submissions as s')
+		.innerJoin('assignments as a', 'a.id', 's.assignment_id')
+		.select(['s.student_id', 's.storage_key', 's.file_name', 's.file_type', 's.file_size', 'a.course_id'])
+		.where('s.id', '=', submissionId)
 		.executeTakeFirst()
 	if (!row?.storage_key) return 'not-found' as const
-	if (row.student_id !== user.id && !user.isAdmin) return 'forbidden' as const
+	if (row.student_id !== user.id && !user.isAdmin && !(await isCourseStaff(db, user.id, row.course_id))) return 'forbidden' as const
 	return {
 		storageKey: row.storage_key,
 		fileName: row.file_name ?? 'file',

@@ -16,12 +16,27 @@ const CONTACTS_LIMIT = 100
 export const UNKNOWN_USER = 'Unknown User'
 
 /**
- * Whom a user may message: students reach every instructor and admin,
- * instructors and admins reach every student; anyone reaches the people they
- * already exchanged direct messages with. A profile without a role has no contacts.
+ * The enrolments that make someone a student of a course for messaging (docs/decisions/058): the
+ * current cohort and its alumni; a pending or removed enrolment does not.
  */
-function reachableRoles(role: Role): Role[] {
-	return role === 'student' ? ['instructor', 'admin'] : ['student']
+const COURSE_STUDENT_STATUSES = ['active', 'completed'] as const
+
+/** The instructors of the courses a student is enrolled in, as an array for `= any(...)`. */
+function instructorsOfStudent(studentId: string) {
+	return sql<string[]>`array(
+		select course_staff.user_id from course_staff
+		inner join enrollments on enrollments.course_id = course_staff.course_id
+		where enrollments.user_id = ${studentId} and enrollments.status in (${sql.join(COURSE_STUDENT_STATUSES)})
+	)`
+}
+
+/** The students enrolled in the courses an instructor teaches, as an array for `= any(...)`. */
+function studentsOfInstructor(instructorId: string) {
+	return sql<string[]>`array(
+		select enrollments.user_id from enrollments
+		inner join course_staff on course_staff.course_id = enrollments.course_id
+		where course_staff.user_id = ${instructorId} and enrollments.status in (${sql.join(COURSE_STUDENT_STATUSES)})
+	)`
 }
 
 function contactsQuery(db: Kysely<Database>, owner: ContactOwner & { storedRole: Role }) {
@@ -63,13 +78,23 @@ function contactsQuery(db: Kysely<Database>, owner: ContactOwner & { storedRole:
 			.leftJoin('unread', 'unread.id', 'profiles.id')
 			.where('profiles.id', '<>', owner.id)
 			.where((eb) => {
-				const reachable = eb('profiles.role', 'in', reachableRoles(owner.storedRole))
-				// A student reaches a few staff and partners: both are index lookups on profiles
-				// (a bitmap OR). Staff reach every student, so reading all profiles once is cheaper
-				// than checking each against a list of thousands of partners.
-				return owner.storedRole === 'student'
-					? eb.or([reachable, eb('profiles.id', '=', eb.fn.any(sql<string[]>`array(${eb.selectFrom('partners').select('partners.id')})`))])
-					: eb.or([eb('partners.id', 'is not', null), reachable])
+				const partner = eb('profiles.id', '=', eb.fn.any(sql<string[]>`array(${eb.selectFrom('partners').select('partners.id')})`))
+				// Whom a user may message (docs/decisions/058): a student reaches every admin and the
+				// instructors of their courses, an instructor the students of their courses, an admin
+				// every student; anyone reaches the people they already exchanged direct messages with.
+				// Each side is an index lookup on profiles (a bitmap OR); an admin reaches every
+				// student, so reading all profiles once is cheaper than checking each against a list
+				// of thousands of partners.
+				if (owner.storedRole === 'student') {
+					return eb.or([eb('profiles.role', '=', 'admin'), eb('profiles.id', '=', eb.fn.any(instructorsOfStudent(owner.id))), partner])
+				}
+				if (owner.storedRole === 'instructor') {
+					return eb.or([
+						eb.and([eb('profiles.role', '=', 'student'), eb('profiles.id', '=', eb.fn.any(studentsOfInstructor(owner.id)))]),
+						partner,
+					])
+				}
+				return eb.or([eb('partners.id', 'is not', null), eb('profiles.role', '=', 'student')])
 			})
 	)
 }

@@ -116,7 +116,10 @@ export async function listConversation(
 	return toPage(db, await query.execute(), 'oldest-first')
 }
 
-/** Who reads announcements: admins see every one, a student those for everyone and for the courses they are actively enrolled in. */
+/**
+ * Who reads announcements: admins see every one; anyone else those for everyone, for the courses
+ * they are actively enrolled in and for the courses they teach (docs/decisions/058).
+ */
 export type AnnouncementReader = { userId: string; isAdmin: boolean }
 
 /** The announcements `reader` may see, as a condition on `messages`. */
@@ -133,17 +136,29 @@ function readableBy(reader: AnnouncementReader): Expression<SqlBool> {
 				.where('enrollments.user_id', '=', reader.userId)
 				.where('enrollments.status', '=', 'active'),
 		),
+		eb.exists(
+			eb
+				.selectFrom('course_staff')
+				.select('course_staff.course_id')
+				.whereRef('course_staff.course_id', '=', 'messages.course_id')
+				.where('course_staff.user_id', '=', reader.userId),
+		),
 	])
 }
 
-/** The announcements `reader` may see, 20 at a time, newest first. */
-export async function listAnnouncements(db: Kysely<Database>, reader: AnnouncementReader, { before }: { before?: number } = {}) {
+/** The announcements `reader` may see (only those `sentBy` someone, when given), 20 at a time, newest first. */
+export async function listAnnouncements(
+	db: Kysely<Database>,
+	reader: AnnouncementReader,
+	{ before, sentBy }: { before?: number; sentBy?: string } = {},
+) {
 	let query = messagesWithSender(db)
 		.where('messages.is_announcement', '=', true)
 		.where(readableBy(reader))
 		.orderBy('messages.id', 'desc')
 		.limit(MESSAGES_PAGE_SIZE + 1)
 	if (before) query = query.where('messages.id', '<', before)
+	if (sentBy) query = query.where('messages.sender_id', '=', sentBy)
 	return toPage(db, await query.execute(), 'newest-first')
 }
 

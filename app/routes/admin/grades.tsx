@@ -11,7 +11,7 @@ import { TableCard, TableHead } from '#app/components/ui/table.tsx'
 import { TabLinks } from '#app/components/ui/tabs.tsx'
 import { GRADING_MESSAGES, GradeSchema, type GradingRow, type GradingTab } from '#app/models/materials/assignments.ts'
 import { getSubmissionDetail, gradeSubmission, listGradingQueue } from '#app/models/materials/assignments-admin.server.ts'
-import { requireAdmin } from '#app/utils/auth.server.ts'
+import { requireStaff } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { searchText } from '#app/utils/misc.ts'
@@ -40,27 +40,29 @@ function gradesUrl({ tab, query }: ListState, extra?: Record<string, string>) {
 	return search ? `${GRADES_PATH}?${search}` : GRADES_PATH
 }
 
+/** The grading queue of the courses the visitor works on: every course for an admin, their own for an instructor. */
 export async function loader({ request }: Route.LoaderArgs) {
-	await requireAdmin(request)
+	const staff = await requireStaff(request)
 	const url = new URL(request.url)
 	const state = listState(url)
 	const db = getDb()
 	const gradeId = parseRowId(url.searchParams.get('grade'))
 	const viewId = parseRowId(url.searchParams.get('view'))
 	const [queue, grading, viewing] = await Promise.all([
-		listGradingQueue(db, state),
-		gradeId ? getSubmissionDetail(db, gradeId) : null,
-		viewId ? getSubmissionDetail(db, viewId) : null,
+		listGradingQueue(db, staff, state),
+		gradeId ? getSubmissionDetail(db, staff, gradeId) : null,
+		viewId ? getSubmissionDetail(db, staff, viewId) : null,
 	])
 	return { ...state, ...queue, grading, viewing }
 }
 
+/** A submission of another course is answered as one that does not exist: nothing changes. */
 export async function action({ request }: Route.ActionArgs) {
-	const admin = await requireAdmin(request)
+	const staff = await requireStaff(request)
 	const state = listState(new URL(request.url))
 	const submission = parseWithZod(await readFormData(request), { schema: GradeSchema })
 	if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
-	const graded = await gradeSubmission(getDb(), { adminId: admin.id, ...submission.value })
+	const graded = await gradeSubmission(getDb(), { grader: staff, ...submission.value })
 	if (!graded) return redirectWithToast(gradesUrl(state), { type: 'error', title: 'Failed to grade: the submission no longer exists.' })
 	return redirectWithToast(gradesUrl(state), { type: 'success', title: GRADING_MESSAGES.graded })
 }

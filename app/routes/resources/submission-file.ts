@@ -7,7 +7,8 @@ import { parseRowId } from '#app/utils/row-id.ts'
 import type { Route } from './+types/submission-file'
 
 /**
- * A file handed in with an assignment, for the student who handed it in and for admins only.
+ * A file handed in with an assignment, for the student who handed it in, the staff of its course
+ * and admins.
  * Always a download under the name it was sent with, never rendered by the browser.
  */
 export async function loader({ request, params }: Route.LoaderArgs) {

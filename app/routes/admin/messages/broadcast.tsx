@@ -12,13 +12,14 @@ import { Button, ButtonLink } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { EmptyState } from '#app/components/ui/empty-state.tsx'
 import { Field, SelectField, TextareaField } from '#app/components/ui/field.tsx'
-import { getCourseOption, listCourseOptions } from '#app/models/materials/materials-admin.server.ts'
+import { isCourseStaff, listCoursesOf } from '#app/models/courses/course-staff.server.ts'
+import { getCourseOption } from '#app/models/materials/materials-admin.server.ts'
 import { announcementReach } from '#app/models/messaging/announcement-emails.server.ts'
 import { createMessage, listAnnouncements } from '#app/models/messaging/messages.server.ts'
 import { announcementParts, MAX_MESSAGE_LENGTH } from '#app/models/messaging/messages.ts'
 import { recordAudit } from '#app/models/site/audit-log.server.ts'
 import { discardUpload, failureResponse, handleConversationIntent, receiveForm } from '#app/routes/dashboard/+shared/messages.server.ts'
-import { requireAdmin } from '#app/utils/auth.server.ts'
+import { requireStaff } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { hasControlCharacters } from '#app/utils/misc.ts'
@@ -63,27 +64,38 @@ function announceSchema(maxUploadMb?: number) {
 
 const AnnounceSchema = announceSchema()
 
+/**
+ * An admin writes to every student or one course's and sees every announcement; an instructor
+ * writes to the students of a course they teach and sees the announcements they sent (issue 42).
+ */
 export async function loader({ request }: Route.LoaderArgs) {
-	const admin = await requireAdmin(request)
+	const staff = await requireStaff(request)
 	const params = new URL(request.url).searchParams
 	const db = getDb()
 	const before = beforeId(params)
 	const page = partialPage('admin messages')
 	const [announcements, courses] = await Promise.all([
 		page.load(
-			listAnnouncements(db, { userId: admin.id, isAdmin: true }, { before }),
+			listAnnouncements(db, { userId: staff.id, isAdmin: staff.isAdmin }, { before, sentBy: staff.isAdmin ? undefined : staff.id }),
 			{ messages: [], hasOlder: false },
 			'Failed to load announcements: the server could not read them',
 		),
-		page.load(listCourseOptions(db), [], 'Failed to load courses: announcements can go to all students only'),
+		page.load(
+			listCoursesOf(db, staff),
+			[],
+			staff.isAdmin ? 'Failed to load courses: announcements can go to all students only' : 'Failed to load your courses',
+		),
 	])
 	const confirm = confirmedId(params)
 	// Without JavaScript, Choose reloads the form for the audience picked, with what was typed (docs/decisions/047).
 	const chosen = Number(params.get('courseId'))
+	// An instructor has no "All students": their first course is the one picked until they choose.
+	const fallback = staff.isAdmin ? '' : String(courses[0]?.id ?? '')
 	return {
-		userId: admin.id,
+		userId: staff.id,
+		isAdmin: staff.isAdmin,
 		draft: {
-			courseId: courses.some((course) => course.id === chosen) ? String(chosen) : '',
+			courseId: courses.some((course) => course.id === chosen) ? String(chosen) : fallback,
 			subject: params.get('subject') ?? '',
 			message: params.get('message') ?? '',
 		},
@@ -91,7 +103,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 		courses,
 		announcements: announcements.messages.map((message) => ({ ...message, ...announcementParts(message) })),
 		olderBefore: announcements.hasOlder ? announcements.messages.at(-1)!.id : null,
-		confirmDelete: announcements.messages.find((message) => message.id === confirm && message.senderId === admin.id)?.id ?? null,
+		confirmDelete: announcements.messages.find((message) => message.id === confirm && message.senderId === staff.id)?.id ?? null,
 		pageToast: page.pageToast(),
 	}
 }
@@ -99,12 +111,13 @@ export async function loader({ request }: Route.LoaderArgs) {
 /**
  * Posts an announcement to every student or to one course's (with one optional file), which
  * also e-mails it to them (messages.server.ts createMessage); deletes one (the confirmation dialog).
+ * An instructor's audience must be a course they teach: anything else is refused and nothing is sent.
  */
 export async function action(args: Route.ActionArgs) {
 	const { request } = args
-	const admin = await requireAdmin(request)
+	const staff = await requireStaff(request)
 	const db = getDb()
-	const received = await receiveForm(request, admin, {
+	const received = await receiveForm(request, staff, {
 		mayUpload: async (fields) => fields.get('intent') === 'announce',
 		uploadFailedTitle: (intent) => (intent === 'announce' ? 'Failed to attach file to announcement' : 'Failed to upload file'),
 	})
@@ -115,7 +128,7 @@ export async function action(args: Route.ActionArgs) {
 		return data({ intent: 'announce', result }, { status: received.status, headers: await actionToastHeaders(args, received.toast) })
 	}
 	if (received.fields.get('intent') !== 'announce') {
-		return handleConversationIntent(args, received, admin, { threadUrl: directThreadUrl, successToasts: true })
+		return handleConversationIntent(args, received, staff, { threadUrl: directThreadUrl, successToasts: true })
 	}
 	const { upload } = received
 	const submission = parseWithZod(received.fields, { schema: AnnounceSchema })
@@ -125,6 +138,11 @@ export async function action(args: Route.ActionArgs) {
 	}
 	// Both are present: the schema refuses a submission without either.
 	const { subject, message = '', courseId = null } = submission.value
+	if (!staff.isAdmin && (courseId === null || !(await isCourseStaff(db, staff.id, courseId)))) {
+		await discardUpload(upload)
+		const result = submission.reply({ fieldErrors: { courseId: ['Choose one of the courses you teach.'] } })
+		return data({ intent: 'announce', result }, { status: 400 })
+	}
 	if (courseId !== null && !(await getCourseOption(db, courseId))) {
 		await discardUpload(upload)
 		const result = submission.reply({ fieldErrors: { courseId: ['This course no longer exists. Choose another audience.'] } })
@@ -133,7 +151,7 @@ export async function action(args: Route.ActionArgs) {
 	try {
 		await db.transaction().execute(async (trx) => {
 			const created = await createMessage(trx, {
-				senderId: admin.id,
+				senderId: staff.id,
 				receiverId: null,
 				subject,
 				courseId,
@@ -141,7 +159,7 @@ export async function action(args: Route.ActionArgs) {
 				attachment: upload,
 			})
 			await recordAudit(trx, {
-				actorId: admin.id,
+				actorId: staff.id,
 				action: 'announcement.create',
 				entity: 'message',
 				entityId: created.id,
@@ -208,6 +226,11 @@ export default function Broadcast({ loaderData, actionData }: Route.ComponentPro
 					</CardDescription>
 				</CardHeader>
 				<CardContent>
+					{!loaderData.isAdmin && loaderData.courses.length === 0 ? (
+						<Alert tone="info" className="mb-4">
+							You teach no course yet: announcements go to the students of a course you teach.
+						</Alert>
+					) : null}
 					<Form
 						ref={formRef}
 						method="post"
@@ -224,7 +247,7 @@ export default function Broadcast({ loaderData, actionData }: Route.ComponentPro
 							</Alert>
 						) : null}
 						<SelectField label="Send to" errors={fields.courseId.errors} selectProps={getSelectProps(fields.courseId)}>
-							<option value="">All students</option>
+							{loaderData.isAdmin ? <option value="">All students</option> : null}
 							{loaderData.courses.map((course) => (
 								<option key={course.id} value={course.id}>
 									{`Students of ${course.title}`}

@@ -7,7 +7,7 @@ import { EmptyState } from '#app/components/ui/empty-state.tsx'
 import { canMessage, getContact, listContacts } from '#app/models/messaging/message-contacts.server.ts'
 import { listConversation } from '#app/models/messaging/messages.server.ts'
 import { failureResponse, handleConversationIntent, receiveForm, refreshContacts } from '#app/routes/dashboard/+shared/messages.server.ts'
-import { requireAdmin } from '#app/utils/auth.server.ts'
+import { requireStaff } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { searchText } from '#app/utils/misc.ts'
@@ -16,16 +16,17 @@ import { withSearch } from '#app/utils/search-links.ts'
 import { beforeId, confirmedId, DIRECT_PATH, directThreadUrl } from './+shared/paths.ts'
 import type { Route } from './+types/direct'
 
+/** The staff member's contacts (docs/decisions/058: an instructor's are their courses' students) and one conversation. */
 export async function loader({ request }: Route.LoaderArgs) {
-	const admin = await requireAdmin(request)
+	const staff = await requireStaff(request)
 	const params = new URL(request.url).searchParams
-	if (params.has('refresh')) throw await refreshContacts(DIRECT_PATH, params, admin)
+	if (params.has('refresh')) throw await refreshContacts(DIRECT_PATH, params, staff)
 	const db = getDb()
 	const before = beforeId(params)
 	const page = partialPage('admin messages')
 	const search = searchText(params)
 	const { contacts, hasMore } = await page.load(
-		listContacts(db, admin, { search }),
+		listContacts(db, staff, { search }),
 		{ contacts: [], hasMore: false },
 		'Failed to load contacts',
 	)
@@ -36,13 +37,13 @@ export async function loader({ request }: Route.LoaderArgs) {
 		: search
 			? (contacts.find((contact) => contact.id === withId) ?? null)
 			: (contacts.find((contact) => contact.id === withId) ??
-				(await page.load(getContact(db, admin, withId), null, 'Failed to load contacts')))
+				(await page.load(getContact(db, staff, withId), null, 'Failed to load contacts')))
 	const thread = selected
-		? await page.load(listConversation(db, { userId: admin.id, partnerId: selected.id, before }), null, 'Failed to load messages')
+		? await page.load(listConversation(db, { userId: staff.id, partnerId: selected.id, before }), null, 'Failed to load messages')
 		: null
 	const confirm = confirmedId(params)
 	return {
-		userId: admin.id,
+		userId: staff.id,
 		maxUploadMb: getEnv().MAX_UPLOAD_MB,
 		pageToast: page.pageToast(),
 		search,
@@ -50,19 +51,19 @@ export async function loader({ request }: Route.LoaderArgs) {
 		hasMoreContacts: hasMore,
 		selected,
 		thread: thread ? { messages: thread.messages, olderBefore: thread.hasOlder ? thread.messages[0]!.id : null } : null,
-		confirmDelete: thread?.messages.find((message) => message.id === confirm && message.senderId === admin.id)?.id ?? null,
+		confirmDelete: thread?.messages.find((message) => message.id === confirm && message.senderId === staff.id)?.id ?? null,
 	}
 }
 
-/** Sends a message to a student (with one optional file), deletes one, marks a conversation read. */
+/** Sends a message to a contact (with one optional file; anyone else is refused), deletes one, marks a conversation read. */
 export async function action(args: Route.ActionArgs) {
 	const { request } = args
-	const admin = await requireAdmin(request)
-	const received = await receiveForm(request, admin, {
-		mayUpload: async (fields) => fields.get('intent') === 'send' && canMessage(getDb(), admin, String(fields.get('receiverId') ?? '')),
+	const staff = await requireStaff(request)
+	const received = await receiveForm(request, staff, {
+		mayUpload: async (fields) => fields.get('intent') === 'send' && canMessage(getDb(), staff, String(fields.get('receiverId') ?? '')),
 	})
 	if (!received.ok) return failureResponse(args, received.intent, received, received.receiverId)
-	return handleConversationIntent(args, received, admin, { threadUrl: directThreadUrl, successToasts: true })
+	return handleConversationIntent(args, received, staff, { threadUrl: directThreadUrl, successToasts: true })
 }
 
 export default function DirectMessages({ loaderData, actionData }: Route.ComponentProps) {

@@ -145,9 +145,9 @@ export async function failureResponse(action: ActionRequest, intent: string, fai
 	)
 }
 
-/** Admin mutations are audited in the transaction that makes them. */
-async function auditIfAdmin(trx: Kysely<Database>, user: SessionUser, entry: Parameters<typeof recordAudit>[1]) {
-	if (user.isAdmin) await recordAudit(trx, entry)
+/** Staff mutations (an admin's, an instructor's) are audited in the transaction that makes them. */
+async function auditIfStaff(trx: Kysely<Database>, user: SessionUser, entry: Parameters<typeof recordAudit>[1]) {
+	if (user.isAdmin || user.role === 'instructor') await recordAudit(trx, entry)
 }
 
 /**
@@ -192,7 +192,7 @@ export async function handleConversationIntent(
 				const message = await createMessage(trx, { senderId: user.id, receiverId: value.receiverId, content, attachment: upload })
 				// Replying means the conversation was read.
 				await markConversationRead(trx, { userId: user.id, partnerId: value.receiverId })
-				await auditIfAdmin(trx, user, {
+				await auditIfStaff(trx, user, {
 					actorId: user.id,
 					action: 'message.send',
 					entity: 'message',
@@ -229,7 +229,7 @@ export async function handleConversationIntent(
 			messageId: value.messageId,
 			userId: user.id,
 			beforeCommit: (trx, message) =>
-				auditIfAdmin(trx, user, {
+				auditIfStaff(trx, user, {
 					actorId: user.id,
 					action: message.isAnnouncement ? 'announcement.delete' : 'message.delete',
 					entity: 'message',
@@ -249,7 +249,7 @@ export async function handleConversationIntent(
 	await db.transaction().execute(async (trx) => {
 		const count = await markConversationRead(trx, { userId: user.id, partnerId: value.partnerId })
 		if (count > 0) {
-			await auditIfAdmin(trx, user, {
+			await auditIfStaff(trx, user, {
 				actorId: user.id,
 				action: 'message.read',
 				entity: 'message',
