@@ -28,6 +28,7 @@ export function AdminCourseCard({
 	actions?: 'admin' | 'instructor'
 }) {
 	const params = { courseId: String(course.id) }
+	const admin = actions === 'admin'
 	const facts = [
 		{ term: 'Start Date', value: formatDateOnly(course.startDate) },
 		{ term: 'End Date', value: formatDateOnly(course.endDate) },
@@ -68,52 +69,48 @@ export function AdminCourseCard({
 			</CardContent>
 			<CardFooter>
 				<ActionList className="flex w-full flex-wrap items-center gap-2">
-					{actions === 'admin' ? (
-						<>
-							<DialogLink to={href('/dashboard/admin/courses/:courseId/edit', params)} page={page} label="Edit" title={course.title} />
-							<DialogLink
-								to={href('/dashboard/admin/courses/:courseId/delete', params)}
-								page={page}
-								label="Delete"
-								title={course.title}
-								variant="destructive"
-							/>
-							{course.published ? null : (
-								<DialogLink
-									to={href('/dashboard/admin/courses/:courseId/publish', params)}
-									page={page}
-									label="Publish"
-									title={course.title}
-									variant="primary"
-								/>
-							)}
-							<DialogLink
-								to={href('/dashboard/admin/courses/:courseId/run-again', params)}
-								page={page}
-								label="Run Again"
-								title={course.title}
-							/>
-						</>
+					{admin ? (
+						<DialogLink to={href('/dashboard/admin/courses/:courseId/edit', params)} page={page} label="Edit" title={course.title} />
+					) : null}
+					{admin ? (
+						<DialogLink
+							to={href('/dashboard/admin/courses/:courseId/delete', params)}
+							page={page}
+							label="Delete"
+							title={course.title}
+							variant="destructive"
+						/>
+					) : null}
+					{admin && !course.published ? (
+						<DialogLink
+							to={href('/dashboard/admin/courses/:courseId/publish', params)}
+							page={page}
+							label="Publish"
+							title={course.title}
+							variant="primary"
+						/>
+					) : null}
+					{admin ? (
+						<DialogLink
+							to={href('/dashboard/admin/courses/:courseId/run-again', params)}
+							page={page}
+							label="Run Again"
+							title={course.title}
+						/>
 					) : null}
 					<ButtonLink to={href('/dashboard/admin/courses/:courseId/progress', params)} variant="outline" size="sm">
 						Progress<span className="sr-only"> of {course.title}</span>
 					</ButtonLink>
-					{actions === 'admin' ? (
-						<>
-							<ButtonLink to={href('/dashboard/admin/courses/:courseId/waitlist', params)} variant="outline" size="sm">
-								Waitlist<span className="sr-only"> of {course.title}</span>
-							</ButtonLink>
-							<ButtonLink to={href('/dashboard/admin/courses/:courseId/completion', params)} variant="outline" size="sm">
-								Completion<span className="sr-only"> of {course.title}</span>
-							</ButtonLink>
-							<ButtonLink to={href('/dashboard/admin/courses/:courseId/payment-plan', params)} variant="outline" size="sm">
-								Payment Plan<span className="sr-only"> of {course.title}</span>
-							</ButtonLink>
-							<ButtonLink to={href('/dashboard/admin/courses/:courseId/staff', params)} variant="outline" size="sm">
-								Staff<span className="sr-only"> of {course.title}</span>
-							</ButtonLink>
-						</>
+					{admin ? (
+						<CourseLink to={href('/dashboard/admin/courses/:courseId/waitlist', params)} label="Waitlist" title={course.title} />
 					) : null}
+					{admin ? (
+						<CourseLink to={href('/dashboard/admin/courses/:courseId/completion', params)} label="Completion" title={course.title} />
+					) : null}
+					{admin ? (
+						<CourseLink to={href('/dashboard/admin/courses/:courseId/payment-plan', params)} label="Payment Plan" title={course.title} />
+					) : null}
+					{admin ? <CourseLink to={href('/dashboard/admin/courses/:courseId/staff', params)} label="Staff" title={course.title} /> : null}
 					<ButtonLink
 						to={href('/dashboard/admin/courses/:courseId/materials', params)}
 						state={{ course: { id: course.id, title: course.title } }}
@@ -146,6 +143,16 @@ function DialogLink({
 		<ButtonLink to={withPage(to, page)} preventScrollReset variant={variant} size="sm">
 			{label}
 			<span className="sr-only"> {title}</span>
+		</ButtonLink>
+	)
+}
+
+/** A page of the course, named for screen readers with the course. */
+function CourseLink({ to, label, title }: { to: string; label: string; title: string }) {
+	return (
+		<ButtonLink to={to} variant="outline" size="sm">
+			{label}
+			<span className="sr-only"> of {title}</span>
 		</ButtonLink>
 	)
 }
