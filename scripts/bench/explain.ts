@@ -74,8 +74,9 @@ try {
 	await explain('courses / admin courses', () => listCoursesWithAvailability(db))
 	await explain('admin users', () => listStudents(db))
 	await explain('admin users search', () => listStudents(db, { query: 'student-99' }))
-	await explain('admin enrollments', () => listEnrollments(db))
-	await explain('admin enrollments search', () => listEnrollments(db, { query: 'Student 42' }))
+	const adminViewer = { id: admin.id, isAdmin: true }
+	await explain('admin enrollments', () => listEnrollments(db, adminViewer))
+	await explain('admin enrollments search', () => listEnrollments(db, adminViewer, { query: 'Student 42' }))
 } finally {
 	await handle.close()
 	await server.stop()

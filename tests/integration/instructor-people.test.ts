@@ -5,9 +5,12 @@
  * no row changes.
  */
 import { beforeEach, describe, expect, test } from 'vitest'
+import { action as waitlistAction, loader as waitlistLoader } from '#app/routes/admin/course-waitlist.tsx'
+import { action as enrollmentsAction, loader as enrollmentsLoader } from '#app/routes/admin/enrollments.tsx'
 import { action as gradesAction, loader as gradesLoader } from '#app/routes/admin/grades.tsx'
 import { action as broadcastAction, loader as broadcastLoader } from '#app/routes/admin/messages/broadcast.tsx'
 import { action as directAction, loader as directLoader } from '#app/routes/admin/messages/direct.tsx'
+import { action as refundAction, loader as refundLoader } from '#app/routes/admin/payment-refund.tsx'
 import { loader as studentMessagesLoader } from '#app/routes/dashboard/messages.tsx'
 import { loader as submissionFileLoader } from '#app/routes/resources/submission-file.ts'
 import { submissionKey } from '#app/services/storage/keys.ts'
@@ -18,8 +21,10 @@ import {
 	insertCourseStaff,
 	insertEnrollment,
 	insertMessage,
+	insertPaidPayment,
 	insertSubmission,
 	insertUser,
+	insertWaitlistEntry,
 } from '#tests/support/fixtures.ts'
 import { callRoute, formRequest, getRequest, sessionCookieFor, signedInUser, toastOf } from '#tests/support/requests.ts'
 import { useTestStorage } from '#tests/support/storage.ts'
@@ -269,5 +274,128 @@ describe('direct messages', () => {
 		const ids = page.contacts.map((contact) => contact.id)
 		expect(ids).toContain(instructor.id)
 		expect(ids).not.toContain(colleague)
+	})
+})
+
+describe('the waitlist, read-only', () => {
+	const waitlistPath = (courseId: number) => `/dashboard/admin/courses/${courseId}/waitlist`
+	const entries = (courseId: number) =>
+		t.db.selectFrom('waitlist_entries').select(['id', 'position', 'status']).where('course_id', '=', courseId).orderBy('id').execute()
+
+	test("the instructor reads their course's queue; another course's is 404, whatever the query asks", async () => {
+		const { instructor, mine, theirs } = world
+		const waiting = await insertWaitlistEntry(t.db, { course_id: mine.id, name: 'Wendy Waiting' })
+		const own = await callRoute(
+			waitlistLoader,
+			getRequest(`${waitlistPath(mine.id)}?confirm=remove-${waiting.id}`, { cookie: instructor.cookie }),
+			{
+				courseId: String(mine.id),
+			},
+		)
+		expect(own.status).toBe(200)
+		const page = (await own.json()) as { live: { name: string }[]; readOnly: boolean; confirm: unknown }
+		expect(page).toMatchObject({ readOnly: true, confirm: null })
+		expect(page.live.map((entry) => entry.name)).toEqual(['Wendy Waiting'])
+		const other = await callRoute(waitlistLoader, getRequest(waitlistPath(theirs.id), { cookie: instructor.cookie }), {
+			courseId: String(theirs.id),
+		})
+		expect(other.status).toBe(404)
+	})
+
+	test('every change is refused to the instructor, on their course and another, and no entry moves', async () => {
+		const { instructor, mine, theirs } = world
+		for (const course of [mine, theirs]) {
+			const first = await insertWaitlistEntry(t.db, { course_id: course.id, position: 1 })
+			await insertWaitlistEntry(t.db, { course_id: course.id, position: 2 })
+			const before = await entries(course.id)
+			const attempts: Record<string, string>[] = [
+				{ intent: 'move', entryId: String(first.id), direction: 'down' },
+				{ intent: 'remove', entryId: String(first.id) },
+				{ intent: 'offer', entryId: String(first.id) },
+				{ intent: 'offer-hours', hours: '1' },
+			]
+			for (const fields of attempts) {
+				const response = await callRoute(waitlistAction, formRequest(waitlistPath(course.id), fields, { cookie: instructor.cookie }), {
+					courseId: String(course.id),
+				})
+				expect(response.headers.get('Location'), fields.intent).toBe('/dashboard')
+			}
+			expect(await entries(course.id)).toEqual(before)
+		}
+	})
+})
+
+describe('enrolments, read-only', () => {
+	const ENROLLMENTS = '/dashboard/admin/enrollments'
+
+	test("the instructor sees their courses' enrolments without payments, also under a search or a forged confirm", async () => {
+		const { instructor, mine, theirs, otherStudent } = world
+		await insertPaidPayment(t.db, {
+			checkoutSessionId: `cs_test_people_${mine.id}`,
+			userId: otherStudent,
+			courseId: theirs.id,
+			courseTitle: theirs.title,
+			customerEmail: 'payer@example.com',
+		})
+		const otherEnrollment = await t.db.selectFrom('enrollments').select('id').where('course_id', '=', theirs.id).executeTakeFirstOrThrow()
+		for (const search of [
+			'',
+			'?q=Rental',
+			'?q=Xavier',
+			`?confirm=remove-${otherEnrollment.id}`,
+			`?confirm=status-${otherEnrollment.id}-inactive`,
+		]) {
+			const response = await callRoute(enrollmentsLoader, getRequest(`${ENROLLMENTS}${search}`, { cookie: instructor.cookie }))
+			expect(response.status).toBe(200)
+			const page = (await response.json()) as {
+				enrollments: { courseId: number; payment: unknown; paid: unknown }[]
+				refunds: unknown[]
+				removing: unknown
+				changingStatus: unknown
+				readOnly: boolean
+			}
+			expect(page.readOnly).toBe(true)
+			expect(page.refunds).toEqual([])
+			expect(page.removing).toBeNull()
+			expect(page.changingStatus).toBeNull()
+			expect(page.enrollments.map((row) => row.courseId)).toEqual(search.startsWith('?q=') ? [] : [mine.id])
+			for (const row of page.enrollments) expect(row).toMatchObject({ payment: null, paid: null })
+		}
+	})
+
+	test('status changes, removals and refunds are refused to the instructor; no row changes', async () => {
+		const { instructor, mine, theirs, ownStudent } = world
+		const paymentId = await insertPaidPayment(t.db, {
+			checkoutSessionId: `cs_test_refund_${mine.id}`,
+			userId: ownStudent,
+			courseId: mine.id,
+			courseTitle: mine.title,
+			customerEmail: 'own-payer@example.com',
+		})
+		const snapshot = () =>
+			t.db.selectFrom('enrollments').select(['id', 'status']).where('course_id', 'in', [mine.id, theirs.id]).orderBy('id').execute()
+		const before = await snapshot()
+		for (const enrollment of before) {
+			const attempts: Record<string, string>[] = [
+				{ intent: 'status', enrollmentId: String(enrollment.id), status: 'inactive', confirmed: 'yes' },
+				{ intent: 'remove', enrollmentId: String(enrollment.id) },
+			]
+			for (const fields of attempts) {
+				const response = await callRoute(enrollmentsAction, formRequest(ENROLLMENTS, fields, { cookie: instructor.cookie }))
+				expect(response.headers.get('Location')).toBe('/dashboard')
+			}
+		}
+		expect(await snapshot()).toEqual(before)
+		const refundPath = `${ENROLLMENTS}/payments/${paymentId}/refund`
+		const params = { paymentId: String(paymentId) }
+		const page = await callRoute(refundLoader, getRequest(refundPath, { cookie: instructor.cookie }), params)
+		expect(page.headers.get('Location')).toBe('/dashboard')
+		const refund = await callRoute(
+			refundAction,
+			formRequest(refundPath, { amount: '1.00', reason: 'requested_by_customer' }, { cookie: instructor.cookie }),
+			params,
+		)
+		expect(refund.headers.get('Location')).toBe('/dashboard')
+		expect(await t.db.selectFrom('payment_refunds').select('id').execute()).toEqual([])
 	})
 })

@@ -131,7 +131,11 @@ const ACCESS: Record<string, Expectation> = {
 	// The confirmation dialog's POST carries no fields: the fixture's course is published already, so nothing changes.
 	'routes/admin/course-publish': { GET: adminOnly(), POST: adminOnly('→/dashboard/admin/courses') },
 	// Designed answer to a malformed form: back to the queue with an error toast.
-	'routes/admin/course-waitlist': { GET: adminOnly(), POST: adminOnly('→/dashboard/admin/courses/:id/waitlist') },
+	// The course's instructor reads the queue (another course's gets 404); changing it stays the admin's.
+	'routes/admin/course-waitlist': {
+		GET: courseStaff(),
+		POST: adminOnly('→/dashboard/admin/courses/:id/waitlist'),
+	},
 	'routes/admin/course-progress': { GET: courseStaff() },
 	// Designed answer to a form with no intent: back to the course's completion page with an error toast.
 	'routes/admin/course-completion': { GET: adminOnly(), POST: adminOnly('→/dashboard/admin/courses/:id/completion') },
@@ -148,7 +152,8 @@ const ACCESS: Record<string, Expectation> = {
 	// Designed answer to a malformed form: back to the list with an error toast.
 	'routes/admin/users': { GET: adminOnly(), POST: adminOnly('→/dashboard/admin/users') },
 	'routes/admin/user-invite': { GET: adminOnly(), POST: adminOnly('400') },
-	'routes/admin/enrollments': { GET: adminOnly(), POST: adminOnly('400') },
+	// An instructor reads their courses' enrolments, without payments; every change stays the admin's.
+	'routes/admin/enrollments': { GET: staffScoped(), POST: adminOnly('400') },
 	'routes/admin/enrollment-new': { GET: adminOnly(), POST: adminOnly('400') },
 	'routes/admin/payment-refund': { GET: adminOnly(), POST: adminOnly('400') },
 	'routes/admin/promotion-codes': { GET: adminOnly(), POST: adminOnly('400') },

@@ -25,9 +25,9 @@ export type QueueEntry = {
 type QueueCourse = { id: number; title: string; capacity: number; taken: number; offerHours: number }
 
 /**
- * A course's waitlist for admins: the people in line (position, name, e-mail, joined, status)
- * with plain-form buttons to move them, offer a seat or remove them, the course's offer time,
- * and the entries that ended.
+ * A course's waitlist: the people in line (position, name, e-mail, joined, status), the course's
+ * offer time and the entries that ended. For admins, plain-form buttons move them, offer a seat or
+ * remove them, and the offer time is a form; `readOnly` (the course's instructor) shows neither.
  */
 export function WaitlistQueue({
 	course,
@@ -35,12 +35,14 @@ export function WaitlistQueue({
 	ended,
 	back,
 	lastResult,
+	readOnly = false,
 }: {
 	course: QueueCourse
 	live: QueueEntry[]
 	ended: QueueEntry[]
 	back: string
 	lastResult?: SubmissionResult<string[]>
+	readOnly?: boolean
 }) {
 	const waiting = live.filter((entry) => entry.status === 'waiting')
 	return (
@@ -58,7 +60,11 @@ export function WaitlistQueue({
 						{course.taken} of {course.capacity} seats taken (open offers included) · {waiting.length} waiting
 					</p>
 				</div>
-				<OfferHoursForm hours={course.offerHours} action={back} lastResult={lastResult} />
+				{readOnly ? (
+					<p className="text-sm text-slate-600">An offer holds a seat for {course.offerHours} hours.</p>
+				) : (
+					<OfferHoursForm hours={course.offerHours} action={back} lastResult={lastResult} />
+				)}
 			</div>
 			{live.length === 0 ? (
 				<EmptyState
@@ -68,7 +74,10 @@ export function WaitlistQueue({
 			) : (
 				<TableCard>
 					<table className="w-full text-left text-sm">
-						<TableHead caption={`Waitlist of ${course.title}`} columns={['Position', 'Name', 'E-mail', 'Joined', 'Status', 'Actions']} />
+						<TableHead
+							caption={`Waitlist of ${course.title}`}
+							columns={['Position', 'Name', 'E-mail', 'Joined', 'Status', ...(readOnly ? [] : ['Actions'])]}
+						/>
 						<tbody className="divide-y divide-slate-200">
 							{live.map((entry, index) => (
 								<tr key={entry.id}>
@@ -88,27 +97,29 @@ export function WaitlistQueue({
 											</span>
 										) : null}
 									</td>
-									<td className="px-4 py-3">
-										<div className="flex flex-wrap gap-2">
-											{entry.status === 'waiting' ? (
-												<>
-													<MoveButton
-														entry={entry}
-														direction="up"
-														disabled={index === 0 || live[index - 1]?.status !== 'waiting'}
-														action={back}
-													/>
-													<MoveButton entry={entry} direction="down" disabled={live[index + 1]?.status !== 'waiting'} action={back} />
-													<ButtonLink to={`${back}?confirm=offer-${entry.id}`} preventScrollReset size="sm" variant="outline">
-														Offer Seat<span className="sr-only"> to {entry.name}</span>
-													</ButtonLink>
-												</>
-											) : null}
-											<ButtonLink to={`${back}?confirm=remove-${entry.id}`} preventScrollReset size="sm" variant="destructive">
-												Remove<span className="sr-only"> {entry.name}</span>
-											</ButtonLink>
-										</div>
-									</td>
+									{readOnly ? null : (
+										<td className="px-4 py-3">
+											<div className="flex flex-wrap gap-2">
+												{entry.status === 'waiting' ? (
+													<>
+														<MoveButton
+															entry={entry}
+															direction="up"
+															disabled={index === 0 || live[index - 1]?.status !== 'waiting'}
+															action={back}
+														/>
+														<MoveButton entry={entry} direction="down" disabled={live[index + 1]?.status !== 'waiting'} action={back} />
+														<ButtonLink to={`${back}?confirm=offer-${entry.id}`} preventScrollReset size="sm" variant="outline">
+															Offer Seat<span className="sr-only"> to {entry.name}</span>
+														</ButtonLink>
+													</>
+												) : null}
+												<ButtonLink to={`${back}?confirm=remove-${entry.id}`} preventScrollReset size="sm" variant="destructive">
+													Remove<span className="sr-only"> {entry.name}</span>
+												</ButtonLink>
+											</div>
+										</td>
+									)}
 								</tr>
 							))}
 						</tbody>

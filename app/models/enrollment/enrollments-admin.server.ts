@@ -1,5 +1,6 @@
 import type { ExpressionBuilder, Kysely, Transaction } from 'kysely'
 import { likePattern } from '#app/models/accounts/users-admin.server.ts'
+import { type StaffViewer, taughtBy } from '#app/models/courses/course-staff.server.ts'
 import { listCoursesWithAvailability } from '#app/models/courses/courses.server.ts'
 import { recordAudit } from '#app/models/site/audit-log.server.ts'
 import { publishEvent } from '#app/services/events/publish.server.ts'
@@ -13,9 +14,14 @@ import { changeEnrollmentStatus, deleteEnrollment, enrollWithinCapacity } from '
 /** The enrollment table shows at most this many rows; a search narrows it down. */
 export const ENROLLMENT_LIST_LIMIT = 200
 
-/** Enrollments newest first, optionally matching the student's name or e-mail or the course title. */
+/**
+ * Enrollments of the courses the viewer works on, newest first, optionally matching the student's
+ * name or e-mail or the course title. Payments are the admin's: an instructor gets none
+ * (docs/decisions/056).
+ */
 export async function listEnrollments(
 	db: Kysely<Database>,
+	viewer: StaffViewer,
 	{ query, limit = ENROLLMENT_LIST_LIMIT }: { query?: string; limit?: number } = {},
 ) {
 	let select = db
@@ -40,6 +46,7 @@ export async function listEnrollments(
 			(eb) => redemptionOf(eb).select('promotion_codes.code').as('promotionCode'),
 			(eb) => redemptionOf(eb).select('promotion_code_redemptions.discount_cents').as('discountCents'),
 		])
+		.where(({ ref }) => taughtBy(viewer, ref('enrollments.course_id')))
 	if (query) {
 		const pattern = likePattern(query)
 		select = select.where((eb) =>
@@ -61,8 +68,10 @@ export async function listEnrollments(
 			studentName: row.name ?? '',
 			studentEmail: row.email,
 			payment:
-				row.paymentId === null ? null : { id: row.paymentId, amountCents: row.paidCents ?? 0, refundedCents: row.refundedCents ?? 0 },
-			paid: paymentOf(row),
+				row.paymentId === null || !viewer.isAdmin
+					? null
+					: { id: row.paymentId, amountCents: row.paidCents ?? 0, refundedCents: row.refundedCents ?? 0 },
+			paid: viewer.isAdmin ? paymentOf(row) : null,
 		})),
 		truncated: rows.length > limit,
 	}

@@ -18,6 +18,7 @@ import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { parseRowId, rowIdSchema } from '#app/utils/row-id.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
+import { requireCourseStaff } from './+shared/course-access.server.ts'
 import type { Route } from './+types/course-waitlist'
 
 const EntrySchema = z.object({ entryId: rowIdSchema() })
@@ -35,16 +36,21 @@ async function queueOf(courseId: string) {
 	return queue
 }
 
-/** One course's waitlist queue: reorder, remove, offer a seat by hand, and the offer time. */
+/**
+ * One course's waitlist queue: reorder, remove, offer a seat by hand, and the offer time, for
+ * admins; the course's instructors read it (docs/decisions/056), another course's get 404.
+ */
 export async function loader({ request, params }: Route.LoaderArgs) {
-	await requireAdmin(request)
+	const { user } = await requireCourseStaff(request, params.courseId)
 	const queue = await queueOf(params.courseId)
 	const url = new URL(request.url)
 	const [kind, id] = (url.searchParams.get('confirm') ?? '').split('-')
 	const confirming = queue.live.find((entry) => String(entry.id) === id && (kind === 'remove' || kind === 'offer'))
-	return { ...queue, confirm: confirming ? { kind: kind as 'remove' | 'offer', entry: confirming } : null }
+	const confirm = user.isAdmin && confirming ? { kind: kind as 'remove' | 'offer', entry: confirming } : null
+	return { ...queue, confirm, readOnly: !user.isAdmin }
 }
 
+/** Changing the queue stays the admin's: an instructor reads it only. */
 export async function action({ request, params }: Route.ActionArgs) {
 	const admin = await requireAdmin(request)
 	const { course } = await queueOf(params.courseId)
@@ -87,7 +93,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 }
 
 export default function CourseWaitlistPage({ loaderData, actionData }: Route.ComponentProps) {
-	const { course, live, ended, confirm } = loaderData
+	const { course, live, ended, confirm, readOnly } = loaderData
 	const back = href('/dashboard/admin/courses/:courseId/waitlist', { courseId: String(course.id) })
 	useLiveRevalidation(['enrollment.changed', 'course.changed'])
 	const full = course.taken >= course.capacity
@@ -115,7 +121,7 @@ export default function CourseWaitlistPage({ loaderData, actionData }: Route.Com
 					busyLabel="Offering..."
 				/>
 			) : null}
-			<WaitlistQueue course={course} live={live} ended={ended} back={back} lastResult={actionData?.result} />
+			<WaitlistQueue course={course} live={live} ended={ended} back={back} lastResult={actionData?.result} readOnly={readOnly} />
 		</>
 	)
 }

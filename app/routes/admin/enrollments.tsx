@@ -25,7 +25,7 @@ import {
 } from '#app/models/enrollment/enrollments-admin.server.ts'
 import { SeatUnavailableError } from '#app/models/enrollment/seats.server.ts'
 import { isRefundable } from '#app/models/payments/refunds.ts'
-import { requireAdmin } from '#app/utils/auth.server.ts'
+import { requireAdmin, requireStaff } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { searchText } from '#app/utils/misc.ts'
@@ -55,18 +55,36 @@ const RemoveSchema = z.object({
 	enrollmentId: rowIdSchema(),
 })
 
+/**
+ * The enrolments of the courses the visitor works on. An instructor reads their courses' (no
+ * payments, no changes: docs/decisions/056); everything that changes one stays the admin's.
+ */
 export async function loader({ request }: Route.LoaderArgs) {
-	await requireAdmin(request)
+	const staff = await requireStaff(request)
 	const url = new URL(request.url)
 	const query = searchText(url.searchParams)
 	const db = getDb()
+	if (!staff.isAdmin) {
+		const { enrollments, truncated } = await listEnrollments(db, staff, { query })
+		return {
+			query,
+			enrollments,
+			truncated,
+			limit: ENROLLMENT_LIST_LIMIT,
+			refunds: [],
+			removing: null,
+			changingStatus: null,
+			readOnly: true,
+			loadedAt: Date.now(),
+		}
+	}
 	// Add Enrollment was once a `?dialog=add` of this page.
 	if (url.searchParams.get('dialog') === 'add')
 		throw redirect(query ? `${ENROLLMENTS_PATH}/new?q=${encodeURIComponent(query)}` : `${ENROLLMENTS_PATH}/new`)
 	const removeId = parseRowId(url.searchParams.get('confirm')?.replace(/^remove-/, ''))
 	const statusChange = parseStatusConfirmation(url.searchParams.get('confirm'))
 	const [{ enrollments, truncated }, refunds, removing, changing] = await Promise.all([
-		listEnrollments(db, { query }),
+		listEnrollments(db, staff, { query }),
 		listPaymentsNeedingRefund(db),
 		removeId && url.searchParams.get('confirm')?.startsWith('remove-') ? getEnrollment(db, removeId) : null,
 		statusChange ? getEnrollment(db, statusChange.id) : null,
@@ -80,6 +98,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 		refunds,
 		removing: removing ?? null,
 		changingStatus: changing && statusChange && loss ? { ...changing, to: statusChange.to, loss } : null,
+		readOnly: false,
 		loadedAt: Date.now(),
 	}
 }
@@ -148,7 +167,7 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function ManageEnrollments({ loaderData }: Route.ComponentProps) {
-	const { enrollments, query, truncated, limit, refunds, removing, changingStatus, loadedAt } = loaderData
+	const { enrollments, query, truncated, limit, refunds, removing, changingStatus, readOnly, loadedAt } = loaderData
 	const back = enrollmentsPath(query)
 	useLiveRevalidation(['enrollment.changed', 'course.changed'])
 
@@ -191,21 +210,34 @@ export default function ManageEnrollments({ loaderData }: Route.ComponentProps) 
 					placeholder="Search by student, email or course..."
 					query={query}
 				/>
-				<ButtonLink to={query ? `${ENROLLMENTS_PATH}/new?q=${encodeURIComponent(query)}` : `${ENROLLMENTS_PATH}/new`} preventScrollReset>
-					Add Enrollment
-				</ButtonLink>
+				{readOnly ? null : (
+					<ButtonLink to={query ? `${ENROLLMENTS_PATH}/new?q=${encodeURIComponent(query)}` : `${ENROLLMENTS_PATH}/new`} preventScrollReset>
+						Add Enrollment
+					</ButtonLink>
+				)}
 			</div>
 
 			{refunds.length > 0 ? <RefundsPanel refunds={refunds} query={query} /> : null}
 
 			{enrollments.length === 0 ? (
 				<Card className="p-8 text-center text-slate-700">
-					{query ? 'No matching enrollments found' : "No enrollments found. Let's create your first enrollment."}
+					{query
+						? 'No matching enrollments found'
+						: readOnly
+							? 'No enrollments in your courses yet.'
+							: "No enrollments found. Let's create your first enrollment."}
 				</Card>
 			) : (
 				<StackingTableCard>
 					<table className="min-w-full text-left text-sm">
-						<TableHead caption="Enrollments" columns={['Student', 'Course', 'Enrollment Date', 'Paid', 'Status', 'Actions']} />
+						<TableHead
+							caption="Enrollments"
+							columns={
+								readOnly
+									? ['Student', 'Course', 'Enrollment Date', 'Status']
+									: ['Student', 'Course', 'Enrollment Date', 'Paid', 'Status', 'Actions']
+							}
+						/>
 						<tbody className="divide-y divide-slate-100">
 							{enrollments.map((enrollment) => {
 								const student = enrollment.studentName || 'Unknown User'
@@ -221,40 +253,46 @@ export default function ManageEnrollments({ loaderData }: Route.ComponentProps) 
 										<td data-label="Enrollment Date" className="px-4 py-3 whitespace-nowrap text-slate-700">
 											<LocalDate value={enrollment.enrollmentDate} />
 										</td>
-										<td data-label="Paid" className="px-4 py-3 text-slate-700 sm:whitespace-nowrap">
-											<EnrollmentPayment payment={enrollment.payment} paid={enrollment.paid} />
-										</td>
+										{readOnly ? null : (
+											<td data-label="Paid" className="px-4 py-3 text-slate-700 sm:whitespace-nowrap">
+												<EnrollmentPayment payment={enrollment.payment} paid={enrollment.paid} />
+											</td>
+										)}
 										<td data-label="Status" className="px-4 py-3">
 											<div className="flex flex-col items-start gap-2">
 												<EnrollmentStatusBadge status={enrollment.status} />
-												<EnrollmentStatusForm
-													enrollmentId={enrollment.id}
-													status={enrollment.status}
-													label={`Status of ${student} in ${enrollment.courseTitle}`}
-													action={back}
-													loadedAt={loadedAt}
-												/>
+												{readOnly ? null : (
+													<EnrollmentStatusForm
+														enrollmentId={enrollment.id}
+														status={enrollment.status}
+														label={`Status of ${student} in ${enrollment.courseTitle}`}
+														action={back}
+														loadedAt={loadedAt}
+													/>
+												)}
 											</div>
 										</td>
-										<td className="px-4 py-3">
-											<ActionList className="flex flex-wrap gap-2">
-												{enrollment.payment && isRefundable(enrollment.payment) ? (
-													<RefundLink payment={enrollment.payment} query={query} subject={`${student} for ${enrollment.courseTitle}`} />
-												) : null}
-												<ButtonLink
-													to={enrollmentsPath(query, `confirm=remove-${enrollment.id}`)}
-													preventScrollReset
-													size="sm"
-													variant="destructive"
-												>
-													Remove
-													<span className="sr-only">
-														{' '}
-														{student} from {enrollment.courseTitle}
-													</span>
-												</ButtonLink>
-											</ActionList>
-										</td>
+										{readOnly ? null : (
+											<td className="px-4 py-3">
+												<ActionList className="flex flex-wrap gap-2">
+													{enrollment.payment && isRefundable(enrollment.payment) ? (
+														<RefundLink payment={enrollment.payment} query={query} subject={`${student} for ${enrollment.courseTitle}`} />
+													) : null}
+													<ButtonLink
+														to={enrollmentsPath(query, `confirm=remove-${enrollment.id}`)}
+														preventScrollReset
+														size="sm"
+														variant="destructive"
+													>
+														Remove
+														<span className="sr-only">
+															{' '}
+															{student} from {enrollment.courseTitle}
+														</span>
+													</ButtonLink>
+												</ActionList>
+											</td>
+										)}
 									</tr>
 								)
 							})}
