@@ -156,6 +156,9 @@ const STRESS_TESTS = [
 ]
 const STRESS_REPEATS = { SECURITY_REPEATS: '20', PROMOTION_REPEATS: '20' }
 const stressInVitest = wanted('unit') && wanted('stress')
+// The production build for the browser tests, made while Vitest runs (no unit or integration test
+// reads it): its output is shown only if it fails.
+const built = wanted('e2e') ? runInBackground('build', bin('react-router'), ['build']) : undefined
 if (wanted('unit')) {
 	const repeats = stressInVitest ? { SECURITY_REPEATS: '21', PROMOTION_REPEATS: '25' } : {}
 	if (!run('vitest', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`], repeats)) {
@@ -165,9 +168,8 @@ if (wanted('unit')) {
 if (wanted('stress') && !stressInVitest) {
 	if (!run('stress', bin('vitest'), ['run', ...STRESS_TESTS], STRESS_REPEATS)) failures.push('stress')
 }
-if (wanted('e2e')) {
-	const built = run('build', bin('react-router'), ['build'])
-	if (!built) failures.push('build')
+if (built) {
+	if (!(await built)) failures.push('build')
 	else if (!(await chromiumReady)) failures.push('chromium')
 	else if (!(await lynxReady)) failures.push('lynx')
 	else if (
