@@ -11,6 +11,7 @@ import { spawn, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { copyManifests, INSTALL_COMMAND, RUNTIME_DEPENDENCIES_ENV } from '../tests/support/runtime-dependencies.ts'
 import { ensureTestPostgres } from '../tests/support/test-postgres-server.ts'
 
 const bin = (name: string) => path.resolve('node_modules/.bin', name)
@@ -67,12 +68,12 @@ const MISSING_HELP = {
  * Runs a command beside the steps (which block this process while they run): its output goes to a
  * file, printed only if it fails.
  */
-function runInBackground(label: string, command: string, args: string[], env: NodeJS.ProcessEnv = {}) {
+function runInBackground(label: string, command: string, args: string[], env: NodeJS.ProcessEnv = {}, cwd?: string) {
 	const started = Date.now()
 	const log = path.join(reportDir, `${label.replaceAll(/\W+/g, '-')}.log`)
 	const output = fs.openSync(log, 'w')
 	return new Promise<boolean>((resolve) => {
-		const child = spawn(command, args, { stdio: ['ignore', output, output], env: { ...process.env, ...env } })
+		const child = spawn(command, args, { stdio: ['ignore', output, output], env: { ...process.env, ...env }, cwd })
 		let finished = false
 		const done = (ok: boolean) => {
 			if (finished) return
@@ -122,6 +123,20 @@ function installMissingPackages() {
 }
 const { libreoffice: libreOfficeReady, chromium: chromiumReady, lynx: lynxReady } = installMissingPackages()
 
+/**
+ * The container test's production dependencies (tests/support/runtime-dependencies.ts), installed
+ * from the start beside the other steps: mostly disk writes, which held a browser-test worker for
+ * over a minute.
+ */
+function installRuntimeDependencies() {
+	const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'runtime-dependencies-'))
+	copyManifests(directory)
+	const { command, args } = INSTALL_COMMAND
+	const installed = runInBackground('npm ci --omit=dev for the container test', command, args, {}, directory)
+	return { directory, installed }
+}
+const runtimeDependencies = wanted('e2e') ? installRuntimeDependencies() : undefined
+
 if (wanted('typecheck')) {
 	if (!run('typecheck', bin('react-router'), ['typegen']) || !run('tsc', bin('tsc'), ['--noEmit'])) failures.push('typecheck')
 }
@@ -141,6 +156,9 @@ const STRESS_TESTS = [
 ]
 const STRESS_REPEATS = { SECURITY_REPEATS: '20', PROMOTION_REPEATS: '20' }
 const stressInVitest = wanted('unit') && wanted('stress')
+// The production build for the browser tests, made while Vitest runs (no unit or integration test
+// reads it): its output is shown only if it fails.
+const built = wanted('e2e') ? runInBackground('build', bin('react-router'), ['build']) : undefined
 if (wanted('unit')) {
 	const repeats = stressInVitest ? { SECURITY_REPEATS: '21', PROMOTION_REPEATS: '25' } : {}
 	if (!run('vitest', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`], repeats)) {
@@ -150,14 +168,15 @@ if (wanted('unit')) {
 if (wanted('stress') && !stressInVitest) {
 	if (!run('stress', bin('vitest'), ['run', ...STRESS_TESTS], STRESS_REPEATS)) failures.push('stress')
 }
-if (wanted('e2e')) {
-	const built = run('build', bin('react-router'), ['build'])
-	if (!built) failures.push('build')
+if (built) {
+	if (!(await built)) failures.push('build')
 	else if (!(await chromiumReady)) failures.push('chromium')
 	else if (!(await lynxReady)) failures.push('lynx')
 	else if (
 		!run('playwright', bin('playwright'), ['test', '-c', 'tests/playwright.config.ts', '--reporter=list,json'], {
 			PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightReport,
+			// Left out when the install failed: the container test installs for itself, and says why it cannot.
+			...((await runtimeDependencies?.installed) ? { [RUNTIME_DEPENDENCIES_ENV]: runtimeDependencies?.directory } : {}),
 		})
 	) {
 		failures.push('playwright')
@@ -178,6 +197,10 @@ if (fs.existsSync(playwrightReport)) {
 	counts.passed += (stats.expected ?? 0) + (stats.flaky ?? 0)
 	counts.failed += stats.unexpected ?? 0
 	counts.skipped += stats.skipped ?? 0
+}
+if (runtimeDependencies) {
+	await runtimeDependencies.installed
+	fs.rmSync(runtimeDependencies.directory, { recursive: true, force: true })
 }
 fs.rmSync(reportDir, { recursive: true, force: true })
 await database?.stop()

