@@ -3,6 +3,7 @@ import type { Browser, Page } from '@playwright/test'
 import type { Kysely } from 'kysely'
 import { attachmentKey } from '#app/services/storage/keys.ts'
 import type { Database } from '#db/types.ts'
+import { insertCourse, insertCourseStaff, insertEnrollment } from '#tests/support/fixtures.ts'
 import { expect, type TestUser, test } from '../support/e2e.ts'
 import { e2eServerStorage } from '../support/e2e-env.ts'
 
@@ -31,6 +32,13 @@ async function waitForHydration(page: Page) {
 
 function thread(page: Page) {
 	return page.getByRole('log')
+}
+
+/** A course the student is enrolled in and the instructors teach: its instructors are the student's contacts (docs/decisions/058). */
+async function teach(db: Kysely<Database>, student: TestUser, instructors: TestUser[]) {
+	const course = await insertCourse(db, { title: `Contacts course ${randomUUID().slice(0, 8)}` })
+	await insertEnrollment(db, { userId: student.id, courseId: course.id })
+	for (const instructor of instructors) await insertCourseStaff(db, { courseId: course.id, userId: instructor.id })
 }
 
 test('a student reads, sends, attaches and deletes messages', async ({ page, db, createUser, signIn, javaScriptEnabled }) => {
@@ -117,11 +125,12 @@ test('a student reads, sends, attaches and deletes messages', async ({ page, db,
 	expect(attachments).toEqual([{ name: 'notes.txt' }])
 })
 
-test('contacts: search, refresh and a new conversation', async ({ page, createUser, signIn }) => {
+test('contacts: search, refresh and a new conversation', async ({ page, db, createUser, signIn }) => {
 	const tag = randomUUID().slice(0, 8)
 	const instructor = await createUser({ role: 'instructor', name: `Ivy ${tag}` })
 	await createUser({ name: `Fellow student ${tag}` })
 	const student = await createUser({ name: `Sam ${tag}` })
+	await teach(db, student, [instructor])
 	await signIn(student)
 
 	await page.goto('/dashboard/messages?tab=conversations')
@@ -262,11 +271,12 @@ test('an image attachment that cannot be shown says so and keeps its download @j
 	await expect(thread(page).getByRole('link', { name: 'floor-plan.png' })).toHaveAttribute('href', `/files/attachments/${attachment.id}`)
 })
 
-test('a contact search closes a thread it filters out and opens what it found', async ({ page, createUser, signIn }) => {
+test('a contact search closes a thread it filters out and opens what it found', async ({ page, db, createUser, signIn }) => {
 	const tag = randomUUID().slice(0, 8)
 	const ivy = await createUser({ role: 'instructor', name: `Ivy ${tag}` })
-	await createUser({ role: 'instructor', name: `Otto ${tag}` })
+	const otto = await createUser({ role: 'instructor', name: `Otto ${tag}` })
 	const student = await createUser({ name: `Sam ${tag}` })
+	await teach(db, student, [ivy, otto])
 	await signIn(student)
 
 	await page.goto(`/dashboard/messages?tab=conversations&with=${ivy.id}`)
