@@ -270,6 +270,42 @@ describe("another course's pages", () => {
 		expect(storedNames()).not.toContain('forged.pdf')
 	})
 
+	test('thirty forged requests at once, by path, body and upload, change nothing of the other course', async () => {
+		const before = await snapshot()
+		const cookie = theirs.instructor.cookie
+		const params = { courseId: String(mine.courseId) }
+		const requests = Array.from({ length: 10 }, (_, index) => [
+			// By the path: their instructor on my course.
+			callRoute(
+				materialsAction,
+				formRequest(materialsPath(mine.courseId), { intent: 'delete-item', itemId: String(mine.itemId) }, { cookie }),
+				params,
+			),
+			// By the body: their own course's page naming my week.
+			callRoute(
+				materialsAction,
+				formRequest(materialsPath(theirs.courseId), { intent: 'delete-week', weekId: String(mine.weekId) }, { cookie }),
+				{ courseId: String(theirs.courseId) },
+			),
+			// By the upload's course field.
+			callRoute(
+				uploadAction,
+				multipartRequest(
+					'/uploads/materials',
+					cookie,
+					{ courseId: String(mine.courseId), weekNumber: '1', topic: `Forged ${index}` },
+					{ name: `forged-${index}.pdf`, bytes: PDF },
+				),
+			),
+		]).flat()
+		const answers = await Promise.all(requests)
+		const toasts = await Promise.all(answers.filter((_, index) => index % 3 === 1).map((response) => toastOf(response)))
+		expect(answers.filter((_, index) => index % 3 !== 1).map((response) => response.status)).toEqual(Array(20).fill(404))
+		expect(new Set(toasts.map((toast) => toast?.title))).toEqual(new Set(['Failed to delete course material: Week not found']))
+		expect(await snapshot()).toEqual(before)
+		expect(storedNames().filter((name) => name.startsWith('forged-'))).toEqual([])
+	})
+
 	test("a query string naming the other course's item or week shows nothing of it, and the raw SQL dialog stays an admin's", async () => {
 		const cookie = mine.instructor.cookie
 		const params = { courseId: String(mine.courseId) }

@@ -368,6 +368,12 @@ async function answerOf(
 	}
 }
 
+/**
+ * The matrix and the forged-id sweep call every route in turn (840 answers, then some 500 forgeries):
+ * longer than the suite's default 30 s when the whole suite shares the machine's cores.
+ */
+const MATRIX_TIMEOUT = 120_000
+
 describe('access matrix', () => {
 	test('every route of app/routes.ts has a row, and every row is a route', () => {
 		const ids = table.map((route) => route.id)
@@ -389,7 +395,7 @@ describe('access matrix', () => {
 		expect(mismatched.map((route) => `${route.id} loader=${route.hasLoader} action=${route.hasAction}`)).toEqual([])
 	})
 
-	test('every route × method × visitor answers as the table says', async () => {
+	test('every route × method × visitor answers as the table says', { timeout: MATRIX_TIMEOUT }, async () => {
 		const actual: Record<string, Expectation> = {}
 		for (const route of table) {
 			for (const method of ['GET', 'POST'] as const) {
@@ -418,7 +424,7 @@ describe('access matrix', () => {
 describe('ids written another way', () => {
 	const isNumeric = (name: string) => /^\d+$/.test(fixtures.params[name] ?? '')
 
-	test('every numeric path parameter of every route answers 404 to a forged id, GET and POST', async () => {
+	test('every numeric path parameter of every route answers 404 to a forged id, GET and POST', { timeout: MATRIX_TIMEOUT }, async () => {
 		// The delete route gets a course of its own, which every forged spelling of its id must leave alone.
 		const kept = String((await insertCourse(t.db, { title: 'Kept course' })).id)
 		const answers: string[] = []
