@@ -51,6 +51,13 @@ test('an instructor uploads a week, moves a session, marks attendance and reads 
 	await expect(menu.getByRole('link', { name: course.title })).toHaveAttribute('href', `/dashboard/admin/courses/${course.id}/materials`)
 	await expect(menu.getByRole('link', { name: 'Courses You Teach' })).toHaveAttribute('href', '/dashboard/admin/courses')
 	await expect(menu.getByRole('link', { name: other.title })).toHaveCount(0)
+	for (const [label, path] of [
+		['Grade Assignments', '/dashboard/admin/grades'],
+		['Student Communications', '/dashboard/admin/messages'],
+		['Enrollments', '/dashboard/admin/enrollments'],
+	] as const) {
+		await expect(menu.getByRole('link', { name: label, exact: true })).toHaveAttribute('href', path)
+	}
 	await expect(menu.getByRole('link', { name: 'Manage Users' })).toHaveCount(0)
 
 	// The menu's summary opens the menu on narrow screens; the sidebar is always there on wide ones.
@@ -103,7 +110,8 @@ test('an instructor uploads a week, moves a session, marks attendance and reads 
 	await expect(page.getByRole('heading', { level: 1, name: 'Courses You Teach' })).toBeVisible()
 	await expect(page.getByRole('heading', { name: course.title })).toBeVisible()
 	await expect(page.getByRole('heading', { name: other.title })).toHaveCount(0)
-	for (const refused of ['Edit', 'Delete', 'Run Again', 'Publish', 'Payment Plan', 'Staff', 'Completion', 'Waitlist']) {
+	await expect(page.getByRole('link', { name: `Waitlist of ${course.title}` })).toBeVisible()
+	for (const refused of ['Edit', 'Delete', 'Run Again', 'Publish', 'Payment Plan', 'Staff', 'Completion']) {
 		await expect(page.getByRole('link', { name: new RegExp(`^${refused} `) })).toHaveCount(0)
 	}
 	await expect(page.getByRole('button', { name: 'Add Course' })).toHaveCount(0)

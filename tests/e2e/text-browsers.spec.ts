@@ -152,6 +152,9 @@ test.describe('a text browser reads each page once, in order', () => {
 		const menu: Link[] = [
 			{ text: course.title, path: `/dashboard/admin/courses/${course.id}/materials` },
 			{ text: 'Courses You Teach', path: '/dashboard/admin/courses' },
+			{ text: 'Grade Assignments', path: '/dashboard/admin/grades' },
+			{ text: 'Student Communications', path: '/dashboard/admin/messages' },
+			{ text: 'Enrollments', path: '/dashboard/admin/enrollments' },
 			...DASHBOARD_MENU.filter((link) => link.text !== 'My Courses' && link.text !== 'Certificates'),
 		]
 		const pages = [
@@ -159,6 +162,8 @@ test.describe('a text browser reads each page once, in order', () => {
 			'/dashboard/admin/courses',
 			`/dashboard/admin/courses/${course.id}/materials`,
 			`/dashboard/admin/courses/${course.id}/progress`,
+			'/dashboard/admin/grades',
+			'/dashboard/admin/enrollments',
 		]
 		await readPages(context, pages, menu)
 	})

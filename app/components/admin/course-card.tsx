@@ -101,9 +101,7 @@ export function AdminCourseCard({
 					<ButtonLink to={href('/dashboard/admin/courses/:courseId/progress', params)} variant="outline" size="sm">
 						Progress<span className="sr-only"> of {course.title}</span>
 					</ButtonLink>
-					{admin ? (
-						<CourseLink to={href('/dashboard/admin/courses/:courseId/waitlist', params)} label="Waitlist" title={course.title} />
-					) : null}
+					<CourseLink to={href('/dashboard/admin/courses/:courseId/waitlist', params)} label="Waitlist" title={course.title} />
 					{admin ? (
 						<CourseLink to={href('/dashboard/admin/courses/:courseId/completion', params)} label="Completion" title={course.title} />
 					) : null}

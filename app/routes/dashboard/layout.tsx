@@ -52,7 +52,12 @@ const adminMenu: MenuItem[] = [
 ]
 
 /** The staff pages an instructor may use; each then shows the courses they teach only. */
-const instructorMenu: MenuItem[] = [{ to: href('/dashboard/admin/courses'), label: 'Courses You Teach', end: true }]
+const instructorMenu: MenuItem[] = [
+	{ to: href('/dashboard/admin/courses'), label: 'Courses You Teach', end: true },
+	{ to: href('/dashboard/admin/grades'), label: 'Grade Assignments' },
+	{ to: href('/dashboard/admin/messages'), label: 'Student Communications' },
+	{ to: href('/dashboard/admin/enrollments'), label: 'Enrollments' },
+]
 
 /** The member pages an instructor also uses (a student's course list and certificates are not theirs). */
 const instructorMemberMenu: MenuItem[] = studentMenu.filter(
