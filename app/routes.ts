@@ -41,6 +41,8 @@ export default [
 		route('assignments/:assignmentId', 'routes/dashboard/assignment.tsx'),
 		route('messages', 'routes/dashboard/messages.tsx'),
 		route('community', 'routes/dashboard/community.tsx'),
+		route('community/:courseId', 'routes/dashboard/community-course.tsx'),
+		route('community/:courseId/threads/:threadId', 'routes/dashboard/community-thread.tsx'),
 		route('settings', 'routes/dashboard/settings.tsx'),
 		route('certificates', 'routes/dashboard/certificates.tsx'),
 		...prefix('admin', [

@@ -401,6 +401,40 @@ export interface MaterialItemsTable {
 }
 
 /** The first time an enrolled student opened a material or recording (docs/decisions/051): one row per pair. */
+/** A discussion of a course's community (docs/decisions/060); its text is its opening post. */
+export interface CommunityThreadsTable {
+	id: Generated<number>
+	course_id: number
+	author_id: string | null
+	title: string
+	/** The author asked to be e-mailed about replies. */
+	notify_replies: Generated<boolean>
+	pinned: Generated<boolean>
+	locked: Generated<boolean>
+	/** The form's one-time key: the same form sent twice makes one thread. */
+	submission_key: string
+	last_activity_at: Generated<Date>
+	/** When the author was last e-mailed about replies, and the last reply that mail covered. */
+	replies_mailed_at: Date | null
+	replies_mailed_through: Generated<number>
+	created_at: CreatedAt
+}
+
+/** A thread's opening post or a reply; hidden by a moderator or deleted by its author, it keeps its place. */
+export interface CommunityPostsTable {
+	id: Generated<number>
+	thread_id: number
+	author_id: string | null
+	body: string
+	opening: Generated<boolean>
+	submission_key: string
+	created_at: CreatedAt
+	edited_at: Date | null
+	hidden_at: Date | null
+	hidden_by: string | null
+	deleted_at: Date | null
+}
+
 export interface MaterialOpensTable {
 	user_id: string
 	material_item_id: number
@@ -605,6 +639,8 @@ export interface Database {
 	email_outbox: EmailOutboxTable
 	audit_log: AuditLogTable
 	certificates: CertificatesTable
+	community_threads: CommunityThreadsTable
+	community_posts: CommunityPostsTable
 }
 
 export type Course = Selectable<CoursesTable>

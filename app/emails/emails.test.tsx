@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { AnnouncementEmail } from './announcement.tsx'
+import { CommunityRepliesEmail } from './community-replies.tsx'
 import { ConfirmEmail } from './confirm-email.tsx'
 import { CourseUpdateEmail } from './course-update.tsx'
 import { EnrollmentReceiptEmail } from './enrollment-receipt.tsx'
@@ -199,6 +200,35 @@ describe('e-mail templates', () => {
 		const toEveryone = await renderEmail(<AnnouncementEmail {...props} courseTitle={null} attachmentName={null} />)
 		expect(toEveryone.text).toMatch(/you are a student at Real Estate Mentorship and announcement emails are on/)
 		expect(toEveryone.text).not.toMatch(/Spring Cohort|attached/)
+	})
+
+	test('replies to a discussion: who wrote what, how many more, the link to the thread, the unsubscribe link', async () => {
+		const threadUrl = 'https://school.example/dashboard/community/3/threads/7'
+		const unsubscribeUrl = 'https://school.example/unsubscribe?token=abc.def'
+		const mail = await renderEmail(
+			<CommunityRepliesEmail
+				site={site}
+				name="Ana"
+				courseTitle="Spring Cohort"
+				threadTitle="Hard money <or> HELOC?"
+				replies={[
+					{ authorName: 'Ben', excerpt: 'HELOC if you have equity.' },
+					{ authorName: 'Ivy', excerpt: 'Run the numbers & compare.' },
+				]}
+				more={3}
+				threadUrl={threadUrl}
+				unsubscribeUrl={unsubscribeUrl}
+			/>,
+		)
+		expectSchoolFrame(mail, {
+			title: '5 new replies to &quot;Hard money &lt;or&gt; HELOC?&quot;',
+			reason: /you asked to hear about replies to your discussion in Spring Cohort and course e-mails are on/,
+		})
+		expect(mail.text).toContain('Ben wrote: HELOC if you have equity.')
+		expect(mail.text).toContain('And 3 more.')
+		expect(mail.html).toContain('Run the numbers &amp; compare.')
+		expect(linksOf(mail.html)).toEqual(expect.arrayContaining([threadUrl]))
+		expect(mail.text).toContain(unsubscribeUrl)
 	})
 
 	test('the refund notice: amounts, reason, reference, and whether the enrolment ended', async () => {

@@ -4,6 +4,7 @@
  * Cron lines: minute hour day month weekday task (graphile-worker's crontab format).
  */
 import type { TaskList } from 'graphile-worker'
+import { REPLY_MAIL_TASK } from '#app/models/community/discussions.ts'
 import { SEND_CERTIFICATE_TASK } from '#app/models/enrollment/certificates.server.ts'
 import { SEND_OFFER_EXPIRED_TASK, SEND_SEAT_OFFER_TASK } from '#app/models/enrollment/seat-offers.server.ts'
 import { MAKE_PREVIEW_TASK } from '#app/models/materials/document-previews.server.ts'
@@ -11,6 +12,7 @@ import { COURSE_UPDATE_TASK } from '#app/models/materials/materials.ts'
 import { EMAIL_ANNOUNCEMENT_TASK } from '#app/models/messaging/messages.server.ts'
 import { emailAnnouncementTask } from './announcements.server.ts'
 import { sendCertificateMail } from './certificates.server.ts'
+import { emailCommunityRepliesTask } from './community.server.ts'
 import { completeEndedCoursesTask } from './completion.server.ts'
 import { emailCourseUpdateTask } from './course-updates.server.ts'
 import { makePreview, requestMissingPreviews } from './document-previews.server.ts'
@@ -32,6 +34,7 @@ export const TASKS: TaskList = {
 	[EMAIL_ANNOUNCEMENT_TASK]: emailAnnouncementTask,
 	[COURSE_UPDATE_TASK]: emailCourseUpdateTask,
 	[SEND_CERTIFICATE_TASK]: sendCertificateMail,
+	[REPLY_MAIL_TASK]: emailCommunityRepliesTask,
 	'send-session-reminders': sendSessionReminders,
 	'announce-open-weeks': announceOpenWeeks,
 	'complete-ended-courses': completeEndedCoursesTask,

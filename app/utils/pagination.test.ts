@@ -14,6 +14,7 @@ describe('pagination', () => {
 	test('the first page keeps the plain address', () => {
 		expect(withPage('/list', 1)).toBe('/list')
 		expect(withPage('/list', 4)).toBe('/list?page=4')
+		expect(withPage('/list?q=deal', 2)).toBe('/list?q=deal&page=2')
 	})
 
 	test('the first, the last and the current page with its neighbours are offered, with gaps marked', () => {

@@ -6,9 +6,9 @@ export function parsePage(search: string | URLSearchParams) {
 	return Number.isSafeInteger(value) && value > 0 ? value : 1
 }
 
-/** A path on a given page: the first page has no parameter, so its address stays the one people know. */
+/** A path (which may carry a query, a search's) on a given page: the first page has no parameter, so its address stays the one people know. */
 export function withPage(path: string, page: number) {
-	return page > 1 ? `${path}?page=${page}` : path
+	return page > 1 ? `${path}${path.includes('?') ? '&' : '?'}page=${page}` : path
 }
 
 /** The page numbers to offer: always the first and last, and the current one with its neighbours; null marks a gap. */

@@ -33,6 +33,8 @@ export const RATE_LIMITS = {
 	promotionCodeAttempts: { points: 30, duration: HOUR },
 	/** Messages per user. */
 	messageSend: { points: 60, duration: MINUTE },
+	/** Discussions started and replies posted in a course's community, per user (docs/decisions/060). */
+	communityPost: { points: 10, duration: MINUTE },
 } satisfies Record<string, { points: number; duration: number; blockDuration?: number }>
 
 export type RateLimitName = keyof typeof RATE_LIMITS

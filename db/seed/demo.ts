@@ -2,7 +2,7 @@
  * Demo data for a first look at the app: accounts of every role, a free, a paid and a
  * full course, weekly materials of every viewer kind (PDF, image, video, YouTube link,
  * office files) stored through the FileStorage, a weekly live-session schedule (past and upcoming
- * sessions, a week not open yet), messages, assignments and contact
+ * sessions, a week not open yet), messages, assignments, the paid cohort's community and contact
  * submissions. Runs only on a database without users, so it never touches real data.
  */
 import { type Kysely, sql, type Transaction } from 'kysely'
@@ -345,7 +345,117 @@ async function insertDemoData(trx: Transaction<Database>, context: SeedContext) 
 	await insertFirstOpens(trx, users, paidWeeks, day)
 	// Ivy teaches the paid cohort (docs/decisions/055): its Staff page lists her.
 	await trx.insertInto('course_staff').values({ course_id: paidCourse.id, user_id: users.instructor, added_by: users.admin }).execute()
+	await insertCommunity(trx, users, paidCourse.id, day)
 	await insertContactSubmissions(trx, fullCourse.title, day)
+}
+
+/**
+ * The paid cohort's community (docs/decisions/060), lively: Ivy's pinned welcome, Sam's and
+ * Sofia's questions with replies back and forth, a link and line breaks, a locked notice.
+ */
+async function insertCommunity(
+	trx: Transaction<Database>,
+	users: Record<AccountName, string>,
+	courseId: number,
+	day: (offset: number) => Date,
+) {
+	const threads: Array<{
+		author: AccountName
+		title: string
+		body: string
+		daysAgo: number
+		pinned?: boolean
+		locked?: boolean
+		notifyReplies?: boolean
+		replies: Array<[AccountName, string]>
+	}> = [
+		{
+			author: 'instructor',
+			title: 'Welcome to the cohort: introduce yourself',
+			body: 'Tell us where you invest, what you own today and the deal you want to close by the end of the course.\nI will read every one.',
+			daysAgo: 24,
+			pinned: true,
+			replies: [
+				['sam', 'Sam here, Dallas. One duplex so far; I want a small multifamily next.'],
+				['sofia', 'Sofia from Atlanta. Two single-family rentals, looking at my first BRRRR.'],
+				['instructor', 'Great start, both of you. Keep your numbers handy for week 2.'],
+			],
+		},
+		{
+			author: 'sam',
+			title: 'Hard money or a HELOC for a first flip?',
+			body: 'I have equity in my duplex. Is a HELOC cheaper than hard money once you count points?\nRates I found: https://www.freddiemac.com/pmms',
+			daysAgo: 6,
+			notifyReplies: true,
+			replies: [
+				['sofia', 'I used a HELOC on my second rental: no points, and I only paid interest on what I drew.'],
+				['instructor', 'Both work. Run the deal at hard-money cost; if it still pencils, the HELOC is upside.'],
+				['sam', 'Makes sense, thank you. Running the numbers tonight.'],
+			],
+		},
+		{
+			author: 'sofia',
+			title: 'Rehab budget template: what contingency do you use?',
+			body: 'My contractor quoted $38k. I added 10% contingency; is 15% safer for a 1960s house?',
+			daysAgo: 3,
+			replies: [
+				['sam', 'I used 15% on mine and spent 12% of it on plumbing alone.'],
+				['instructor', '15% for anything older than 1980, and get the sewer line scoped before closing.'],
+			],
+		},
+		{
+			author: 'instructor',
+			title: 'Week 3 live session moved: see the schedule',
+			body: 'The replay will be in the week 3 recordings. Questions about the move go to Messages.',
+			daysAgo: 1,
+			locked: true,
+			replies: [],
+		},
+	]
+	for (const thread of threads) {
+		const startedAt = day(-thread.daysAgo)
+		const lastAt = thread.replies.length ? new Date(startedAt.getTime() + thread.replies.length * 3 * 3_600_000) : startedAt
+		const row = await trx
+			.insertInto('community_threads')
+			.values({
+				course_id: courseId,
+				author_id: users[thread.author],
+				title: thread.title,
+				pinned: thread.pinned ?? false,
+				locked: thread.locked ?? false,
+				notify_replies: thread.notifyReplies ?? false,
+				submission_key: sql<string>`gen_random_uuid()`,
+				last_activity_at: lastAt,
+				created_at: startedAt,
+			})
+			.returning('id')
+			.executeTakeFirstOrThrow()
+		const posts = [[thread.author, thread.body] as const, ...thread.replies]
+		await trx
+			.insertInto('community_posts')
+			.values(
+				posts.map(([author, body], index) => ({
+					thread_id: row.id,
+					author_id: users[author],
+					body,
+					opening: index === 0,
+					submission_key: sql<string>`gen_random_uuid()`,
+					created_at: new Date(startedAt.getTime() + index * 3 * 3_600_000),
+				})),
+			)
+			.execute()
+		// Replies already seen: the demo does not mail about them when it starts.
+		const [last] = await trx
+			.selectFrom('community_posts')
+			.select((eb) => eb.fn.max('id').as('id'))
+			.where('thread_id', '=', row.id)
+			.execute()
+		await trx
+			.updateTable('community_threads')
+			.set({ replies_mailed_through: Number(last?.id ?? 0), replies_mailed_at: thread.notifyReplies ? lastAt : null })
+			.where('id', '=', row.id)
+			.execute()
+	}
 }
 
 /**

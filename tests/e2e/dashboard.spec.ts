@@ -229,11 +229,16 @@ test('My Courses shows waitlist requests, or else invites to browse programs', a
 	await expect(page.getByRole('link', { name: 'Browse Available Programs' })).toHaveAttribute('href', '/courses')
 })
 
-test('the dashboard community page is a placeholder', async ({ page, createUser, signIn }) => {
+test('without a course the dashboard community says so and links the investor community (docs/decisions/060)', async ({
+	page,
+	createUser,
+	signIn,
+}) => {
 	await signIn(await createUser())
 	const response = await page.goto('/dashboard/community')
 	expect(response?.status()).toBe(200)
 	await expect(page.getByRole('heading', { level: 1, name: 'Community' })).toBeVisible()
+	await expect(page.getByText('No community yet')).toBeVisible()
 	await expect(page.getByRole('link', { name: 'Visit the Investor Community' })).toHaveAttribute('href', '/community')
 })
 

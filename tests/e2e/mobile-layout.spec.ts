@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { Page } from '@playwright/test'
+import { insertCommunityThread } from '#tests/support/fixtures.ts'
 import { expect, test } from '../support/e2e.ts'
 
 /** How far the document is wider than the screen: a phone user would have to scroll sideways. */
@@ -75,6 +76,15 @@ test('on a phone no page scrolls sideways; wide tables scroll inside their card'
 		])
 		.execute()
 
+	const { threadId } = await insertCommunityThread(db, {
+		courseId: course.id,
+		authorId: student.id,
+		title: `Financing ${LONG_NAME} deals`,
+		body: `Rates here: ${PASTED_LINK}\nWhat do you use?`,
+		replies: [admin.id],
+		pinned: true,
+	})
+
 	await page.setViewportSize({ width: 390, height: 844 })
 	await signIn(admin)
 	const adminPages = [
@@ -125,6 +135,10 @@ test('on a phone no page scrolls sideways; wide tables scroll inside their card'
 		'/dashboard/messages',
 		`/dashboard/messages?with=${admin.id}`,
 		'/dashboard/settings',
+		`/dashboard/community/${course.id}`,
+		`/dashboard/community/${course.id}?tab=members`,
+		`/dashboard/community/${course.id}?tab=events`,
+		`/dashboard/community/${course.id}/threads/${threadId}`,
 		'/courses',
 		`/courses/${course.id}`,
 	]

@@ -11,7 +11,15 @@ import path from 'node:path'
 import type { Kysely } from 'kysely'
 import pg from 'pg'
 import type { Database } from '#db/types.ts'
-import { insertCourse, insertEnrollment, insertLiveSession, insertPaidPayment, insertUser, insertWeek } from '#tests/support/fixtures.ts'
+import {
+	insertCommunityThread,
+	insertCourse,
+	insertEnrollment,
+	insertLiveSession,
+	insertPaidPayment,
+	insertUser,
+	insertWeek,
+} from '#tests/support/fixtures.ts'
 import { dropServerDatabase, type PrivateServer, snapshot, startServer, startTcpProxy } from '#tests/support/private-server.ts'
 import { concretePath, listRoutes, paramNames } from '#tests/support/route-table.ts'
 import { expect, test } from '../support/e2e.ts'
@@ -133,6 +141,7 @@ test.describe('forgery, GET safety and headers', () => {
 			})
 			.returning('id')
 			.executeTakeFirstOrThrow()
+		const { threadId } = await insertCommunityThread(db, { courseId: course.id, authorId: student })
 		const paymentId = await insertPaidPayment(db, {
 			checkoutSessionId: 'cs_test_crawl_paid',
 			userId: student,
@@ -152,6 +161,7 @@ test.describe('forgery, GET safety and headers', () => {
 			sessionId: 'cs_test_unknown',
 			mailId: String(mail.id),
 			liveSessionId: String(liveSessionId),
+			threadId: String(threadId),
 			// No report preview has this id: the preview page answers 404.
 			importId: '00000000-0000-4000-8000-000000000000',
 			feed: 'not-a-real-calendar-token-not-a-real-one.ics',

@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto'
 import type { BrowserContext } from '@playwright/test'
 import {
+	insertCommunityThread,
 	insertCourse,
 	insertCourseStaff,
 	insertEnrollment,
@@ -91,7 +92,28 @@ test.describe('a text browser reads each page once, in order', () => {
 		expect(withToast.text).toMatch(/\[ \] Dismiss notification\n/)
 		expect(withToast.unlabelled).toEqual([])
 
-		await readPages(context, ['/dashboard', '/dashboard/settings', '/dashboard/community'], DASHBOARD_MENU)
+		const classmate = await insertUser(db, { role: 'student', name: 'Text Classmate' })
+		await insertEnrollment(db, { userId: classmate, courseId: course.id })
+		const { threadId } = await insertCommunityThread(db, {
+			courseId: course.id,
+			authorId: student.id,
+			title: 'Which lender?',
+			body: 'See https://example.com/rates\nthen tell me.',
+			replies: [classmate],
+			pinned: true,
+		})
+		await readPages(
+			context,
+			[
+				'/dashboard',
+				'/dashboard/settings',
+				'/dashboard/community',
+				`/dashboard/community/${course.id}?tab=members`,
+				`/dashboard/community/${course.id}?tab=events`,
+				`/dashboard/community/${course.id}/threads/${threadId}`,
+			],
+			DASHBOARD_MENU,
+		)
 		await readPages(context, ['/', '/courses'], [...SITE_MENU, { text: 'Dashboard', path: '/dashboard' }])
 	})
 

@@ -8,6 +8,7 @@ import { acceptStreams, closeAllStreams, eventForViewer, HEARTBEAT_MS } from '#a
 import { type DatabaseHandle, openDatabase } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
+import { insertCourse, insertCourseStaff, insertEnrollment } from '#tests/support/fixtures.ts'
 import { getRequest, sessionCookieFor } from '#tests/support/requests.ts'
 
 const t = useTestDatabase()
@@ -85,6 +86,10 @@ describe('event payloads', () => {
 		expect(eventForViewer(null, enrolment)).toEqual({ type: 'enrollment.changed', courseId: 1 })
 		expect(eventForViewer(null, { type: 'course.changed', courseId: 1 })).toEqual({ type: 'course.changed', courseId: 1 })
 		expect(eventForViewer(null, { type: 'site.changed' })).toBeNull()
+		const post: AppEvent = { type: 'community.posted', courseId: 5, threadId: 9 }
+		expect(eventForViewer({ id: 'a' }, post, new Set([5]))).toEqual(post)
+		expect(eventForViewer({ id: 'a' }, post, new Set([6]))).toBeNull()
+		expect(eventForViewer(null, post)).toBeNull()
 	})
 })
 
@@ -139,6 +144,32 @@ describe('the events route', () => {
 			classmate: [seats, published[2], course],
 			admin: [seats, published[1], published[2], course],
 		})
+	})
+
+	test("a community post reaches the members of its course (students, staff, admins), nobody else's stream", async () => {
+		const [member, staff, outsider, admin] = await Promise.all([signedIn(), signedIn(), signedIn(), signedIn()])
+		await t.db.updateTable('profiles').set({ role: 'instructor' }).where('id', '=', staff.id).execute()
+		await t.db.updateTable('profiles').set({ role: 'admin' }).where('id', '=', admin.id).execute()
+		const course = await insertCourse(t.db, { title: 'Live community' })
+		await insertEnrollment(t.db, { userId: member.id, courseId: course.id })
+		await insertCourseStaff(t.db, { courseId: course.id, userId: staff.id })
+		await getEventHub()
+		const viewers = { visitor: '', member: member.cookie, staff: staff.cookie, outsider: outsider.cookie, admin: admin.cookie }
+		const streams = Object.fromEntries(
+			await Promise.all(Object.entries(viewers).map(async ([name, cookie]) => [name, await openStream(cookie)] as const)),
+		)
+		for (const stream of Object.values(streams)) await readUntil(stream.reader, 'event: ready')
+		await other.db.transaction().execute(async (trx) => {
+			await publishEvent(trx, { type: 'community.posted', courseId: course.id, threadId: 71 })
+			await publishEvent(trx, { type: 'course.changed', courseId: 72 })
+		})
+		const received: Record<string, boolean> = {}
+		for (const [name, stream] of Object.entries(streams)) {
+			// course.changed comes last and goes to everyone: once it is read, the post has been too, or never will.
+			received[name] = (await readUntil(stream.reader, '"courseId":72')).includes('"threadId":71')
+			stream.controller.abort()
+		}
+		expect(received).toEqual({ visitor: false, member: true, staff: true, outsider: false, admin: true })
 	})
 
 	test('an event published by another process reaches the SSE client of this one, filtered per user', async () => {

@@ -17,6 +17,7 @@ import {
 	insertAssignment,
 	insertAttendanceImport,
 	insertCertificate,
+	insertCommunityThread,
 	insertCourse,
 	insertCourseStaff,
 	insertEnrollment,
@@ -118,7 +119,19 @@ const ACCESS: Record<string, Expectation> = {
 		POST: [LOGIN, '403', '400', '403', '403', '403'],
 	},
 	'routes/dashboard/messages': { GET: member(), POST: member('400') },
-	'routes/dashboard/community': { GET: member() },
+	// One community leads straight to it; the stranger has none and the admin every course's, to choose from.
+	'routes/dashboard/community': {
+		GET: [LOGIN, '200', '→/dashboard/community/:id', '→/dashboard/community/:id', '→/dashboard/community/:spare', '200'],
+	},
+	// Only the course's members (students, staff, admins) read and post; to anyone else it does not exist.
+	'routes/dashboard/community-course': {
+		GET: [LOGIN, '404', '200', '200', '404', '200'],
+		POST: [LOGIN, '404', '400', '400', '404', '400'],
+	},
+	'routes/dashboard/community-thread': {
+		GET: [LOGIN, '404', '200', '200', '404', '200'],
+		POST: [LOGIN, '404', '400', '400', '404', '400'],
+	},
 	'routes/dashboard/settings': { GET: member(), POST: member('400') },
 	'routes/dashboard/certificates': { GET: member(), POST: member('400') },
 	'routes/admin/layout': {},
@@ -302,6 +315,7 @@ beforeAll(async () => {
 		customerEmail: 'matrix-payer@example.com',
 	})
 	const certificate = await insertCertificate(t.db, { userId: other })
+	const { threadId } = await insertCommunityThread(t.db, { courseId: course.id, authorId: other, replies: [student] })
 	fixtures = {
 		users: { stranger, student, courseInstructor, otherInstructor, admin },
 		params: {
@@ -321,6 +335,7 @@ beforeAll(async () => {
 			feed: 'not-a-real-calendar-token-not-a-real-one.ics',
 			mailId: String(mail.id),
 			token: placeToken,
+			threadId: String(threadId),
 		},
 		spareCourseId: String(spare.id),
 		other,
@@ -356,9 +371,9 @@ async function answerOf(
 		controller.abort()
 		await response.body?.cancel()
 		if (response.status >= 300 && response.status < 400) {
-			// The matrix course's id stands as ':id', so a row need not know it.
+			// The matrix course's id stands as ':id' (the spare course's as ':spare'), so a row need not know it.
 			const location = new URL(response.headers.get('Location')!, 'http://localhost').pathname
-			return `→${location.replace(new RegExp(`/${fixtures.courseId}(?=/|$)`), '/:id')}`
+			return `→${location.replace(new RegExp(`/${fixtures.courseId}(?=/|$)`), '/:id').replace(new RegExp(`/${fixtures.spareCourseId}(?=/|$)`), '/:spare')}`
 		}
 		return String(response.status)
 	} catch (error) {

@@ -40,6 +40,7 @@ import {
 	insertAssignment,
 	insertAttendanceImport,
 	insertCertificate,
+	insertCommunityThread,
 	insertContactSubmission,
 	insertCourse,
 	insertEnrollment,
@@ -356,6 +357,8 @@ beforeAll(async () => {
 	await insertContactSubmission(t.db, { name: 'Fuzz Contact', email: 'fuzz-contact@example.com', message: 'A question' })
 	// A certificate of the student's: their certificates page has a form.
 	const { certificateId } = await insertCertificate(t.db, { userId: users.student })
+	// A discussion with the student's reply: the thread page's reply, edit, delete and moderation forms.
+	const { threadId } = await insertCommunityThread(t.db, { courseId: course.id, authorId: users.admin, replies: [users.student] })
 	params = {
 		certificateId,
 		list: '0',
@@ -367,6 +370,7 @@ beforeAll(async () => {
 		sessionId: checkout.id,
 		token: placeToken,
 		liveSessionId: String(liveSessionId),
+		threadId: String(threadId),
 		paymentId: String(paymentId),
 		importId: await insertAttendanceImport(t.db, { sessionId: liveSessionId, adminId: users.admin }),
 	}

@@ -201,6 +201,24 @@ describe('seedDemoData', () => {
 			.execute()
 		expect(lockedWeeks.map((week) => week.week_number)).toEqual([4])
 
+		// A lively community in the paid cohort: several discussions with replies, one pinned, by students and the instructor.
+		const discussions = await t.db
+			.selectFrom('community_threads as thread')
+			.select((eb) => [
+				'thread.pinned',
+				eb
+					.selectFrom('community_posts as post')
+					.select((inner) => inner.fn.countAll<string>().as('n'))
+					.whereRef('post.thread_id', '=', 'thread.id')
+					.as('posts'),
+			])
+			.execute()
+		expect(discussions.length).toBeGreaterThanOrEqual(3)
+		expect(discussions.filter((thread) => thread.pinned)).toHaveLength(1)
+		expect(discussions.filter((thread) => Number(thread.posts) > 2).length).toBeGreaterThanOrEqual(2)
+		const authors = await t.db.selectFrom('community_posts').select('author_id').distinct().execute()
+		expect(authors.length).toBeGreaterThanOrEqual(3)
+
 		const waitlist = await t.db.selectFrom('contact_submissions').selectAll().where('kind', '=', 'waitlist').execute()
 		expect(waitlist).toHaveLength(1)
 		expect(waitlist[0]!.message.startsWith(`Waitlist request for: ${waitlist[0]!.program}\n`)).toBe(true)

@@ -12,6 +12,7 @@ import type { Database } from '#db/types.ts'
 
 export * from './fixtures/attendance.ts'
 export * from './fixtures/certificates.ts'
+export * from './fixtures/community.ts'
 export * from './fixtures/courses.ts'
 export * from './fixtures/messages.ts'
 export * from './fixtures/payments.ts'

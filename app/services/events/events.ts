@@ -8,6 +8,8 @@ export type AppEvent =
 	| { type: 'announcement.created' | 'announcement.deleted'; messageId: number }
 	| { type: 'enrollment.changed'; courseId: number; userId?: string }
 	| { type: 'course.changed'; courseId: number }
+	/** A discussion started or a reply posted in a course's community; only its members hear it (docs/decisions/060). */
+	| { type: 'community.posted'; courseId: number; threadId: number }
 	/** Sent by database triggers when public content (courses, seats, the offer) changed; for the page cache only. */
 	| { type: 'site.changed' }
 

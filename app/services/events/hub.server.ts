@@ -23,6 +23,7 @@ const AppEventSchema = z.discriminatedUnion('type', [
 	z.object({ type: z.enum(['announcement.created', 'announcement.deleted']), messageId: id }),
 	z.object({ type: z.literal('enrollment.changed'), courseId: id, userId: userId.optional() }),
 	z.object({ type: z.literal('course.changed'), courseId: id }),
+	z.object({ type: z.literal('community.posted'), courseId: id, threadId: id }),
 	z.object({ type: z.literal('site.changed') }),
 ]) satisfies z.ZodType<AppEvent>
 

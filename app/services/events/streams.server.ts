@@ -21,9 +21,14 @@ export function streamClientKey(user: Pick<SessionUser, 'id'> | null, address: s
  * What of an event this viewer's stream carries, or null for nothing. Message events go to
  * their two parties and announcements to signed-in users. Seat and course changes go to
  * everyone, but only their public part: an enrolment change names its student to that student
- * alone (a visitor or classmate learns that seats changed, not whose).
+ * alone (a visitor or classmate learns that seats changed, not whose). A community post goes to
+ * the members of its course (`communityCourseIds`, the viewer's communities when the stream opened).
  */
-export function eventForViewer(user: Pick<SessionUser, 'id'> | null, event: AppEvent): AppEvent | null {
+export function eventForViewer(
+	user: Pick<SessionUser, 'id'> | null,
+	event: AppEvent,
+	communityCourseIds: ReadonlySet<number> = new Set(),
+): AppEvent | null {
 	switch (event.type) {
 		case 'message.created':
 		case 'message.deleted':
@@ -36,6 +41,8 @@ export function eventForViewer(user: Pick<SessionUser, 'id'> | null, event: AppE
 			return event.userId !== undefined && event.userId === user?.id ? event : { type: event.type, courseId: event.courseId }
 		case 'course.changed':
 			return event
+		case 'community.posted':
+			return communityCourseIds.has(event.courseId) ? event : null
 		case 'site.changed':
 			return null
 	}
@@ -52,7 +59,7 @@ export function openUserEventStream(
 	request: Request,
 	user: Pick<SessionUser, 'id'> | null,
 	hub: EventHub,
-	{ client, limit }: { client: string; limit: number },
+	{ client, limit, communityCourseIds }: { client: string; limit: number; communityCourseIds?: ReadonlySet<number> },
 ) {
 	if (!registry.accepting) {
 		return new Response('The server is restarting.', { status: 503, headers: { 'Retry-After': '2' } })
@@ -94,7 +101,7 @@ export function openUserEventStream(
 			}
 		}
 		const unsubscribe = hub.subscribe((event) => {
-			const visible = eventForViewer(user, event)
+			const visible = eventForViewer(user, event, communityCourseIds)
 			if (visible) safeSend({ data: JSON.stringify(visible) })
 		})
 		const heartbeat = setInterval(() => safeSend({ event: 'ping', data: '' }), HEARTBEAT_MS)
