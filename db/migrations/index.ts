@@ -24,6 +24,7 @@ import * as materialOpens from './2026-12-02-0101-material-opens.ts'
 import * as completionRule from './2026-12-02-0201-completion-rule.ts'
 import * as coursePaymentPlans from './2026-12-02-0301-course-payment-plans.ts'
 import * as courseStaff from './2026-12-02-0401-course-staff.ts'
+import * as planPurchases from './2026-12-03-0301-plan-purchases.ts'
 
 /**
  * Every migration, in order. Listed explicitly so the same list works in the
@@ -55,4 +56,5 @@ export const migrations: Record<string, Migration> = {
 	'2026-12-02-0201-completion-rule': completionRule,
 	'2026-12-02-0301-course-payment-plans': coursePaymentPlans,
 	'2026-12-02-0401-course-staff': courseStaff,
+	'2026-12-03-0301-plan-purchases': planPurchases,
 }
