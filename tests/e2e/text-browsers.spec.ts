@@ -7,7 +7,15 @@
  */
 import { randomUUID } from 'node:crypto'
 import type { BrowserContext } from '@playwright/test'
-import { insertCourse, insertEnrollment, insertMaterialItem, insertPaidPayment, insertUser, insertWeek } from '#tests/support/fixtures.ts'
+import {
+	insertCourse,
+	insertEnrollment,
+	insertMaterialItem,
+	insertPaidPayment,
+	insertPlanPurchase,
+	insertUser,
+	insertWeek,
+} from '#tests/support/fixtures.ts'
 import { expect, test } from '../support/e2e.ts'
 import { readAsTextBrowser } from '../support/text-browser.ts'
 
@@ -101,6 +109,8 @@ test.describe('a text browser reads each page once, in order', () => {
 		})
 		// Paid for this enrolment: its row offers Refund beside Remove.
 		await db.updateTable('registration_payments').set({ enrollment_id: enrollment.id }).where('id', '=', payment).execute()
+		// The student pays on a plan: the admin's plan list shows it with its test-mode charge buttons.
+		await insertPlanPurchase(db, { userId: student.id, courseId: course.id, enrollmentId: enrollment.id })
 		// A payment taken for a seat that could not be given: the panel above the list offers its refund.
 		const unseated = await insertPaidPayment(db, {
 			checkoutSessionId: `cs_test_text_${randomUUID()}`,
@@ -121,6 +131,7 @@ test.describe('a text browser reads each page once, in order', () => {
 			`/dashboard/admin/courses/${course.id}/progress`,
 			`/dashboard/admin/courses/${course.id}/completion`,
 			`/dashboard/admin/courses/${course.id}/payment-plan`,
+			`/dashboard/admin/courses/${course.id}/plans`,
 			'/dashboard/admin/enrollments',
 			'/dashboard/admin/school-details',
 		]

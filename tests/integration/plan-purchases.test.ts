@@ -2,18 +2,23 @@
  * Pay in instalments, the purchase (issue 41, docs/decisions/054 and 059): a buyer chooses the
  * course's plan on the purchase form; the seat is held exactly as for paying in full, the test
  * checkout charges the first payment, and its fulfilment enrols and makes the plan active with its
- * schedule snapshotted. Two plan purchases for the last seat sell one seat.
+ * schedule snapshotted. Two plan purchases for the last seat sell one seat. Then test mode's
+ * "charge the next instalment now": a failure e-mails once and makes the plan past due, the pause
+ * job pauses it once after the grace days (its clock passed in), and paying restores access.
  */
 import { RouterContextProvider } from 'react-router'
 import { describe, expect, test } from 'vitest'
 import { createUser } from '#app/models/accounts/users.server.ts'
+import { courseAccess, listAccessibleCourses } from '#app/models/materials/materials.server.ts'
 import { addMonths, dayInZone } from '#app/models/payments/instalment-plans.ts'
 import { claimSeat, expireCheckout, fulfil, openCheckout } from '#app/models/payments/payments.server.ts'
+import { pauseOverduePlans, payFailedInstalments, planNoticesOf } from '#app/models/payments/plan-purchases.server.ts'
+import { chargeInstalmentNow } from '#app/models/payments/plan-purchases-admin.server.ts'
 import { action as enrollAction, loader as enrollLoader } from '#app/routes/register/enroll.tsx'
 import { setPayments } from '#app/services/payments/index.server.ts'
 import { TestCheckoutPayments } from '#app/services/payments/test-checkout.server.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
-import { insertCourse, insertPaymentPlan } from '#tests/support/fixtures.ts'
+import { insertCourse, insertEnrollment, insertPaymentPlan, insertPlanPurchase, insertUser } from '#tests/support/fixtures.ts'
 import { formRequest, getRequest, sessionCookieFor, settle } from '#tests/support/requests.ts'
 
 const t = useTestDatabase()
@@ -205,5 +210,111 @@ describe('two plan purchases for the last seat at once', () => {
 		expect(locations.filter((location) => location === `/courses/${course.id}?dialog=waitlist`)).toHaveLength(1)
 		expect(await t.db.selectFrom('seat_holds').select('id').where('course_id', '=', course.id).execute()).toHaveLength(1)
 		expect(await t.db.selectFrom('plan_purchases').select('id').where('course_id', '=', course.id).execute()).toHaveLength(1)
+	})
+})
+
+describe('after the purchase: instalments paid and failed, the pause and access (test mode)', () => {
+	async function boughtPlan() {
+		const buyer = await student()
+		const course = await courseWithPlan()
+		const enrollment = await insertEnrollment(t.db, { userId: buyer.id, courseId: course.id })
+		const plan = await insertPlanPurchase(t.db, { userId: buyer.id, courseId: course.id, enrollmentId: enrollment.id })
+		const admin = await insertUser(t.db, { role: 'admin' })
+		return { buyer, course, enrollment, admin, ...plan }
+	}
+
+	const failureMails = (email: string) =>
+		t.db
+			.selectFrom('email_outbox')
+			.select(['subject', 'text_body'])
+			.where('to_address', '=', email)
+			.where('subject', 'like', 'Payment failed: %')
+			.execute()
+	const planRow = (planId: number) => t.db.selectFrom('plan_purchases').selectAll().where('id', '=', planId).executeTakeFirstOrThrow()
+	const reader = (userId: string) => ({ id: userId, isAdmin: false })
+
+	test('a failed instalment makes the plan past due and e-mails the student once, with the link to update the card', async () => {
+		const { buyer, course, admin, planId, instalmentIds } = await boughtPlan()
+		const charge = { adminId: admin, courseId: course.id, planId, instalmentId: instalmentIds[1]!, outcome: 'fail' as const }
+		// Five failed attempts at once (a retry that fails again is a failure too): one e-mail all the same.
+		await Promise.all(Array.from({ length: 5 }, () => chargeInstalmentNow(t.db, charge)))
+		expect(await planRow(planId)).toMatchObject({ status: 'past_due' })
+		const mails = await failureMails(buyer.email)
+		expect(mails).toHaveLength(1)
+		expect(mails[0]!.text_body).toContain(`/dashboard/plans/${planId}/pay`)
+		// Still within the grace period: access stays.
+		expect(await courseAccess(t.db, reader(buyer.id), course.id)).toBe('full')
+	})
+
+	test('ten "succeed" charges of one instalment at once record one payment', async () => {
+		const { course, admin, planId, instalmentIds } = await boughtPlan()
+		const charge = { adminId: admin, courseId: course.id, planId, instalmentId: instalmentIds[1]!, outcome: 'succeed' as const }
+		const outcomes = await Promise.all(Array.from({ length: 10 }, () => chargeInstalmentNow(t.db, charge)))
+		expect(outcomes.filter((outcome) => outcome === 'recorded')).toHaveLength(1)
+		const paid = await t.db
+			.selectFrom('plan_instalments')
+			.select('status')
+			.where('plan_purchase_id', '=', planId)
+			.orderBy('sequence')
+			.execute()
+		expect(paid.map((row) => row.status)).toEqual(['paid', 'paid', 'scheduled'])
+		const audits = await t.db
+			.selectFrom('audit_log')
+			.select('action')
+			.where('entity', '=', 'plan_purchase')
+			.where('entity_id', '=', String(planId))
+			.execute()
+		expect(audits).toEqual([{ action: 'payment_plan.charge_succeeded' }])
+	})
+
+	test('a charge for another course or a made-up instalment changes nothing', async () => {
+		const { admin, planId, instalmentIds } = await boughtPlan()
+		const other = await courseWithPlan()
+		expect(
+			await chargeInstalmentNow(t.db, { adminId: admin, courseId: other.id, planId, instalmentId: instalmentIds[1]!, outcome: 'fail' }),
+		).toBe('not-found')
+		const { planId: otherPlan } = await boughtPlan()
+		expect(
+			await chargeInstalmentNow(t.db, {
+				adminId: admin,
+				courseId: (await planRow(otherPlan)).course_id,
+				planId: otherPlan,
+				instalmentId: instalmentIds[1]!,
+				outcome: 'fail',
+			}),
+		).toBe('already')
+		expect((await planRow(planId)).status).toBe('active')
+		expect((await planRow(otherPlan)).status).toBe('active')
+	})
+
+	test('after the grace days the job pauses the plan once across runs; access pauses; paying restores it at once', async () => {
+		const { buyer, course, admin, planId, instalmentIds } = await boughtPlan()
+		await chargeInstalmentNow(t.db, { adminId: admin, courseId: course.id, planId, instalmentId: instalmentIds[1]!, outcome: 'fail' })
+		const failingSince = (await planRow(planId)).failing_since!
+		const day = 86_400_000
+		expect(await pauseOverduePlans(t.db, new Date(failingSince.getTime() + 6 * day))).toEqual([])
+		const later = new Date(failingSince.getTime() + 7 * day + 1000)
+		const runs = await Promise.all(Array.from({ length: 5 }, () => pauseOverduePlans(t.db, later)))
+		expect(runs.flat().filter((paused) => paused.id === planId)).toHaveLength(1)
+		expect(await planRow(planId)).toMatchObject({ status: 'paused', pause_reason: 'overdue' })
+		expect(await courseAccess(t.db, reader(buyer.id), course.id)).toBeNull()
+		expect((await listAccessibleCourses(t.db, reader(buyer.id))).map((one) => one.id)).not.toContain(course.id)
+		expect(await planNoticesOf(t.db, buyer.id)).toMatchObject([{ planId, status: 'paused', overdueCents: 86_666 }])
+
+		expect(await payFailedInstalments(t.db, { planId })).toBe(1)
+		expect(await planRow(planId)).toMatchObject({ status: 'active', pause_reason: null, failing_since: null })
+		expect(await courseAccess(t.db, reader(buyer.id), course.id)).toBe('full')
+		expect(await planNoticesOf(t.db, buyer.id)).toEqual([])
+	})
+
+	test('alumni keep read access only once the plan is paid in full; the last instalment completes it', async () => {
+		const { buyer, course, enrollment, admin, planId, instalmentIds } = await boughtPlan()
+		await t.db.updateTable('enrollments').set({ status: 'completed' }).where('id', '=', enrollment.id).execute()
+		expect(await courseAccess(t.db, reader(buyer.id), course.id)).toBeNull()
+		for (const instalmentId of instalmentIds.slice(1)) {
+			await chargeInstalmentNow(t.db, { adminId: admin, courseId: course.id, planId, instalmentId, outcome: 'succeed' })
+		}
+		expect((await planRow(planId)).status).toBe('completed')
+		expect(await courseAccess(t.db, reader(buyer.id), course.id)).toBe('read-only')
 	})
 })
