@@ -45,6 +45,7 @@ export default [
 		route('community/:courseId/threads/:threadId', 'routes/dashboard/community-thread.tsx'),
 		route('settings', 'routes/dashboard/settings.tsx'),
 		route('certificates', 'routes/dashboard/certificates.tsx'),
+		route('plans/:planId/pay', 'routes/dashboard/plan-pay.tsx'),
 		...prefix('admin', [
 			layout('routes/admin/layout.tsx', [
 				route('courses', 'routes/admin/courses.tsx', [
@@ -57,6 +58,7 @@ export default [
 				route('courses/:courseId/progress', 'routes/admin/course-progress.tsx'),
 				route('courses/:courseId/completion', 'routes/admin/course-completion.tsx'),
 				route('courses/:courseId/payment-plan', 'routes/admin/course-payment-plan.tsx'),
+				route('courses/:courseId/plans', 'routes/admin/course-plans.tsx'),
 				route('courses/:courseId/staff', 'routes/admin/course-staff.tsx'),
 				route('courses/:courseId/sessions/:liveSessionId/attendance', 'routes/admin/session-attendance.tsx'),
 				route('courses/:courseId/sessions/:liveSessionId/attendance/imports/:importId', 'routes/admin/attendance-import.tsx'),

@@ -135,6 +135,50 @@ export interface CoursePaymentPlansTable {
 	updated_at: Timestamp
 }
 
+export type PlanPurchaseStatus = 'pending' | 'expired' | 'active' | 'past_due' | 'paused' | 'completed' | 'cancelled'
+export type PlanPauseReason = 'overdue' | 'admin'
+export type PlanInstalmentStatus = 'scheduled' | 'paid' | 'failed' | 'paid_outside' | 'cancelled'
+
+/** A plan bought at a checkout (docs/decisions/054, 059): 'pending' until its first payment enrols the buyer. */
+export interface PlanPurchasesTable {
+	id: Generated<number>
+	checkout_session_id: string
+	provider: 'stripe' | 'test'
+	user_id: string | null
+	course_id: number
+	enrollment_id: number | null
+	kind: PaymentPlanKind
+	/** Price + surcharge: what the instalments add up to (a constraint trigger checks it at commit). */
+	total_cents: number
+	status: Generated<PlanPurchaseStatus>
+	/** When the instalment now overdue first failed; the grace period counts from it. */
+	failing_since: Date | null
+	/** Set exactly when paused: a payment lifts an 'overdue' pause, never an 'admin' one. */
+	pause_reason: PlanPauseReason | null
+	provider_subscription_id: string | null
+	created_at: CreatedAt
+	updated_at: Timestamp
+}
+
+/** One scheduled payment of a plan bought, its amount and day snapshotted at purchase. */
+export interface PlanInstalmentsTable {
+	id: Generated<number>
+	plan_purchase_id: number
+	/** 1 is the payment at purchase. */
+	sequence: number
+	is_deposit: Generated<boolean>
+	label: string
+	due_on: DateOnly
+	amount_cents: number
+	status: Generated<PlanInstalmentStatus>
+	paid_at: Date | null
+	failed_at: Date | null
+	/** When the student was told this instalment failed: once per instalment. */
+	failure_notified_at: Date | null
+	provider_invoice_id: string | null
+	payment_intent_id: string | null
+}
+
 /** Each saved version of the program agreement's template (Markdown with {placeholders}); the newest is in force. */
 export interface AgreementVersionsTable {
 	id: Generated<number>
@@ -609,6 +653,8 @@ export interface Database {
 	auth_tokens: AuthTokensTable
 	courses: CoursesTable
 	course_payment_plans: CoursePaymentPlansTable
+	plan_purchases: PlanPurchasesTable
+	plan_instalments: PlanInstalmentsTable
 	course_staff: CourseStaffTable
 	agreement_versions: AgreementVersionsTable
 	enrollments: EnrollmentsTable

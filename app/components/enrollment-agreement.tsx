@@ -5,11 +5,13 @@ import { useFetcher } from 'react-router'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import type { AgreementForCourse } from '#app/models/enrollment/agreement.ts'
 import { AGREE_INTENT, PurchaseSchema } from '#app/models/payments/checkout.ts'
+import type { PlanOfferView } from '#app/models/payments/plan-purchases.ts'
 import { APPLY_CODE_INTENT, type PromotionCodePreview } from '#app/models/payments/promotion-codes.ts'
 import { formatPrice } from '#app/utils/money.ts'
 import { AgreementText } from './agreement-text.tsx'
 import { CancelCheckoutForm } from './cancel-checkout-form.tsx'
 import { LocalDate } from './local-date.tsx'
+import { PaymentOptionField } from './payment-plan-choice.tsx'
 import { PromotionCodeField } from './promotion-code-field.tsx'
 import { Alert } from './ui/alert.tsx'
 import { Button, ButtonLink } from './ui/button.tsx'
@@ -53,8 +55,11 @@ export function PurchaseForm({
 	lastResult,
 	preview: pagePreview = null,
 	checkoutOpenUntil = null,
+	plan = null,
 }: {
 	course: PurchaseCourse
+	/** The payment plan on offer today, chosen instead of paying in full (docs/decisions/059). */
+	plan?: PlanOfferView | null
 	/** The agreement in force for the course, as the server rendered it (docs/decisions/043). */
 	agreement: AgreementForCourse
 	cancelTo: string
@@ -95,6 +100,9 @@ export function PurchaseForm({
 			<AgreementText html={agreement.html} />
 			<fetcher.Form method="post" action={`/courses/${course.id}/enroll`} {...getFormProps(form)} className="space-y-4">
 				<input type="hidden" name="agreementVersion" value={agreement.versionId} />
+				{plan && !checkoutOpenUntil ? (
+					<PaymentOptionField field={fields.paymentOption} priceCents={course.registrationFee} plan={plan} />
+				) : null}
 				{course.registrationFee > 0 && !checkoutOpenUntil ? (
 					<PromotionCodeField field={fields.promotionCode} preview={preview} applying={sending === APPLY_CODE_INTENT} />
 				) : null}

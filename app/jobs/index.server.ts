@@ -18,6 +18,7 @@ import { emailCourseUpdateTask } from './course-updates.server.ts'
 import { makePreview, requestMissingPreviews } from './document-previews.server.ts'
 import { announceOpenWeeks, sendSessionReminders } from './live-sessions.server.ts'
 import { deliverMail } from './mail.server.ts'
+import { pauseOverduePlansTask } from './payment-plans.server.ts'
 import { sweepAbandonedUploads, sweepExpiredHolds, sweepRateLimitCounters } from './sweeps.server.ts'
 import { sendOfferExpiredMail, sendSeatOfferMail, sweepWaitlist } from './waitlist.server.ts'
 
@@ -38,6 +39,7 @@ export const TASKS: TaskList = {
 	'send-session-reminders': sendSessionReminders,
 	'announce-open-weeks': announceOpenWeeks,
 	'complete-ended-courses': completeEndedCoursesTask,
+	'pause-overdue-plans': pauseOverduePlansTask,
 }
 
 export const CRONTAB = [
@@ -52,4 +54,6 @@ export const CRONTAB = [
 	'* * * * * announce-open-weeks',
 	// A course is claimed by the update that marks it evaluated: a doubled or late run completes nobody twice.
 	'*/10 * * * * complete-ended-courses',
+	// One UPDATE claims each overdue plan: a doubled run pauses nobody twice.
+	'*/10 * * * * pause-overdue-plans',
 ].join('\n')

@@ -25,6 +25,7 @@ import * as completionRule from './2026-12-02-0201-completion-rule.ts'
 import * as coursePaymentPlans from './2026-12-02-0301-course-payment-plans.ts'
 import * as courseStaff from './2026-12-02-0401-course-staff.ts'
 import * as mailDedupeKey from './2026-12-03-0001-mail-dedupe-key.ts'
+import * as planPurchases from './2026-12-03-0301-plan-purchases.ts'
 import * as community from './2026-12-03-0401-community.ts'
 
 /**
@@ -59,4 +60,5 @@ export const migrations: Record<string, Migration> = {
 	'2026-12-02-0401-course-staff': courseStaff,
 	'2026-12-03-0001-mail-dedupe-key': mailDedupeKey,
 	'2026-12-03-0401-community': community,
+	'2026-12-03-0301-plan-purchases': planPurchases,
 }

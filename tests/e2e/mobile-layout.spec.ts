@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { Page } from '@playwright/test'
-import { insertCommunityThread } from '#tests/support/fixtures.ts'
+import { insertCommunityThread, insertPlanPurchase } from '#tests/support/fixtures.ts'
 import { expect, test } from '../support/e2e.ts'
 
 /** How far the document is wider than the screen: a phone user would have to scroll sideways. */
@@ -84,6 +84,14 @@ test('on a phone no page scrolls sideways; wide tables scroll inside their card'
 		replies: [admin.id],
 		pinned: true,
 	})
+	// The student pays on a plan whose second instalment failed: the admin's plan list and the update-card page have something to show.
+	const { planId, instalmentIds } = await insertPlanPurchase(db, {
+		userId: student.id,
+		courseId: course.id,
+		enrollmentId: enrollment.id,
+		status: 'past_due',
+	})
+	await db.updateTable('plan_instalments').set({ status: 'failed', failed_at: new Date() }).where('id', '=', instalmentIds[1]!).execute()
 
 	await page.setViewportSize({ width: 390, height: 844 })
 	await signIn(admin)
@@ -94,6 +102,7 @@ test('on a phone no page scrolls sideways; wide tables scroll inside their card'
 		`/dashboard/admin/courses/${course.id}/progress`,
 		`/dashboard/admin/courses/${course.id}/completion`,
 		`/dashboard/admin/courses/${course.id}/payment-plan`,
+		`/dashboard/admin/courses/${course.id}/plans`,
 		'/dashboard/admin/enrollments',
 		`/dashboard/admin/enrollments/payments/${payment.id}/refund`,
 		'/dashboard/admin/certificates',
@@ -139,6 +148,7 @@ test('on a phone no page scrolls sideways; wide tables scroll inside their card'
 		`/dashboard/community/${course.id}?tab=members`,
 		`/dashboard/community/${course.id}?tab=events`,
 		`/dashboard/community/${course.id}/threads/${threadId}`,
+		`/dashboard/plans/${planId}/pay`,
 		'/courses',
 		`/courses/${course.id}`,
 	]

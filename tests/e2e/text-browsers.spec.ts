@@ -14,6 +14,7 @@ import {
 	insertEnrollment,
 	insertMaterialItem,
 	insertPaidPayment,
+	insertPlanPurchase,
 	insertUser,
 	insertWeek,
 } from '#tests/support/fixtures.ts'
@@ -131,6 +132,8 @@ test.describe('a text browser reads each page once, in order', () => {
 		})
 		// Paid for this enrolment: its row offers Refund beside Remove.
 		await db.updateTable('registration_payments').set({ enrollment_id: enrollment.id }).where('id', '=', payment).execute()
+		// The student pays on a plan: the admin's plan list shows it with its test-mode charge buttons.
+		await insertPlanPurchase(db, { userId: student.id, courseId: course.id, enrollmentId: enrollment.id })
 		// A payment taken for a seat that could not be given: the panel above the list offers its refund.
 		const unseated = await insertPaidPayment(db, {
 			checkoutSessionId: `cs_test_text_${randomUUID()}`,
@@ -151,6 +154,7 @@ test.describe('a text browser reads each page once, in order', () => {
 			`/dashboard/admin/courses/${course.id}/progress`,
 			`/dashboard/admin/courses/${course.id}/completion`,
 			`/dashboard/admin/courses/${course.id}/payment-plan`,
+			`/dashboard/admin/courses/${course.id}/plans`,
 			'/dashboard/admin/enrollments',
 			'/dashboard/admin/school-details',
 		]

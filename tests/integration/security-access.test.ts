@@ -27,6 +27,7 @@ import {
 	insertMessageAttachment,
 	insertOutboxMail,
 	insertPaidPayment,
+	insertPlanPurchase,
 	insertSubmission,
 	insertUser,
 	insertWaitlistEntry,
@@ -134,6 +135,8 @@ const ACCESS: Record<string, Expectation> = {
 	},
 	'routes/dashboard/settings': { GET: member(), POST: member('400') },
 	'routes/dashboard/certificates': { GET: member(), POST: member('400') },
+	// The student's own plan only: anyone else, the admin included, finds no such plan.
+	'routes/dashboard/plan-pay': { GET: [LOGIN, '404', '200', '404', '404', '404'], POST: [LOGIN, '404', '400', '404', '404', '404'] },
 	'routes/admin/layout': {},
 	// An instructor's grid lists the courses they teach; adding a course stays an admin's.
 	'routes/admin/courses': { GET: [LOGIN, DENIED, DENIED, '200', '200', '200'], POST: adminOnly('400') },
@@ -153,6 +156,8 @@ const ACCESS: Record<string, Expectation> = {
 	// Designed answer to a form with no intent: back to the course's completion page with an error toast.
 	'routes/admin/course-completion': { GET: adminOnly(), POST: adminOnly('→/dashboard/admin/courses/:id/completion') },
 	'routes/admin/course-payment-plan': { GET: adminOnly(), POST: adminOnly('400') },
+	// An empty post names no instalment: back to the list with a toast.
+	'routes/admin/course-plans': { GET: adminOnly(), POST: adminOnly('→/dashboard/admin/courses/:id/plans') },
 	// Designed answer to a malformed add/remove: back to the staff list with an error toast.
 	'routes/admin/course-staff': { GET: adminOnly(), POST: adminOnly('→/dashboard/admin/courses/:id/staff') },
 	'routes/admin/course-materials': { GET: courseStaff(), POST: courseStaff('400') },
@@ -243,7 +248,16 @@ beforeAll(async () => {
 	])
 	const course = await insertCourse(t.db, { title: 'Matrix course', capacity: 30, start_date: '2030-01-01', end_date: '2030-03-01' })
 	const spare = await insertCourse(t.db, { title: 'Spare course' })
-	for (const userId of [student, other]) await insertEnrollment(t.db, { userId, courseId: course.id })
+	const enrollments = []
+	for (const userId of [student, other]) enrollments.push(await insertEnrollment(t.db, { userId, courseId: course.id }))
+	// The student pays the matrix course on a plan, one of its instalments failed: its update-card page is theirs alone.
+	const { planId, instalmentIds } = await insertPlanPurchase(t.db, {
+		userId: student,
+		courseId: course.id,
+		enrollmentId: enrollments[0]!.id,
+		status: 'past_due',
+	})
+	await t.db.updateTable('plan_instalments').set({ status: 'failed', failed_at: new Date() }).where('id', '=', instalmentIds[1]!).execute()
 	await insertCourseStaff(t.db, { courseId: course.id, userId: courseInstructor })
 	await insertCourseStaff(t.db, { courseId: spare.id, userId: otherInstructor })
 	const weekId = await insertWeek(t.db, {
@@ -322,6 +336,7 @@ beforeAll(async () => {
 			certificateId: certificate.certificateId,
 			list: '0',
 			paymentId: String(paymentId),
+			planId: String(planId),
 			id: String(course.id),
 			courseId: String(course.id),
 			weekId: String(weekId),

@@ -48,6 +48,7 @@ import {
 	insertMaterialItem,
 	insertMessage,
 	insertPaidPayment,
+	insertPlanPurchase,
 	insertPromotionCode,
 	insertSubmission,
 	insertUser,
@@ -298,7 +299,19 @@ beforeAll(async () => {
 	// open week, a live session ahead, a file, a payment, a waitlist, a file no row points to), a paid
 	// course they may buy and wait for, an open checkout, a promotion code, a message and a contact request.
 	const course = await insertCourse(t.db, { title: 'Fuzz course', capacity: 5 })
-	await insertEnrollment(t.db, { userId: users.student, courseId: course.id })
+	const enrollment = await insertEnrollment(t.db, { userId: users.student, courseId: course.id })
+	// The student pays on a plan whose second instalment failed: the admin's charge buttons and the update-card form render.
+	const plan = await insertPlanPurchase(t.db, {
+		userId: users.student,
+		courseId: course.id,
+		enrollmentId: enrollment.id,
+		status: 'past_due',
+	})
+	await t.db
+		.updateTable('plan_instalments')
+		.set({ status: 'failed', failed_at: new Date() })
+		.where('id', '=', plan.instalmentIds[1]!)
+		.execute()
 	const weekId = await insertWeek(t.db, { courseId: course.id, weekNumber: 1, topic: 'Week' })
 	await insertLiveSession(t.db, { courseId: course.id })
 	await insertWeek(t.db, { courseId: course.id, weekNumber: 2, topic: 'Next week' })
@@ -372,6 +385,7 @@ beforeAll(async () => {
 		liveSessionId: String(liveSessionId),
 		threadId: String(threadId),
 		paymentId: String(paymentId),
+		planId: String(plan.planId),
 		importId: await insertAttendanceImport(t.db, { sessionId: liveSessionId, adminId: users.admin }),
 	}
 	const visitors = await Promise.all(

@@ -1,12 +1,15 @@
 import { href, Link } from 'react-router'
 import { StudentAssignments } from '#app/components/grading/student-assignments.tsx'
+import { LocalDate } from '#app/components/local-date.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import type { UnpaidRegistration } from '#app/models/courses/course-state.ts'
 import type { StudentAssignment } from '#app/models/materials/assignments.ts'
 import type { CourseWeekList } from '#app/models/materials/materials.ts'
+import type { PlanNotice } from '#app/models/payments/plan-purchases.ts'
 import type { NextLiveSession } from '#app/models/sessions/live-sessions.ts'
+import { formatMoney } from '#app/utils/money.ts'
 import { type CourseProgressLine, ProgressLines } from '../progress/progress-lines.tsx'
 import { NextSessionCard } from '../sessions/next-session-card.tsx'
 import { CourseSelector, type SelectableCourse } from './course-selector.tsx'
@@ -29,6 +32,8 @@ export type DashboardHomeData = {
 	nextSession?: NextLiveSession | null
 	/** A student's line per course: 'Week 3 of 8 · 2 of 3 classes attended · 1 assignment due Fri'. */
 	progress?: CourseProgressLine[]
+	/** Payment plans past due or paused, each with why and how to fix it (docs/decisions/059). */
+	planNotices?: PlanNotice[]
 }
 
 const adminCards = [
@@ -87,6 +92,9 @@ export function DashboardHome({
 					))}
 				</ul>
 			) : null}
+			{data.planNotices?.map((notice) => (
+				<PlanNoticeBanner key={notice.planId} notice={notice} />
+			))}
 			{data.nextSession ? <NextSessionCard session={data.nextSession} /> : null}
 			{data.progress?.length ? <ProgressLines courses={data.progress} /> : null}
 			{data.unpaid?.length ? (
@@ -109,7 +117,7 @@ export function DashboardHome({
 					</CardContent>
 				</Card>
 			) : null}
-			{data.courses.length === 0 ? (
+			{data.courses.length === 0 && data.planNotices?.length ? null : data.courses.length === 0 ? (
 				<Card>
 					<CardHeader>
 						<CardTitle>You have not yet enrolled</CardTitle>
@@ -149,5 +157,36 @@ export function DashboardHome({
 				</CardContent>
 			</Card>
 		</>
+	)
+}
+
+/** Why a plan's course is (or is about to be) paused, and the way to fix it: pay what failed. */
+function PlanNoticeBanner({ notice }: { notice: PlanNotice }) {
+	const amount = formatMoney(notice.overdueCents)
+	const pay = (
+		<ButtonLink to={`/dashboard/plans/${notice.planId}/pay`} size="sm" className="mt-3">
+			Update card and pay<span className="sr-only"> for {notice.courseTitle}</span>
+		</ButtonLink>
+	)
+	if (notice.status === 'paused') {
+		return (
+			<Alert tone="error" title={`Access to ${notice.courseTitle} is paused`}>
+				<p>
+					{notice.pauseReason === 'admin'
+						? 'The school paused your access to this course. Please contact the school.'
+						: `A payment of your plan (${amount}) failed and is overdue, so the course's materials, recordings and live sessions are paused. Pay it and your access comes back at once.`}
+				</p>
+				{notice.pauseReason === 'admin' ? null : pay}
+			</Alert>
+		)
+	}
+	return (
+		<Alert tone="warning" title={`A payment for ${notice.courseTitle} failed`}>
+			<p>
+				We could not charge {amount} to your card. Please update it and pay before <LocalDate value={notice.pausesOn} />: after that, access
+				to the course pauses until the payment is made.
+			</p>
+			{pay}
+		</Alert>
 	)
 }

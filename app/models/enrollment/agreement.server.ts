@@ -3,7 +3,7 @@ import MarkdownIt from 'markdown-it'
 import { recordAudit } from '#app/models/site/audit-log.server.ts'
 import { getSchoolDetails } from '#app/models/site/site-settings.server.ts'
 import type { Database } from '#db/types.ts'
-import { type AgreementCourse, type AgreementForCourse, agreementValues, fillAgreement } from './agreement.ts'
+import { type AgreementCourse, type AgreementForCourse, type AgreementPlan, agreementValues, fillAgreement } from './agreement.ts'
 
 /**
  * Markdown as the school writes it, never HTML: `html: false` prints any tag as text, and
@@ -12,8 +12,8 @@ import { type AgreementCourse, type AgreementForCourse, agreementValues, fillAgr
 const markdown = new MarkdownIt({ html: false, linkify: false, typographer: false })
 
 /** The agreement for one course as HTML, from a template (the version in force or a preview); `{school}` is the school's name as set under School Details. */
-export function renderAgreement(body: string, course: AgreementCourse, schoolName: string) {
-	return markdown.render(fillAgreement(body, agreementValues(course, schoolName)))
+export function renderAgreement(body: string, course: AgreementCourse, schoolName: string, plan: AgreementPlan | null = null) {
+	return markdown.render(fillAgreement(body, agreementValues(course, schoolName, plan)))
 }
 
 /** The version in force: the newest saved (the migration saves the first). */
@@ -105,8 +105,16 @@ export async function agreementCourse(db: Kysely<Database>, courseId: number): P
 	return { ...row, sessionCount: row.sessionMinutes !== null && sessionCount > 0 ? sessionCount : null }
 }
 
-/** The agreement in force for a course, rendered, with its version for the form to send back. */
-export async function agreementForCourse(db: Kysely<Database>, courseId: number): Promise<AgreementForCourse | null> {
+/**
+ * The agreement in force for a course, rendered, with its version for the form to send back. With
+ * the payment plan on offer, its terms say the plan's total and the day it is paid in full.
+ */
+export async function agreementForCourse(
+	db: Kysely<Database>,
+	courseId: number,
+	{ plan = null }: { plan?: { totalCents: number; paidInFullBy: string; payments: unknown[] } | null } = {},
+): Promise<AgreementForCourse | null> {
 	const [version, course, school] = await Promise.all([currentAgreementVersion(db), agreementCourse(db, courseId), getSchoolDetails(db)])
-	return course ? { versionId: version.id, html: renderAgreement(version.body, course, school.name) } : null
+	const terms = plan ? { totalCents: plan.totalCents, paidInFullBy: plan.paidInFullBy, paymentCount: plan.payments.length } : null
+	return course ? { versionId: version.id, html: renderAgreement(version.body, course, school.name, terms) } : null
 }

@@ -79,8 +79,15 @@ function literal(text: string) {
 	return text.replace(/[\\`*_{}[\]()#+\-.!|<>~]/g, '\\$&')
 }
 
-/** Each placeholder's Markdown for one course. */
-export function agreementValues(course: AgreementCourse, school: string): Record<AgreementPlaceholder, string> {
+/** The payment plan a buyer may choose instead (docs/decisions/059): the agreement names its total and its last day. */
+export type AgreementPlan = { totalCents: number; paidInFullBy: string; paymentCount: number }
+
+/** Each placeholder's Markdown for one course, and the plan on offer when there is one. */
+export function agreementValues(
+	course: AgreementCourse,
+	school: string,
+	plan: AgreementPlan | null = null,
+): Record<AgreementPlaceholder, string> {
 	const weeks = courseLengthInWeeks(course.startDate, course.endDate)
 	const sessions = course.sessionCount ?? weeks
 	const isFree = course.registrationFee === 0
@@ -95,7 +102,9 @@ export function agreementValues(course: AgreementCourse, school: string): Record
 		start_date: literal(formatDateOnly(course.startDate, 'to be announced')),
 		payment_terms: isFree
 			? 'This course is **free**: no fee is charged for it.'
-			: `The fee for this course is **${fee}**, paid in full when the Participant enrols, before they join any class.`,
+			: plan
+				? `The fee for this course is **${fee}**, paid in full when the Participant enrols, before they join any class; or, on the payment plan the Participant may choose instead, **${formatMoney(plan.totalCents)}** in ${plan.paymentCount} payments, the first when the Participant enrols, **paid in full by ${literal(formatDateOnly(plan.paidInFullBy))}**. While a payment of the plan is overdue past the grace period, access to the course's materials, recordings and live sessions pauses until it is paid.`
+				: `The fee for this course is **${fee}**, paid in full when the Participant enrols, before they join any class.`,
 		refund_terms: isFree ? 'No fee is charged, so there is nothing to refund.' : (course.refundTerms ?? DEFAULT_REFUND_TERMS),
 	}
 }

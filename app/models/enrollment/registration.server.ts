@@ -229,14 +229,14 @@ export type RegistrationOutcome =
  * done) or a seat hold (paid course: the draft stays so that the completion
  * page can sign this browser in); then a paid course gets its checkout — the
  * one already open when this draft was submitted before (docs/decisions/040).
- * Throws RegistrationError, SeatUnavailableError, PromotionCodeError or
- * CheckoutError; a refused seat or code leaves no account behind.
+ * Throws RegistrationError, SeatUnavailableError, PromotionCodeError,
+ * PlanUnavailableError or CheckoutError; a refused seat or code leaves no account behind.
  */
 export async function completeRegistration(
 	db: Kysely<Database>,
 	payments: PaymentProvider,
 	draftId: string,
-	options: { appUrl: string; promotionCode?: string | null; agreementVersionId?: number | null },
+	options: { appUrl: string; promotionCode?: string | null; agreementVersionId?: number | null; paymentPlan?: boolean },
 ): Promise<RegistrationOutcome> {
 	const draft = await getDraft(db, draftId)
 	if (draft && !draft.userId) {
@@ -254,6 +254,7 @@ export async function completeRegistration(
 			courseId: account.courseId,
 			promotionCode: options.promotionCode,
 			agreementVersionId: options.agreementVersionId,
+			paymentPlan: options.paymentPlan,
 		})
 		if (claim.kind === 'enrolled') await trx.deleteFrom('registration_drafts').where('id', '=', draftId).execute()
 		return { account, claim }

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely'
 import { isCourseStaff } from '#app/models/courses/course-staff.server.ts'
+import { planBlocksEnrollment } from '#app/models/payments/plan-access.server.ts'
 import {
 	formatSessionDay,
 	formatSessionTime,
@@ -26,7 +27,8 @@ import {
 
 /**
  * How the user may use a course (docs/decisions/035): an admin fully, any existing course; anyone
- * else as their enrolment's status allows (active: fully, completed: read-only); null: not at all.
+ * else as their enrolment's status allows (active: fully, completed: read-only) and its payment
+ * plan (docs/decisions/059); null: not at all.
  */
 export async function courseAccess(db: Kysely<Database>, user: MaterialReader, courseId: number): Promise<CourseAccess | null> {
 	if (user.isAdmin) {
@@ -35,11 +37,13 @@ export async function courseAccess(db: Kysely<Database>, user: MaterialReader, c
 	}
 	const enrollment = await db
 		.selectFrom('enrollments')
-		.select('status')
+		.select(['status', planBlocksEnrollment.as('planBlocks')])
 		.where('user_id', '=', user.id)
 		.where('course_id', '=', courseId)
 		.executeTakeFirst()
-	return enrollment ? (COURSE_ACCESS_BY_STATUS[enrollment.status] ?? null) : null
+	// A payment plan paused for an overdue payment, or not paid in full by an alumnus, stops access (docs/decisions/059).
+	if (!enrollment || enrollment.planBlocks) return null
+	return COURSE_ACCESS_BY_STATUS[enrollment.status] ?? null
 }
 
 /**
@@ -69,7 +73,8 @@ export async function listAccessibleCourses(db: Kysely<Database>, user: Material
 			join
 				.onRef('enrollments.course_id', '=', 'courses.id')
 				.on('enrollments.user_id', '=', user.id)
-				.on('enrollments.status', 'in', READING_STATUSES),
+				.on('enrollments.status', 'in', READING_STATUSES)
+				.on(sql<boolean>`NOT ${planBlocksEnrollment}`),
 		)
 		.select(['courses.id', 'courses.title', 'enrollments.enrollment_date', 'enrollments.status'])
 	if (!user.isAdmin) query = query.where('enrollments.id', 'is not', null)

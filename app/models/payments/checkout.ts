@@ -16,6 +16,18 @@ const AgreeToTermsSchema = z.object({
 
 export const AGREE_INTENT = 'agree'
 
+/** Paying in full, or on the course's payment plan (docs/decisions/054, 059); in full when not sent. */
+export const PAYMENT_OPTIONS = ['full', 'plan'] as const
+export type PaymentOption = (typeof PAYMENT_OPTIONS)[number]
+const PaymentOptionSchema = z.enum(PAYMENT_OPTIONS, { error: 'Choose to pay in full or on the payment plan' }).default('full')
+
+/** Why a plan could not be bought, as the purchase forms say it. */
+export const PLAN_UNAVAILABLE_MESSAGES = {
+	'not-offered': 'The payment plan is no longer offered for this course. Please choose to pay in full.',
+	'with-code': 'A promotion code applies to paying in full only. Remove the code or choose to pay in full.',
+} as const
+export type PlanRefusal = keyof typeof PLAN_UNAVAILABLE_MESSAGES
+
 /**
  * The paid agreement's form, in the wizard's payment step and on a course's purchase form:
  * 'agree' buys the seat (with the promotion code typed, if any); Apply only prices the code,
@@ -27,6 +39,7 @@ export const PurchaseSchema = z.discriminatedUnion('intent', [
 		promotionCode: PromotionCodeFieldSchema,
 		// The agreement version the form showed (docs/decisions/043); the one in force when not sent.
 		agreementVersion: rowIdSchema().optional(),
+		paymentOption: PaymentOptionSchema,
 	}),
 	z.object({
 		intent: z.literal(APPLY_CODE_INTENT),

@@ -15,15 +15,15 @@ import {
 } from './instalment-plans.ts'
 
 /*
- * A course's payment plan on the admin's side (issue 41, docs/decisions/054): read, previewed for a
- * purchase today, saved. Buyers do not see plans yet: the purchase flow is the next slice.
+ * A course's payment plan (issue 41, docs/decisions/054): on the admin's side read, previewed for a
+ * purchase today and saved; on the buyer's side the plan offered for a purchase today (`offeredPlan`).
  */
 
 export type SavedPaymentPlan = PaymentPlanTerms & { offered: boolean; graceDays: number }
 
 type CourseForPlan = { id: number; title: string; priceCents: number; timeZone: string; lastDay: string | null }
 
-async function courseForPlan(db: Kysely<Database>, courseId: number, { lock = false } = {}): Promise<CourseForPlan | null> {
+export async function courseForPlan(db: Kysely<Database>, courseId: number, { lock = false } = {}): Promise<CourseForPlan | null> {
 	let query = db.selectFrom('courses').select(['id', 'title', 'registration_fee', 'time_zone', 'end_date']).where('id', '=', courseId)
 	// Course first, as every transaction of seats and payments takes it (docs/decisions/040).
 	if (lock) query = query.forNoKeyUpdate()
@@ -151,4 +151,42 @@ export async function savePaymentPlan(
 		})
 		return { kind: 'saved', offered: true, changed: true }
 	})
+}
+
+/** The plan a buyer may choose today: its terms, grace days, schedule and the day it is paid in full. */
+export type PlanOffer = {
+	terms: PaymentPlanTerms
+	graceDays: number
+	schedule: PlanPreview['schedule']
+	purchaseDay: string
+	paidInFullBy: string
+}
+
+/**
+ * The course's plan as offered for a purchase made `now`: null when the course offers none, or the
+ * plan cannot be bought today (its last instalment would fall on or after the course's last day,
+ * the course is free, …). Read under the caller's course lock when buying, so the schedule sold is
+ * the one checked.
+ */
+export async function offeredPlan(db: Kysely<Database>, courseId: number, now = new Date()): Promise<PlanOffer | null> {
+	const plan = await savedPlan(db, courseId)
+	if (!plan?.offered) return null
+	const course = await courseForPlan(db, courseId)
+	if (!course) return null
+	const purchaseDay = dayInZone(now, course.timeZone)
+	const preview = planPreview(plan, course, purchaseDay)
+	if (Object.keys(preview.problems).length > 0) return null
+	const terms = {
+		kind: plan.kind,
+		depositCents: plan.depositCents,
+		instalmentCount: plan.instalmentCount,
+		surchargeCents: plan.surchargeCents,
+	}
+	return {
+		terms,
+		graceDays: plan.graceDays,
+		schedule: preview.schedule,
+		purchaseDay,
+		paidInFullBy: preview.schedule.payments.at(-1)!.dueOn,
+	}
 }

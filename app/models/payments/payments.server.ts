@@ -15,6 +15,9 @@ import type { CheckoutSession, PaymentProvider } from '#app/services/payments/pa
 import { TestCheckoutPayments } from '#app/services/payments/test-checkout.server.ts'
 import { transaction } from '#app/utils/db.server.ts'
 import type { Database } from '#db/types.ts'
+import type { PlanRefusal } from './checkout.ts'
+import { offeredPlan, type PlanOffer } from './instalment-plans.server.ts'
+import { activatePlanPurchase, closePendingPlanPurchase, recordPlanPurchase } from './plan-purchases.server.ts'
 import {
 	type AppliedPromotionCode,
 	attachCheckoutToReservation,
@@ -36,7 +39,24 @@ export type ClaimedCourse = { id: number; title: string; registrationFee: number
 
 export type SeatClaim =
 	| { kind: 'enrolled'; enrollmentId: number; course: ClaimedCourse; promotion: AppliedPromotionCode | null }
-	| { kind: 'held'; holdId: string; expiresAt: Date; course: ClaimedCourse; promotion: AppliedPromotionCode | null }
+	| {
+			kind: 'held'
+			holdId: string
+			expiresAt: Date
+			course: ClaimedCourse
+			promotion: AppliedPromotionCode | null
+			/** The plan bought instead of paying in full: its first payment is the checkout's amount. */
+			plan: PlanOffer | null
+	  }
+
+/** The buyer chose the payment plan and it cannot be sold: nothing was held. */
+export class PlanUnavailableError extends Error {
+	readonly reason: PlanRefusal
+	constructor(reason: PlanRefusal) {
+		super(reason)
+		this.reason = reason
+	}
+}
 
 /**
  * Inside a transaction: enrols at once in a free course (or one a promotion code makes free), or
@@ -55,6 +75,8 @@ export async function claimSeat(
 		promotionCode?: string | null
 		/** The agreement version the form showed; the one in force when not said (docs/decisions/043). */
 		agreementVersionId?: number | null
+		/** Buying on the course's payment plan: the seat is held the same way, for its first payment. */
+		paymentPlan?: boolean
 	},
 ): Promise<SeatClaim> {
 	if (!(await lockPublishedCourse(trx, input.courseId))) throw new SeatUnavailableError('course-not-found')
@@ -65,13 +87,18 @@ export async function claimSeat(
 		.executeTakeFirstOrThrow()
 	const course = { id: row.id, title: row.title, registrationFee: row.registration_fee }
 	const seat = { userId: input.userId, courseId: input.courseId }
+	// Read under the course lock: the schedule sold is the one checked against the course's dates.
+	const plan = input.paymentPlan ? await offeredPlan(trx, course.id) : null
+	if (input.paymentPlan && !plan) throw new PlanUnavailableError('not-offered')
 	if (course.registrationFee > 0) {
 		const open = await liveHoldOf(trx, seat)
 		if (open) {
 			const promotion = await reservedPromotionOf(trx, open.id)
-			return { kind: 'held', holdId: open.id, expiresAt: open.expires_at, course, promotion }
+			return { kind: 'held', holdId: open.id, expiresAt: open.expires_at, course, promotion, plan }
 		}
 	}
+	// Spreading a discount over a schedule is not built yet (docs/decisions/059): a plan is bought at its price.
+	if (plan && input.promotionCode) throw new PlanUnavailableError('with-code')
 	const agreementVersionId = await acceptedAgreementVersion(trx, input.agreementVersionId)
 	// A free course has nothing to take off: a code typed for it is not used up.
 	const promotion =
@@ -89,7 +116,7 @@ export async function claimSeat(
 	const { holdId } = await placeSeatHold(trx, { ...seat, expiresAt, agreementVersionId })
 	if (promotion) await recordPromotionCodeUse(trx, { ...seat, applied: promotion, use: { seatHoldId: holdId } })
 	await publishEvent(trx, { type: 'enrollment.changed', courseId: course.id, userId: input.userId })
-	return { kind: 'held', holdId, expiresAt, course, promotion }
+	return { kind: 'held', holdId, expiresAt, course, promotion, plan }
 }
 
 /**
@@ -133,25 +160,29 @@ export async function openCheckout(db: Kysely<Database>, payments: PaymentProvid
 	const recorded = await checkoutOfHold(db, claim.holdId)
 	if (recorded) return recorded
 	const promotion = claim.promotion
+	const plan = claim.plan
 	let session: CheckoutSession & { url: string }
 	try {
+		// The test checkout runs plans; Stripe's subscription checkout for them is the next slice (docs/decisions/059).
+		if (plan && payments.name !== 'test') throw new CheckoutError('Payment plans are not available with this payment provider yet.')
 		let providerPromotionCodeId = promotion?.stripePromotionCodeId ?? null
 		if (promotion && !providerPromotionCodeId) {
 			providerPromotionCodeId = await payments.preparePromotionCode({ id: promotion.id, code: promotion.code, ...promotion.discount })
 			if (providerPromotionCodeId) await setStripePromotionCodeId(db, promotion.id, providerPromotionCodeId)
 		}
+		const firstPayment = plan?.schedule.payments[0]
 		const created = await payments.createCheckoutSession({
-			amountCents: promotion?.priceCents ?? claim.course.registrationFee,
+			amountCents: firstPayment?.amountCents ?? promotion?.priceCents ?? claim.course.registrationFee,
 			discount: promotion ? { code: promotion.code, ...promotion.discount, providerPromotionCodeId } : undefined,
 			currency: 'usd',
-			description: claim.course.title,
+			description: firstPayment ? `${claim.course.title} — payment plan, ${firstPayment.label.toLowerCase()}` : claim.course.title,
 			customerEmail: user.email,
 			metadata: { userId: user.id, courseId: String(claim.course.id) },
 			expiresAt: claim.expiresAt,
 			successUrl: `${input.appUrl}/registration-complete?session_id={CHECKOUT_SESSION_ID}`,
 			cancelUrl: `${input.appUrl}${input.cancelPath}`,
 			// Per hold and way back: the same purchase sent again is the same session.
-			idempotencyKey: `checkout-hold-${claim.holdId}${input.cancelPath}`,
+			idempotencyKey: `checkout-hold-${claim.holdId}${input.cancelPath}${plan ? '-plan' : ''}`,
 		})
 		if (!created.url) throw new CheckoutError('Failed to get checkout URL')
 		session = { ...created, url: created.url }
@@ -222,6 +253,15 @@ async function recordCheckout(
 		})
 		.onConflict((conflict) => conflict.column('checkout_session_id').doNothing())
 		.execute()
+	if (claim.plan) {
+		await recordPlanPurchase(trx, {
+			checkoutSessionId: session.id,
+			provider: payments.name,
+			userId: user.id,
+			courseId: claim.course.id,
+			offer: claim.plan,
+		})
+	}
 }
 
 /**
@@ -338,6 +378,7 @@ export async function fulfil(db: Kysely<Database>, payments: PaymentProvider, se
 				})
 				.where('id', '=', payment.id)
 				.execute()
+			await activatePlanPurchase(trx, { checkoutSessionId: sessionId, enrollmentId, paymentIntentId: session.paymentIntentId, now })
 			if (payment.promotion_code_id !== null) {
 				await redeemCheckoutUse(trx, {
 					promotionCodeId: payment.promotion_code_id,
@@ -361,6 +402,7 @@ export async function fulfil(db: Kysely<Database>, payments: PaymentProvider, se
 				.set({ status: 'needs_refund', payment_intent_id: session.paymentIntentId, fulfilled_at: now, updated_at: now })
 				.where('id', '=', payment.id)
 				.execute()
+			await closePendingPlanPurchase(trx, { checkoutSessionId: sessionId, now })
 			// The hold's code reservation goes with it: a payment to be refunded uses no code.
 			for (const courseId of await releaseSeatHolds(trx, { checkoutSessionId: sessionId })) {
 				await publishEvent(trx, { type: 'enrollment.changed', courseId })
@@ -437,6 +479,7 @@ export async function expireCheckout(db: Kysely<Database>, sessionId: string) {
 			.where('checkout_session_id', '=', sessionId)
 			.where('status', '=', 'pending')
 			.execute()
+		await closePendingPlanPurchase(trx, { checkoutSessionId: sessionId, now: new Date() })
 		for (const courseId of await releaseSeatHolds(trx, { checkoutSessionId: sessionId })) {
 			await publishEvent(trx, { type: 'enrollment.changed', courseId })
 		}

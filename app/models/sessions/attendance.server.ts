@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely'
 import { COURSE_ACCESS_BY_STATUS } from '#app/models/materials/materials.ts'
+import { planBlocksEnrollment } from '#app/models/payments/plan-access.server.ts'
 import type { Database } from '#db/types.ts'
 import { formatMoment, JOIN_OPENS_MINUTES_BEFORE, joinLinkOpen, meetingLinkFor } from './live-sessions.ts'
 import { sessionWeekSql } from './session-schedule.server.ts'
@@ -43,13 +44,15 @@ export async function joinLiveSession(
 			'session.status',
 			'session.time_zone as timeZone',
 			'enrollments.status as enrollmentStatus',
+			planBlocksEnrollment.as('planBlocks'),
 			sessionWeekSql('zoom_link').as('weekLink'),
 			'course.meeting_link as courseLink',
 		])
 		.where('session.id', '=', sessionId)
 		.executeTakeFirst()
 	if (!session) return null
-	const fullAccess = session.enrollmentStatus ? COURSE_ACCESS_BY_STATUS[session.enrollmentStatus] === 'full' : false
+	// A payment plan paused for an overdue payment stops the live link too (docs/decisions/059).
+	const fullAccess = session.enrollmentStatus && !session.planBlocks ? COURSE_ACCESS_BY_STATUS[session.enrollmentStatus] === 'full' : false
 	if (!user.isAdmin && !fullAccess) return null
 	const { courseId } = session
 	const startsAt = new Date(session.startsAt)

@@ -1,5 +1,5 @@
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, href, useNavigation } from 'react-router'
+import { data, href, Link, useNavigation } from 'react-router'
 import { PaymentPlanForm, PaymentPlanSchedule } from '#app/components/admin/payment-plan-form.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
@@ -77,6 +77,14 @@ export default function CoursePaymentPlan({ loaderData, actionData }: Route.Comp
 					<h1 className="text-2xl font-bold text-ink">Payment Plan</h1>
 					<p className="text-slate-700">
 						{course.title}: {formatPrice(course.priceCents)} in full; the course's last day is {formatDateOnly(course.lastDay)}.
+					</p>
+					<p className="mt-1 text-sm">
+						<Link
+							to={href('/dashboard/admin/courses/:courseId/plans', { courseId: String(course.id) })}
+							className="font-semibold text-brand-700 underline-offset-4 hover:underline"
+						>
+							Plans bought for this course
+						</Link>
 					</p>
 				</div>
 				<ButtonLink to={href('/dashboard/admin/courses')} variant="outline" size="sm">

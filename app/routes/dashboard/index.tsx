@@ -7,6 +7,7 @@ import { progressLine } from '#app/models/enrollment/progress.ts'
 import { listStudentAssignments } from '#app/models/materials/assignments.server.ts'
 import { getCourseWeeks, listAccessibleCourses } from '#app/models/materials/materials.server.ts'
 import { isWeekTabParam, listsAllWeeks } from '#app/models/materials/materials.ts'
+import { planNoticesOf } from '#app/models/payments/plan-purchases.server.ts'
 import { getNextLiveSession } from '#app/models/sessions/live-sessions.server.ts'
 import { requireUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
@@ -26,7 +27,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 	)
 	const readOnly = courses.find((course) => course.id === courseId)?.readOnly ?? false
 	const now = new Date()
-	const [weeks, assignments, unpaid, nextSession, progress] = await Promise.all([
+	const [weeks, assignments, unpaid, nextSession, progress, planNotices] = await Promise.all([
 		courseId === null
 			? null
 			: getCourseWeeks(db, courseId, {
@@ -38,6 +39,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 		listUnpaidRegistrations(db, user.id),
 		user.isAdmin ? null : getNextLiveSession(db, user),
 		user.isAdmin ? null : listStudentProgress(db, user.id, now),
+		planNoticesOf(db, user.id),
 	])
 	return data(
 		{
@@ -49,6 +51,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 			weeks,
 			assignments,
 			unpaid,
+			planNotices,
 			nextSession,
 			progress: progress?.map((course) => ({
 				courseId: course.courseId,

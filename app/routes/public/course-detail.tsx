@@ -5,6 +5,7 @@ import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { LazyPurchaseForm } from '#app/components/lazy-purchase-form.tsx'
 import { LazyWaitlistDialog } from '#app/components/lazy-waitlist-dialog.tsx'
 import { LiveSeatCounts } from '#app/components/live-seat-counts.tsx'
+import { PlanPaymentList } from '#app/components/payment-plan-choice.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
@@ -13,6 +14,9 @@ import type { CourseState } from '#app/models/courses/course-state.ts'
 import { canBuySeat, openCheckoutUntil } from '#app/models/courses/course-state.ts'
 import { getCourseWithAvailability } from '#app/models/courses/courses.server.ts'
 import { agreementForCourse } from '#app/models/enrollment/agreement.server.ts'
+import { planOfferForBuyer } from '#app/models/payments/plan-purchases.server.ts'
+import { type PlanOfferView, planSummary } from '#app/models/payments/plan-purchases.ts'
+import { getPayments } from '#app/services/payments/index.server.ts'
 import { getUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { formatDateOnly } from '#app/utils/misc.ts'
@@ -29,13 +33,15 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 	const course = id !== null ? await getCourseWithAvailability(db, id, { drafts: user?.isAdmin === true }) : null
 	if (!course) throw data('Course Not Found', { status: 404 })
 	const state: CourseState = user ? await courseStateFor(db, user.id, course.id) : { kind: 'none' }
+	// The payment plan on offer today, shown with the price before anything is paid (docs/decisions/059).
+	const plan = course.registrationFee > 0 ? await planOfferForBuyer(db, getPayments(), course.id) : null
 	// The agreement a signed-in buyer reads in the purchase dialog, as it is in force now (docs/decisions/043).
-	const agreement = user ? await agreementForCourse(db, course.id) : null
-	return { course, state, agreement }
+	const agreement = user ? await agreementForCourse(db, course.id, { plan }) : null
+	return { course, state, agreement, plan }
 }
 
 export default function CourseDetailPage({ loaderData }: Route.ComponentProps) {
-	const { course, state, agreement } = loaderData
+	const { course, state, agreement, plan } = loaderData
 	const user = useOptionalUser()
 	const [searchParams] = useSearchParams()
 	const coursePath = `/courses/${course.id}`
@@ -74,6 +80,7 @@ export default function CourseDetailPage({ loaderData }: Route.ComponentProps) {
 					<LazyPurchaseForm
 						course={{ id: course.id, title: course.title, registrationFee: course.registrationFee }}
 						agreement={agreement}
+						plan={plan}
 						cancelTo={coursePath}
 						checkoutOpenUntil={checkoutOpenUntil}
 					/>
@@ -150,6 +157,7 @@ export default function CourseDetailPage({ loaderData }: Route.ComponentProps) {
 						<p className="mt-1">
 							<CoursePrice cents={course.registrationFee} className="text-3xl" />
 						</p>
+						{plan ? <PlanOffer plan={plan} /> : null}
 						<dl className="mt-5 space-y-3 text-sm">
 							<div className="flex justify-between gap-4">
 								<dt className="text-slate-600">Start date</dt>
@@ -196,6 +204,18 @@ function StructureItem({ term, value }: { term: string; value: string }) {
 
 /** A visitor's copy is shared (docs/decisions/006); a signed-in person's is their own. */
 export const handle = SHARED_PAGE_SHOWING_DATA
+
+/** The payment plan beside the fee: one line, and every payment behind a disclosure that works without JavaScript. */
+function PlanOffer({ plan }: { plan: PlanOfferView }) {
+	return (
+		<details className="mt-2 text-sm text-slate-700">
+			<summary className="cursor-pointer">{planSummary(plan)}</summary>
+			<div className="mt-2">
+				<PlanPaymentList payments={plan.payments} />
+			</div>
+		</details>
+	)
+}
 
 export const meta: Route.MetaFunction = ({ loaderData }) => {
 	const course = loaderData?.course

@@ -8,6 +8,7 @@ import { CancelCheckoutForm } from '#app/components/cancel-checkout-form.tsx'
 import { CoursePrice } from '#app/components/course-availability.tsx'
 import { AgreementCheckbox } from '#app/components/enrollment-agreement.tsx'
 import { LocalDate } from '#app/components/local-date.tsx'
+import { PaymentOptionField } from '#app/components/payment-plan-choice.tsx'
 import { PromotionCodeField } from '#app/components/promotion-code-field.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
@@ -18,7 +19,8 @@ import { completeRegistration, getDraft, RegistrationError } from '#app/models/e
 import { EMAIL_TAKEN_MESSAGE, TOO_MANY_REGISTRATIONS_MESSAGE } from '#app/models/enrollment/registration.ts'
 import { liveHoldOf, SeatUnavailableError } from '#app/models/enrollment/seats.server.ts'
 import { AGREE_INTENT, CANCEL_CHECKOUT_INTENT, PurchaseSchema } from '#app/models/payments/checkout.ts'
-import { CheckoutError, cancelOpenCheckout } from '#app/models/payments/payments.server.ts'
+import { CheckoutError, cancelOpenCheckout, PlanUnavailableError } from '#app/models/payments/payments.server.ts'
+import { planOfferForBuyer } from '#app/models/payments/plan-purchases.server.ts'
 import { PromotionCodeError } from '#app/models/payments/promotion-codes.server.ts'
 import { APPLY_CODE_INTENT, PROMOTION_CODE_MESSAGES } from '#app/models/payments/promotion-codes.ts'
 import { getPayments } from '#app/services/payments/index.server.ts'
@@ -29,7 +31,7 @@ import { readFormData } from '#app/utils/form-data.server.ts'
 import { clientAddress, consumeRateLimit } from '#app/utils/rate-limit.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { clearDraftCookieHeader, readDraftId } from './+shared/draft-cookie.server.ts'
-import { checkoutFailed, courseFullRedirect, previewCode, publicCourse, refuseCodeGuessing } from './+shared/wizard.server.ts'
+import { checkoutFailed, courseFullRedirect, planRefused, previewCode, publicCourse, refuseCodeGuessing } from './+shared/wizard.server.ts'
 import {
 	RegisterErrorBoundary,
 	RegisterFrame,
@@ -56,9 +58,10 @@ export async function loader({ request }: Route.LoaderArgs) {
 				checkoutOpenUntil: (await liveHoldOf(db, { userId: draft.userId, courseId: course.id }))?.expires_at.toISOString() ?? null,
 			}
 		: null
-	const agreement = await agreementForCourse(db, course.id)
+	const plan = course.registrationFee > 0 ? await planOfferForBuyer(db, getPayments(), course.id) : null
+	const agreement = await agreementForCourse(db, course.id, { plan })
 	if (!agreement) throw redirect(STEP_PATH[2])
-	return { course: publicCourse(course), agreement, account }
+	return { course: publicCourse(course), agreement, account, plan }
 }
 
 /**
@@ -109,7 +112,12 @@ export async function action(args: Route.ActionArgs) {
 	}
 
 	try {
-		const outcome = await completeRegistration(db, getPayments(), draftId, { appUrl: getEnv().APP_URL, promotionCode, agreementVersionId })
+		const outcome = await completeRegistration(db, getPayments(), draftId, {
+			appUrl: getEnv().APP_URL,
+			promotionCode,
+			agreementVersionId,
+			paymentPlan: submission.value.paymentOption === 'plan',
+		})
 		if (outcome.kind === 'checkout') return redirect(outcome.url, 303)
 		const headers = new Headers()
 		headers.append('Set-Cookie', await startSession(request, outcome.userId))
@@ -142,6 +150,7 @@ export async function action(args: Route.ActionArgs) {
 				{ status: 400 },
 			)
 		}
+		if (error instanceof PlanUnavailableError) return planRefused(submission, error.reason)
 		if (error instanceof CheckoutError) return checkoutFailed(args, submission.reply({ formErrors: [error.message] }))
 		// The step loads again with the version now in force; the box is to be ticked for that one.
 		if (error instanceof AgreementChangedError) {
@@ -155,7 +164,7 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function AgreementStep({ loaderData, actionData }: Route.ComponentProps) {
-	const { course, agreement, account } = loaderData
+	const { course, agreement, account, plan } = loaderData
 	const lastResult: StepResult = actionData?.result
 	const preview = actionData?.preview ?? null
 	const hydrated = useHydrated()
@@ -185,6 +194,9 @@ export default function AgreementStep({ loaderData, actionData }: Route.Componen
 			<AgreementText html={agreement.html} />
 			<Form method="post" action={STEP_PATH[3]} {...getFormProps(form)} className="mt-5 space-y-5">
 				<input type="hidden" name="agreementVersion" value={agreement.versionId} />
+				{plan && !account?.checkoutOpenUntil ? (
+					<PaymentOptionField field={fields.paymentOption} priceCents={course.registrationFee} plan={plan} />
+				) : null}
 				{course.registrationFee > 0 && !account?.checkoutOpenUntil ? (
 					<PromotionCodeField field={fields.promotionCode} preview={preview} applying={applying} />
 				) : null}

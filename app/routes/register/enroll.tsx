@@ -9,7 +9,8 @@ import { AgreementChangedError, agreementForCourse } from '#app/models/enrollmen
 import { AGREEMENT_CHANGED_MESSAGE } from '#app/models/enrollment/agreement.ts'
 import { SeatUnavailableError } from '#app/models/enrollment/seats.server.ts'
 import { CANCEL_CHECKOUT_INTENT, PurchaseSchema } from '#app/models/payments/checkout.ts'
-import { CheckoutError, cancelOpenCheckout, claimSeat, openCheckout } from '#app/models/payments/payments.server.ts'
+import { CheckoutError, cancelOpenCheckout, claimSeat, openCheckout, PlanUnavailableError } from '#app/models/payments/payments.server.ts'
+import { planOfferForBuyer } from '#app/models/payments/plan-purchases.server.ts'
 import { PromotionCodeError } from '#app/models/payments/promotion-codes.server.ts'
 import { APPLY_CODE_INTENT, PROMOTION_CODE_MESSAGES } from '#app/models/payments/promotion-codes.ts'
 import { getPayments } from '#app/services/payments/index.server.ts'
@@ -19,7 +20,7 @@ import { getEnv } from '#app/utils/env.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { rowIdSchema } from '#app/utils/row-id.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
-import { checkoutFailed, previewCode, refuseCodeGuessing } from './+shared/wizard.server.ts'
+import { checkoutFailed, planRefused, previewCode, refuseCodeGuessing } from './+shared/wizard.server.ts'
 import type { Route } from './+types/enroll'
 
 const CourseIdSchema = rowIdSchema()
@@ -49,10 +50,11 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 	const checkoutOpenUntil = openCheckoutUntil(state)
 	// A full course is full for everyone but the buyer whose checkout holds one of its seats.
 	if (course.isFull && !checkoutOpenUntil) throw redirect(`/courses/${course.id}?dialog=waitlist`)
-	const agreement = await agreementForCourse(getDb(), course.id)
+	const plan = course.registrationFee > 0 ? await planOfferForBuyer(getDb(), getPayments(), course.id) : null
+	const agreement = await agreementForCourse(getDb(), course.id, { plan })
 	if (!agreement) throw data('Course Not Found', { status: 404 })
 	const { id, title, registrationFee } = course
-	return { course: { id, title, registrationFee }, agreement, checkoutOpenUntil }
+	return { course: { id, title, registrationFee }, agreement, checkoutOpenUntil, plan }
 }
 
 /**
@@ -76,11 +78,18 @@ export async function action(args: Route.ActionArgs) {
 	}
 	const promotionCode = submission.value.promotionCode ?? null
 	const agreementVersionId = submission.value.agreementVersion
+	const paymentPlan = submission.value.paymentOption === 'plan'
 
 	const payments = getPayments()
 	try {
 		const claim = await transaction(db, (trx) =>
-			claimSeat(trx, { userId: user.id, courseId: course.id, promotionCode, agreementVersionId }),
+			claimSeat(trx, {
+				userId: user.id,
+				courseId: course.id,
+				promotionCode,
+				agreementVersionId,
+				paymentPlan,
+			}),
 		)
 		if (claim.kind === 'enrolled') {
 			return redirectWithToast(href('/dashboard'), {
@@ -110,6 +119,7 @@ export async function action(args: Route.ActionArgs) {
 				{ status: 400 },
 			)
 		}
+		if (error instanceof PlanUnavailableError) return planRefused(submission, error.reason)
 		if (error instanceof CheckoutError) return checkoutFailed(args, submission.reply({ formErrors: [error.message] }))
 		// The page loads again with the version now in force; the box is to be ticked for that one.
 		if (error instanceof AgreementChangedError) {
@@ -137,7 +147,7 @@ async function cancelCheckout(userId: string, courseId: number) {
 }
 
 export default function EnrollPage({ loaderData, actionData }: Route.ComponentProps) {
-	const { course, agreement, checkoutOpenUntil } = loaderData
+	const { course, agreement, checkoutOpenUntil, plan } = loaderData
 	return (
 		<div className="mx-auto max-w-2xl px-4 py-10 sm:py-14">
 			<div className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
@@ -145,6 +155,7 @@ export default function EnrollPage({ loaderData, actionData }: Route.ComponentPr
 				<PurchaseForm
 					course={course}
 					agreement={agreement}
+					plan={plan}
 					cancelTo={`/courses/${course.id}`}
 					lastResult={actionData?.result}
 					preview={actionData?.preview ?? null}

@@ -1,11 +1,14 @@
 import { useEffect, useState } from 'react'
 import { href, Link, redirect, useLocation, useNavigate, useRevalidator } from 'react-router'
 import { z } from 'zod'
+import { PlanPaymentList } from '#app/components/payment-plan-choice.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
 import { Spinner } from '#app/components/ui/spinner.tsx'
 import { deleteDraft, getDraft } from '#app/models/enrollment/registration.server.ts'
 import { fulfil, paidCheckoutAmounts } from '#app/models/payments/payments.server.ts'
+import { planOfCheckout } from '#app/models/payments/plan-purchases.server.ts'
+import type { PlanPaymentView } from '#app/models/payments/plan-purchases.ts'
 import { getPayments } from '#app/services/payments/index.server.ts'
 import { getUser, pageUrl, startSession } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
@@ -81,7 +84,13 @@ export async function loader({ request }: Route.LoaderArgs) {
 				`Failed to complete registration: ${result.courseTitle} filled up before your payment was confirmed. Your payment is recorded and will be refunded.`,
 			)
 	}
-	const success = { state: 'success', courseTitle: result.courseTitle, amounts: await amountsOf(sessionId.data) } as const
+	const plan = await planOfCheckout(db, sessionId.data)
+	const success = {
+		state: 'success',
+		courseTitle: result.courseTitle,
+		amounts: await amountsOf(sessionId.data),
+		plan: plan ? { totalCents: plan.totalCents, payments: plan.payments } : null,
+	} as const
 	const user = await getUser(request)
 	if (user?.id === result.userId) return { ...success, signedIn: true }
 	const draftId = await readDraftId(request)
@@ -104,7 +113,7 @@ export default function RegistrationCompletePage({ loaderData }: Route.Component
 				{view.state === 'pending' ? (
 					<Pending onGiveUp={setGaveUp} />
 				) : view.state === 'success' ? (
-					<Success courseTitle={view.courseTitle} amounts={view.amounts} signedIn={view.signedIn} />
+					<Success courseTitle={view.courseTitle} amounts={view.amounts} plan={view.plan} signedIn={view.signedIn} />
 				) : (
 					<Failure message={view.message} />
 				)}
@@ -153,7 +162,17 @@ function Pending({ onGiveUp }: { onGiveUp: (gaveUp: true) => void }) {
 
 type Amounts = { paid: string; discount: { code: string; price: string; amountOff: string } | null }
 
-function Success({ courseTitle, amounts, signedIn }: { courseTitle: string; amounts: Amounts | null; signedIn: boolean }) {
+function Success({
+	courseTitle,
+	amounts,
+	plan,
+	signedIn,
+}: {
+	courseTitle: string
+	amounts: Amounts | null
+	plan: { totalCents: number; payments: PlanPaymentView[] } | null
+	signedIn: boolean
+}) {
 	const navigate = useNavigate()
 	useEffect(() => {
 		if (!signedIn) return
@@ -173,6 +192,16 @@ function Success({ courseTitle, amounts, signedIn }: { courseTitle: string; amou
 				Your payment was received and you are enrolled in <strong className="text-ink">{courseTitle}</strong>.
 			</p>
 			{amounts ? <AmountsPaid amounts={amounts} /> : null}
+			{plan ? (
+				<section aria-labelledby="plan-heading" className="mx-auto mt-4 max-w-md text-left">
+					<h2 id="plan-heading" className="text-sm font-semibold text-ink">
+						Your payment plan: {formatMoney(plan.totalCents)} in {plan.payments.length} payments
+					</h2>
+					<div className="mt-2">
+						<PlanPaymentList payments={plan.payments} bought />
+					</div>
+				</section>
+			) : null}
 			{signedIn ? (
 				<>
 					<p className="mt-2 text-sm text-slate-600">Taking you to your dashboard...</p>

@@ -4,11 +4,13 @@ import { data, Form, redirect, useNavigation } from 'react-router'
 import { z } from 'zod'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { NameEmailFields } from '#app/components/name-email-fields.tsx'
+import { PlanPaymentList } from '#app/components/payment-plan-choice.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
 import { Field } from '#app/components/ui/field.tsx'
 import { getUserContact } from '#app/models/accounts/users.server.ts'
 import { expireCheckout, fulfil } from '#app/models/payments/payments.server.ts'
+import { planOfCheckout } from '#app/models/payments/plan-purchases.server.ts'
 import { getPayments } from '#app/services/payments/index.server.ts'
 import { TestCheckoutPayments } from '#app/services/payments/test-checkout.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
@@ -75,7 +77,10 @@ export async function loader({ params }: Route.LoaderArgs) {
 	if (session.status === 'complete') throw redirect(localPath(session.successUrl))
 	// The checkout is for an account the site made: its name fills the form as its e-mail does.
 	const customer = session.metadata.userId ? await getUserContact(getDb(), session.metadata.userId) : null
+	// A plan's first payment: the page shows the whole schedule the buyer agrees to (docs/decisions/059).
+	const plan = await planOfCheckout(getDb(), session.id)
 	return {
+		plan: plan ? { totalCents: plan.totalCents, payments: plan.payments } : null,
 		session: {
 			id: session.id,
 			description: session.description,
@@ -118,7 +123,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 }
 
 export default function TestCheckoutPage({ loaderData, actionData }: Route.ComponentProps) {
-	const { session } = loaderData
+	const { session, plan } = loaderData
 	const navigation = useNavigation()
 	const paying = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'pay'
 	const [form, fields] = useForm({
@@ -145,10 +150,21 @@ export default function TestCheckoutPage({ loaderData, actionData }: Route.Compo
 						<dd className="font-semibold text-ink">{session.description}</dd>
 					</div>
 					<div className="text-right">
-						<dt className="text-slate-600">Total</dt>
+						<dt className="text-slate-600">{plan ? 'Due today' : 'Total'}</dt>
 						<dd className="text-lg font-bold text-ink">{amount}</dd>
 					</div>
 				</dl>
+				{plan ? (
+					<section aria-labelledby="plan-heading" className="mt-2 rounded-lg bg-slate-50 p-4 text-sm">
+						<h2 id="plan-heading" className="font-semibold text-ink">
+							Payment plan: {formatPrice(plan.totalCents)} in {plan.payments.length} payments
+						</h2>
+						<p className="mt-1 mb-2 text-slate-700">
+							Today's payment is the first; the card you use is charged for the others on their due dates.
+						</p>
+						<PlanPaymentList payments={plan.payments} />
+					</section>
+				) : null}
 				{session.promotionCode ? (
 					<dl className="mt-2 grid grid-cols-[1fr_auto] gap-x-4 gap-y-1 rounded-lg bg-slate-50 p-4 text-sm text-slate-700">
 						<dt>Subtotal</dt>

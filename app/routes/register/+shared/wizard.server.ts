@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely'
 import { data } from 'react-router'
 import type { CourseWithAvailability } from '#app/models/courses/courses.ts'
 import { COURSE_FULL_MESSAGE } from '#app/models/enrollment/registration.ts'
+import { PLAN_UNAVAILABLE_MESSAGES, type PlanRefusal } from '#app/models/payments/checkout.ts'
 import { PromotionCodeError, previewPromotionCode } from '#app/models/payments/promotion-codes.server.ts'
 import type { PromotionCodePreview } from '#app/models/payments/promotion-codes.ts'
 import { describeDiscount, PROMOTION_CODE_MESSAGES } from '#app/models/payments/promotion-codes.ts'
@@ -81,5 +82,14 @@ export async function refuseCodeGuessing(request: Request, submission: Pick<Subm
 	return data(
 		{ result: submission.reply({ fieldErrors: { promotionCode: [PROMOTION_CODE_ATTEMPTS_MESSAGE] } }), preview: null },
 		{ status: 429, headers: { 'Retry-After': String(limit.retryAfterSeconds) } },
+	)
+}
+
+/** The plan chosen cannot be bought: the form again, the reason on the field it concerns, nothing held. */
+export function planRefused(submission: Pick<Submission<unknown>, 'reply'>, reason: PlanRefusal) {
+	const field = reason === 'with-code' ? 'promotionCode' : 'paymentOption'
+	return data(
+		{ result: submission.reply({ fieldErrors: { [field]: [PLAN_UNAVAILABLE_MESSAGES[reason]] } }), preview: null },
+		{ status: 400 },
 	)
 }

@@ -1,0 +1,93 @@
+import type { FieldMetadata } from '@conform-to/react'
+import type { PlanOfferView, PlanPaymentView } from '#app/models/payments/plan-purchases.ts'
+import { formatDateOnly } from '#app/utils/misc.ts'
+import { formatMoney } from '#app/utils/money.ts'
+import { ErrorList } from './ui/field.tsx'
+
+const PAID_STATUSES = new Set(['paid', 'paid_outside'])
+
+/** Each payment of a plan: its label, its day (the first "today" before buying) and its amount, and once bought whether it is paid. */
+export function PlanPaymentList({ payments, bought = false }: { payments: PlanPaymentView[]; bought?: boolean }) {
+	return (
+		<ol className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white text-sm">
+			{payments.map((payment) => (
+				<li key={payment.sequence} className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 px-3 py-2">
+					<span className="text-ink">
+						{payment.label}
+						<span className="text-slate-600">
+							{' — '}
+							{!bought && payment.sequence === 1 ? 'today' : `due ${formatDateOnly(payment.dueOn)}`}
+							{bought && payment.status
+								? PAID_STATUSES.has(payment.status)
+									? ' (paid)'
+									: payment.status === 'failed'
+										? ' (failed)'
+										: ''
+								: ''}
+						</span>
+					</span>
+					<span className="font-semibold whitespace-nowrap text-ink">{formatMoney(payment.amountCents)}</span>
+				</li>
+			))}
+		</ol>
+	)
+}
+
+/**
+ * "Pay in full" or the payment plan, on a purchase form: plain radio buttons, the plan's every
+ * payment shown beside it, so the buyer sees amounts and dates before paying, with or without JavaScript.
+ */
+export function PaymentOptionField({
+	field,
+	priceCents,
+	plan,
+	onChange,
+}: {
+	field: FieldMetadata<string | undefined>
+	priceCents: number
+	plan: PlanOfferView
+	onChange?: (option: string) => void
+}) {
+	const chosen = field.initialValue ?? 'full'
+	const errorId = `${field.id}-error`
+	return (
+		<fieldset className="space-y-3" aria-describedby={field.errors?.length ? errorId : undefined}>
+			<legend className="text-sm font-medium text-slate-800">How would you like to pay?</legend>
+			<label className="flex items-start gap-2 text-sm text-slate-800">
+				<input
+					type="radio"
+					name={field.name}
+					value="full"
+					defaultChecked={chosen === 'full'}
+					onChange={(event) => onChange?.(event.currentTarget.value)}
+					className="mt-0.5 size-4 border-slate-400 text-brand-700 focus:ring-brand-600"
+				/>
+				<span>
+					<strong className="text-ink">Pay in full</strong> — {formatMoney(priceCents)} today
+				</span>
+			</label>
+			<label className="flex items-start gap-2 text-sm text-slate-800">
+				<input
+					type="radio"
+					name={field.name}
+					value="plan"
+					defaultChecked={chosen === 'plan'}
+					onChange={(event) => onChange?.(event.currentTarget.value)}
+					className="mt-0.5 size-4 border-slate-400 text-brand-700 focus:ring-brand-600"
+				/>
+				<span>
+					<strong className="text-ink">Payment plan</strong> — {formatMoney(plan.totalCents)} in {plan.payments.length} payments, paid in
+					full by {formatDateOnly(plan.paidInFullBy)}
+				</span>
+			</label>
+			<div className="pl-6">
+				<PlanPaymentList payments={plan.payments} />
+				<p className="mt-1 text-xs text-slate-600">
+					The first payment holds your spot as paying in full does. A failed payment gives you time to update your card before access to the
+					course pauses.
+				</p>
+			</div>
+			<ErrorList id={errorId} errors={field.errors} />
+		</fieldset>
+	)
+}

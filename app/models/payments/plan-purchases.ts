@@ -1,0 +1,71 @@
+import { z } from 'zod'
+import { formatDateOnly } from '#app/utils/misc.ts'
+import { formatMoney } from '#app/utils/money.ts'
+import { rowIdSchema } from '#app/utils/row-id.ts'
+
+/*
+ * What the pages share about a plan bought or on offer (docs/decisions/059): the payments as a buyer
+ * reads them, and the one line a course page shows beside its fee.
+ */
+
+/** A plan's payment as a buyer reads it: what, when, how much, and once bought its status. */
+export type PlanPaymentView = { sequence: number; label: string; dueOn: string; amountCents: number; status?: string }
+
+/** The plan a buyer may choose, as the course's pages show it before anything is paid. */
+export type PlanOfferView = { totalCents: number; paidInFullBy: string; payments: PlanPaymentView[] }
+
+/** One line for a course page: the plan's total, its number of payments, the first, and when it is paid in full. */
+export function planSummary(plan: PlanOfferView) {
+	const first = plan.payments[0]!
+	return `Or pay ${formatMoney(plan.totalCents)} in ${plan.payments.length} payments: ${formatMoney(first.amountCents)} today, paid in full by ${formatDateOnly(plan.paidInFullBy)}.`
+}
+
+/** Test mode's "charge the next instalment now" on the admin's plan list: which plan, which instalment it showed, and the outcome. */
+export const ChargeInstalmentSchema = z.object({
+	planId: rowIdSchema(),
+	instalmentId: rowIdSchema(),
+	outcome: z.enum(['succeed', 'fail'], { error: 'Choose succeed or fail' }),
+})
+
+/** The student's card on the update-card page in test mode: the same rules as the test checkout's card. */
+export const PLAN_DECLINED_CARD = '4000000000000002'
+export const UpdateCardSchema = z.object({
+	cardNumber: z
+		.string({ error: 'Please enter a valid card number.' })
+		.trim()
+		.regex(/^[\d -]{16,23}$/, 'Please enter a valid card number.')
+		.refine(
+			(number) => number.replace(/[\s-]/g, '').length >= 16 && number.replace(/[\s-]/g, '').length <= 19,
+			'Please enter a valid card number.',
+		),
+	expiry: z
+		.string({ error: 'Please use format MM/YY' })
+		.trim()
+		.regex(/^(0[1-9]|1[0-2])\/\d{2}$/, 'Please use format MM/YY'),
+	cvc: z
+		.string({ error: 'Please enter a valid CVC.' })
+		.trim()
+		.regex(/^\d{3,4}$/, 'Please enter a valid CVC.'),
+})
+
+/** What a plan's status means to the admin, in a word or two. */
+export const PLAN_STATUS_LABELS: Record<string, string> = {
+	active: 'In good standing',
+	past_due: 'Past due',
+	paused: 'Access paused',
+	completed: 'Paid in full',
+	cancelled: 'Cancelled',
+}
+
+/** A student's plan in trouble, for the dashboard's banner: past due (access pauses on a day) or paused. */
+export type PlanNotice = {
+	planId: number
+	courseId: number
+	courseTitle: string
+	status: 'past_due' | 'paused'
+	pauseReason: string | null
+	failingSince: string
+	/** The day access pauses (past due) or paused (overdue), in UTC days. */
+	pausesOn: string
+	overdueCents: number
+}

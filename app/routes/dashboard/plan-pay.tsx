@@ -1,0 +1,129 @@
+import { getFormProps, getInputProps, useForm } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, Form, href, useNavigation } from 'react-router'
+import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { PlanPaymentList } from '#app/components/payment-plan-choice.tsx'
+import { Alert } from '#app/components/ui/alert.tsx'
+import { Button } from '#app/components/ui/button.tsx'
+import { Field } from '#app/components/ui/field.tsx'
+import { ownPlan, payFailedInstalments } from '#app/models/payments/plan-purchases.server.ts'
+import { PLAN_DECLINED_CARD, UpdateCardSchema } from '#app/models/payments/plan-purchases.ts'
+import { requireUser } from '#app/utils/auth.server.ts'
+import { getDb } from '#app/utils/db.server.ts'
+import { readFormData } from '#app/utils/form-data.server.ts'
+import { formatMoney } from '#app/utils/money.ts'
+import { parseRowId } from '#app/utils/row-id.ts'
+import { redirectWithToast } from '#app/utils/toast.server.ts'
+import type { Route } from './+types/plan-pay'
+
+const CARD_FIELDS = ['cardNumber', 'expiry', 'cvc']
+
+/**
+ * The student's own plan, collected by the test checkout: another person's plan, or one Stripe
+ * collects (its customer portal is the next slice, docs/decisions/059), is not found.
+ */
+async function planOf(request: Request, planIdParam: string) {
+	const user = await requireUser(request)
+	const planId = parseRowId(planIdParam)
+	const plan = planId ? await ownPlan(getDb(), { planId, userId: user.id }) : null
+	if (plan?.provider !== 'test') throw data('Plan not found', { status: 404 })
+	return plan
+}
+
+/** Where the failed-payment e-mail and the dashboard's banner send the student: update the card, pay what failed. */
+export async function loader({ request, params }: Route.LoaderArgs) {
+	const plan = await planOf(request, params.planId)
+	const failed = plan.payments.filter((payment) => payment.status === 'failed')
+	return {
+		plan: { id: plan.id, courseTitle: plan.title, status: plan.status, pauseReason: plan.pause_reason, payments: plan.payments },
+		overdueCents: failed.reduce((sum, payment) => sum + payment.amountCents, 0),
+	}
+}
+
+export async function action({ request, params }: Route.ActionArgs) {
+	const plan = await planOf(request, params.planId)
+	const submission = parseWithZod(await readFormData(request), { schema: UpdateCardSchema })
+	if (submission.status !== 'success') return data({ result: submission.reply({ hideFields: CARD_FIELDS }) }, { status: 400 })
+	if (submission.value.cardNumber.replace(/[\s-]/g, '') === PLAN_DECLINED_CARD) {
+		return data(
+			{ result: submission.reply({ formErrors: ['Payment failed. Please try another card.'], hideFields: CARD_FIELDS }) },
+			{ status: 402 },
+		)
+	}
+	const paid = await payFailedInstalments(getDb(), { planId: plan.id })
+	return redirectWithToast(
+		href('/dashboard'),
+		paid > 0
+			? { type: 'success', title: 'Payment received', description: `Your access to ${plan.title} is restored.` }
+			: { type: 'info', title: 'Nothing is overdue on this plan.' },
+	)
+}
+
+export default function PlanPayPage({ loaderData, actionData }: Route.ComponentProps) {
+	const { plan, overdueCents } = loaderData
+	const navigation = useNavigation()
+	const [form, fields] = useForm({
+		id: 'update-card',
+		lastResult: actionData?.result,
+		shouldValidate: 'onBlur',
+		onValidate: ({ formData }) => parseWithZod(formData, { schema: UpdateCardSchema }),
+	})
+	return (
+		<div className="mx-auto max-w-lg space-y-6">
+			<Alert tone="warning" title="Test mode — no real charge">
+				Any card number of 16 to 19 digits succeeds, for example 4242 4242 4242 4242; 4000 0000 0000 0002 is always declined.
+			</Alert>
+			<div>
+				<h1 className="text-2xl font-bold text-ink">Update Card and Pay</h1>
+				<p className="mt-1 text-slate-700">Your payment plan for {plan.courseTitle}.</p>
+			</div>
+			<PlanPaymentList payments={plan.payments} bought />
+			{overdueCents === 0 ? (
+				<p className="text-slate-700">Nothing is overdue: your next payment is charged to your card on its due date.</p>
+			) : (
+				<>
+					{form.errors?.length ? <Alert tone="error">{form.errors[0]}</Alert> : null}
+					<Form method="post" {...getFormProps(form)} className="space-y-4">
+						<Field
+							label="Card Number"
+							errors={fields.cardNumber.errors}
+							inputProps={{
+								...getInputProps(fields.cardNumber, { type: 'text' }),
+								inputMode: 'numeric',
+								autoComplete: 'cc-number',
+								placeholder: '4242 4242 4242 4242',
+								maxLength: 23,
+							}}
+						/>
+						<div className="grid grid-cols-2 gap-4">
+							<Field
+								label="Expiry (MM/YY)"
+								errors={fields.expiry.errors}
+								inputProps={{
+									...getInputProps(fields.expiry, { type: 'text' }),
+									inputMode: 'numeric',
+									autoComplete: 'cc-exp',
+									maxLength: 5,
+								}}
+							/>
+							<Field
+								label="CVC"
+								errors={fields.cvc.errors}
+								inputProps={{ ...getInputProps(fields.cvc, { type: 'text' }), inputMode: 'numeric', autoComplete: 'cc-csc', maxLength: 4 }}
+							/>
+						</div>
+						<Button type="submit" size="lg" className="w-full" disabled={navigation.state === 'submitting'}>
+							{navigation.state === 'submitting' ? 'Processing...' : `Pay ${formatMoney(overdueCents)}`}
+						</Button>
+					</Form>
+				</>
+			)}
+		</div>
+	)
+}
+
+export const meta: Route.MetaFunction = () => [{ title: 'Update Card and Pay | Real Estate Mentorship' }]
+
+export function ErrorBoundary() {
+	return <GeneralErrorBoundary />
+}
