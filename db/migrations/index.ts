@@ -59,6 +59,6 @@ export const migrations: Record<string, Migration> = {
 	'2026-12-02-0301-course-payment-plans': coursePaymentPlans,
 	'2026-12-02-0401-course-staff': courseStaff,
 	'2026-12-03-0001-mail-dedupe-key': mailDedupeKey,
-	'2026-12-03-0401-community': community,
 	'2026-12-03-0301-plan-purchases': planPurchases,
+	'2026-12-03-0401-community': community,
 }
