@@ -56,6 +56,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 			: null,
 		toast,
 		contactEmail: env.CONTACT_EMAIL,
+		renderedAt: user ? Date.now() : null,
 	}
 	return data(rootData, { headers: headers ?? undefined })
 }

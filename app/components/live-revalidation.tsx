@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react'
 import { useFetchers, useNavigation, useRevalidator } from 'react-router'
 import type { AppEvent } from '#app/services/events/events.ts'
 import { followEventStream } from '#app/utils/event-stream-client.ts'
+import { useRootData } from '#app/utils/root-data.ts'
 
 type EventType = AppEvent['type']
 /** 'reconnected' tells listeners that events may have been missed while the stream was down. */
@@ -20,11 +21,12 @@ const listeners = new Set<Listener>()
 let stopFollowing: (() => void) | undefined
 let closeTimer: ReturnType<typeof setTimeout> | undefined
 
-function subscribe(listener: Listener) {
+/** `since`: when the page's data was loaded (server time), so the stream sends what came after. */
+function subscribe(listener: Listener, since: number | undefined) {
 	listeners.add(listener)
 	if (closeTimer) clearTimeout(closeTimer)
 	closeTimer = undefined
-	stopFollowing ??= followEventStream(EVENTS_URL, (type) => {
+	stopFollowing ??= followEventStream(since === undefined ? EVENTS_URL : `${EVENTS_URL}?since=${since}`, (type) => {
 		for (const each of listeners) each(type === null ? 'reconnected' : (type as EventType))
 	})
 	return () => {
@@ -54,11 +56,15 @@ if (typeof document !== 'undefined') {
 
 /**
  * Reloads the page's data when the signed-in user's event stream reports one
- * of `eventTypes` (and after a reconnection, as events may have been missed).
+ * of `eventTypes` (and after a reconnection, as events may have been missed). The stream also
+ * replays what came between the page's data and its opening (the root loader's `renderedAt`).
  * Runs only in the browser: without JavaScript the page is correct on reload.
  */
 export function useLiveRevalidation(eventTypes: EventType[]) {
 	const { revalidate } = useRevalidator()
+	const renderedAt = useRootData()?.renderedAt ?? undefined
+	const renderedAtRef = useRef(renderedAt)
+	renderedAtRef.current = renderedAt
 	const revalidateRef = useRef(revalidate)
 	revalidateRef.current = revalidate
 	const navigationState = useNavigation().state
@@ -96,7 +102,7 @@ export function useLiveRevalidation(eventTypes: EventType[]) {
 			}
 			if (timer) clearTimeout(timer)
 			timer = setTimeout(tryRevalidate, DEBOUNCE_MS)
-		})
+		}, renderedAtRef.current)
 		return () => {
 			if (timer) clearTimeout(timer)
 			unsubscribe()

@@ -1,6 +1,7 @@
 /**
  * Follows the live-event stream (`/events`) in the browser: the one place that opens it, tells an
- * event from a reconnection (`null`: events may have been missed while the stream was down), and
+ * event from a reconnection or the server's `missed` (`null`: events may have been missed while the
+ * stream was down, or before it opened), and
  * reopens, with a growing delay, a stream the browser gave up on (an error status, a restart
  * answered by a proxy); the browser itself retries a dropped connection. Returns the function that
  * stops following. Used by the React pages (components/live-revalidation.tsx) and, sent as its own
@@ -22,6 +23,7 @@ export function followEventStream(url: string, onEvent: (type: string | null) =>
 			if (interrupted) onEvent(null)
 			interrupted = false
 		})
+		next.addEventListener('missed', () => onEvent(null))
 		next.addEventListener('message', (event: MessageEvent<string>) => {
 			try {
 				const type = JSON.parse(event.data).type

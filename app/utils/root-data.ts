@@ -7,6 +7,12 @@ export type RootData = {
 	user: { id: string; name: string; email: string; role: Role; isAdmin: boolean; emailConfirmed: boolean } | null
 	toast: ToastMessage | null
 	contactEmail: string
+	/**
+	 * When the server loaded a signed-in user's data (ms since the epoch): their live-event stream
+	 * replays what came after. Null for a visitor, whose page may be a shared copy (page-cache.server.ts)
+	 * that must read the same, byte for byte, from every process.
+	 */
+	renderedAt: number | null
 }
 
 export function useRootData() {

@@ -65,7 +65,7 @@ test('a broadcast reaches every student', async ({ page, browser, db, baseURL, c
 
 		if (!javaScriptEnabled) await studentPage.reload()
 		const announcement = studentPage.getByRole('article').filter({ has: studentPage.getByRole('heading', { level: 3, name: subject }) })
-		await expect(announcement).toBeVisible({ timeout: 2000 })
+		await expect(announcement).toBeVisible()
 		await expect(announcement.getByRole('link', { name: 'syllabus.txt' })).toBeVisible()
 
 		await signIn(second)

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
+import { afterAll, beforeAll, describe, expect, onTestFinished, test, vi } from 'vitest'
 import { createUser } from '#app/models/accounts/users.server.ts'
 import { loader as eventsLoader } from '#app/routes/resources/events.ts'
 import type { AppEvent } from '#app/services/events/events.ts'
-import { createEventHub, getEventHub, parseEvent, stopEventHub } from '#app/services/events/hub.server.ts'
+import { createEventHub, getEventHub, parseEvent, RECENT_EVENTS_MS, stopEventHub } from '#app/services/events/hub.server.ts'
 import { publishEvent } from '#app/services/events/publish.server.ts'
 import { acceptStreams, closeAllStreams, eventForViewer, HEARTBEAT_MS } from '#app/services/events/streams.server.ts'
 import { type DatabaseHandle, openDatabase } from '#app/utils/db.server.ts'
@@ -36,9 +36,9 @@ async function signedIn() {
 	return { id: user.id, cookie: await sessionCookieFor(user.id) }
 }
 
-async function openStream(cookie: string, address?: string) {
+async function openStream(cookie: string, address?: string, path = '/events') {
 	const controller = new AbortController()
-	const request = new Request(getRequest('/events', { cookie }), { signal: controller.signal })
+	const request = new Request(getRequest(path, { cookie }), { signal: controller.signal })
 	if (address) request.headers.set('x-client-ip', address)
 	const response = (await eventsLoader({ request, params: {}, context: {} } as Parameters<typeof eventsLoader>[0])) as Response
 	return { response, controller, reader: response.body!.getReader() }
@@ -172,6 +172,38 @@ describe('the events route', () => {
 		expect(received).toEqual({ visitor: false, member: true, staff: true, outsider: false, admin: true })
 	})
 
+	test("a stream opened after its page's data replays what the viewer missed in between, and says so when the hub cannot tell", async () => {
+		const [alice, bob, carol] = await Promise.all([signedIn(), signedIn(), signedIn()])
+		const hub = await getEventHub()
+		// A minute on: the hub has been listening for longer than the few seconds' slack the replay allows.
+		vi.useFakeTimers({ toFake: ['Date'] })
+		vi.setSystemTime(Date.now() + 60_000)
+		onTestFinished(() => void vi.useRealTimers())
+		// The page loaded its data (and took its time) before these events; its stream opens after them.
+		const renderedAt = Date.now()
+		await other.db.transaction().execute(async (trx) => {
+			await publishEvent(trx, { type: 'message.created', messageId: 81, senderId: alice.id, receiverId: bob.id })
+			await publishEvent(trx, { type: 'message.created', messageId: 82, senderId: alice.id, receiverId: carol.id })
+		})
+		await expect.poll(() => hub.eventsSince(renderedAt)?.length).toBe(2)
+		const late = await openStream(carol.cookie, undefined, `/events?since=${renderedAt}`)
+		const replayed = await readUntil(late.reader, '"messageId":82')
+		expect(replayed).not.toContain('"messageId":81')
+		expect(replayed.indexOf('event: ready')).toBeLessThan(replayed.indexOf('"messageId":82'))
+		late.controller.abort()
+
+		// Without a time, a stream carries only what comes after it opens (the page's time is a signed-in user's).
+		const plain = await openStream(carol.cookie)
+		await publishEvent(other.db, { type: 'course.changed', courseId: 83 })
+		expect(await readUntil(plain.reader, '"courseId":83')).not.toContain('"messageId":82')
+		plain.controller.abort()
+
+		// A page older than the hub: it cannot tell what was missed, so the page is told to load again.
+		const stale = await openStream(carol.cookie, undefined, '/events?since=1000')
+		expect(await readUntil(stale.reader, 'event: missed')).not.toContain('"messageId"')
+		stale.controller.abort()
+	})
+
 	test('an event published by another process reaches the SSE client of this one, filtered per user', async () => {
 		const [alice, bob, carol] = await Promise.all([signedIn(), signedIn(), signedIn()])
 		await getEventHub()
@@ -301,6 +333,31 @@ describe('the hub', () => {
 		await publishEvent(t.db, { type: 'course.changed', courseId: 5 })
 		await expect.poll(() => received.sort()).toEqual(['first:course.changed', 'second:course.changed'])
 		await Promise.all([first.close(), second.close()])
+	})
+
+	test('the hub keeps the last five minutes of events, and no more than it can tell are complete', async () => {
+		let clock = 1_000_000
+		const hub = await createEventHub(t.handle, () => clock)
+		expect(hub.eventsSince(clock - 1)).toBeNull()
+		expect(hub.eventsSince(clock)).toEqual([])
+		const received: AppEvent[] = []
+		hub.subscribe((event) => received.push(event))
+		await publishEvent(t.db, { type: 'course.changed', courseId: 91 })
+		await expect.poll(() => received.length).toBe(1)
+		clock += RECENT_EVENTS_MS
+		await publishEvent(t.db, { type: 'course.changed', courseId: 92 })
+		await expect.poll(() => received.length).toBe(2)
+		expect(hub.eventsSince(1_000_000)).toEqual([
+			{ type: 'course.changed', courseId: 91 },
+			{ type: 'course.changed', courseId: 92 },
+		])
+		clock += 1
+		await publishEvent(t.db, { type: 'course.changed', courseId: 93 })
+		await expect.poll(() => received.length).toBe(3)
+		// The first event is let go: from its time on the hub can no longer tell.
+		expect(hub.eventsSince(1_000_000)).toBeNull()
+		expect(hub.eventsSince(clock)).toEqual([{ type: 'course.changed', courseId: 93 }])
+		await hub.close()
 	})
 
 	test('a failing subscriber does not starve the others', async () => {

@@ -5,11 +5,21 @@ import { type AppEvent, EVENTS_CHANNEL } from './events.ts'
 
 export type EventListener = (event: AppEvent) => void
 
-/** Fans the events of one LISTEN subscription out to this process's subscribers. */
+/**
+ * Fans the events of one LISTEN subscription out to this process's subscribers, and keeps the
+ * last few minutes of them: a page rendered at some moment opens its stream a moment later, and
+ * `eventsSince` tells it what it missed in between (null: the hub cannot tell, as it started later
+ * or has let those events go).
+ */
 export type EventHub = {
 	subscribe: (listener: EventListener) => () => void
+	eventsSince: (time: number) => AppEvent[] | null
 	close: () => Promise<void>
 }
+
+/** How long the hub keeps events, and at most how many, for streams that open after their page. */
+export const RECENT_EVENTS_MS = 5 * 60_000
+const RECENT_EVENTS_MAX = 5000
 
 const id = z.number().int()
 const userId = z.string().min(1)
@@ -37,11 +47,19 @@ export function parseEvent(payload: string): AppEvent | null {
 	}
 }
 
-export async function createEventHub(handle: Pick<DatabaseHandle, 'listen'>): Promise<EventHub> {
+export async function createEventHub(handle: Pick<DatabaseHandle, 'listen'>, now: () => number = () => Date.now()): Promise<EventHub> {
 	const listeners = new Set<EventListener>()
+	const recent: { at: number; event: AppEvent }[] = []
+	/** Every event received from this time on is in `recent`. */
+	let completeFrom = now()
 	const unlisten = await handle.listen(EVENTS_CHANNEL, (payload) => {
 		const event = parseEvent(payload)
 		if (!event) return
+		const at = now()
+		recent.push({ at, event })
+		while (recent.length > 0 && (recent.length > RECENT_EVENTS_MAX || recent[0]!.at < at - RECENT_EVENTS_MS)) {
+			completeFrom = recent.shift()!.at + 1
+		}
 		for (const listener of listeners) {
 			try {
 				listener(event)
@@ -56,6 +74,7 @@ export async function createEventHub(handle: Pick<DatabaseHandle, 'listen'>): Pr
 			listeners.add(listener)
 			return () => void listeners.delete(listener)
 		},
+		eventsSince: (time) => (time < completeFrom ? null : recent.filter((entry) => entry.at >= time).map((entry) => entry.event)),
 		close: async () => {
 			listeners.clear()
 			await unlisten()

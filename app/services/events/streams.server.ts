@@ -7,6 +7,13 @@ import type { EventHub } from './hub.server.ts'
 /** Often enough that proxies keep the connection and dead clients are found. */
 export const HEARTBEAT_MS = 25_000
 
+/**
+ * A page's data and the stream it opens may come from two processes whose clocks differ a little,
+ * and the page's loaders read a moment before or after the root loader takes its time:
+ * events from this long before the page's time are replayed too (one reload too many at worst).
+ */
+const CLOCK_SLACK_MS = 5000
+
 /** `open` ends each stream; `perClient` counts them by client key. */
 type StreamRegistry = { accepting: boolean; open: Set<() => void>; perClient: Map<string, number> }
 
@@ -54,12 +61,17 @@ export function eventForViewer(
  * NOTIFY callback), which would otherwise crash the process; the stream is
  * then cleaned up instead. Each process holds at most `limit` streams per client (a browser
  * needs one per tab), so one client cannot tie up the memory of thousands.
+ *
+ * `since` is when the page that opens the stream got its data: the events the viewer may read
+ * that came after it are sent at once, after `ready`, so nothing that happened while the page was
+ * loading is lost; when the hub no longer knows (it started later, or has let them go), a
+ * `missed` event tells the page to load its data again.
  */
 export function openUserEventStream(
 	request: Request,
 	user: Pick<SessionUser, 'id'> | null,
 	hub: EventHub,
-	{ client, limit, communityCourseIds }: { client: string; limit: number; communityCourseIds?: ReadonlySet<number> },
+	{ client, limit, communityCourseIds, since }: { client: string; limit: number; communityCourseIds?: ReadonlySet<number>; since?: number },
 ) {
 	if (!registry.accepting) {
 		return new Response('The server is restarting.', { status: 503, headers: { 'Retry-After': '2' } })
@@ -107,6 +119,15 @@ export function openUserEventStream(
 		const heartbeat = setInterval(() => safeSend({ event: 'ping', data: '' }), HEARTBEAT_MS)
 		registry.open.add(closeStream)
 		safeSend({ event: 'ready', data: '' })
+		if (since !== undefined) {
+			// After subscribing: an event in between comes twice, which costs one reload, never a loss.
+			const missed = hub.eventsSince(since - CLOCK_SLACK_MS)
+			if (missed === null) safeSend({ event: 'missed', data: '' })
+			for (const event of missed ?? []) {
+				const visible = eventForViewer(user, event, communityCourseIds)
+				if (visible) safeSend({ data: JSON.stringify(visible) })
+			}
+		}
 		return finish
 	})
 }
