@@ -14,6 +14,7 @@ import type { Database } from '#db/types.ts'
 import {
 	insertCommunityThread,
 	insertCourse,
+	insertCourseStaff,
 	insertEnrollment,
 	insertLiveSession,
 	insertPaidPayment,
@@ -30,8 +31,9 @@ const { createSession } = await import('#app/utils/session.server.ts')
 const { ORPHAN_GRACE_MS } = await import('#app/models/materials/orphans.server.ts')
 const { LocalFileStorage } = await import('#app/services/storage/local.server.ts')
 
-type Visitor = 'anonymous' | 'stranger' | 'student' | 'admin'
-const VISITORS: Visitor[] = ['anonymous', 'stranger', 'student', 'admin']
+/** The access table's six visitors (tests/integration/security-access.test.ts): instructors of this course and of another. */
+type Visitor = 'anonymous' | 'stranger' | 'student' | 'courseInstructor' | 'otherInstructor' | 'admin'
+const VISITORS: Visitor[] = ['anonymous', 'stranger', 'student', 'courseInstructor', 'otherInstructor', 'admin']
 
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj\n<<>>\nendobj\ntrailer\n<<>>\n%%EOF\n')
 
@@ -93,7 +95,12 @@ test.describe('forgery, GET safety and headers', () => {
 		const student = await insertUser(db, { email: 'student@example.com' })
 		studentId = student
 		const admin = await insertUser(db, { role: 'admin', email: 'admin@example.com' })
+		const courseInstructor = await insertUser(db, { role: 'instructor', email: 'teacher@example.com' })
+		const otherInstructor = await insertUser(db, { role: 'instructor', email: 'other-teacher@example.com' })
 		const course = await insertCourse(db, { title: 'Crawl course', capacity: 10 })
+		const otherCourse = await insertCourse(db, { title: 'Another course', capacity: 10 })
+		await insertCourseStaff(db, { courseId: course.id, userId: courseInstructor })
+		await insertCourseStaff(db, { courseId: otherCourse.id, userId: otherInstructor })
 		const enrollment = await insertEnrollment(db, { userId: student, courseId: course.id })
 		// The student pays on a plan: its update-card page is crawled and posted to as every visitor.
 		const { planId } = await insertPlanPurchase(db, { userId: student, courseId: course.id, enrollmentId: enrollment.id })
@@ -177,6 +184,8 @@ test.describe('forgery, GET safety and headers', () => {
 		cookies.anonymous = ''
 		cookies.stranger = await cookieFor(stranger)
 		cookies.student = await cookieFor(student)
+		cookies.courseInstructor = await cookieFor(courseInstructor)
+		cookies.otherInstructor = await cookieFor(otherInstructor)
 		cookies.admin = await cookieFor(admin)
 	})
 
@@ -298,7 +307,7 @@ test.describe('forgery, GET safety and headers', () => {
 	})
 
 	test('no GET of any route answers 5xx or redirects off the site to query parameters no link of the app produces', async () => {
-		// About 4,000 requests, growing with every route: the visitors of a path are asked at once.
+		// About 6,000 requests, growing with every route: the visitors of a path are asked at once.
 		test.setTimeout(180_000)
 		const paths = await routePaths()
 		const names = [...queryParamNames(), `week${params.weekId}`]

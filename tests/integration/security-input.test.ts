@@ -1,7 +1,7 @@
 /**
  * Bad input: every form the app renders, and every action of the route table, gets a generated
  * set of malformed bodies, as a signed-out visitor (with a registration under way), an enrolled
- * student and an admin. None may answer 5xx (or throw), and every refusal (4xx, or the designed
+ * student, the course's instructor (the forms their pages show) and an admin. None may answer 5xx (or throw), and every refusal (4xx, or the designed
  * redirect with an error toast, see REDIRECTING_REFUSALS) writes nothing.
  *
  * The forms come from the pages, not from a list of field names: beforeAll renders every page
@@ -43,6 +43,7 @@ import {
 	insertCommunityThread,
 	insertContactSubmission,
 	insertCourse,
+	insertCourseStaff,
 	insertEnrollment,
 	insertLiveSession,
 	insertMaterialItem,
@@ -211,7 +212,7 @@ const STUDENT_EMAIL = 'fuzz-student@example.com'
 
 let table: RouteInfo[]
 let tables: string[]
-const users = {} as Record<'student' | 'admin', string>
+const users = {} as Record<'student' | 'courseInstructor' | 'admin', string>
 let params: Record<string, string>
 let paidCourseId: number
 let crawl: Awaited<ReturnType<typeof crawlForms>>
@@ -295,11 +296,13 @@ beforeAll(async () => {
 		.filter((name) => !['rate_limits', 'sessions', 'kysely_migration', 'kysely_migration_lock'].includes(name))
 	users.student = await insertUser(t.db, { role: 'student', email: STUDENT_EMAIL })
 	users.admin = await insertUser(t.db, { role: 'admin' })
+	users.courseInstructor = await insertUser(t.db, { role: 'instructor', name: 'Fuzz Teacher' })
 	// The world the pages need to show their forms: a course the student follows (an assignment in an
 	// open week, a live session ahead, a file, a payment, a waitlist, a file no row points to), a paid
 	// course they may buy and wait for, an open checkout, a promotion code, a message and a contact request.
 	const course = await insertCourse(t.db, { title: 'Fuzz course', capacity: 5 })
 	const enrollment = await insertEnrollment(t.db, { userId: users.student, courseId: course.id })
+	await insertCourseStaff(t.db, { courseId: course.id, userId: users.courseInstructor })
 	// The student pays on a plan whose second instalment failed: the admin's charge buttons and the update-card form render.
 	const plan = await insertPlanPurchase(t.db, {
 		userId: users.student,
@@ -389,7 +392,7 @@ beforeAll(async () => {
 		importId: await insertAttendanceImport(t.db, { sessionId: liveSessionId, adminId: users.admin }),
 	}
 	const visitors = await Promise.all(
-		(['anonymous', 'student', 'admin'] as const).map(async (name) => ({ name, cookie: await cookieOf(name) })),
+		(['anonymous', 'student', 'courseInstructor', 'admin'] as const).map(async (name) => ({ name, cookie: await cookieOf(name) })),
 	)
 	// An instructor the course's Staff page offers to add.
 	await insertUser(t.db, { role: 'instructor', name: 'Fuzz Instructor' })
@@ -489,7 +492,7 @@ describe('malformed bodies to every action', () => {
 			const textFields = [
 				...new Set(controls.filter((control) => ['text', 'textarea', 'search'].includes(control.type)).map((control) => control.name)),
 			]
-			for (const visitor of ['anonymous', 'student', 'admin'] as const) {
+			for (const visitor of ['anonymous', 'student', 'courseInstructor', 'admin'] as const) {
 				let cookie = visitor === 'anonymous' ? '' : await sessionCookieFor(users[visitor])
 				let before = await counts()
 				for (const body of malformedBodies(intentsOf(route), visitor, fields, textFields)) {
@@ -552,7 +555,7 @@ describe('bodies that are not forms, to every action', () => {
 		const problems: string[] = []
 		let requests = 0
 		for await (const { route, values, path } of actionTargets()) {
-			for (const visitor of ['anonymous', 'student', 'admin'] as const) {
+			for (const visitor of ['anonymous', 'student', 'courseInstructor', 'admin'] as const) {
 				let before = await counts()
 				for (const { label, method, contentType, body } of NON_FORM_BODIES) {
 					const headers = new Headers({ 'x-client-ip': `198.51.100.${requests % 250}` })
