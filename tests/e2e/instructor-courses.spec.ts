@@ -60,6 +60,17 @@ test('an instructor uploads a week, moves a session, marks attendance and reads 
 	}
 	await expect(menu.getByRole('link', { name: 'Manage Users' })).toHaveCount(0)
 
+	// The dashboard's home leads into the course they teach, and does not offer them to enrol.
+	await expect(page.getByRole('heading', { level: 1, name: 'Welcome, Ivy Instructor! (Instructor)' })).toBeVisible()
+	const teaching = page.getByRole('main').getByRole('listitem').filter({ hasText: course.title })
+	await expect(teaching.getByRole('link', { name: `Progress of ${course.title}` })).toHaveAttribute(
+		'href',
+		`/dashboard/admin/courses/${course.id}/progress`,
+	)
+	await expect(teaching.getByRole('link', { name: `Waitlist of ${course.title}` })).toBeVisible()
+	await expect(page.getByRole('main').getByText(other.title)).toHaveCount(0)
+	await expect(page.getByText('You have not yet enrolled')).toHaveCount(0)
+
 	// The menu's summary opens the menu on narrow screens; the sidebar is always there on wide ones.
 	await page.goto(`/dashboard/admin/courses/${course.id}/materials`)
 	await expect(page.getByRole('heading', { level: 1, name: 'Manage Course Materials' })).toBeVisible()

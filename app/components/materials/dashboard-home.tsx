@@ -34,7 +34,11 @@ export type DashboardHomeData = {
 	progress?: CourseProgressLine[]
 	/** Payment plans past due or paused, each with why and how to fix it (docs/decisions/059). */
 	planNotices?: PlanNotice[]
+	/** An instructor's courses (docs/decisions/056), null for anyone else. */
+	teaching?: TaughtCourse[] | null
 }
+
+type TaughtCourse = { id: number; title: string }
 
 const adminCards = [
 	{
@@ -78,8 +82,9 @@ export function DashboardHome({
 	return (
 		<>
 			<h1 className="text-2xl font-bold text-ink">
-				Welcome, {data.name || 'Student'}!{data.isAdmin ? ' (Administrator)' : ''}
+				Welcome, {data.name || 'Student'}!{data.isAdmin ? ' (Administrator)' : data.teaching ? ' (Instructor)' : ''}
 			</h1>
+			{data.teaching ? <TeachingCard courses={data.teaching} /> : null}
 			{data.isAdmin ? (
 				<ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
 					{adminCards.map((card) => (
@@ -117,7 +122,7 @@ export function DashboardHome({
 					</CardContent>
 				</Card>
 			) : null}
-			{data.courses.length === 0 && data.planNotices?.length ? null : data.courses.length === 0 ? (
+			{data.courses.length === 0 && (data.planNotices?.length || data.teaching) ? null : data.courses.length === 0 ? (
 				<Card>
 					<CardHeader>
 						<CardTitle>You have not yet enrolled</CardTitle>
@@ -150,13 +155,56 @@ export function DashboardHome({
 			<Card>
 				<CardHeader>
 					<CardTitle>Messages</CardTitle>
-					<CardDescription>Have questions? Message your instructor directly.</CardDescription>
+					<CardDescription>
+						{data.teaching ? 'Message the students of your courses.' : 'Have questions? Message your instructor directly.'}
+					</CardDescription>
 				</CardHeader>
 				<CardContent>
 					<ButtonLink to={href('/dashboard/messages')}>Open Messages</ButtonLink>
 				</CardContent>
 			</Card>
 		</>
+	)
+}
+
+/** An instructor's way into each course they teach: its materials and sessions, its students' progress, its waitlist. */
+function TeachingCard({ courses }: { courses: TaughtCourse[] }) {
+	return (
+		<Card>
+			<CardHeader>
+				<CardTitle>Courses You Teach</CardTitle>
+				<CardDescription>
+					{courses.length === 0
+						? 'No course is assigned to you yet. The school adds you to its courses.'
+						: 'Upload materials, schedule sessions, take attendance and follow your students.'}
+				</CardDescription>
+			</CardHeader>
+			{courses.length === 0 ? null : (
+				<CardContent>
+					<ul className="divide-y divide-slate-200">
+						{courses.map((course) => {
+							const courseId = String(course.id)
+							return (
+								<li key={course.id} className="flex flex-wrap items-center justify-between gap-3 py-3 first:pt-0 last:pb-0">
+									<span className="font-medium break-words text-ink">{course.title}</span>
+									<span className="flex flex-wrap gap-2">
+										<ButtonLink to={href('/dashboard/admin/courses/:courseId/materials', { courseId })} size="sm">
+											Manage Materials<span className="sr-only"> of {course.title}</span>
+										</ButtonLink>
+										<ButtonLink to={href('/dashboard/admin/courses/:courseId/progress', { courseId })} size="sm" variant="outline">
+											Progress<span className="sr-only"> of {course.title}</span>
+										</ButtonLink>
+										<ButtonLink to={href('/dashboard/admin/courses/:courseId/waitlist', { courseId })} size="sm" variant="outline">
+											Waitlist<span className="sr-only"> of {course.title}</span>
+										</ButtonLink>
+									</span>
+								</li>
+							)
+						})}
+					</ul>
+				</CardContent>
+			)}
+		</Card>
 	)
 }
 

@@ -1,6 +1,7 @@
 import { data, type ShouldRevalidateFunctionArgs, useSearchParams } from 'react-router'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { DashboardHome } from '#app/components/materials/dashboard-home.tsx'
+import { listStaffCourses } from '#app/models/courses/course-staff.server.ts'
 import { listUnpaidRegistrations } from '#app/models/courses/course-state.server.ts'
 import { listStudentProgress } from '#app/models/enrollment/progress.server.ts'
 import { progressLine } from '#app/models/enrollment/progress.ts'
@@ -27,7 +28,8 @@ export async function loader({ request }: Route.LoaderArgs) {
 	)
 	const readOnly = courses.find((course) => course.id === courseId)?.readOnly ?? false
 	const now = new Date()
-	const [weeks, assignments, unpaid, nextSession, progress, planNotices] = await Promise.all([
+	const isInstructor = !user.isAdmin && user.role === 'instructor'
+	const [weeks, assignments, unpaid, nextSession, progress, planNotices, teaching] = await Promise.all([
 		courseId === null
 			? null
 			: getCourseWeeks(db, courseId, {
@@ -40,11 +42,13 @@ export async function loader({ request }: Route.LoaderArgs) {
 		user.isAdmin ? null : getNextLiveSession(db, user),
 		user.isAdmin ? null : listStudentProgress(db, user.id, now),
 		planNoticesOf(db, user.id),
+		isInstructor ? listStaffCourses(db, user.id) : null,
 	])
 	return data(
 		{
 			name: user.name,
 			isAdmin: user.isAdmin,
+			teaching: teaching?.map(({ id, title }) => ({ id, title })) ?? null,
 			courses: courses.map(({ id, title }) => ({ id, title })),
 			selectedCourseId: courseId,
 			readOnly,
