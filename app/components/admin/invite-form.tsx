@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { Form } from 'react-router'
-import { Alert } from '#app/components/ui/alert.tsx'
+import { FormErrors } from '#app/components/ui/alert.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
 import { ErrorList, Field } from '#app/components/ui/field.tsx'
 import { INVITE_LINK_DAYS, InviteSchema } from '#app/models/accounts/invitations.ts'
@@ -37,11 +37,7 @@ export function InviteForm({
 	const chosenCourses = new Set((fields.courseIds.initialValue as string[] | undefined) ?? [])
 	return (
 		<Form method="post" action={action} preventScrollReset {...getFormProps(form)} className="space-y-4">
-			{form.errors?.length ? (
-				<Alert tone="error" id={form.errorId}>
-					{form.errors[0]}
-				</Alert>
-			) : null}
+			<FormErrors id={form.errorId} errors={form.errors} />
 			<Field
 				label="Name"
 				errors={fields.name.errors}

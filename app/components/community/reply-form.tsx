@@ -1,6 +1,6 @@
 import { getFormProps, getTextareaProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { Form, useNavigation } from 'react-router'
-import { Alert } from '#app/components/ui/alert.tsx'
+import { FormErrors } from '#app/components/ui/alert.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { TextareaField } from '#app/components/ui/field.tsx'
@@ -45,11 +45,7 @@ export function ReplyForm({
 					{Object.entries(hidden).map(([name, value]) => (
 						<input key={name} type="hidden" name={name} value={value} />
 					))}
-					{form.errors?.length ? (
-						<Alert tone="error" id={form.errorId}>
-							{form.errors[0]}
-						</Alert>
-					) : null}
+					<FormErrors id={form.errorId} errors={form.errors} />
 					<TextareaField
 						label={intent === 'reply' ? 'Your reply' : 'Your post'}
 						errors={fields.content.errors}

@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, getTextareaProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { Form } from 'react-router'
-import { Alert } from '#app/components/ui/alert.tsx'
+import { FormErrors } from '#app/components/ui/alert.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { CheckboxField, Field, TextareaField } from '#app/components/ui/field.tsx'
@@ -36,11 +36,7 @@ export function StartDiscussionForm({
 				<Form method="post" action={action} {...getFormProps(form)} className="space-y-4">
 					<input type="hidden" name="intent" value="start" />
 					<input type="hidden" name="submissionKey" value={submissionKey} />
-					{form.errors?.length ? (
-						<Alert tone="error" id={form.errorId}>
-							{form.errors[0]}
-						</Alert>
-					) : null}
+					<FormErrors id={form.errorId} errors={form.errors} />
 					<Field
 						label="Title"
 						errors={fields.title.errors}

@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { Form, href, Link, useNavigation } from 'react-router'
-import { Alert } from '#app/components/ui/alert.tsx'
+import { FormErrors } from '#app/components/ui/alert.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { Field, SelectField, TextareaField } from '#app/components/ui/field.tsx'
@@ -73,11 +73,7 @@ export function AssignmentsCard({
 				<Form method="post" action={action} preventScrollReset {...getFormProps(form)} className="space-y-4">
 					<h3 className="text-base font-semibold text-ink">New Assignment</h3>
 					<input type="hidden" name="intent" value="create-assignment" />
-					{form.errors?.length ? (
-						<Alert tone="error" id={form.errorId}>
-							{form.errors[0]}
-						</Alert>
-					) : null}
+					<FormErrors id={form.errorId} errors={form.errors} />
 					<Field label="Assignment Title" errors={fields.title.errors} inputProps={getInputProps(fields.title, { type: 'text' })} />
 					<TextareaField label="Instructions" errors={fields.instructions.errors} textareaProps={getTextareaProps(fields.instructions)} />
 					<div className="grid gap-4 sm:grid-cols-2">

@@ -3,7 +3,7 @@ import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { Form, useNavigation } from 'react-router'
 import { LocalDate } from '#app/components/local-date.tsx'
 import { ActionList } from '#app/components/ui/action-list.tsx'
-import { Alert } from '#app/components/ui/alert.tsx'
+import { FormErrors } from '#app/components/ui/alert.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
@@ -105,11 +105,7 @@ export function GradePanel({
 			<div className="space-y-5">
 				<SubmissionSummary submission={submission} />
 				<Form method="post" action={action} preventScrollReset {...getFormProps(form)} className="space-y-4">
-					{form.errors?.length ? (
-						<Alert tone="error" id={form.errorId}>
-							{form.errors[0]}
-						</Alert>
-					) : null}
+					<FormErrors id={form.errorId} errors={form.errors} />
 					<input type="hidden" name={fields.submissionId.name} value={String(submission.id)} />
 					<Field
 						label="Grade"

@@ -339,6 +339,17 @@ export async function replyToThread(
 	})
 }
 
+/** A post's thread is of the course: a post id forged from another course's thread finds nothing. */
+function postInCourse(eb: ExpressionBuilder<Database, 'community_posts'>, courseId: number) {
+	return eb.exists(
+		eb
+			.selectFrom('community_threads')
+			.select('community_threads.id')
+			.whereRef('community_threads.id', '=', 'community_posts.thread_id')
+			.where('community_threads.course_id', '=', courseId),
+	)
+}
+
 /** The author's change of their own visible post in a thread of the course; false when there is no such post. */
 export async function editOwnPost(
 	db: Kysely<Database>,
@@ -352,15 +363,7 @@ export async function editOwnPost(
 		.where('author_id', '=', input.authorId)
 		.where('hidden_at', 'is', null)
 		.where('deleted_at', 'is', null)
-		.where((eb) =>
-			eb.exists(
-				eb
-					.selectFrom('community_threads')
-					.select('community_threads.id')
-					.whereRef('community_threads.id', '=', 'community_posts.thread_id')
-					.where('community_threads.course_id', '=', input.courseId),
-			),
-		)
+		.where((eb) => postInCourse(eb, input.courseId))
 		.returning('id')
 		.executeTakeFirst()
 	return updated !== undefined
@@ -375,15 +378,7 @@ export async function deleteOwnPost(db: Kysely<Database>, input: { courseId: num
 		.where('thread_id', '=', input.threadId)
 		.where('author_id', '=', input.authorId)
 		.where('deleted_at', 'is', null)
-		.where((eb) =>
-			eb.exists(
-				eb
-					.selectFrom('community_threads')
-					.select('community_threads.id')
-					.whereRef('community_threads.id', '=', 'community_posts.thread_id')
-					.where('community_threads.course_id', '=', input.courseId),
-			),
-		)
+		.where((eb) => postInCourse(eb, input.courseId))
 		.returning('id')
 		.executeTakeFirst()
 	return deleted !== undefined

@@ -3,7 +3,7 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, type ShouldRevalidateFunctionArgs, useNavigation } from 'react-router'
 import { z } from 'zod'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
-import { Alert } from '#app/components/ui/alert.tsx'
+import { Alert, FormErrors } from '#app/components/ui/alert.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
 import { SelectField } from '#app/components/ui/field.tsx'
@@ -90,11 +90,7 @@ export default function AddEnrollmentDialog({ loaderData, actionData }: Route.Co
 			) : (
 				<Form method="post" action={action} preventScrollReset {...getFormProps(form)} className="space-y-4">
 					<input type="hidden" name="intent" value="create" />
-					{form.errors?.length ? (
-						<Alert tone="error" id={form.errorId}>
-							{form.errors[0]}
-						</Alert>
-					) : null}
+					<FormErrors id={form.errorId} errors={form.errors} />
 					<SelectField label="User" errors={fields.userId.errors} selectProps={getSelectProps(fields.userId)}>
 						<option value="">Select a user</option>
 						{options.users.map((user) => (

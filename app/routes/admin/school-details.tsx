@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, getTextareaProps, useForm } from '@conform
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, href, useNavigation } from 'react-router'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
-import { Alert } from '#app/components/ui/alert.tsx'
+import { FormErrors } from '#app/components/ui/alert.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card } from '#app/components/ui/card.tsx'
 import { Field, TextareaField } from '#app/components/ui/field.tsx'
@@ -56,11 +56,7 @@ export default function SchoolDetailsPage({ loaderData, actionData }: Route.Comp
 			</div>
 			<Card className="p-4 sm:p-6">
 				<Form method="post" action={SCHOOL_DETAILS_PATH} {...getFormProps(form)} className="max-w-xl space-y-4">
-					{form.errors?.length ? (
-						<Alert tone="error" id={form.errorId}>
-							{form.errors[0]}
-						</Alert>
-					) : null}
+					<FormErrors id={form.errorId} errors={form.errors} />
 					<Field
 						label="School name"
 						errors={fields.name.errors}

@@ -3,7 +3,7 @@ import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, href, Link, useNavigation } from 'react-router'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { LocalDate } from '#app/components/local-date.tsx'
-import { Alert } from '#app/components/ui/alert.tsx'
+import { Alert, FormErrors } from '#app/components/ui/alert.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
@@ -104,11 +104,7 @@ export default function AssignmentPage({ loaderData, actionData }: Route.Compone
 					</CardHeader>
 					<CardContent>
 						<Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="space-y-4">
-							{form.errors?.length ? (
-								<Alert tone="error" id={form.errorId}>
-									{form.errors[0]}
-								</Alert>
-							) : null}
+							<FormErrors id={form.errorId} errors={form.errors} />
 							<TextareaField
 								label="Your Answer"
 								errors={fields.body.errors}

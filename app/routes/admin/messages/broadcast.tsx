@@ -7,7 +7,7 @@ import { z } from 'zod'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { AnnouncementList } from '#app/components/messages/announcement-list.tsx'
 import { DeleteMessageDialog } from '#app/components/messages/delete-dialog.tsx'
-import { Alert } from '#app/components/ui/alert.tsx'
+import { Alert, FormErrors } from '#app/components/ui/alert.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { EmptyState } from '#app/components/ui/empty-state.tsx'
@@ -241,11 +241,7 @@ export default function Broadcast({ loaderData, actionData }: Route.ComponentPro
 						preventScrollReset
 					>
 						<input type="hidden" name="intent" value="announce" />
-						{form.errors?.length ? (
-							<Alert tone="error" id={form.errorId}>
-								{form.errors[0]}
-							</Alert>
-						) : null}
+						<FormErrors id={form.errorId} errors={form.errors} />
 						<SelectField label="Send to" errors={fields.courseId.errors} selectProps={getSelectProps(fields.courseId)}>
 							{loaderData.isAdmin ? <option value="">All students</option> : null}
 							{loaderData.courses.map((course) => (
