@@ -1,5 +1,6 @@
 import { Form, href } from 'react-router'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { ActionList } from '#app/components/ui/action-list.tsx'
 import { Button, ButtonAnchor } from '#app/components/ui/button.tsx'
 import { Card } from '#app/components/ui/card.tsx'
 import { Field } from '#app/components/ui/field.tsx'
@@ -61,7 +62,7 @@ export default function Exports({ loaderData }: Route.ComponentProps) {
 						{courses.map((course) => (
 							<li key={course.id} className="flex flex-wrap items-center justify-between gap-2 py-3">
 								<h3 className="font-medium break-words text-ink">{course.title}</h3>
-								<div className="flex flex-wrap gap-2">
+								<ActionList className="flex flex-wrap gap-2">
 									<ButtonAnchor
 										href={href('/dashboard/admin/courses/:courseId/progress.csv', { courseId: String(course.id) })}
 										variant="outline"
@@ -80,7 +81,7 @@ export default function Exports({ loaderData }: Route.ComponentProps) {
 									>
 										Attendance
 									</ButtonAnchor>
-								</div>
+								</ActionList>
 							</li>
 						))}
 					</ul>
