@@ -12,6 +12,7 @@ import type { Insertable } from 'kysely'
 import { sql } from 'kysely'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { ATTENDANCE_COLUMNS, PAYMENT_COLUMNS } from '#app/models/reports/exports.ts'
+import { MAX_STREAMING_EXPORTS } from '#app/routes/resources/+shared/csv-download.server.ts'
 import { loader as attendanceLoader } from '#app/routes/resources/attendance-export.ts'
 import { loader as paymentsLoader } from '#app/routes/resources/payments-export.ts'
 import type { RegistrationPaymentsTable } from '#db/types.ts'
@@ -372,5 +373,30 @@ describe('streaming', () => {
 			await reader.cancel()
 		}
 		await expect.poll(exportsRunning).toBe(0)
+	})
+
+	test('two exports stream at once; a third at the same time is asked to come back, and is served once one ends', async () => {
+		const download = () => downloadPayments('from=2027-01-01&to=2027-01-31')
+		const responses = await Promise.all(Array.from({ length: MAX_STREAMING_EXPORTS + 1 }, download))
+		const streaming = responses.filter((response) => response.status === 200)
+		try {
+			expect(responses.map((response) => response.status).sort()).toEqual([200, 200, 429])
+			const refused = responses.find((response) => response.status === 429)!
+			expect(refused.headers.get('Retry-After')).toBe('60')
+			expect(await refused.text()).toBe('Other exports are being downloaded right now. Try again in a minute.')
+			expect((await download()).status).toBe(429)
+
+			await streaming.shift()!.body!.cancel()
+			await expect
+				.poll(async () => {
+					const response = await download()
+					if (response.status === 200) streaming.push(response)
+					else await response.text()
+					return response.status
+				})
+				.toBe(200)
+		} finally {
+			await Promise.all(streaming.map((response) => response.body!.cancel()))
+		}
 	})
 })
