@@ -2,7 +2,8 @@
  * The CSV exports (issue 43 point 2, docs/decisions/066): the payments export's lines add up for a
  * hand-built set of payments, plan instalments and refunds (each payment once, whichever table
  * records it); a course's attendance, student × session, for the course's staff only; 100,000
- * lines streamed in bounded memory; a client that goes away frees the cursor's connection.
+ * lines streamed in bounded memory and in the statements of an empty export; a client that goes away
+ * frees the cursor's connection; two exports at once, a third refused.
  */
 
 import { setFlagsFromString } from 'node:v8'
@@ -28,6 +29,7 @@ import {
 	insertPlanPurchase,
 	insertUser,
 } from '#tests/support/fixtures.ts'
+import { createQueryCounter } from '#tests/support/query-counter.ts'
 import { callRoute, getRequest, signedInUser } from '#tests/support/requests.ts'
 
 const t = useTestDatabase()
@@ -353,6 +355,23 @@ describe('streaming', () => {
 		expect(bytes).toBeGreaterThan(10_000_000)
 		expect(peak).toBeLessThan(8_000_000)
 	}, 120_000)
+
+	test('the export issues the same statements for no payment as for 100,000', async () => {
+		const counter = await createQueryCounter(t.url)
+		try {
+			const statements = (query: string) =>
+				counter.record(async () => {
+					const response = await downloadPayments(query)
+					expect(response.status).toBe(200)
+					await response.arrayBuffer()
+				})
+			const none = await statements('from=2025-01-01&to=2025-01-31')
+			expect(await statements('from=2027-01-01&to=2027-01-31')).toEqual(none)
+			expect(none.filter((statement) => statement.includes('registration_payments'))).toHaveLength(1)
+		} finally {
+			await counter.close()
+		}
+	}, 60_000)
 
 	test('a client that goes away closes the cursor and frees its connection', async () => {
 		const exportsRunning = async () => {
