@@ -29,7 +29,19 @@ export function streamPaymentLines(db: Kysely<Database>, { from, to }: { from: D
 	const payments = db
 		.selectFrom('registration_payments as payment')
 		.leftJoin('profiles', 'profiles.id', 'payment.user_id')
-		.leftJoin('plan_instalments as instalment', 'instalment.payment_intent_id', 'payment.payment_intent_id')
+		// The plan instalment this payment paid, if any: one per payment intent, so a line is never doubled.
+		.leftJoin(
+			(eb) =>
+				eb
+					.selectFrom('plan_instalments')
+					.distinctOn('payment_intent_id')
+					.select(['payment_intent_id', 'plan_purchase_id', 'sequence', 'provider_invoice_id'])
+					.where('payment_intent_id', 'is not', null)
+					.orderBy('payment_intent_id')
+					.orderBy('sequence')
+					.as('instalment'),
+			(join) => join.onRef('instalment.payment_intent_id', '=', 'payment.payment_intent_id'),
+		)
 		.select((eb) => [
 			eb.fn.coalesce('payment.fulfilled_at', 'payment.created_at').as('at'),
 			sql<PaymentLine['kind']>`'payment'`.as('kind'),
