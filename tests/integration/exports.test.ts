@@ -249,6 +249,9 @@ describe('the payments export', () => {
 		expect(await (await downloadPayments('from=2026-03-05&to=2026-03-01')).text()).toBe(
 			'Payments export: The first day must be on or before the last day.',
 		)
+		expect(await (await downloadPayments('to=2026-02-30')).text()).toBe(
+			'Payments export: Give the first day as YYYY-MM-DD. Give the last day as YYYY-MM-DD.',
+		)
 	})
 
 	test('an instructor is sent away, whatever the range', async () => {

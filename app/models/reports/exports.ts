@@ -9,11 +9,12 @@ import type { AttendanceSource, AttendanceStatus } from '#db/types.ts'
  * download routes share the range's schema; the columns and cells are written here once.
  */
 
-const DAY = z.iso.date({ error: 'Give a day as YYYY-MM-DD' })
-
 /** The payments export's range: whole days in UTC, the first on or before the last. */
 export const ExportRangeSchema = z
-	.object({ from: DAY, to: DAY })
+	.object({
+		from: z.iso.date({ error: 'Give the first day as YYYY-MM-DD' }),
+		to: z.iso.date({ error: 'Give the last day as YYYY-MM-DD' }),
+	})
 	.refine((range) => range.from <= range.to, { error: 'The first day must be on or before the last day', path: ['to'] })
 
 export type ExportRange = z.infer<typeof ExportRangeSchema>
