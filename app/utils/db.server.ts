@@ -1,6 +1,7 @@
 import { Kysely, type LogEvent, PostgresDialect, sql, type Transaction } from 'kysely'
 import { Migrator } from 'kysely/migration'
 import pg from 'pg'
+import Cursor from 'pg-cursor'
 import { migrations } from '#db/migrations/index.ts'
 import type { Database } from '#db/types.ts'
 import { processWide } from './process-wide.server.ts'
@@ -33,7 +34,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
 	// (the pool drops the broken client when it is released).
 	pool.on('error', (error) => console.error('[db] idle client error', error.message))
 	pool.on('connect', (client) => client.on('error', () => {}))
-	const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: options.onQuery })
+	// The cursor lets a query's `.stream()` read its rows a chunk at a time (the CSV exports).
+	const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool, cursor: Cursor }), log: options.onQuery })
 	return {
 		db,
 		listen: (channel, onPayload) => listenWithPool(options.databaseUrl, channel, onPayload),

@@ -55,6 +55,7 @@ test('an instructor uploads a week, moves a session, marks attendance and reads 
 		['Grade Assignments', '/dashboard/admin/grades'],
 		['Student Communications', '/dashboard/admin/messages'],
 		['Enrollments', '/dashboard/admin/enrollments'],
+		['Exports', '/dashboard/admin/exports'],
 	] as const) {
 		await expect(menu.getByRole('link', { name: label, exact: true })).toHaveAttribute('href', path)
 	}

@@ -115,6 +115,7 @@ test('on a phone no page scrolls sideways; wide tables scroll inside their card'
 		'/dashboard/messages',
 		`/dashboard/messages?with=${student.id}`,
 		'/dashboard/admin/messages',
+		'/dashboard/admin/exports',
 	]
 	for (const path of adminPages) {
 		await page.goto(path)
@@ -208,6 +209,7 @@ test("on a phone an instructor's menu opens from its button and their course pag
 		`/dashboard/admin/courses/${course.id}/materials/sessions/${session.id}`,
 		`/dashboard/admin/courses/${course.id}/sessions/${session.id}/attendance`,
 		`/dashboard/admin/courses/${course.id}/progress`,
+		'/dashboard/admin/exports',
 	]) {
 		await page.goto(path)
 		await expect(page.getByRole('main')).toBeVisible()

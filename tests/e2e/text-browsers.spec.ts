@@ -54,6 +54,7 @@ const ADMIN_MENU: Link[] = [
 	{ text: 'Grade Assignments', path: '/dashboard/admin/grades' },
 	{ text: 'Orphaned Materials', path: '/dashboard/admin/orphaned-materials' },
 	{ text: 'Audit Log', path: '/dashboard/admin/audit-log' },
+	{ text: 'Exports', path: '/dashboard/admin/exports' },
 ]
 
 /** Reads each page as the context's visitor and checks it, naming the page in every failure. */
@@ -157,6 +158,7 @@ test.describe('a text browser reads each page once, in order', () => {
 			`/dashboard/admin/courses/${course.id}/plans`,
 			'/dashboard/admin/enrollments',
 			'/dashboard/admin/school-details',
+			'/dashboard/admin/exports',
 		]
 		await readPages(context, pages, [...DASHBOARD_MENU, ...ADMIN_MENU])
 	})
@@ -181,6 +183,7 @@ test.describe('a text browser reads each page once, in order', () => {
 			{ text: 'Grade Assignments', path: '/dashboard/admin/grades' },
 			{ text: 'Student Communications', path: '/dashboard/admin/messages' },
 			{ text: 'Enrollments', path: '/dashboard/admin/enrollments' },
+			{ text: 'Exports', path: '/dashboard/admin/exports' },
 			...DASHBOARD_MENU.filter((link) => link.text !== 'My Courses' && link.text !== 'Certificates'),
 		]
 		const pages = [
@@ -190,6 +193,7 @@ test.describe('a text browser reads each page once, in order', () => {
 			`/dashboard/admin/courses/${course.id}/progress`,
 			'/dashboard/admin/grades',
 			'/dashboard/admin/enrollments',
+			'/dashboard/admin/exports',
 		]
 		await readPages(context, pages, menu)
 	})

@@ -190,6 +190,8 @@ const ACCESS: Record<string, Expectation> = {
 	'routes/admin/orphaned-materials': { GET: adminOnly(), POST: adminOnly('→/dashboard/admin/orphaned-materials') },
 	'routes/admin/audit-log': { GET: adminOnly() },
 	'routes/admin/certificates': { GET: adminOnly(), POST: adminOnly('400') },
+	// An instructor's page lists the courses they teach, without the payments export.
+	'routes/admin/exports': { GET: staffScoped() },
 	'routes/auth/logout': { GET: all('→/'), POST: all('→/') },
 	'routes/resources/material-file': { GET: [LOGIN, '403', '200', '200', '403', '200'] },
 	// The fixture's material is a PDF: it has no Office preview, and no link signed for it.
@@ -208,6 +210,9 @@ const ACCESS: Record<string, Expectation> = {
 	'routes/resources/session-join': { GET: [LOGIN, '404', DENIED, '404', '404', DENIED] },
 	// The progress roster's CSV, for the course's staff as the roster is.
 	'routes/resources/course-progress-csv': { GET: courseStaff() },
+	// Without its range of days the payments export says which it needs; it is the admins' alone.
+	'routes/resources/payments-export': { GET: adminOnly('400') },
+	'routes/resources/attendance-export': { GET: courseStaff() },
 	'routes/resources/events': { GET: all('200') },
 	// Without Stripe configured (the test provider) the webhook does not exist.
 	'routes/resources/stripe-webhook': { GET: all('405'), POST: all('404') },

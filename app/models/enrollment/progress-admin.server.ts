@@ -2,17 +2,9 @@ import { stringify } from 'csv-stringify/sync'
 import { type Kysely, sql } from 'kysely'
 import { READING_STATUSES } from '#app/models/materials/materials.ts'
 import { sessionOpensAtSql } from '#app/models/sessions/session-schedule.server.ts'
+import { CSV_OPTIONS } from '#app/utils/csv.server.ts'
 import type { Database } from '#db/types.ts'
-import {
-	attended,
-	type CourseRoster,
-	coursePhase,
-	type RosterCell,
-	type RosterRow,
-	type RosterWeek,
-	riskFlags,
-	spreadsheetSafe,
-} from './progress.ts'
+import { attended, type CourseRoster, coursePhase, type RosterCell, type RosterRow, type RosterWeek, riskFlags } from './progress.ts'
 
 /**
  * A course's progress roster (docs/decisions/051): its students (active or completed) × its weeks,
@@ -218,5 +210,5 @@ export function rosterCsv(roster: CourseRoster, rows: RosterRow[]) {
 			]
 		}),
 	])
-	return stringify([header, ...lines].map((line) => line.map((cell) => spreadsheetSafe(String(cell)))))
+	return stringify([header, ...lines], CSV_OPTIONS)
 }

@@ -249,22 +249,3 @@ export function sortRoster<Row extends Sortable>(rows: Row[], sort: RosterSort):
 	}
 	return [...rows].sort(orders[sort])
 }
-
-/**
- * A CSV cell that a spreadsheet would read as a formula (=, +, -, @, a tab or a carriage return
- * first) is written with a leading apostrophe, so a name such as '=HYPERLINK(…)' stays text.
- */
-export function spreadsheetSafe(value: string) {
-	return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value
-}
-
-/** The export's file name: the course title in safe characters and the day. */
-export function rosterFileName(courseTitle: string, now: Date) {
-	const slug = courseTitle
-		.normalize('NFKD')
-		.toLowerCase()
-		.replace(/[^a-z0-9]+/g, '-')
-		.slice(0, 60)
-		.replace(/^-+|-+$/g, '')
-	return `progress-${slug || 'course'}-${now.toISOString().slice(0, 10)}.csv`
-}

@@ -49,6 +49,7 @@ const adminMenu: MenuItem[] = [
 	{ to: href('/dashboard/admin/grades'), label: 'Grade Assignments' },
 	{ to: href('/dashboard/admin/orphaned-materials'), label: 'Orphaned Materials' },
 	{ to: href('/dashboard/admin/audit-log'), label: 'Audit Log' },
+	{ to: href('/dashboard/admin/exports'), label: 'Exports' },
 ]
 
 /** The staff pages an instructor may use; each then shows the courses they teach only. */
@@ -57,6 +58,7 @@ const instructorMenu: MenuItem[] = [
 	{ to: href('/dashboard/admin/grades'), label: 'Grade Assignments' },
 	{ to: href('/dashboard/admin/messages'), label: 'Student Communications' },
 	{ to: href('/dashboard/admin/enrollments'), label: 'Enrollments' },
+	{ to: href('/dashboard/admin/exports'), label: 'Exports' },
 ]
 
 /** The member pages an instructor also uses (a student's course list and certificates are not theirs). */

@@ -1,8 +1,9 @@
-import { RosterQuerySchema, rosterFileName, sortRoster } from '#app/models/enrollment/progress.ts'
+import { RosterQuerySchema, sortRoster } from '#app/models/enrollment/progress.ts'
 import { getCourseRoster, rosterCsv } from '#app/models/enrollment/progress-admin.server.ts'
 import { requireCourseStaff } from '#app/routes/admin/+shared/course-access.server.ts'
 import { textResponse } from '#app/services/storage/file-response.server.ts'
 import { contentDisposition } from '#app/services/storage/keys.ts'
+import { courseCsvFileName } from '#app/utils/csv.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import type { Route } from './+types/course-progress-csv'
 
@@ -19,7 +20,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 	return new Response(rosterCsv(roster, sortRoster(roster.rows, sort)), {
 		headers: {
 			'Content-Type': 'text/csv; charset=utf-8',
-			'Content-Disposition': contentDisposition('attachment', rosterFileName(roster.course.title, now)),
+			'Content-Disposition': contentDisposition('attachment', courseCsvFileName('progress', roster.course.title, now)),
 			'Cache-Control': 'private, no-store',
 			'X-Content-Type-Options': 'nosniff',
 		},
