@@ -321,7 +321,8 @@ export async function refundPlan(db: Kysely<Database>, payments: PaymentProvider
 		else
 			return { kind: 'refused', message: outcome.kind === 'refused' ? outcome.message : 'This payment cannot be refunded.', refundedCents }
 	}
-	if (cancelled === 'changed' || refundedCents > 0) {
+	// Once per plan refund: only the send that cancelled the rest writes it (each payment's refund has its own entry).
+	if (cancelled === 'changed') {
 		await recordAudit(db, {
 			actorId: request.actorId,
 			action: 'payment_plan.refund',
