@@ -43,8 +43,6 @@ export type CoursePlanRow = {
 }
 
 const OPEN: readonly PlanInstalmentStatus[] = ['scheduled', 'failed']
-/** A plan still running: its instalments can be charged, marked, cancelled; it can be paused. */
-export const RUNNING_PLAN = ['active', 'past_due', 'paused']
 
 /** The course's plans bought (not those whose checkout never completed), newest first. Null without the course. */
 export async function listCoursePlans(db: Kysely<Database>, courseId: number) {

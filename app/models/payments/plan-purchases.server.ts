@@ -280,18 +280,6 @@ export async function pauseOverduePlans(db: Kysely<Database>, now = new Date()) 
 	return paused.rows
 }
 
-/** The next instalment to charge: the earliest not paid, failed ones first in line. Null when none is left. */
-export async function nextInstalmentOf(db: Kysely<Database>, planId: number) {
-	return db
-		.selectFrom('plan_instalments')
-		.select(['id', 'sequence', 'label', 'due_on as dueOn', 'amount_cents as amountCents', 'status'])
-		.where('plan_purchase_id', '=', planId)
-		.where('status', 'in', OPEN_INSTALMENT)
-		.orderBy('sequence')
-		.limit(1)
-		.executeTakeFirst()
-}
-
 /** The student's plans in trouble, for the dashboard's banner: past due (access pauses on a day) or paused. */
 export async function planNoticesOf(db: Kysely<Database>, userId: string): Promise<PlanNotice[]> {
 	const rows = await db

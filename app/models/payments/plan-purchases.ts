@@ -21,7 +21,7 @@ export function planSummary(plan: PlanOfferView) {
 }
 
 /** Test mode's "charge the next instalment now" on the admin's plan list: which plan, which instalment it showed, and the outcome. */
-export const ChargeInstalmentSchema = z.object({
+const ChargeInstalmentSchema = z.object({
 	planId: rowIdSchema(),
 	instalmentId: rowIdSchema(),
 	outcome: z.enum(['succeed', 'fail'], { error: 'Choose succeed or fail' }),

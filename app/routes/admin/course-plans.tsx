@@ -31,8 +31,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 	await requireAdmin(request)
 	const page = await listCoursePlans(getDb(), courseIdOf(params))
 	if (!page) throw data('Course not found', { status: 404 })
-	const search = new URL(request.url).searchParams
-	const asked = search.get('confirm') === 'cancel-rest' ? parseRowId(search.get('plan') ?? '') : null
+	const searchParams = new URL(request.url).searchParams
+	const asked = searchParams.get('confirm') === 'cancel-rest' ? parseRowId(searchParams.get('plan') ?? '') : null
 	const confirm = page.plans.find((plan) => plan.id === asked && ['active', 'past_due', 'paused'].includes(plan.status)) ?? null
 	return {
 		course: page.course,
