@@ -13,6 +13,7 @@ import { addMonths, dayInZone } from '#app/models/payments/instalment-plans.ts'
 import { claimSeat, fulfil, openCheckout } from '#app/models/payments/payments.server.ts'
 import { chargeDueInstalments, recordInstalmentFailed, recordInstalmentPaid } from '#app/models/payments/plan-purchases.server.ts'
 import { changePlan, chargeInstalmentNow, refundPlan } from '#app/models/payments/plan-purchases-admin.server.ts'
+import { sendInstalmentReceipt } from '#app/models/payments/plan-purchases-emails.server.ts'
 import { refundPayment } from '#app/models/payments/refunds.server.ts'
 import { action as planRefundAction } from '#app/routes/admin/course-plan-refund.tsx'
 import { action as plansAction } from '#app/routes/admin/course-plans.tsx'
@@ -125,6 +126,15 @@ describe('every instalment paid is a payment with one receipt', () => {
 		expect(receipts).toHaveLength(1)
 		expect(receipts[0]!.text_body).toContain('Instalment 2 of 3')
 		expect(receipts[0]!.text_body).toContain('$866.66')
+		// A retried job or webhook that queued it again: the outbox takes the instalment's receipt once.
+		await sendInstalmentReceipt(t.db, {
+			planId: plan.id,
+			instalmentId: instalmentIds[1]!,
+			to: email,
+			paidAt: new Date(),
+			paymentReference: charge.id,
+		})
+		expect(await mailsTo(email, 'Payment received: ')).toHaveLength(1)
 
 		// Refunded on its own through decision 036's path: the student stays enrolled, the plan runs on.
 		const refund = await refundPayment(t.db, testCard, {
