@@ -58,7 +58,7 @@ export default [
 				route('courses/:courseId/progress', 'routes/admin/course-progress.tsx'),
 				route('courses/:courseId/completion', 'routes/admin/course-completion.tsx'),
 				route('courses/:courseId/payment-plan', 'routes/admin/course-payment-plan.tsx'),
-				route('courses/:courseId/plans', 'routes/admin/course-plans.tsx'),
+				route('courses/:courseId/plans', 'routes/admin/course-plans.tsx', [route(':planId/refund', 'routes/admin/course-plan-refund.tsx')]),
 				route('courses/:courseId/staff', 'routes/admin/course-staff.tsx'),
 				route('courses/:courseId/sessions/:liveSessionId/attendance', 'routes/admin/session-attendance.tsx'),
 				route('courses/:courseId/sessions/:liveSessionId/attendance/imports/:importId', 'routes/admin/attendance-import.tsx'),

@@ -227,7 +227,8 @@ export interface RegistrationDraftsTable {
 
 export interface RegistrationPaymentsTable {
 	id: Generated<number>
-	checkout_session_id: string
+	/** Null for a plan's later instalment, charged off-session without a checkout (plan_instalment_id names it). */
+	checkout_session_id: string | null
 	provider: 'stripe' | 'test'
 	user_id: string | null
 	course_id: number | null
@@ -248,6 +249,8 @@ export interface RegistrationPaymentsTable {
 	/** The code as typed when the checkout opened, kept if the code row goes. */
 	promotion_code: string | null
 	discount_cents: Generated<number>
+	/** The plan's instalment this payment paid, after the checkout (docs/decisions/063); its enrolment is its plan's. */
+	plan_instalment_id: number | null
 }
 
 export type RefundReason = 'requested_by_customer' | 'duplicate' | 'fraudulent'

@@ -18,7 +18,7 @@ import { emailCourseUpdateTask } from './course-updates.server.ts'
 import { makePreview, requestMissingPreviews } from './document-previews.server.ts'
 import { announceOpenWeeks, sendSessionReminders } from './live-sessions.server.ts'
 import { deliverMail } from './mail.server.ts'
-import { pauseOverduePlansTask } from './payment-plans.server.ts'
+import { chargeDueInstalmentsTask, pauseOverduePlansTask } from './payment-plans.server.ts'
 import { sweepAbandonedUploads, sweepExpiredHolds, sweepRateLimitCounters } from './sweeps.server.ts'
 import { sendOfferExpiredMail, sendSeatOfferMail, sweepWaitlist } from './waitlist.server.ts'
 
@@ -40,6 +40,7 @@ export const TASKS: TaskList = {
 	'announce-open-weeks': announceOpenWeeks,
 	'complete-ended-courses': completeEndedCoursesTask,
 	'pause-overdue-plans': pauseOverduePlansTask,
+	'charge-due-instalments': chargeDueInstalmentsTask,
 }
 
 export const CRONTAB = [
@@ -56,4 +57,6 @@ export const CRONTAB = [
 	'*/10 * * * * complete-ended-courses',
 	// One UPDATE claims each overdue plan: a doubled run pauses nobody twice.
 	'*/10 * * * * pause-overdue-plans',
+	// The test checkout's instalments of the day; the charge's key and the plan's lock make a doubled run charge nobody twice.
+	'*/10 * * * * charge-due-instalments',
 ].join('\n')

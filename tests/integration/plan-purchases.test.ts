@@ -22,6 +22,7 @@ import { insertCourse, insertEnrollment, insertPaymentPlan, insertPlanPurchase, 
 import { formRequest, getRequest, sessionCookieFor, settle } from '#tests/support/requests.ts'
 
 const t = useTestDatabase()
+const testCard = new TestCheckoutPayments(() => t.db)
 const ZONE = 'America/New_York'
 const APP_URL = 'http://localhost:3000'
 const today = () => dayInZone(new Date(), ZONE)
@@ -237,7 +238,7 @@ describe('after the purchase: instalments paid and failed, the pause and access 
 		const { buyer, course, admin, planId, instalmentIds } = await boughtPlan()
 		const charge = { adminId: admin, courseId: course.id, planId, instalmentId: instalmentIds[1]!, outcome: 'fail' as const }
 		// Five failed attempts at once (a retry that fails again is a failure too): one e-mail all the same.
-		await Promise.all(Array.from({ length: 5 }, () => chargeInstalmentNow(t.db, charge)))
+		await Promise.all(Array.from({ length: 5 }, () => chargeInstalmentNow(t.db, testCard, charge)))
 		expect(await planRow(planId)).toMatchObject({ status: 'past_due' })
 		const mails = await failureMails(buyer.email)
 		expect(mails).toHaveLength(1)
@@ -249,7 +250,7 @@ describe('after the purchase: instalments paid and failed, the pause and access 
 	test('ten "succeed" charges of one instalment at once record one payment', async () => {
 		const { course, admin, planId, instalmentIds } = await boughtPlan()
 		const charge = { adminId: admin, courseId: course.id, planId, instalmentId: instalmentIds[1]!, outcome: 'succeed' as const }
-		const outcomes = await Promise.all(Array.from({ length: 10 }, () => chargeInstalmentNow(t.db, charge)))
+		const outcomes = await Promise.all(Array.from({ length: 10 }, () => chargeInstalmentNow(t.db, testCard, charge)))
 		expect(outcomes.filter((outcome) => outcome === 'recorded')).toHaveLength(1)
 		const paid = await t.db
 			.selectFrom('plan_instalments')
@@ -271,11 +272,17 @@ describe('after the purchase: instalments paid and failed, the pause and access 
 		const { admin, planId, instalmentIds } = await boughtPlan()
 		const other = await courseWithPlan()
 		expect(
-			await chargeInstalmentNow(t.db, { adminId: admin, courseId: other.id, planId, instalmentId: instalmentIds[1]!, outcome: 'fail' }),
+			await chargeInstalmentNow(t.db, testCard, {
+				adminId: admin,
+				courseId: other.id,
+				planId,
+				instalmentId: instalmentIds[1]!,
+				outcome: 'fail',
+			}),
 		).toBe('not-found')
 		const { planId: otherPlan } = await boughtPlan()
 		expect(
-			await chargeInstalmentNow(t.db, {
+			await chargeInstalmentNow(t.db, testCard, {
 				adminId: admin,
 				courseId: (await planRow(otherPlan)).course_id,
 				planId: otherPlan,
@@ -289,7 +296,13 @@ describe('after the purchase: instalments paid and failed, the pause and access 
 
 	test('after the grace days the job pauses the plan once across runs; access pauses; paying restores it at once', async () => {
 		const { buyer, course, admin, planId, instalmentIds } = await boughtPlan()
-		await chargeInstalmentNow(t.db, { adminId: admin, courseId: course.id, planId, instalmentId: instalmentIds[1]!, outcome: 'fail' })
+		await chargeInstalmentNow(t.db, testCard, {
+			adminId: admin,
+			courseId: course.id,
+			planId,
+			instalmentId: instalmentIds[1]!,
+			outcome: 'fail',
+		})
 		const failingSince = (await planRow(planId)).failing_since!
 		const day = 86_400_000
 		expect(await pauseOverduePlans(t.db, new Date(failingSince.getTime() + 6 * day))).toEqual([])
@@ -301,7 +314,7 @@ describe('after the purchase: instalments paid and failed, the pause and access 
 		expect((await listAccessibleCourses(t.db, reader(buyer.id))).map((one) => one.id)).not.toContain(course.id)
 		expect(await planNoticesOf(t.db, buyer.id)).toMatchObject([{ planId, status: 'paused', overdueCents: 86_666 }])
 
-		expect(await payFailedInstalments(t.db, { planId })).toBe(1)
+		expect(await payFailedInstalments(t.db, testCard, { planId })).toBe(1)
 		expect(await planRow(planId)).toMatchObject({ status: 'active', pause_reason: null, failing_since: null })
 		expect(await courseAccess(t.db, reader(buyer.id), course.id)).toBe('full')
 		expect(await planNoticesOf(t.db, buyer.id)).toEqual([])
@@ -312,7 +325,7 @@ describe('after the purchase: instalments paid and failed, the pause and access 
 		await t.db.updateTable('enrollments').set({ status: 'completed' }).where('id', '=', enrollment.id).execute()
 		expect(await courseAccess(t.db, reader(buyer.id), course.id)).toBeNull()
 		for (const instalmentId of instalmentIds.slice(1)) {
-			await chargeInstalmentNow(t.db, { adminId: admin, courseId: course.id, planId, instalmentId, outcome: 'succeed' })
+			await chargeInstalmentNow(t.db, testCard, { adminId: admin, courseId: course.id, planId, instalmentId, outcome: 'succeed' })
 		}
 		expect((await planRow(planId)).status).toBe('completed')
 		expect(await courseAccess(t.db, reader(buyer.id), course.id)).toBe('read-only')

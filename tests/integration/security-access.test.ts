@@ -158,6 +158,8 @@ const ACCESS: Record<string, Expectation> = {
 	'routes/admin/course-payment-plan': { GET: adminOnly(), POST: adminOnly('400') },
 	// An empty post names no instalment: back to the list with a toast.
 	'routes/admin/course-plans': { GET: adminOnly(), POST: adminOnly('→/dashboard/admin/courses/:id/plans') },
+	// The matrix plan's first payment has no payment row, so nothing is left to refund: an empty post is a 400.
+	'routes/admin/course-plan-refund': { GET: adminOnly(), POST: adminOnly('400') },
 	// Designed answer to a malformed add/remove: back to the staff list with an error toast.
 	'routes/admin/course-staff': { GET: adminOnly(), POST: adminOnly('→/dashboard/admin/courses/:id/staff') },
 	'routes/admin/course-materials': { GET: courseStaff(), POST: courseStaff('400') },

@@ -220,6 +220,9 @@ export async function listPaymentsNeedingRefund(db: Kysely<Database>) {
 			'created_at',
 		])
 		.where('status', '=', 'needs_refund')
+		// Only a checkout's payment can find no seat; an instalment's always has its plan's.
+		.where('checkout_session_id', 'is not', null)
+		.$narrowType<{ checkout_session_id: string }>()
 		.orderBy('created_at', 'desc')
 		.execute()
 	return rows.map((row) => ({

@@ -288,6 +288,8 @@ export async function expireUnfinishedCheckouts(db: Kysely<Database>, payments: 
 		.select('checkout_session_id')
 		.where('user_id', '=', userId)
 		.where('status', '=', 'pending')
+		.where('checkout_session_id', 'is not', null)
+		.$narrowType<{ checkout_session_id: string }>()
 		.execute()
 	for (const { checkout_session_id: sessionId } of pending) {
 		try {

@@ -1,11 +1,12 @@
 import { type Kysely, sql, type Transaction } from 'kysely'
 import type { PaymentProvider } from '#app/services/payments/payments.ts'
+import type { TestCheckoutPayments } from '#app/services/payments/test-checkout.server.ts'
 import { transaction } from '#app/utils/db.server.ts'
 import type { Database } from '#db/types.ts'
 import { offeredPlan, type PlanOffer } from './instalment-plans.server.ts'
 import { DEFAULT_GRACE_DAYS } from './instalment-plans.ts'
 import type { PlanNotice, PlanOfferView } from './plan-purchases.ts'
-import { sendInstalmentFailedNotice } from './plan-purchases-emails.server.ts'
+import { sendInstalmentFailedNotice, sendInstalmentReceipt } from './plan-purchases-emails.server.ts'
 
 /*
  * Plans bought (issue 41, docs/decisions/054 and 059): the checkout opened on a plan records it
@@ -159,7 +160,9 @@ export type InstalmentOutcome = 'recorded' | 'already' | 'not-found'
 /**
  * An instalment was paid: it becomes 'paid' once, however often and however concurrently this is
  * called (the plan's row lock, then `WHERE status` on the instalment); the plan completes or gets
- * its access back at once.
+ * its access back at once. The charge becomes a payment of its own (`registration_payments`, naming
+ * the instalment), so it has a receipt, e-mailed in the same transaction, and is refunded through
+ * decision 036's path. Stripe's `invoice.paid` and the test checkout's charges both end here.
  */
 export async function recordInstalmentPaid(
 	db: Kysely<Database>,
@@ -175,9 +178,44 @@ export async function recordInstalmentPaid(
 			.where('id', '=', input.instalmentId)
 			.where('plan_purchase_id', '=', plan.id)
 			.where('status', 'in', OPEN_INSTALMENT)
+			.returning('amount_cents')
 			.executeTakeFirst()
-		if (Number(paid.numUpdatedRows) === 0) return 'already'
+		if (!paid) return 'already'
 		await settlePlan(trx, plan.id, now)
+		const buyer = await trx
+			.selectFrom('courses')
+			.leftJoin('users', (join) => join.on('users.id', '=', plan.user_id))
+			.leftJoin('registration_payments as first', (join) => join.on('first.checkout_session_id', '=', plan.checkout_session_id))
+			.select(['courses.title', 'users.email', 'first.customer_email as firstEmail'])
+			.where('courses.id', '=', plan.course_id)
+			.executeTakeFirstOrThrow()
+		const customerEmail = buyer.email ?? buyer.firstEmail ?? ''
+		await trx
+			.insertInto('registration_payments')
+			.values({
+				checkout_session_id: null,
+				plan_instalment_id: input.instalmentId,
+				provider: plan.provider,
+				user_id: plan.user_id,
+				course_id: plan.course_id,
+				course_title: buyer.title,
+				customer_email: customerEmail,
+				amount_cents: paid.amount_cents,
+				status: 'paid',
+				payment_intent_id: input.paymentIntentId,
+				fulfilled_at: now,
+				updated_at: now,
+			})
+			.execute()
+		if (customerEmail) {
+			await sendInstalmentReceipt(trx, {
+				planId: plan.id,
+				instalmentId: input.instalmentId,
+				to: customerEmail,
+				paidAt: now,
+				paymentReference: input.paymentIntentId,
+			})
+		}
 		return 'recorded'
 	})
 }
@@ -242,18 +280,6 @@ export async function pauseOverduePlans(db: Kysely<Database>, now = new Date()) 
 	return paused.rows
 }
 
-/** The next instalment to charge: the earliest not paid, failed ones first in line. Null when none is left. */
-export async function nextInstalmentOf(db: Kysely<Database>, planId: number) {
-	return db
-		.selectFrom('plan_instalments')
-		.select(['id', 'sequence', 'label', 'due_on as dueOn', 'amount_cents as amountCents', 'status'])
-		.where('plan_purchase_id', '=', planId)
-		.where('status', 'in', OPEN_INSTALMENT)
-		.orderBy('sequence')
-		.limit(1)
-		.executeTakeFirst()
-}
-
 /** The student's plans in trouble, for the dashboard's banner: past due (access pauses on a day) or paused. */
 export async function planNoticesOf(db: Kysely<Database>, userId: string): Promise<PlanNotice[]> {
 	const rows = await db
@@ -316,10 +342,52 @@ export async function ownPlan(db: Kysely<Database>, { planId, userId }: { planId
 }
 
 /**
- * The student pays what failed (test mode: the card typed on the update-card page): each failed
- * instalment is paid, and the plan's access comes back at once. Returns how many were paid.
+ * The test checkout charges an instalment on the card saved at checkout (docs/decisions/063): a
+ * paid charge at the test provider, keyed by the instalment so that a repeated or concurrent charge
+ * is one charge, then `recordInstalmentPaid`. An instalment no longer open is not charged.
  */
-export async function payFailedInstalments(db: Kysely<Database>, { planId, now = new Date() }: { planId: number; now?: Date }) {
+export async function chargeInstalmentByTestCard(
+	db: Kysely<Database>,
+	payments: TestCheckoutPayments,
+	input: { planId: number; instalmentId: number; now?: Date },
+): Promise<InstalmentOutcome> {
+	const instalment = await db
+		.selectFrom('plan_instalments')
+		.innerJoin('plan_purchases as plan', 'plan.id', 'plan_instalments.plan_purchase_id')
+		.innerJoin('courses', 'courses.id', 'plan.course_id')
+		.leftJoin('users', 'users.id', 'plan.user_id')
+		.select([
+			'plan_instalments.status',
+			'plan_instalments.amount_cents',
+			'plan_instalments.label',
+			'plan.status as planStatus',
+			'courses.title',
+			'users.email',
+		])
+		.where('plan_instalments.id', '=', input.instalmentId)
+		.where('plan.id', '=', input.planId)
+		.where('plan.provider', '=', 'test')
+		.executeTakeFirst()
+	if (!instalment || !BOUGHT_STATUSES.includes(instalment.planStatus)) return 'not-found'
+	if (!(OPEN_INSTALMENT as readonly string[]).includes(instalment.status)) return 'already'
+	const charge = await payments.chargeSavedCard({
+		amountCents: instalment.amount_cents,
+		description: `${instalment.title} — payment plan, ${instalment.label.toLowerCase()}`,
+		customerEmail: instalment.email ?? '',
+		idempotencyKey: `plan-instalment-${input.instalmentId}`,
+	})
+	return recordInstalmentPaid(db, { planId: input.planId, instalmentId: input.instalmentId, paymentIntentId: charge.id, now: input.now })
+}
+
+/**
+ * The student pays what failed (test mode: the card typed on the update-card page): each failed
+ * instalment is charged, and the plan's access comes back at once. Returns how many were paid.
+ */
+export async function payFailedInstalments(
+	db: Kysely<Database>,
+	payments: TestCheckoutPayments,
+	{ planId, now = new Date() }: { planId: number; now?: Date },
+) {
 	const failed = await db
 		.selectFrom('plan_instalments')
 		.select('id')
@@ -329,13 +397,153 @@ export async function payFailedInstalments(db: Kysely<Database>, { planId, now =
 		.execute()
 	let paid = 0
 	for (const instalment of failed) {
-		const outcome = await recordInstalmentPaid(db, {
-			planId,
-			instalmentId: instalment.id,
-			paymentIntentId: `pi_test_plan_${instalment.id}`,
-			now,
-		})
-		if (outcome === 'recorded') paid += 1
+		if ((await chargeInstalmentByTestCard(db, payments, { planId, instalmentId: instalment.id, now })) === 'recorded') paid += 1
 	}
 	return paid
+}
+
+/**
+ * The test checkout's charging job (docs/decisions/063): every scheduled instalment due by `now`'s
+ * day in its course's time zone is charged on the saved card, which succeeds (test mode has no real
+ * card; the admin's "charge now — fail" shows a failure). Plans the admin paused and enrolments
+ * ended are not charged. Run by several processes at once, each instalment is charged and recorded
+ * once (the charge's key, then the plan's row lock). Stripe charges its own plans; `now` is the
+ * clock, passed in by tests. Returns how many instalments it recorded paid.
+ */
+export async function chargeDueInstalments(db: Kysely<Database>, payments: TestCheckoutPayments, now = new Date()) {
+	const due = await db
+		.selectFrom('plan_instalments')
+		.innerJoin('plan_purchases as plan', 'plan.id', 'plan_instalments.plan_purchase_id')
+		.innerJoin('courses', 'courses.id', 'plan.course_id')
+		.innerJoin('enrollments', 'enrollments.id', 'plan.enrollment_id')
+		.select(['plan_instalments.id', 'plan.id as planId'])
+		.where('plan.provider', '=', 'test')
+		.where('plan_instalments.status', '=', 'scheduled')
+		.where(sql<boolean>`plan_instalments.due_on <= (${now}::timestamptz AT TIME ZONE courses.time_zone)::date`)
+		.where((eb) => eb.or([eb('plan.status', 'in', ['active', 'past_due']), eb('plan.pause_reason', '=', 'overdue')]))
+		.where('enrollments.status', '<>', 'inactive')
+		.orderBy('plan_instalments.due_on')
+		.orderBy('plan_instalments.sequence')
+		.execute()
+	let recorded = 0
+	for (const instalment of due) {
+		if ((await chargeInstalmentByTestCard(db, payments, { planId: instalment.planId, instalmentId: instalment.id, now })) === 'recorded') {
+			recorded += 1
+		}
+	}
+	return recorded
+}
+
+/*
+ * The admin's changes of a plan (docs/decisions/063), also what a provider's events call: each in
+ * one transaction under the plan's row lock, changing only what is still in the state it expects,
+ * so a double submit changes once ('already' for the second).
+ */
+
+export type PlanChangeOutcome = 'changed' | 'already' | 'not-found'
+
+/**
+ * Ends a plan bought: what is still to pay (scheduled or failed) is cancelled, and the plan is
+ * 'cancelled' (or 'completed' when nothing was left). The enrolment is not touched: the admin's
+ * "cancel the rest" keeps the student, a refund or the provider ending the subscription decides
+ * that themselves.
+ */
+export async function endPlan(trx: Transaction<Database>, input: { planId: number; now: Date }): Promise<PlanChangeOutcome> {
+	const plan = await lockPlan(trx, input.planId)
+	if (!plan) return 'not-found'
+	if (!BOUGHT_STATUSES.includes(plan.status)) return 'already'
+	const cancelled = await trx
+		.updateTable('plan_instalments')
+		.set({ status: 'cancelled' })
+		.where('plan_purchase_id', '=', plan.id)
+		.where('status', 'in', OPEN_INSTALMENT)
+		.executeTakeFirst()
+	await trx
+		.updateTable('plan_purchases')
+		.set({
+			status: Number(cancelled.numUpdatedRows) > 0 ? 'cancelled' : 'completed',
+			failing_since: null,
+			pause_reason: null,
+			updated_at: input.now,
+		})
+		.where('id', '=', plan.id)
+		.execute()
+	return 'changed'
+}
+
+/** The plan of an enrolment that ends (a refund), if it is still running: what is left is cancelled. */
+export async function endPlanOfEnrollment(trx: Transaction<Database>, input: { enrollmentId: number; now: Date }) {
+	const plan = await trx.selectFrom('plan_purchases').select('id').where('enrollment_id', '=', input.enrollmentId).executeTakeFirst()
+	if (plan) await endPlan(trx, { planId: plan.id, now: input.now })
+}
+
+/**
+ * An instalment paid outside the app (cash, a bank transfer): 'paid_outside', as a payment counts for
+ * the plan (a past-due plan recovers, the last one completes it). No money went through the
+ * provider, so there is no payment row and nothing to refund here.
+ */
+export async function markInstalmentPaidOutside(
+	db: Kysely<Database>,
+	input: { planId: number; instalmentId: number; now?: Date },
+): Promise<PlanChangeOutcome> {
+	const now = input.now ?? new Date()
+	return transaction(db, async (trx) => {
+		const plan = await lockPlan(trx, input.planId)
+		if (!plan || !BOUGHT_STATUSES.includes(plan.status)) return 'not-found'
+		const marked = await trx
+			.updateTable('plan_instalments')
+			.set({ status: 'paid_outside', paid_at: now })
+			.where('id', '=', input.instalmentId)
+			.where('plan_purchase_id', '=', plan.id)
+			.where('status', 'in', OPEN_INSTALMENT)
+			.executeTakeFirst()
+		if (Number(marked.numUpdatedRows) === 0) return 'already'
+		await settlePlan(trx, plan.id, now)
+		return 'changed'
+	})
+}
+
+/**
+ * The admin pauses a plan: access pauses (as an overdue pause does) and the test checkout charges
+ * nothing until it is resumed; a payment does not lift it. A plan paused for being overdue becomes
+ * the admin's pause.
+ */
+export async function pausePlan(db: Kysely<Database>, input: { planId: number; now?: Date }): Promise<PlanChangeOutcome> {
+	const now = input.now ?? new Date()
+	return transaction(db, async (trx) => {
+		const plan = await lockPlan(trx, input.planId)
+		if (!plan || !BOUGHT_STATUSES.includes(plan.status)) return 'not-found'
+		if (plan.pause_reason === 'admin') return 'already'
+		await trx
+			.updateTable('plan_purchases')
+			.set({ status: 'paused', pause_reason: 'admin', updated_at: now })
+			.where('id', '=', plan.id)
+			.execute()
+		return 'changed'
+	})
+}
+
+/**
+ * The admin resumes a plan they paused: with a failed instalment it is past due again, its grace
+ * period counted afresh from now (so the student is not paused again at once); otherwise active.
+ */
+export async function resumePlan(db: Kysely<Database>, input: { planId: number; now?: Date }): Promise<PlanChangeOutcome> {
+	const now = input.now ?? new Date()
+	return transaction(db, async (trx) => {
+		const plan = await lockPlan(trx, input.planId)
+		if (!plan || !BOUGHT_STATUSES.includes(plan.status)) return 'not-found'
+		if (plan.pause_reason !== 'admin') return 'already'
+		const failed = await trx
+			.selectFrom('plan_instalments')
+			.select('id')
+			.where('plan_purchase_id', '=', plan.id)
+			.where('status', '=', 'failed')
+			.executeTakeFirst()
+		await trx
+			.updateTable('plan_purchases')
+			.set({ status: failed ? 'past_due' : 'active', pause_reason: null, failing_since: failed ? now : null, updated_at: now })
+			.where('id', '=', plan.id)
+			.execute()
+		return 'changed'
+	})
 }

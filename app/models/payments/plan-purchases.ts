@@ -21,11 +21,22 @@ export function planSummary(plan: PlanOfferView) {
 }
 
 /** Test mode's "charge the next instalment now" on the admin's plan list: which plan, which instalment it showed, and the outcome. */
-export const ChargeInstalmentSchema = z.object({
+const ChargeInstalmentSchema = z.object({
 	planId: rowIdSchema(),
 	instalmentId: rowIdSchema(),
 	outcome: z.enum(['succeed', 'fail'], { error: 'Choose succeed or fail' }),
 })
+
+/** The admin's changes of a plan on its page (docs/decisions/063); 'paid-outside' names its instalment. */
+export const PLAN_ADMIN_INTENTS = ['cancel-rest', 'paid-outside', 'pause', 'resume'] as const
+export type PlanAdminIntent = (typeof PLAN_ADMIN_INTENTS)[number]
+
+/** The plans page's forms: test mode's charge, and the admin's changes. */
+export const PlanActionSchema = z.discriminatedUnion('intent', [
+	ChargeInstalmentSchema.extend({ intent: z.literal('charge') }),
+	z.object({ intent: z.literal('paid-outside'), planId: rowIdSchema(), instalmentId: rowIdSchema() }),
+	z.object({ intent: z.enum(['cancel-rest', 'pause', 'resume']), planId: rowIdSchema() }),
+])
 
 /** The student's card on the update-card page in test mode: the same rules as the test checkout's card. */
 export const PLAN_DECLINED_CARD = '4000000000000002'
@@ -54,6 +65,15 @@ export const PLAN_STATUS_LABELS: Record<string, string> = {
 	past_due: 'Past due',
 	paused: 'Access paused',
 	completed: 'Paid in full',
+	cancelled: 'Cancelled',
+}
+
+/** What an instalment's status means to the admin. */
+export const PLAN_INSTALMENT_LABELS: Record<string, string> = {
+	scheduled: 'Scheduled',
+	paid: 'Paid',
+	failed: 'Failed',
+	paid_outside: 'Paid outside',
 	cancelled: 'Cancelled',
 }
 

@@ -7,6 +7,7 @@ import { publishEvent } from '#app/services/events/publish.server.ts'
 import { type PaymentProvider, type ProviderRefund, RefundRefusedError } from '#app/services/payments/payments.ts'
 import { transaction } from '#app/utils/db.server.ts'
 import type { Database, PaymentRefundsTable, PaymentStatus, RefundReason } from '#db/types.ts'
+import { endPlanOfEnrollment } from './plan-purchases.server.ts'
 import { sendRefundNotice } from './refund-emails.server.ts'
 
 /** Payments money can go back on: enrolled ones, and those taken for a seat that could not be given. */
@@ -94,7 +95,7 @@ export async function refundPayment(db: Kysely<Database>, payments: PaymentProvi
 	if (reserved.kind !== 'reserved') return reserved
 	const { refund, payment } = reserved
 	let paymentIntentId = payment.payment_intent_id
-	if (!paymentIntentId && payment.provider === payments.name) {
+	if (!paymentIntentId && payment.provider === payments.name && payment.checkout_session_id) {
 		paymentIntentId = (await payments.retrieveCheckoutSession(payment.checkout_session_id))?.paymentIntentId ?? null
 	}
 	if (!paymentIntentId || payment.provider !== payments.name) {
@@ -257,10 +258,12 @@ async function settleRefund(
 		.set({ status: 'succeeded', provider_refund_id: answer.id, updated_at: now })
 		.where('id', '=', refund.id)
 		.execute()
+	// The checkout's payment names its enrolment, and refunded in full ends it; an instalment's payment reaches it through its plan.
+	const enrollmentId = payment.enrollment_id ?? (refund.unenroll ? await enrollmentOfInstalment(trx, payment.plan_instalment_id) : null)
 	const enrollmentEnded =
-		payment.enrollment_id !== null &&
-		(fullyRefunded || refund.unenroll) &&
-		(await endEnrollment(trx, payment.enrollment_id, refund.actor_id, now))
+		enrollmentId !== null &&
+		((payment.enrollment_id !== null && fullyRefunded) || refund.unenroll) &&
+		(await endEnrollment(trx, enrollmentId, refund.actor_id, now))
 	await recordAudit(trx, {
 		actorId: refund.actor_id,
 		action: 'payment.refund',
@@ -277,7 +280,7 @@ async function settleRefund(
 			note: refund.note,
 			customerEmail: payment.customer_email,
 			courseTitle: payment.course_title,
-			enrollmentId: payment.enrollment_id,
+			enrollmentId,
 			enrollmentEnded,
 		},
 	})
@@ -296,15 +299,29 @@ async function settleRefund(
 	return { kind: 'succeeded', fullyRefunded, enrollmentEnded }
 }
 
+/** The enrolment a plan's instalment pays for, through its plan; null for none. */
+async function enrollmentOfInstalment(trx: Transaction<Database>, instalmentId: number | null) {
+	if (instalmentId === null) return null
+	const plan = await trx
+		.selectFrom('plan_instalments')
+		.innerJoin('plan_purchases', 'plan_purchases.id', 'plan_instalments.plan_purchase_id')
+		.select('plan_purchases.enrollment_id')
+		.where('plan_instalments.id', '=', instalmentId)
+		.executeTakeFirst()
+	return plan?.enrollment_id ?? null
+}
+
 /**
  * Makes the enrolment inactive (its seat frees, and goes to the waitlist); false when it already was or is gone.
- * A completed one loses its certificate: the course it vouches for was given back.
+ * A completed one loses its certificate: the course it vouches for was given back. Its payment plan,
+ * if still running, charges nothing more (docs/decisions/063).
  */
 async function endEnrollment(trx: Transaction<Database>, enrollmentId: number, actorId: string | null, now: Date) {
 	const enrollment = await trx.selectFrom('enrollments').select(['status', 'user_id']).where('id', '=', enrollmentId).executeTakeFirst()
 	if (!enrollment || enrollment.status === 'inactive') return false
 	const changed = await changeEnrollmentStatus(trx, enrollmentId, 'inactive')
 	if (!changed) return false
+	await endPlanOfEnrollment(trx, { enrollmentId, now })
 	if (enrollment.status === 'completed') await revokeEnrollmentCertificate(trx, { actorId, enrollmentId, reason: REFUNDED_REASON, now })
 	await publishEvent(trx, { type: 'enrollment.changed', courseId: changed.courseId, userId: enrollment.user_id })
 	return true

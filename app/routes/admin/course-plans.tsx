@@ -1,15 +1,17 @@
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, href, useNavigation } from 'react-router'
+import { data, href, Outlet } from 'react-router'
+import { ConfirmDialog } from '#app/components/admin/confirm-dialog.tsx'
+import { CoursePlanCard } from '#app/components/admin/course-plan-card.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
-import { Button, ButtonLink } from '#app/components/ui/button.tsx'
-import { ChargeInstalmentSchema, PLAN_STATUS_LABELS } from '#app/models/payments/plan-purchases.ts'
-import { chargeInstalmentNow, listCoursePlans } from '#app/models/payments/plan-purchases-admin.server.ts'
+import { ButtonLink } from '#app/components/ui/button.tsx'
+import { PlanActionSchema } from '#app/models/payments/plan-purchases.ts'
+import { changePlan, chargeInstalmentNow, listCoursePlans } from '#app/models/payments/plan-purchases-admin.server.ts'
 import { getPayments } from '#app/services/payments/index.server.ts'
+import { TestCheckoutPayments } from '#app/services/payments/test-checkout.server.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
-import { formatDateOnly } from '#app/utils/misc.ts'
 import { formatMoney } from '#app/utils/money.ts'
 import { parseRowId } from '#app/utils/row-id.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
@@ -21,41 +23,83 @@ function courseIdOf(params: { courseId: string }) {
 	return courseId
 }
 
-/** Every plan bought for the course (docs/decisions/054, 059): paid k of n, the next payment, failing since. */
+/**
+ * Every plan bought for the course (docs/decisions/054, 059, 063): paid k of n, the next payment,
+ * failing since, each instalment; `?confirm=cancel-rest&plan=` asks before cancelling the rest.
+ */
 export async function loader({ request, params }: Route.LoaderArgs) {
 	await requireAdmin(request)
 	const page = await listCoursePlans(getDb(), courseIdOf(params))
 	if (!page) throw data('Course not found', { status: 404 })
-	return { ...page, testMode: getPayments().name === 'test' }
+	const searchParams = new URL(request.url).searchParams
+	const asked = searchParams.get('confirm') === 'cancel-rest' ? parseRowId(searchParams.get('plan') ?? '') : null
+	const confirm = page.plans.find((plan) => plan.id === asked && ['active', 'past_due', 'paused'].includes(plan.status)) ?? null
+	return {
+		course: page.course,
+		plans: page.plans.map((plan) => ({ ...plan, failingSince: plan.failingSince?.toISOString() ?? null })),
+		testMode: getPayments().name === 'test',
+		confirm: confirm
+			? {
+					planId: confirm.id,
+					student: confirm.studentName ?? confirm.studentEmail ?? 'this student',
+					openCents: confirm.instalments
+						.filter((instalment) => instalment.status === 'scheduled' || instalment.status === 'failed')
+						.reduce((sum, instalment) => sum + instalment.amountCents, 0),
+				}
+			: null,
+	}
 }
 
-/** Test mode only: charge the next instalment now, succeeding or failing, through the plan's own state machine. */
+const CHANGED: Record<string, string> = {
+	'cancel-rest': 'The rest of the plan is cancelled. The student stays enrolled.',
+	'paid-outside': 'Instalment marked paid outside',
+	pause: 'Plan paused. Access to the course pauses until you resume it.',
+	resume: 'Plan resumed',
+}
+
+/** Test mode's charge now, and the admin's changes: cancel the rest, mark paid outside, pause, resume. */
 export async function action({ request, params }: Route.ActionArgs) {
 	const admin = await requireAdmin(request)
 	const courseId = courseIdOf(params)
-	if (getPayments().name !== 'test') throw data('Charging by hand is for the test checkout only', { status: 404 })
-	const submission = parseWithZod(await readFormData(request), { schema: ChargeInstalmentSchema })
 	const back = href('/dashboard/admin/courses/:courseId/plans', { courseId: String(courseId) })
-	if (submission.status !== 'success') {
-		return redirectWithToast(back, { type: 'error', title: 'Choose an instalment and an outcome.' })
+	const submission = parseWithZod(await readFormData(request), { schema: PlanActionSchema })
+	if (submission.status !== 'success') return redirectWithToast(back, { type: 'error', title: 'Choose a plan and what to do with it.' })
+	const value = submission.value
+	if (value.intent === 'charge') {
+		const payments = getPayments()
+		if (!(payments instanceof TestCheckoutPayments)) throw data('Charging by hand is for the test checkout only', { status: 404 })
+		const outcome = await chargeInstalmentNow(getDb(), payments, { adminId: admin.id, courseId, ...value })
+		if (outcome === 'not-found') throw data('Plan not found', { status: 404 })
+		if (outcome === 'already') return redirectWithToast(back, { type: 'info', title: 'That instalment was already charged.' })
+		return redirectWithToast(
+			back,
+			value.outcome === 'succeed'
+				? { type: 'success', title: 'Instalment paid' }
+				: { type: 'info', title: 'Instalment failed', description: 'The student was e-mailed a link to update their card.' },
+		)
 	}
-	const outcome = await chargeInstalmentNow(getDb(), { adminId: admin.id, courseId, ...submission.value })
+	const outcome = await changePlan(getDb(), { adminId: admin.id, courseId, ...value })
 	if (outcome === 'not-found') throw data('Plan not found', { status: 404 })
-	if (outcome === 'already') return redirectWithToast(back, { type: 'info', title: 'That instalment was already charged.' })
-	return redirectWithToast(
-		back,
-		submission.value.outcome === 'succeed'
-			? { type: 'success', title: 'Instalment paid' }
-			: { type: 'info', title: 'Instalment failed', description: 'The student was e-mailed a link to update their card.' },
-	)
+	if (outcome === 'already') return redirectWithToast(back, { type: 'info', title: 'That was done already.' })
+	return redirectWithToast(back, { type: 'success', title: CHANGED[value.intent] ?? 'Plan changed' })
 }
 
 export default function CoursePlans({ loaderData }: Route.ComponentProps) {
-	const { course, plans, testMode } = loaderData
-	const navigation = useNavigation()
-	const busy = navigation.state === 'submitting'
+	const { course, plans, testMode, confirm } = loaderData
+	const back = href('/dashboard/admin/courses/:courseId/plans', { courseId: String(course.id) })
 	return (
 		<div className="space-y-6">
+			{confirm ? (
+				<ConfirmDialog
+					title="Cancel the Rest of the Plan"
+					description={`Cancel what ${confirm.student} still has to pay (${formatMoney(confirm.openCents)})? Nothing more is charged; the student stays enrolled and keeps access. To give money back or end the enrollment, refund the plan instead.`}
+					closeTo={back}
+					action={back}
+					fields={{ intent: 'cancel-rest', planId: String(confirm.planId) }}
+					confirmLabel="Cancel the Rest"
+					busyLabel="Cancelling..."
+				/>
+			) : null}
 			<div className="flex flex-wrap items-start justify-between gap-3">
 				<div>
 					<h1 className="text-2xl font-bold text-ink">Plans Bought</h1>
@@ -67,7 +111,8 @@ export default function CoursePlans({ loaderData }: Route.ComponentProps) {
 			</div>
 			{testMode ? (
 				<Alert tone="warning" title="Test mode">
-					The built-in test checkout collects these plans: charge the next instalment now to see a whole plan run, a failure included.
+					The built-in test checkout collects these plans: instalments are charged on their due dates, or now with the buttons below to see
+					a whole plan run, a failure included.
 				</Alert>
 			) : null}
 			{plans.length === 0 ? (
@@ -75,51 +120,11 @@ export default function CoursePlans({ loaderData }: Route.ComponentProps) {
 			) : (
 				<ul className="space-y-4">
 					{plans.map((plan) => (
-						<li key={plan.id} className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
-							<h2 className="font-semibold text-ink">{plan.studentName ?? plan.studentEmail ?? 'Deleted account'}</h2>
-							<dl className="mt-2 grid gap-x-6 gap-y-1 text-sm sm:grid-cols-2">
-								<div className="flex gap-2">
-									<dt className="text-slate-600">Status</dt>
-									<dd className="text-ink">{PLAN_STATUS_LABELS[plan.status] ?? plan.status}</dd>
-								</div>
-								<div className="flex gap-2">
-									<dt className="text-slate-600">Paid</dt>
-									<dd className="text-ink">
-										{plan.paidCount} of {plan.paymentCount} ({formatMoney(plan.totalCents)} in all)
-									</dd>
-								</div>
-								<div className="flex gap-2">
-									<dt className="text-slate-600">Next due</dt>
-									<dd className="text-ink">
-										{plan.next
-											? `${plan.next.label}, ${formatMoney(plan.next.amountCents)}, ${formatDateOnly(plan.next.dueOn)}${plan.next.status === 'failed' ? ' (failed)' : ''}`
-											: 'Nothing left to pay'}
-									</dd>
-								</div>
-								{plan.failingSince ? (
-									<div className="flex gap-2">
-										<dt className="text-slate-600">Failing since</dt>
-										<dd className="text-ink">{formatDateOnly(plan.failingSince.toISOString().slice(0, 10))}</dd>
-									</div>
-								) : null}
-							</dl>
-							{testMode && plan.next && plan.provider === 'test' && ['active', 'past_due', 'paused'].includes(plan.status) ? (
-								<Form method="post" className="mt-3 flex flex-wrap items-center gap-2">
-									<input type="hidden" name="planId" value={plan.id} />
-									<input type="hidden" name="instalmentId" value={plan.next.id} />
-									<span className="text-sm text-slate-700">Charge {plan.next.label.toLowerCase()} now:</span>
-									<Button type="submit" name="outcome" value="succeed" size="sm" disabled={busy}>
-										Succeed
-									</Button>
-									<Button type="submit" name="outcome" value="fail" size="sm" variant="outline" disabled={busy}>
-										Fail
-									</Button>
-								</Form>
-							) : null}
-						</li>
+						<CoursePlanCard key={plan.id} plan={plan} courseId={course.id} testMode={testMode} />
 					))}
 				</ul>
 			)}
+			<Outlet />
 		</div>
 	)
 }

@@ -8,6 +8,8 @@ import { Button } from '#app/components/ui/button.tsx'
 import { Field } from '#app/components/ui/field.tsx'
 import { ownPlan, payFailedInstalments } from '#app/models/payments/plan-purchases.server.ts'
 import { PLAN_DECLINED_CARD, UpdateCardSchema } from '#app/models/payments/plan-purchases.ts'
+import { getPayments } from '#app/services/payments/index.server.ts'
+import { TestCheckoutPayments } from '#app/services/payments/test-checkout.server.ts'
 import { requireUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
@@ -50,7 +52,10 @@ export async function action({ request, params }: Route.ActionArgs) {
 			{ status: 402 },
 		)
 	}
-	const paid = await payFailedInstalments(getDb(), { planId: plan.id })
+	// A test-checkout plan is charged by the test checkout; once the site runs on Stripe it can no longer be.
+	const payments = getPayments()
+	if (!(payments instanceof TestCheckoutPayments)) throw data('Plan not found', { status: 404 })
+	const paid = await payFailedInstalments(getDb(), payments, { planId: plan.id })
 	return redirectWithToast(
 		href('/dashboard'),
 		paid > 0

@@ -110,6 +110,35 @@ export class TestCheckoutPayments implements PaymentProvider {
 	}
 
 	/**
+	 * Charges a plan's instalment on the card saved at checkout, off-session, as Stripe charges a
+	 * subscription's invoice. Test mode has no real card: the charge succeeds, and is a paid session
+	 * (its id is the payment refunds go against). A repeated key returns the charge the first made.
+	 */
+	async chargeSavedCard(input: { amountCents: number; description: string; customerEmail: string; idempotencyKey: string }) {
+		const now = new Date()
+		const row = await this.#db()
+			.insertInto('test_checkout_sessions')
+			.values({
+				id: `cs_test_${randomBytes(16).toString('hex')}`,
+				amount_cents: input.amountCents,
+				currency: 'usd',
+				description: input.description,
+				customer_email: input.customerEmail,
+				status: 'complete',
+				payment_status: 'paid',
+				success_url: '',
+				cancel_url: '',
+				expires_at: now,
+				completed_at: now,
+				idempotency_key: input.idempotencyKey,
+			})
+			.onConflict((conflict) => conflict.column('idempotency_key').doNothing())
+			.returningAll()
+			.executeTakeFirst()
+		return row ? toSession(row) : ((await this.#sessionOfKey(input.idempotencyKey)) as TestCheckoutSession)
+	}
+
+	/**
 	 * The test checkout's own refund, with Stripe's rules: only a paid session, never more than is
 	 * left of it (checked under the session's row lock), and a repeated idempotency key gives the
 	 * refund it made the first time. The payment is the session itself.

@@ -1,0 +1,141 @@
+import { randomBytes } from 'node:crypto'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data, href } from 'react-router'
+import { RefundConfirmation, RefundForm, RefundSummary } from '#app/components/admin/refund-form.tsx'
+import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { RouteDialog } from '#app/components/ui/dialog.tsx'
+import { planRefundSummary, refundPlan } from '#app/models/payments/plan-purchases-admin.server.ts'
+import { paymentRefundState, REFUND_MESSAGES, RefundSchema, refundAmountCents } from '#app/models/payments/refunds.ts'
+import { getPayments } from '#app/services/payments/index.server.ts'
+import { requireAdmin } from '#app/utils/auth.server.ts'
+import { getDb } from '#app/utils/db.server.ts'
+import { readFormData } from '#app/utils/form-data.server.ts'
+import { formatPrice } from '#app/utils/money.ts'
+import { parseRowId } from '#app/utils/row-id.ts'
+import { redirectWithToast } from '#app/utils/toast.server.ts'
+import type { Route } from './+types/course-plan-refund'
+
+/** The plan of the URL, within its course, as the refund dialog shows it (decision 036's summary, over every payment of the plan). */
+async function loadPlan(request: Request, params: { courseId: string; planId: string }) {
+	const admin = await requireAdmin(request)
+	const courseId = parseRowId(params.courseId)
+	const planId = parseRowId(params.planId)
+	const plan = courseId && planId ? await planRefundSummary(getDb(), { courseId, planId }) : null
+	if (!courseId || !plan) throw data('Plan not found', { status: 404 })
+	const back = href('/dashboard/admin/courses/:courseId/plans', { courseId: String(courseId) })
+	return { admin, courseId, plan: { ...plan, state: paymentRefundState(plan) }, back }
+}
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+	const { courseId, plan, back } = await loadPlan(request, params)
+	// One key per form shown: sending the same confirmation twice refunds once.
+	return { courseId, plan, back, requestKey: randomBytes(16).toString('hex') }
+}
+
+/**
+ * Refund a plan (docs/decisions/063): review, then confirm; what is left to pay is cancelled and the
+ * amount goes back through decision 036's refund path, one payment after another.
+ */
+export async function action({ request, params }: Route.ActionArgs) {
+	const { admin, courseId, plan, back } = await loadPlan(request, params)
+	const submission = parseWithZod(await readFormData(request), { schema: RefundSchema })
+	if (submission.status !== 'success') return data({ result: submission.reply(), review: null }, { status: 400 })
+	const value = submission.value
+	const amountCents = refundAmountCents(value.amount)!
+	if (plan.leftCents === 0) {
+		return data({ result: submission.reply({ formErrors: [REFUND_MESSAGES.nothingLeft] }), review: null }, { status: 400 })
+	}
+	if (amountCents > plan.leftCents) {
+		const amountError = { amount: [REFUND_MESSAGES.amountTooLarge(formatPrice(plan.leftCents))] }
+		return data({ result: submission.reply({ fieldErrors: amountError }), review: null }, { status: 400 })
+	}
+	const fullRefund = amountCents === plan.leftCents
+	const unenroll = plan.activeEnrollment && value.afterRefund === 'unenroll'
+	if (value.intent === 'edit') return { result: submission.reply(), review: null }
+	if (value.intent === 'review') {
+		return {
+			result: null,
+			review: { ...value, amountCents, fullRefund, endsEnrollment: plan.activeEnrollment && (fullRefund || unenroll) },
+		}
+	}
+	let outcome: Awaited<ReturnType<typeof refundPlan>>
+	try {
+		outcome = await refundPlan(getDb(), getPayments(), {
+			courseId,
+			planId: plan.id,
+			actorId: admin.id,
+			amountCents,
+			reason: value.reason,
+			note: value.note,
+			unenroll,
+			requestKey: value.requestKey,
+		})
+	} catch (error) {
+		console.error('[admin] plan refund failed', error instanceof Error ? error.message : error)
+		return data(
+			{ result: submission.reply({ formErrors: [`${REFUND_MESSAGES.failed}. Please try again.`] }), review: null },
+			{ status: 503 },
+		)
+	}
+	switch (outcome.kind) {
+		case 'refunded':
+			return redirectWithToast(back, {
+				type: outcome.pending ? 'warning' : 'success',
+				title: outcome.pending ? 'Refund pending' : 'Plan refunded',
+				description: `${formatPrice(outcome.amountCents)} to ${plan.customerEmail}; nothing more will be charged.${outcome.enrollmentEnded ? ' The enrollment is now inactive.' : ''}${outcome.pending ? ` ${REFUND_MESSAGES.pending}` : ''}`,
+			})
+		case 'too-much':
+			return data(
+				{
+					result: submission.reply({ fieldErrors: { amount: [REFUND_MESSAGES.amountTooLarge(formatPrice(outcome.leftCents))] } }),
+					review: null,
+				},
+				{ status: 400 },
+			)
+		case 'refused':
+			return data(
+				{
+					result: submission.reply({
+						formErrors: [
+							`${REFUND_MESSAGES.failed}: ${outcome.message}${outcome.refundedCents > 0 ? ` (${formatPrice(outcome.refundedCents)} was refunded before it.)` : ''}`,
+						],
+					}),
+					review: null,
+				},
+				{ status: 400 },
+			)
+		case 'not-found':
+			throw data('Plan not found', { status: 404 })
+	}
+}
+
+export default function RefundPlanDialog({ loaderData, actionData }: Route.ComponentProps) {
+	const { courseId, plan, back, requestKey } = loaderData
+	const action = href('/dashboard/admin/courses/:courseId/plans/:planId/refund', { courseId: String(courseId), planId: String(plan.id) })
+	const review = actionData?.review ?? null
+	return (
+		<RouteDialog title={review ? 'Confirm Plan Refund' : 'Refund the Plan'} closeTo={back} size="lg">
+			<div className="space-y-5">
+				<RefundSummary payment={plan} />
+				<p className="text-sm text-slate-700">
+					{plan.openInstalments > 0
+						? `Refunding also cancels the ${plan.openInstalments} payment${plan.openInstalments === 1 ? '' : 's'} still to come (${formatPrice(plan.openCents)}): nothing more is charged.`
+						: 'Nothing more is due on this plan.'}
+				</p>
+				{review ? (
+					<RefundConfirmation payment={plan} review={review} action={action} />
+				) : plan.leftCents > 0 ? (
+					<RefundForm payment={plan} action={action} closeTo={back} requestKey={requestKey} lastResult={actionData?.result} />
+				) : (
+					<p className="text-sm text-slate-700">{REFUND_MESSAGES.nothingLeft}</p>
+				)}
+			</div>
+		</RouteDialog>
+	)
+}
+
+export const meta: Route.MetaFunction = () => [{ title: 'Refund the Plan | Admin' }]
+
+export function ErrorBoundary() {
+	return <GeneralErrorBoundary />
+}
