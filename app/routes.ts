@@ -86,6 +86,7 @@ export default [
 				route('orphaned-materials', 'routes/admin/orphaned-materials.tsx'),
 				route('audit-log', 'routes/admin/audit-log.tsx'),
 				route('certificates', 'routes/admin/certificates.tsx'),
+				route('overview', 'routes/admin/overview.tsx'),
 			]),
 		]),
 	]),

@@ -189,6 +189,8 @@ const ACCESS: Record<string, Expectation> = {
 	'routes/admin/grades': { GET: staffScoped(), POST: staffScoped('400') },
 	'routes/admin/orphaned-materials': { GET: adminOnly(), POST: adminOnly('→/dashboard/admin/orphaned-materials') },
 	'routes/admin/audit-log': { GET: adminOnly() },
+	// An instructor's overview shows the courses they teach, without the money (docs/decisions/065).
+	'routes/admin/overview': { GET: staffScoped() },
 	'routes/admin/certificates': { GET: adminOnly(), POST: adminOnly('400') },
 	'routes/auth/logout': { GET: all('→/'), POST: all('→/') },
 	'routes/resources/material-file': { GET: [LOGIN, '403', '200', '200', '403', '200'] },
