@@ -208,7 +208,7 @@ export function SeatsSection({ courses }: { courses: CourseFigures[] }) {
 	return (
 		<Section
 			title="Seats and waitlists"
-			description="Courses running in the range. Seats taken are enrolments holding a seat now; offers are those made in the range, with what became of them so far."
+			description="Courses running in the range, or that took enrolments or made offers in it. Seats taken are enrolments holding a seat now; offers are those made in the range, with what became of them so far."
 		>
 			{courses.length === 0 ? (
 				<p className="text-sm text-slate-700">No course runs in this range.</p>

@@ -149,10 +149,15 @@ async function planBalanceOf(db: Kysely<Database>, viewer: StaffViewer, timeZone
 	return { outstandingCents: row.outstanding, overdueCents: row.overdue, plans: row.plans }
 }
 
-/** The published courses whose dates meet the range (a course without dates always does), soonest first. */
+/**
+ * The published courses with something to say about the range, soonest first: those whose dates meet
+ * it (a course without dates always does), and those that took enrolments or made offers in it (a
+ * cohort selling its seats before it starts).
+ */
 async function courseFigures(db: Kysely<Database>, viewer: StaffViewer, input: OverviewInput): Promise<CourseFigures[]> {
 	const range = rangeSql(input)
 	const offeredAt = sql`w.offered_at`
+	const enrolledAt = sql`e.enrollment_date`
 	const { rows } = await sql<CourseFigures>`
 		select c.id, c.title, c.start_date as "startDate", c.end_date as "endDate", c.capacity,
 			coalesce(en.seats_taken, 0)::int as "seatsTaken",
@@ -185,9 +190,15 @@ async function courseFigures(db: Kysely<Database>, viewer: StaffViewer, input: O
 			from waitlist_entries w where w.course_id = c.id
 		) wl on true
 		where c.published
-			and (c.start_date is null or c.start_date <= ${input.to}::date)
-			and (coalesce(c.end_date, c.start_date) is null or coalesce(c.end_date, c.start_date) >= ${input.from}::date)
 			and ${taughtBy(viewer, sql.ref('c.id'))}
+			and (
+				(
+					(c.start_date is null or c.start_date <= ${input.to}::date)
+					and (coalesce(c.end_date, c.start_date) is null or coalesce(c.end_date, c.start_date) >= ${input.from}::date)
+				)
+				or exists (select 1 from enrollments e where e.course_id = c.id and e.status <> 'pending' and ${range.within(enrolledAt)})
+				or wl.offers_made > 0
+			)
 		order by c.start_date nulls last, c.title, c.id`.execute(db)
 	return rows
 }
