@@ -1,6 +1,6 @@
 import { scaleBand, scaleLinear } from 'd3-scale'
 import { line } from 'd3-shape'
-import { type ReactNode, useId } from 'react'
+import { type ReactNode, type SVGProps, useId } from 'react'
 
 /*
  * Charts drawn on the server as SVG (issue 43): d3-scale places every bar, tick and point and
@@ -68,6 +68,18 @@ function ChartFrame({
 	)
 }
 
+/**
+ * A label in the chart, followed by a space outside it: the space draws nothing, but a text browser,
+ * which prints an SVG's text as it stands, then reads "Jan 2026 Feb 2026" rather than "Jan 2026Feb 2026".
+ */
+function Label(props: SVGProps<SVGTextElement>) {
+	return (
+		<>
+			<text {...props} />{' '}
+		</>
+	)
+}
+
 function LegendMark({ mark, hatch }: { mark: ColumnSeries['mark']; hatch: string }) {
 	if (mark === 'line') {
 		return (
@@ -97,9 +109,12 @@ export function ColumnChart({
 	categories,
 	series,
 	formatValue,
+	wholeNumbers = false,
 }: {
 	title: string
 	description: string
+	/** Counts: no tick between whole numbers. */
+	wholeNumbers?: boolean
 	/** The periods in order: a unique key and the short label under the bars. */
 	categories: Array<{ key: string; tick: string }>
 	series: ColumnSeries[]
@@ -121,6 +136,7 @@ export function ColumnChart({
 		.range([MARGIN.left, width - MARGIN.right])
 		.paddingInner(0.25)
 		.paddingOuter(0.1)
+	const ticks = y.ticks(5).filter((tick) => !wholeNumbers || Number.isInteger(tick))
 	const bars = series.filter((entry) => entry.mark !== 'line')
 	const lines = series.filter((entry) => entry.mark === 'line')
 	const barBand = scaleBand<number>()
@@ -139,19 +155,19 @@ export function ColumnChart({
 					{series.map((entry, index) => (
 						<g key={entry.name} transform={`translate(${index * 140},0)`}>
 							<LegendMark mark={entry.mark} hatch={ids.hatch} />
-							<text x={24} y={11} fill={COLOURS.line}>
+							<Label x={24} y={11} fill={COLOURS.line}>
 								{entry.name}
-							</text>
+							</Label>
 						</g>
 					))}
 				</g>
 			) : null}
-			{y.ticks(5).map((tick) => (
+			{ticks.map((tick) => (
 				<g key={tick}>
 					<line x1={MARGIN.left} x2={width - MARGIN.right} y1={y(tick)} y2={y(tick)} stroke={tick === 0 ? COLOURS.axis : COLOURS.grid} />
-					<text x={MARGIN.left - 6} y={y(tick)} dy="0.32em" textAnchor="end" fill={COLOURS.axis}>
+					<Label x={MARGIN.left - 6} y={y(tick)} dy="0.32em" textAnchor="end" fill={COLOURS.axis}>
 						{formatValue(tick)}
-					</text>
+					</Label>
 				</g>
 			))}
 			{categories.map((category, index) => (
@@ -171,9 +187,9 @@ export function ColumnChart({
 						)
 					})}
 					{index % labelEvery === 0 ? (
-						<text x={centre(index)} y={bottom + 18} textAnchor="middle" fill={COLOURS.axis}>
+						<Label x={centre(index)} y={bottom + 18} textAnchor="middle" fill={COLOURS.axis}>
 							{category.tick}
-						</text>
+						</Label>
 					) : null}
 				</g>
 			))}
@@ -216,14 +232,14 @@ export function CapacityChart({ title, description, rows }: { title: string; des
 				return (
 					// biome-ignore lint/suspicious/noArrayIndexKey: rows are the courses in the table's order; titles may repeat
 					<g key={index}>
-						<text x={labelWidth - 8} y={top + y.bandwidth() / 2} dy="0.32em" textAnchor="end" fill={COLOURS.line}>
+						<Label x={labelWidth - 8} y={top + y.bandwidth() / 2} dy="0.32em" textAnchor="end" fill={COLOURS.line}>
 							{row.label.length > 28 ? `${row.label.slice(0, 27)}…` : row.label}
-						</text>
+						</Label>
 						<rect x={x(0)} y={top} width={x(row.capacity) - x(0)} height={y.bandwidth()} fill="#fff" stroke={COLOURS.axis} />
 						<rect x={x(0)} y={top + 3} width={x(row.taken) - x(0)} height={y.bandwidth() - 6} fill={COLOURS.solid} />
-						<text x={x(Math.max(row.capacity, row.taken)) + 6} y={top + y.bandwidth() / 2} dy="0.32em" fill={COLOURS.line}>
+						<Label x={x(Math.max(row.capacity, row.taken)) + 6} y={top + y.bandwidth() / 2} dy="0.32em" fill={COLOURS.line}>
 							{row.taken} of {row.capacity}
-						</text>
+						</Label>
 					</g>
 				)
 			})}

@@ -85,6 +85,7 @@ export function EnrolmentSection({ periods, group }: { periods: OverviewPeriod[]
 				categories={periods.map((period) => ({ key: period.start, tick: periodTick(period.start, group) }))}
 				series={[{ name: 'Enrolments', values: periods.map((period) => period.enrolments), mark: 'solid' }]}
 				formatValue={(value) => String(value)}
+				wholeNumbers
 			/>
 			<FigureTable caption={`Enrolments by ${unit}`} columns={[group === 'month' ? 'Month' : 'Week', 'Enrolments']}>
 				<tbody className="divide-y divide-slate-100">

@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, getSelectProps, useForm } from '@conform-to/react'
+import { getInputProps, getSelectProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, href } from 'react-router'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
@@ -39,13 +39,9 @@ export async function loader({ request }: Route.LoaderArgs) {
 export default function Overview({ loaderData }: Route.ComponentProps) {
 	const { isAdmin, timeZone, defaults, result, overview } = loaderData
 	const range = overview?.range ?? defaults
-	const [form, fields] = useForm({
-		id: 'overview-range',
-		lastResult: result,
-		defaultValue: range,
-		shouldValidate: 'onBlur',
-		onValidate: ({ formData }) => parseWithZod(formData, { schema: overviewRangeSchema(defaults.to) }),
-	})
+	// Checked by the loader only: a GET form's answer is the page itself, with the field's message.
+	// (Conform's submit handler stopped React Router's GET submission, so the form takes only its id.)
+	const [form, fields] = useForm({ id: 'overview-range', lastResult: result, defaultValue: range })
 	const moneyPeriods = overview?.periods.flatMap((period) => (period.money ? [{ ...period, money: period.money }] : [])) ?? []
 	return (
 		<>
@@ -59,8 +55,8 @@ export default function Overview({ loaderData }: Route.ComponentProps) {
 			<Form
 				method="get"
 				action={OVERVIEW_PATH}
-				{...getFormProps(form)}
-				className="grid items-end gap-4 sm:grid-cols-[repeat(3,minmax(0,12rem))_auto]"
+				id={form.id}
+				className="grid items-start gap-4 sm:grid-cols-[repeat(3,minmax(0,12rem))_auto]"
 			>
 				<Field
 					label="From"
@@ -78,7 +74,7 @@ export default function Overview({ loaderData }: Route.ComponentProps) {
 					<option value="month">Month</option>
 					<option value="week">Week</option>
 				</SelectField>
-				<Button type="submit" variant="outline" className="sm:mb-5">
+				<Button type="submit" variant="outline" className="justify-self-start sm:mt-6">
 					Show figures
 				</Button>
 			</Form>
