@@ -278,6 +278,10 @@ describe('the range form', () => {
 		const messages = (input: Record<string, string>) => schema.safeParse(input).error?.issues.map((issue) => issue.message)
 		expect(messages({ from: '2026-02-30' })).toEqual(['Enter the start date as a date (YYYY-MM-DD)'])
 		expect(messages({ to: 'yesterday' })).toEqual(['Enter the end date as a date (YYYY-MM-DD)'])
+		expect(messages({ from: '0000-01-01', to: '0000-02-01' })).toEqual([
+			'Enter the start date as a date (YYYY-MM-DD)',
+			'Enter the end date as a date (YYYY-MM-DD)',
+		])
 		expect(messages({ from: '2026-05-01', to: '2026-04-01' })).toEqual(['The start date must be on or before the end date'])
 		expect(messages({ from: '2016-01-01', to: '2026-01-01' })).toEqual(['Choose a range of at most five years'])
 		expect(messages({ group: 'year' })).toEqual(['Choose month or week'])

@@ -14,8 +14,11 @@ export const MAX_RANGE_DAYS = 5 * 366
 
 const DAY_PATTERN = /^\d{4}-\d{2}-\d{2}$/
 
+/** A real day of a year a school's records can hold (PostgreSQL has no year 0). */
 function isCalendarDay(value: string) {
 	if (!DAY_PATTERN.test(value)) return false
+	const year = Number(value.slice(0, 4))
+	if (year < 1900 || year > 2999) return false
 	const date = new Date(`${value}T00:00:00Z`)
 	return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value
 }
