@@ -70,8 +70,8 @@ function ratio(part: number, whole: number) {
 	return value === null ? '—' : `${value}%`
 }
 
-function sum(periods: OverviewPeriod[], pick: (period: OverviewPeriod) => number) {
-	return periods.reduce((total, period) => total + pick(period), 0)
+function sum<Row>(rows: Row[], pick: (row: Row) => number) {
+	return rows.reduce((total, row) => total + pick(row), 0)
 }
 
 export function EnrolmentSection({ periods, group }: { periods: OverviewPeriod[]; group: OverviewGrouping }) {
@@ -119,7 +119,7 @@ export function RevenueSection({
 	planBalance: PlanBalance
 }) {
 	const unit = group === 'month' ? 'month' : 'week'
-	const total = (pick: (money: MoneyPeriod['money']) => number) => sum(periods, (period) => pick((period as MoneyPeriod).money))
+	const total = (pick: (money: MoneyPeriod['money']) => number) => sum(periods, (period) => pick(period.money))
 	const columns = [
 		group === 'month' ? 'Month' : 'Week',
 		'Paid',
