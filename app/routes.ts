@@ -87,6 +87,7 @@ export default [
 				route('audit-log', 'routes/admin/audit-log.tsx'),
 				route('certificates', 'routes/admin/certificates.tsx'),
 				route('exports', 'routes/admin/exports.tsx'),
+				route('overview', 'routes/admin/overview.tsx'),
 			]),
 		]),
 	]),

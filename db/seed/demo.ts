@@ -224,9 +224,16 @@ async function insertDemoData(trx: Transaction<Database>, context: SeedContext) 
 			.executeTakeFirstOrThrow()
 		return row.id
 	}
-	const recordPayment = async (account: AccountName, course: CourseRow, enrollmentId: number, daysAgo: number) => {
+	/** A finished test checkout; `paid` is what it charged when not the course's fee (a code's discount, a plan's first payment). */
+	const recordPayment = async (
+		account: AccountName,
+		course: CourseRow,
+		enrollmentId: number,
+		daysAgo: number,
+		paid: { amountCents: number; discountCents?: number; promotionCode?: string } = { amountCents: course.registration_fee },
+	) => {
 		const when = day(-daysAgo)
-		await trx
+		return trx
 			.insertInto('registration_payments')
 			.values({
 				checkout_session_id: `cs_test_demo_${account}_${course.id}`,
@@ -235,14 +242,17 @@ async function insertDemoData(trx: Transaction<Database>, context: SeedContext) 
 				course_id: course.id,
 				course_title: course.title,
 				customer_email: DEMO_ACCOUNTS[account].email,
-				amount_cents: course.registration_fee,
+				amount_cents: paid.amountCents,
+				discount_cents: paid.discountCents ?? 0,
+				promotion_code: paid.promotionCode ?? null,
 				status: 'paid',
 				enrollment_id: enrollmentId,
 				created_at: when,
 				updated_at: when,
 				fulfilled_at: when,
 			})
-			.execute()
+			.returning(['id', 'checkout_session_id'])
+			.executeTakeFirstOrThrow()
 	}
 	await enroll('sam', freeCourse.id, 20)
 	// A course that has ended, with its weekly live sessions and who attended them. The end-of-course
@@ -275,7 +285,21 @@ async function insertDemoData(trx: Transaction<Database>, context: SeedContext) 
 	const completion = await completeEndedCourse(trx, finishedCourse.id, day(-26))
 	if (!completion?.completed.includes(samFinished)) throw new Error('The demo course should have completed Sam')
 	await recordPayment('sam', paidCourse, await enroll('sam', paidCourse.id, 25), 25)
-	await recordPayment('sofia', paidCourse, await enroll('sofia', paidCourse.id, 22), 22)
+	// Sofia pays the mentorship in three monthly instalments (docs/decisions/059): the first at the checkout.
+	const sofiaEnrolment = await enroll('sofia', paidCourse.id, 22)
+	const sofiaPayment = await recordPayment('sofia', paidCourse, sofiaEnrolment, 22, { amountCents: 83_334 })
+	await insertDemoPlan(trx, {
+		// Written with its checkout session just above.
+		checkoutSessionId: sofiaPayment.checkout_session_id!,
+		userId: users.sofia,
+		courseId: paidCourse.id,
+		enrollmentId: sofiaEnrolment,
+		payments: [
+			{ dueOn: date(-22), amountCents: 83_334, paidAt: day(-22) },
+			{ dueOn: date(8), amountCents: 83_333, paidAt: null },
+			{ dueOn: date(38), amountCents: 83_333, paidAt: null },
+		],
+	})
 	await recordPayment('sofia', fullCourse, await enroll('sofia', fullCourse.id, 10), 10)
 	await recordPayment('omar', fullCourse, await enroll('omar', fullCourse.id, 8), 8)
 
@@ -347,6 +371,143 @@ async function insertDemoData(trx: Transaction<Database>, context: SeedContext) 
 	await trx.insertInto('course_staff').values({ course_id: paidCourse.id, user_id: users.instructor, added_by: users.admin }).execute()
 	await insertCommunity(trx, users, paidCourse.id, day)
 	await insertContactSubmissions(trx, fullCourse.title, day)
+	await insertFullCourseWaitlist(trx, fullCourse.id, users.omar, day)
+
+	// The mentorship's previous cohort, months back, so the admin's Overview has several months of
+	// enrolments and money: a payment in full, one with a promotion code, and one refunded in full.
+	const pastCohort = await insertCourse(trx, {
+		title: 'BRRRR Mentorship: Previous Cohort',
+		description:
+			'The previous run of the 8-week small-group mentorship on the buy, rehab, rent, refinance, repeat method, with weekly online sessions.',
+		start_date: date(-95),
+		end_date: date(-45),
+		capacity: 10,
+		registration_fee: 250_000,
+		duration_text: '8 weeks',
+	})
+	await trx.updateTable('courses').set({ completion_min_attendance_percent: 0 }).where('id', '=', pastCohort.id).execute()
+	await recordPayment('sam', pastCohort, await enroll('sam', pastCohort.id, 150), 150)
+	await recordPayment('sofia', pastCohort, await enroll('sofia', pastCohort.id, 125), 125, {
+		amountCents: 225_000,
+		discountCents: 25_000,
+		promotionCode: 'COHORT10',
+	})
+	const omarPast = await enroll('omar', pastCohort.id, 100)
+	const omarPayment = await recordPayment('omar', pastCohort, omarPast, 100)
+	await trx
+		.updateTable('enrollments')
+		.set({ status: 'inactive', updated_at: day(-85) })
+		.where('id', '=', omarPast)
+		.execute()
+	await trx
+		.updateTable('registration_payments')
+		.set({ status: 'refunded', refunded_cents: 250_000, updated_at: day(-85) })
+		.where('id', '=', omarPayment.id)
+		.execute()
+	await trx
+		.insertInto('payment_refunds')
+		.values({
+			payment_id: omarPayment.id,
+			amount_cents: 250_000,
+			reason: 'requested_by_customer',
+			note: 'Moved away before the second session.',
+			status: 'succeeded',
+			source: 'admin',
+			request_key: 'demo-refund-omar',
+			provider_refund_id: 're_test_demo_omar',
+			actor_id: users.admin,
+			created_at: day(-85),
+			updated_at: day(-85),
+		})
+		.execute()
+	await trx.insertInto('course_staff').values({ course_id: pastCohort.id, user_id: users.instructor, added_by: users.admin }).execute()
+	await completeEndedCourse(trx, pastCohort.id, day(-44))
+}
+
+/** A plan bought at a checkout, as its fulfilment leaves it: active, the payments given paid. */
+async function insertDemoPlan(
+	trx: Transaction<Database>,
+	plan: {
+		checkoutSessionId: string
+		userId: string
+		courseId: number
+		enrollmentId: number
+		payments: Array<{ dueOn: string; amountCents: number; paidAt: Date | null }>
+	},
+) {
+	const purchase = await trx
+		.insertInto('plan_purchases')
+		.values({
+			checkout_session_id: plan.checkoutSessionId,
+			provider: 'test',
+			user_id: plan.userId,
+			course_id: plan.courseId,
+			enrollment_id: plan.enrollmentId,
+			kind: 'equal',
+			total_cents: plan.payments.reduce((total, payment) => total + payment.amountCents, 0),
+			status: 'active',
+		})
+		.returning('id')
+		.executeTakeFirstOrThrow()
+	await trx
+		.insertInto('plan_instalments')
+		.values(
+			plan.payments.map((payment, index) => ({
+				plan_purchase_id: purchase.id,
+				sequence: index + 1,
+				label: `Payment ${index + 1} of ${plan.payments.length}`,
+				due_on: payment.dueOn,
+				amount_cents: payment.amountCents,
+				status: payment.paidAt ? ('paid' as const) : ('scheduled' as const),
+				paid_at: payment.paidAt,
+			})),
+		)
+		.execute()
+}
+
+/**
+ * The full course's waitlist: Omar took the seat he was offered, an offer to Lena lapsed, and
+ * Priya (whose request is in the inbox) waits.
+ */
+async function insertFullCourseWaitlist(trx: Transaction<Database>, courseId: number, omarId: string, day: (offset: number) => Date) {
+	await trx
+		.insertInto('waitlist_entries')
+		.values([
+			{
+				course_id: courseId,
+				user_id: omarId,
+				name: DEMO_ACCOUNTS.omar.name,
+				email: DEMO_ACCOUNTS.omar.email,
+				position: 1,
+				status: 'enrolled',
+				token_hash: 'demo-waitlist-omar',
+				offer_token_hash: 'demo-offer-omar',
+				offered_at: day(-9),
+				offer_expires_at: day(-8),
+				joined_at: day(-15),
+			},
+			{
+				course_id: courseId,
+				name: 'Lena Ortiz',
+				email: 'lena.ortiz@example.com',
+				position: 2,
+				status: 'expired',
+				token_hash: 'demo-waitlist-lena',
+				offer_token_hash: 'demo-offer-lena',
+				offered_at: day(-12),
+				offer_expires_at: day(-10),
+				joined_at: day(-14),
+			},
+			{
+				course_id: courseId,
+				name: 'Priya Patel',
+				email: 'priya.patel@example.com',
+				position: 3,
+				token_hash: 'demo-waitlist-priya',
+				joined_at: day(-4),
+			},
+		])
+		.execute()
 }
 
 /**

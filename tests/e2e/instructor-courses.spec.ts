@@ -52,6 +52,7 @@ test('an instructor uploads a week, moves a session, marks attendance and reads 
 	await expect(menu.getByRole('link', { name: 'Courses You Teach' })).toHaveAttribute('href', '/dashboard/admin/courses')
 	await expect(menu.getByRole('link', { name: other.title })).toHaveCount(0)
 	for (const [label, path] of [
+		['Overview', '/dashboard/admin/overview'],
 		['Grade Assignments', '/dashboard/admin/grades'],
 		['Student Communications', '/dashboard/admin/messages'],
 		['Enrollments', '/dashboard/admin/enrollments'],

@@ -60,8 +60,9 @@ function storedMaterialShapes(dataDir: string) {
 
 /** Every query parameter the app's modules read, found in their source so that a new one is covered too. */
 function queryParamNames() {
-	// searchText (app/utils/misc.ts) reads `q` unless it is given another name.
-	const names = new Set<string>(['q'])
+	// searchText (app/utils/misc.ts) reads `q` unless it is given another name; the overview's range
+	// form (app/routes/admin/overview.tsx) is read whole by its Zod schema.
+	const names = new Set<string>(['q', 'from', 'to', 'group'])
 	for (const entry of fs.readdirSync('app', { recursive: true, withFileTypes: true })) {
 		if (!entry.isFile() || !/\.tsx?$/.test(entry.name)) continue
 		const source = fs.readFileSync(path.join(entry.parentPath, entry.name), 'utf8')

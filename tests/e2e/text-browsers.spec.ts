@@ -42,6 +42,7 @@ const DASHBOARD_MENU: Link[] = [
 	{ text: 'Settings', path: '/dashboard/settings' },
 ]
 const ADMIN_MENU: Link[] = [
+	{ text: 'Overview', path: '/dashboard/admin/overview' },
 	{ text: 'Manage Courses', path: '/dashboard/admin/courses' },
 	{ text: 'Upload Materials', path: '/dashboard/admin/uploads' },
 	{ text: 'Manage Enrollments', path: '/dashboard/admin/enrollments' },
@@ -159,6 +160,7 @@ test.describe('a text browser reads each page once, in order', () => {
 			'/dashboard/admin/enrollments',
 			'/dashboard/admin/school-details',
 			'/dashboard/admin/exports',
+			'/dashboard/admin/overview',
 		]
 		await readPages(context, pages, [...DASHBOARD_MENU, ...ADMIN_MENU])
 	})
@@ -180,6 +182,7 @@ test.describe('a text browser reads each page once, in order', () => {
 		const menu: Link[] = [
 			{ text: course.title, path: `/dashboard/admin/courses/${course.id}/materials` },
 			{ text: 'Courses You Teach', path: '/dashboard/admin/courses' },
+			{ text: 'Overview', path: '/dashboard/admin/overview' },
 			{ text: 'Grade Assignments', path: '/dashboard/admin/grades' },
 			{ text: 'Student Communications', path: '/dashboard/admin/messages' },
 			{ text: 'Enrollments', path: '/dashboard/admin/enrollments' },
@@ -194,6 +197,7 @@ test.describe('a text browser reads each page once, in order', () => {
 			'/dashboard/admin/grades',
 			'/dashboard/admin/enrollments',
 			'/dashboard/admin/exports',
+			'/dashboard/admin/overview',
 		]
 		await readPages(context, pages, menu)
 	})

@@ -191,6 +191,8 @@ const ACCESS: Record<string, Expectation> = {
 	'routes/admin/grades': { GET: staffScoped(), POST: staffScoped('400') },
 	'routes/admin/orphaned-materials': { GET: adminOnly(), POST: adminOnly('→/dashboard/admin/orphaned-materials') },
 	'routes/admin/audit-log': { GET: adminOnly() },
+	// An instructor's overview shows the courses they teach, without the money (docs/decisions/065).
+	'routes/admin/overview': { GET: staffScoped() },
 	'routes/admin/certificates': { GET: adminOnly(), POST: adminOnly('400') },
 	// An instructor's page lists the courses they teach, without the payments export.
 	'routes/admin/exports': { GET: staffScoped() },

@@ -6,6 +6,8 @@ import { type Kysely, sql } from 'kysely'
 import { PDFDocument } from 'pdf-lib'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { courseEndsAt } from '#app/models/enrollment/completion.server.ts'
+import { getOverview } from '#app/models/reports/overview.server.ts'
+import { defaultRangeStart, todayIn } from '#app/models/reports/overview.ts'
 import { LocalFileStorage } from '#app/services/storage/local.server.ts'
 import { verifyPassword } from '#app/utils/password.server.ts'
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemoData } from '#db/seed/demo.ts'
@@ -61,7 +63,11 @@ describe('seedDemoData', () => {
 			.innerJoin('courses', 'courses.id', 'course_staff.course_id')
 			.select(['users.email', 'courses.registration_fee'])
 			.execute()
-		expect(staff).toEqual([{ email: 'instructor@example.com', registration_fee: 250000 }])
+		// Ivy teaches the mentorship's cohort now and taught its previous one.
+		expect(staff).toEqual([
+			{ email: 'instructor@example.com', registration_fee: 250000 },
+			{ email: 'instructor@example.com', registration_fee: 250000 },
+		])
 
 		const courses = await sql<{ title: string; capacity: number; registration_fee: number; taken: number }>`
 			SELECT c.title, c.capacity, c.registration_fee,
@@ -73,6 +79,7 @@ describe('seedDemoData', () => {
 			{ capacity: 10, registration_fee: 250_000, taken: 2 },
 			{ capacity: 2, registration_fee: 150_000, taken: 2 },
 			{ capacity: 10, registration_fee: 0, taken: 2 },
+			{ capacity: 10, registration_fee: 250_000, taken: 2 },
 		])
 		expect(courses.rows.filter((course) => course.taken >= course.capacity)).toHaveLength(1)
 
@@ -87,8 +94,18 @@ describe('seedDemoData', () => {
 			.execute()
 		expect(samCourses.map((course) => course.registration_fee)).toEqual([0, 250_000])
 		// A finished course Sam completed, with his certificate.
-		const certificates = await t.db.selectFrom('certificates').select(['recipient_name', 'course_title', 'revoked_at']).execute()
-		expect(certificates).toEqual([{ recipient_name: DEMO_ACCOUNTS.sam.name, course_title: 'Wholesaling Essentials', revoked_at: null }])
+		// And the mentorship's previous cohort, which Sam and Sofia completed.
+		const certificates = await t.db
+			.selectFrom('certificates')
+			.select(['recipient_name', 'course_title', 'revoked_at'])
+			.orderBy('course_title')
+			.orderBy('recipient_name')
+			.execute()
+		expect(certificates).toEqual([
+			{ recipient_name: DEMO_ACCOUNTS.sam.name, course_title: 'BRRRR Mentorship: Previous Cohort', revoked_at: null },
+			{ recipient_name: DEMO_ACCOUNTS.sofia.name, course_title: 'BRRRR Mentorship: Previous Cohort', revoked_at: null },
+			{ recipient_name: DEMO_ACCOUNTS.sam.name, course_title: 'Wholesaling Essentials', revoked_at: null },
+		])
 		// Its six live sessions are past, with attendance; the rule was applied when it ended: Sam met it, Omar did not.
 		const finished = await t.db
 			.selectFrom('courses')
@@ -222,6 +239,24 @@ describe('seedDemoData', () => {
 		const waitlist = await t.db.selectFrom('contact_submissions').selectAll().where('kind', '=', 'waitlist').execute()
 		expect(waitlist).toHaveLength(1)
 		expect(waitlist[0]!.message.startsWith(`Waitlist request for: ${waitlist[0]!.program}\n`)).toBe(true)
+
+		// The admin's Overview of its default six months shows money in several of them, a refund, a
+		// discount, a plan still to collect, a waitlist's offers, attendance and completion.
+		const admin = await t.db.selectFrom('users').select('id').where('email', '=', DEMO_ACCOUNTS.admin.email).executeTakeFirstOrThrow()
+		const today = todayIn('UTC')
+		const overview = await getOverview(
+			t.db,
+			{ id: admin.id, isAdmin: true },
+			{ from: defaultRangeStart(today), to: today, group: 'month', timeZone: 'UTC' },
+		)
+		expect(overview.periods.filter((period) => (period.money?.paidCents ?? 0) > 0).length).toBeGreaterThanOrEqual(3)
+		expect(overview.periods.filter((period) => period.enrolments > 0).length).toBeGreaterThanOrEqual(3)
+		expect(overview.periods.some((period) => (period.money?.refundedCents ?? 0) > 0)).toBe(true)
+		expect(overview.periods.some((period) => (period.money?.discountCents ?? 0) > 0)).toBe(true)
+		expect(overview.planBalance).toEqual({ outstandingCents: 166_666, overdueCents: 0, plans: 1 })
+		expect(overview.courses.find((course) => course.waiting > 0)).toMatchObject({ offersMade: 2, offersTaken: 1, offersExpired: 1 })
+		expect(overview.sessions.some((session) => session.present > 0)).toBe(true)
+		expect(overview.courses.some((course) => course.completed > 0)).toBe(true)
 	})
 
 	test('stores files that open as what they claim to be', async () => {

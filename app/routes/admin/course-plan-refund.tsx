@@ -42,12 +42,11 @@ export async function action({ request, params }: Route.ActionArgs) {
 	if (submission.status !== 'success') return data({ result: submission.reply(), review: null }, { status: 400 })
 	const value = submission.value
 	const amountCents = refundAmountCents(value.amount)!
-	if (plan.leftCents === 0) {
-		return data({ result: submission.reply({ formErrors: [REFUND_MESSAGES.nothingLeft] }), review: null }, { status: 400 })
-	}
-	if (amountCents > plan.leftCents) {
-		const amountError = { amount: [REFUND_MESSAGES.amountTooLarge(formatPrice(plan.leftCents))] }
-		return data({ result: submission.reply({ fieldErrors: amountError }), review: null }, { status: 400 })
+	// A confirmation is checked by `refundPlan`, which counts this form's own refunds as not made: the same
+	// confirmation sent again, once another copy has refunded, must find the same amount left, not less.
+	if (value.intent !== 'confirm') {
+		const refusal = tooMuch(plan.leftCents, amountCents)
+		if (refusal) return data({ result: submission.reply(refusal), review: null }, { status: 400 })
 	}
 	const fullRefund = amountCents === plan.leftCents
 	const unenroll = plan.activeEnrollment && value.afterRefund === 'unenroll'
@@ -85,13 +84,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 				description: `${formatPrice(outcome.amountCents)} to ${plan.customerEmail}; nothing more will be charged.${outcome.enrollmentEnded ? ' The enrollment is now inactive.' : ''}${outcome.pending ? ` ${REFUND_MESSAGES.pending}` : ''}`,
 			})
 		case 'too-much':
-			return data(
-				{
-					result: submission.reply({ fieldErrors: { amount: [REFUND_MESSAGES.amountTooLarge(formatPrice(outcome.leftCents))] } }),
-					review: null,
-				},
-				{ status: 400 },
-			)
+			return data({ result: submission.reply(tooMuch(outcome.leftCents, amountCents) ?? {}), review: null }, { status: 400 })
 		case 'refused':
 			return data(
 				{
@@ -107,6 +100,13 @@ export async function action({ request, params }: Route.ActionArgs) {
 		case 'not-found':
 			throw data('Plan not found', { status: 404 })
 	}
+}
+
+/** Why an amount cannot be refunded from what is left of the plan's payments, or null when it can. */
+function tooMuch(leftCents: number, amountCents: number) {
+	if (leftCents === 0) return { formErrors: [REFUND_MESSAGES.nothingLeft] }
+	if (amountCents > leftCents) return { fieldErrors: { amount: [REFUND_MESSAGES.amountTooLarge(formatPrice(leftCents))] } }
+	return null
 }
 
 export default function RefundPlanDialog({ loaderData, actionData }: Route.ComponentProps) {

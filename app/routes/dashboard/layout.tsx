@@ -37,6 +37,7 @@ const studentMenu: MenuItem[] = [
 ]
 
 const adminMenu: MenuItem[] = [
+	{ to: href('/dashboard/admin/overview'), label: 'Overview' },
 	{ to: href('/dashboard/admin/courses'), label: 'Manage Courses' },
 	{ to: href('/dashboard/admin/uploads'), label: 'Upload Materials' },
 	{ to: href('/dashboard/admin/enrollments'), label: 'Manage Enrollments' },
@@ -55,6 +56,7 @@ const adminMenu: MenuItem[] = [
 /** The staff pages an instructor may use; each then shows the courses they teach only. */
 const instructorMenu: MenuItem[] = [
 	{ to: href('/dashboard/admin/courses'), label: 'Courses You Teach', end: true },
+	{ to: href('/dashboard/admin/overview'), label: 'Overview' },
 	{ to: href('/dashboard/admin/grades'), label: 'Grade Assignments' },
 	{ to: href('/dashboard/admin/messages'), label: 'Student Communications' },
 	{ to: href('/dashboard/admin/enrollments'), label: 'Enrollments' },
