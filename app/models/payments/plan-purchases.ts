@@ -27,27 +27,6 @@ export const ChargeInstalmentSchema = z.object({
 	outcome: z.enum(['succeed', 'fail'], { error: 'Choose succeed or fail' }),
 })
 
-/** The student's card on the update-card page in test mode: the same rules as the test checkout's card. */
-export const PLAN_DECLINED_CARD = '4000000000000002'
-export const UpdateCardSchema = z.object({
-	cardNumber: z
-		.string({ error: 'Please enter a valid card number.' })
-		.trim()
-		.regex(/^[\d -]{16,23}$/, 'Please enter a valid card number.')
-		.refine(
-			(number) => number.replace(/[\s-]/g, '').length >= 16 && number.replace(/[\s-]/g, '').length <= 19,
-			'Please enter a valid card number.',
-		),
-	expiry: z
-		.string({ error: 'Please use format MM/YY' })
-		.trim()
-		.regex(/^(0[1-9]|1[0-2])\/\d{2}$/, 'Please use format MM/YY'),
-	cvc: z
-		.string({ error: 'Please enter a valid CVC.' })
-		.trim()
-		.regex(/^\d{3,4}$/, 'Please enter a valid CVC.'),
-})
-
 /** What a plan's status means to the admin, in a word or two. */
 export const PLAN_STATUS_LABELS: Record<string, string> = {
 	active: 'In good standing',
