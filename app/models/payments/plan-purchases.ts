@@ -11,8 +11,11 @@ import { rowIdSchema } from '#app/utils/row-id.ts'
 /** A plan's payment as a buyer reads it: what, when, how much, and once bought its status. */
 export type PlanPaymentView = { sequence: number; label: string; dueOn: string; amountCents: number; status?: string }
 
-/** The plan a buyer may choose, as the course's pages show it before anything is paid. */
-export type PlanOfferView = { totalCents: number; paidInFullBy: string; payments: PlanPaymentView[] }
+/** A promotion code on a plan as the pages show it: the plan's total before the code, and what the code took off. */
+export type PlanDiscountView = { code: string; priceCents: number; discountCents: number }
+
+/** The plan a buyer may choose, as the course's pages show it before anything is paid; its total is after a code, if any. */
+export type PlanOfferView = { totalCents: number; paidInFullBy: string; payments: PlanPaymentView[]; discount: PlanDiscountView | null }
 
 /** One line for a course page: the plan's total, its number of payments, the first, and when it is paid in full. */
 export function planSummary(plan: PlanOfferView) {

@@ -4,7 +4,7 @@ import { data, Form, redirect, useNavigation } from 'react-router'
 import { z } from 'zod'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { NameEmailFields } from '#app/components/name-email-fields.tsx'
-import { PlanPaymentList } from '#app/components/payment-plan-choice.tsx'
+import { PlanDiscountLines, PlanPaymentList } from '#app/components/payment-plan-choice.tsx'
 import { TestCardFields } from '#app/components/test-card-fields.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
@@ -69,7 +69,7 @@ export async function loader({ params }: Route.LoaderArgs) {
 	// A plan's first payment: the page shows the whole schedule the buyer agrees to (docs/decisions/059).
 	const plan = await planOfCheckout(getDb(), session.id)
 	return {
-		plan: plan ? { totalCents: plan.totalCents, payments: plan.payments } : null,
+		plan: plan ? { totalCents: plan.totalCents, discount: plan.discount, payments: plan.payments } : null,
 		session: {
 			id: session.id,
 			description: session.description,
@@ -151,6 +151,11 @@ export default function TestCheckoutPage({ loaderData, actionData }: Route.Compo
 						<p className="mt-1 mb-2 text-slate-700">
 							Today's payment is the first; the card you use is charged for the others on their due dates.
 						</p>
+						{plan.discount ? (
+							<div className="mb-2">
+								<PlanDiscountLines discount={plan.discount} totalCents={plan.totalCents} />
+							</div>
+						) : null}
 						<PlanPaymentList payments={plan.payments} />
 					</section>
 				) : null}
