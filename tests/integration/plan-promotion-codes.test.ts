@@ -7,8 +7,11 @@
  */
 import { describe, expect, test } from 'vitest'
 import { createUser } from '#app/models/accounts/users.server.ts'
+import { chooseDraftCourse, saveDraftDetails } from '#app/models/enrollment/registration.server.ts'
 import { addMonths, dayInZone } from '#app/models/payments/instalment-plans.ts'
 import { fulfil } from '#app/models/payments/payments.server.ts'
+import { draftCookieHeader } from '#app/routes/register/+shared/draft-cookie.server.ts'
+import { action as agreementAction } from '#app/routes/register/agreement.tsx'
 import { action as enrollAction } from '#app/routes/register/enroll.tsx'
 import { loader as completeLoader } from '#app/routes/register/registration-complete.tsx'
 import { loader as checkoutLoader } from '#app/routes/register/test-checkout.tsx'
@@ -167,6 +170,36 @@ describe('a promotion code on a plan', () => {
 		expect(await t.db.selectFrom('seat_holds').select('id').where('course_id', '=', course.id).execute()).toEqual([])
 		expect(await t.db.selectFrom('promotion_code_redemptions').select('id').where('promotion_code_id', '=', huge.id).execute()).toEqual([])
 		expect(await t.db.selectFrom('plan_purchases').select('id').where('course_id', '=', course.id).execute()).toEqual([])
+	})
+
+	test('the wizard’s agreement step applies the code to the plan and buys it discounted', async () => {
+		setPayments(payments)
+		const course = await courseWithPlan()
+		const code = await promotionCode({ amountOffCents: 30_000 })
+		const draftId = await saveDraftDetails(t.db, null, {
+			name: 'Wizard Plan Buyer',
+			email: `wizard-plan-${++sequence}@example.com`,
+			passwordHash: 'unused-hash',
+		})
+		await chooseDraftCourse(t.db, draftId!, course.id)
+		const cookie = (await draftCookieHeader(draftId!)).split(';')[0]!
+		const post = (fields: Record<string, string>) => callRoute(agreementAction, formRequest('/register/agreement', fields, { cookie }))
+
+		const applied = await post({ intent: 'apply-code', promotionCode: code.code, paymentOption: 'plan' })
+		// $300 off the plan's $2,600: $2,300 in three is $766.68, $766.66, $766.66.
+		expect(await applied.json()).toMatchObject({
+			preview: {
+				totalCents: 220_000,
+				plan: { totalCents: 230_000, payments: [{ amountCents: 76_668 }, { amountCents: 76_666 }, { amountCents: 76_666 }] },
+			},
+		})
+		const bought = await post({ intent: 'agree', agreeToTerms: 'on', paymentOption: 'plan', promotionCode: code.code })
+		expect(bought.status).toBe(303)
+		const sessionId = bought.headers.get('Location')!.replace('/test-checkout/', '')
+		expect(await planOf(sessionId)).toMatchObject({
+			purchase: { total_cents: 230_000, discount_cents: 30_000, promotion_code: code.code },
+			amounts: [76_668, 76_666, 76_666],
+		})
 	})
 
 	test('a code that leaves nothing to pay enrols at once, whichever way the buyer chose to pay', async () => {
