@@ -127,6 +127,15 @@ describe('a promotion code on a plan', () => {
 			await callRoute(completeLoader, getRequest(`/registration-complete?session_id=${sessionId}`, { cookie: buyer.cookie }))
 		).json()) as { plan: { totalCents: number; discount: unknown } }
 		expect(receipt.plan).toMatchObject({ totalCents: 234_000, discount: { code: code.code, priceCents: 260_000, discountCents: 26_000 } })
+		const mail = await t.db
+			.selectFrom('email_outbox')
+			.select('text_body')
+			.where('to_address', '=', buyer.email)
+			.where('subject', 'like', 'Enrollment confirmed: %')
+			.executeTakeFirstOrThrow()
+		for (const line of ['Plan price', '$2,600.00', `Promotion code ${code.code}`, '$2,340.00 in 3 payments', 'Paid today', '$780.00']) {
+			expect(mail.text_body).toContain(line)
+		}
 	})
 
 	test('a deposit stays what the admin set; the discount comes off the instalments', async () => {
