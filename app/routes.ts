@@ -44,6 +44,7 @@ export default [
 		route('community/:courseId', 'routes/dashboard/community-course.tsx'),
 		route('community/:courseId/threads/:threadId', 'routes/dashboard/community-thread.tsx'),
 		route('settings', 'routes/dashboard/settings.tsx'),
+		route('settings/receipts/:chargeKind/:chargeId', 'routes/dashboard/payment-receipt.tsx'),
 		route('certificates', 'routes/dashboard/certificates.tsx'),
 		route('plans/:planId/pay', 'routes/dashboard/plan-pay.tsx'),
 		...prefix('admin', [

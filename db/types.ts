@@ -148,8 +148,11 @@ export interface PlanPurchasesTable {
 	course_id: number
 	enrollment_id: number | null
 	kind: PaymentPlanKind
-	/** Price + surcharge: what the instalments add up to (a constraint trigger checks it at commit). */
+	/** Price + surcharge, less a promotion code's discount: what the instalments add up to (a constraint trigger checks it at commit). */
 	total_cents: number
+	/** The promotion code as typed at purchase; its discount came off the total (docs/decisions/064). */
+	promotion_code: string | null
+	discount_cents: Generated<number>
 	status: Generated<PlanPurchaseStatus>
 	/** When the instalment now overdue first failed; the grace period counts from it. */
 	failing_since: Date | null

@@ -101,7 +101,11 @@ export function PurchaseForm({
 			<fetcher.Form method="post" action={`/courses/${course.id}/enroll`} {...getFormProps(form)} className="space-y-4">
 				<input type="hidden" name="agreementVersion" value={agreement.versionId} />
 				{plan && !checkoutOpenUntil ? (
-					<PaymentOptionField field={fields.paymentOption} priceCents={course.registrationFee} plan={plan} />
+					<PaymentOptionField
+						field={fields.paymentOption}
+						priceCents={preview ? preview.totalCents : course.registrationFee}
+						plan={preview?.plan ?? plan}
+					/>
 				) : null}
 				{course.registrationFee > 0 && !checkoutOpenUntil ? (
 					<PromotionCodeField field={fields.promotionCode} preview={preview} applying={sending === APPLY_CODE_INTENT} />

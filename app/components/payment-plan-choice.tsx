@@ -1,5 +1,5 @@
 import type { FieldMetadata } from '@conform-to/react'
-import type { PlanOfferView, PlanPaymentView } from '#app/models/payments/plan-purchases.ts'
+import type { PlanDiscountView, PlanOfferView, PlanPaymentView } from '#app/models/payments/plan-purchases.ts'
 import { formatDateOnly } from '#app/utils/misc.ts'
 import { formatMoney } from '#app/utils/money.ts'
 import { ErrorList } from './ui/field.tsx'
@@ -30,6 +30,20 @@ export function PlanPaymentList({ payments, bought = false }: { payments: PlanPa
 				</li>
 			))}
 		</ol>
+	)
+}
+
+/** A promotion code on a plan: the plan's price, what the code took off, and the total its payments add up to. */
+export function PlanDiscountLines({ discount, totalCents }: { discount: PlanDiscountView; totalCents: number }) {
+	return (
+		<dl className="grid grid-cols-[1fr_auto] gap-x-4 gap-y-1 text-sm text-slate-700">
+			<dt>Plan price</dt>
+			<dd className="text-right">{formatMoney(discount.priceCents)}</dd>
+			<dt>Promotion code {discount.code}</dt>
+			<dd className="text-right">−{formatMoney(discount.discountCents)}</dd>
+			<dt className="font-semibold text-ink">Plan total</dt>
+			<dd className="text-right font-semibold text-ink">{formatMoney(totalCents)}</dd>
+		</dl>
 	)
 }
 
@@ -78,6 +92,9 @@ export function PaymentOptionField({
 				<span>
 					<strong className="text-ink">Payment plan</strong> — {formatMoney(plan.totalCents)} in {plan.payments.length} payments, paid in
 					full by {formatDateOnly(plan.paidInFullBy)}
+					{plan.discount
+						? ` (promotion code ${plan.discount.code}: ${formatMoney(plan.discount.discountCents)} off the plan's ${formatMoney(plan.discount.priceCents)}, spread over the payments)`
+						: null}
 				</span>
 			</label>
 			<div className="pl-6">

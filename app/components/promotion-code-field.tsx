@@ -53,7 +53,8 @@ function PriceWithCode({ preview }: { preview: PromotionCodePreview }) {
 	return (
 		<div role="status" className="rounded-lg border border-emerald-300 bg-emerald-50 p-3 text-sm text-emerald-950">
 			<p className="font-semibold">
-				Code {preview.code} applied: {preview.description}.
+				Code {preview.code} applied: {preview.description}
+				{preview.plan || preview.planRefusal ? ' when paying in full' : ''}.
 			</p>
 			<dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1">
 				<dt>Price</dt>
@@ -63,6 +64,13 @@ function PriceWithCode({ preview }: { preview: PromotionCodePreview }) {
 				<dt className="font-semibold">You pay</dt>
 				<dd className="text-right font-semibold">{preview.totalCents === 0 ? '$0.00 (free)' : formatPrice(preview.totalCents)}</dd>
 			</dl>
+			{preview.plan?.discount ? (
+				<p className="mt-2">
+					On the payment plan: {formatMoney(preview.plan.discount.priceCents)} less {formatMoney(preview.plan.discount.discountCents)} is{' '}
+					{formatMoney(preview.plan.totalCents)}, spread over its {preview.plan.payments.length} payments.
+				</p>
+			) : null}
+			{preview.planRefusal ? <p className="mt-2">{preview.planRefusal}</p> : null}
 		</div>
 	)
 }

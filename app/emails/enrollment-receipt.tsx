@@ -18,6 +18,8 @@ export type EnrollmentReceiptProps = {
 	amountPaid: string
 	/** The promotion code used, with the price before it and what it took off, formatted. */
 	discount?: { code: string; price: string; amountOff: string } | null
+	/** Bought on a payment plan: its total (after a code) and its number of payments, the first being `amountPaid`. */
+	plan?: { total: string; payments: number } | null
 	/** Formatted start date, when the course has one. */
 	startsOn: string | null
 	/** The payment provider's reference of a paid checkout. */
@@ -33,6 +35,7 @@ export function EnrollmentReceiptEmail({
 	courseTitle,
 	amountPaid,
 	discount = null,
+	plan = null,
 	startsOn,
 	paymentReference,
 	courseUrl,
@@ -41,9 +44,13 @@ export function EnrollmentReceiptEmail({
 		['Course', courseTitle],
 		...(startsOn ? [['Starts', startsOn] as [string, string]] : []),
 		...(discount
-			? [['Price', discount.price] as [string, string], [`Promotion code ${discount.code}`, `−${discount.amountOff}`] as [string, string]]
+			? [
+					[plan ? 'Plan price' : 'Price', discount.price] as [string, string],
+					[`Promotion code ${discount.code}`, `−${discount.amountOff}`] as [string, string],
+				]
 			: []),
-		['Amount paid', amountPaid],
+		...(plan ? [['Payment plan', `${plan.total} in ${plan.payments} payments`] as [string, string]] : []),
+		[plan ? 'Paid today' : 'Amount paid', amountPaid],
 		...(paymentReference ? [['Payment reference', paymentReference] as [string, string]] : []),
 	]
 	const issuer: Array<[string, string]> = [

@@ -150,6 +150,7 @@ test('on a phone no page scrolls sideways; wide tables scroll inside their card'
 		`/dashboard/community/${course.id}?tab=events`,
 		`/dashboard/community/${course.id}/threads/${threadId}`,
 		`/dashboard/plans/${planId}/pay`,
+		`/dashboard/settings/receipts/instalment/${instalmentIds[0]}`,
 		'/courses',
 		`/courses/${course.id}`,
 	]

@@ -163,6 +163,9 @@ test.describe('forgery, GET safety and headers', () => {
 		params = {
 			id: String(course.id),
 			paymentId: String(paymentId),
+			// The student's own payment: its receipt in Settings.
+			chargeKind: 'payment',
+			chargeId: String(paymentId),
 			courseId: String(course.id),
 			weekId: String(weekId),
 			itemId: String(item.id),

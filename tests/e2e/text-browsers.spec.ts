@@ -83,7 +83,9 @@ test.describe('a text browser reads each page once, in order', () => {
 	test('a student: the dashboard menu once, and the toast has a labelled dismiss box', async ({ context, db, createUser }) => {
 		const student = await createUser({ name: 'Text Student' })
 		const course = await insertCourse(db, { capacity: 10 })
-		await insertEnrollment(db, { userId: student.id, courseId: course.id })
+		const enrollment = await insertEnrollment(db, { userId: student.id, courseId: course.id })
+		// Paid on a plan: Settings lists its charge and what is left, and the charge has a receipt.
+		const { instalmentIds } = await insertPlanPurchase(db, { userId: student.id, courseId: course.id, enrollmentId: enrollment.id })
 		const week = await insertWeek(db, { courseId: course.id, weekNumber: 1 })
 		await insertMaterialItem(db, { courseId: course.id, weekId: week, title: 'Deal Checklist', fileName: 'checklist.pdf' })
 		await db.insertInto('assignments').values({ course_id: course.id, title: 'Deal Worksheet', instructions: 'Analyse a deal.' }).execute()
@@ -110,6 +112,7 @@ test.describe('a text browser reads each page once, in order', () => {
 			[
 				'/dashboard',
 				'/dashboard/settings',
+				`/dashboard/settings/receipts/instalment/${instalmentIds[0]}`,
 				'/dashboard/community',
 				`/dashboard/community/${course.id}?tab=members`,
 				`/dashboard/community/${course.id}?tab=events`,

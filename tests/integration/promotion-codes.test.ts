@@ -620,6 +620,8 @@ describe("a signed-in student's purchase form (/courses/:id/enroll)", () => {
 			priceCents: 250_000,
 			discountCents: 50_000,
 			totalCents: 200_000,
+			plan: null,
+			planRefusal: null,
 		})
 
 		const empty = await post(courseId, { intent: 'apply-code', promotionCode: '' }, buyer.cookie)

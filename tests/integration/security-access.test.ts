@@ -136,6 +136,8 @@ const ACCESS: Record<string, Expectation> = {
 	'routes/dashboard/settings': { GET: member(), POST: member('400') },
 	'routes/dashboard/certificates': { GET: member(), POST: member('400') },
 	// The student's own plan only: anyone else, the admin included, finds no such plan.
+	// The student's own charge: a plan instalment of theirs (docs/decisions/064).
+	'routes/dashboard/payment-receipt': { GET: [LOGIN, '404', '200', '404', '404', '404'] },
 	'routes/dashboard/plan-pay': { GET: [LOGIN, '404', '200', '404', '404', '404'], POST: [LOGIN, '404', '400', '404', '404', '404'] },
 	'routes/admin/layout': {},
 	// An instructor's grid lists the courses they teach; adding a course stays an admin's.
@@ -346,6 +348,8 @@ beforeAll(async () => {
 			list: '0',
 			paymentId: String(paymentId),
 			planId: String(planId),
+			chargeKind: 'instalment',
+			chargeId: String(instalmentIds[0]),
 			id: String(course.id),
 			courseId: String(course.id),
 			weekId: String(weekId),

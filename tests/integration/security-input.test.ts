@@ -389,6 +389,9 @@ beforeAll(async () => {
 		threadId: String(threadId),
 		paymentId: String(paymentId),
 		planId: String(plan.planId),
+		// The student's own payment: its receipt in Settings.
+		chargeKind: 'payment',
+		chargeId: String(paymentId),
 		importId: await insertAttendanceImport(t.db, { sessionId: liveSessionId, adminId: users.admin }),
 	}
 	const visitors = await Promise.all(

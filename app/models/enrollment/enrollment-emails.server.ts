@@ -27,7 +27,15 @@ export async function sendEnrollmentReceipt(db: Kysely<Database>, { courseId, en
 		// The code it used (redeemed with the enrolment, or over its limit when paid late): the receipt shows it (issue 39 point 9).
 		.leftJoin('promotion_code_redemptions', 'promotion_code_redemptions.enrollment_id', 'enrollments.id')
 		.leftJoin('promotion_codes', 'promotion_codes.id', 'promotion_code_redemptions.promotion_code_id')
-		.select([
+		// Bought on a plan: the receipt says the first payment is one of several (docs/decisions/059, 064).
+		.leftJoin('plan_purchases', 'plan_purchases.enrollment_id', 'enrollments.id')
+		.select((eb) => [
+			'plan_purchases.total_cents as plan_total_cents',
+			eb
+				.selectFrom('plan_instalments')
+				.select((count) => count.fn.countAll<string>().as('count'))
+				.whereRef('plan_instalments.plan_purchase_id', '=', 'plan_purchases.id')
+				.as('plan_payments'),
 			'promotion_codes.code',
 			'promotion_code_redemptions.price_cents',
 			'promotion_code_redemptions.discount_cents',
@@ -70,6 +78,7 @@ export async function sendEnrollmentReceipt(db: Kysely<Database>, { courseId, en
 				row.code && row.price_cents !== null && row.discount_cents !== null
 					? { code: row.code, price: formatMoney(row.price_cents), amountOff: formatMoney(row.discount_cents) }
 					: null,
+			plan: row.plan_total_cents !== null ? { total: formatMoney(row.plan_total_cents), payments: Number(row.plan_payments ?? 0) } : null,
 			startsOn: row.start_date ? formatDateOnly(row.start_date) : null,
 			paymentReference: row.checkout_session_id,
 			courseUrl: `${site.url}${href('/dashboard')}?course=${courseId}`,

@@ -24,7 +24,8 @@ const PaymentOptionSchema = z.enum(PAYMENT_OPTIONS, { error: 'Choose to pay in f
 /** Why a plan could not be bought, as the purchase forms say it. */
 export const PLAN_UNAVAILABLE_MESSAGES = {
 	'not-offered': 'The payment plan is no longer offered for this course. Please choose to pay in full.',
-	'with-code': 'A promotion code applies to paying in full only. Remove the code or choose to pay in full.',
+	'code-too-large':
+		'With this promotion code the payments of the plan would fall below the smallest amount we can charge. Choose to pay in full.',
 } as const
 export type PlanRefusal = keyof typeof PLAN_UNAVAILABLE_MESSAGES
 

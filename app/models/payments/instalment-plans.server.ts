@@ -4,6 +4,7 @@ import { transaction } from '#app/utils/db.server.ts'
 import type { Database } from '#db/types.ts'
 import {
 	dayInZone,
+	discountedSchedule,
 	instalmentSchedule,
 	lastPurchaseDay,
 	type PaymentPlanFormValues,
@@ -13,6 +14,7 @@ import {
 	planProblems,
 	planValues,
 } from './instalment-plans.ts'
+import { type Discount, priceWithCode } from './promotion-codes.ts'
 
 /*
  * A course's payment plan (issue 41, docs/decisions/054): on the admin's side read, previewed for a
@@ -153,13 +155,17 @@ export async function savePaymentPlan(
 	})
 }
 
-/** The plan a buyer may choose today: its terms, grace days, schedule and the day it is paid in full. */
+/** A promotion code on a plan: the code, the plan's total before it, and what it takes off that total. */
+export type PlanDiscount = { code: string; priceCents: number; discountCents: number }
+
+/** The plan a buyer may choose today: its terms, grace days, schedule (after a code, if any) and the day it is paid in full. */
 export type PlanOffer = {
 	terms: PaymentPlanTerms
 	graceDays: number
 	schedule: PlanPreview['schedule']
 	purchaseDay: string
 	paidInFullBy: string
+	discount: PlanDiscount | null
 }
 
 /**
@@ -188,5 +194,18 @@ export async function offeredPlan(db: Kysely<Database>, courseId: number, now = 
 		schedule: preview.schedule,
 		purchaseDay,
 		paidInFullBy: preview.schedule.payments.at(-1)!.dueOn,
+		discount: null,
 	}
+}
+
+/**
+ * The offer with a promotion code (docs/decisions/064): the code's discount is reckoned on the
+ * plan's total (price and surcharge), as for paying in full it is on the price, and spread over the
+ * instalments. Null when that leaves an instalment below the minimum charge.
+ */
+export function offerWithCode(offer: PlanOffer, code: { code: string; discount: Discount }): PlanOffer | null {
+	const priceCents = offer.schedule.totalCents
+	const { discountCents } = priceWithCode(priceCents, code.discount)
+	const schedule = discountedSchedule(offer.schedule, discountCents)
+	return schedule ? { ...offer, schedule, discount: { code: code.code, priceCents, discountCents } } : null
 }

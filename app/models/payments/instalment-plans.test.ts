@@ -3,6 +3,7 @@ import { describe, expect, test } from 'vitest'
 import {
 	addMonths,
 	dayInZone,
+	discountedSchedule,
 	instalmentSchedule,
 	lastPurchaseDay,
 	PaymentPlanFormSchema,
@@ -96,6 +97,32 @@ describe('the schedule', () => {
 				{ sequence: 3, isDeposit: false, label: 'Instalment 2 of 2', dueOn: '2027-03-31', amountCents: 100_000 },
 			],
 		})
+	})
+})
+
+describe('a promotion code on a plan', () => {
+	const purchaseDay = '2027-01-31'
+	const amounts = (schedule: { payments: { amountCents: number }[] } | null) => schedule?.payments.map((payment) => payment.amountCents)
+
+	test('comes off the total, spread over equal payments that still add up, the leftover cents first', () => {
+		const schedule = instalmentSchedule(equal(3, 10_000), { priceCents: 250_000, purchaseDay })
+		const discounted = discountedSchedule(schedule, 26_000)
+		expect(discounted?.totalCents).toBe(234_000)
+		expect(amounts(discounted)).toEqual([78_000, 78_000, 78_000])
+		expect(amounts(discountedSchedule(schedule, 1))).toEqual([86_667, 86_666, 86_666])
+		expect(discounted?.payments.map((payment) => payment.dueOn)).toEqual(schedule.payments.map((payment) => payment.dueOn))
+	})
+
+	test('leaves a deposit as it is and takes the discount off the instalments', () => {
+		const schedule = instalmentSchedule(deposit(50_000, 2), { priceCents: 250_000, purchaseDay })
+		expect(amounts(discountedSchedule(schedule, 25_001))).toEqual([50_000, 87_500, 87_499])
+	})
+
+	test('is refused when a payment would fall below the minimum charge', () => {
+		const schedule = instalmentSchedule(deposit(50_000, 2), { priceCents: 250_000, purchaseDay })
+		expect(discountedSchedule(schedule, 199_901)).toBeNull()
+		expect(amounts(discountedSchedule(schedule, 199_900))).toEqual([50_000, 50, 50])
+		expect(discountedSchedule(instalmentSchedule(equal(2), { priceCents: 250_000, purchaseDay }), 250_000)).toBeNull()
 	})
 })
 

@@ -102,6 +102,23 @@ export function instalmentSchedule(terms: PaymentPlanTerms, { priceCents, purcha
 	return { totalCents, payments } satisfies InstalmentSchedule
 }
 
+/**
+ * The schedule with a promotion code's discount taken off its total (docs/decisions/054, 064): the
+ * rest is split as the plan splits it, the leftover cents on the first instalment, and a deposit
+ * stays what the admin set, the discount coming off the instalments. The payments still add up to
+ * the (discounted) total. Null when an instalment would fall below the minimum charge: the buyer
+ * pays in full instead.
+ */
+export function discountedSchedule(schedule: InstalmentSchedule, discountCents: number): InstalmentSchedule | null {
+	const totalCents = schedule.totalCents - discountCents
+	const depositCents = schedule.payments.find((payment) => payment.isDeposit)?.amountCents ?? 0
+	const parts = splitEvenly(totalCents - depositCents, schedule.payments.filter((payment) => !payment.isDeposit).length)
+	if (parts.some((part) => part < MINIMUM_CHARGE_CENTS)) return null
+	let next = 0
+	const payments = schedule.payments.map((payment) => (payment.isDeposit ? payment : { ...payment, amountCents: parts[next++]! }))
+	return { totalCents, payments }
+}
+
 export type PlanProblems = Partial<Record<'depositDollars' | 'instalmentCount' | 'form', string>>
 
 /** A plan's schedule for a purchase on `purchaseDay`, what stops it, and the last day a buyer could start it. */

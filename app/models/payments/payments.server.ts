@@ -16,7 +16,7 @@ import { TestCheckoutPayments } from '#app/services/payments/test-checkout.serve
 import { transaction } from '#app/utils/db.server.ts'
 import type { Database } from '#db/types.ts'
 import type { PlanRefusal } from './checkout.ts'
-import { offeredPlan, type PlanOffer } from './instalment-plans.server.ts'
+import { offeredPlan, offerWithCode, type PlanOffer } from './instalment-plans.server.ts'
 import { activatePlanPurchase, closePendingPlanPurchase, recordPlanPurchase } from './plan-purchases.server.ts'
 import {
 	type AppliedPromotionCode,
@@ -94,16 +94,19 @@ export async function claimSeat(
 		const open = await liveHoldOf(trx, seat)
 		if (open) {
 			const promotion = await reservedPromotionOf(trx, open.id)
-			return { kind: 'held', holdId: open.id, expiresAt: open.expires_at, course, promotion, plan }
+			return { kind: 'held', holdId: open.id, expiresAt: open.expires_at, course, promotion, plan: planBought(plan, promotion) }
 		}
 	}
-	// Spreading a discount over a schedule is not built yet (docs/decisions/059): a plan is bought at its price.
-	if (plan && input.promotionCode) throw new PlanUnavailableError('with-code')
 	const agreementVersionId = await acceptedAgreementVersion(trx, input.agreementVersionId)
-	// A free course has nothing to take off: a code typed for it is not used up.
+	// A free course has nothing to take off: a code typed for it is not used up. On a plan the code
+	// is reckoned on the plan's total and counted under the same lock as for paying in full (docs/decisions/064).
 	const promotion =
 		input.promotionCode && course.registrationFee > 0
-			? await lockPromotionCodeForUse(trx, { courseId: course.id, code: input.promotionCode, priceCents: course.registrationFee })
+			? await lockPromotionCodeForUse(trx, {
+					courseId: course.id,
+					code: input.promotionCode,
+					priceCents: plan?.schedule.totalCents ?? course.registrationFee,
+				})
 			: null
 	if (course.registrationFee === 0 || promotion?.totalCents === 0) {
 		const { enrollmentId } = await enrollWithinCapacity(trx, { ...seat, agreementVersionId })
@@ -112,11 +115,21 @@ export async function claimSeat(
 		await publishEvent(trx, { type: 'enrollment.changed', courseId: course.id, userId: input.userId })
 		return { kind: 'enrolled', enrollmentId, course, promotion }
 	}
+	// Before anything is written: a code that leaves an instalment below the minimum charge holds nothing.
+	const bought = planBought(plan, promotion)
 	const expiresAt = new Date(Date.now() + CHECKOUT_WINDOW_MS)
 	const { holdId } = await placeSeatHold(trx, { ...seat, expiresAt, agreementVersionId })
 	if (promotion) await recordPromotionCodeUse(trx, { ...seat, applied: promotion, use: { seatHoldId: holdId } })
 	await publishEvent(trx, { type: 'enrollment.changed', courseId: course.id, userId: input.userId })
-	return { kind: 'held', holdId, expiresAt, course, promotion, plan }
+	return { kind: 'held', holdId, expiresAt, course, promotion, plan: bought }
+}
+
+/** The plan as bought with the code, its discount spread over the instalments; throws PlanUnavailableError when that cannot be charged. */
+function planBought(plan: PlanOffer | null, promotion: AppliedPromotionCode | null) {
+	if (!plan || !promotion) return plan
+	const discounted = offerWithCode(plan, promotion)
+	if (!discounted) throw new PlanUnavailableError('code-too-large')
+	return discounted
 }
 
 /**
@@ -165,15 +178,21 @@ export async function openCheckout(db: Kysely<Database>, payments: PaymentProvid
 	try {
 		// The test checkout runs plans; Stripe's subscription checkout for them is the next slice (docs/decisions/059).
 		if (plan && payments.name !== 'test') throw new CheckoutError('Payment plans are not available with this payment provider yet.')
-		let providerPromotionCodeId = promotion?.stripePromotionCodeId ?? null
-		if (promotion && !providerPromotionCodeId) {
-			providerPromotionCodeId = await payments.preparePromotionCode({ id: promotion.id, code: promotion.code, ...promotion.discount })
-			if (providerPromotionCodeId) await setStripePromotionCodeId(db, promotion.id, providerPromotionCodeId)
+		// On a plan the code's discount is already in the instalments (docs/decisions/054, 064): the provider charges them as they are.
+		const providerDiscount = plan ? null : promotion
+		let providerPromotionCodeId = providerDiscount?.stripePromotionCodeId ?? null
+		if (providerDiscount && !providerPromotionCodeId) {
+			providerPromotionCodeId = await payments.preparePromotionCode({
+				id: providerDiscount.id,
+				code: providerDiscount.code,
+				...providerDiscount.discount,
+			})
+			if (providerPromotionCodeId) await setStripePromotionCodeId(db, providerDiscount.id, providerPromotionCodeId)
 		}
 		const firstPayment = plan?.schedule.payments[0]
 		const created = await payments.createCheckoutSession({
 			amountCents: firstPayment?.amountCents ?? promotion?.priceCents ?? claim.course.registrationFee,
-			discount: promotion ? { code: promotion.code, ...promotion.discount, providerPromotionCodeId } : undefined,
+			discount: providerDiscount ? { code: providerDiscount.code, ...providerDiscount.discount, providerPromotionCodeId } : undefined,
 			currency: 'usd',
 			description: firstPayment ? `${claim.course.title} — payment plan, ${firstPayment.label.toLowerCase()}` : claim.course.title,
 			customerEmail: user.email,
@@ -380,16 +399,22 @@ export async function fulfil(db: Kysely<Database>, payments: PaymentProvider, se
 				})
 				.where('id', '=', payment.id)
 				.execute()
-			await activatePlanPurchase(trx, { checkoutSessionId: sessionId, enrollmentId, paymentIntentId: session.paymentIntentId, now })
+			const plan = await activatePlanPurchase(trx, {
+				checkoutSessionId: sessionId,
+				enrollmentId,
+				paymentIntentId: session.paymentIntentId,
+				now,
+			})
 			if (payment.promotion_code_id !== null) {
+				// A plan's code took its discount off the plan's total, not off this first payment.
 				await redeemCheckoutUse(trx, {
 					promotionCodeId: payment.promotion_code_id,
 					checkoutSessionId: sessionId,
 					userId: payment.user_id,
 					courseId: payment.course_id,
 					enrollmentId,
-					priceCents: session.amountSubtotal ?? payment.amount_cents + payment.discount_cents,
-					discountCents: session.amountDiscount,
+					priceCents: plan?.priceCents ?? session.amountSubtotal ?? payment.amount_cents + payment.discount_cents,
+					discountCents: plan?.discountCents ?? session.amountDiscount,
 				})
 			}
 			await confirmAddressPaidFrom(trx, { userId: payment.user_id, paidFrom: session.customerEmail ?? payment.customer_email })

@@ -3,10 +3,11 @@ import type { PaymentProvider } from '#app/services/payments/payments.ts'
 import type { TestCheckoutPayments } from '#app/services/payments/test-checkout.server.ts'
 import { transaction } from '#app/utils/db.server.ts'
 import type { Database } from '#db/types.ts'
-import { offeredPlan, type PlanOffer } from './instalment-plans.server.ts'
+import { offeredPlan, offerWithCode, type PlanOffer } from './instalment-plans.server.ts'
 import { DEFAULT_GRACE_DAYS } from './instalment-plans.ts'
-import type { PlanNotice, PlanOfferView } from './plan-purchases.ts'
+import type { PlanDiscountView, PlanNotice, PlanOfferView } from './plan-purchases.ts'
 import { sendInstalmentFailedNotice, sendInstalmentReceipt } from './plan-purchases-emails.server.ts'
+import type { Discount } from './promotion-codes.ts'
 
 /*
  * Plans bought (issue 41, docs/decisions/054 and 059): the checkout opened on a plan records it
@@ -22,7 +23,32 @@ import { sendInstalmentFailedNotice, sendInstalmentReceipt } from './plan-purcha
 export async function planOfferForBuyer(db: Kysely<Database>, payments: PaymentProvider, courseId: number): Promise<PlanOfferView | null> {
 	if (payments.name !== 'test') return null
 	const offer = await offeredPlan(db, courseId)
-	return offer ? { totalCents: offer.schedule.totalCents, paidInFullBy: offer.paidInFullBy, payments: offer.schedule.payments } : null
+	return offer ? offerView(offer) : null
+}
+
+function offerView(offer: PlanOffer): PlanOfferView {
+	return {
+		totalCents: offer.schedule.totalCents,
+		paidInFullBy: offer.paidInFullBy,
+		payments: offer.schedule.payments,
+		discount: offer.discount,
+	}
+}
+
+/**
+ * The plan on offer with a promotion code, for the purchase form's Apply (docs/decisions/064): null
+ * when no plan is on offer, 'too-small' when the code leaves an instalment below the minimum charge.
+ */
+export async function planOfferWithCode(
+	db: Kysely<Database>,
+	payments: PaymentProvider,
+	input: { courseId: number; code: { code: string; discount: Discount } },
+): Promise<PlanOfferView | 'too-small' | null> {
+	if (payments.name !== 'test') return null
+	const offer = await offeredPlan(db, input.courseId)
+	if (!offer) return null
+	const discounted = offerWithCode(offer, input.code)
+	return discounted ? offerView(discounted) : 'too-small'
 }
 
 /** Records the plan a checkout sells, with its schedule as offered when the checkout opened (a snapshot). */
@@ -39,6 +65,8 @@ export async function recordPlanPurchase(
 			course_id: input.courseId,
 			kind: input.offer.terms.kind,
 			total_cents: input.offer.schedule.totalCents,
+			promotion_code: input.offer.discount?.code ?? null,
+			discount_cents: input.offer.discount?.discountCents ?? 0,
 		})
 		.onConflict((conflict) => conflict.column('checkout_session_id').doNothing())
 		.returning('id')
@@ -61,7 +89,8 @@ export async function recordPlanPurchase(
 
 /**
  * Inside the fulfilment of a paid checkout: the plan it sold, if any, becomes the enrolment's, its
- * first payment paid. Runs once, under the payment row's lock that `fulfil` holds.
+ * first payment paid. Runs once, under the payment row's lock that `fulfil` holds. Returns the
+ * plan's price before a promotion code and what the code took off it, which the code's use records.
  */
 export async function activatePlanPurchase(
 	trx: Transaction<Database>,
@@ -72,15 +101,22 @@ export async function activatePlanPurchase(
 		.set({ status: 'active', enrollment_id: input.enrollmentId, updated_at: input.now })
 		.where('checkout_session_id', '=', input.checkoutSessionId)
 		.where('status', '=', 'pending')
-		.returning('id')
+		.returning(['id', 'total_cents', 'discount_cents'])
 		.executeTakeFirst()
-	if (!purchase) return
+	if (!purchase) return null
 	await trx
 		.updateTable('plan_instalments')
 		.set({ status: 'paid', paid_at: input.now, payment_intent_id: input.paymentIntentId })
 		.where('plan_purchase_id', '=', purchase.id)
 		.where('sequence', '=', 1)
 		.execute()
+	return { priceCents: purchase.total_cents + purchase.discount_cents, discountCents: purchase.discount_cents }
+}
+
+function discountView(row: { total_cents: number; discount_cents: number; promotion_code: string | null }): PlanDiscountView | null {
+	return row.promotion_code && row.discount_cents > 0
+		? { code: row.promotion_code, priceCents: row.total_cents + row.discount_cents, discountCents: row.discount_cents }
+		: null
 }
 
 /** A checkout that will never enrol (expired, or paid for a seat no longer there): its plan is not bought. */
@@ -95,11 +131,11 @@ export async function closePendingPlanPurchase(trx: Transaction<Database>, input
 
 export type PlanScheduleRow = { sequence: number; label: string; dueOn: string; amountCents: number; status: string }
 
-/** The plan a checkout sold, for its checkout page and its receipt: the total and each payment. Null for a payment in full. */
+/** The plan a checkout sold, for its checkout page and its receipt: the total, a code's discount and each payment. Null for a payment in full. */
 export async function planOfCheckout(db: Kysely<Database>, checkoutSessionId: string) {
 	const purchase = await db
 		.selectFrom('plan_purchases')
-		.select(['id', 'total_cents', 'status'])
+		.select(['id', 'total_cents', 'status', 'promotion_code', 'discount_cents'])
 		.where('checkout_session_id', '=', checkoutSessionId)
 		.executeTakeFirst()
 	if (!purchase) return null
@@ -109,7 +145,12 @@ export async function planOfCheckout(db: Kysely<Database>, checkoutSessionId: st
 		.where('plan_purchase_id', '=', purchase.id)
 		.orderBy('sequence')
 		.execute()
-	return { totalCents: purchase.total_cents, status: purchase.status, payments: payments satisfies PlanScheduleRow[] }
+	return {
+		totalCents: purchase.total_cents,
+		status: purchase.status,
+		discount: discountView(purchase),
+		payments: payments satisfies PlanScheduleRow[],
+	}
 }
 
 /*

@@ -11,8 +11,11 @@ import { rowIdSchema } from '#app/utils/row-id.ts'
 /** A plan's payment as a buyer reads it: what, when, how much, and once bought its status. */
 export type PlanPaymentView = { sequence: number; label: string; dueOn: string; amountCents: number; status?: string }
 
-/** The plan a buyer may choose, as the course's pages show it before anything is paid. */
-export type PlanOfferView = { totalCents: number; paidInFullBy: string; payments: PlanPaymentView[] }
+/** A promotion code on a plan as the pages show it: the plan's total before the code, and what the code took off. */
+export type PlanDiscountView = { code: string; priceCents: number; discountCents: number }
+
+/** The plan a buyer may choose, as the course's pages show it before anything is paid; its total is after a code, if any. */
+export type PlanOfferView = { totalCents: number; paidInFullBy: string; payments: PlanPaymentView[]; discount: PlanDiscountView | null }
 
 /** One line for a course page: the plan's total, its number of payments, the first, and when it is paid in full. */
 export function planSummary(plan: PlanOfferView) {
@@ -37,27 +40,6 @@ export const PlanActionSchema = z.discriminatedUnion('intent', [
 	z.object({ intent: z.literal('paid-outside'), planId: rowIdSchema(), instalmentId: rowIdSchema() }),
 	z.object({ intent: z.enum(['cancel-rest', 'pause', 'resume']), planId: rowIdSchema() }),
 ])
-
-/** The student's card on the update-card page in test mode: the same rules as the test checkout's card. */
-export const PLAN_DECLINED_CARD = '4000000000000002'
-export const UpdateCardSchema = z.object({
-	cardNumber: z
-		.string({ error: 'Please enter a valid card number.' })
-		.trim()
-		.regex(/^[\d -]{16,23}$/, 'Please enter a valid card number.')
-		.refine(
-			(number) => number.replace(/[\s-]/g, '').length >= 16 && number.replace(/[\s-]/g, '').length <= 19,
-			'Please enter a valid card number.',
-		),
-	expiry: z
-		.string({ error: 'Please use format MM/YY' })
-		.trim()
-		.regex(/^(0[1-9]|1[0-2])\/\d{2}$/, 'Please use format MM/YY'),
-	cvc: z
-		.string({ error: 'Please enter a valid CVC.' })
-		.trim()
-		.regex(/^\d{3,4}$/, 'Please enter a valid CVC.'),
-})
 
 /** What a plan's status means to the admin, in a word or two. */
 export const PLAN_STATUS_LABELS: Record<string, string> = {

@@ -3,6 +3,7 @@ import { checkoutDiscountCents, MINIMUM_CHARGE_CENTS } from '#app/services/payme
 import { hasControlCharacters } from '#app/utils/misc.ts'
 import { formatMoney } from '#app/utils/money.ts'
 import { rowIdSchema } from '#app/utils/row-id.ts'
+import type { PlanOfferView } from './plan-purchases.ts'
 
 /**
  * Promotion codes (docs/decisions/037): what the admin form, the wizard's payment step and the
@@ -39,13 +40,17 @@ export function describeDiscount(discount: Discount) {
 /** The payment step's Apply button: prices a code without buying. */
 export const APPLY_CODE_INTENT = 'apply-code'
 
-/** A code the server accepted for this course, as the payment step shows it. */
+/** A code the server accepted for this course, as the payment step shows it; with the course's plan too when one is on offer. */
 export type PromotionCodePreview = {
 	code: string
 	description: string
 	priceCents: number
 	discountCents: number
 	totalCents: number
+	/** The plan on offer with the code spread over its payments (docs/decisions/064). */
+	plan: PlanOfferView | null
+	/** Why the plan cannot be bought with this code; then the buyer pays in full. */
+	planRefusal: string | null
 }
 
 export type PromotionCodeRefusal = 'unknown' | 'inactive' | 'expired' | 'used-up' | 'wrong-course'

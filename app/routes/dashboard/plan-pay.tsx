@@ -1,13 +1,13 @@
-import { getFormProps, getInputProps, useForm } from '@conform-to/react'
+import { getFormProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, href, useNavigation } from 'react-router'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { PlanPaymentList } from '#app/components/payment-plan-choice.tsx'
+import { TestCardFields } from '#app/components/test-card-fields.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button } from '#app/components/ui/button.tsx'
-import { Field } from '#app/components/ui/field.tsx'
 import { ownPlan, payFailedInstalments } from '#app/models/payments/plan-purchases.server.ts'
-import { PLAN_DECLINED_CARD, UpdateCardSchema } from '#app/models/payments/plan-purchases.ts'
+import { isDeclinedTestCard, TEST_CARD_FIELDS, TestCardSchema } from '#app/models/payments/test-card.ts'
 import { getPayments } from '#app/services/payments/index.server.ts'
 import { TestCheckoutPayments } from '#app/services/payments/test-checkout.server.ts'
 import { requireUser } from '#app/utils/auth.server.ts'
@@ -17,8 +17,6 @@ import { formatMoney } from '#app/utils/money.ts'
 import { parseRowId } from '#app/utils/row-id.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import type { Route } from './+types/plan-pay'
-
-const CARD_FIELDS = ['cardNumber', 'expiry', 'cvc']
 
 /**
  * The student's own plan, collected by the test checkout: another person's plan, or one Stripe
@@ -44,11 +42,11 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 
 export async function action({ request, params }: Route.ActionArgs) {
 	const plan = await planOf(request, params.planId)
-	const submission = parseWithZod(await readFormData(request), { schema: UpdateCardSchema })
-	if (submission.status !== 'success') return data({ result: submission.reply({ hideFields: CARD_FIELDS }) }, { status: 400 })
-	if (submission.value.cardNumber.replace(/[\s-]/g, '') === PLAN_DECLINED_CARD) {
+	const submission = parseWithZod(await readFormData(request), { schema: TestCardSchema })
+	if (submission.status !== 'success') return data({ result: submission.reply({ hideFields: TEST_CARD_FIELDS }) }, { status: 400 })
+	if (isDeclinedTestCard(submission.value.cardNumber)) {
 		return data(
-			{ result: submission.reply({ formErrors: ['Payment failed. Please try another card.'], hideFields: CARD_FIELDS }) },
+			{ result: submission.reply({ formErrors: ['Payment failed. Please try another card.'], hideFields: TEST_CARD_FIELDS }) },
 			{ status: 402 },
 		)
 	}
@@ -71,7 +69,7 @@ export default function PlanPayPage({ loaderData, actionData }: Route.ComponentP
 		id: 'update-card',
 		lastResult: actionData?.result,
 		shouldValidate: 'onBlur',
-		onValidate: ({ formData }) => parseWithZod(formData, { schema: UpdateCardSchema }),
+		onValidate: ({ formData }) => parseWithZod(formData, { schema: TestCardSchema }),
 	})
 	return (
 		<div className="mx-auto max-w-lg space-y-6">
@@ -89,34 +87,7 @@ export default function PlanPayPage({ loaderData, actionData }: Route.ComponentP
 				<>
 					{form.errors?.length ? <Alert tone="error">{form.errors[0]}</Alert> : null}
 					<Form method="post" {...getFormProps(form)} className="space-y-4">
-						<Field
-							label="Card Number"
-							errors={fields.cardNumber.errors}
-							inputProps={{
-								...getInputProps(fields.cardNumber, { type: 'text' }),
-								inputMode: 'numeric',
-								autoComplete: 'cc-number',
-								placeholder: '4242 4242 4242 4242',
-								maxLength: 23,
-							}}
-						/>
-						<div className="grid grid-cols-2 gap-4">
-							<Field
-								label="Expiry (MM/YY)"
-								errors={fields.expiry.errors}
-								inputProps={{
-									...getInputProps(fields.expiry, { type: 'text' }),
-									inputMode: 'numeric',
-									autoComplete: 'cc-exp',
-									maxLength: 5,
-								}}
-							/>
-							<Field
-								label="CVC"
-								errors={fields.cvc.errors}
-								inputProps={{ ...getInputProps(fields.cvc, { type: 'text' }), inputMode: 'numeric', autoComplete: 'cc-csc', maxLength: 4 }}
-							/>
-						</div>
+						<TestCardFields fields={fields} />
 						<Button type="submit" size="lg" className="w-full" disabled={navigation.state === 'submitting'}>
 							{navigation.state === 'submitting' ? 'Processing...' : `Pay ${formatMoney(overdueCents)}`}
 						</Button>

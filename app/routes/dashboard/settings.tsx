@@ -6,12 +6,14 @@ import { useHydrated } from 'remix-utils/use-hydrated'
 import { z } from 'zod'
 import { PasswordField } from '#app/components/password-field.tsx'
 import { CalendarFeedCard, TimeZoneCard } from '#app/components/sessions/calendar-settings.tsx'
+import { StudentPaymentsCard } from '#app/components/student-payments-card.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { Field, SwitchField } from '#app/components/ui/field.tsx'
 import { getEmailPreferences, setEmailPreferences } from '#app/models/accounts/email-preferences.server.ts'
 import { checkPassword, setPassword, updateProfileName } from '#app/models/accounts/users.server.ts'
+import { studentPayments } from '#app/models/payments/student-payments.server.ts'
 import { getCalendarToken, resetCalendarToken, setTimeZone } from '#app/models/sessions/calendar-feed.server.ts'
 import { isTimeZone, timeZoneNames } from '#app/models/sessions/live-sessions.ts'
 import { requireUser } from '#app/utils/auth.server.ts'
@@ -69,8 +71,13 @@ const SettingsSchema = z.discriminatedUnion('intent', [
 export async function loader({ request }: Route.LoaderArgs) {
 	const user = await requireUser(request)
 	const db = getDb()
-	const [emailPreferences, calendarToken] = await Promise.all([getEmailPreferences(db, user.id), getCalendarToken(db, user.id)])
+	const [emailPreferences, calendarToken, payments] = await Promise.all([
+		getEmailPreferences(db, user.id),
+		getCalendarToken(db, user.id),
+		studentPayments(db, user.id),
+	])
 	return {
+		payments,
 		name: user.name,
 		email: user.email,
 		emailPreferences,
@@ -278,6 +285,7 @@ export default function SettingsPage({ loaderData, actionData }: Route.Component
 					</Form>
 				</CardContent>
 			</Card>
+			<StudentPaymentsCard payments={loaderData.payments} />
 		</>
 	)
 }

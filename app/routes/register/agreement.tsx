@@ -92,7 +92,7 @@ export async function action(args: Route.ActionArgs) {
 	if (guessing) return guessing
 	const promotionCode = submission.value.promotionCode ?? null
 	if (submission.value.intent === APPLY_CODE_INTENT) {
-		return previewCode(db, submission, { code: submission.value.promotionCode, courseId: draft.courseId })
+		return previewCode(db, submission, { code: submission.value.promotionCode, courseId: draft.courseId, withPlan: true })
 	}
 	const agreementVersionId = submission.value.agreementVersion
 
@@ -195,7 +195,11 @@ export default function AgreementStep({ loaderData, actionData }: Route.Componen
 			<Form method="post" action={STEP_PATH[3]} {...getFormProps(form)} className="mt-5 space-y-5">
 				<input type="hidden" name="agreementVersion" value={agreement.versionId} />
 				{plan && !account?.checkoutOpenUntil ? (
-					<PaymentOptionField field={fields.paymentOption} priceCents={course.registrationFee} plan={plan} />
+					<PaymentOptionField
+						field={fields.paymentOption}
+						priceCents={preview ? preview.totalCents : course.registrationFee}
+						plan={preview?.plan ?? plan}
+					/>
 				) : null}
 				{course.registrationFee > 0 && !account?.checkoutOpenUntil ? (
 					<PromotionCodeField field={fields.promotionCode} preview={preview} applying={applying} />

@@ -74,7 +74,7 @@ export async function action(args: Route.ActionArgs) {
 	if (guessing) return guessing
 	const db = getDb()
 	if (submission.value.intent === APPLY_CODE_INTENT) {
-		return previewCode(db, submission, { code: submission.value.promotionCode, courseId: course.id })
+		return previewCode(db, submission, { code: submission.value.promotionCode, courseId: course.id, withPlan: true })
 	}
 	const promotionCode = submission.value.promotionCode ?? null
 	const agreementVersionId = submission.value.agreementVersion

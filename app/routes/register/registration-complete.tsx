@@ -1,14 +1,14 @@
 import { useEffect, useState } from 'react'
 import { href, Link, redirect, useLocation, useNavigate, useRevalidator } from 'react-router'
 import { z } from 'zod'
-import { PlanPaymentList } from '#app/components/payment-plan-choice.tsx'
+import { PlanDiscountLines, PlanPaymentList } from '#app/components/payment-plan-choice.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
 import { Spinner } from '#app/components/ui/spinner.tsx'
 import { deleteDraft, getDraft } from '#app/models/enrollment/registration.server.ts'
 import { fulfil, paidCheckoutAmounts } from '#app/models/payments/payments.server.ts'
 import { planOfCheckout } from '#app/models/payments/plan-purchases.server.ts'
-import type { PlanPaymentView } from '#app/models/payments/plan-purchases.ts'
+import type { PlanDiscountView, PlanPaymentView } from '#app/models/payments/plan-purchases.ts'
 import { getPayments } from '#app/services/payments/index.server.ts'
 import { getUser, pageUrl, startSession } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
@@ -89,7 +89,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 		state: 'success',
 		courseTitle: result.courseTitle,
 		amounts: await amountsOf(sessionId.data),
-		plan: plan ? { totalCents: plan.totalCents, payments: plan.payments } : null,
+		plan: plan ? { totalCents: plan.totalCents, discount: plan.discount, payments: plan.payments } : null,
 	} as const
 	const user = await getUser(request)
 	if (user?.id === result.userId) return { ...success, signedIn: true }
@@ -170,7 +170,7 @@ function Success({
 }: {
 	courseTitle: string
 	amounts: Amounts | null
-	plan: { totalCents: number; payments: PlanPaymentView[] } | null
+	plan: { totalCents: number; discount: PlanDiscountView | null; payments: PlanPaymentView[] } | null
 	signedIn: boolean
 }) {
 	const navigate = useNavigate()
@@ -197,6 +197,11 @@ function Success({
 					<h2 id="plan-heading" className="text-sm font-semibold text-ink">
 						Your payment plan: {formatMoney(plan.totalCents)} in {plan.payments.length} payments
 					</h2>
+					{plan.discount ? (
+						<div className="mt-2">
+							<PlanDiscountLines discount={plan.discount} totalCents={plan.totalCents} />
+						</div>
+					) : null}
 					<div className="mt-2">
 						<PlanPaymentList payments={plan.payments} bought />
 					</div>

@@ -4,13 +4,15 @@ import { data, Form, redirect, useNavigation } from 'react-router'
 import { z } from 'zod'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { NameEmailFields } from '#app/components/name-email-fields.tsx'
-import { PlanPaymentList } from '#app/components/payment-plan-choice.tsx'
+import { PlanDiscountLines, PlanPaymentList } from '#app/components/payment-plan-choice.tsx'
+import { TestCardFields } from '#app/components/test-card-fields.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
 import { Field } from '#app/components/ui/field.tsx'
 import { getUserContact } from '#app/models/accounts/users.server.ts'
 import { expireCheckout, fulfil } from '#app/models/payments/payments.server.ts'
 import { planOfCheckout } from '#app/models/payments/plan-purchases.server.ts'
+import { isDeclinedTestCard, TEST_CARD_FIELDS, TestCardSchema } from '#app/models/payments/test-card.ts'
 import { getPayments } from '#app/services/payments/index.server.ts'
 import { TestCheckoutPayments } from '#app/services/payments/test-checkout.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
@@ -19,12 +21,10 @@ import { formatPrice } from '#app/utils/money.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import type { Route } from './+types/test-checkout'
 
-/** The one card number that is always declined, to try the failure path. */
-const DECLINED_CARD = '4000000000000002'
 /** The spec's simulated processing time. */
 const PROCESSING_DELAY_MS = 1500
 
-const CardSchema = z.object({
+const CardSchema = TestCardSchema.extend({
 	intent: z.literal('pay'),
 	name: z
 		.string({ error: 'Name must be at least 2 characters.' })
@@ -41,19 +41,8 @@ const CardSchema = z.object({
 		.trim()
 		.min(2, 'Cardholder name must be at least 2 characters.')
 		.max(200, 'Cardholder name must be at most 200 characters.'),
-	cardNumber: z
-		.string({ error: 'Please enter a valid card number.' })
-		.trim()
-		.min(16, 'Please enter a valid card number.')
-		.max(19, 'Please enter a valid card number.'),
-	expiry: z
-		.string({ error: 'Please use format MM/YY' })
-		.trim()
-		.regex(/^(0[1-9]|1[0-2])\/\d{2}$/, 'Please use format MM/YY'),
-	cvc: z.string({ error: 'Please enter a valid CVC.' }).trim().min(3, 'Please enter a valid CVC.').max(4, 'Please enter a valid CVC.'),
 })
 
-const CARD_FIELDS = ['cardNumber', 'expiry', 'cvc']
 const SessionIdSchema = z.string().regex(/^cs_test_[0-9a-f]{32}$/)
 
 /** The page exists only while the built-in test checkout is the payment adapter. */
@@ -80,7 +69,7 @@ export async function loader({ params }: Route.LoaderArgs) {
 	// A plan's first payment: the page shows the whole schedule the buyer agrees to (docs/decisions/059).
 	const plan = await planOfCheckout(getDb(), session.id)
 	return {
-		plan: plan ? { totalCents: plan.totalCents, payments: plan.payments } : null,
+		plan: plan ? { totalCents: plan.totalCents, discount: plan.discount, payments: plan.payments } : null,
 		session: {
 			id: session.id,
 			description: session.description,
@@ -108,13 +97,13 @@ export async function action({ request, params }: Route.ActionArgs) {
 	}
 	const submission = parseWithZod(formData, { schema: CardSchema })
 	if (submission.status !== 'success') {
-		return data({ result: submission.reply({ hideFields: CARD_FIELDS }) }, { status: 400 })
+		return data({ result: submission.reply({ hideFields: TEST_CARD_FIELDS }) }, { status: 400 })
 	}
 	await new Promise((resolve) => setTimeout(resolve, PROCESSING_DELAY_MS))
-	const declined = submission.value.cardNumber.replace(/[\s-]/g, '') === DECLINED_CARD
+	const declined = isDeclinedTestCard(submission.value.cardNumber)
 	if (declined || !(await payments.markPaid(session.id))) {
 		return data(
-			{ result: submission.reply({ formErrors: ['Payment failed. Please try again.'], hideFields: CARD_FIELDS }) },
+			{ result: submission.reply({ formErrors: ['Payment failed. Please try again.'], hideFields: TEST_CARD_FIELDS }) },
 			{ status: 402 },
 		)
 	}
@@ -162,6 +151,11 @@ export default function TestCheckoutPage({ loaderData, actionData }: Route.Compo
 						<p className="mt-1 mb-2 text-slate-700">
 							Today's payment is the first; the card you use is charged for the others on their due dates.
 						</p>
+						{plan.discount ? (
+							<div className="mb-2">
+								<PlanDiscountLines discount={plan.discount} totalCents={plan.totalCents} />
+							</div>
+						) : null}
 						<PlanPaymentList payments={plan.payments} />
 					</section>
 				) : null}
@@ -196,40 +190,7 @@ export default function TestCheckoutPage({ loaderData, actionData }: Route.Compo
 								errors={fields.cardHolder.errors}
 								inputProps={{ ...getInputProps(fields.cardHolder, { type: 'text' }), autoComplete: 'cc-name', maxLength: 200 }}
 							/>
-							<Field
-								label="Card Number"
-								errors={fields.cardNumber.errors}
-								inputProps={{
-									...getInputProps(fields.cardNumber, { type: 'text' }),
-									inputMode: 'numeric',
-									autoComplete: 'cc-number',
-									placeholder: '4242 4242 4242 4242',
-									maxLength: 19,
-								}}
-							/>
-							<div className="grid grid-cols-2 gap-4">
-								<Field
-									label="Expiry (MM/YY)"
-									errors={fields.expiry.errors}
-									inputProps={{
-										...getInputProps(fields.expiry, { type: 'text' }),
-										inputMode: 'numeric',
-										autoComplete: 'cc-exp',
-										placeholder: 'MM/YY',
-										maxLength: 5,
-									}}
-								/>
-								<Field
-									label="CVC"
-									errors={fields.cvc.errors}
-									inputProps={{
-										...getInputProps(fields.cvc, { type: 'text' }),
-										inputMode: 'numeric',
-										autoComplete: 'cc-csc',
-										maxLength: 4,
-									}}
-								/>
-							</div>
+							<TestCardFields fields={fields} />
 							<Button type="submit" size="lg" className="w-full" disabled={paying}>
 								{paying ? 'Processing...' : `Pay ${amount}`}
 							</Button>

@@ -4,9 +4,11 @@ import { data } from 'react-router'
 import type { CourseWithAvailability } from '#app/models/courses/courses.ts'
 import { COURSE_FULL_MESSAGE } from '#app/models/enrollment/registration.ts'
 import { PLAN_UNAVAILABLE_MESSAGES, type PlanRefusal } from '#app/models/payments/checkout.ts'
+import { planOfferWithCode } from '#app/models/payments/plan-purchases.server.ts'
 import { PromotionCodeError, previewPromotionCode } from '#app/models/payments/promotion-codes.server.ts'
 import type { PromotionCodePreview } from '#app/models/payments/promotion-codes.ts'
 import { describeDiscount, PROMOTION_CODE_MESSAGES } from '#app/models/payments/promotion-codes.ts'
+import { getPayments } from '#app/services/payments/index.server.ts'
 import { clientAddress, consumeRateLimit } from '#app/utils/rate-limit.server.ts'
 import { type ActionRequest, actionToastHeaders, redirectWithToast } from '#app/utils/toast.server.ts'
 import type { Database } from '#db/types.ts'
@@ -36,12 +38,13 @@ export async function checkoutFailed(action: ActionRequest, result: SubmissionRe
 
 /**
  * The payment step's Apply button: the price with the code, or the reason it cannot be used, on
- * the same step with everything typed kept. Nothing is reserved until the person proceeds.
+ * the same step with everything typed kept. Nothing is reserved until the person proceeds. Where a
+ * plan can be chosen (`withPlan`), the plan's payments with the code too.
  */
 export async function previewCode(
 	db: Kysely<Database>,
 	submission: Pick<Submission<unknown>, 'reply'>,
-	input: { code: string; courseId: number },
+	input: { code: string; courseId: number; withPlan?: boolean },
 ) {
 	const { code, courseId } = input
 	const course = await db
@@ -53,12 +56,16 @@ export async function previewCode(
 	try {
 		if (!course) throw new PromotionCodeError('wrong-course')
 		const applied = await previewPromotionCode(db, { code, courseId, priceCents: course.registration_fee })
+		// A code that makes the course free leaves no plan to pay; otherwise the plan is shown with the code spread over it.
+		const plan = input.withPlan && applied.totalCents > 0 ? await planOfferWithCode(db, getPayments(), { courseId, code: applied }) : null
 		const preview: PromotionCodePreview = {
 			code: applied.code,
 			description: describeDiscount(applied.discount),
 			priceCents: applied.priceCents,
 			discountCents: applied.discountCents,
 			totalCents: applied.totalCents,
+			plan: plan === 'too-small' ? null : plan,
+			planRefusal: plan === 'too-small' ? PLAN_UNAVAILABLE_MESSAGES['code-too-large'] : null,
 		}
 		return data({ result: submission.reply(), preview })
 	} catch (error) {
@@ -87,7 +94,7 @@ export async function refuseCodeGuessing(request: Request, submission: Pick<Subm
 
 /** The plan chosen cannot be bought: the form again, the reason on the field it concerns, nothing held. */
 export function planRefused(submission: Pick<Submission<unknown>, 'reply'>, reason: PlanRefusal) {
-	const field = reason === 'with-code' ? 'promotionCode' : 'paymentOption'
+	const field = reason === 'code-too-large' ? 'promotionCode' : 'paymentOption'
 	return data(
 		{ result: submission.reply({ fieldErrors: { [field]: [PLAN_UNAVAILABLE_MESSAGES[reason]] } }), preview: null },
 		{ status: 400 },
