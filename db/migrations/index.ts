@@ -27,6 +27,7 @@ import * as courseStaff from './2026-12-02-0401-course-staff.ts'
 import * as mailDedupeKey from './2026-12-03-0001-mail-dedupe-key.ts'
 import * as planPurchases from './2026-12-03-0301-plan-purchases.ts'
 import * as community from './2026-12-03-0401-community.ts'
+import * as messagesOfDeletedSenders from './2026-12-04-0601-messages-of-deleted-senders.ts'
 
 /**
  * Every migration, in order. Listed explicitly so the same list works in the
@@ -61,4 +62,5 @@ export const migrations: Record<string, Migration> = {
 	'2026-12-03-0001-mail-dedupe-key': mailDedupeKey,
 	'2026-12-03-0301-plan-purchases': planPurchases,
 	'2026-12-03-0401-community': community,
+	'2026-12-04-0601-messages-of-deleted-senders': messagesOfDeletedSenders,
 }

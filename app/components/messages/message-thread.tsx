@@ -7,7 +7,7 @@ import { type AttachmentItem, AttachmentView } from './attachment-view.tsx'
 export type ThreadMessage = {
 	id: number
 	sender: string
-	senderId: string
+	senderId: string | null
 	content: string
 	timestamp: Date | string
 	read: boolean

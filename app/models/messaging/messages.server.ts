@@ -4,7 +4,7 @@ import { addJob } from '#app/services/jobs/queue.server.ts'
 import type { FileStorage } from '#app/services/storage/index.server.ts'
 import type { Database } from '#db/types.ts'
 import { deleteStoredFiles, type StoredUpload } from './attachments.server.ts'
-import { UNKNOWN_USER } from './message-contacts.server.ts'
+import { DELETED_USER, UNKNOWN_USER } from './message-contacts.server.ts'
 
 const MESSAGES_PAGE_SIZE = 20
 
@@ -16,7 +16,8 @@ export type AttachmentView = { id: number; name: string; type: string; size: num
 export type MessageView = {
 	id: number
 	sender: string
-	senderId: string
+	/** Null when the sender deleted their account (docs/decisions/067). */
+	senderId: string | null
 	receiverId: string | null
 	content: string
 	/** Announcements only; null on those stored as 'subject: message' (see announcementParts). */
@@ -75,7 +76,7 @@ async function toPage(db: Kysely<Database>, rows: MessageRow[], order: 'oldest-f
 		hasOlder,
 		messages: page.map((row) => ({
 			id: row.id,
-			sender: row.senderName?.trim() || UNKNOWN_USER,
+			sender: row.sender_id === null ? DELETED_USER : row.senderName?.trim() || UNKNOWN_USER,
 			senderId: row.sender_id,
 			receiverId: row.receiver_id,
 			content: row.content,
