@@ -2,7 +2,7 @@
  * A person's own data (issue 43 point 3, docs/decisions/067), with JavaScript on and off: Settings'
  * "Download my data" saves one ZIP with the JSON parts and the original files; "Delete my account"
  * asks for the password again on its own page, then signs the person out for good, and the
- * message they sent stays with its reader as from "Deleted user".
+ * message they sent stays on its reader's Messages page as from "Deleted user".
  */
 
 import { randomUUID } from 'node:crypto'
@@ -85,4 +85,10 @@ test('a student deletes their account: the password again, then signed out for g
 	expect(await db.selectFrom('users').select('id').where('id', '=', student.id).execute()).toEqual([])
 	const kept = await db.selectFrom('messages').select(['sender_id', 'content']).where('id', '=', message.id).executeTakeFirstOrThrow()
 	expect(kept).toEqual({ sender_id: null, content: 'Thanks for the notes!' })
+
+	await signIn(reader)
+	await page.goto('/dashboard/messages')
+	const fromDeleted = page.getByRole('log', { name: 'Messages with Deleted user' })
+	await expect(fromDeleted.getByText('Thanks for the notes!')).toBeVisible()
+	await expect(fromDeleted.getByText('Deleted user', { exact: true })).toBeVisible()
 })

@@ -4,7 +4,7 @@ import { type Kysely, sql } from 'kysely'
 import { describe, expect, test } from 'vitest'
 import { deleteOwnAccount } from '#app/models/accounts/account-deletion.server.ts'
 import { personalDataArchive } from '#app/models/accounts/personal-data.server.ts'
-import { listAnnouncements } from '#app/models/messaging/messages.server.ts'
+import { listAnnouncements, listFromDeletedAccounts } from '#app/models/messaging/messages.server.ts'
 import { attachmentKey, submissionKey } from '#app/services/storage/keys.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
 import { RATE_LIMITS } from '#app/utils/rate-limit.server.ts'
@@ -307,6 +307,10 @@ describe("deleting one's own account", () => {
 			.where('id', '=', person.sentMessageId)
 			.executeTakeFirstOrThrow()
 		expect(sent).toEqual({ sender_id: null, receiver_id: person.otherId, content: 'Hello from Quinn' })
+		const readerSees = await listFromDeletedAccounts(t.db, person.otherId)
+		expect(readerSees.messages).toEqual([
+			expect.objectContaining({ sender: 'Deleted user', senderId: null, content: 'Hello from Quinn', attachments: [] }),
+		])
 		expect(await t.db.selectFrom('community_posts').select('author_id').where('body', '=', 'Who is going?').execute()).toEqual([
 			{ author_id: null },
 		])

@@ -118,6 +118,20 @@ export async function listConversation(
 }
 
 /**
+ * The direct messages `userId` received from people who have since deleted their accounts
+ * (docs/decisions/067): no contact to open them under, so they are read on their own, the newest 20.
+ */
+export async function listFromDeletedAccounts(db: Kysely<Database>, userId: string) {
+	const rows = await messagesWithSender(db)
+		.where('messages.receiver_id', '=', userId)
+		.where('messages.sender_id', 'is', null)
+		.orderBy('messages.id', 'desc')
+		.limit(MESSAGES_PAGE_SIZE + 1)
+		.execute()
+	return toPage(db, rows, 'oldest-first')
+}
+
+/**
  * Who reads announcements: admins see every one; anyone else those for everyone, for the courses
  * they are actively enrolled in and for the courses they teach (docs/decisions/058).
  */
