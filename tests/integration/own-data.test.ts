@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { unzipSync } from 'fflate'
 import { type Kysely, sql } from 'kysely'
-import { describe, expect, test } from 'vitest'
+import { describe, expect, test, vi } from 'vitest'
 import { deleteOwnAccount } from '#app/models/accounts/account-deletion.server.ts'
 import { personalDataArchive } from '#app/models/accounts/personal-data.server.ts'
 import { listAnnouncements, listFromDeletedAccounts } from '#app/models/messaging/messages.server.ts'
@@ -493,6 +493,27 @@ describe("downloading one's own data", () => {
 		expect(zip.json('attendance.json').joinLinkUsed).toHaveLength(1)
 		expect(zip.json('certificates.json')).toEqual([expect.objectContaining({ recipientName: person.name })])
 		expect(zip.json('community.json').map((post: { body: string }) => post.body)).toEqual(['Who is going?'])
+	})
+
+	test('streams: each stored file is opened only when the archive reaches it, one at a time', async () => {
+		const person = await formerStudent(t.db)
+		const get = files.storage.get.bind(files.storage)
+		let open = 0
+		let mostOpen = 0
+		vi.spyOn(files.storage, 'get').mockImplementation(async (key, range) => {
+			const object = await get(key, range)
+			open += 1
+			mostOpen = Math.max(mostOpen, open)
+			object?.body.once('close', () => {
+				open -= 1
+			})
+			return object
+		})
+		const archive = await personalDataArchive(t.db, files.storage, { userId: person.id, school: 'Test School' })
+		const zip = await unzip(archive!)
+		expect(zip.names.filter((name) => name.startsWith('files/'))).toHaveLength(3)
+		expect(files.storage.get).toHaveBeenCalledTimes(3)
+		expect(mostOpen).toBe(1)
 	})
 
 	test('the route streams a ZIP of the signed-in person only, whatever the body names', async () => {

@@ -220,7 +220,7 @@ const ACCESS: Record<string, Expectation> = {
 	'routes/resources/did-document': { GET: all('200') },
 	// The matrix's certificate is another student's: its PDF is nobody else's, an admin's neither.
 	// The signed-in person's own archive; a POST without the form's field makes none.
-	'routes/resources/my-data': { POST: member('400') },
+	'routes/resources/my-data': { GET: all('405'), POST: member('400') },
 	'routes/resources/certificate-pdf': { GET: [LOGIN, '404', '404', '404', '404', '200'] },
 	// The development mailbox: open in development and tests, admin-only in production (checked over HTTP).
 	// Opened, it shows the page; posted without a signed token, it is refused.

@@ -12,6 +12,11 @@ import { consumeRateLimit } from '#app/utils/rate-limit.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import type { Route } from './+types/my-data'
 
+/** The archive is made by the Settings form's POST only. */
+export async function loader() {
+	return new Response('Method not allowed.', { status: 405, headers: { Allow: 'POST', 'Content-Type': 'text/plain' } })
+}
+
 /**
  * "Download my data" (docs/decisions/067): the signed-in person's own archive, streamed as it is
  * written. A POST, as every request that counts against a limit is; the Settings form posts it
