@@ -185,7 +185,12 @@ async function formerStudent(db: Kysely<Database>) {
 	const sentAttachment = await insertMessageAttachment(db, { message_id: sent.id, name: 'notes.txt', storage_key: sentFile, size_bytes: 8 })
 	const received = await insertMessage(db, { sender_id: otherId, receiver_id: id, content: 'Hello Quinn' })
 	const receivedFile = await storeFile(attachmentKey(otherId, 'reply.txt'), 'a reply')
-	await insertMessageAttachment(db, { message_id: received.id, name: 'reply.txt', storage_key: receivedFile, size_bytes: 7 })
+	const receivedAttachment = await insertMessageAttachment(db, {
+		message_id: received.id,
+		name: 'reply.txt',
+		storage_key: receivedFile,
+		size_bytes: 7,
+	})
 
 	const paymentId = await insertPaidPayment(db, {
 		checkoutSessionId: `cs_test_${tag}`,
@@ -257,6 +262,7 @@ async function formerStudent(db: Kysely<Database>) {
 		planId: plan.planId,
 		sentMessageId: sent.id,
 		sentAttachmentId: sentAttachment.id,
+		receivedAttachmentId: receivedAttachment.id,
 		submissionId: submission.id,
 		keys: [handIn, sentFile, receivedFile],
 	}
@@ -341,6 +347,28 @@ describe("deleting one's own account", () => {
 		const reader = await insertUser(t.db)
 		const page = await listAnnouncements(t.db, { userId: reader, isAdmin: false })
 		expect(page.messages.find((message) => message.subject === 'Welcome')).toMatchObject({ sender: 'Deleted user', senderId: null })
+	})
+
+	test('two deletions at once: one deletes, the other finds the account gone', async () => {
+		const person = await formerStudent(t.db)
+		const outcomes = await Promise.all([
+			deleteOwnAccount(t.db, { userId: person.id, password: PASSWORD }, files.storage),
+			deleteOwnAccount(t.db, { userId: person.id, password: PASSWORD }, files.storage),
+		])
+		expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(['deleted', 'gone'])
+		expect(await rowsNaming(t.db, [person.id, person.email, person.name])).toEqual([])
+	})
+
+	test('the last two admins deleting at once: one goes, the other is refused', async () => {
+		await t.db.updateTable('profiles').set({ role: 'student' }).where('role', '=', 'admin').execute()
+		const first = await personWithPassword(t.db, { role: 'admin' })
+		const second = await personWithPassword(t.db, { role: 'admin' })
+		const outcomes = await Promise.all([
+			deleteOwnAccount(t.db, { userId: first, password: PASSWORD }, files.storage),
+			deleteOwnAccount(t.db, { userId: second, password: PASSWORD }, files.storage),
+		])
+		expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(['deleted', 'refused'])
+		expect(await t.db.selectFrom('profiles').select('id').where('role', '=', 'admin').execute()).toHaveLength(1)
 	})
 
 	test('a wrong password, the last admin and a student with an active enrolment are refused, and nothing changes', async () => {
@@ -452,20 +480,22 @@ describe("downloading one's own data", () => {
 		const person = await formerStudent(t.db)
 		const archive = await personalDataArchive(t.db, files.storage, { userId: person.id, school: 'Test School' })
 		const zip = await unzip(archive!)
-		expect(zip.names).toEqual([
-			'README.txt',
-			'attendance.json',
-			'certificates.json',
-			'community.json',
-			'enrolments.json',
-			`files/messages/${person.sentAttachmentId}-notes.txt`,
-			expect.stringMatching(/^files\/messages\/\d+-reply\.txt$/),
-			`files/submissions/${person.submissionId}-analysis.txt`,
-			'messages.json',
-			'payments.json',
-			'profile.json',
-			'submissions.json',
-		])
+		expect(zip.names).toEqual(
+			[
+				'README.txt',
+				'attendance.json',
+				'certificates.json',
+				'community.json',
+				'enrolments.json',
+				`files/messages/${person.sentAttachmentId}-notes.txt`,
+				`files/messages/${person.receivedAttachmentId}-reply.txt`,
+				`files/submissions/${person.submissionId}-analysis.txt`,
+				'messages.json',
+				'payments.json',
+				'profile.json',
+				'submissions.json',
+			].sort(),
+		)
 		expect(zip.text('README.txt')).toContain('Your data from Test School')
 		expect(zip.text(`files/submissions/${person.submissionId}-analysis.txt`)).toBe('my analysis')
 		expect(zip.text(`files/messages/${person.sentAttachmentId}-notes.txt`)).toBe('my notes')
