@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { PassThrough } from 'node:stream'
 import { unzipSync } from 'fflate'
 import { type Kysely, sql } from 'kysely'
 import { describe, expect, test, vi } from 'vitest'
@@ -544,6 +545,19 @@ describe("downloading one's own data", () => {
 		expect(zip.names.filter((name) => name.startsWith('files/'))).toHaveLength(3)
 		expect(files.storage.get).toHaveBeenCalledTimes(3)
 		expect(mostOpen).toBe(1)
+	})
+
+	test('a stored file that fails while it is read ends the archive with an error, not a hang', async () => {
+		const person = await formerStudent(t.db)
+		vi.spyOn(console, 'error').mockImplementation(() => undefined)
+		vi.spyOn(files.storage, 'get').mockImplementation(async () => {
+			const body = new PassThrough()
+			body.write('the first bytes')
+			setTimeout(() => body.destroy(new Error('connection reset')), 10)
+			return { body, size: 100, contentType: 'text/plain' }
+		})
+		const archive = await personalDataArchive(t.db, files.storage, { userId: person.id, school: 'Test School' })
+		await expect(unzip(archive!)).rejects.toThrow('connection reset')
 	})
 
 	test('the route streams a ZIP of the signed-in person only, whatever the body names', async () => {

@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream'
+import { type PassThrough, Readable } from 'node:stream'
 import type { Kysely } from 'kysely'
 import { ZipFile } from 'yazl'
 import type { FileStorage } from '#app/services/storage/index.server.ts'
@@ -307,6 +307,17 @@ export async function personalDataArchive(
 	const collected = await collectPersonalData(db, userId)
 	if (!collected) return null
 	const zip = new ZipFile()
+	const output = zip.outputStream as PassThrough
+	// A file that cannot be read ends the download with an error (the browser reports it failed)
+	// rather than leaving it waiting: a piped stream's errors do not reach the archive by themselves.
+	const fail = (error: unknown) => {
+		console.error('[personal data] the archive could not be written:', error instanceof Error ? error.message : error)
+		output.destroy(error instanceof Error ? error : new Error(String(error)))
+	}
+	zip.on('error', fail)
+	// A download given up (the browser went away) stops reading the file in progress too.
+	let reading: Readable | undefined
+	output.once('close', () => reading?.destroy())
 	const mtime = now
 	zip.addBuffer(Buffer.from(README.replace('{school}', school).replace('{date}', now.toISOString())), 'README.txt', { mtime })
 	for (const [name, content] of Object.entries(collected.documents)) {
@@ -316,13 +327,17 @@ export async function personalDataArchive(
 		// Originals are mostly compressed formats already (PDF, images, video): stored as they are.
 		zip.addReadStreamLazy(file.path, { mtime, compress: false }, (done) => {
 			storage.get(file.key).then(
-				(object) => done(null, object ? object.body : Readable.from([])),
+				(object) => {
+					reading = object?.body
+					object?.body.once('error', fail)
+					done(null, object ? object.body : Readable.from([]))
+				},
 				(error: unknown) => done(error, Readable.from([])),
 			)
 		})
 	}
 	zip.end()
-	return Readable.from(zip.outputStream)
+	return output
 }
 
 /** The archive's file name: the school's data of this person on this day. */
