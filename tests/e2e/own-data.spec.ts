@@ -10,7 +10,14 @@ import fs from 'node:fs'
 import { unzipSync } from 'fflate'
 import { submissionKey } from '#app/services/storage/keys.ts'
 import { e2eServerStorage } from '#tests/support/e2e-env.ts'
-import { insertAssignment, insertCertificate, insertMessage, insertSubmission } from '#tests/support/fixtures.ts'
+import {
+	insertAssignment,
+	insertCertificate,
+	insertCourse,
+	insertEnrollment,
+	insertMessage,
+	insertSubmission,
+} from '#tests/support/fixtures.ts'
 import { expect, test } from '../support/e2e.ts'
 
 test('a student downloads their data from Settings as one ZIP with the original files', async ({ page, db, createUser, signIn }) => {
@@ -91,4 +98,30 @@ test('a student deletes their account: the password again, then signed out for g
 	const fromDeleted = page.getByRole('log', { name: 'Messages with Deleted user' })
 	await expect(fromDeleted.getByText('Thanks for the notes!')).toBeVisible()
 	await expect(fromDeleted.getByText('Deleted user', { exact: true })).toBeVisible()
+})
+
+test('a student still enrolled is told to contact the school, and stays signed in; the Privacy Policy says what both do', async ({
+	page,
+	db,
+	createUser,
+	signIn,
+}) => {
+	const student = await createUser({ name: 'Ella Enrolled' })
+	const course = await insertCourse(db, { title: `Running course ${randomUUID().slice(0, 8)}` })
+	await insertEnrollment(db, { userId: student.id, courseId: course.id })
+	await signIn(student)
+
+	await page.goto('/dashboard/settings/delete-account')
+	await page.getByLabel('Password', { exact: true }).fill(student.password)
+	await page.getByRole('checkbox', { name: /I understand/ }).check()
+	await page.getByRole('button', { name: 'Delete my account permanently' }).click()
+	await expect(page.getByText('Contact the school to withdraw first; your account can be deleted after that.')).toBeVisible()
+	expect(await db.selectFrom('users').select('id').where('id', '=', student.id).execute()).toHaveLength(1)
+	await page.goto('/dashboard')
+	await expect(page).toHaveURL(/\/dashboard$/)
+
+	await page.goto('/privacy')
+	const rights = page.getByRole('heading', { level: 2, name: 'Your Rights' }).locator('xpath=..')
+	await expect(rights.getByText(/"Download my data" gives you one ZIP file/)).toBeVisible()
+	await expect(rights.getByText(/"Delete my account" asks for your password again/)).toBeVisible()
 })
