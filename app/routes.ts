@@ -45,6 +45,7 @@ export default [
 		route('community/:courseId/threads/:threadId', 'routes/dashboard/community-thread.tsx'),
 		route('settings', 'routes/dashboard/settings.tsx'),
 		route('settings/receipts/:chargeKind/:chargeId', 'routes/dashboard/payment-receipt.tsx'),
+		route('settings/delete-account', 'routes/dashboard/delete-account.tsx'),
 		route('certificates', 'routes/dashboard/certificates.tsx'),
 		route('plans/:planId/pay', 'routes/dashboard/plan-pay.tsx'),
 		...prefix('admin', [
@@ -114,6 +115,7 @@ export default [
 	route('certificates/:certificateId/credential', 'routes/resources/certificate-credential.ts'),
 	route('certificates/status/:list', 'routes/resources/certificate-status-list.ts'),
 	route('dashboard/certificates/:certificateId/pdf', 'routes/resources/certificate-pdf.ts'),
+	route('dashboard/settings/my-data', 'routes/resources/my-data.ts'),
 	route('.well-known/did.json', 'routes/resources/did-document.ts'),
 	route('dev/mailbox', 'routes/resources/mailbox.tsx'),
 	route('dev/mailbox/:mailId/html', 'routes/resources/mailbox-html.ts'),

@@ -529,7 +529,8 @@ export interface ContactSubmissionsTable {
 
 export interface MessagesTable {
 	id: Generated<number>
-	sender_id: string
+	/** Null once the sender deleted their own account: the message stays, from "Deleted user" (docs/decisions/067). */
+	sender_id: string | null
 	receiver_id: string | null
 	content: Generated<string>
 	/** An announcement's subject; null on direct messages and on announcements stored as 'subject: message' before it existed. */

@@ -33,6 +33,8 @@ export const RATE_LIMITS = {
 	promotionCodeAttempts: { points: 30, duration: HOUR },
 	/** Messages per user. */
 	messageSend: { points: 60, duration: MINUTE },
+	/** "Download my data" archives per user (docs/decisions/067): each reads every row and file of theirs. */
+	personalDataDownload: { points: 5, duration: HOUR },
 	/** Discussions started and replies posted in a course's community, per user (docs/decisions/060). */
 	communityPost: { points: 10, duration: MINUTE },
 } satisfies Record<string, { points: number; duration: number; blockDuration?: number }>

@@ -29,6 +29,7 @@ import * as planPurchases from './2026-12-03-0301-plan-purchases.ts'
 import * as community from './2026-12-03-0401-community.ts'
 import * as instalmentPayments from './2026-12-04-0201-instalment-payments.ts'
 import * as planPurchaseDiscounts from './2026-12-04-0301-plan-purchase-discounts.ts'
+import * as messagesOfDeletedSenders from './2026-12-04-0601-messages-of-deleted-senders.ts'
 
 /**
  * Every migration, in order. Listed explicitly so the same list works in the
@@ -65,4 +66,5 @@ export const migrations: Record<string, Migration> = {
 	'2026-12-03-0401-community': community,
 	'2026-12-04-0201-instalment-payments': instalmentPayments,
 	'2026-12-04-0301-plan-purchase-discounts': planPurchaseDiscounts,
+	'2026-12-04-0601-messages-of-deleted-senders': messagesOfDeletedSenders,
 }

@@ -134,6 +134,8 @@ const ACCESS: Record<string, Expectation> = {
 		POST: [LOGIN, '404', '400', '400', '404', '400'],
 	},
 	'routes/dashboard/settings': { GET: member(), POST: member('400') },
+	// One's own account only (docs/decisions/067): an empty form deletes nothing.
+	'routes/dashboard/delete-account': { GET: member(), POST: member('400') },
 	'routes/dashboard/certificates': { GET: member(), POST: member('400') },
 	// The student's own plan only: anyone else, the admin included, finds no such plan.
 	// The student's own charge: a plan instalment of theirs (docs/decisions/064).
@@ -228,6 +230,8 @@ const ACCESS: Record<string, Expectation> = {
 	'routes/resources/certificate-status-list': { GET: all('200') },
 	'routes/resources/did-document': { GET: all('200') },
 	// The matrix's certificate is another student's: its PDF is nobody else's, an admin's neither.
+	// The signed-in person's own archive; a POST without the form's field makes none.
+	'routes/resources/my-data': { GET: all('405'), POST: member('400') },
 	'routes/resources/certificate-pdf': { GET: [LOGIN, '404', '404', '404', '404', '200'] },
 	// The development mailbox: open in development and tests, admin-only in production (checked over HTTP).
 	// Opened, it shows the page; posted without a signed token, it is refused.

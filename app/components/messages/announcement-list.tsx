@@ -7,7 +7,7 @@ export type AnnouncementItem = {
 	subject: string
 	body: string
 	sender: string
-	senderId: string
+	senderId: string | null
 	/** The course whose students it is for; null: for every student. */
 	course: { id: number; title: string } | null
 	timestamp: Date | string

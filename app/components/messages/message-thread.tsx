@@ -7,7 +7,7 @@ import { type AttachmentItem, AttachmentView } from './attachment-view.tsx'
 export type ThreadMessage = {
 	id: number
 	sender: string
-	senderId: string
+	senderId: string | null
 	content: string
 	timestamp: Date | string
 	read: boolean
@@ -29,7 +29,8 @@ export function MessageThread({
 	currentUserId: string
 	partnerName: string
 	olderUrl: string | null
-	deleteUrl: (messageId: number) => string
+	/** Absent where nothing may be deleted (messages from deleted accounts). */
+	deleteUrl?: (messageId: number) => string
 }) {
 	const scrollRef = useRef<HTMLDivElement>(null)
 	const lastId = messages.at(-1)?.id
@@ -76,7 +77,7 @@ export function MessageThread({
 									<p className={cn('mt-1 flex flex-wrap items-center gap-x-2 text-xs', mine ? 'text-white' : 'text-slate-600')}>
 										{/* Spaces between the parts for a text browser; a flex row shows none. */}
 										<LocalDate value={message.timestamp} time /> {mine ? <span>{message.read ? 'Read' : 'Sent'}</span> : null}{' '}
-										{mine ? (
+										{mine && deleteUrl ? (
 											<Link to={deleteUrl(message.id)} preventScrollReset className="font-medium underline underline-offset-2">
 												Delete
 											</Link>

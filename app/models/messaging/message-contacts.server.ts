@@ -14,6 +14,8 @@ export type ContactOwner = { id: string; storedRole: Role | null }
 
 const CONTACTS_LIMIT = 100
 export const UNKNOWN_USER = 'Unknown User'
+/** The sender of a message whose author deleted their account (docs/decisions/067). */
+export const DELETED_USER = 'Deleted user'
 
 /**
  * The enrolments that make someone a student of a course for messaging (docs/decisions/058): the

@@ -4,7 +4,7 @@ import { addJob } from '#app/services/jobs/queue.server.ts'
 import type { FileStorage } from '#app/services/storage/index.server.ts'
 import type { Database } from '#db/types.ts'
 import { deleteStoredFiles, type StoredUpload } from './attachments.server.ts'
-import { UNKNOWN_USER } from './message-contacts.server.ts'
+import { DELETED_USER, UNKNOWN_USER } from './message-contacts.server.ts'
 
 const MESSAGES_PAGE_SIZE = 20
 
@@ -16,7 +16,8 @@ export type AttachmentView = { id: number; name: string; type: string; size: num
 export type MessageView = {
 	id: number
 	sender: string
-	senderId: string
+	/** Null when the sender deleted their account (docs/decisions/067). */
+	senderId: string | null
 	receiverId: string | null
 	content: string
 	/** Announcements only; null on those stored as 'subject: message' (see announcementParts). */
@@ -75,7 +76,7 @@ async function toPage(db: Kysely<Database>, rows: MessageRow[], order: 'oldest-f
 		hasOlder,
 		messages: page.map((row) => ({
 			id: row.id,
-			sender: row.senderName?.trim() || UNKNOWN_USER,
+			sender: row.sender_id === null ? DELETED_USER : row.senderName?.trim() || UNKNOWN_USER,
 			senderId: row.sender_id,
 			receiverId: row.receiver_id,
 			content: row.content,
@@ -114,6 +115,20 @@ export async function listConversation(
 		.limit(MESSAGES_PAGE_SIZE + 1)
 	if (before) query = query.where('messages.id', '<', before)
 	return toPage(db, await query.execute(), 'oldest-first')
+}
+
+/**
+ * The direct messages `userId` received from people who have since deleted their accounts
+ * (docs/decisions/067): no contact to open them under, so they are read on their own, the newest 20.
+ */
+export async function listFromDeletedAccounts(db: Kysely<Database>, userId: string) {
+	const rows = await messagesWithSender(db)
+		.where('messages.receiver_id', '=', userId)
+		.where('messages.sender_id', 'is', null)
+		.orderBy('messages.id', 'desc')
+		.limit(MESSAGES_PAGE_SIZE + 1)
+		.execute()
+	return toPage(db, rows, 'oldest-first')
 }
 
 /**

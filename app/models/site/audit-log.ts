@@ -2,6 +2,7 @@ import { formatMoney } from '#app/utils/money.ts'
 
 /** What the audit log calls each action the app records (issue 39 point 9); an action not named here shows as recorded. */
 const ACTION_WORDS: Record<string, string> = {
+	'account.delete': 'Account deleted by its owner',
 	'agreement.save': 'Agreement saved',
 	'announcement.create': 'Announcement sent',
 	'announcement.delete': 'Announcement deleted',

@@ -6,12 +6,13 @@ import { InitialsAvatar } from '#app/components/messages/avatar.tsx'
 import { ContactList } from '#app/components/messages/contact-list.tsx'
 import { ConversationPanel } from '#app/components/messages/conversation-panel.tsx'
 import { DeleteMessageDialog } from '#app/components/messages/delete-dialog.tsx'
+import { DeletedAccountsCard } from '#app/components/messages/deleted-accounts-card.tsx'
 import { Card, CardContent, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
 import { EmptyState } from '#app/components/ui/empty-state.tsx'
 import { TabLinks } from '#app/components/ui/tabs.tsx'
 import { canMessage, getContact, listContacts } from '#app/models/messaging/message-contacts.server.ts'
-import { listAnnouncements, listConversation } from '#app/models/messaging/messages.server.ts'
+import { listAnnouncements, listConversation, listFromDeletedAccounts } from '#app/models/messaging/messages.server.ts'
 import { announcementParts } from '#app/models/messaging/messages.ts'
 import { requireUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
@@ -71,6 +72,11 @@ export async function loader({ request }: Route.LoaderArgs) {
 	const thread = selected
 		? await page.load(listConversation(db, { userId: user.id, partnerId: selected.id, before }), null, 'Failed to load messages')
 		: null
+	const fromDeletedAccounts = await page.load(
+		listFromDeletedAccounts(db, user.id),
+		{ messages: [], hasOlder: false },
+		'Failed to load messages',
+	)
 	const confirmId = parseRowId(params.get('confirm')?.replace(/^delete-/, ''))
 	const confirmDelete = thread?.messages.find((message) => message.id === confirmId && message.senderId === user.id)?.id ?? null
 	return {
@@ -85,6 +91,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 		unknownContact: Boolean(withId && !search && !selected),
 		thread: thread ? { messages: thread.messages, olderBefore: thread.hasOlder ? thread.messages[0]!.id : null } : null,
 		confirmDelete,
+		fromDeletedAccounts: fromDeletedAccounts.messages,
 	}
 }
 
@@ -131,7 +138,10 @@ export default function MessagesPage({ loaderData, actionData }: Route.Component
 					</CardContent>
 				</Card>
 			) : (
-				<Conversations loaderData={loaderData} actionData={actionData} link={link} />
+				<>
+					<Conversations loaderData={loaderData} actionData={actionData} link={link} />
+					<DeletedAccountsCard messages={loaderData.fromDeletedAccounts} currentUserId={loaderData.userId} />
+				</>
 			)}
 		</>
 	)

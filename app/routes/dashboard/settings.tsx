@@ -4,6 +4,7 @@ import { useState } from 'react'
 import { data, Form, href, useNavigation } from 'react-router'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { z } from 'zod'
+import { YourDataCard } from '#app/components/account/your-data-card.tsx'
 import { PasswordField } from '#app/components/password-field.tsx'
 import { CalendarFeedCard, TimeZoneCard } from '#app/components/sessions/calendar-settings.tsx'
 import { StudentPaymentsCard } from '#app/components/student-payments-card.tsx'
@@ -286,6 +287,7 @@ export default function SettingsPage({ loaderData, actionData }: Route.Component
 				</CardContent>
 			</Card>
 			<StudentPaymentsCard payments={loaderData.payments} />
+			<YourDataCard />
 		</>
 	)
 }

@@ -77,11 +77,23 @@ export default function Privacy() {
 					title: 'Your Rights',
 					body: (
 						<>
+							<p>You can see and update your name in your account settings at any time.</p>
 							<p>
-								You can see and update your name in your account settings at any time. You may also ask us to give you a copy of your
-								information, correct it, or delete your account and the information linked to it, except where we must keep records by law
-								(for example, payment records).
+								<strong>Download my data.</strong> Under Settings, "Download my data" gives you one ZIP file with your profile, enrolments,
+								payments (with refunds and instalment plans), the messages you sent and received, the work you handed in, your attendance,
+								your certificates and your community posts, as JSON files, together with the original files you handed in and the files
+								attached to your messages, and a README that explains each part. You can download it five times an hour.
 							</p>
+							<p>
+								<strong>Delete my account.</strong> Under Settings, "Delete my account" asks for your password again and for your
+								confirmation. It then signs you out on every device, and your account cannot be used again. Your profile, enrolments,
+								attendance, certificates, handed-in work, messages sent to you, waitlist places and contact-form messages are removed, and
+								your files are removed from our storage. Messages you sent to others stay with them, shown as from "Deleted user", and your
+								community posts stay without your name. Payment records are kept without your name and e-mail address, as accounting law
+								requires. While you are enrolled in a course, paying in instalments or in the middle of a checkout, please contact us to
+								withdraw first; the school's only administrator cannot delete their own account.
+							</p>
+							<p>You may also ask us to correct your information, or to do any of this for you.</p>
 							<p>
 								To make a request or ask a question about your privacy, write to us at <a href={`mailto:${email}`}>{email}</a> or use our{' '}
 								<Link to="/contact">contact form</Link>. We answer within 30 days.

@@ -3,9 +3,10 @@ import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { ContactList } from '#app/components/messages/contact-list.tsx'
 import { ConversationPanel } from '#app/components/messages/conversation-panel.tsx'
 import { DeleteMessageDialog } from '#app/components/messages/delete-dialog.tsx'
+import { DeletedAccountsCard } from '#app/components/messages/deleted-accounts-card.tsx'
 import { EmptyState } from '#app/components/ui/empty-state.tsx'
 import { canMessage, getContact, listContacts } from '#app/models/messaging/message-contacts.server.ts'
-import { listConversation } from '#app/models/messaging/messages.server.ts'
+import { listConversation, listFromDeletedAccounts } from '#app/models/messaging/messages.server.ts'
 import { failureResponse, handleConversationIntent, receiveForm, refreshContacts } from '#app/routes/dashboard/+shared/messages.server.ts'
 import { requireStaff } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
@@ -41,6 +42,11 @@ export async function loader({ request }: Route.LoaderArgs) {
 	const thread = selected
 		? await page.load(listConversation(db, { userId: staff.id, partnerId: selected.id, before }), null, 'Failed to load messages')
 		: null
+	const fromDeletedAccounts = await page.load(
+		listFromDeletedAccounts(db, staff.id),
+		{ messages: [], hasOlder: false },
+		'Failed to load messages',
+	)
 	const confirm = confirmedId(params)
 	return {
 		userId: staff.id,
@@ -52,6 +58,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 		selected,
 		thread: thread ? { messages: thread.messages, olderBefore: thread.hasOlder ? thread.messages[0]!.id : null } : null,
 		confirmDelete: thread?.messages.find((message) => message.id === confirm && message.senderId === staff.id)?.id ?? null,
+		fromDeletedAccounts: fromDeletedAccounts.messages,
 	}
 }
 
@@ -92,6 +99,11 @@ export default function DirectMessages({ loaderData, actionData }: Route.Compone
 				link={link}
 				empty={<EmptyState title="Select a student" description="Choose a student to start a conversation" />}
 			/>
+			{loaderData.fromDeletedAccounts.length > 0 ? (
+				<div className="lg:col-span-2">
+					<DeletedAccountsCard messages={loaderData.fromDeletedAccounts} currentUserId={loaderData.userId} />
+				</div>
+			) : null}
 		</div>
 	)
 }
