@@ -163,8 +163,6 @@ export async function openCheckout(db: Kysely<Database>, payments: PaymentProvid
 	const plan = claim.plan
 	let session: CheckoutSession & { url: string }
 	try {
-		// The test checkout runs plans; Stripe's subscription checkout for them is the next slice (docs/decisions/059).
-		if (plan && payments.name !== 'test') throw new CheckoutError('Payment plans are not available with this payment provider yet.')
 		let providerPromotionCodeId = promotion?.stripePromotionCodeId ?? null
 		if (promotion && !providerPromotionCodeId) {
 			providerPromotionCodeId = await payments.preparePromotionCode({ id: promotion.id, code: promotion.code, ...promotion.discount })
@@ -183,6 +181,7 @@ export async function openCheckout(db: Kysely<Database>, payments: PaymentProvid
 			cancelUrl: `${input.appUrl}${input.cancelPath}`,
 			// Per hold and way back: the same purchase sent again is the same session.
 			idempotencyKey: `checkout-hold-${claim.holdId}${input.cancelPath}${plan ? '-plan' : ''}`,
+			plan: plan ? { productName: `${claim.course.title} — payment plan`, payments: plan.schedule.payments } : null,
 		})
 		if (!created.url) throw new CheckoutError('Failed to get checkout URL')
 		session = { ...created, url: created.url }
@@ -378,7 +377,13 @@ export async function fulfil(db: Kysely<Database>, payments: PaymentProvider, se
 				})
 				.where('id', '=', payment.id)
 				.execute()
-			await activatePlanPurchase(trx, { checkoutSessionId: sessionId, enrollmentId, paymentIntentId: session.paymentIntentId, now })
+			await activatePlanPurchase(trx, {
+				checkoutSessionId: sessionId,
+				enrollmentId,
+				paymentIntentId: session.paymentIntentId,
+				subscriptionId: session.subscriptionId,
+				now,
+			})
 			if (payment.promotion_code_id !== null) {
 				await redeemCheckoutUse(trx, {
 					promotionCodeId: payment.promotion_code_id,

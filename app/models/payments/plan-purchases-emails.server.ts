@@ -1,7 +1,9 @@
 import type { Kysely } from 'kysely'
 import { createElement } from 'react'
 import { InstalmentFailedEmail, instalmentFailedSubject } from '#app/emails/instalment-failed.tsx'
+import { InstalmentPaidEmail, instalmentPaidSubject } from '#app/emails/instalment-paid.tsx'
 import { emailSite, enqueueEmail } from '#app/models/messaging/emails.server.ts'
+import { getSchoolDetails } from '#app/models/site/site-settings.server.ts'
 import { formatMoney } from '#app/utils/money.ts'
 import type { Database } from '#db/types.ts'
 import { DEFAULT_GRACE_DAYS } from './instalment-plans.ts'
@@ -35,6 +37,53 @@ export async function sendInstalmentFailedNotice(db: Kysely<Database>, input: { 
 			amount: formatMoney(input.amountCents),
 			graceDays: plan.grace_days ?? DEFAULT_GRACE_DAYS,
 			updateCardUrl: `${site.url}${updateCardPath(input.planId)}`,
+		}),
+	})
+}
+
+/** Queues the student's receipt for an instalment paid after the purchase, in the transaction that records it (once per instalment). */
+export async function sendInstalmentReceipt(
+	db: Kysely<Database>,
+	input: { planId: number; instalmentId: number; paymentReference: string | null },
+) {
+	const plan = await db
+		.selectFrom('plan_purchases as plan')
+		.innerJoin('users', 'users.id', 'plan.user_id')
+		.innerJoin('courses', 'courses.id', 'plan.course_id')
+		.innerJoin('plan_instalments as paid', (join) =>
+			join.onRef('paid.plan_purchase_id', '=', 'plan.id').on('paid.id', '=', input.instalmentId),
+		)
+		.leftJoin('profiles', 'profiles.id', 'users.id')
+		.select((eb) => [
+			'users.email',
+			'profiles.name',
+			'courses.title',
+			'paid.label',
+			'paid.amount_cents',
+			eb
+				.selectFrom('plan_instalments as open')
+				.select((sub) => sub.fn.coalesce(sub.fn.sum<string>('open.amount_cents'), sub.lit(0)).as('left'))
+				.whereRef('open.plan_purchase_id', '=', 'plan.id')
+				.where('open.status', 'in', ['scheduled', 'failed'])
+				.as('left'),
+		])
+		.where('plan.id', '=', input.planId)
+		.executeTakeFirst()
+	if (!plan) return
+	const site = await emailSite(db)
+	const { address, taxId } = await getSchoolDetails(db)
+	await enqueueEmail(db, {
+		to: plan.email,
+		subject: instalmentPaidSubject(plan.title),
+		body: createElement(InstalmentPaidEmail, {
+			site,
+			school: { address, taxId },
+			name: plan.name,
+			courseTitle: plan.title,
+			label: plan.label,
+			amount: formatMoney(plan.amount_cents),
+			left: formatMoney(Number(plan.left ?? 0)),
+			paymentReference: input.paymentReference,
 		}),
 	})
 }

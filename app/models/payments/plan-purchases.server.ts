@@ -1,11 +1,10 @@
 import { type Kysely, sql, type Transaction } from 'kysely'
-import type { PaymentProvider } from '#app/services/payments/payments.ts'
 import { transaction } from '#app/utils/db.server.ts'
 import type { Database } from '#db/types.ts'
 import { offeredPlan, type PlanOffer } from './instalment-plans.server.ts'
 import { DEFAULT_GRACE_DAYS } from './instalment-plans.ts'
 import type { PlanNotice, PlanOfferView } from './plan-purchases.ts'
-import { sendInstalmentFailedNotice } from './plan-purchases-emails.server.ts'
+import { sendInstalmentFailedNotice, sendInstalmentReceipt } from './plan-purchases-emails.server.ts'
 
 /*
  * Plans bought (issue 41, docs/decisions/054 and 059): the checkout opened on a plan records it
@@ -14,12 +13,8 @@ import { sendInstalmentFailedNotice } from './plan-purchases-emails.server.ts'
  * instalments paid or failed, the pause) works on these rows.
  */
 
-/**
- * The plan a buyer may choose on the course's pages today, or null: none offered, none that fits
- * today, or a provider that cannot collect plans yet (Stripe's path is the next slice, docs/decisions/059).
- */
-export async function planOfferForBuyer(db: Kysely<Database>, payments: PaymentProvider, courseId: number): Promise<PlanOfferView | null> {
-	if (payments.name !== 'test') return null
+/** The plan a buyer may choose on the course's pages today, or null: none offered, or none that fits today. */
+export async function planOfferForBuyer(db: Kysely<Database>, courseId: number): Promise<PlanOfferView | null> {
 	const offer = await offeredPlan(db, courseId)
 	return offer ? { totalCents: offer.schedule.totalCents, paidInFullBy: offer.paidInFullBy, payments: offer.schedule.payments } : null
 }
@@ -60,15 +55,16 @@ export async function recordPlanPurchase(
 
 /**
  * Inside the fulfilment of a paid checkout: the plan it sold, if any, becomes the enrolment's, its
- * first payment paid. Runs once, under the payment row's lock that `fulfil` holds.
+ * first payment paid, and the provider's subscription that collects the rest (Stripe) its own.
+ * Runs once, under the payment row's lock that `fulfil` holds.
  */
 export async function activatePlanPurchase(
 	trx: Transaction<Database>,
-	input: { checkoutSessionId: string; enrollmentId: number; paymentIntentId: string | null; now: Date },
+	input: { checkoutSessionId: string; enrollmentId: number; paymentIntentId: string | null; subscriptionId: string | null; now: Date },
 ) {
 	const purchase = await trx
 		.updateTable('plan_purchases')
-		.set({ status: 'active', enrollment_id: input.enrollmentId, updated_at: input.now })
+		.set({ status: 'active', enrollment_id: input.enrollmentId, provider_subscription_id: input.subscriptionId, updated_at: input.now })
 		.where('checkout_session_id', '=', input.checkoutSessionId)
 		.where('status', '=', 'pending')
 		.returning('id')
@@ -178,6 +174,7 @@ export async function recordInstalmentPaid(
 			.executeTakeFirst()
 		if (Number(paid.numUpdatedRows) === 0) return 'already'
 		await settlePlan(trx, plan.id, now)
+		await sendInstalmentReceipt(trx, { planId: plan.id, instalmentId: input.instalmentId, paymentReference: input.paymentIntentId })
 		return 'recorded'
 	})
 }
@@ -218,6 +215,45 @@ export async function recordInstalmentFailed(
 			.executeTakeFirst()
 		if (firstNotice)
 			await sendInstalmentFailedNotice(trx, { planId: plan.id, amountCents: firstNotice.amount_cents, label: firstNotice.label })
+		return 'recorded'
+	})
+}
+
+/**
+ * The provider stopped collecting the plan (Stripe ended its subscription, docs/decisions/062): what
+ * nobody will charge any more is cancelled. Paid in full, the plan completes; with nothing owed, it is
+ * cancelled; with a failed instalment still owed it stays past due or paused, so ending the collection
+ * never lifts a pause nor forgives the debt.
+ */
+export async function endPlanCollection(db: Kysely<Database>, input: { planId: number; now?: Date }): Promise<InstalmentOutcome> {
+	const now = input.now ?? new Date()
+	return transaction(db, async (trx) => {
+		const plan = await lockPlan(trx, input.planId)
+		if (!plan || !BOUGHT_STATUSES.includes(plan.status)) return 'already'
+		await trx
+			.updateTable('plan_instalments')
+			.set({ status: 'cancelled' })
+			.where('plan_purchase_id', '=', plan.id)
+			.where('status', '=', 'scheduled')
+			.execute()
+		const owed = await trx
+			.selectFrom('plan_instalments')
+			.select('id')
+			.where('plan_purchase_id', '=', plan.id)
+			.where('status', '=', 'failed')
+			.executeTakeFirst()
+		if (owed) return 'recorded'
+		const cancelled = await trx
+			.selectFrom('plan_instalments')
+			.select('id')
+			.where('plan_purchase_id', '=', plan.id)
+			.where('status', '=', 'cancelled')
+			.executeTakeFirst()
+		await trx
+			.updateTable('plan_purchases')
+			.set({ status: cancelled ? 'cancelled' : 'completed', failing_since: null, pause_reason: null, updated_at: now })
+			.where('id', '=', plan.id)
+			.execute()
 		return 'recorded'
 	})
 }
@@ -300,7 +336,16 @@ export async function ownPlan(db: Kysely<Database>, { planId, userId }: { planId
 	const plan = await db
 		.selectFrom('plan_purchases as plan')
 		.innerJoin('courses', 'courses.id', 'plan.course_id')
-		.select(['plan.id', 'plan.status', 'plan.pause_reason', 'plan.provider', 'plan.total_cents', 'courses.title', 'courses.id as courseId'])
+		.select([
+			'plan.id',
+			'plan.status',
+			'plan.pause_reason',
+			'plan.provider',
+			'plan.provider_subscription_id',
+			'plan.total_cents',
+			'courses.title',
+			'courses.id as courseId',
+		])
 		.where('plan.id', '=', planId)
 		.where('plan.user_id', '=', userId)
 		.where('plan.status', 'in', ['active', 'past_due', 'paused', 'completed'])
