@@ -52,8 +52,8 @@ function deliver({ body, signature }: { body: string; signature: string }) {
 	return settle(() => webhookAction({ request, params: {}, context: {} } as never))
 }
 
-/** A student buys the course on its plan through the enroll form, pays on Stripe's page, and Stripe says so. */
-async function buyOnPlan(course: { id: number }) {
+/** A student chooses the course's plan on the enroll form and is sent to Stripe's checkout. */
+async function openPlanCheckout(course: { id: number }) {
 	sequence += 1
 	const email = `stripe-plan-${sequence}@example.com`
 	const user = await createUser(t.db, { email, name: `Stripe Plan Buyer ${sequence}`, passwordHash: 'unused-hash', confirmed: true })
@@ -68,10 +68,16 @@ async function buyOnPlan(course: { id: number }) {
 	expect(response.status).toBe(303)
 	const sessionId = response.headers.get('Location')!.split('/').at(-1)!
 	expect(stripe.sessions.get(sessionId)?.mode).toBe('subscription')
+	return { user: { id: user.id, email }, cookie, sessionId }
+}
+
+/** A student buys the course on its plan through the enroll form, pays on Stripe's page, and Stripe says so. */
+async function buyOnPlan(course: { id: number }) {
+	const { user, cookie, sessionId } = await openPlanCheckout(course)
 	const session = stripe.pay(sessionId)
 	expect((await deliver(stripe.webhook('checkout.session.completed', sessionId))).status).toBe(200)
 	const plan = await t.db.selectFrom('plan_purchases').selectAll().where('checkout_session_id', '=', sessionId).executeTakeFirstOrThrow()
-	return { user: { id: user.id, email }, cookie, sessionId, subscriptionId: session.subscription!, plan }
+	return { user, cookie, sessionId, subscriptionId: session.subscription!, plan }
 }
 
 const instalmentsOf = (planId: number) =>
@@ -170,6 +176,38 @@ describe('buying on a plan with Stripe', () => {
 		expect(billed).toEqual(amounts.slice(1))
 		expect(stripe.billNext(subscriptionId, 'paid')).toBeNull()
 	})
+
+	test('a plan paid after its seat was taken is flagged for refund and its subscription cancelled, so it bills no more', async () => {
+		const course = await courseWithPlan()
+		await t.db.updateTable('courses').set({ capacity: 1 }).where('id', '=', course.id).execute()
+		const { sessionId } = await openPlanCheckout(course)
+		await t.db
+			.updateTable('seat_holds')
+			.set({ expires_at: new Date(Date.now() - 1000) })
+			.where('checkout_session_id', '=', sessionId)
+			.execute()
+		await openPlanCheckout(course)
+		const subscriptionId = stripe.pay(sessionId).subscription!
+		const warned = vi.spyOn(console, 'warn').mockImplementation(() => {})
+		expect((await deliver(stripe.webhook('checkout.session.completed', sessionId))).status).toBe(200)
+		expect(warned).toHaveBeenCalledWith(expect.stringContaining('flagged for refund'))
+		warned.mockRestore()
+		const payment = await t.db
+			.selectFrom('registration_payments')
+			.select('status')
+			.where('checkout_session_id', '=', sessionId)
+			.executeTakeFirstOrThrow()
+		expect(payment.status).toBe('needs_refund')
+		const plan = await t.db
+			.selectFrom('plan_purchases')
+			.select('status')
+			.where('checkout_session_id', '=', sessionId)
+			.executeTakeFirstOrThrow()
+		expect(plan.status).toBe('expired')
+		expect(stripe.subscriptions.get(subscriptionId)).toMatchObject({ status: 'canceled', schedule: null })
+		// Stripe delivers again: the subscription is already cancelled, and that is fine.
+		expect((await deliver(stripe.webhook('checkout.session.completed', sessionId))).status).toBe(200)
+	})
 })
 
 describe('a Stripe plan after the purchase', () => {
@@ -259,7 +297,7 @@ describe('a Stripe plan after the purchase', () => {
 		expect(await mails(user.email, 'Payment received')).toHaveLength(1)
 	})
 
-	test('Stripe ending the subscription early cancels what is left; a failed instalment stays owed and paused', async () => {
+	test('Stripe ending the subscription early cancels what is left; a failed instalment stays owed and the plan past due', async () => {
 		const early = await buyOnPlan(await courseWithPlan())
 		expect(
 			(

@@ -6,7 +6,7 @@ import Stripe from 'stripe'
 /**
  * A local stand-in for the parts of the Stripe HTTP API the app uses
  * (Checkout Sessions: create, retrieve, expire; Refunds: create, list; Coupons
- * and Promotion Codes: create, retrieve; for payment plans, Subscriptions: retrieve;
+ * and Promotion Codes: create, retrieve; for payment plans, Subscriptions: retrieve, cancel;
  * Subscription Schedules: create from a subscription, retrieve, update; Invoice
  * Payments: list; Billing Portal Sessions: create), so that the real `stripe` SDK is
  * exercised over HTTP. It checks what Stripe checks and the app relies on: the
@@ -712,7 +712,13 @@ export async function startStripeServer(): Promise<StripeStandIn> {
 			const subscription = subscriptions.get(decodeURIComponent(subscriptionPath[1]!))
 			if (!subscription) return stripeError(response, 404, `No such subscription: '${subscriptionPath[1]}'`, 'resource_missing')
 			if (request.method === 'GET') return json(response, subscription)
-			return stripeError(response, 405, 'Method not allowed.')
+			if (request.method !== 'DELETE') return stripeError(response, 405, 'Method not allowed.')
+			if (subscription.status === 'canceled') {
+				return stripeError(response, 400, `No such subscription: '${subscription.id}'`, 'resource_missing')
+			}
+			subscription.status = 'canceled'
+			subscription.ended_at = Math.floor(Date.now() / 1000)
+			return json(response, subscription)
 		}
 		const schedulePath = /^\/v1\/subscription_schedules(?:\/([^/]+))?$/.exec(url.pathname)
 		if (schedulePath) {

@@ -17,19 +17,24 @@ const COLLECTED = ['active', 'past_due', 'paused'] as const
 
 /**
  * After a plan's checkout was fulfilled: its subscription bills exactly the later instalments bought
- * (the snapshot's amounts) and then ends. Nothing for a payment in full, a provider that collects no
- * plans, or a plan no longer collected.
+ * (the snapshot's amounts) and then ends. A plan paid for a seat no longer there (it never became
+ * the enrolment's; the payment waits for its refund) must not be billed again: its subscription is
+ * cancelled. Nothing for a payment in full or a provider that collects no plans.
  */
-export async function schedulePlanOfCheckout(db: Kysely<Database>, payments: PaymentProvider, checkoutSessionId: string) {
+export async function collectPlanOfCheckout(db: Kysely<Database>, payments: PaymentProvider, checkoutSessionId: string) {
 	if (!payments.plans) return
 	const plan = await db
 		.selectFrom('plan_purchases')
-		.select(['id', 'provider_subscription_id'])
+		.select(['id', 'status', 'provider_subscription_id'])
 		.where('checkout_session_id', '=', checkoutSessionId)
 		.where('provider', '=', payments.name)
-		.where('status', 'in', COLLECTED)
 		.executeTakeFirst()
-	if (!plan?.provider_subscription_id) return
+	if (plan?.status === 'expired') {
+		const subscriptionId = (await payments.retrieveCheckoutSession(checkoutSessionId))?.subscriptionId
+		if (subscriptionId) await payments.plans.cancelSubscription(subscriptionId)
+		return
+	}
+	if (!plan?.provider_subscription_id || !COLLECTED.some((status) => status === plan.status)) return
 	const later = await db
 		.selectFrom('plan_instalments')
 		.select('amount_cents')

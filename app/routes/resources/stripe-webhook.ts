@@ -1,5 +1,5 @@
 import { expireCheckout, fulfil } from '#app/models/payments/payments.server.ts'
-import { recordPlanInvoice, recordPlanSubscriptionChange, schedulePlanOfCheckout } from '#app/models/payments/plan-subscriptions.server.ts'
+import { collectPlanOfCheckout, recordPlanInvoice, recordPlanSubscriptionChange } from '#app/models/payments/plan-subscriptions.server.ts'
 import { syncProviderRefunds } from '#app/models/payments/refunds.server.ts'
 import { getPayments } from '#app/services/payments/index.server.ts'
 import { type CheckoutEvent, WebhookSignatureError } from '#app/services/payments/payments.ts'
@@ -39,7 +39,7 @@ export async function action({ request }: Route.ActionArgs) {
 	try {
 		if (event.type === 'checkout.completed') {
 			await fulfil(db, payments, event.sessionId)
-			await schedulePlanOfCheckout(db, payments, event.sessionId)
+			await collectPlanOfCheckout(db, payments, event.sessionId)
 		}
 		if (event.type === 'checkout.expired') await expireCheckout(db, event.sessionId)
 		if (event.type === 'charge.refunded') await syncProviderRefunds(db, payments, event.paymentIntentId)

@@ -206,6 +206,11 @@ export class StripePayments implements PaymentProvider {
 		this.plans = {
 			schedulePlan: (input) => this.#schedulePlan(input),
 			paymentIntentOfInvoice: (invoiceId) => this.#paymentIntentOfInvoice(invoiceId),
+			cancelSubscription: async (subscriptionId) => {
+				const subscription = await stripe.subscriptions.retrieve(subscriptionId)
+				if (ENDED_SUBSCRIPTION.includes(subscription.status)) return
+				await stripe.subscriptions.cancel(subscriptionId)
+			},
 			updateCardUrl: async ({ subscriptionId, returnUrl }) => {
 				const subscription = await stripe.subscriptions.retrieve(subscriptionId)
 				const portal = await stripe.billingPortal.sessions.create({ customer: idOf(subscription.customer)!, return_url: returnUrl })
