@@ -468,7 +468,7 @@ export async function startStripeServer(): Promise<StripeStandIn> {
 			expires_at: expiresAt,
 			success_url: String(body.success_url).replace('{CHECKOUT_SESSION_ID}', id),
 			cancel_url: String(body.cancel_url ?? ''),
-			url: `https://checkout.stripe.test/c/pay/${id}`,
+			url: `https://checkout.stripe.com/c/pay/${id}`,
 			created: now,
 			payment_intent: null,
 			subscription: null,
@@ -800,7 +800,7 @@ export async function startStripeServer(): Promise<StripeStandIn> {
 				id,
 				customer: customer.id,
 				return_url: (body.return_url as string | undefined) ?? null,
-				url: `https://billing.stripe.test/p/session/${id}`,
+				url: `https://billing.stripe.com/p/session/${id}`,
 			}
 			portalSessions.push(portal)
 			return json(response, { object: 'billing_portal.session', livemode: false, created: Math.floor(Date.now() / 1000), ...portal })
