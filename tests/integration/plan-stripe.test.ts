@@ -256,6 +256,23 @@ describe('a Stripe plan after the purchase', () => {
 			customer: stripe.subscriptions.get(subscriptionId)!.customer,
 			return_url: 'http://localhost:3000/dashboard',
 		})
+		// The portal updates the card and shows invoices; it never lets the student cancel or change the plan.
+		expect(stripe.portalConfigurations.get(opened.configuration!)?.features).toEqual({
+			payment_method_update: { enabled: 'true' },
+			invoice_history: { enabled: 'true' },
+			subscription_cancel: { enabled: 'false' },
+			subscription_update: { enabled: 'false' },
+			customer_update: { enabled: 'false' },
+		})
+		// A second visit uses the same configuration: one is made per account.
+		await settle(() =>
+			planPayAction({
+				request: formRequest(`/dashboard/plans/${plan.id}/pay`, {}, { cookie }),
+				params: { planId: String(plan.id) },
+			} as never),
+		)
+		expect(stripe.portalSessions.at(-1)!.configuration).toBe(opened.configuration)
+		expect(stripe.portalConfigurations.size).toBe(1)
 
 		// The card updated, Stripe's retry pays the invoice: access is back at once, and a receipt goes.
 		const paid = stripe.payInvoice(failed.id)

@@ -8,7 +8,7 @@ import Stripe from 'stripe'
  * (Checkout Sessions: create, retrieve, expire; Refunds: create, list; Coupons
  * and Promotion Codes: create, retrieve; for payment plans, Subscriptions: retrieve, cancel;
  * Subscription Schedules: create from a subscription, retrieve, update; Invoice
- * Payments: list; Billing Portal Sessions: create), so that the real `stripe` SDK is
+ * Payments: list; Billing Portal Configurations: list, create; Sessions: create), so that the real `stripe` SDK is
  * exercised over HTTP. It checks what Stripe checks and the app relies on: the
  * secret key, the expires_at window, idempotency keys, never refunding more than
  * was paid, one active promotion code per code, and a session's `discounts`
@@ -185,8 +185,20 @@ export type StripeStandIn = {
 	subscriptions: Map<string, StandInSubscription>
 	schedules: Map<string, StandInSchedule>
 	invoices: Map<string, StandInInvoice>
-	/** Billing portal sessions made, by customer. */
-	portalSessions: Array<{ id: string; customer: string; return_url: string | null; url: string }>
+	/** Billing portal sessions made, in order, with the configuration each was made with. */
+	portalSessions: Array<{ id: string; customer: string; configuration: string | null; return_url: string | null; url: string }>
+	portalConfigurations: Map<
+		string,
+		{
+			id: string
+			object: 'billing_portal.configuration'
+			active: boolean
+			is_default: boolean
+			name: string | null
+			metadata: Record<string, string>
+			features: Record<string, { enabled: string }>
+		}
+	>
 	requests: RecordedRequest[]
 	/** The customer pays on the hosted page. */
 	pay: (sessionId: string) => StandInSession
@@ -265,6 +277,7 @@ export async function startStripeServer(): Promise<StripeStandIn> {
 	const schedules = new Map<string, StandInSchedule>()
 	const invoices = new Map<string, StandInInvoice>()
 	const portalSessions: StripeStandIn['portalSessions'] = []
+	const portalConfigurations: StripeStandIn['portalConfigurations'] = new Map()
 	/** What a subscription checkout sold, kept until it is paid. */
 	const subscriptionCheckouts = new Map<
 		string,
@@ -792,13 +805,43 @@ export async function startStripeServer(): Promise<StripeStandIn> {
 					: []
 			return json(response, { object: 'list', url: '/v1/invoice_payments', has_more: false, data })
 		}
+		if (url.pathname === '/v1/billing_portal/configurations') {
+			if (request.method === 'GET') {
+				const active = url.searchParams.get('active')
+				const data = [...portalConfigurations.values()].filter(
+					(configuration) => active === null || String(configuration.active) === active,
+				)
+				return json(response, { object: 'list', url: '/v1/billing_portal/configurations', has_more: false, data })
+			}
+			return replay(
+				() => {
+					if (!body.features) return stripeError(response, 400, 'Missing required param: features.')
+					const configuration = {
+						id: `bpc_${randomBytes(12).toString('hex')}`,
+						object: 'billing_portal.configuration' as const,
+						active: true,
+						is_default: false,
+						name: (body.name as string | undefined) ?? null,
+						metadata: (body.metadata ?? {}) as Record<string, string>,
+						features: body.features as Record<string, { enabled: string }>,
+					}
+					portalConfigurations.set(configuration.id, configuration)
+					return configuration
+				},
+				(found) => portalConfigurations.get(found),
+			)
+		}
 		if (url.pathname === '/v1/billing_portal/sessions' && request.method === 'POST') {
 			const customer = customers.get(String(body.customer))
 			if (!customer) return stripeError(response, 400, `No such customer: '${body.customer}'`, 'resource_missing')
+			const configuration = body.configuration === undefined ? null : portalConfigurations.get(String(body.configuration))
+			if (configuration === undefined)
+				return stripeError(response, 400, `No such configuration: '${body.configuration}'`, 'resource_missing')
 			const id = `bps_${randomBytes(12).toString('hex')}`
 			const portal = {
 				id,
 				customer: customer.id,
+				configuration: configuration?.id ?? null,
 				return_url: (body.return_url as string | undefined) ?? null,
 				url: `https://billing.stripe.com/p/session/${id}`,
 			}
@@ -934,6 +977,7 @@ export async function startStripeServer(): Promise<StripeStandIn> {
 		schedules,
 		invoices,
 		portalSessions,
+		portalConfigurations,
 		requests,
 		pay(sessionId) {
 			const session = sessions.get(sessionId)

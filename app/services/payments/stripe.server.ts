@@ -77,6 +77,9 @@ function billedAt(invoice: Stripe.Invoice) {
 	return new Date((line?.period.start ?? invoice.created) * 1000)
 }
 
+/** The metadata that marks the customer portal configuration the app made for plans. */
+const PLAN_PORTAL_PURPOSE = 'payment-plans'
+
 /** A subscription in these states bills no more. */
 const ENDED_SUBSCRIPTION: string[] = ['canceled', 'incomplete_expired']
 
@@ -153,6 +156,7 @@ export class StripePayments implements PaymentProvider {
 	readonly webhooks: WebhookVerifier
 	readonly plans: PlanCollector
 	readonly #stripe: Stripe
+	#portalConfiguration: Promise<string> | undefined
 
 	constructor(options: StripeOptions) {
 		this.#stripe = new Stripe(options.secretKey, {
@@ -213,7 +217,15 @@ export class StripePayments implements PaymentProvider {
 			},
 			updateCardUrl: async ({ subscriptionId, returnUrl }) => {
 				const subscription = await stripe.subscriptions.retrieve(subscriptionId)
-				const portal = await stripe.billingPortal.sessions.create({ customer: idOf(subscription.customer)!, return_url: returnUrl })
+				this.#portalConfiguration ??= this.#planPortalConfiguration().catch((error) => {
+					this.#portalConfiguration = undefined
+					throw error
+				})
+				const portal = await stripe.billingPortal.sessions.create({
+					customer: idOf(subscription.customer)!,
+					configuration: await this.#portalConfiguration,
+					return_url: returnUrl,
+				})
 				return portal.url
 			},
 		}
@@ -268,6 +280,32 @@ export class StripePayments implements PaymentProvider {
 			},
 			{ idempotencyKey: `plan-purchase-${planPurchaseId}-phases` },
 		)
+	}
+
+	/**
+	 * The customer portal a plan's buyer is sent to: update the card and see the invoices, never cancel
+	 * or change the subscription (that would end or alter the plan the school sold; the app's rules
+	 * and its admin decide that). Made once per account, found again by its metadata.
+	 */
+	async #planPortalConfiguration() {
+		for await (const configuration of this.#stripe.billingPortal.configurations.list({ active: true, limit: 100 })) {
+			if (configuration.metadata?.purpose === PLAN_PORTAL_PURPOSE) return configuration.id
+		}
+		const created = await this.#stripe.billingPortal.configurations.create(
+			{
+				name: 'Payment plans',
+				metadata: { purpose: PLAN_PORTAL_PURPOSE },
+				features: {
+					payment_method_update: { enabled: true },
+					invoice_history: { enabled: true },
+					subscription_cancel: { enabled: false },
+					subscription_update: { enabled: false },
+					customer_update: { enabled: false },
+				},
+			},
+			{ idempotencyKey: `${PLAN_PORTAL_PURPOSE}-portal-configuration` },
+		)
+		return created.id
 	}
 
 	async #paymentIntentOfInvoice(invoiceId: string) {
