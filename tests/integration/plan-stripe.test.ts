@@ -314,6 +314,13 @@ describe('a Stripe plan after the purchase', () => {
 		expect(await mails(user.email, 'Payment received')).toHaveLength(1)
 	})
 
+	test('an invoice that collected nothing pays no instalment', async () => {
+		const { subscriptionId, plan } = await buyOnPlan(await courseWithPlan())
+		const nothing = { ...stripe.billNext(subscriptionId, 'paid')!, id: 'in_zero', amount_paid: 0, amount_due: 0 }
+		expect((await deliver(stripe.event('invoice.paid', nothing))).status).toBe(200)
+		expect((await instalmentsOf(plan.id)).map((instalment) => instalment.status)).toEqual(['paid', 'scheduled', 'scheduled'])
+	})
+
 	test('Stripe ending the subscription early cancels what is left; a failed instalment stays owed and the plan past due', async () => {
 		const early = await buyOnPlan(await courseWithPlan())
 		expect(

@@ -189,7 +189,9 @@ export class StripePayments implements PaymentProvider {
 					case 'invoice.payment_failed': {
 						const invoice = event.data.object
 						const subscriptionId = idOf(invoice.parent?.subscription_details?.subscription)
-						if (!subscriptionId) return { type: 'ignored', eventType: event.type }
+						// A $0 invoice (a proration, a credit) collected nothing: it pays no instalment.
+						const collectedNothing = event.type === 'invoice.paid' && invoice.amount_paid === 0
+						if (!subscriptionId || collectedNothing) return { type: 'ignored', eventType: event.type }
 						return { type: event.type, invoiceId: invoice.id, subscriptionId, billedAt: billedAt(invoice) }
 					}
 					case 'customer.subscription.updated':
