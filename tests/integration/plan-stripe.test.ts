@@ -339,6 +339,10 @@ describe('a Stripe plan after the purchase', () => {
 		expect((await deliver(stripe.event('customer.subscription.updated', cancelled))).status).toBe(200)
 		expect(await planRow(owing.plan.id)).toMatchObject({ status: 'past_due' })
 		expect((await instalmentsOf(owing.plan.id)).map((instalment) => instalment.status)).toEqual(['paid', 'failed', 'cancelled'])
+		// The student pays what was owed (the invoice stays payable): the plan ends cancelled, never paid in full.
+		const owed = stripe.invoices.get(stripe.subscriptions.get(owing.subscriptionId)!.latest_invoice!)!
+		expect((await deliver(stripe.event('invoice.paid', stripe.payInvoice(owed.id)))).status).toBe(200)
+		expect(await planRow(owing.plan.id)).toMatchObject({ status: 'cancelled', failing_since: null })
 	})
 
 	test('an event about a subscription no plan has is logged and answered 200, and nothing is written', async () => {

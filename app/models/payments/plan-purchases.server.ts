@@ -133,9 +133,16 @@ async function settlePlan(trx: Transaction<Database>, planId: number, now: Date)
 		.where('status', 'in', OPEN_INSTALMENT)
 		.execute()
 	if (open.length === 0) {
+		// Nothing left to pay: paid in full, unless what was not paid was cancelled (then so is the plan, never paid in full).
+		const cancelled = await trx
+			.selectFrom('plan_instalments')
+			.select('id')
+			.where('plan_purchase_id', '=', planId)
+			.where('status', '=', 'cancelled')
+			.executeTakeFirst()
 		await trx
 			.updateTable('plan_purchases')
-			.set({ status: 'completed', failing_since: null, pause_reason: null, updated_at: now })
+			.set({ status: cancelled ? 'cancelled' : 'completed', failing_since: null, pause_reason: null, updated_at: now })
 			.where('id', '=', planId)
 			.execute()
 		return
@@ -236,24 +243,7 @@ export async function endPlanCollection(db: Kysely<Database>, input: { planId: n
 			.where('plan_purchase_id', '=', plan.id)
 			.where('status', '=', 'scheduled')
 			.execute()
-		const owed = await trx
-			.selectFrom('plan_instalments')
-			.select('id')
-			.where('plan_purchase_id', '=', plan.id)
-			.where('status', '=', 'failed')
-			.executeTakeFirst()
-		if (owed) return 'recorded'
-		const cancelled = await trx
-			.selectFrom('plan_instalments')
-			.select('id')
-			.where('plan_purchase_id', '=', plan.id)
-			.where('status', '=', 'cancelled')
-			.executeTakeFirst()
-		await trx
-			.updateTable('plan_purchases')
-			.set({ status: cancelled ? 'cancelled' : 'completed', failing_since: null, pause_reason: null, updated_at: now })
-			.where('id', '=', plan.id)
-			.execute()
+		await settlePlan(trx, plan.id, now)
 		return 'recorded'
 	})
 }
