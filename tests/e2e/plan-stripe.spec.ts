@@ -1,7 +1,7 @@
 /**
  * Pay in instalments with Stripe (issue 41, docs/decisions/062), with JavaScript on and off, on a
  * production server of the test's own configured for Stripe and pointed at the Stripe stand-in
- * (the real SDK over HTTP): the purchase form sends the buyer to Stripe's checkout for a
+ * (the real SDK over HTTP), at 390 px: the purchase form sends the buyer to Stripe's checkout for a
  * subscription; Stripe's signed events enrol, then fail an instalment; after the grace days the
  * dashboard says access paused; "Update card and pay" leads to the plan's page, whose button opens
  * Stripe's customer portal (the page's Content-Security-Policy lets the form go there); Stripe's
@@ -64,6 +64,8 @@ test.describe('a plan collected by Stripe', () => {
 		page,
 		context,
 	}) => {
+		// A phone's width: the plan's page and its button to Stripe work there as on a desktop.
+		await page.setViewportSize({ width: 390, height: 844 })
 		const today = dayInZone(new Date(), ZONE)
 		const title = `Stripe Instalments ${randomUUID().slice(0, 8)}`
 		const course = await insertCourse(db, {
