@@ -98,6 +98,9 @@ export async function recordPlanInvoice(
 	}
 	if (event.type === 'invoice.payment_failed') return recordInstalmentFailed(db, { planId: plan.id, instalmentId: instalment.id })
 	if (instalment.status === 'paid' || instalment.status === 'paid_outside') {
+		if (instalment.status === 'paid_outside' && instalment.provider_invoice_id === null) {
+			console.warn(`[payments] ${event.invoiceId} paid an instalment of plan ${plan.id} already paid outside Stripe: refund one of them`)
+		}
 		await db
 			.updateTable('plan_instalments')
 			.set({ provider_invoice_id: event.invoiceId })
