@@ -321,6 +321,23 @@ describe('a Stripe plan after the purchase', () => {
 		expect((await instalmentsOf(plan.id)).map((instalment) => instalment.status)).toEqual(['paid', 'scheduled', 'scheduled'])
 	})
 
+	test('an invoice paying an instalment already marked paid outside Stripe is logged for a refund and changes nothing', async () => {
+		const { subscriptionId, plan } = await buyOnPlan(await courseWithPlan())
+		await t.db
+			.updateTable('plan_instalments')
+			.set({ status: 'paid_outside', paid_at: new Date() })
+			.where('plan_purchase_id', '=', plan.id)
+			.where('sequence', '=', 2)
+			.execute()
+		const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+		const invoice = stripe.billNext(subscriptionId, 'paid')!
+		for (const _ of [1, 2]) expect((await deliver(stripe.event('invoice.paid', invoice))).status).toBe(200)
+		expect(warn.mock.calls.filter(([message]) => String(message).includes('already paid outside Stripe'))).toHaveLength(1)
+		warn.mockRestore()
+		expect((await instalmentsOf(plan.id))[1]).toMatchObject({ status: 'paid_outside', provider_invoice_id: invoice.id })
+		expect(await planRow(plan.id)).toMatchObject({ status: 'active' })
+	})
+
 	test('Stripe ending the subscription early cancels what is left; a failed instalment stays owed and the plan past due', async () => {
 		const early = await buyOnPlan(await courseWithPlan())
 		expect(
