@@ -148,6 +148,20 @@ describe('buying on a plan with Stripe', () => {
 		expect(stripe.requests.filter((request) => request.path === '/v1/subscription_schedules' && request.method === 'POST')).toHaveLength(1)
 	})
 
+	test('five deliveries of checkout.session.completed at once enrol once and put the subscription on one schedule', async () => {
+		const course = await courseWithPlan()
+		const { sessionId } = await openPlanCheckout(course)
+		const subscriptionId = stripe.pay(sessionId).subscription!
+		const event = stripe.webhook('checkout.session.completed', sessionId)
+		const responses = await Promise.all(Array.from({ length: 5 }, () => deliver(event)))
+		expect(responses.map((response) => response.status)).toEqual(Array(5).fill(200))
+		expect(await t.db.selectFrom('enrollments').select('id').where('course_id', '=', course.id).execute()).toHaveLength(1)
+		const schedules = [...stripe.schedules.values()].filter((schedule) => schedule.subscription === subscriptionId)
+		expect(schedules).toHaveLength(1)
+		expect(schedules[0]).toMatchObject({ end_behavior: 'cancel' })
+		expect(schedules[0]!.phases.map((phase) => phase.periods)).toEqual([1, 2])
+	})
+
 	test('a deposit plan: the first invoice is the deposit alone, the instalments start a month on with the leftover cents first', async () => {
 		const course = await courseWithPlan({ kind: 'deposit', deposit_cents: 50_000, instalment_count: 3 })
 		const { sessionId, subscriptionId, plan } = await buyOnPlan(course)
