@@ -16,6 +16,8 @@ type CspOptions = {
 const youtubeEmbed = 'https://www.youtube-nocookie.com'
 const officeViewers = ['https://view.officeapps.live.com', 'https://docs.google.com']
 const stripeCheckout = 'https://checkout.stripe.com'
+/** Stripe's customer portal: a plan's update-card form posts to the app, which redirects there (docs/decisions/062). */
+const stripePortal = 'https://billing.stripe.com'
 
 export function contentSecurityPolicy({ nonce, scriptHashes, isDevelopment, storageOrigin }: CspOptions) {
 	const storage = storageOrigin ? [storageOrigin] : []
@@ -36,7 +38,7 @@ export function contentSecurityPolicy({ nonce, scriptHashes, isDevelopment, stor
 		'worker-src': ["'self'", 'blob:'],
 		'object-src': ["'none'"],
 		'base-uri': ["'none'"],
-		'form-action': ["'self'", stripeCheckout],
+		'form-action': ["'self'", stripeCheckout, stripePortal],
 		'frame-ancestors': ["'self'"],
 	}
 	return Object.entries(directives)

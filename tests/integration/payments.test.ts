@@ -71,7 +71,7 @@ describe('the Stripe adapter against the local stand-in, with the real SDK', () 
 		const buyer = await student()
 		const { id: courseId, title } = await course({ registration_fee: 123_400 })
 		const checkout = await holdAndCheckout(stripePayments, buyer.id, buyer.email, courseId)
-		expect(checkout.url).toMatch(/^https:\/\/checkout\.stripe\.test\//)
+		expect(checkout.url).toMatch(/^https:\/\/checkout\.stripe\.com\/c\/pay\/cs_test_/)
 
 		const create = stripe.requests.findLast((request) => request.method === 'POST' && request.path === '/v1/checkout/sessions')!
 		expect(create.headers['idempotency-key']).toMatch(/^checkout-hold-/)

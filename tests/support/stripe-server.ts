@@ -6,7 +6,9 @@ import Stripe from 'stripe'
 /**
  * A local stand-in for the parts of the Stripe HTTP API the app uses
  * (Checkout Sessions: create, retrieve, expire; Refunds: create, list; Coupons
- * and Promotion Codes: create, retrieve), so that the real `stripe` SDK is
+ * and Promotion Codes: create, retrieve; for payment plans, Subscriptions: retrieve, cancel;
+ * Subscription Schedules: create from a subscription, retrieve, update; Invoice
+ * Payments: list; Billing Portal Configurations: list, create; Sessions: create), so that the real `stripe` SDK is
  * exercised over HTTP. It checks what Stripe checks and the app relies on: the
  * secret key, the expires_at window, idempotency keys, never refunding more than
  * was paid, one active promotion code per code, and a session's `discounts`
@@ -14,6 +16,11 @@ import Stripe from 'stripe'
  * replays the first answer, while that first request is still running another one with it
  * gets 409 `idempotency_key_in_use` (the SDK retries it), and the same key with other
  * parameters is refused with `idempotency_error`.
+ *
+ * A subscription checkout, once paid, makes a customer, a subscription and its first invoice.
+ * The stand-in's clock for a subscription is its billing periods: `billNext` makes the invoice
+ * of the next period (dated then) at the amount its schedule's phase says, or ends the
+ * subscription when a schedule with `end_behavior: 'cancel'` has run out, as Stripe would.
  */
 export type StandInSession = {
 	id: string
@@ -35,8 +42,85 @@ export type StandInSession = {
 	cancel_url: string
 	url: string | null
 	created: number
-	/** Set when the session is paid, as Stripe does. */
+	/** Set when the session is paid, as Stripe does (a payment-mode session's). */
 	payment_intent: string | null
+	/** A subscription-mode session's, once paid. */
+	subscription: string | null
+	customer: string | null
+	invoice: string | null
+}
+
+export type StandInPrice = {
+	id: string
+	object: 'price'
+	currency: string
+	product: string
+	unit_amount: number
+	recurring: { interval: string; interval_count: number } | null
+	type: 'one_time' | 'recurring'
+}
+
+export type StandInSubscription = {
+	id: string
+	object: 'subscription'
+	customer: string
+	status: 'active' | 'past_due' | 'canceled'
+	metadata: Record<string, string>
+	description: string | null
+	schedule: string | null
+	items: { object: 'list'; data: Array<{ id: string; object: 'subscription_item'; price: StandInPrice; quantity: number }> }
+	billing_cycle_anchor: number
+	start_date: number
+	ended_at: number | null
+	latest_invoice: string | null
+}
+
+export type StandInSchedulePhase = {
+	start_date: number
+	end_date: number
+	items: Array<{ price: string; quantity: number }>
+	/** How many billing periods the phase lasts: the stand-in counts periods, not seconds. */
+	periods: number
+}
+
+export type StandInSchedule = {
+	id: string
+	object: 'subscription_schedule'
+	subscription: string
+	customer: string
+	end_behavior: 'release' | 'cancel'
+	metadata: Record<string, string>
+	phases: StandInSchedulePhase[]
+	status: 'active' | 'released' | 'completed'
+}
+
+export type StandInInvoice = {
+	id: string
+	object: 'invoice'
+	customer: string
+	status: 'open' | 'paid'
+	amount_due: number
+	amount_paid: number
+	currency: string
+	created: number
+	attempt_count: number
+	billing_reason: 'subscription_create' | 'subscription_cycle'
+	parent: { type: 'subscription_details'; subscription_details: { subscription: string; metadata: Record<string, string> } }
+	lines: {
+		object: 'list'
+		has_more: false
+		data: Array<{
+			id: string
+			object: 'line_item'
+			amount: number
+			period: { start: number; end: number }
+			parent: { type: 'subscription_item_details' | 'invoice_item_details' }
+		}>
+	}
+	/** Set when paid: the PaymentIntent behind it. */
+	payment_intent: string | null
+	/** The billing period (0 = the checkout's) the invoice bills. */
+	period_index: number
 }
 
 export type StandInRefund = {
@@ -98,9 +182,35 @@ export type StripeStandIn = {
 	refunds: StandInRefund[]
 	coupons: Map<string, StandInCoupon>
 	promotionCodes: Map<string, StandInPromotionCode>
+	subscriptions: Map<string, StandInSubscription>
+	schedules: Map<string, StandInSchedule>
+	invoices: Map<string, StandInInvoice>
+	/** Billing portal sessions made, in order, with the configuration each was made with. */
+	portalSessions: Array<{ id: string; customer: string; configuration: string | null; return_url: string | null; url: string }>
+	portalConfigurations: Map<
+		string,
+		{
+			id: string
+			object: 'billing_portal.configuration'
+			active: boolean
+			is_default: boolean
+			name: string | null
+			metadata: Record<string, string>
+			features: Record<string, { enabled: string }>
+		}
+	>
 	requests: RecordedRequest[]
 	/** The customer pays on the hosted page. */
 	pay: (sessionId: string) => StandInSession
+	/**
+	 * The subscription's next billing period begins: its invoice is made at the schedule's amount and
+	 * charged ('paid' or 'failed', leaving it open); null when the schedule has ended the subscription.
+	 */
+	billNext: (subscriptionId: string, outcome: 'paid' | 'failed') => StandInInvoice | null
+	/** A retry of an open invoice (after the card was updated): it is paid now. */
+	payInvoice: (invoiceId: string) => StandInInvoice
+	/** Any object as a signed event of that type, as Stripe would post it. */
+	event: (type: string, object: unknown) => { body: string; signature: string }
 	/** A signed webhook delivery about the session (its charge for charge.refunded), as Stripe would post it. */
 	webhook: (
 		type: 'checkout.session.completed' | 'checkout.session.expired' | 'charge.refunded',
@@ -138,6 +248,8 @@ export function parseStripeForm(text: string) {
 	return root
 }
 
+type StandInLineItem = { quantity: string; price_data: { unit_amount: string; currency: string; recurring?: { interval: string } } }
+
 function stripeError(response: http.ServerResponse, status: number, message: string, code?: string): undefined {
 	response.writeHead(status, { 'Content-Type': 'application/json' })
 	response.end(JSON.stringify({ error: { type: 'invalid_request_error', message, code } }))
@@ -159,6 +271,23 @@ export async function startStripeServer(): Promise<StripeStandIn> {
 	const sessions = new Map<string, StandInSession>()
 	const coupons = new Map<string, StandInCoupon>()
 	const promotionCodes = new Map<string, StandInPromotionCode>()
+	const prices = new Map<string, StandInPrice>()
+	const customers = new Map<string, { id: string; object: 'customer'; email: string | null }>()
+	const subscriptions = new Map<string, StandInSubscription>()
+	const schedules = new Map<string, StandInSchedule>()
+	const invoices = new Map<string, StandInInvoice>()
+	const portalSessions: StripeStandIn['portalSessions'] = []
+	const portalConfigurations: StripeStandIn['portalConfigurations'] = new Map()
+	/** What a subscription checkout sold, kept until it is paid. */
+	const subscriptionCheckouts = new Map<
+		string,
+		{
+			items: Array<{ price: StandInPrice; quantity: number }>
+			anchor: number | null
+			metadata: Record<string, string>
+			description: string | null
+		}
+	>()
 	const requests: RecordedRequest[] = []
 	const refunds: StandInRefund[] = []
 	const idempotentRefunds = new Map<string, StandInRefund>()
@@ -170,8 +299,12 @@ export async function startStripeServer(): Promise<StripeStandIn> {
 	let refuseCreate = false
 	let dropRefundAnswer = false
 
-	function sessionOfPaymentIntent(paymentIntent: string) {
-		return [...sessions.values()].find((session) => session.payment_intent === paymentIntent)
+	/** A paid payment: a payment-mode session's, or a subscription invoice's. */
+	function paymentOf(paymentIntent: string) {
+		const session = [...sessions.values()].find((one) => one.payment_intent === paymentIntent && one.payment_status === 'paid')
+		if (session) return { amount: session.amount_total, currency: session.currency }
+		const invoice = [...invoices.values()].find((one) => one.payment_intent === paymentIntent && one.status === 'paid')
+		return invoice ? { amount: invoice.amount_paid, currency: invoice.currency } : null
 	}
 
 	function refundedOf(paymentIntent: string) {
@@ -182,9 +315,9 @@ export async function startStripeServer(): Promise<StripeStandIn> {
 
 	/** Stripe's rules: a paid payment, an amount no larger than what is left of it (all of it when unset). */
 	function makeRefund(paymentIntent: string, body: Record<string, unknown>): StandInRefund | { error: string; code: string } {
-		const session = sessionOfPaymentIntent(paymentIntent)
-		if (session?.payment_status !== 'paid') return { error: `No such payment_intent: '${paymentIntent}'`, code: 'resource_missing' }
-		const left = session.amount_total - refundedOf(paymentIntent)
+		const payment = paymentOf(paymentIntent)
+		if (!payment) return { error: `No such payment_intent: '${paymentIntent}'`, code: 'resource_missing' }
+		const left = payment.amount - refundedOf(paymentIntent)
 		if (left <= 0) return { error: `Charge ${chargeOf(paymentIntent)} has already been refunded.`, code: 'charge_already_refunded' }
 		const amount = body.amount === undefined ? left : Number(body.amount)
 		if (!Number.isInteger(amount) || amount <= 0) return { error: 'Invalid positive integer', code: 'parameter_invalid_integer' }
@@ -198,7 +331,7 @@ export async function startStripeServer(): Promise<StripeStandIn> {
 			id: `re_${randomBytes(12).toString('hex')}`,
 			object: 'refund',
 			amount,
-			currency: session.currency,
+			currency: payment.currency,
 			payment_intent: paymentIntent,
 			charge: chargeOf(paymentIntent),
 			reason: (body.reason as string | undefined) ?? null,
@@ -314,11 +447,13 @@ export async function startStripeServer(): Promise<StripeStandIn> {
 		if (expiresAt < now + 30 * 60 || expiresAt > now + 24 * 3600) {
 			return stripeError(response, 400, 'The `expires_at` timestamp must be between 30 minutes and 24 hours from now.')
 		}
-		if (!body.success_url || body.mode !== 'payment') return stripeError(response, 400, 'Missing required parameters.')
-		const items = Object.values(
-			(body.line_items ?? {}) as Record<string, { quantity: string; price_data: { unit_amount: string; currency: string } }>,
-		)
-		const amount = items.reduce((sum, item) => sum + Number(item.price_data.unit_amount) * Number(item.quantity), 0)
+		if (!body.success_url || (body.mode !== 'payment' && body.mode !== 'subscription')) {
+			return stripeError(response, 400, 'Missing required parameters.')
+		}
+		const items = Object.values((body.line_items ?? {}) as Record<string, StandInLineItem>)
+		const subscription = body.mode === 'subscription' ? subscriptionCheckout(body, items) : null
+		if (typeof subscription === 'string') return stripeError(response, 400, subscription)
+		const amount = subscription?.amount ?? items.reduce((sum, item) => sum + Number(item.price_data.unit_amount) * Number(item.quantity), 0)
 		const discount = discountOf(body)
 		if (typeof discount === 'string') return stripeError(response, 400, discount)
 		const coupon = discount?.coupon
@@ -346,12 +481,374 @@ export async function startStripeServer(): Promise<StripeStandIn> {
 			expires_at: expiresAt,
 			success_url: String(body.success_url).replace('{CHECKOUT_SESSION_ID}', id),
 			cancel_url: String(body.cancel_url ?? ''),
-			url: `https://checkout.stripe.test/c/pay/${id}`,
+			url: `https://checkout.stripe.com/c/pay/${id}`,
 			created: now,
 			payment_intent: null,
+			subscription: null,
+			customer: null,
+			invoice: null,
 		}
 		sessions.set(id, session)
+		if (subscription) subscriptionCheckouts.set(id, subscription.sold)
 		return session
+	}
+
+	function makePrice(data: { currency: string; product: string; unit_amount: number; recurring: { interval: string } | null }) {
+		const price: StandInPrice = {
+			id: `price_${randomBytes(12).toString('hex')}`,
+			object: 'price',
+			currency: data.currency,
+			product: data.product,
+			unit_amount: data.unit_amount,
+			recurring: data.recurring ? { interval: data.recurring.interval, interval_count: 1 } : null,
+			type: data.recurring ? 'recurring' : 'one_time',
+		}
+		prices.set(price.id, price)
+		return price
+	}
+
+	/**
+	 * A subscription checkout's items, checked as Stripe checks them (a recurring item, no
+	 * `payment_intent_data`, an anchor in the future), and what its first invoice charges: every
+	 * one-off item, and the recurring ones unless the anchor delays them without proration.
+	 */
+	function subscriptionCheckout(body: Record<string, unknown>, items: StandInLineItem[]) {
+		if (body.payment_intent_data) return 'You can not pass `payment_intent_data` in `subscription` mode.'
+		if (!items.some((item) => item.price_data.recurring)) return 'You must provide at least one recurring price in `subscription` mode.'
+		const data = (body.subscription_data ?? {}) as {
+			billing_cycle_anchor?: string
+			proration_behavior?: string
+			metadata?: Record<string, string>
+			description?: string
+		}
+		const anchor = data.billing_cycle_anchor === undefined ? null : Number(data.billing_cycle_anchor)
+		if (anchor !== null && anchor <= Date.now() / 1000) return '`billing_cycle_anchor` must be in the future.'
+		const deferred = anchor !== null && data.proration_behavior === 'none'
+		const sold = items.map((item) => ({
+			quantity: Number(item.quantity),
+			price: makePrice({
+				currency: item.price_data.currency,
+				product: `prod_${randomBytes(8).toString('hex')}`,
+				unit_amount: Number(item.price_data.unit_amount),
+				recurring: item.price_data.recurring ?? null,
+			}),
+		}))
+		const amount = sold
+			.filter((item) => !(deferred && item.price.recurring))
+			.reduce((sum, item) => sum + item.price.unit_amount * item.quantity, 0)
+		return { amount, sold: { items: sold, anchor, metadata: data.metadata ?? {}, description: data.description ?? null } }
+	}
+
+	/** The same instant `months` calendar months later in UTC, on the month's last day when it is shorter. */
+	function monthsLater(seconds: number, months: number) {
+		const instant = new Date(seconds * 1000)
+		const later = new Date(instant)
+		later.setUTCDate(1)
+		later.setUTCMonth(later.getUTCMonth() + months)
+		const lastDate = new Date(Date.UTC(later.getUTCFullYear(), later.getUTCMonth() + 1, 0)).getUTCDate()
+		later.setUTCDate(Math.min(instant.getUTCDate(), lastDate))
+		return Math.floor(later.getTime() / 1000)
+	}
+
+	/** Billing period `index` of a subscription: 0 from its start to its anchor, then a month each. */
+	function periodOf(subscription: StandInSubscription, index: number) {
+		if (index === 0)
+			return {
+				start: subscription.start_date,
+				end:
+					subscription.billing_cycle_anchor === subscription.start_date
+						? monthsLater(subscription.start_date, 1)
+						: subscription.billing_cycle_anchor,
+			}
+		const base = subscription.billing_cycle_anchor === subscription.start_date ? index : index - 1
+		return { start: monthsLater(subscription.billing_cycle_anchor, base), end: monthsLater(subscription.billing_cycle_anchor, base + 1) }
+	}
+
+	function makeInvoice(
+		subscription: StandInSubscription,
+		index: number,
+		lines: Array<{ amount: number; subscriptionItem: boolean }>,
+		outcome: 'paid' | 'failed',
+	) {
+		const period = periodOf(subscription, index)
+		const amount = lines.reduce((sum, line) => sum + line.amount, 0)
+		const invoice: StandInInvoice = {
+			id: `in_${randomBytes(12).toString('hex')}`,
+			object: 'invoice',
+			customer: subscription.customer,
+			status: outcome === 'paid' ? 'paid' : 'open',
+			amount_due: amount,
+			amount_paid: outcome === 'paid' ? amount : 0,
+			currency: subscription.items.data[0]!.price.currency,
+			created: period.start,
+			attempt_count: 1,
+			billing_reason: index === 0 ? 'subscription_create' : 'subscription_cycle',
+			parent: { type: 'subscription_details', subscription_details: { subscription: subscription.id, metadata: subscription.metadata } },
+			lines: {
+				object: 'list',
+				has_more: false,
+				data: lines.map((line) => ({
+					id: `il_${randomBytes(8).toString('hex')}`,
+					object: 'line_item',
+					amount: line.amount,
+					period: line.subscriptionItem ? period : { start: period.start, end: period.start },
+					parent: { type: line.subscriptionItem ? 'subscription_item_details' : 'invoice_item_details' },
+				})),
+			},
+			payment_intent: outcome === 'paid' ? `pi_${randomBytes(12).toString('hex')}` : null,
+			period_index: index,
+		}
+		invoices.set(invoice.id, invoice)
+		subscription.latest_invoice = invoice.id
+		subscription.status = outcome === 'paid' ? 'active' : 'past_due'
+		return invoice
+	}
+
+	/** The price a subscription bills in period `index`: its schedule's phase then, or its own item; null past a schedule's end. */
+	function priceFor(subscription: StandInSubscription, index: number) {
+		const schedule = subscription.schedule ? schedules.get(subscription.schedule) : undefined
+		if (!schedule) return subscription.items.data[0]!.price
+		let first = 0
+		for (const phase of schedule.phases) {
+			if (index < first + phase.periods) return prices.get(phase.items[0]!.price)!
+			first += phase.periods
+		}
+		return schedule.end_behavior === 'cancel' ? null : subscription.items.data[0]!.price
+	}
+
+	/** A schedule's phases as sent on update: each later phase's `duration` in months, or its `end_date`. */
+	function phasesOf(body: Record<string, unknown>, subscription: StandInSubscription): StandInSchedulePhase[] | string {
+		type Sent = {
+			start_date?: string
+			end_date?: string
+			duration?: { interval: string; interval_count?: string }
+			items?: Record<
+				string,
+				{
+					price?: string
+					quantity?: string
+					price_data?: { currency: string; product: string; unit_amount: string; recurring?: { interval: string } }
+				}
+			>
+		}
+		const sent = Object.values((body.phases ?? {}) as Record<string, Sent>)
+		const phases: StandInSchedulePhase[] = []
+		for (const [index, phase] of sent.entries()) {
+			if (phase.duration && phase.end_date) return 'You may only specify one of `end_date` and `duration`.'
+			const start = index === 0 ? Number(phase.start_date) : phases[index - 1]!.end_date
+			if (index === 0 && phase.start_date === undefined) return 'The first phase must have a `start_date`.'
+			let periods = 1
+			let end: number
+			if (phase.duration) {
+				if (phase.duration.interval !== 'month') return 'The stand-in bills monthly phases only.'
+				periods = Number(phase.duration.interval_count ?? 1)
+				end = monthsLater(start, periods)
+			} else if (phase.end_date) {
+				end = Number(phase.end_date)
+			} else {
+				return 'Each phase needs an `end_date` or a `duration`, except the last.'
+			}
+			const items = Object.values(phase.items ?? {}).map((item) => {
+				if (item.price) return { price: item.price, quantity: Number(item.quantity ?? 1) }
+				const data = item.price_data!
+				if (!data.product) return null
+				const price = makePrice({
+					currency: data.currency,
+					product: data.product,
+					unit_amount: Number(data.unit_amount),
+					recurring: data.recurring ?? null,
+				})
+				return { price: price.id, quantity: Number(item.quantity ?? 1) }
+			})
+			if (items.length === 0 || items.some((item) => !item || !prices.get(item.price)?.recurring)) {
+				return 'Each phase needs items with a recurring `price` or `price_data` naming a `product`.'
+			}
+			phases.push({ start_date: start, end_date: end, items: items as StandInSchedulePhase['items'], periods })
+		}
+		if (phases.length === 0 || phases[0]!.start_date !== schedules.get(subscription.schedule!)?.phases[0]?.start_date) {
+			return 'The current phase cannot be changed in the past.'
+		}
+		return phases
+	}
+
+	/** A paid subscription checkout: the customer, the subscription and its first invoice, paid. */
+	function startSubscription(session: StandInSession, sold: NonNullable<ReturnType<typeof subscriptionCheckouts.get>>) {
+		const now = Math.floor(Date.now() / 1000)
+		const customer = { id: `cus_${randomBytes(12).toString('hex')}`, object: 'customer' as const, email: session.customer_email }
+		customers.set(customer.id, customer)
+		const recurring = sold.items.find((item) => item.price.recurring)!
+		const subscription: StandInSubscription = {
+			id: `sub_${randomBytes(12).toString('hex')}`,
+			object: 'subscription',
+			customer: customer.id,
+			status: 'active',
+			metadata: sold.metadata,
+			description: sold.description,
+			schedule: null,
+			items: {
+				object: 'list',
+				data: [
+					{ id: `si_${randomBytes(8).toString('hex')}`, object: 'subscription_item', price: recurring.price, quantity: recurring.quantity },
+				],
+			},
+			billing_cycle_anchor: sold.anchor ?? now,
+			start_date: now,
+			ended_at: null,
+			latest_invoice: null,
+		}
+		subscriptions.set(subscription.id, subscription)
+		const deferred = sold.anchor !== null
+		const invoice = makeInvoice(
+			subscription,
+			0,
+			sold.items.map((item) => ({
+				amount: deferred && item.price.recurring ? 0 : item.price.unit_amount * item.quantity,
+				subscriptionItem: Boolean(item.price.recurring),
+			})),
+			'paid',
+		)
+		session.subscription = subscription.id
+		session.customer = customer.id
+		session.invoice = invoice.id
+	}
+
+	/** Subscriptions, their schedules, invoice payments and portal sessions; false when the path is none of them. */
+	function handleBilling(
+		request: http.IncomingMessage,
+		url: URL,
+		body: Record<string, unknown>,
+		response: http.ServerResponse,
+		replay: (create: () => { id: string } | undefined, find: (id: string) => unknown) => Promise<void>,
+	) {
+		const subscriptionPath = /^\/v1\/subscriptions\/([^/]+)$/.exec(url.pathname)
+		if (subscriptionPath) {
+			const subscription = subscriptions.get(decodeURIComponent(subscriptionPath[1]!))
+			if (!subscription) return stripeError(response, 404, `No such subscription: '${subscriptionPath[1]}'`, 'resource_missing')
+			if (request.method === 'GET') return json(response, subscription)
+			if (request.method !== 'DELETE') return stripeError(response, 405, 'Method not allowed.')
+			if (subscription.status === 'canceled') {
+				return stripeError(response, 400, `No such subscription: '${subscription.id}'`, 'resource_missing')
+			}
+			subscription.status = 'canceled'
+			subscription.ended_at = Math.floor(Date.now() / 1000)
+			return json(response, subscription)
+		}
+		const schedulePath = /^\/v1\/subscription_schedules(?:\/([^/]+))?$/.exec(url.pathname)
+		if (schedulePath) {
+			const [, scheduleId] = schedulePath
+			if (!scheduleId && request.method === 'POST') {
+				return replay(
+					() => {
+						const subscription = subscriptions.get(String(body.from_subscription))
+						if (!subscription) return stripeError(response, 400, `No such subscription: '${body.from_subscription}'`, 'resource_missing')
+						if (subscription.schedule) {
+							return stripeError(response, 400, `Subscription ${subscription.id} already has a schedule attached to it.`)
+						}
+						const period = periodOf(subscription, 0)
+						const schedule: StandInSchedule = {
+							id: `sub_sched_${randomBytes(12).toString('hex')}`,
+							object: 'subscription_schedule',
+							subscription: subscription.id,
+							customer: subscription.customer,
+							end_behavior: 'release',
+							metadata: {},
+							phases: [
+								{
+									start_date: period.start,
+									end_date: period.end,
+									items: [{ price: subscription.items.data[0]!.price.id, quantity: 1 }],
+									periods: 1,
+								},
+							],
+							status: 'active',
+						}
+						schedules.set(schedule.id, schedule)
+						subscription.schedule = schedule.id
+						return schedule
+					},
+					(found) => schedules.get(found),
+				)
+			}
+			const schedule = scheduleId ? schedules.get(decodeURIComponent(scheduleId)) : undefined
+			if (!schedule) return stripeError(response, 404, `No such subscription_schedule: '${scheduleId}'`, 'resource_missing')
+			if (request.method === 'GET') return json(response, schedule)
+			return replay(
+				() => {
+					const phases = body.phases === undefined ? schedule.phases : phasesOf(body, subscriptions.get(schedule.subscription)!)
+					if (typeof phases === 'string') return stripeError(response, 400, phases)
+					if (body.end_behavior !== undefined && body.end_behavior !== 'release' && body.end_behavior !== 'cancel') {
+						return stripeError(response, 400, 'Invalid end_behavior.')
+					}
+					schedule.phases = phases
+					schedule.end_behavior = (body.end_behavior as StandInSchedule['end_behavior'] | undefined) ?? schedule.end_behavior
+					schedule.metadata = { ...schedule.metadata, ...((body.metadata ?? {}) as Record<string, string>) }
+					return schedule
+				},
+				(found) => schedules.get(found),
+			)
+		}
+		if (url.pathname === '/v1/invoice_payments' && request.method === 'GET') {
+			const invoice = invoices.get(url.searchParams.get('invoice') ?? '')
+			const status = url.searchParams.get('status')
+			const data =
+				invoice?.payment_intent && (!status || status === 'paid')
+					? [
+							{
+								id: `inpay_${invoice.id.slice('in_'.length)}`,
+								object: 'invoice_payment',
+								invoice: invoice.id,
+								amount_paid: invoice.amount_paid,
+								status: 'paid',
+								payment: { type: 'payment_intent', payment_intent: invoice.payment_intent },
+							},
+						]
+					: []
+			return json(response, { object: 'list', url: '/v1/invoice_payments', has_more: false, data })
+		}
+		if (url.pathname === '/v1/billing_portal/configurations') {
+			if (request.method === 'GET') {
+				const active = url.searchParams.get('active')
+				const data = [...portalConfigurations.values()].filter(
+					(configuration) => active === null || String(configuration.active) === active,
+				)
+				return json(response, { object: 'list', url: '/v1/billing_portal/configurations', has_more: false, data })
+			}
+			return replay(
+				() => {
+					if (!body.features) return stripeError(response, 400, 'Missing required param: features.')
+					const configuration = {
+						id: `bpc_${randomBytes(12).toString('hex')}`,
+						object: 'billing_portal.configuration' as const,
+						active: true,
+						is_default: false,
+						name: (body.name as string | undefined) ?? null,
+						metadata: (body.metadata ?? {}) as Record<string, string>,
+						features: body.features as Record<string, { enabled: string }>,
+					}
+					portalConfigurations.set(configuration.id, configuration)
+					return configuration
+				},
+				(found) => portalConfigurations.get(found),
+			)
+		}
+		if (url.pathname === '/v1/billing_portal/sessions' && request.method === 'POST') {
+			const customer = customers.get(String(body.customer))
+			if (!customer) return stripeError(response, 400, `No such customer: '${body.customer}'`, 'resource_missing')
+			const configuration = body.configuration === undefined ? null : portalConfigurations.get(String(body.configuration))
+			if (configuration === undefined)
+				return stripeError(response, 400, `No such configuration: '${body.configuration}'`, 'resource_missing')
+			const id = `bps_${randomBytes(12).toString('hex')}`
+			const portal = {
+				id,
+				customer: customer.id,
+				configuration: configuration?.id ?? null,
+				return_url: (body.return_url as string | undefined) ?? null,
+				url: `https://billing.stripe.com/p/session/${id}`,
+			}
+			portalSessions.push(portal)
+			return json(response, { object: 'billing_portal.session', livemode: false, created: Math.floor(Date.now() / 1000), ...portal })
+		}
+		return false
 	}
 
 	const server = http.createServer((request, response) => {
@@ -411,6 +908,8 @@ export async function startStripeServer(): Promise<StripeStandIn> {
 					if (slot) inFlight.delete(slot)
 				}
 			}
+			const billing = handleBilling(request, url, body, response, replay)
+			if (billing !== false) return billing
 			const other = /^\/v1\/(coupons|promotion_codes)(?:\/([^/]+))?$/.exec(url.pathname)
 			if (other) {
 				const [, kind, otherId] = other
@@ -451,6 +950,21 @@ export async function startStripeServer(): Promise<StripeStandIn> {
 	const { port } = server.address() as AddressInfo
 	const signer = new Stripe(secretKey)
 
+	function signedEvent(type: string, object: unknown) {
+		const body = JSON.stringify({
+			id: `evt_${randomBytes(12).toString('hex')}`,
+			object: 'event',
+			api_version: Stripe.API_VERSION,
+			created: Math.floor(Date.now() / 1000),
+			type,
+			livemode: false,
+			pending_webhooks: 1,
+			request: { id: null, idempotency_key: null },
+			data: { object },
+		})
+		return { body, signature: signer.webhooks.generateTestHeaderString({ payload: body, secret: webhookSecret }) }
+	}
+
 	return {
 		url: `http://127.0.0.1:${port}`,
 		secretKey,
@@ -459,6 +973,11 @@ export async function startStripeServer(): Promise<StripeStandIn> {
 		refunds,
 		coupons,
 		promotionCodes,
+		subscriptions,
+		schedules,
+		invoices,
+		portalSessions,
+		portalConfigurations,
 		requests,
 		pay(sessionId) {
 			const session = sessions.get(sessionId)
@@ -467,7 +986,9 @@ export async function startStripeServer(): Promise<StripeStandIn> {
 			session.payment_status = 'paid'
 			session.customer_details = { email: session.customer_email }
 			session.url = null
-			session.payment_intent = `pi_${sessionId.slice('cs_test_'.length, 'cs_test_'.length + 24)}`
+			const sold = subscriptionCheckouts.get(sessionId)
+			if (sold) startSubscription(session, sold)
+			else session.payment_intent = `pi_${sessionId.slice('cs_test_'.length, 'cs_test_'.length + 24)}`
 			for (const discount of session.discounts) {
 				const promotionCode = discount.promotion_code ? promotionCodes.get(discount.promotion_code) : undefined
 				if (promotionCode) promotionCode.times_redeemed += 1
@@ -493,19 +1014,39 @@ export async function startStripeServer(): Promise<StripeStandIn> {
 							status: 'succeeded',
 						}
 					: session
-			const body = JSON.stringify({
-				id: `evt_${randomBytes(12).toString('hex')}`,
-				object: 'event',
-				api_version: Stripe.API_VERSION,
-				created: Math.floor(Date.now() / 1000),
-				type,
-				livemode: false,
-				pending_webhooks: 1,
-				request: { id: null, idempotency_key: null },
-				data: { object },
-			})
-			return { body, signature: signer.webhooks.generateTestHeaderString({ payload: body, secret: webhookSecret }) }
+			return signedEvent(type, object)
 		},
+		billNext(subscriptionId, outcome) {
+			const subscription = subscriptions.get(subscriptionId)
+			if (!subscription || subscription.status === 'canceled') throw new Error(`Subscription ${subscriptionId} bills no more`)
+			const index =
+				Math.max(
+					...[...invoices.values()]
+						.filter((one) => one.parent.subscription_details.subscription === subscriptionId)
+						.map((one) => one.period_index),
+				) + 1
+			const price = priceFor(subscription, index)
+			if (!price) {
+				subscription.status = 'canceled'
+				subscription.ended_at = periodOf(subscription, index).start
+				const schedule = subscription.schedule ? schedules.get(subscription.schedule) : undefined
+				if (schedule) schedule.status = 'completed'
+				return null
+			}
+			return makeInvoice(subscription, index, [{ amount: price.unit_amount, subscriptionItem: true }], outcome)
+		},
+		payInvoice(invoiceId) {
+			const invoice = invoices.get(invoiceId)
+			if (invoice?.status !== 'open') throw new Error(`Invoice ${invoiceId} is not open`)
+			invoice.status = 'paid'
+			invoice.amount_paid = invoice.amount_due
+			invoice.attempt_count += 1
+			invoice.payment_intent = `pi_${randomBytes(12).toString('hex')}`
+			const subscription = subscriptions.get(invoice.parent.subscription_details.subscription)
+			if (subscription && subscription.status === 'past_due') subscription.status = 'active'
+			return invoice
+		},
+		event: signedEvent,
 		refuseNextCreate() {
 			refuseCreate = true
 		},

@@ -176,8 +176,6 @@ export async function openCheckout(db: Kysely<Database>, payments: PaymentProvid
 	const plan = claim.plan
 	let session: CheckoutSession & { url: string }
 	try {
-		// The test checkout runs plans; Stripe's subscription checkout for them is the next slice (docs/decisions/059).
-		if (plan && payments.name !== 'test') throw new CheckoutError('Payment plans are not available with this payment provider yet.')
 		// On a plan the code's discount is already in the instalments (docs/decisions/054, 064): the provider charges them as they are.
 		const providerDiscount = plan ? null : promotion
 		let providerPromotionCodeId = providerDiscount?.stripePromotionCodeId ?? null
@@ -202,6 +200,7 @@ export async function openCheckout(db: Kysely<Database>, payments: PaymentProvid
 			cancelUrl: `${input.appUrl}${input.cancelPath}`,
 			// Per hold and way back: the same purchase sent again is the same session.
 			idempotencyKey: `checkout-hold-${claim.holdId}${input.cancelPath}${plan ? '-plan' : ''}`,
+			plan: plan ? { productName: `${claim.course.title} — payment plan`, payments: plan.schedule.payments } : null,
 		})
 		if (!created.url) throw new CheckoutError('Failed to get checkout URL')
 		session = { ...created, url: created.url }
@@ -403,6 +402,7 @@ export async function fulfil(db: Kysely<Database>, payments: PaymentProvider, se
 				checkoutSessionId: sessionId,
 				enrollmentId,
 				paymentIntentId: session.paymentIntentId,
+				subscriptionId: session.subscriptionId,
 				now,
 			})
 			if (payment.promotion_code_id !== null) {

@@ -16,12 +16,8 @@ import type { Discount } from './promotion-codes.ts'
  * instalments paid or failed, the pause) works on these rows.
  */
 
-/**
- * The plan a buyer may choose on the course's pages today, or null: none offered, none that fits
- * today, or a provider that cannot collect plans yet (Stripe's path is the next slice, docs/decisions/059).
- */
-export async function planOfferForBuyer(db: Kysely<Database>, payments: PaymentProvider, courseId: number): Promise<PlanOfferView | null> {
-	if (payments.name !== 'test') return null
+/** The plan a buyer may choose on the course's pages today, or null: none offered, or none that fits today. */
+export async function planOfferForBuyer(db: Kysely<Database>, courseId: number): Promise<PlanOfferView | null> {
 	const offer = await offeredPlan(db, courseId)
 	return offer ? offerView(offer) : null
 }
@@ -94,11 +90,11 @@ export async function recordPlanPurchase(
  */
 export async function activatePlanPurchase(
 	trx: Transaction<Database>,
-	input: { checkoutSessionId: string; enrollmentId: number; paymentIntentId: string | null; now: Date },
+	input: { checkoutSessionId: string; enrollmentId: number; paymentIntentId: string | null; subscriptionId: string | null; now: Date },
 ) {
 	const purchase = await trx
 		.updateTable('plan_purchases')
-		.set({ status: 'active', enrollment_id: input.enrollmentId, updated_at: input.now })
+		.set({ status: 'active', enrollment_id: input.enrollmentId, provider_subscription_id: input.subscriptionId, updated_at: input.now })
 		.where('checkout_session_id', '=', input.checkoutSessionId)
 		.where('status', '=', 'pending')
 		.returning(['id', 'total_cents', 'discount_cents'])
@@ -179,9 +175,16 @@ async function settlePlan(trx: Transaction<Database>, planId: number, now: Date)
 		.where('status', 'in', OPEN_INSTALMENT)
 		.execute()
 	if (open.length === 0) {
+		// Nothing left to pay: paid in full, unless what was not paid was cancelled (then so is the plan, never paid in full).
+		const cancelled = await trx
+			.selectFrom('plan_instalments')
+			.select('id')
+			.where('plan_purchase_id', '=', planId)
+			.where('status', '=', 'cancelled')
+			.executeTakeFirst()
 		await trx
 			.updateTable('plan_purchases')
-			.set({ status: 'completed', failing_since: null, pause_reason: null, updated_at: now })
+			.set({ status: cancelled ? 'cancelled' : 'completed', failing_since: null, pause_reason: null, updated_at: now })
 			.where('id', '=', planId)
 			.execute()
 		return
@@ -301,6 +304,28 @@ export async function recordInstalmentFailed(
 	})
 }
 
+/**
+ * The provider stopped collecting the plan (Stripe ended its subscription, docs/decisions/062): what
+ * nobody will charge any more is cancelled. Paid in full, the plan completes; with nothing owed, it is
+ * cancelled; with a failed instalment still owed it stays past due or paused, so ending the collection
+ * never lifts a pause nor forgives the debt.
+ */
+export async function endPlanCollection(db: Kysely<Database>, input: { planId: number; now?: Date }): Promise<InstalmentOutcome> {
+	const now = input.now ?? new Date()
+	return transaction(db, async (trx) => {
+		const plan = await lockPlan(trx, input.planId)
+		if (!plan || !BOUGHT_STATUSES.includes(plan.status)) return 'already'
+		await trx
+			.updateTable('plan_instalments')
+			.set({ status: 'cancelled' })
+			.where('plan_purchase_id', '=', plan.id)
+			.where('status', '=', 'scheduled')
+			.execute()
+		await settlePlan(trx, plan.id, now)
+		return 'recorded'
+	})
+}
+
 /** The statuses of a plan bought and not ended: its instalments can still be paid or fail. */
 const BOUGHT_STATUSES: readonly string[] = ['active', 'past_due', 'paused']
 
@@ -367,7 +392,16 @@ export async function ownPlan(db: Kysely<Database>, { planId, userId }: { planId
 	const plan = await db
 		.selectFrom('plan_purchases as plan')
 		.innerJoin('courses', 'courses.id', 'plan.course_id')
-		.select(['plan.id', 'plan.status', 'plan.pause_reason', 'plan.provider', 'plan.total_cents', 'courses.title', 'courses.id as courseId'])
+		.select([
+			'plan.id',
+			'plan.status',
+			'plan.pause_reason',
+			'plan.provider',
+			'plan.provider_subscription_id',
+			'plan.total_cents',
+			'courses.title',
+			'courses.id as courseId',
+		])
 		.where('plan.id', '=', planId)
 		.where('plan.user_id', '=', userId)
 		.where('plan.status', 'in', ['active', 'past_due', 'paused', 'completed'])

@@ -1,6 +1,6 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, href, useNavigation } from 'react-router'
+import { data, Form, href, redirect, useNavigation } from 'react-router'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { PlanPaymentList } from '#app/components/payment-plan-choice.tsx'
 import { TestCardFields } from '#app/components/test-card-fields.tsx'
@@ -12,6 +12,7 @@ import { getPayments } from '#app/services/payments/index.server.ts'
 import { TestCheckoutPayments } from '#app/services/payments/test-checkout.server.ts'
 import { requireUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
+import { getEnv } from '#app/utils/env.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { formatMoney } from '#app/utils/money.ts'
 import { parseRowId } from '#app/utils/row-id.ts'
@@ -19,14 +20,14 @@ import { redirectWithToast } from '#app/utils/toast.server.ts'
 import type { Route } from './+types/plan-pay'
 
 /**
- * The student's own plan, collected by the test checkout: another person's plan, or one Stripe
- * collects (its customer portal is the next slice, docs/decisions/059), is not found.
+ * The student's own plan, collected by the provider the app runs with: another person's plan (the
+ * admin's included), or one bought with the other provider, is not found.
  */
 async function planOf(request: Request, planIdParam: string) {
 	const user = await requireUser(request)
 	const planId = parseRowId(planIdParam)
 	const plan = planId ? await ownPlan(getDb(), { planId, userId: user.id }) : null
-	if (plan?.provider !== 'test') throw data('Plan not found', { status: 404 })
+	if (!plan || plan.provider !== getPayments().name) throw data('Plan not found', { status: 404 })
 	return plan
 }
 
@@ -36,12 +37,20 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 	const failed = plan.payments.filter((payment) => payment.status === 'failed')
 	return {
 		plan: { id: plan.id, courseTitle: plan.title, status: plan.status, pauseReason: plan.pause_reason, payments: plan.payments },
+		/** Stripe: the card is updated, and what failed paid, in its customer portal (docs/decisions/062). */
+		portal: plan.provider === 'stripe',
 		overdueCents: failed.reduce((sum, payment) => sum + payment.amountCents, 0),
 	}
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
 	const plan = await planOf(request, params.planId)
+	if (plan.provider === 'stripe') {
+		const collector = getPayments().plans
+		if (!collector || !plan.provider_subscription_id) throw data('Plan not found', { status: 404 })
+		const url = await collector.updateCardUrl({ subscriptionId: plan.provider_subscription_id, returnUrl: `${getEnv().APP_URL}/dashboard` })
+		return redirect(url, 303)
+	}
 	const submission = parseWithZod(await readFormData(request), { schema: TestCardSchema })
 	if (submission.status !== 'success') return data({ result: submission.reply({ hideFields: TEST_CARD_FIELDS }) }, { status: 400 })
 	if (isDeclinedTestCard(submission.value.cardNumber)) {
@@ -63,7 +72,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 }
 
 export default function PlanPayPage({ loaderData, actionData }: Route.ComponentProps) {
-	const { plan, overdueCents } = loaderData
+	const { plan, portal, overdueCents } = loaderData
 	const navigation = useNavigation()
 	const [form, fields] = useForm({
 		id: 'update-card',
@@ -73,15 +82,28 @@ export default function PlanPayPage({ loaderData, actionData }: Route.ComponentP
 	})
 	return (
 		<div className="mx-auto max-w-lg space-y-6">
-			<Alert tone="warning" title="Test mode — no real charge">
-				Any card number of 16 to 19 digits succeeds, for example 4242 4242 4242 4242; 4000 0000 0000 0002 is always declined.
-			</Alert>
+			{portal ? null : (
+				<Alert tone="warning" title="Test mode — no real charge">
+					Any card number of 16 to 19 digits succeeds, for example 4242 4242 4242 4242; 4000 0000 0000 0002 is always declined.
+				</Alert>
+			)}
 			<div>
 				<h1 className="text-2xl font-bold text-ink">Update Card and Pay</h1>
 				<p className="mt-1 text-slate-700">Your payment plan for {plan.courseTitle}.</p>
 			</div>
 			<PlanPaymentList payments={plan.payments} bought />
-			{overdueCents === 0 ? (
+			{portal ? (
+				<Form method="post" className="space-y-3">
+					<p className="text-slate-700">
+						{overdueCents === 0
+							? 'Nothing is overdue. You can change the card your next payments are charged to on Stripe.'
+							: `${formatMoney(overdueCents)} is overdue. Update your card on Stripe: its next attempt charges the new card, and your access comes back as soon as the payment is made.`}
+					</p>
+					<Button type="submit" size="lg" className="w-full" disabled={navigation.state === 'submitting'}>
+						{navigation.state === 'submitting' ? 'Opening Stripe...' : 'Update card on Stripe'}
+					</Button>
+				</Form>
+			) : overdueCents === 0 ? (
 				<p className="text-slate-700">Nothing is overdue: your next payment is charged to your card on its due date.</p>
 			) : (
 				<>

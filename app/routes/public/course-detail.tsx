@@ -16,7 +16,6 @@ import { getCourseWithAvailability } from '#app/models/courses/courses.server.ts
 import { agreementForCourse } from '#app/models/enrollment/agreement.server.ts'
 import { planOfferForBuyer } from '#app/models/payments/plan-purchases.server.ts'
 import { type PlanOfferView, planSummary } from '#app/models/payments/plan-purchases.ts'
-import { getPayments } from '#app/services/payments/index.server.ts'
 import { getUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { formatDateOnly } from '#app/utils/misc.ts'
@@ -34,7 +33,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 	if (!course) throw data('Course Not Found', { status: 404 })
 	const state: CourseState = user ? await courseStateFor(db, user.id, course.id) : { kind: 'none' }
 	// The payment plan on offer today, shown with the price before anything is paid (docs/decisions/059).
-	const plan = course.registrationFee > 0 ? await planOfferForBuyer(db, getPayments(), course.id) : null
+	const plan = course.registrationFee > 0 ? await planOfferForBuyer(db, course.id) : null
 	// The agreement a signed-in buyer reads in the purchase dialog, as it is in force now (docs/decisions/043).
 	const agreement = user ? await agreementForCourse(db, course.id, { plan }) : null
 	return { course, state, agreement, plan }

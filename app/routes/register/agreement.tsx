@@ -58,7 +58,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 				checkoutOpenUntil: (await liveHoldOf(db, { userId: draft.userId, courseId: course.id }))?.expires_at.toISOString() ?? null,
 			}
 		: null
-	const plan = course.registrationFee > 0 ? await planOfferForBuyer(db, getPayments(), course.id) : null
+	const plan = course.registrationFee > 0 ? await planOfferForBuyer(db, course.id) : null
 	const agreement = await agreementForCourse(db, course.id, { plan })
 	if (!agreement) throw redirect(STEP_PATH[2])
 	return { course: publicCourse(course), agreement, account, plan }

@@ -50,7 +50,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 	const checkoutOpenUntil = openCheckoutUntil(state)
 	// A full course is full for everyone but the buyer whose checkout holds one of its seats.
 	if (course.isFull && !checkoutOpenUntil) throw redirect(`/courses/${course.id}?dialog=waitlist`)
-	const plan = course.registrationFee > 0 ? await planOfferForBuyer(getDb(), getPayments(), course.id) : null
+	const plan = course.registrationFee > 0 ? await planOfferForBuyer(getDb(), course.id) : null
 	const agreement = await agreementForCourse(getDb(), course.id, { plan })
 	if (!agreement) throw data('Course Not Found', { status: 404 })
 	const { id, title, registrationFee } = course

@@ -1,4 +1,5 @@
 import { expireCheckout, fulfil } from '#app/models/payments/payments.server.ts'
+import { collectPlanOfCheckout, recordPlanInvoice, recordPlanSubscriptionChange } from '#app/models/payments/plan-subscriptions.server.ts'
 import { syncProviderRefunds } from '#app/models/payments/refunds.server.ts'
 import { getPayments } from '#app/services/payments/index.server.ts'
 import { type CheckoutEvent, WebhookSignatureError } from '#app/services/payments/payments.ts'
@@ -15,10 +16,11 @@ export async function loader() {
 }
 
 /**
- * Stripe's events about checkouts and refunds. The signature is checked over the raw body
- * before anything is read from it; a bad one gets 400 and changes nothing.
- * Fulfilment, expiry and refund syncing are idempotent, so repeated and out-of-order
- * deliveries are harmless; an error answers 500 so that Stripe retries.
+ * Stripe's events about checkouts, refunds and the subscriptions that collect payment plans. The
+ * signature is checked over the raw body before anything is read from it; a bad one gets 400 and
+ * changes nothing. Fulfilment (then the plan's schedule), expiry, refund syncing and a plan's
+ * invoices are idempotent, so repeated and out-of-order deliveries are harmless; an event about a
+ * subscription no plan has is logged and answered 200; an error answers 500 so that Stripe retries.
  */
 export async function action({ request }: Route.ActionArgs) {
 	const payments = getPayments()
@@ -35,9 +37,14 @@ export async function action({ request }: Route.ActionArgs) {
 	}
 	const db = getDb()
 	try {
-		if (event.type === 'checkout.completed') await fulfil(db, payments, event.sessionId)
+		if (event.type === 'checkout.completed') {
+			await fulfil(db, payments, event.sessionId)
+			await collectPlanOfCheckout(db, payments, event.sessionId)
+		}
 		if (event.type === 'checkout.expired') await expireCheckout(db, event.sessionId)
 		if (event.type === 'charge.refunded') await syncProviderRefunds(db, payments, event.paymentIntentId)
+		if (event.type === 'invoice.paid' || event.type === 'invoice.payment_failed') await recordPlanInvoice(db, payments, event)
+		if (event.type === 'subscription.changed') await recordPlanSubscriptionChange(db, event)
 	} catch (error) {
 		console.error('[stripe-webhook] handling failed:', error instanceof Error ? error.message : error)
 		return new Response('Webhook handling failed', { status: 500 })

@@ -50,6 +50,19 @@ export type NewCheckoutSession = {
 	cancelUrl: string
 	/** Makes a retried creation return the same session instead of a second one. */
 	idempotencyKey: string
+	/**
+	 * Bought on a payment plan (docs/decisions/054): `amountCents` is its first payment, and a provider
+	 * that collects plans itself (Stripe) sells the rest as a subscription. Null for paying in full.
+	 */
+	plan?: CheckoutPlan | null
+}
+
+/** A plan's payments as the checkout sells them: the first at checkout, then one a month, in order. */
+export type CheckoutPlan = {
+	/** What the buyer's statement and invoices name: the course and "payment plan". */
+	productName: string
+	/** Each payment's amount in cents (the discount already spread, if any); the first is the deposit on a deposit plan. */
+	payments: Array<{ amountCents: number; isDeposit: boolean }>
 }
 
 export type CheckoutSession = {
@@ -67,6 +80,8 @@ export type CheckoutSession = {
 	metadata: Partial<CheckoutMetadata>
 	/** The payment refunds go against once paid (Stripe's PaymentIntent; the test checkout's session); null before. */
 	paymentIntentId: string | null
+	/** The provider's subscription that collects the rest of a plan (Stripe); null otherwise. */
+	subscriptionId: string | null
 }
 
 /** Stripe's refund reasons (db/types.ts); the admin's own words stay in the app's records. */
@@ -105,6 +120,10 @@ export type CheckoutEvent =
 	| { type: 'checkout.expired'; sessionId: string }
 	/** Money went back on a charge, from the app or the provider's dashboard. */
 	| { type: 'charge.refunded'; paymentIntentId: string }
+	/** An invoice of a plan's subscription was paid or could not be charged; `billedAt` is the start of the period it bills. */
+	| { type: 'invoice.paid' | 'invoice.payment_failed'; invoiceId: string; subscriptionId: string; billedAt: Date }
+	/** A plan's subscription changed state at the provider; `ended` when it will bill no more (cancelled or deleted). */
+	| { type: 'subscription.changed'; eventType: string; subscriptionId: string; ended: boolean }
 	| { type: 'ignored'; eventType: string }
 
 export class WebhookSignatureError extends Error {}
@@ -132,4 +151,21 @@ export interface PaymentProvider {
 	listRefunds(paymentIntentId: string): Promise<ProviderRefund[]>
 	/** Stripe confirms payments by webhook too; the test checkout fulfils in its own page and has none. */
 	readonly webhooks: WebhookVerifier | null
+	/** A provider that collects a plan's later payments itself (Stripe); the test checkout charges them in the app. */
+	readonly plans: PlanCollector | null
+}
+
+/** The provider's side of a plan after its checkout (docs/decisions/054). */
+export interface PlanCollector {
+	/**
+	 * Makes the plan's subscription bill exactly `laterPayments` (one a month after the checkout's,
+	 * in cents) and then end. Repeating the call with the same plan changes nothing.
+	 */
+	schedulePlan(input: { planPurchaseId: number; subscriptionId: string; laterPayments: number[] }): Promise<void>
+	/** Stops the subscription billing at once (a plan paid for a seat no longer there); one already ended is left as it is. */
+	cancelSubscription(subscriptionId: string): Promise<void>
+	/** The PaymentIntent that paid an invoice (a refund goes against it); null when none. */
+	paymentIntentOfInvoice(invoiceId: string): Promise<string | null>
+	/** A page of the provider's where the buyer updates their card and pays what is due (Stripe's customer portal). */
+	updateCardUrl(input: { subscriptionId: string; returnUrl: string }): Promise<string>
 }

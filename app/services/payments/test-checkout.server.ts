@@ -29,6 +29,8 @@ export type TestCheckoutSession = CheckoutSession & {
 export class TestCheckoutPayments implements PaymentProvider {
 	readonly name = 'test'
 	readonly webhooks = null
+	/** Later instalments are charged in the app (docs/decisions/059). */
+	readonly plans = null
 	readonly #db: () => Kysely<Database>
 
 	/** Takes a getter so that the database installed later (start-up, a test) is the one used. */
@@ -222,6 +224,7 @@ function toSession(row: Selectable<TestCheckoutSessionsTable>): TestCheckoutSess
 		customerEmail: row.customer_email,
 		metadata: { userId: row.metadata.userId, courseId: row.metadata.courseId },
 		paymentIntentId: row.payment_status === 'paid' ? row.id : null,
+		subscriptionId: null,
 		description: row.description,
 		amountCents: row.amount_cents,
 		promotionCode: row.promotion_code,

@@ -1,0 +1,432 @@
+/**
+ * Pay in instalments with Stripe (issue 41, docs/decisions/054 and 062), against the Stripe stand-in
+ * with the real `stripe` SDK: the plan is sold as a Checkout subscription whose schedule bills the
+ * later instalments and then cancels; the first payment takes the seat as a payment in full does;
+ * signed `invoice.paid` / `invoice.payment_failed` / `customer.subscription.*` events drive the same
+ * state machine as the test checkout (failure e-mail once, pause after the grace days, access back at
+ * once on payment, completion); the update-card link opens Stripe's customer portal.
+ */
+import { RouterContextProvider } from 'react-router'
+import { describe, expect, test, vi } from 'vitest'
+import { createUser } from '#app/models/accounts/users.server.ts'
+import { courseAccess } from '#app/models/materials/materials.server.ts'
+import { addMonths, dayInZone } from '#app/models/payments/instalment-plans.ts'
+import { pauseOverduePlans } from '#app/models/payments/plan-purchases.server.ts'
+import { action as planPayAction, loader as planPayLoader } from '#app/routes/dashboard/plan-pay.tsx'
+import { action as enrollAction } from '#app/routes/register/enroll.tsx'
+import { action as webhookAction } from '#app/routes/resources/stripe-webhook.ts'
+import { useTestDatabase } from '#tests/support/db.ts'
+import { insertCourse, insertPaymentPlan } from '#tests/support/fixtures.ts'
+import { formRequest, getRequest, sessionCookieFor, settle } from '#tests/support/requests.ts'
+import { useStripeStandIn } from '#tests/support/stripe-stand-in.ts'
+
+const t = useTestDatabase()
+const { stripe } = useStripeStandIn({ installed: true })
+const ZONE = 'America/New_York'
+const DAY = 86_400_000
+const today = () => dayInZone(new Date(), ZONE)
+
+let sequence = 0
+
+/** A $2,500 course ending in four months, offering a plan ($100 surcharge): three equal instalments unless told. */
+async function courseWithPlan(plan: { kind?: 'deposit' | 'equal'; deposit_cents?: number; instalment_count?: number } = {}) {
+	sequence += 1
+	const course = await insertCourse(t.db, {
+		title: `Stripe Plan Course ${sequence}`,
+		capacity: 5,
+		registration_fee: 250_000,
+		time_zone: ZONE,
+		start_date: today(),
+		end_date: addMonths(today(), 5),
+	})
+	await insertPaymentPlan(t.db, { courseId: course.id, surcharge_cents: 10_000, ...plan })
+	return course
+}
+
+function deliver({ body, signature }: { body: string; signature: string }) {
+	const request = new Request('http://localhost/webhooks/stripe', {
+		method: 'POST',
+		body,
+		headers: { 'Content-Type': 'application/json', 'Stripe-Signature': signature },
+	})
+	return settle(() => webhookAction({ request, params: {}, context: {} } as never))
+}
+
+/** A student chooses the course's plan on the enroll form and is sent to Stripe's checkout. */
+async function openPlanCheckout(course: { id: number }) {
+	sequence += 1
+	const email = `stripe-plan-${sequence}@example.com`
+	const user = await createUser(t.db, { email, name: `Stripe Plan Buyer ${sequence}`, passwordHash: 'unused-hash', confirmed: true })
+	const cookie = await sessionCookieFor(user.id)
+	const response = await settle(() =>
+		enrollAction({
+			request: formRequest(`/courses/${course.id}/enroll`, { intent: 'agree', agreeToTerms: 'on', paymentOption: 'plan' }, { cookie }),
+			params: { id: String(course.id) },
+			context: new RouterContextProvider(),
+		} as never),
+	)
+	expect(response.status).toBe(303)
+	const sessionId = response.headers.get('Location')!.split('/').at(-1)!
+	expect(stripe.sessions.get(sessionId)?.mode).toBe('subscription')
+	return { user: { id: user.id, email }, cookie, sessionId }
+}
+
+/** A student buys the course on its plan through the enroll form, pays on Stripe's page, and Stripe says so. */
+async function buyOnPlan(course: { id: number }) {
+	const { user, cookie, sessionId } = await openPlanCheckout(course)
+	const session = stripe.pay(sessionId)
+	expect((await deliver(stripe.webhook('checkout.session.completed', sessionId))).status).toBe(200)
+	const plan = await t.db.selectFrom('plan_purchases').selectAll().where('checkout_session_id', '=', sessionId).executeTakeFirstOrThrow()
+	return { user, cookie, sessionId, subscriptionId: session.subscription!, plan }
+}
+
+const instalmentsOf = (planId: number) =>
+	t.db
+		.selectFrom('plan_instalments')
+		.select(['sequence', 'amount_cents', 'status', 'provider_invoice_id', 'payment_intent_id'])
+		.where('plan_purchase_id', '=', planId)
+		.orderBy('sequence')
+		.execute()
+const planRow = (planId: number) => t.db.selectFrom('plan_purchases').selectAll().where('id', '=', planId).executeTakeFirstOrThrow()
+const mails = (email: string, subjectStart: string) =>
+	t.db
+		.selectFrom('email_outbox')
+		.select(['subject', 'text_body'])
+		.where('to_address', '=', email)
+		.where('subject', 'like', `${subjectStart}%`)
+		.execute()
+const reader = (userId: string) => ({ id: userId, isAdmin: false })
+
+describe('buying on a plan with Stripe', () => {
+	test('the checkout is a subscription: the monthly price and the leftover cents, charged as the first payment; its schedule bills the rest and cancels', async () => {
+		const course = await courseWithPlan()
+		const { sessionId, subscriptionId, plan } = await buyOnPlan(course)
+		const created = stripe.requests.find((request) => request.path === '/v1/checkout/sessions' && request.method === 'POST')!
+		expect(created.body).toMatchObject({
+			mode: 'subscription',
+			line_items: {
+				0: { price_data: { unit_amount: '86666', recurring: { interval: 'month' } } },
+				1: { price_data: { unit_amount: '2' } },
+			},
+		})
+		expect(created.body).not.toHaveProperty('payment_intent_data')
+		expect(stripe.sessions.get(sessionId)?.amount_total).toBe(86_668)
+
+		// The seat is taken exactly as a full payment takes it; the payment refunds go against is the first invoice's.
+		const enrollment = await t.db
+			.selectFrom('enrollments')
+			.select(['id', 'status'])
+			.where('course_id', '=', course.id)
+			.executeTakeFirstOrThrow()
+		expect(plan).toMatchObject({
+			status: 'active',
+			provider: 'stripe',
+			enrollment_id: enrollment.id,
+			provider_subscription_id: subscriptionId,
+		})
+		const firstInvoice = [...stripe.invoices.values()].find(
+			(invoice) => invoice.parent.subscription_details.subscription === subscriptionId,
+		)!
+		const payment = await t.db
+			.selectFrom('registration_payments')
+			.select(['status', 'amount_cents', 'payment_intent_id'])
+			.where('checkout_session_id', '=', sessionId)
+			.executeTakeFirstOrThrow()
+		expect(payment).toEqual({ status: 'paid', amount_cents: 86_668, payment_intent_id: firstInvoice.payment_intent })
+		expect(await t.db.selectFrom('seat_holds').select('id').where('course_id', '=', course.id).execute()).toEqual([])
+
+		const schedule = stripe.schedules.get(stripe.subscriptions.get(subscriptionId)!.schedule!)!
+		expect(schedule).toMatchObject({ end_behavior: 'cancel', metadata: { planPurchaseId: String(plan.id) } })
+		expect(schedule.phases.map((phase) => phase.periods)).toEqual([1, 2])
+
+		// Stripe delivers again: the schedule is not touched twice.
+		expect((await deliver(stripe.webhook('checkout.session.completed', sessionId))).status).toBe(200)
+		const updates = stripe.requests.filter(
+			(request) => request.path === `/v1/subscription_schedules/${schedule.id}` && request.method === 'POST',
+		)
+		expect(updates).toHaveLength(1)
+		expect(stripe.requests.filter((request) => request.path === '/v1/subscription_schedules' && request.method === 'POST')).toHaveLength(1)
+	})
+
+	test('five deliveries of checkout.session.completed at once enrol once and put the subscription on one schedule', async () => {
+		const course = await courseWithPlan()
+		const { sessionId } = await openPlanCheckout(course)
+		const subscriptionId = stripe.pay(sessionId).subscription!
+		const event = stripe.webhook('checkout.session.completed', sessionId)
+		const responses = await Promise.all(Array.from({ length: 5 }, () => deliver(event)))
+		expect(responses.map((response) => response.status)).toEqual(Array(5).fill(200))
+		expect(await t.db.selectFrom('enrollments').select('id').where('course_id', '=', course.id).execute()).toHaveLength(1)
+		const schedules = [...stripe.schedules.values()].filter((schedule) => schedule.subscription === subscriptionId)
+		expect(schedules).toHaveLength(1)
+		expect(schedules[0]).toMatchObject({ end_behavior: 'cancel' })
+		expect(schedules[0]!.phases.map((phase) => phase.periods)).toEqual([1, 2])
+	})
+
+	test('a deposit plan: the first invoice is the deposit alone, the instalments start a month on with the leftover cents first', async () => {
+		const course = await courseWithPlan({ kind: 'deposit', deposit_cents: 50_000, instalment_count: 3 })
+		const { sessionId, subscriptionId, plan } = await buyOnPlan(course)
+		expect(stripe.sessions.get(sessionId)?.amount_total).toBe(50_000)
+		const created = stripe.requests.findLast((request) => request.path === '/v1/checkout/sessions' && request.method === 'POST')!
+		expect(created.body).toMatchObject({ subscription_data: { proration_behavior: 'none' } })
+		expect(Number((created.body.subscription_data as { billing_cycle_anchor: string }).billing_cycle_anchor)).toBeGreaterThan(
+			(Date.now() + 27 * DAY) / 1000,
+		)
+		const billed = [
+			stripe.billNext(subscriptionId, 'paid'),
+			stripe.billNext(subscriptionId, 'paid'),
+			stripe.billNext(subscriptionId, 'paid'),
+		]
+		expect(billed.map((invoice) => invoice?.amount_paid)).toEqual([70_000, 70_000, 70_000])
+		expect(stripe.billNext(subscriptionId, 'paid')).toBeNull()
+		expect((await instalmentsOf(plan.id)).map((instalment) => instalment.amount_cents)).toEqual([50_000, 70_000, 70_000, 70_000])
+	})
+
+	test('a plan with leftover cents on an instalment after the deposit bills them in a phase of its own', async () => {
+		const course = await courseWithPlan({ kind: 'deposit', deposit_cents: 50_001, instalment_count: 3 })
+		const { subscriptionId, plan } = await buyOnPlan(course)
+		const amounts = (await instalmentsOf(plan.id)).map((instalment) => instalment.amount_cents)
+		expect(amounts).toEqual([50_001, 70_001, 69_999, 69_999])
+		const billed = [1, 2, 3].map(() => stripe.billNext(subscriptionId, 'paid')?.amount_paid)
+		expect(billed).toEqual(amounts.slice(1))
+		expect(stripe.billNext(subscriptionId, 'paid')).toBeNull()
+	})
+
+	test('a plan paid after its seat was taken is flagged for refund and its subscription cancelled, so it bills no more', async () => {
+		const course = await courseWithPlan()
+		await t.db.updateTable('courses').set({ capacity: 1 }).where('id', '=', course.id).execute()
+		const { sessionId } = await openPlanCheckout(course)
+		await t.db
+			.updateTable('seat_holds')
+			.set({ expires_at: new Date(Date.now() - 1000) })
+			.where('checkout_session_id', '=', sessionId)
+			.execute()
+		await openPlanCheckout(course)
+		const subscriptionId = stripe.pay(sessionId).subscription!
+		const warned = vi.spyOn(console, 'warn').mockImplementation(() => {})
+		expect((await deliver(stripe.webhook('checkout.session.completed', sessionId))).status).toBe(200)
+		expect(warned).toHaveBeenCalledWith(expect.stringContaining('flagged for refund'))
+		warned.mockRestore()
+		const payment = await t.db
+			.selectFrom('registration_payments')
+			.select('status')
+			.where('checkout_session_id', '=', sessionId)
+			.executeTakeFirstOrThrow()
+		expect(payment.status).toBe('needs_refund')
+		const plan = await t.db
+			.selectFrom('plan_purchases')
+			.select('status')
+			.where('checkout_session_id', '=', sessionId)
+			.executeTakeFirstOrThrow()
+		expect(plan.status).toBe('expired')
+		expect(stripe.subscriptions.get(subscriptionId)).toMatchObject({ status: 'canceled', schedule: null })
+		// Stripe delivers again: the subscription is already cancelled, and that is fine.
+		expect((await deliver(stripe.webhook('checkout.session.completed', sessionId))).status).toBe(200)
+	})
+})
+
+describe('a Stripe plan after the purchase', () => {
+	test('an instalment fails, access pauses after the grace days, paying on Stripe restores it, the last completes the plan', async () => {
+		const course = await courseWithPlan()
+		const { user, cookie, subscriptionId, plan } = await buyOnPlan(course)
+		const firstInvoice = stripe.invoices.get(stripe.subscriptions.get(subscriptionId)!.latest_invoice!)!
+		// The first invoice's own event: the checkout paid it already; it is only linked, and no second receipt goes.
+		expect((await deliver(stripe.event('invoice.paid', firstInvoice))).status).toBe(200)
+		expect((await instalmentsOf(plan.id))[0]).toMatchObject({ status: 'paid', provider_invoice_id: firstInvoice.id })
+		expect(await mails(user.email, 'Payment received')).toHaveLength(0)
+
+		const failed = stripe.billNext(subscriptionId, 'failed')!
+		const failure = stripe.event('invoice.payment_failed', failed)
+		for (const _ of [1, 2]) expect((await deliver(failure)).status).toBe(200)
+		expect(await planRow(plan.id)).toMatchObject({ status: 'past_due' })
+		expect((await instalmentsOf(plan.id)).map((instalment) => instalment.status)).toEqual(['paid', 'failed', 'scheduled'])
+		const failureMails = await mails(user.email, 'Payment failed')
+		expect(failureMails).toHaveLength(1)
+		expect(failureMails[0]!.text_body).toContain(`/dashboard/plans/${plan.id}/pay`)
+		expect((await deliver(stripe.event('customer.subscription.updated', stripe.subscriptions.get(subscriptionId)))).status).toBe(200)
+		expect(await courseAccess(t.db, reader(user.id), course.id)).toBe('full')
+
+		const failingSince = (await planRow(plan.id)).failing_since!
+		expect(await pauseOverduePlans(t.db, new Date(failingSince.getTime() + 6 * DAY))).toEqual([])
+		await pauseOverduePlans(t.db, new Date(failingSince.getTime() + 7 * DAY + 1000))
+		expect(await planRow(plan.id)).toMatchObject({ status: 'paused', pause_reason: 'overdue' })
+		expect(await courseAccess(t.db, reader(user.id), course.id)).toBeNull()
+
+		// The e-mail's link: the plan's page, whose button opens Stripe's customer portal for this customer.
+		const page = await planPayLoader({
+			request: getRequest(`/dashboard/plans/${plan.id}/pay`, { cookie }),
+			params: { planId: String(plan.id) },
+		} as never)
+		expect(page).toMatchObject({ portal: true, overdueCents: 86_666 })
+		const portal = await settle(() =>
+			planPayAction({
+				request: formRequest(`/dashboard/plans/${plan.id}/pay`, {}, { cookie }),
+				params: { planId: String(plan.id) },
+			} as never),
+		)
+		expect(portal.status).toBe(303)
+		const opened = stripe.portalSessions.at(-1)!
+		expect(portal.headers.get('Location')).toBe(opened.url)
+		expect(opened).toMatchObject({
+			customer: stripe.subscriptions.get(subscriptionId)!.customer,
+			return_url: 'http://localhost:3000/dashboard',
+		})
+		// The portal updates the card and shows invoices; it never lets the student cancel or change the plan.
+		expect(stripe.portalConfigurations.get(opened.configuration!)?.features).toEqual({
+			payment_method_update: { enabled: 'true' },
+			invoice_history: { enabled: 'true' },
+			subscription_cancel: { enabled: 'false' },
+			subscription_update: { enabled: 'false' },
+			customer_update: { enabled: 'false' },
+		})
+		// A second visit uses the same configuration: one is made per account.
+		await settle(() =>
+			planPayAction({
+				request: formRequest(`/dashboard/plans/${plan.id}/pay`, {}, { cookie }),
+				params: { planId: String(plan.id) },
+			} as never),
+		)
+		expect(stripe.portalSessions.at(-1)!.configuration).toBe(opened.configuration)
+		expect(stripe.portalConfigurations.size).toBe(1)
+
+		// The card updated, Stripe's retry pays the invoice: access is back at once, and a receipt goes.
+		const paid = stripe.payInvoice(failed.id)
+		expect((await deliver(stripe.event('invoice.paid', paid))).status).toBe(200)
+		expect(await planRow(plan.id)).toMatchObject({ status: 'active', pause_reason: null, failing_since: null })
+		expect(await courseAccess(t.db, reader(user.id), course.id)).toBe('full')
+		expect((await instalmentsOf(plan.id))[1]).toMatchObject({
+			status: 'paid',
+			provider_invoice_id: paid.id,
+			payment_intent_id: paid.payment_intent,
+		})
+		const receipts = await mails(user.email, 'Payment received')
+		expect(receipts).toHaveLength(1)
+		expect(receipts[0]!.text_body).toContain('Instalment 2 of 3')
+
+		const last = stripe.billNext(subscriptionId, 'paid')!
+		expect(last.amount_paid).toBe(86_666)
+		expect((await deliver(stripe.event('invoice.paid', last))).status).toBe(200)
+		expect(await planRow(plan.id)).toMatchObject({ status: 'completed' })
+		// The schedule has run out: Stripe cancels the subscription, and the plan stays paid in full.
+		expect(stripe.billNext(subscriptionId, 'paid')).toBeNull()
+		expect(await deliver(stripe.event('customer.subscription.deleted', stripe.subscriptions.get(subscriptionId)))).toMatchObject({
+			status: 200,
+		})
+		expect(await planRow(plan.id)).toMatchObject({ status: 'completed' })
+	})
+
+	test('ten deliveries of one invoice.paid at once record one payment and send one receipt', async () => {
+		const { user, subscriptionId, plan } = await buyOnPlan(await courseWithPlan())
+		const invoice = stripe.billNext(subscriptionId, 'paid')!
+		const event = stripe.event('invoice.paid', invoice)
+		const responses = await Promise.all(Array.from({ length: 10 }, () => deliver(event)))
+		expect(responses.map((response) => response.status)).toEqual(Array(10).fill(200))
+		expect((await instalmentsOf(plan.id)).map((instalment) => [instalment.status, instalment.provider_invoice_id])).toEqual([
+			['paid', null],
+			['paid', invoice.id],
+			['scheduled', null],
+		])
+		expect(await mails(user.email, 'Payment received')).toHaveLength(1)
+	})
+
+	test('an invoice that collected nothing pays no instalment', async () => {
+		const { subscriptionId, plan } = await buyOnPlan(await courseWithPlan())
+		const nothing = { ...stripe.billNext(subscriptionId, 'paid')!, id: 'in_zero', amount_paid: 0, amount_due: 0 }
+		expect((await deliver(stripe.event('invoice.paid', nothing))).status).toBe(200)
+		expect((await instalmentsOf(plan.id)).map((instalment) => instalment.status)).toEqual(['paid', 'scheduled', 'scheduled'])
+	})
+
+	test('an invoice paying an instalment already marked paid outside Stripe is logged for a refund and changes nothing', async () => {
+		const { subscriptionId, plan } = await buyOnPlan(await courseWithPlan())
+		await t.db
+			.updateTable('plan_instalments')
+			.set({ status: 'paid_outside', paid_at: new Date() })
+			.where('plan_purchase_id', '=', plan.id)
+			.where('sequence', '=', 2)
+			.execute()
+		const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+		const invoice = stripe.billNext(subscriptionId, 'paid')!
+		for (const _ of [1, 2]) expect((await deliver(stripe.event('invoice.paid', invoice))).status).toBe(200)
+		expect(warn.mock.calls.filter(([message]) => String(message).includes('already paid outside Stripe'))).toHaveLength(1)
+		warn.mockRestore()
+		expect((await instalmentsOf(plan.id))[1]).toMatchObject({ status: 'paid_outside', provider_invoice_id: invoice.id })
+		expect(await planRow(plan.id)).toMatchObject({ status: 'active' })
+	})
+
+	test('Stripe ending the subscription early cancels what is left; a failed instalment stays owed and the plan past due', async () => {
+		const early = await buyOnPlan(await courseWithPlan())
+		expect(
+			(
+				await deliver(
+					stripe.event('customer.subscription.deleted', { ...stripe.subscriptions.get(early.subscriptionId), status: 'canceled' }),
+				)
+			).status,
+		).toBe(200)
+		expect(await planRow(early.plan.id)).toMatchObject({ status: 'cancelled' })
+		expect((await instalmentsOf(early.plan.id)).map((instalment) => instalment.status)).toEqual(['paid', 'cancelled', 'cancelled'])
+
+		const owing = await buyOnPlan(await courseWithPlan())
+		expect((await deliver(stripe.event('invoice.payment_failed', stripe.billNext(owing.subscriptionId, 'failed')))).status).toBe(200)
+		const cancelled = { ...stripe.subscriptions.get(owing.subscriptionId), status: 'canceled' }
+		expect((await deliver(stripe.event('customer.subscription.updated', cancelled))).status).toBe(200)
+		expect(await planRow(owing.plan.id)).toMatchObject({ status: 'past_due' })
+		expect((await instalmentsOf(owing.plan.id)).map((instalment) => instalment.status)).toEqual(['paid', 'failed', 'cancelled'])
+		// The student pays what was owed (the invoice stays payable): the plan ends cancelled, never paid in full.
+		const owed = stripe.invoices.get(stripe.subscriptions.get(owing.subscriptionId)!.latest_invoice!)!
+		expect((await deliver(stripe.event('invoice.paid', stripe.payInvoice(owed.id)))).status).toBe(200)
+		expect(await planRow(owing.plan.id)).toMatchObject({ status: 'cancelled', failing_since: null })
+	})
+
+	test('an event about a subscription no plan has is logged and answered 200, and nothing is written', async () => {
+		const { subscriptionId, plan } = await buyOnPlan(await courseWithPlan())
+		const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+		const stranger = { ...stripe.billNext(subscriptionId, 'paid')!, id: 'in_stranger' }
+		stranger.parent = { type: 'subscription_details', subscription_details: { subscription: 'sub_unknown', metadata: {} } }
+		const counts = () =>
+			Promise.all(
+				(['plan_purchases', 'plan_instalments', 'email_outbox', 'registration_payments'] as const).map((table) =>
+					t.db
+						.selectFrom(table)
+						.select((eb) => eb.fn.countAll<string>().as('n'))
+						.executeTakeFirstOrThrow(),
+				),
+			)
+		const before = await counts()
+		const planBefore = await planRow(plan.id)
+		for (const event of [
+			stripe.event('invoice.paid', stranger),
+			stripe.event('invoice.payment_failed', stranger),
+			stripe.event('customer.subscription.updated', { ...stripe.subscriptions.get(subscriptionId), id: 'sub_unknown' }),
+			stripe.event('customer.subscription.deleted', { ...stripe.subscriptions.get(subscriptionId), id: 'sub_unknown', status: 'canceled' }),
+		]) {
+			expect((await deliver(event)).status).toBe(200)
+		}
+		expect(await counts()).toEqual(before)
+		expect(await planRow(plan.id)).toEqual(planBefore)
+		expect(warn.mock.calls.filter(([message]) => String(message).includes('sub_unknown'))).toHaveLength(4)
+		warn.mockRestore()
+	})
+
+	test("the update-card page is the student's own: another student's Stripe plan is not found, and nothing is opened", async () => {
+		const { plan } = await buyOnPlan(await courseWithPlan())
+		const other = await createUser(t.db, {
+			email: `stripe-other-${++sequence}@example.com`,
+			name: 'Other',
+			passwordHash: 'x',
+			confirmed: true,
+		})
+		const cookie = await sessionCookieFor(other.id)
+		const before = stripe.portalSessions.length
+		const page = await settle(() =>
+			planPayLoader({ request: getRequest(`/dashboard/plans/${plan.id}/pay`, { cookie }), params: { planId: String(plan.id) } } as never),
+		)
+		expect(page.status).toBe(404)
+		const post = await settle(() =>
+			planPayAction({
+				request: formRequest(`/dashboard/plans/${plan.id}/pay`, {}, { cookie }),
+				params: { planId: String(plan.id) },
+			} as never),
+		)
+		expect(post.status).toBe(404)
+		expect(stripe.portalSessions.length).toBe(before)
+	})
+})
