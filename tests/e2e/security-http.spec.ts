@@ -244,6 +244,8 @@ test.describe('forgery, GET safety and headers', () => {
 			}
 		}
 		expect(answers).toEqual([])
+		if (process.env.PRINT_HTTP)
+			console.log(`forged POSTs: ${paths.length - exempt.size} routes × ${VISITORS.length} visitors × ${forgeries.length}`)
 		expect(await snapshot(server.databaseUrl!)).toEqual(before)
 		// The Stripe webhook is exempt (it is signed, not cookie-borne); unsigned, it changes nothing either.
 		const webhook = await fetch(`${server.url}/webhooks/stripe`, {
@@ -297,6 +299,7 @@ test.describe('forgery, GET safety and headers', () => {
 			}
 		}
 		expect(problems).toEqual([])
+		if (process.env.PRINT_HTTP) console.log(`crawled GETs: ${paths.length} routes × ${VISITORS.length} visitors`)
 		// The one write a GET makes by design: opening a material records the student's first open
 		// (docs/decisions/051), once, and for no one else.
 		const after = await snapshot(server.databaseUrl!)
@@ -317,6 +320,7 @@ test.describe('forgery, GET safety and headers', () => {
 		const names = [...queryParamNames(), `week${params.weekId}`]
 		expect(names).toEqual(expect.arrayContaining(['q', 'with', 'before', 'weeks', 'redirectTo', 'returnTo']))
 		const problems: string[] = []
+		let requests = 0
 		// Ids: negative, past PostgreSQL's integer, and spellings Number() would read as one ('1e1', '12.0').
 		// The last two: a path a browser reads as another host, and one a Location header cannot carry.
 		for (const value of ['\u0000', '-1', '99999999999999999999', '2147483648', '1e1', '12.0', '%zz', '/\t/evil.example/x', '/\r\n\u0100']) {
@@ -325,6 +329,7 @@ test.describe('forgery, GET safety and headers', () => {
 				if (path === '/events') continue
 				await Promise.all(
 					VISITORS.map(async (visitor) => {
+						requests++
 						const response = await fetch(`${server.url}${path}?${query}`, {
 							redirect: 'manual',
 							headers: cookies[visitor] ? { Cookie: cookies[visitor] } : {},
@@ -342,6 +347,7 @@ test.describe('forgery, GET safety and headers', () => {
 			}
 		}
 		expect(problems).toEqual([])
+		if (process.env.PRINT_HTTP) console.log(`query-string GETs: ${requests} (${names.length} parameters)`)
 	})
 
 	/** One raw HTTP/1.1 request, for what fetch will not send: a target in absolute form, a broken Host. */
