@@ -45,8 +45,9 @@ export function PaymentPlanForm({
 			<CardHeader>
 				<CardTitle as="h2">Plan</CardTitle>
 				<CardDescription>
-					Besides paying in full, a buyer may pay a deposit and monthly instalments, or equal monthly instalments. Buyers do not see the
-					plan yet: it is saved for when paying in instalments opens.
+					Besides paying in full, a buyer may pay a deposit and monthly instalments, or equal monthly instalments. An offered plan shows on
+					the course page and the purchase forms while its last instalment can still fall before the course's last day; a change applies to
+					new purchases only.
 				</CardDescription>
 			</CardHeader>
 			<CardContent>
