@@ -315,6 +315,15 @@ beforeAll(async () => {
 		.set({ status: 'failed', failed_at: new Date() })
 		.where('id', '=', plan.instalmentIds[1]!)
 		.execute()
+	// Its first payment, which the plan's refund form offers to give back.
+	await insertPaidPayment(t.db, {
+		checkoutSessionId: plan.checkoutSessionId,
+		userId: users.student,
+		courseId: course.id,
+		courseTitle: 'Fuzz course',
+		customerEmail: STUDENT_EMAIL,
+		amountCents: 86_668,
+	})
 	const weekId = await insertWeek(t.db, { courseId: course.id, weekNumber: 1, topic: 'Week' })
 	await insertLiveSession(t.db, { courseId: course.id })
 	await insertWeek(t.db, { courseId: course.id, weekNumber: 2, topic: 'Next week' })
