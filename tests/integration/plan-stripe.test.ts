@@ -618,6 +618,16 @@ describe("the admin's actions on a Stripe plan", () => {
 		expect(updates()).toHaveLength(2)
 	})
 
+	test('the provider followed twice at once (the request and its job) pauses once and finalizes each draft once, without an error', async () => {
+		const { subscriptionId, plan } = await buyOnPlan(await courseWithPlan())
+		await Promise.all([payments.plans.pauseCollection(subscriptionId), payments.plans.pauseCollection(subscriptionId)])
+		const draft = stripe.billNext(subscriptionId, 'paid')!
+		await Promise.all([payments.plans.resumeCollection(subscriptionId), payments.plans.resumeCollection(subscriptionId)])
+		expect(stripe.invoices.get(draft.id)).toMatchObject({ status: 'open', auto_advance: true })
+		expect(stripe.subscriptions.get(subscriptionId)?.pause_collection).toBeNull()
+		expect(await planRow(plan.id)).toMatchObject({ status: 'active' })
+	})
+
 	test('mark paid outside is refused on a Stripe plan with a clear message: Stripe would still charge that instalment', async () => {
 		const course = await courseWithPlan()
 		const { plan } = await buyOnPlan(course)

@@ -818,6 +818,12 @@ export async function startStripeServer(): Promise<StripeStandIn> {
 				.reverse()
 			return json(response, { object: 'list', url: '/v1/invoices', has_more: false, data })
 		}
+		const invoicePath = /^\/v1\/invoices\/([^/]+)$/.exec(url.pathname)
+		if (invoicePath && request.method === 'GET') {
+			const invoice = invoices.get(decodeURIComponent(invoicePath[1]!))
+			if (!invoice) return stripeError(response, 404, `No such invoice: '${invoicePath[1]}'`, 'resource_missing')
+			return json(response, invoice)
+		}
 		const finalizePath = /^\/v1\/invoices\/([^/]+)\/finalize$/.exec(url.pathname)
 		if (finalizePath && request.method === 'POST') {
 			const invoice = invoices.get(decodeURIComponent(finalizePath[1]!))

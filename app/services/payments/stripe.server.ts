@@ -236,7 +236,14 @@ export class StripePayments implements PaymentProvider {
 				if (subscription.pause_collection) await stripe.subscriptions.update(subscriptionId, { pause_collection: '' })
 				// The drafts the pause kept (auto_advance off) are finalized with automatic collection: Stripe charges them now.
 				for await (const invoice of stripe.invoices.list({ subscription: subscriptionId, status: 'draft', limit: 100 })) {
-					if (!invoice.auto_advance) await stripe.invoices.finalizeInvoice(invoice.id!, { auto_advance: true })
+					if (invoice.auto_advance) continue
+					try {
+						await stripe.invoices.finalizeInvoice(invoice.id!, { auto_advance: true })
+					} catch (error) {
+						// Another request (the follow-up job) finalized it meanwhile: it is collected, as asked.
+						if (!(error instanceof Stripe.errors.StripeInvalidRequestError)) throw error
+						if ((await stripe.invoices.retrieve(invoice.id!)).status === 'draft') throw error
+					}
 				}
 			},
 			updateCardUrl: async ({ subscriptionId, returnUrl }) => {
