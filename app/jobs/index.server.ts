@@ -10,6 +10,7 @@ import { SEND_OFFER_EXPIRED_TASK, SEND_SEAT_OFFER_TASK } from '#app/models/enrol
 import { MAKE_PREVIEW_TASK } from '#app/models/materials/document-previews.server.ts'
 import { COURSE_UPDATE_TASK } from '#app/models/materials/materials.ts'
 import { EMAIL_ANNOUNCEMENT_TASK } from '#app/models/messaging/messages.server.ts'
+import { FOLLOW_PLAN_AT_PROVIDER_TASK } from '#app/models/payments/plan-purchases.server.ts'
 import { emailAnnouncementTask } from './announcements.server.ts'
 import { sendCertificateMail } from './certificates.server.ts'
 import { emailCommunityRepliesTask } from './community.server.ts'
@@ -18,7 +19,7 @@ import { emailCourseUpdateTask } from './course-updates.server.ts'
 import { makePreview, requestMissingPreviews } from './document-previews.server.ts'
 import { announceOpenWeeks, sendSessionReminders } from './live-sessions.server.ts'
 import { deliverMail } from './mail.server.ts'
-import { chargeDueInstalmentsTask, pauseOverduePlansTask } from './payment-plans.server.ts'
+import { chargeDueInstalmentsTask, followPlanAtProviderTask, pauseOverduePlansTask } from './payment-plans.server.ts'
 import { sweepAbandonedUploads, sweepExpiredHolds, sweepRateLimitCounters } from './sweeps.server.ts'
 import { sendOfferExpiredMail, sendSeatOfferMail, sweepWaitlist } from './waitlist.server.ts'
 
@@ -41,6 +42,7 @@ export const TASKS: TaskList = {
 	'complete-ended-courses': completeEndedCoursesTask,
 	'pause-overdue-plans': pauseOverduePlansTask,
 	'charge-due-instalments': chargeDueInstalmentsTask,
+	[FOLLOW_PLAN_AT_PROVIDER_TASK]: followPlanAtProviderTask,
 }
 
 export const CRONTAB = [

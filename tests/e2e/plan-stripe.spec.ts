@@ -6,8 +6,11 @@
  * dashboard says access paused; "Update card and pay" leads to the plan's page, whose button opens
  * Stripe's customer portal (the page's Content-Security-Policy lets the form go there); Stripe's
  * retry pays, and access is back at once. Stripe's own pages are stood in for by the browser route.
+ * The admin's pause, resume and cancel the rest on a Stripe plan reach its subscription (decision
+ * 063's amendment), and "mark paid outside" is not offered there.
  */
 import { randomUUID } from 'node:crypto'
+import type { BrowserContext, Page } from '@playwright/test'
 import type { Kysely } from 'kysely'
 import { addMonths, dayInZone } from '#app/models/payments/instalment-plans.ts'
 import { pauseOverduePlans } from '#app/models/payments/plan-purchases.server.ts'
@@ -60,6 +63,35 @@ test.describe('a plan collected by Stripe', () => {
 		expect(response.status).toBe(200)
 	}
 
+	async function signInAs(context: BrowserContext, userId: string) {
+		const [pair] = (await createSession(db, userId)).setCookie.split(';')
+		const separator = pair!.indexOf('=')
+		await context.clearCookies()
+		await context.addCookies([
+			{ name: pair!.slice(0, separator), value: pair!.slice(separator + 1), url: server.url, httpOnly: true, sameSite: 'Lax' },
+		])
+	}
+
+	/** The signed-in student chooses the plan, is sent to Stripe's checkout, pays, and Stripe says so: the subscription's id. */
+	async function buyOnPlan(page: Page, course: { id: number }) {
+		await page.route('https://checkout.stripe.com/**', (route) =>
+			route.fulfill({ contentType: 'text/html', body: stripePage('Stripe Checkout') }),
+		)
+		await page.goto(`${server.url}/courses/${course.id}/enroll`)
+		await page
+			.getByRole('group', { name: 'How would you like to pay?' })
+			.getByRole('radio', { name: /Payment plan/ })
+			.check()
+		await page.getByRole('checkbox', { name: /I have read and agree/ }).check()
+		await page.getByRole('button', { name: 'Proceed to Payment' }).click()
+		await expect(page).toHaveURL(/^https:\/\/checkout\.stripe\.com\/c\/pay\/cs_test_/)
+		const sessionId = new URL(page.url()).pathname.split('/').at(-1)!
+		expect(stripe.sessions.get(sessionId)).toMatchObject({ mode: 'subscription', amount_total: 86_668 })
+		const subscriptionId = stripe.pay(sessionId).subscription!
+		await deliver(stripe.webhook('checkout.session.completed', sessionId))
+		return subscriptionId
+	}
+
 	test('a student buys on a 3-instalment plan through Stripe, a failed instalment pauses access, the customer portal and a retry restore it', async ({
 		page,
 		context,
@@ -79,32 +111,12 @@ test.describe('a plan collected by Stripe', () => {
 		const week = await insertWeek(db, { courseId: course.id, weekNumber: 1, topic: 'Financing Deals' })
 		await insertMaterialItem(db, { courseId: course.id, weekId: week, title: 'Lender Checklist', fileName: 'lenders.pdf' })
 		const student = await insertUser(db, { email: `stripe-plan-${randomUUID().slice(0, 8)}@example.com`, name: 'Stella Stripe' })
-		const [pair] = (await createSession(db, student)).setCookie.split(';')
-		const separator = pair!.indexOf('=')
-		await context.addCookies([
-			{ name: pair!.slice(0, separator), value: pair!.slice(separator + 1), url: server.url, httpOnly: true, sameSite: 'Lax' },
-		])
-		await page.route('https://checkout.stripe.com/**', (route) =>
-			route.fulfill({ contentType: 'text/html', body: stripePage('Stripe Checkout') }),
-		)
+		await signInAs(context, student)
 		await page.route('https://billing.stripe.com/**', (route) =>
 			route.fulfill({ contentType: 'text/html', body: stripePage('Stripe customer portal') }),
 		)
-
-		await page.goto(`${server.url}/courses/${course.id}/enroll`)
-		await page
-			.getByRole('group', { name: 'How would you like to pay?' })
-			.getByRole('radio', { name: /Payment plan/ })
-			.check()
-		await page.getByRole('checkbox', { name: /I have read and agree/ }).check()
-		await page.getByRole('button', { name: 'Proceed to Payment' }).click()
-		await expect(page).toHaveURL(/^https:\/\/checkout\.stripe\.com\/c\/pay\/cs_test_/)
-		const sessionId = new URL(page.url()).pathname.split('/').at(-1)!
-		expect(stripe.sessions.get(sessionId)).toMatchObject({ mode: 'subscription', amount_total: 86_668 })
-
 		// The buyer pays on Stripe's page; Stripe says so, then the next instalment fails.
-		const subscriptionId = stripe.pay(sessionId).subscription!
-		await deliver(stripe.webhook('checkout.session.completed', sessionId))
+		const subscriptionId = await buyOnPlan(page, course)
 		await deliver(stripe.event('invoice.payment_failed', stripe.billNext(subscriptionId, 'failed')!))
 		const plan = await db.selectFrom('plan_purchases').select(['id', 'status']).where('course_id', '=', course.id).executeTakeFirstOrThrow()
 		expect(plan.status).toBe('past_due')
@@ -136,5 +148,45 @@ test.describe('a plan collected by Stripe', () => {
 		await page.goto(`${server.url}/dashboard`)
 		await expect(page.getByText(`Access to ${title} is paused`)).toHaveCount(0)
 		await expect(materials.getByText('Lender Checklist')).toBeVisible()
+	})
+
+	test('the admin pauses, resumes and cancels the rest of a Stripe plan, and Stripe follows each; paid outside is not offered', async ({
+		page,
+		context,
+	}) => {
+		await page.setViewportSize({ width: 390, height: 844 })
+		const today = dayInZone(new Date(), ZONE)
+		const course = await insertCourse(db, {
+			title: `Stripe Plan Admin ${randomUUID().slice(0, 8)}`,
+			registration_fee: 250_000,
+			time_zone: ZONE,
+			start_date: today,
+			end_date: addMonths(today, 4),
+		})
+		await insertPaymentPlan(db, { courseId: course.id, surcharge_cents: 10_000 })
+		const student = await insertUser(db, { email: `stripe-admin-${randomUUID().slice(0, 8)}@example.com`, name: 'Sid Subscriber' })
+		await signInAs(context, student)
+		const subscriptionId = await buyOnPlan(page, course)
+
+		await signInAs(context, await insertUser(db, { role: 'admin' }))
+		await page.goto(`${server.url}/dashboard/admin/courses/${course.id}/plans`)
+		const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Sid Subscriber' }) })
+		await expect(
+			card.getByText('Stripe collects this plan, so an instalment cannot be marked paid outside', { exact: false }),
+		).toBeVisible()
+		await expect(card.getByRole('button', { name: /Mark paid outside/ })).toHaveCount(0)
+
+		await card.getByRole('button', { name: 'Pause' }).click()
+		await expect(card.getByText('Paused by an admin')).toBeVisible()
+		expect(stripe.subscriptions.get(subscriptionId)?.pause_collection).toEqual({ behavior: 'keep_as_draft', resumes_at: null })
+		await card.getByRole('button', { name: 'Resume' }).click()
+		await expect(card.getByText('In good standing')).toBeVisible()
+		expect(stripe.subscriptions.get(subscriptionId)?.pause_collection).toBeNull()
+
+		await card.getByRole('link', { name: 'Cancel the rest' }).click()
+		await page.getByRole('dialog', { name: 'Cancel the Rest of the Plan' }).getByRole('button', { name: 'Cancel the Rest' }).click()
+		await expect(page.getByText('The rest of the plan is cancelled. The student stays enrolled.')).toBeVisible()
+		expect(stripe.subscriptions.get(subscriptionId)?.status).toBe('canceled')
+		expect(() => stripe.billNext(subscriptionId, 'paid')).toThrow('bills no more')
 	})
 })

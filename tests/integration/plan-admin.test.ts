@@ -175,7 +175,7 @@ describe('the test checkout charges instalments on their due dates', () => {
 
 	test('a plan the admin paused, or whose enrolment ended, is not charged', async () => {
 		const paused = await boughtPlan()
-		await changePlan(t.db, { adminId: paused.admin, courseId: paused.course.id, planId: paused.plan.id, intent: 'pause' })
+		await changePlan(t.db, testCard, { adminId: paused.admin, courseId: paused.course.id, planId: paused.plan.id, intent: 'pause' })
 		const ended = await boughtPlan()
 		await t.db.updateTable('enrollments').set({ status: 'inactive' }).where('id', '=', ended.enrollmentId).execute()
 		const later = new Date(Date.now() + 70 * DAY)
@@ -189,7 +189,9 @@ describe("the admin's changes of a plan", () => {
 	test('cancel the rest: five at once cancel once (one audit entry); the student stays enrolled with access, nothing more is charged', async () => {
 		const { course, buyer, admin, plan, enrollmentId } = await boughtPlan()
 		const outcomes = await Promise.all(
-			Array.from({ length: 5 }, () => changePlan(t.db, { adminId: admin, courseId: course.id, planId: plan.id, intent: 'cancel-rest' })),
+			Array.from({ length: 5 }, () =>
+				changePlan(t.db, testCard, { adminId: admin, courseId: course.id, planId: plan.id, intent: 'cancel-rest' }),
+			),
 		)
 		expect(outcomes.filter((outcome) => outcome === 'changed')).toHaveLength(1)
 		expect(await planRow(plan.id)).toMatchObject({ status: 'cancelled', pause_reason: null, failing_since: null })
@@ -206,7 +208,7 @@ describe("the admin's changes of a plan", () => {
 	test('mark paid outside: one instalment once; marking the last completes the plan, with no payment row', async () => {
 		const { course, admin, plan, instalmentIds } = await boughtPlan()
 		const mark = (instalmentId: number) =>
-			changePlan(t.db, { adminId: admin, courseId: course.id, planId: plan.id, intent: 'paid-outside', instalmentId })
+			changePlan(t.db, testCard, { adminId: admin, courseId: course.id, planId: plan.id, intent: 'paid-outside', instalmentId })
 		const outcomes = await Promise.all(Array.from({ length: 5 }, () => mark(instalmentIds[1]!)))
 		expect(outcomes.filter((outcome) => outcome === 'changed')).toHaveLength(1)
 		expect(await mark(instalmentIds[2]!)).toBe('changed')
@@ -218,7 +220,8 @@ describe("the admin's changes of a plan", () => {
 
 	test('pause and resume: access pauses and a payment does not lift it; resuming a plan with a failure restarts its grace period', async () => {
 		const { course, buyer, admin, plan, instalmentIds } = await boughtPlan()
-		const change = (intent: 'pause' | 'resume') => changePlan(t.db, { adminId: admin, courseId: course.id, planId: plan.id, intent })
+		const change = (intent: 'pause' | 'resume') =>
+			changePlan(t.db, testCard, { adminId: admin, courseId: course.id, planId: plan.id, intent })
 		const paused = await Promise.all(Array.from({ length: 4 }, () => change('pause')))
 		expect(paused.filter((outcome) => outcome === 'changed')).toHaveLength(1)
 		expect(await planRow(plan.id)).toMatchObject({ status: 'paused', pause_reason: 'admin' })
@@ -252,7 +255,7 @@ describe("the admin's changes of a plan", () => {
 		const { admin, plan } = await boughtPlan()
 		const other = await insertCourse(t.db, {})
 		for (const intent of ['cancel-rest', 'pause'] as const) {
-			expect(await changePlan(t.db, { adminId: admin, courseId: other.id, planId: plan.id, intent })).toBe('not-found')
+			expect(await changePlan(t.db, testCard, { adminId: admin, courseId: other.id, planId: plan.id, intent })).toBe('not-found')
 		}
 		expect((await planRow(plan.id)).status).toBe('active')
 		expect(await auditsOf(plan.id)).toEqual([])
@@ -321,7 +324,7 @@ describe('refunding a plan', () => {
 			unenroll: false,
 			requestKey: 'plan-refund-whole-0001',
 		})
-		expect(outcome).toEqual({ kind: 'refunded', amountCents: 173_334, enrollmentEnded: true, pending: false })
+		expect(outcome).toEqual({ kind: 'refunded', amountCents: 173_334, enrollmentEnded: true, pending: false, providerRetrying: false })
 		expect(await paymentsOf(plan.id, plan.checkout_session_id)).toEqual([
 			{ amount_cents: 86_668, refunded_cents: 86_668, status: 'refunded' },
 			{ amount_cents: 86_666, refunded_cents: 86_666, status: 'refunded' },

@@ -4,24 +4,33 @@
  * later instalments and then cancels; the first payment takes the seat as a payment in full does;
  * signed `invoice.paid` / `invoice.payment_failed` / `customer.subscription.*` events drive the same
  * state machine as the test checkout (failure e-mail once, pause after the grace days, access back at
- * once on payment, completion); the update-card link opens Stripe's customer portal.
+ * once on payment, completion); the update-card link opens Stripe's customer portal. The admin's
+ * actions reach the subscription after their change commits (docs/decisions/063's amendment): cancel
+ * the rest and refunds cancel it, pause and resume pause its collection, paid outside is refused.
  */
+import { sql } from 'kysely'
 import { RouterContextProvider } from 'react-router'
 import { describe, expect, test, vi } from 'vitest'
+import { TASKS } from '#app/jobs/index.server.ts'
 import { createUser } from '#app/models/accounts/users.server.ts'
 import { courseAccess } from '#app/models/materials/materials.server.ts'
 import { addMonths, dayInZone } from '#app/models/payments/instalment-plans.ts'
-import { pauseOverduePlans } from '#app/models/payments/plan-purchases.server.ts'
+import { FOLLOW_PLAN_AT_PROVIDER_TASK, pauseOverduePlans } from '#app/models/payments/plan-purchases.server.ts'
+import { refundPlan } from '#app/models/payments/plan-purchases-admin.server.ts'
+import { refundPayment } from '#app/models/payments/refunds.server.ts'
+import { action as plansAction } from '#app/routes/admin/course-plans.tsx'
 import { action as planPayAction, loader as planPayLoader } from '#app/routes/dashboard/plan-pay.tsx'
 import { action as enrollAction } from '#app/routes/register/enroll.tsx'
 import { action as webhookAction } from '#app/routes/resources/stripe-webhook.ts'
+import { setPayments } from '#app/services/payments/index.server.ts'
+import { StripePayments } from '#app/services/payments/stripe.server.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
-import { insertCourse, insertPaymentPlan } from '#tests/support/fixtures.ts'
-import { formRequest, getRequest, sessionCookieFor, settle } from '#tests/support/requests.ts'
+import { insertCourse, insertPaymentPlan, insertUser } from '#tests/support/fixtures.ts'
+import { formRequest, getRequest, sessionCookieFor, settle, toastOf } from '#tests/support/requests.ts'
 import { useStripeStandIn } from '#tests/support/stripe-stand-in.ts'
 
 const t = useTestDatabase()
-const { stripe } = useStripeStandIn({ installed: true })
+const { stripe, payments } = useStripeStandIn({ installed: true })
 const ZONE = 'America/New_York'
 const DAY = 86_400_000
 const today = () => dayInZone(new Date(), ZONE)
@@ -428,5 +437,216 @@ describe('a Stripe plan after the purchase', () => {
 		)
 		expect(post.status).toBe(404)
 		expect(stripe.portalSessions.length).toBe(before)
+	})
+})
+
+describe("the admin's actions on a Stripe plan", () => {
+	/** The admin posts one of the plans page's forms, as the browser does. */
+	async function postPlanAction(course: { id: number }, cookie: string, fields: Record<string, string>) {
+		return settle(() =>
+			plansAction({
+				request: formRequest(`/dashboard/admin/courses/${course.id}/plans`, fields, { cookie }),
+				params: { courseId: String(course.id) },
+				context: new RouterContextProvider(),
+			} as never),
+		)
+	}
+	const adminCookie = async () => {
+		const admin = await insertUser(t.db, { role: 'admin' })
+		return { admin, cookie: await sessionCookieFor(admin) }
+	}
+	const requestsTo = (method: string, path: string) =>
+		stripe.requests.filter((request) => request.method === method && request.path === path).length
+	const followUpJobs = async (planId: number) =>
+		(
+			await sql<{ n: number }>`SELECT count(*)::int AS n FROM graphile_worker.jobs
+				WHERE task_identifier = ${FOLLOW_PLAN_AT_PROVIDER_TASK} AND key = ${`${FOLLOW_PLAN_AT_PROVIDER_TASK}:${planId}`}`.execute(t.db)
+		).rows[0]!.n
+	/** The follow-up job's task, run as the job system would run it. */
+	const runFollowUp = (planId: number) => TASKS[FOLLOW_PLAN_AT_PROVIDER_TASK]!({ planId }, {} as never)
+	const auditsOf = (planId: number) =>
+		t.db
+			.selectFrom('audit_log')
+			.select('action')
+			.where('entity', '=', 'plan_purchase')
+			.where('entity_id', '=', String(planId))
+			.orderBy('id')
+			.execute()
+
+	test('cancel the rest: ten at once cancel once, the subscription is cancelled after the commit and Stripe bills nothing more', async () => {
+		const course = await courseWithPlan()
+		const { subscriptionId, plan } = await buyOnPlan(course)
+		const { cookie } = await adminCookie()
+		const responses = await Promise.all(
+			Array.from({ length: 10 }, () => postPlanAction(course, cookie, { intent: 'cancel-rest', planId: String(plan.id) })),
+		)
+		expect(responses.map((response) => response.status)).toEqual(Array(10).fill(302))
+		const toasts = await Promise.all(responses.map(toastOf))
+		expect(toasts.filter((toast) => toast?.type === 'success')).toHaveLength(1)
+		expect(await planRow(plan.id)).toMatchObject({ status: 'cancelled' })
+		expect((await instalmentsOf(plan.id)).map((instalment) => instalment.status)).toEqual(['paid', 'cancelled', 'cancelled'])
+		expect(await auditsOf(plan.id)).toEqual([{ action: 'payment_plan.cancel_rest' }])
+
+		expect(stripe.subscriptions.get(subscriptionId)?.status).toBe('canceled')
+		expect(requestsTo('DELETE', `/v1/subscriptions/${subscriptionId}`)).toBe(1)
+		expect(() => stripe.billNext(subscriptionId, 'paid')).toThrow('bills no more')
+		// The follow-up job, queued with the change, finds the subscription cancelled and asks nothing more.
+		expect(await followUpJobs(plan.id)).toBe(1)
+		await runFollowUp(plan.id)
+		expect(requestsTo('DELETE', `/v1/subscriptions/${subscriptionId}`)).toBe(1)
+	})
+
+	test('Stripe unreachable: the rest is cancelled here, the admin is told Stripe has not confirmed it, and the job cancels it later', async () => {
+		const course = await courseWithPlan()
+		const { subscriptionId, plan } = await buyOnPlan(course)
+		const { cookie } = await adminCookie()
+		const unreachable = new StripePayments({
+			secretKey: stripe.secretKey,
+			webhookSecret: stripe.webhookSecret,
+			apiUrl: 'http://127.0.0.1:9',
+		})
+		setPayments(unreachable)
+		const logged = vi.spyOn(console, 'error').mockImplementation(() => {})
+		const response = await postPlanAction(course, cookie, { intent: 'cancel-rest', planId: String(plan.id) })
+		expect(logged.mock.calls.some(([message]) => String(message).includes(`did not follow plan ${plan.id}`))).toBe(true)
+		logged.mockRestore()
+		expect(await toastOf(response)).toMatchObject({
+			type: 'warning',
+			title: 'The rest of the plan is cancelled. The student stays enrolled. Stripe has not confirmed it yet.',
+		})
+		setPayments(payments)
+		expect(await planRow(plan.id)).toMatchObject({ status: 'cancelled' })
+		expect(stripe.subscriptions.get(subscriptionId)?.status).toBe('active')
+
+		expect(await followUpJobs(plan.id)).toBe(1)
+		await runFollowUp(plan.id)
+		expect(stripe.subscriptions.get(subscriptionId)?.status).toBe('canceled')
+		expect(() => stripe.billNext(subscriptionId, 'paid')).toThrow('bills no more')
+	}, 30_000)
+
+	test('refunding the plan cancels the subscription before the money goes back; five sends at once refund and cancel once', async () => {
+		const course = await courseWithPlan()
+		const { subscriptionId, plan } = await buyOnPlan(course)
+		const admin = await insertUser(t.db, { role: 'admin' })
+		const outcomes = await Promise.all(
+			Array.from({ length: 5 }, () =>
+				refundPlan(t.db, payments, {
+					courseId: course.id,
+					planId: plan.id,
+					actorId: admin,
+					amountCents: 86_668,
+					reason: 'requested_by_customer',
+					note: 'Left the program',
+					unenroll: false,
+					requestKey: `stripe-plan-refund-${plan.id}`,
+				}),
+			),
+		)
+		// Sends that find the first one's refund under way answer it pending; none leaves Stripe billing.
+		for (const outcome of outcomes) expect(outcome).toMatchObject({ kind: 'refunded', amountCents: 86_668, providerRetrying: false })
+		expect(outcomes.filter((outcome) => outcome.kind === 'refunded' && outcome.enrollmentEnded)).toHaveLength(1)
+		expect(stripe.refunds.filter((refund) => refund.amount === 86_668)).toHaveLength(1)
+		expect(stripe.subscriptions.get(subscriptionId)?.status).toBe('canceled')
+		expect(requestsTo('DELETE', `/v1/subscriptions/${subscriptionId}`)).toBe(1)
+		expect(() => stripe.billNext(subscriptionId, 'paid')).toThrow('bills no more')
+		expect(await planRow(plan.id)).toMatchObject({ status: 'cancelled' })
+	})
+
+	test("a refund that ends the enrolment from the enrolment's own dialog cancels the subscription through the follow-up job", async () => {
+		const course = await courseWithPlan()
+		const { subscriptionId, sessionId, plan } = await buyOnPlan(course)
+		const admin = await insertUser(t.db, { role: 'admin' })
+		const payment = await t.db
+			.selectFrom('registration_payments')
+			.select('id')
+			.where('checkout_session_id', '=', sessionId)
+			.executeTakeFirstOrThrow()
+		const refund = await refundPayment(t.db, payments, {
+			paymentId: payment.id,
+			actorId: admin,
+			amountCents: 86_668,
+			reason: 'requested_by_customer',
+			note: 'Given back',
+			unenroll: false,
+			requestKey: `enrollment-refund-${plan.id}`,
+		})
+		expect(refund).toMatchObject({ kind: 'refunded', enrollmentEnded: true })
+		expect(await planRow(plan.id)).toMatchObject({ status: 'cancelled' })
+		// Never from inside the refund's transaction: the job, queued with it, asks Stripe.
+		expect(stripe.subscriptions.get(subscriptionId)?.status).toBe('active')
+		expect(await followUpJobs(plan.id)).toBe(1)
+		await runFollowUp(plan.id)
+		expect(stripe.subscriptions.get(subscriptionId)?.status).toBe('canceled')
+		expect(() => stripe.billNext(subscriptionId, 'paid')).toThrow('bills no more')
+	})
+
+	test("pause keeps the month's invoice as a draft that charges nobody; resume collects it, and four sends at once change once", async () => {
+		const course = await courseWithPlan()
+		const { user, subscriptionId, plan } = await buyOnPlan(course)
+		const { cookie } = await adminCookie()
+		const send = (intent: 'pause' | 'resume') =>
+			Promise.all(Array.from({ length: 4 }, () => postPlanAction(course, cookie, { intent, planId: String(plan.id) })))
+		const path = `/v1/subscriptions/${subscriptionId}`
+		const updates = () => stripe.requests.filter((request) => request.method === 'POST' && request.path === path)
+
+		const paused = await send('pause')
+		expect((await Promise.all(paused.map(toastOf))).filter((toast) => toast?.type === 'success')).toHaveLength(1)
+		expect(await planRow(plan.id)).toMatchObject({ status: 'paused', pause_reason: 'admin' })
+		expect(stripe.subscriptions.get(subscriptionId)?.pause_collection).toEqual({ behavior: 'keep_as_draft', resumes_at: null })
+		expect(updates()).toHaveLength(1)
+		expect(await courseAccess(t.db, reader(user.id), course.id)).toBeNull()
+
+		// The month passes while paused: Stripe makes the invoice as a draft and charges nothing, so no event comes.
+		const draft = stripe.billNext(subscriptionId, 'paid')!
+		expect(draft).toMatchObject({ status: 'draft', auto_advance: false, amount_paid: 0 })
+		expect((await instalmentsOf(plan.id))[1]).toMatchObject({ status: 'scheduled' })
+
+		const resumed = await send('resume')
+		expect((await Promise.all(resumed.map(toastOf))).filter((toast) => toast?.type === 'success')).toHaveLength(1)
+		expect(await planRow(plan.id)).toMatchObject({ status: 'active', pause_reason: null })
+		expect(stripe.subscriptions.get(subscriptionId)?.pause_collection).toBeNull()
+		expect(updates()).toHaveLength(2)
+		expect(stripe.invoices.get(draft.id)).toMatchObject({ status: 'open', auto_advance: true })
+		expect(await auditsOf(plan.id)).toEqual([{ action: 'payment_plan.pause' }, { action: 'payment_plan.resume' }])
+
+		// Stripe charges the finalized invoice: it pays the instalment of the month the pause kept.
+		expect((await deliver(stripe.event('invoice.paid', stripe.payInvoice(draft.id)))).status).toBe(200)
+		expect((await instalmentsOf(plan.id))[1]).toMatchObject({ status: 'paid', provider_invoice_id: draft.id })
+		expect(await courseAccess(t.db, reader(user.id), course.id)).toBe('full')
+		// The follow-up job finds Stripe as the plan is: nothing more to ask.
+		await runFollowUp(plan.id)
+		expect(updates()).toHaveLength(2)
+	})
+
+	test('the provider followed twice at once (the request and its job) pauses once and finalizes each draft once, without an error', async () => {
+		const { subscriptionId, plan } = await buyOnPlan(await courseWithPlan())
+		await Promise.all([payments.plans.pauseCollection(subscriptionId), payments.plans.pauseCollection(subscriptionId)])
+		const draft = stripe.billNext(subscriptionId, 'paid')!
+		await Promise.all([payments.plans.resumeCollection(subscriptionId), payments.plans.resumeCollection(subscriptionId)])
+		expect(stripe.invoices.get(draft.id)).toMatchObject({ status: 'open', auto_advance: true })
+		expect(stripe.subscriptions.get(subscriptionId)?.pause_collection).toBeNull()
+		expect(await planRow(plan.id)).toMatchObject({ status: 'active' })
+	})
+
+	test('mark paid outside is refused on a Stripe plan with a clear message: Stripe would still charge that instalment', async () => {
+		const course = await courseWithPlan()
+		const { plan } = await buyOnPlan(course)
+		const { cookie } = await adminCookie()
+		const instalment = await t.db
+			.selectFrom('plan_instalments')
+			.select('id')
+			.where('plan_purchase_id', '=', plan.id)
+			.where('sequence', '=', 2)
+			.executeTakeFirstOrThrow()
+		const response = await postPlanAction(course, cookie, {
+			intent: 'paid-outside',
+			planId: String(plan.id),
+			instalmentId: String(instalment.id),
+		})
+		expect(response.status).toBe(302)
+		expect(await toastOf(response)).toMatchObject({ type: 'error', title: 'Stripe collects this plan: cancel the rest instead.' })
+		expect((await instalmentsOf(plan.id))[1]).toMatchObject({ status: 'scheduled' })
+		expect(await auditsOf(plan.id)).toEqual([])
+		expect(await followUpJobs(plan.id)).toBe(0)
 	})
 })

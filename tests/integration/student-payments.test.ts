@@ -159,7 +159,13 @@ describe('the Payments section', () => {
 
 		// Money the school took another way has no payment row: listed from the instalment, with its receipt.
 		expect(
-			await changePlan(t.db, { adminId: buyer.id, courseId, planId: third!.planId, intent: 'paid-outside', instalmentId: third!.id }),
+			await changePlan(t.db, payments, {
+				adminId: buyer.id,
+				courseId,
+				planId: third!.planId,
+				intent: 'paid-outside',
+				instalmentId: third!.id,
+			}),
 		).toBe('changed')
 		listed = await studentPayments(t.db, buyer.id)
 		expect(listed.charges.map((charge) => [charge.kind, charge.description])).toEqual([
@@ -179,7 +185,13 @@ describe('the Payments section', () => {
 		const [first, second] = await planInstalments(sessionId)
 		const admin = await student()
 		expect(
-			await changePlan(t.db, { adminId: admin.id, courseId, planId: second!.planId, intent: 'paid-outside', instalmentId: second!.id }),
+			await changePlan(t.db, payments, {
+				adminId: admin.id,
+				courseId,
+				planId: second!.planId,
+				intent: 'paid-outside',
+				instalmentId: second!.id,
+			}),
 		).toBe('changed')
 		const { charges } = await studentPayments(t.db, buyer.id)
 		const payment = charges.find((charge) => charge.kind === 'payment')!

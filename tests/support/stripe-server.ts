@@ -20,7 +20,9 @@ import Stripe from 'stripe'
  * A subscription checkout, once paid, makes a customer, a subscription and its first invoice.
  * The stand-in's clock for a subscription is its billing periods: `billNext` makes the invoice
  * of the next period (dated then) at the amount its schedule's phase says, or ends the
- * subscription when a schedule with `end_behavior: 'cancel'` has run out, as Stripe would.
+ * subscription when a schedule with `end_behavior: 'cancel'` has run out, as Stripe would. A subscription
+ * whose collection is paused (`pause_collection`, behaviour `keep_as_draft` only) bills its periods as
+ * drafts that charge nobody (`auto_advance` off); finalizing one makes it open, to be paid as any other.
  */
 export type StandInSession = {
 	id: string
@@ -73,6 +75,7 @@ export type StandInSubscription = {
 	start_date: number
 	ended_at: number | null
 	latest_invoice: string | null
+	pause_collection: { behavior: 'keep_as_draft'; resumes_at: number | null } | null
 }
 
 export type StandInSchedulePhase = {
@@ -98,7 +101,9 @@ export type StandInInvoice = {
 	id: string
 	object: 'invoice'
 	customer: string
-	status: 'open' | 'paid'
+	status: 'draft' | 'open' | 'paid'
+	/** Off for the drafts of a paused collection: Stripe neither finalizes nor charges them on its own. */
+	auto_advance: boolean
 	amount_due: number
 	amount_paid: number
 	currency: string
@@ -204,7 +209,8 @@ export type StripeStandIn = {
 	pay: (sessionId: string) => StandInSession
 	/**
 	 * The subscription's next billing period begins: its invoice is made at the schedule's amount and
-	 * charged ('paid' or 'failed', leaving it open); null when the schedule has ended the subscription.
+	 * charged ('paid' or 'failed', leaving it open), or a draft while its collection is paused; null when
+	 * the schedule has ended the subscription.
 	 */
 	billNext: (subscriptionId: string, outcome: 'paid' | 'failed') => StandInInvoice | null
 	/** A retry of an open invoice (after the card was updated): it is paid now. */
@@ -568,7 +574,7 @@ export async function startStripeServer(): Promise<StripeStandIn> {
 		subscription: StandInSubscription,
 		index: number,
 		lines: Array<{ amount: number; subscriptionItem: boolean }>,
-		outcome: 'paid' | 'failed',
+		outcome: 'paid' | 'failed' | 'draft',
 	) {
 		const period = periodOf(subscription, index)
 		const amount = lines.reduce((sum, line) => sum + line.amount, 0)
@@ -576,7 +582,8 @@ export async function startStripeServer(): Promise<StripeStandIn> {
 			id: `in_${randomBytes(12).toString('hex')}`,
 			object: 'invoice',
 			customer: subscription.customer,
-			status: outcome === 'paid' ? 'paid' : 'open',
+			status: outcome === 'failed' ? 'open' : outcome,
+			auto_advance: outcome !== 'draft',
 			amount_due: amount,
 			amount_paid: outcome === 'paid' ? amount : 0,
 			currency: subscription.items.data[0]!.price.currency,
@@ -600,7 +607,7 @@ export async function startStripeServer(): Promise<StripeStandIn> {
 		}
 		invoices.set(invoice.id, invoice)
 		subscription.latest_invoice = invoice.id
-		subscription.status = outcome === 'paid' ? 'active' : 'past_due'
+		if (outcome !== 'draft') subscription.status = outcome === 'paid' ? 'active' : 'past_due'
 		return invoice
 	}
 
@@ -695,6 +702,7 @@ export async function startStripeServer(): Promise<StripeStandIn> {
 			start_date: now,
 			ended_at: null,
 			latest_invoice: null,
+			pause_collection: null,
 		}
 		subscriptions.set(subscription.id, subscription)
 		const deferred = sold.anchor !== null
@@ -725,6 +733,18 @@ export async function startStripeServer(): Promise<StripeStandIn> {
 			const subscription = subscriptions.get(decodeURIComponent(subscriptionPath[1]!))
 			if (!subscription) return stripeError(response, 404, `No such subscription: '${subscriptionPath[1]}'`, 'resource_missing')
 			if (request.method === 'GET') return json(response, subscription)
+			if (request.method === 'POST') {
+				if (subscription.status === 'canceled')
+					return stripeError(response, 400, 'A canceled subscription can only update its cancellation details.')
+				if (body.pause_collection === '') subscription.pause_collection = null
+				else if (body.pause_collection !== undefined) {
+					const pause = body.pause_collection as { behavior?: string; resumes_at?: string }
+					if (pause.behavior !== 'keep_as_draft')
+						return stripeError(response, 400, 'The stand-in pauses collection with keep_as_draft only.')
+					subscription.pause_collection = { behavior: 'keep_as_draft', resumes_at: pause.resumes_at ? Number(pause.resumes_at) : null }
+				}
+				return json(response, subscription)
+			}
 			if (request.method !== 'DELETE') return stripeError(response, 405, 'Method not allowed.')
 			if (subscription.status === 'canceled') {
 				return stripeError(response, 400, `No such subscription: '${subscription.id}'`, 'resource_missing')
@@ -786,6 +806,32 @@ export async function startStripeServer(): Promise<StripeStandIn> {
 				},
 				(found) => schedules.get(found),
 			)
+		}
+		if (url.pathname === '/v1/invoices' && request.method === 'GET') {
+			const subscription = url.searchParams.get('subscription')
+			const status = url.searchParams.get('status')
+			const data = [...invoices.values()]
+				.filter(
+					(invoice) =>
+						(!subscription || invoice.parent.subscription_details.subscription === subscription) && (!status || invoice.status === status),
+				)
+				.reverse()
+			return json(response, { object: 'list', url: '/v1/invoices', has_more: false, data })
+		}
+		const invoicePath = /^\/v1\/invoices\/([^/]+)$/.exec(url.pathname)
+		if (invoicePath && request.method === 'GET') {
+			const invoice = invoices.get(decodeURIComponent(invoicePath[1]!))
+			if (!invoice) return stripeError(response, 404, `No such invoice: '${invoicePath[1]}'`, 'resource_missing')
+			return json(response, invoice)
+		}
+		const finalizePath = /^\/v1\/invoices\/([^/]+)\/finalize$/.exec(url.pathname)
+		if (finalizePath && request.method === 'POST') {
+			const invoice = invoices.get(decodeURIComponent(finalizePath[1]!))
+			if (!invoice) return stripeError(response, 404, `No such invoice: '${finalizePath[1]}'`, 'resource_missing')
+			if (invoice.status !== 'draft') return stripeError(response, 400, 'This invoice is already finalized.', 'invoice_not_editable')
+			invoice.status = 'open'
+			invoice.auto_advance = body.auto_advance === undefined ? invoice.auto_advance : body.auto_advance === 'true'
+			return json(response, invoice)
 		}
 		if (url.pathname === '/v1/invoice_payments' && request.method === 'GET') {
 			const invoice = invoices.get(url.searchParams.get('invoice') ?? '')
@@ -1033,7 +1079,13 @@ export async function startStripeServer(): Promise<StripeStandIn> {
 				if (schedule) schedule.status = 'completed'
 				return null
 			}
-			return makeInvoice(subscription, index, [{ amount: price.unit_amount, subscriptionItem: true }], outcome)
+			// A paused collection bills the period as a draft, whatever the card would have done.
+			return makeInvoice(
+				subscription,
+				index,
+				[{ amount: price.unit_amount, subscriptionItem: true }],
+				subscription.pause_collection ? 'draft' : outcome,
+			)
 		},
 		payInvoice(invoiceId) {
 			const invoice = invoices.get(invoiceId)

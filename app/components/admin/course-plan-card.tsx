@@ -73,7 +73,7 @@ export function CoursePlanCard({ plan, courseId, testMode }: CoursePlanCardProps
 							{instalment.label}, {formatMoney(instalment.amountCents)}, due {formatDateOnly(instalment.dueOn)}:{' '}
 							<span className="font-medium">{PLAN_INSTALMENT_LABELS[instalment.status] ?? instalment.status}</span>
 						</span>
-						{running && (instalment.status === 'scheduled' || instalment.status === 'failed') ? (
+						{running && plan.provider === 'test' && (instalment.status === 'scheduled' || instalment.status === 'failed') ? (
 							<Form method="post" action={page}>
 								<input type="hidden" name="intent" value="paid-outside" />
 								<input type="hidden" name="planId" value={plan.id} />
@@ -86,6 +86,11 @@ export function CoursePlanCard({ plan, courseId, testMode }: CoursePlanCardProps
 					</li>
 				))}
 			</ol>
+			{running && plan.provider === 'stripe' ? (
+				<p className="mt-2 text-sm text-slate-700">
+					Stripe collects this plan, so an instalment cannot be marked paid outside: to forgive or settle what is left, cancel the rest.
+				</p>
+			) : null}
 			<div className="mt-3 flex flex-wrap items-center gap-2">
 				{testMode && running && plan.next && plan.provider === 'test' ? (
 					<Form method="post" action={page} className="flex flex-wrap items-center gap-2">

@@ -15,6 +15,7 @@ import {
 	resumePlan,
 } from './plan-purchases.server.ts'
 import type { PlanAdminIntent } from './plan-purchases.ts'
+import { followPlanNow } from './plan-subscriptions.server.ts'
 import { getRefundablePayment, type RefundOutcome, refundPayment } from './refunds.server.ts'
 
 /*
@@ -132,7 +133,7 @@ function planPayments(db: Kysely<Database>, planIds: number[]) {
 async function planOfCourse(db: Kysely<Database>, courseId: number, planId: number) {
 	return db
 		.selectFrom('plan_purchases')
-		.select(['id', 'provider', 'status', 'enrollment_id', 'user_id'])
+		.select(['id', 'provider', 'status', 'enrollment_id', 'user_id', 'provider_subscription_id'])
 		.where('id', '=', planId)
 		.where('course_id', '=', courseId)
 		.executeTakeFirst()
@@ -166,15 +167,21 @@ export async function chargeInstalmentNow(
 	return outcome
 }
 
+/** 'changed-provider-retrying': changed here, but Stripe did not answer; the plan's follow-up job retries until it follows. */
+export type PlanAdminOutcome = PlanChangeOutcome | 'changed-provider-retrying'
+
 /**
  * The admin's changes of a plan on its page (docs/decisions/063): cancel the rest (the student stays
  * enrolled), mark an instalment paid outside, pause, resume. Each changes once under a double
- * submit, and only that one change is audited.
+ * submit, and only that one change is audited. On a plan Stripe collects, the change is made here
+ * first and committed, then Stripe is asked to follow (cancel the subscription, pause or resume its
+ * collection); marking paid outside is refused there, since Stripe would still charge the instalment.
  */
 export async function changePlan(
 	db: Kysely<Database>,
+	payments: PaymentProvider,
 	input: { adminId: string; courseId: number; planId: number; intent: PlanAdminIntent; instalmentId?: number; now?: Date },
-): Promise<PlanChangeOutcome> {
+): Promise<PlanAdminOutcome> {
 	const now = input.now ?? new Date()
 	const plan = await planOfCourse(db, input.courseId, input.planId)
 	if (!plan) return 'not-found'
@@ -203,7 +210,9 @@ export async function changePlan(
 			details: input.instalmentId === undefined ? { enrollmentId: plan.enrollment_id } : { instalmentId: input.instalmentId },
 		})
 	}
-	return outcome
+	if (outcome !== 'changed') return outcome
+	const followed = await followPlanNow(db, payments, { id: plan.id, providerSubscriptionId: plan.provider_subscription_id })
+	return followed === 'retrying' ? 'changed-provider-retrying' : 'changed'
 }
 
 const PLAN_AUDIT_ACTIONS: Record<PlanAdminIntent, string> = {
@@ -266,7 +275,8 @@ export type PlanRefundRequest = {
 }
 
 export type PlanRefundOutcome =
-	| { kind: 'refunded'; amountCents: number; enrollmentEnded: boolean; pending: boolean }
+	/** `providerRetrying`: the plan's subscription was not cancelled at Stripe yet; its follow-up job retries. */
+	| { kind: 'refunded'; amountCents: number; enrollmentEnded: boolean; pending: boolean; providerRetrying: boolean }
 	| { kind: 'refused'; message: string; refundedCents: number }
 	| { kind: 'too-much'; leftCents: number }
 	| { kind: 'not-found' }
@@ -289,6 +299,11 @@ export async function refundPlan(db: Kysely<Database>, payments: PaymentProvider
 	const leftCents = parts.reduce((sum, part) => sum + part.leftCents, 0)
 	if (request.amountCents <= 0 || request.amountCents > leftCents) return { kind: 'too-much', leftCents }
 	const cancelled = await transaction(db, (trx) => endPlan(trx, { planId: plan.id, now: new Date() }))
+	// Stripe stops billing before any money goes back; a send that found the plan ended already leaves that to the first one and the job.
+	const followed =
+		cancelled === 'changed'
+			? await followPlanNow(db, payments, { id: plan.id, providerSubscriptionId: plan.provider_subscription_id })
+			: null
 	let remaining = request.amountCents
 	const chosen: Array<{ paymentId: number; amountCents: number }> = []
 	for (const part of parts) {
@@ -329,7 +344,7 @@ export async function refundPlan(db: Kysely<Database>, payments: PaymentProvider
 			details: { amountCents: request.amountCents, refundedCents, restCancelled: cancelled === 'changed', enrollmentEnded, pending },
 		})
 	}
-	return { kind: 'refunded', amountCents: request.amountCents, enrollmentEnded, pending }
+	return { kind: 'refunded', amountCents: request.amountCents, enrollmentEnded, pending, providerRetrying: followed === 'retrying' }
 }
 
 /**

@@ -1,4 +1,5 @@
 import { type Kysely, sql, type Transaction } from 'kysely'
+import { addJob } from '#app/services/jobs/queue.server.ts'
 import type { PaymentProvider } from '#app/services/payments/payments.ts'
 import type { TestCheckoutPayments } from '#app/services/payments/test-checkout.server.ts'
 import { transaction } from '#app/utils/db.server.ts'
@@ -515,7 +516,28 @@ export async function chargeDueInstalments(db: Kysely<Database>, payments: TestC
  * so a double submit changes once ('already' for the second).
  */
 
-export type PlanChangeOutcome = 'changed' | 'already' | 'not-found'
+/** 'collected-by-provider': the change is one the provider's own collection rules out (paid outside on a Stripe plan). */
+export type PlanChangeOutcome = 'changed' | 'already' | 'not-found' | 'collected-by-provider'
+
+/** The job that makes the provider follow a plan the app changed: cancel, pause or resume its subscription. */
+export const FOLLOW_PLAN_AT_PROVIDER_TASK = 'follow-plan-at-provider'
+
+/**
+ * Queued in the transaction that ended, paused or resumed a plan a provider collects (Stripe), so it
+ * exists if and only if the change commits; the provider is never called inside the transaction.
+ * The admin's request asks the provider at once after the commit; this job, a minute later and retried
+ * with backoff until the provider answers, makes sure the provider follows the plan's state as it is
+ * then (a crash, an unreachable provider, the enrolment's own refund, which has no request to wait on).
+ */
+async function queueProviderFollowUp(trx: Transaction<Database>, plan: { id: number; provider_subscription_id: string | null }) {
+	if (!plan.provider_subscription_id) return
+	await addJob(
+		trx,
+		FOLLOW_PLAN_AT_PROVIDER_TASK,
+		{ planId: plan.id },
+		{ jobKey: `${FOLLOW_PLAN_AT_PROVIDER_TASK}:${plan.id}`, runAt: new Date(Date.now() + 60_000) },
+	)
+}
 
 /**
  * Ends a plan bought: what is still to pay (scheduled or failed) is cancelled, and the plan is
@@ -543,6 +565,7 @@ export async function endPlan(trx: Transaction<Database>, input: { planId: numbe
 		})
 		.where('id', '=', plan.id)
 		.execute()
+	await queueProviderFollowUp(trx, plan)
 	return 'changed'
 }
 
@@ -555,7 +578,8 @@ export async function endPlanOfEnrollment(trx: Transaction<Database>, input: { e
 /**
  * An instalment paid outside the app (cash, a bank transfer): 'paid_outside', as a payment counts for
  * the plan (a past-due plan recovers, the last one completes it). No money went through the
- * provider, so there is no payment row and nothing to refund here.
+ * provider, so there is no payment row and nothing to refund here. Not on a plan Stripe collects:
+ * its subscription would still charge that instalment's invoice ('collected-by-provider').
  */
 export async function markInstalmentPaidOutside(
 	db: Kysely<Database>,
@@ -565,6 +589,7 @@ export async function markInstalmentPaidOutside(
 	return transaction(db, async (trx) => {
 		const plan = await lockPlan(trx, input.planId)
 		if (!plan || !BOUGHT_STATUSES.includes(plan.status)) return 'not-found'
+		if (plan.provider_subscription_id) return 'collected-by-provider'
 		const marked = await trx
 			.updateTable('plan_instalments')
 			.set({ status: 'paid_outside', paid_at: now })
@@ -579,9 +604,9 @@ export async function markInstalmentPaidOutside(
 }
 
 /**
- * The admin pauses a plan: access pauses (as an overdue pause does) and the test checkout charges
- * nothing until it is resumed; a payment does not lift it. A plan paused for being overdue becomes
- * the admin's pause.
+ * The admin pauses a plan: access pauses (as an overdue pause does) and nothing is charged until it
+ * is resumed (the test checkout skips it; Stripe's collection is paused after the commit); a payment
+ * does not lift it. A plan paused for being overdue becomes the admin's pause.
  */
 export async function pausePlan(db: Kysely<Database>, input: { planId: number; now?: Date }): Promise<PlanChangeOutcome> {
 	const now = input.now ?? new Date()
@@ -594,6 +619,7 @@ export async function pausePlan(db: Kysely<Database>, input: { planId: number; n
 			.set({ status: 'paused', pause_reason: 'admin', updated_at: now })
 			.where('id', '=', plan.id)
 			.execute()
+		await queueProviderFollowUp(trx, plan)
 		return 'changed'
 	})
 }
@@ -619,6 +645,7 @@ export async function resumePlan(db: Kysely<Database>, input: { planId: number; 
 			.set({ status: failed ? 'past_due' : 'active', pause_reason: null, failing_since: failed ? now : null, updated_at: now })
 			.where('id', '=', plan.id)
 			.execute()
+		await queueProviderFollowUp(trx, plan)
 		return 'changed'
 	})
 }

@@ -126,3 +126,49 @@ export async function recordPlanSubscriptionChange(
 	if (!event.ended) return 'already'
 	return endPlanCollection(db, { planId: plan.id })
 }
+
+/** Plans no longer collected: their subscription must bill nothing more. */
+const ENDED: readonly string[] = ['cancelled', 'completed', 'expired']
+
+/**
+ * Makes the provider follow a plan as the app now has it, after the admin (or a refund) changed it:
+ * a plan ended has its subscription cancelled, one the admin paused has its collection paused, any
+ * other running plan collects (a pause lifted, the drafts of the pause charged). Reading the plan's
+ * state rather than the change asked makes the call idempotent and order-free: a repeat, the
+ * follow-up job after the admin's own request, or a pause and a resume racing end where the plan is.
+ * Throws when the provider does not answer; nothing for a plan the provider does not collect.
+ */
+export async function followPlanAtProvider(db: Kysely<Database>, payments: PaymentProvider, planId: number) {
+	const plan = await db
+		.selectFrom('plan_purchases')
+		.select(['status', 'pause_reason', 'provider', 'provider_subscription_id'])
+		.where('id', '=', planId)
+		.executeTakeFirst()
+	if (!payments.plans || !plan?.provider_subscription_id || plan.provider !== payments.name || plan.status === 'pending') return
+	if (ENDED.includes(plan.status)) await payments.plans.cancelSubscription(plan.provider_subscription_id)
+	else if (plan.pause_reason === 'admin') await payments.plans.pauseCollection(plan.provider_subscription_id)
+	else await payments.plans.resumeCollection(plan.provider_subscription_id)
+}
+
+/**
+ * The admin's request asks the provider right after its change committed: 'done' when the provider
+ * follows the plan now, 'retrying' when it did not answer (the change stands; the follow-up job queued
+ * with it retries), null for a plan no provider collects.
+ */
+export async function followPlanNow(
+	db: Kysely<Database>,
+	payments: PaymentProvider,
+	plan: { id: number; providerSubscriptionId: string | null },
+): Promise<'done' | 'retrying' | null> {
+	if (!plan.providerSubscriptionId) return null
+	try {
+		await followPlanAtProvider(db, payments, plan.id)
+		return 'done'
+	} catch (error) {
+		console.error(
+			`[payments] the provider did not follow plan ${plan.id}; its follow-up job retries:`,
+			error instanceof Error ? error.message : error,
+		)
+		return 'retrying'
+	}
+}

@@ -79,9 +79,9 @@ export async function action({ request, params }: Route.ActionArgs) {
 	switch (outcome.kind) {
 		case 'refunded':
 			return redirectWithToast(back, {
-				type: outcome.pending ? 'warning' : 'success',
+				type: outcome.pending || outcome.providerRetrying ? 'warning' : 'success',
 				title: outcome.pending ? 'Refund pending' : 'Plan refunded',
-				description: `${formatPrice(outcome.amountCents)} to ${plan.customerEmail}; nothing more will be charged.${outcome.enrollmentEnded ? ' The enrollment is now inactive.' : ''}${outcome.pending ? ` ${REFUND_MESSAGES.pending}` : ''}`,
+				description: `${formatPrice(outcome.amountCents)} to ${plan.customerEmail}; ${outcome.providerRetrying ? 'the rest is cancelled here, but Stripe could not be reached to stop its subscription: the app keeps asking it until it does.' : 'nothing more will be charged.'}${outcome.enrollmentEnded ? ' The enrollment is now inactive.' : ''}${outcome.pending ? ` ${REFUND_MESSAGES.pending}` : ''}`,
 			})
 		case 'too-much':
 			return data({ result: submission.reply(tooMuch(outcome.leftCents, amountCents) ?? {}), review: null }, { status: 400 })

@@ -52,9 +52,9 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 
 const CHANGED: Record<string, string> = {
 	'cancel-rest': 'The rest of the plan is cancelled. The student stays enrolled.',
-	'paid-outside': 'Instalment marked paid outside',
+	'paid-outside': 'Instalment marked paid outside.',
 	pause: 'Plan paused. Access to the course pauses until you resume it.',
-	resume: 'Plan resumed',
+	resume: 'Plan resumed.',
 }
 
 /** Test mode's charge now, and the admin's changes: cancel the rest, mark paid outside, pause, resume. */
@@ -78,9 +78,24 @@ export async function action({ request, params }: Route.ActionArgs) {
 				: { type: 'info', title: 'Instalment failed', description: 'The student was e-mailed a link to update their card.' },
 		)
 	}
-	const outcome = await changePlan(getDb(), { adminId: admin.id, courseId, ...value })
+	const outcome = await changePlan(getDb(), getPayments(), { adminId: admin.id, courseId, ...value })
 	if (outcome === 'not-found') throw data('Plan not found', { status: 404 })
 	if (outcome === 'already') return redirectWithToast(back, { type: 'info', title: 'That was done already.' })
+	if (outcome === 'collected-by-provider') {
+		return redirectWithToast(back, {
+			type: 'error',
+			title: 'Stripe collects this plan: cancel the rest instead.',
+			description: 'Stripe would still charge this instalment. To forgive or settle what is left, cancel the rest of the plan.',
+		})
+	}
+	if (outcome === 'changed-provider-retrying') {
+		return redirectWithToast(back, {
+			type: 'warning',
+			title: `${CHANGED[value.intent] ?? 'Plan changed'} Stripe has not confirmed it yet.`,
+			description:
+				'Stripe could not be reached. The app keeps asking it every few minutes until it follows; check the subscription in Stripe if this lasts.',
+		})
+	}
 	return redirectWithToast(back, { type: 'success', title: CHANGED[value.intent] ?? 'Plan changed' })
 }
 

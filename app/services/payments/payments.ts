@@ -162,8 +162,12 @@ export interface PlanCollector {
 	 * in cents) and then end. Repeating the call with the same plan changes nothing.
 	 */
 	schedulePlan(input: { planPurchaseId: number; subscriptionId: string; laterPayments: number[] }): Promise<void>
-	/** Stops the subscription billing at once (a plan paid for a seat no longer there); one already ended is left as it is. */
+	/** Stops the subscription billing at once (a plan ended or paid for a seat no longer there); one already ended is left as it is. */
 	cancelSubscription(subscriptionId: string): Promise<void>
+	/** Pauses the subscription's collection (the admin paused the plan): its invoices are made but not charged. Repeating it changes nothing. */
+	pauseCollection(subscriptionId: string): Promise<void>
+	/** Collects again after `pauseCollection`, the invoices made meanwhile included; a subscription not paused is left as it is. */
+	resumeCollection(subscriptionId: string): Promise<void>
 	/** The PaymentIntent that paid an invoice (a refund goes against it); null when none. */
 	paymentIntentOfInvoice(invoiceId: string): Promise<string | null>
 	/** A page of the provider's where the buyer updates their card and pays what is due (Stripe's customer portal). */

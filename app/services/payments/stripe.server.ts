@@ -215,7 +215,36 @@ export class StripePayments implements PaymentProvider {
 			cancelSubscription: async (subscriptionId) => {
 				const subscription = await stripe.subscriptions.retrieve(subscriptionId)
 				if (ENDED_SUBSCRIPTION.includes(subscription.status)) return
-				await stripe.subscriptions.cancel(subscriptionId)
+				try {
+					await stripe.subscriptions.cancel(subscriptionId)
+				} catch (error) {
+					// Another request cancelled it meanwhile (a retry, the job): it is cancelled, as asked.
+					if (!isMissingResource(error)) throw error
+					const again = await stripe.subscriptions.retrieve(subscriptionId)
+					if (!ENDED_SUBSCRIPTION.includes(again.status)) throw error
+				}
+			},
+			pauseCollection: async (subscriptionId) => {
+				const subscription = await stripe.subscriptions.retrieve(subscriptionId)
+				if (ENDED_SUBSCRIPTION.includes(subscription.status) || subscription.pause_collection) return
+				// keep_as_draft: the months of the pause are billed as drafts, charged when the plan resumes (docs/decisions/063).
+				await stripe.subscriptions.update(subscriptionId, { pause_collection: { behavior: 'keep_as_draft' } })
+			},
+			resumeCollection: async (subscriptionId) => {
+				const subscription = await stripe.subscriptions.retrieve(subscriptionId)
+				if (ENDED_SUBSCRIPTION.includes(subscription.status)) return
+				if (subscription.pause_collection) await stripe.subscriptions.update(subscriptionId, { pause_collection: '' })
+				// The drafts the pause kept (auto_advance off) are finalized with automatic collection: Stripe charges them now.
+				for await (const invoice of stripe.invoices.list({ subscription: subscriptionId, status: 'draft', limit: 100 })) {
+					if (invoice.auto_advance) continue
+					try {
+						await stripe.invoices.finalizeInvoice(invoice.id!, { auto_advance: true })
+					} catch (error) {
+						// Another request (the follow-up job) finalized it meanwhile: it is collected, as asked.
+						if (!(error instanceof Stripe.errors.StripeInvalidRequestError)) throw error
+						if ((await stripe.invoices.retrieve(invoice.id!)).status === 'draft') throw error
+					}
+				}
 			},
 			updateCardUrl: async ({ subscriptionId, returnUrl }) => {
 				const subscription = await stripe.subscriptions.retrieve(subscriptionId)
