@@ -8,6 +8,7 @@
  */
 import { RouterContextProvider } from 'react-router'
 import { describe, expect, test } from 'vitest'
+import { applyEnrollmentStatus, removeEnrollment } from '#app/models/enrollment/enrollments-admin.server.ts'
 import { courseAccess } from '#app/models/materials/materials.server.ts'
 import { addMonths, dayInZone } from '#app/models/payments/instalment-plans.ts'
 import { claimSeat, fulfil, openCheckout } from '#app/models/payments/payments.server.ts'
@@ -203,6 +204,19 @@ describe("the admin's changes of a plan", () => {
 		// Alumni keep read access: the school asked nothing more.
 		await t.db.updateTable('enrollments').set({ status: 'completed' }).where('id', '=', enrollmentId).execute()
 		expect(await courseAccess(t.db, { id: buyer, isAdmin: false }, course.id)).toBe('read-only')
+	})
+
+	test('an enrolment ended or removed on Manage Enrollments ends its plan: nothing more is charged', async () => {
+		const ended = await boughtPlan()
+		await t.db
+			.transaction()
+			.execute((trx) => applyEnrollmentStatus(trx, { actorId: ended.admin, enrollmentId: ended.enrollmentId, status: 'inactive' }))
+		expect(await planRow(ended.plan.id)).toMatchObject({ status: 'cancelled' })
+		expect(await instalmentStatuses(ended.plan.id)).toEqual(['paid', 'cancelled', 'cancelled'])
+		const removed = await boughtPlan()
+		expect(await removeEnrollment(t.db, removed.admin, removed.enrollmentId)).not.toBeNull()
+		expect(await planRow(removed.plan.id)).toMatchObject({ status: 'cancelled', enrollment_id: null })
+		expect(await chargeDueInstalments(t.db, testCard, new Date(Date.now() + 70 * DAY))).toBe(0)
 	})
 
 	test('mark paid outside: one instalment once; marking the last completes the plan, with no payment row', async () => {

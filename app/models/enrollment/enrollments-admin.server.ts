@@ -2,6 +2,7 @@ import type { ExpressionBuilder, Kysely, Transaction } from 'kysely'
 import { likePattern } from '#app/models/accounts/users-admin.server.ts'
 import { type StaffViewer, taughtBy } from '#app/models/courses/course-staff.server.ts'
 import { listCoursesWithAvailability } from '#app/models/courses/courses.server.ts'
+import { endPlanOfEnrollment } from '#app/models/payments/plan-purchases.server.ts'
 import { recordAudit } from '#app/models/site/audit-log.server.ts'
 import { publishEvent } from '#app/services/events/publish.server.ts'
 import { transaction } from '#app/utils/db.server.ts'
@@ -178,6 +179,8 @@ export async function applyEnrollmentStatus(
 		entityId: enrollmentId,
 		details: { from: before.status, to: status, courseId: changed.courseId, userId: before.user_id },
 	})
+	// Ending an enrolment ends its plan: nothing more is charged to a student who has left (decision 063).
+	if (status === 'inactive') await endPlanOfEnrollment(trx, { enrollmentId, now })
 	if (status === 'completed') await issueCertificate(trx, enrollmentId, { now })
 	else if (before.status === 'completed') {
 		await revokeEnrollmentCertificate(trx, { actorId, enrollmentId, reason: REOPENED_REASON, now })
@@ -189,6 +192,8 @@ export async function applyEnrollmentStatus(
 /** Null when the enrollment does not exist. */
 export async function removeEnrollment(db: Kysely<Database>, actorId: string, enrollmentId: number) {
 	return transaction(db, async (trx) => {
+		// Before the row goes (the plan would lose its enrolment): nothing more is charged.
+		await endPlanOfEnrollment(trx, { enrollmentId, now: new Date() })
 		const removed = await deleteEnrollment(trx, enrollmentId)
 		if (!removed) return null
 		await recordAudit(trx, {
