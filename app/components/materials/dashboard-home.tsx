@@ -1,6 +1,7 @@
 import { href, Link } from 'react-router'
 import { StudentAssignments } from '#app/components/grading/student-assignments.tsx'
 import { LocalDate } from '#app/components/local-date.tsx'
+import { ActionList } from '#app/components/ui/action-list.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
@@ -187,7 +188,7 @@ function TeachingCard({ courses }: { courses: TaughtCourse[] }) {
 							return (
 								<li key={course.id} className="flex flex-wrap items-center justify-between gap-3 py-3 first:pt-0 last:pb-0">
 									<span className="font-medium break-words text-ink">{course.title}</span>
-									<span className="flex flex-wrap gap-2">
+									<ActionList className="flex flex-wrap gap-2">
 										<ButtonLink to={href('/dashboard/admin/courses/:courseId/materials', { courseId })} size="sm">
 											Manage Materials<span className="sr-only"> of {course.title}</span>
 										</ButtonLink>
@@ -197,7 +198,7 @@ function TeachingCard({ courses }: { courses: TaughtCourse[] }) {
 										<ButtonLink to={href('/dashboard/admin/courses/:courseId/waitlist', { courseId })} size="sm" variant="outline">
 											Waitlist<span className="sr-only"> of {course.title}</span>
 										</ButtonLink>
-									</span>
+									</ActionList>
 								</li>
 							)
 						})}
