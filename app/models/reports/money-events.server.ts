@@ -33,8 +33,8 @@ export type MoneyEvent = {
  * - a plan instalment after the first, paid or paid outside, that no payment row names (the first
  *   is its checkout's payment, docs/decisions/059; one paid outside has no payment row), at `paid_at`;
  * - a refund that succeeded, at its `created_at`: the day it was made, as the provider dates it.
- * The bounds are instants (the first day's midnight in the zone up to the midnight after the last),
- * so the indexes on the moments serve.
+ * The bounds are instants: the first day's midnight in the zone up to the midnight after the last
+ * (a day of 23 or 25 hours when the clocks change).
  */
 export function moneyEvents({ from, to, timeZone }: MoneyEventRange) {
 	const start = sql`(${from}::date::timestamp at time zone ${timeZone})`
