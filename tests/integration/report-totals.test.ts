@@ -109,7 +109,7 @@ describe('the payments export and the overview', () => {
 		const course = await insertCourse(t.db, { title: 'Flip 101', registration_fee: 100_000, ...dates })
 		const planned = await insertCourse(t.db, { title: 'Mentorship', registration_fee: 240_000, ...dates })
 		await insertPaymentPlan(t.db, { courseId: planned.id, instalment_count: 4 })
-		const code = await insertPromotionCode(t.db, { code: `SPRING${randomUUID().slice(0, 6)}`, percent_off: 20 })
+		const code = await insertPromotionCode(t.db, { code: `SPRING${randomUUID().slice(0, 6).toUpperCase()}`, percent_off: 20 })
 
 		// Paid in full at New York's last second of February (1 March in UTC), refunded in full on 2 March.
 		const february = await buy(course.id, secondBefore(MARCH_STARTS))

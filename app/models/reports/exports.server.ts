@@ -21,45 +21,44 @@ export function streamPaymentLines(db: Kysely<Database>, range: MoneyEventRange)
 	return (
 		db
 			.selectFrom(moneyEvents(range).as('event'))
-			.leftJoin('registration_payments as payment', 'payment.id', 'event.payment_id')
-			.leftJoin('payment_refunds as refund', 'refund.id', 'event.refund_id')
+			.leftJoin('profiles', 'profiles.id', 'event.user_id')
 			.leftJoin('plan_instalments as instalment', 'instalment.id', 'event.instalment_id')
+			// A later instalment's payment had no checkout: its plan's names the purchase.
+			.leftJoin('plan_purchases as checkout_of_instalment', 'checkout_of_instalment.id', 'instalment.plan_purchase_id')
 			// The checkout's payment of a plan paid its first instalment.
 			.leftJoin('plan_purchases as checkout_plan', (join) =>
-				join.onRef('checkout_plan.checkout_session_id', '=', 'payment.checkout_session_id').on('event.kind', '=', 'payment'),
+				join.onRef('checkout_plan.checkout_session_id', '=', 'event.checkout_session_id').on('event.kind', '=', 'payment'),
 			)
 			.leftJoin('plan_instalments as first_instalment', (join) =>
 				join.onRef('first_instalment.plan_purchase_id', '=', 'checkout_plan.id').on('first_instalment.sequence', '=', 1),
 			)
-			.leftJoin('plan_purchases as plan', (join) =>
-				join.on(sql<SqlBool>`plan.id = coalesce(instalment.plan_purchase_id, checkout_plan.id)`),
+			.leftJoin(
+				(eb) =>
+					eb
+						.selectFrom('plan_instalments')
+						.select((member) => ['plan_purchase_id', member.fn.countAll<number>().as('count')])
+						.groupBy('plan_purchase_id')
+						.as('plan_size'),
+				(join) => join.on(sql<SqlBool>`plan_size.plan_purchase_id = coalesce(instalment.plan_purchase_id, checkout_plan.id)`),
 			)
-			.leftJoin('courses', 'courses.id', 'event.course_id')
-			.leftJoin('profiles', (join) => join.on(sql<SqlBool>`profiles.id = coalesce(payment.user_id, plan.user_id)`))
-			.leftJoin('users', 'users.id', 'plan.user_id')
-			.leftJoin('registration_payments as first', 'first.checkout_session_id', 'plan.checkout_session_id')
-			.select((eb) => [
+			.select([
 				'event.at',
 				'event.kind',
 				'profiles.name as studentName',
-				sql<string>`coalesce(payment.customer_email, users.email, first.customer_email, '')`.as('email'),
-				sql<string>`coalesce(payment.course_title, courses.title, '')`.as('courseTitle'),
+				'event.email',
+				'event.course_title as courseTitle',
 				'event.gross_cents as grossCents',
 				'event.discount_cents as discountCents',
 				'event.refund_cents as refundCents',
-				sql<string>`coalesce(payment.currency, first.currency, 'usd')`.as('currency'),
-				'payment.promotion_code as promotionCode',
+				'event.currency',
+				'event.promotion_code as promotionCode',
 				sql<number | null>`coalesce(instalment.sequence, first_instalment.sequence)`.as('instalment'),
-				eb
-					.selectFrom('plan_instalments as member')
-					.select((member) => member.fn.countAll<number>().as('count'))
-					.whereRef('member.plan_purchase_id', '=', 'plan.id')
-					.as('instalments'),
-				sql<string>`coalesce(payment.provider, plan.provider)`.as('provider'),
-				sql<string | null>`coalesce(payment.checkout_session_id, plan.checkout_session_id)`.as('checkoutSessionId'),
-				sql<string | null>`coalesce(payment.payment_intent_id, instalment.payment_intent_id)`.as('paymentIntentId'),
+				'plan_size.count as instalments',
+				'event.provider',
+				sql<string | null>`coalesce(event.checkout_session_id, checkout_of_instalment.checkout_session_id)`.as('checkoutSessionId'),
+				'event.payment_intent_id as paymentIntentId',
 				sql<string | null>`coalesce(instalment.provider_invoice_id, first_instalment.provider_invoice_id)`.as('invoiceId'),
-				'refund.provider_refund_id as refundId',
+				'event.provider_refund_id as refundId',
 			])
 			.orderBy('event.at')
 			.orderBy('event.kind')
