@@ -1,13 +1,14 @@
 /**
  * The CSV exports (issue 43 point 2, docs/decisions/066), with JavaScript on and off: the admin opens
- * Exports from the menu, downloads the payments of a range of days with the plain GET form and a
- * course's attendance; the course's instructor finds the course's exports and no payments.
+ * Exports from the menu, downloads the payments of a range of days (in their own time zone) with the
+ * plain GET form and a course's attendance; the course's instructor finds the course's exports and no payments.
  */
 
 import { randomUUID } from 'node:crypto'
 import fs from 'node:fs'
 import type { Download } from '@playwright/test'
-import { PAYMENT_COLUMNS } from '#app/models/reports/exports.ts'
+import { paymentColumns } from '#app/models/reports/exports.ts'
+import { todayIn } from '#app/models/reports/overview.ts'
 import { insertCourse, insertCourseStaff, insertEnrollment, insertLiveSession, insertPayment } from '#tests/support/fixtures.ts'
 import { expect, test } from '../support/e2e.ts'
 
@@ -38,12 +39,16 @@ test('the admin downloads the payments of a range of days and a course’s atten
 		status: 'paid',
 		fulfilled_at: paidAt,
 	})
-	const today = paidAt.toISOString().slice(0, 10)
+	const zone = 'Pacific/Auckland'
+	const today = todayIn(zone, paidAt)
 
-	await signIn(await createUser({ role: 'admin' }))
+	const admin = await createUser({ role: 'admin' })
+	await db.updateTable('profiles').set({ time_zone: zone }).where('id', '=', admin.id).execute()
+	await signIn(admin)
 	await page.goto('/dashboard/admin/courses')
 	await page.getByRole('link', { name: 'Exports', exact: true }).click()
 	await expect(page.getByRole('heading', { name: 'Exports', level: 1 })).toBeVisible()
+	await expect(page.getByText(`Days and times are in ${zone}`)).toBeVisible()
 	await page.getByLabel('First day').fill(today)
 	await page.getByLabel('Last day').fill(today)
 	const payments = await linesOf(
@@ -52,7 +57,7 @@ test('the admin downloads the payments of a range of days and a course’s atten
 		),
 	)
 	expect(payments.name).toBe(`payments-${today}-to-${today}.csv`)
-	expect(payments.lines[0]).toBe(PAYMENT_COLUMNS.join(','))
+	expect(payments.lines[0]).toBe(paymentColumns(zone).join(','))
 	expect(payments.lines.find((line) => line.includes(student.email))).toContain(`,${title},1250.00,0.00,0.00,1250.00,USD,`)
 
 	const attendance = await linesOf(

@@ -12,7 +12,7 @@ import { parse } from 'csv-parse/sync'
 import type { Insertable } from 'kysely'
 import { sql } from 'kysely'
 import { beforeAll, describe, expect, test } from 'vitest'
-import { ATTENDANCE_COLUMNS, PAYMENT_COLUMNS } from '#app/models/reports/exports.ts'
+import { ATTENDANCE_COLUMNS, paymentColumns } from '#app/models/reports/exports.ts'
 import { MAX_STREAMING_EXPORTS } from '#app/routes/resources/+shared/csv-download.server.ts'
 import { loader as attendanceLoader } from '#app/routes/resources/attendance-export.ts'
 import { loader as paymentsLoader } from '#app/routes/resources/payments-export.ts'
@@ -41,6 +41,9 @@ beforeAll(async () => {
 
 const downloadPayments = (query: string, cookie = admin.cookie) =>
 	callRoute(paymentsLoader, getRequest(`/dashboard/admin/exports/payments.csv?${query}`, { cookie }))
+
+/** The admin has no time zone of their own: days are UTC's. */
+const PAYMENT_COLUMNS = paymentColumns('UTC')
 
 const sum = (lines: string[][], column: string) => {
 	const index = PAYMENT_COLUMNS.indexOf(column)
@@ -136,7 +139,7 @@ describe('the payments export', () => {
 		await paid({ amount_cents: 100_000, fulfilled_at: new Date('2026-03-31T23:59:59Z') })
 
 		// A plan: its first payment is its checkout's payment row; the second is recorded on the plan
-		// only; the third has a payment row of its own (the same payment intent): one line each.
+		// only; the third has a payment row of its own, naming it (docs/decisions/063): one line each.
 		const plan = await insertPlanPurchase(t.db, { userId: ada, courseId: course.id, enrollmentId: null })
 		const { checkout_session_id } = await t.db
 			.selectFrom('plan_purchases')
@@ -171,7 +174,8 @@ describe('the payments export', () => {
 			.where('id', '=', third)
 			.execute()
 		await paid({
-			checkout_session_id: 'cs_plan_third',
+			checkout_session_id: null,
+			plan_instalment_id: third,
 			amount_cents: 86_666,
 			payment_intent_id: 'pi_plan_third',
 			fulfilled_at: new Date('2026-03-20T08:00:00Z'),
@@ -215,7 +219,7 @@ describe('the payments export', () => {
 			'Refund',
 			'Plan instalment',
 			'Plan instalment paid outside',
-			'Payment',
+			'Plan instalment',
 			'Payment',
 		])
 		expect(column('Plan payment')).toEqual(['', '', '1 of 3', '', '', '2 of 3', '2 of 3', '3 of 3', ''])
@@ -381,7 +385,7 @@ describe('streaming', () => {
 			const { rows } = await sql<{ count: number }>`
 				SELECT count(*)::int AS count FROM pg_stat_activity
 				WHERE datname = current_database() AND pid <> pg_backend_pid() AND state <> 'idle'
-					AND query LIKE '%"registration_payments" as "payment"%'`.execute(t.db)
+					AND query LIKE '%"studentName"%'`.execute(t.db)
 			return rows[0]!.count
 		}
 		const response = await downloadPayments('from=2027-01-01&to=2027-01-31')

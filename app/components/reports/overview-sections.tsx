@@ -143,8 +143,9 @@ export function RevenueSection({
 			description={
 				<>
 					Paid is what reached the school (checkouts, and plan instalments after the first); discounts are what promotion codes took off
-					those checkouts; refunded is what went back; net is paid less refunded. Plan instalments collected include each plan's first
-					payment, which is also in paid; outstanding ones are those due in the {unit} and not paid yet.
+					those checkouts; refunded is what went back, on the day the refund was made; net is paid less refunded. Plan instalments collected
+					include each plan's first payment, which is also in paid; outstanding ones are those due in the {unit} and not paid yet. The
+					payments export lists the same money line by line: its gross less discount is paid.
 				</>
 			}
 		>

@@ -1,7 +1,8 @@
-import { type Kysely, sql } from 'kysely'
+import { type Kysely, type SqlBool, sql } from 'kysely'
 import { READING_STATUSES } from '#app/models/materials/materials.ts'
 import type { Database } from '#db/types.ts'
 import type { AttendanceLine, PaymentLine } from './exports.ts'
+import { type MoneyEventRange, moneyEvents } from './money-events.server.ts'
 
 /*
  * The exports' queries (issue 43, docs/decisions/066). Each is one statement read through a cursor
@@ -10,136 +11,60 @@ import type { AttendanceLine, PaymentLine } from './exports.ts'
 
 const CHUNK_ROWS = 500
 
-/** Payments whose money was taken: a refund or a seat lost later does not undo the payment. */
-const TAKEN_STATUSES = ['paid', 'needs_refund', 'refunded'] as const
-
 /**
- * The payments and refunds of `[from, to)`, oldest first, one line each:
- * - each payment row (`registration_payments`) whose money was taken, dated when it was paid
- *   (`fulfilled_at`, else the row's `created_at`): gross = amount + discount, its discount;
- * - each instalment of a plan paid after the first (`plan_instalments`, paid or paid outside, dated
- *   `paid_at`) that no payment row records: the first is its checkout's payment row, and a later one
- *   that has a payment row of its own (the same payment intent) is that row (docs/decisions/054);
- * - each refund that succeeded (`payment_refunds`), dated when it was asked for (`created_at`).
+ * The money events of the range (`money-events.server.ts`, the ones the overview adds up), oldest
+ * first, one line each, with who, what and the provider's ids: a payment (a checkout's, or a later
+ * plan instalment's) with its gross and discount, an instalment paid outside, a refund with only
+ * its amount. A plan's payment names its instalment: the checkout's is the plan's first.
  */
-export function streamPaymentLines(db: Kysely<Database>, { from, to }: { from: Date; to: Date }): AsyncIterable<PaymentLine> {
-	const planSize = (planId: 'instalment.plan_purchase_id' | 'plan.id') =>
-		sql<number | null>`(SELECT count(*) FROM plan_instalments AS member WHERE member.plan_purchase_id = ${sql.ref(planId)})`
-
-	const payments = db
-		.selectFrom('registration_payments as payment')
-		.leftJoin('profiles', 'profiles.id', 'payment.user_id')
-		// The plan instalment this payment paid, if any: one per payment intent, so a line is never doubled.
-		.leftJoin(
-			(eb) =>
-				eb
-					.selectFrom('plan_instalments')
-					.distinctOn('payment_intent_id')
-					.select(['payment_intent_id', 'plan_purchase_id', 'sequence', 'provider_invoice_id'])
-					.where('payment_intent_id', 'is not', null)
-					.orderBy('payment_intent_id')
-					.orderBy('sequence')
-					.as('instalment'),
-			(join) => join.onRef('instalment.payment_intent_id', '=', 'payment.payment_intent_id'),
-		)
-		.select((eb) => [
-			eb.fn.coalesce('payment.fulfilled_at', 'payment.created_at').as('at'),
-			sql<PaymentLine['kind']>`'payment'`.as('kind'),
-			'profiles.name as studentName',
-			'payment.customer_email as email',
-			'payment.course_title as courseTitle',
-			sql<number>`payment.amount_cents + payment.discount_cents`.as('grossCents'),
-			'payment.discount_cents as discountCents',
-			sql<number>`0`.as('refundCents'),
-			'payment.currency',
-			'payment.promotion_code as promotionCode',
-			'instalment.sequence as instalment',
-			planSize('instalment.plan_purchase_id').as('instalments'),
-			'payment.provider',
-			'payment.checkout_session_id as checkoutSessionId',
-			'payment.payment_intent_id as paymentIntentId',
-			'instalment.provider_invoice_id as invoiceId',
-			sql<string | null>`NULL`.as('refundId'),
-		])
-		.where('payment.status', 'in', TAKEN_STATUSES)
-		.where(sql<Date>`coalesce(payment.fulfilled_at, payment.created_at)`, '>=', from)
-		.where(sql<Date>`coalesce(payment.fulfilled_at, payment.created_at)`, '<', to)
-
-	const laterInstalments = db
-		.selectFrom('plan_instalments as instalment')
-		.innerJoin('plan_purchases as plan', 'plan.id', 'instalment.plan_purchase_id')
-		.innerJoin('courses', 'courses.id', 'plan.course_id')
-		.leftJoin('users', 'users.id', 'plan.user_id')
-		.leftJoin('profiles', 'profiles.id', 'plan.user_id')
-		.leftJoin('registration_payments as first', 'first.checkout_session_id', 'plan.checkout_session_id')
-		.select([
-			sql<Date>`instalment.paid_at`.as('at'),
-			sql<PaymentLine['kind']>`CASE instalment.status WHEN 'paid_outside' THEN 'paid_outside' ELSE 'instalment' END`.as('kind'),
-			'profiles.name as studentName',
-			sql<string>`coalesce(first.customer_email, users.email, '')`.as('email'),
-			'courses.title as courseTitle',
-			'instalment.amount_cents as grossCents',
-			sql<number>`0`.as('discountCents'),
-			sql<number>`0`.as('refundCents'),
-			sql<string>`coalesce(first.currency, 'usd')`.as('currency'),
-			sql<string | null>`NULL`.as('promotionCode'),
-			'instalment.sequence as instalment',
-			planSize('plan.id').as('instalments'),
-			'plan.provider',
-			'plan.checkout_session_id as checkoutSessionId',
-			'instalment.payment_intent_id as paymentIntentId',
-			'instalment.provider_invoice_id as invoiceId',
-			sql<string | null>`NULL`.as('refundId'),
-		])
-		.where('instalment.status', 'in', ['paid', 'paid_outside'])
-		.where('instalment.sequence', '>', 1)
-		.where((eb) =>
-			eb.not(
-				eb.exists(
+export function streamPaymentLines(db: Kysely<Database>, range: MoneyEventRange): AsyncIterable<PaymentLine> {
+	return (
+		db
+			.selectFrom(moneyEvents(range).as('event'))
+			.leftJoin('profiles', 'profiles.id', 'event.user_id')
+			.leftJoin('plan_instalments as instalment', 'instalment.id', 'event.instalment_id')
+			// A later instalment's payment had no checkout: its plan's names the purchase.
+			.leftJoin('plan_purchases as checkout_of_instalment', 'checkout_of_instalment.id', 'instalment.plan_purchase_id')
+			// The checkout's payment of a plan paid its first instalment.
+			.leftJoin('plan_purchases as checkout_plan', (join) =>
+				join.onRef('checkout_plan.checkout_session_id', '=', 'event.checkout_session_id').on('event.kind', '=', 'payment'),
+			)
+			.leftJoin('plan_instalments as first_instalment', (join) =>
+				join.onRef('first_instalment.plan_purchase_id', '=', 'checkout_plan.id').on('first_instalment.sequence', '=', 1),
+			)
+			.leftJoin(
+				(eb) =>
 					eb
-						.selectFrom('registration_payments as recorded')
-						.select('recorded.id')
-						.whereRef('recorded.payment_intent_id', '=', 'instalment.payment_intent_id'),
-				),
-			),
-		)
-		.where('instalment.paid_at', '>=', from)
-		.where('instalment.paid_at', '<', to)
-
-	const refunds = db
-		.selectFrom('payment_refunds as refund')
-		.innerJoin('registration_payments as payment', 'payment.id', 'refund.payment_id')
-		.leftJoin('profiles', 'profiles.id', 'payment.user_id')
-		.select([
-			'refund.created_at as at',
-			sql<PaymentLine['kind']>`'refund'`.as('kind'),
-			'profiles.name as studentName',
-			'payment.customer_email as email',
-			'payment.course_title as courseTitle',
-			sql<number>`0`.as('grossCents'),
-			sql<number>`0`.as('discountCents'),
-			'refund.amount_cents as refundCents',
-			'payment.currency',
-			'payment.promotion_code as promotionCode',
-			sql<number | null>`NULL::integer`.as('instalment'),
-			sql<number | null>`NULL::bigint`.as('instalments'),
-			'payment.provider',
-			'payment.checkout_session_id as checkoutSessionId',
-			'payment.payment_intent_id as paymentIntentId',
-			sql<string | null>`NULL`.as('invoiceId'),
-			'refund.provider_refund_id as refundId',
-		])
-		.where('refund.status', '=', 'succeeded')
-		.where('refund.created_at', '>=', from)
-		.where('refund.created_at', '<', to)
-
-	return db
-		.selectFrom(payments.unionAll(laterInstalments).unionAll(refunds).as('line'))
-		.selectAll()
-		.orderBy('line.at')
-		.orderBy('line.checkoutSessionId')
-		.orderBy('line.kind')
-		.stream(CHUNK_ROWS) as AsyncIterable<PaymentLine>
+						.selectFrom('plan_instalments')
+						.select((member) => ['plan_purchase_id', member.fn.countAll<number>().as('count')])
+						.groupBy('plan_purchase_id')
+						.as('plan_size'),
+				(join) => join.on(sql<SqlBool>`plan_size.plan_purchase_id = coalesce(instalment.plan_purchase_id, checkout_plan.id)`),
+			)
+			.select([
+				'event.at',
+				'event.kind',
+				'profiles.name as studentName',
+				'event.email',
+				'event.course_title as courseTitle',
+				'event.gross_cents as grossCents',
+				'event.discount_cents as discountCents',
+				'event.refund_cents as refundCents',
+				'event.currency',
+				'event.promotion_code as promotionCode',
+				sql<number | null>`coalesce(instalment.sequence, first_instalment.sequence)`.as('instalment'),
+				'plan_size.count as instalments',
+				'event.provider',
+				sql<string | null>`coalesce(event.checkout_session_id, checkout_of_instalment.checkout_session_id)`.as('checkoutSessionId'),
+				'event.payment_intent_id as paymentIntentId',
+				sql<string | null>`coalesce(instalment.provider_invoice_id, first_instalment.provider_invoice_id)`.as('invoiceId'),
+				'event.provider_refund_id as refundId',
+			])
+			.orderBy('event.at')
+			.orderBy('event.kind')
+			.orderBy('event.payment_id')
+			.stream(CHUNK_ROWS) as AsyncIterable<PaymentLine>
+	)
 }
 
 /**

@@ -9,7 +9,7 @@ import type { AttendanceSource, AttendanceStatus } from '#db/types.ts'
  * download routes share the range's schema; the columns and cells are written here once.
  */
 
-/** The payments export's range: whole days in UTC, the first on or before the last. */
+/** The payments export's range: whole days where the viewer is, the first on or before the last. */
 export const ExportRangeSchema = z
 	.object({
 		from: z.iso.date({ error: 'Give the first day as YYYY-MM-DD' }),
@@ -19,17 +19,8 @@ export const ExportRangeSchema = z
 
 export type ExportRange = z.infer<typeof ExportRangeSchema>
 
-/** The range as instants: from the first day's midnight (UTC) up to, not including, the midnight after the last. */
-export function rangeInstants(range: ExportRange) {
-	const from = new Date(`${range.from}T00:00:00Z`)
-	const to = new Date(`${range.to}T00:00:00Z`)
-	to.setUTCDate(to.getUTCDate() + 1)
-	return { from, to }
-}
-
-/** The form's default: the current month so far (UTC). */
-export function defaultRange(now: Date): ExportRange {
-	const today = now.toISOString().slice(0, 10)
+/** The form's default: the current month so far, where the viewer is. */
+export function defaultRange(today: string): ExportRange {
 	return { from: `${today.slice(0, 8)}01`, to: today }
 }
 
@@ -37,14 +28,18 @@ export function paymentsFileName(range: ExportRange) {
 	return `payments-${range.from}-to-${range.to}.csv`
 }
 
+/** What moved money: a payment (a checkout's), a later plan instalment's payment, an instalment paid outside, a refund. */
+export type MoneyEventKind = 'payment' | 'instalment' | 'paid_outside' | 'refund'
+
 /**
- * One line of the payments export. A payment (a checkout, or a later instalment of a plan) has its
- * gross (before any discount) and discount and no refund; a refund has only its amount. Net is
- * always gross − discount − refund, so a column's sum is the range's figure.
+ * One line of the payments export, a money event (`money-events.server.ts`). A payment (a checkout,
+ * or a later instalment of a plan) has its gross (before any discount) and discount and no refund; a
+ * refund has only its amount. Net is always gross − discount − refund, so a column's sum is the
+ * range's figure, the overview's for the same days: gross − discount is its paid.
  */
 export type PaymentLine = {
 	at: Date
-	kind: 'payment' | 'instalment' | 'paid_outside' | 'refund'
+	kind: MoneyEventKind
 	studentName: string | null
 	email: string
 	courseTitle: string
@@ -57,7 +52,8 @@ export type PaymentLine = {
 	instalment: number | null
 	instalments: number | null
 	provider: string
-	checkoutSessionId: string
+	/** Null for a later instalment's payment, charged without a checkout (docs/decisions/063). */
+	checkoutSessionId: string | null
 	paymentIntentId: string | null
 	invoiceId: string | null
 	refundId: string | null
@@ -70,8 +66,9 @@ const KIND_LABELS: Record<PaymentLine['kind'], string> = {
 	refund: 'Refund',
 }
 
-export const PAYMENT_COLUMNS = [
-	'Date (UTC)',
+/** The payments export's header; its dates are in the viewer's time zone, which the first column names. */
+export const paymentColumns = (timeZone: string) => [
+	`Date (${timeZone})`,
 	'Type',
 	'Student',
 	'Email',
@@ -95,9 +92,26 @@ function utcTimestamp(at: Date) {
 	return at.toISOString().slice(0, 19).replace('T', ' ')
 }
 
-export function paymentCells(line: PaymentLine) {
-	return [
-		utcTimestamp(line.at),
+/** A timestamp in `timeZone` as spreadsheets read it: '2026-11-29 01:16:58'. */
+function zonedTimestamp(timeZone: string) {
+	const format = new Intl.DateTimeFormat('sv-SE', {
+		timeZone,
+		year: 'numeric',
+		month: '2-digit',
+		day: '2-digit',
+		hour: '2-digit',
+		minute: '2-digit',
+		second: '2-digit',
+		hourCycle: 'h23',
+	})
+	return (at: Date) => format.format(at)
+}
+
+/** The cells of a payments export's line, its date in the viewer's `timeZone`. */
+export function paymentCells(timeZone: string) {
+	const timestamp = zonedTimestamp(timeZone)
+	return (line: PaymentLine) => [
+		timestamp(line.at),
 		KIND_LABELS[line.kind],
 		line.studentName ?? '',
 		line.email,
@@ -110,7 +124,7 @@ export function paymentCells(line: PaymentLine) {
 		line.promotionCode ?? '',
 		line.instalment === null ? '' : `${line.instalment} of ${line.instalments ?? line.instalment}`,
 		line.provider,
-		line.checkoutSessionId,
+		line.checkoutSessionId ?? '',
 		line.paymentIntentId ?? '',
 		line.invoiceId ?? '',
 		line.refundId ?? '',

@@ -1,17 +1,14 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely'
 import { type StaffViewer, taughtBy } from '#app/models/courses/course-staff.server.ts'
 import type { Database } from '#db/types.ts'
+import { moneyEvents } from './money-events.server.ts'
 import type { CourseFigures, OverviewFigures, OverviewRange, PeriodMoney, PlanBalance, SessionAttendance } from './overview.ts'
 
 /*
  * The overview's figures (issue 43, docs/decisions/065), each section one statement whatever the
  * number of courses, payments or sessions. What counts where, so that an export can add up to it:
- * - a payment is a `registration_payments` row that money reached (paid, refunded since, or to be
- *   refunded), dated by its fulfilment (its creation when unfulfilled): `amount_cents` is paid,
- *   `discount_cents` the code's discount;
- * - a refund is a `payment_refunds` row that succeeded, dated when it did (`updated_at`);
- * - a plan's first payment is its checkout's payment (docs/decisions/059); a later instalment paid
- *   is money received too, unless a payment row already carries its PaymentIntent;
+ * - paid, discounts and refunded are the money events of `money-events.server.ts`, the ones the
+ *   payments export lists line by line: paid is what they received (gross − discount);
  * - outstanding is an instalment scheduled or failed of a plan still running, dated by its due day;
  * - an enrolment counts from its `enrollment_date` unless it is still pending.
  * Dates are days in `timeZone`; a period is a calendar month or an ISO week (from Monday).
@@ -69,31 +66,18 @@ async function enrolmentsByPeriod(db: Kysely<Database>, viewer: StaffViewer, inp
 
 async function moneyByPeriod(db: Kysely<Database>, viewer: StaffViewer, input: OverviewInput): Promise<PeriodMoney[]> {
 	const range = rangeSql(input)
-	const paidAt = sql`coalesce(p.fulfilled_at, p.created_at)`
-	const refundedAt = sql`f.updated_at`
 	const instalmentPaidAt = sql`i.paid_at`
-	const { rows } = await sql<{ paid: number; discount: number; refunded: number; collected: number; later: number; outstanding: number }>`
+	const { rows } = await sql<{ received: number; discount: number; refunded: number; collected: number; outstanding: number }>`
 		with periods as (${range.periods}),
-		paid as (
-			select ${range.periodOf(paidAt)} as start, sum(p.amount_cents) as paid, sum(p.discount_cents) as discount
-			from registration_payments p
-			where p.status in ('paid', 'refunded', 'needs_refund') and ${range.within(paidAt)} and ${taughtBy(viewer, sql.ref('p.course_id'))}
-			group by 1
-		),
-		refunded as (
-			select ${range.periodOf(refundedAt)} as start, sum(f.amount_cents) as refunded
-			from payment_refunds f
-			join registration_payments p on p.id = f.payment_id
-			where f.status = 'succeeded' and ${range.within(refundedAt)} and ${taughtBy(viewer, sql.ref('p.course_id'))}
+		money as (
+			select ${range.periodOf(sql`e.at`)} as start,
+				sum(e.gross_cents - e.discount_cents) as received, sum(e.discount_cents) as discount, sum(e.refund_cents) as refunded
+			from ${moneyEvents(input)} as e
+			where ${taughtBy(viewer, sql.ref('e.course_id'))}
 			group by 1
 		),
 		collected as (
-			select ${range.periodOf(instalmentPaidAt)} as start,
-				sum(i.amount_cents) as collected,
-				sum(i.amount_cents) filter (
-					where i.sequence > 1
-					and not exists (select 1 from registration_payments r where r.payment_intent_id = i.payment_intent_id)
-				) as later
+			select ${range.periodOf(instalmentPaidAt)} as start, sum(i.amount_cents) as collected
 			from plan_instalments i
 			join plan_purchases pp on pp.id = i.plan_purchase_id
 			where i.status in ('paid', 'paid_outside') and ${range.within(instalmentPaidAt)} and ${taughtBy(viewer, sql.ref('pp.course_id'))}
@@ -108,29 +92,24 @@ async function moneyByPeriod(db: Kysely<Database>, viewer: StaffViewer, input: O
 			group by 1
 		)
 		select
-			coalesce(paid.paid, 0)::bigint as paid,
-			coalesce(paid.discount, 0)::bigint as discount,
-			coalesce(refunded.refunded, 0)::bigint as refunded,
+			coalesce(money.received, 0)::bigint as received,
+			coalesce(money.discount, 0)::bigint as discount,
+			coalesce(money.refunded, 0)::bigint as refunded,
 			coalesce(collected.collected, 0)::bigint as collected,
-			coalesce(collected.later, 0)::bigint as later,
 			coalesce(outstanding.outstanding, 0)::bigint as outstanding
 		from periods
-		left join paid using (start)
-		left join refunded using (start)
+		left join money using (start)
 		left join collected using (start)
 		left join outstanding using (start)
 		order by periods.start`.execute(db)
-	return rows.map((row) => {
-		const paidCents = row.paid + row.later
-		return {
-			paidCents,
-			discountCents: row.discount,
-			refundedCents: row.refunded,
-			netCents: paidCents - row.refunded,
-			planCollectedCents: row.collected,
-			planOutstandingCents: row.outstanding,
-		}
-	})
+	return rows.map((row) => ({
+		paidCents: row.received,
+		discountCents: row.discount,
+		refundedCents: row.refunded,
+		netCents: row.received - row.refunded,
+		planCollectedCents: row.collected,
+		planOutstandingCents: row.outstanding,
+	}))
 }
 
 /** What plans still running have left to pay, and how much of it is overdue (failed, or due before today). */

@@ -82,7 +82,7 @@ export type PeriodMoney = {
 	paidCents: number
 	/** Taken off the price by promotion codes at the checkouts paid. */
 	discountCents: number
-	/** Returned by refunds that succeeded in the period. */
+	/** Returned by refunds that succeeded, made in the period. */
 	refundedCents: number
 	/** Paid less refunded. */
 	netCents: number

@@ -6,6 +6,7 @@ import { Card } from '#app/components/ui/card.tsx'
 import { Field } from '#app/components/ui/field.tsx'
 import { listCoursesOf } from '#app/models/courses/course-staff.server.ts'
 import { defaultRange } from '#app/models/reports/exports.ts'
+import { todayIn } from '#app/models/reports/overview.ts'
 import { requireStaff } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import type { Route } from './+types/exports'
@@ -17,23 +18,25 @@ import type { Route } from './+types/exports'
 export async function loader({ request }: Route.LoaderArgs) {
 	const user = await requireStaff(request)
 	const courses = await listCoursesOf(getDb(), { id: user.id, isAdmin: user.isAdmin })
-	return { isAdmin: user.isAdmin, range: defaultRange(new Date()), courses }
+	const timeZone = user.timeZone ?? 'UTC'
+	return { isAdmin: user.isAdmin, timeZone, range: defaultRange(todayIn(timeZone)), courses }
 }
 
 export default function Exports({ loaderData }: Route.ComponentProps) {
-	const { isAdmin, range, courses } = loaderData
+	const { isAdmin, timeZone, range, courses } = loaderData
 	return (
 		<>
 			<div>
 				<h1 className="text-2xl font-bold text-ink">Exports</h1>
-				<p className="mt-1 text-sm text-slate-600">CSV files for a spreadsheet. Times are in UTC.</p>
+				<p className="mt-1 text-sm text-slate-600">CSV files for a spreadsheet.</p>
 			</div>
 			{isAdmin ? (
 				<Card className="space-y-3 p-4">
 					<h2 className="text-lg font-semibold text-ink">Payments and refunds</h2>
 					<p className="text-sm text-slate-700">
 						One line per payment, plan instalment and refund in the chosen days: gross, discount, refund and net, with the payment
-						provider&rsquo;s ids. Net is gross minus discount minus refund, so each column adds up to the period&rsquo;s figure.
+						provider&rsquo;s ids. Net is gross minus discount minus refund, so each column adds up to the period&rsquo;s figure, the
+						Overview&rsquo;s for the same days.
 					</p>
 					<Form
 						method="get"
@@ -47,6 +50,9 @@ export default function Exports({ loaderData }: Route.ComponentProps) {
 						/>
 						<Field label="Last day" inputProps={{ id: 'export-to', name: 'to', type: 'date', required: true, defaultValue: range.to }} />
 						<Button type="submit">Download payments CSV</Button>
+						<p className="basis-full text-sm text-slate-700">
+							Days and times are in {timeZone} (your profile&rsquo;s time zone, UTC without one), as on the Overview.
+						</p>
 					</Form>
 				</Card>
 			) : null}
