@@ -47,11 +47,12 @@ export default defineConfig({
 	},
 	projects: [
 		{ name: 'js-enabled', use: { javaScriptEnabled: true } },
-		// Behaviour that only exists with JavaScript (live updates, client-side checks) is tagged @js-only.
+		// Behaviour that only exists with JavaScript (live updates, client-side checks) is tagged @js-only;
+		// a reading of the markup as the server sends it (the same either way) is tagged @server-markup.
 		{
 			name: 'js-disabled',
 			use: { javaScriptEnabled: false },
-			grepInvert: /@js-only/,
+			grepInvert: /@js-only|@server-markup/,
 			// Plain HTTP against private servers, no browser: one run proves it.
 			testIgnore: [
 				'**/security-http.spec.ts',
