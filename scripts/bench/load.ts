@@ -18,6 +18,8 @@ export type LoadResult = {
 	non2xx: number
 	errors: number
 	cpuMsPerRequest: number
+	/** The body and headers of an average response, as received (compressed when the server compresses). */
+	kbPerResponse: number
 	/** Requests/s at which p99 stays ≤ P99_GOAL_MS under open-loop load (signed-in pages and the floor app). */
 	capacity?: number
 }
@@ -26,7 +28,8 @@ async function autocannon(url: string, headers: Record<string, string>, seconds:
 	const headerArgs = Object.entries(headers).flatMap(([name, value]) => ['-H', `${name}=${value}`])
 	const output = await run(bin('autocannon'), ['-c', String(CONNECTIONS), '-d', String(seconds), '-j', ...headerArgs, url])
 	return JSON.parse(output) as {
-		requests: { average: number }
+		requests: { average: number; total: number }
+		throughput: { total: number }
 		latency: { p50: number; p99: number }
 		non2xx: number
 		errors: number
@@ -61,6 +64,7 @@ export async function measure(
 	return {
 		capacity,
 		cpuMsPerRequest,
+		kbPerResponse: result.requests.total > 0 ? Math.round(result.throughput.total / result.requests.total / 102.4) / 10 : NaN,
 		page,
 		rps: Math.round(result.requests.average),
 		p50: result.latency.p50,

@@ -22,6 +22,7 @@ import {
 	BUILD_DIR,
 	CONNECTIONS,
 	CPU_PROFILE_DIR,
+	DASHBOARD_PAGE,
 	DURATION,
 	FLOOR_APP_DIR,
 	FLOOR_BUILD_DIR,
@@ -79,6 +80,34 @@ try {
 	for (const target of targets) await removeTarget(target)
 }
 
+/**
+ * The school's figures at scale (issue 43): the overview of the default range (six months by month)
+ * and of five years, the longest the form takes, by month; the accountant's payments export of a year.
+ */
+function reportPages(admin: Record<string, string>) {
+	const today = new Date()
+	const yearsAgo = (years: number) => {
+		const day = new Date(today)
+		day.setUTCFullYear(day.getUTCFullYear() - years)
+		day.setUTCDate(day.getUTCDate() + 1)
+		return day.toISOString().slice(0, 10)
+	}
+	const to = today.toISOString().slice(0, 10)
+	return [
+		{ page: '/dashboard/admin/overview (admin, last six months)', path: '/dashboard/admin/overview', cookie: admin },
+		{
+			page: '/dashboard/admin/overview (admin, five years by month)',
+			path: `/dashboard/admin/overview?from=${yearsAgo(5)}&to=${to}&group=month`,
+			cookie: admin,
+		},
+		{
+			page: '/dashboard/admin/exports/payments.csv (admin, a year)',
+			path: `/dashboard/admin/exports/payments.csv?from=${yearsAgo(1)}&to=${to}`,
+			cookie: admin,
+		},
+	]
+}
+
 async function benchTarget(target: Target, prepared: Prepared, withLighthouse: boolean): Promise<TargetResult> {
 	const sse = skip('sse') ? null : await sseOnOneProcess(target, prepared)
 	if (sse)
@@ -112,14 +141,16 @@ async function benchTarget(target: Target, prepared: Prepared, withLighthouse: b
 		if (!databaseUrl) throw new Error(`no running database for the floor app on ${target.kind}`)
 		const floor = await measureFloor(databaseUrl, workers)
 		const signedIn = [
-			// The lightest signed-in page (a placeholder): what any signed-in request costs before its own content.
-			{ page: '/dashboard/community (student, placeholder)', path: '/dashboard/community', cookie: student },
-			{ page: '/dashboard (student)', path: '/dashboard', cookie: student },
+			// The lightest signed-in page (one query, an empty list): what any signed-in request costs before its own content.
+			{ page: '/dashboard/certificates (student, none yet)', path: '/dashboard/certificates', cookie: student },
+			{ page: DASHBOARD_PAGE, path: '/dashboard', cookie: student },
 			{ page: '/dashboard/messages (student)', path: '/dashboard/messages', cookie: student },
 			{ page: '/dashboard/admin/courses (admin)', path: '/dashboard/admin/courses', cookie: admin },
+			...reportPages(admin),
 		]
 		const signedInPages: LoadResult[] = []
-		for (const { page, path: pagePath, cookie } of signedIn.filter(({ path }) => ONLY_PAGES?.includes(path) ?? true)) {
+		const chosen = signedIn.filter(({ path }) => ONLY_PAGES?.includes(path.split('?')[0]!) ?? true)
+		for (const { page, path: pagePath, cookie } of chosen) {
 			signedInPages.push(await measure(page, child.pid!, `${origin}${pagePath}`, cookie, { capacity: true }))
 		}
 		pages.push(...signedInPages)
