@@ -13,6 +13,7 @@
  * The flags are listed in scripts/bench/options.ts.
  */
 import fs from 'node:fs'
+import { MAX_STREAMING_EXPORTS } from '#app/routes/resources/+shared/csv-download.server.ts'
 import { runningEmbeddedPostgresUrl } from '../lib/embedded-postgres.ts'
 import { firstVisitJs } from './first-visit-js.ts'
 import { LIGHTHOUSE_PAGES, lighthouse } from './lighthouse.ts'
@@ -80,11 +81,13 @@ try {
 	for (const target of targets) await removeTarget(target)
 }
 
+type SignedInPage = { page: string; path: string; cookie: Record<string, string>; connections?: number }
+
 /**
  * The school's figures at scale (issue 43): the overview of the default range (six months by month)
  * and of five years, the longest the form takes, by month; the accountant's payments export of a year.
  */
-function reportPages(admin: Record<string, string>) {
+function reportPages(admin: Record<string, string>, workers: number): SignedInPage[] {
 	const today = new Date()
 	const yearsAgo = (years: number) => {
 		const day = new Date(today)
@@ -95,15 +98,19 @@ function reportPages(admin: Record<string, string>) {
 	const to = today.toISOString().slice(0, 10)
 	return [
 		{ page: '/dashboard/admin/overview (admin, last six months)', path: '/dashboard/admin/overview', cookie: admin },
+		// A second or more each: a connection per process, so that none waits past autocannon's timeout.
 		{
-			page: '/dashboard/admin/overview (admin, five years by month)',
+			page: `/dashboard/admin/overview (admin, five years by month; ${workers} connections)`,
 			path: `/dashboard/admin/overview?from=${yearsAgo(5)}&to=${to}&group=month`,
 			cookie: admin,
+			connections: workers,
 		},
+		// A process streams MAX_STREAMING_EXPORTS at once and answers 429 beyond.
 		{
-			page: '/dashboard/admin/exports/payments.csv (admin, a year)',
+			page: `/dashboard/admin/exports/payments.csv (admin, a year; ${workers * MAX_STREAMING_EXPORTS} connections)`,
 			path: `/dashboard/admin/exports/payments.csv?from=${yearsAgo(1)}&to=${to}`,
 			cookie: admin,
+			connections: workers * MAX_STREAMING_EXPORTS,
 		},
 	]
 }
@@ -140,18 +147,18 @@ async function benchTarget(target: Target, prepared: Prepared, withLighthouse: b
 		const databaseUrl = target.env.DATABASE_URL || runningEmbeddedPostgresUrl(target.dataDir)
 		if (!databaseUrl) throw new Error(`no running database for the floor app on ${target.kind}`)
 		const floor = await measureFloor(databaseUrl, workers)
-		const signedIn = [
+		const signedIn: SignedInPage[] = [
 			// The lightest signed-in page (one query, an empty list): what any signed-in request costs before its own content.
 			{ page: '/dashboard/certificates (student, none yet)', path: '/dashboard/certificates', cookie: student },
 			{ page: DASHBOARD_PAGE, path: '/dashboard', cookie: student },
 			{ page: '/dashboard/messages (student)', path: '/dashboard/messages', cookie: student },
 			{ page: '/dashboard/admin/courses (admin)', path: '/dashboard/admin/courses', cookie: admin },
-			...reportPages(admin),
+			...reportPages(admin, workers),
 		]
 		const signedInPages: LoadResult[] = []
 		const chosen = signedIn.filter(({ path }) => ONLY_PAGES?.includes(path.split('?')[0]!) ?? true)
-		for (const { page, path: pagePath, cookie } of chosen) {
-			signedInPages.push(await measure(page, child.pid!, `${origin}${pagePath}`, cookie, { capacity: true }))
+		for (const { page, path: pagePath, cookie, connections } of chosen) {
+			signedInPages.push(await measure(page, child.pid!, `${origin}${pagePath}`, cookie, { capacity: true, connections }))
 		}
 		pages.push(...signedInPages)
 
