@@ -76,7 +76,7 @@ export async function seedScaleData(db: Kysely<Database>, { log = (_line: string
 	)
 	// Every tenth course is free; the others cost $500–$1,250. Even courses seat 80 (their 80
 	// enrolments fill them, so they keep waitlists), odd ones 100 and sell a plan of four instalments.
-	// Tuesdays' weekly session at 7 pm New York time, on the course's own weekday.
+	// A weekly session at 7 pm New York time, on the weekday the course starts.
 	await step(
 		`${courses} courses`,
 		sql`INSERT INTO courses (title, description, start_date, end_date, capacity, registration_fee, time_zone,
