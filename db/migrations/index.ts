@@ -30,6 +30,7 @@ import * as community from './2026-12-03-0401-community.ts'
 import * as instalmentPayments from './2026-12-04-0201-instalment-payments.ts'
 import * as planPurchaseDiscounts from './2026-12-04-0301-plan-purchase-discounts.ts'
 import * as messagesOfDeletedSenders from './2026-12-04-0601-messages-of-deleted-senders.ts'
+import * as attendanceBySession from './2026-12-05-0301-attendance-by-session.ts'
 
 /**
  * Every migration, in order. Listed explicitly so the same list works in the
@@ -67,4 +68,5 @@ export const migrations: Record<string, Migration> = {
 	'2026-12-04-0201-instalment-payments': instalmentPayments,
 	'2026-12-04-0301-plan-purchase-discounts': planPurchaseDiscounts,
 	'2026-12-04-0601-messages-of-deleted-senders': messagesOfDeletedSenders,
+	'2026-12-05-0301-attendance-by-session': attendanceBySession,
 }

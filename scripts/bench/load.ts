@@ -18,15 +18,18 @@ export type LoadResult = {
 	non2xx: number
 	errors: number
 	cpuMsPerRequest: number
+	/** The body and headers of an average response, as received (compressed when the server compresses). */
+	kbPerResponse: number
 	/** Requests/s at which p99 stays ≤ P99_GOAL_MS under open-loop load (signed-in pages and the floor app). */
 	capacity?: number
 }
 
-async function autocannon(url: string, headers: Record<string, string>, seconds: number) {
+async function autocannon(url: string, headers: Record<string, string>, seconds: number, connections: number) {
 	const headerArgs = Object.entries(headers).flatMap(([name, value]) => ['-H', `${name}=${value}`])
-	const output = await run(bin('autocannon'), ['-c', String(CONNECTIONS), '-d', String(seconds), '-j', ...headerArgs, url])
+	const output = await run(bin('autocannon'), ['-c', String(connections), '-d', String(seconds), '-j', ...headerArgs, url])
 	return JSON.parse(output) as {
-		requests: { average: number }
+		requests: { average: number; total: number }
+		throughput: { total: number }
 		latency: { p50: number; p99: number }
 		non2xx: number
 		errors: number
@@ -39,16 +42,17 @@ export async function measure(
 	pid: number,
 	url: string,
 	headers: Record<string, string> = {},
-	options: { capacity?: boolean } = {},
+	/** connections: fewer than CONNECTIONS for a page the server limits, or one that takes seconds. */
+	{ capacity: withCapacity = false, connections = CONNECTIONS }: { capacity?: boolean; connections?: number } = {},
 ): Promise<LoadResult> {
-	await autocannon(url, headers, WARM_UP)
+	await autocannon(url, headers, WARM_UP, connections)
 	const cpuBefore = cpuMs(pid)
-	const result = await autocannon(url, headers, DURATION)
+	const result = await autocannon(url, headers, DURATION, connections)
 	const requests = result.requests.average * DURATION
 	const cpuMsPerRequest = requests > 0 ? Math.round(((cpuMs(pid) - cpuBefore) / requests) * 1000) / 1000 : NaN
 	log(`${page}: ${Math.round(result.requests.average)} req/s, p99 ${result.latency.p99} ms, ${cpuMsPerRequest} ms CPU/request`)
 	let capacity: number | undefined
-	if (options.capacity && !skip('capacity')) {
+	if (withCapacity && !skip('capacity')) {
 		// Closed-loop throughput is the server saturated; the goal holds somewhat below it.
 		capacity = await capacityAtP99(url, headers, {
 			startRate: result.requests.average * 0.5,
@@ -61,6 +65,7 @@ export async function measure(
 	return {
 		capacity,
 		cpuMsPerRequest,
+		kbPerResponse: result.requests.total > 0 ? Math.round(result.throughput.total / result.requests.total / 102.4) / 10 : NaN,
 		page,
 		rps: Math.round(result.requests.average),
 		p50: result.latency.p50,

@@ -4,7 +4,7 @@ import os from 'node:os'
 import type { FirstVisitJs } from './first-visit-js.ts'
 import type { LighthouseScores } from './lighthouse.ts'
 import type { LoadResult } from './load.ts'
-import { FLOOR_PAGE, P99_GOAL_MS } from './options.ts'
+import { DASHBOARD_PAGE, FLOOR_PAGE, P99_GOAL_MS } from './options.ts'
 import type { SseResult } from './sse-load.ts'
 import type { Target } from './targets.ts'
 
@@ -112,17 +112,25 @@ function markdownTable(rows: string[][]) {
 const ratio = (value: number | undefined, base: number | undefined) =>
 	value !== undefined && base !== undefined && base > 0 && Number.isFinite(value) ? (value / base).toFixed(2) : '–'
 
-/** The signed-in pages against the floor app, per database: CPU per request and capacity at the p99 goal. */
+/**
+ * The signed-in pages against the floor app, per database: CPU per request and capacity at the p99
+ * goal; and each page's CPU per request beside the student's /dashboard (issue 43: the overview's).
+ */
 function printFloorTables(results: TargetResult[]) {
-	const rows: string[][] = [['database', 'page', 'CPU/req', '÷ floor', `req/s at p99 ≤ ${P99_GOAL_MS} ms`, 'floor ÷ page']]
+	const rows: string[][] = [
+		['database', 'page', 'KB/response', 'CPU/req', '÷ floor', `÷ ${DASHBOARD_PAGE}`, `req/s at p99 ≤ ${P99_GOAL_MS} ms`, 'floor ÷ page'],
+	]
 	for (const result of results) {
 		const { floor } = result
+		const dashboard = result.signedInPages.find((page) => page.page === DASHBOARD_PAGE)
 		const cell = (value: number | undefined, unit: string) => (value === undefined ? '–' : `${value} ${unit}`)
 		rows.push([
 			result.database,
 			`${floor.page}, ${Math.round(floor.htmlBytes / 102.4) / 10} KB HTML`,
+			cell(floor.kbPerResponse, 'KB'),
 			cell(floor.cpuMsPerRequest, 'ms'),
 			'1.00',
+			ratio(floor.cpuMsPerRequest, dashboard?.cpuMsPerRequest),
 			cell(floor.capacity, ''),
 			floor.capacity === undefined ? '–' : '1.00',
 		])
@@ -130,14 +138,16 @@ function printFloorTables(results: TargetResult[]) {
 			rows.push([
 				result.database,
 				page.page,
+				cell(page.kbPerResponse, 'KB'),
 				cell(page.cpuMsPerRequest, 'ms'),
 				ratio(page.cpuMsPerRequest, floor.cpuMsPerRequest),
+				ratio(page.cpuMsPerRequest, dashboard?.cpuMsPerRequest),
 				cell(page.capacity, ''),
 				ratio(floor.capacity, page.capacity),
 			])
 		}
 	}
-	console.log(`\nSigned-in pages against the floor app (lower is better in both ratio columns):`)
+	console.log(`\nSigned-in pages against the floor app and against ${DASHBOARD_PAGE} (lower is better in every ratio column):`)
 	console.log(markdownTable(rows))
 	const embedded = results.find((result) => result.database === 'embedded')
 	const external = results.find((result) => result.database === 'postgres')

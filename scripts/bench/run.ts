@@ -22,6 +22,7 @@ import {
 	BUILD_DIR,
 	CONNECTIONS,
 	CPU_PROFILE_DIR,
+	DASHBOARD_PAGE,
 	DURATION,
 	FLOOR_APP_DIR,
 	FLOOR_BUILD_DIR,
@@ -79,6 +80,41 @@ try {
 	for (const target of targets) await removeTarget(target)
 }
 
+type SignedInPage = { page: string; path: string; cookie: Record<string, string>; connections?: number }
+
+/**
+ * The school's figures at scale (issue 43): the overview of the default range (six months by month)
+ * and of five years, the longest the form takes, by month; the accountant's payments export of a year.
+ */
+function reportPages(admin: Record<string, string>, workers: number): SignedInPage[] {
+	const today = new Date()
+	const yearsAgo = (years: number) => {
+		const day = new Date(today)
+		day.setUTCFullYear(day.getUTCFullYear() - years)
+		day.setUTCDate(day.getUTCDate() + 1)
+		return day.toISOString().slice(0, 10)
+	}
+	const to = today.toISOString().slice(0, 10)
+	return [
+		{ page: '/dashboard/admin/overview (admin, last six months)', path: '/dashboard/admin/overview', cookie: admin },
+		// A second or more each: a connection per process, so that none waits past autocannon's timeout.
+		{
+			page: `/dashboard/admin/overview (admin, five years by month; ${workers} connections)`,
+			path: `/dashboard/admin/overview?from=${yearsAgo(5)}&to=${to}&group=month`,
+			cookie: admin,
+			connections: workers,
+		},
+		// One accountant: a process streams two exports at once and answers 429 beyond, and it counts an
+		// export until its cursor is closed, a moment after the client has the last byte and asks again.
+		{
+			page: '/dashboard/admin/exports/payments.csv (admin, a year; 1 connection)',
+			path: `/dashboard/admin/exports/payments.csv?from=${yearsAgo(1)}&to=${to}`,
+			cookie: admin,
+			connections: 1,
+		},
+	]
+}
+
 async function benchTarget(target: Target, prepared: Prepared, withLighthouse: boolean): Promise<TargetResult> {
 	const sse = skip('sse') ? null : await sseOnOneProcess(target, prepared)
 	if (sse)
@@ -111,16 +147,18 @@ async function benchTarget(target: Target, prepared: Prepared, withLighthouse: b
 		const databaseUrl = target.env.DATABASE_URL || runningEmbeddedPostgresUrl(target.dataDir)
 		if (!databaseUrl) throw new Error(`no running database for the floor app on ${target.kind}`)
 		const floor = await measureFloor(databaseUrl, workers)
-		const signedIn = [
-			// The lightest signed-in page (a placeholder): what any signed-in request costs before its own content.
-			{ page: '/dashboard/community (student, placeholder)', path: '/dashboard/community', cookie: student },
-			{ page: '/dashboard (student)', path: '/dashboard', cookie: student },
+		const signedIn: SignedInPage[] = [
+			// The lightest signed-in page (one query, an empty list): what any signed-in request costs before its own content.
+			{ page: '/dashboard/certificates (student, none yet)', path: '/dashboard/certificates', cookie: student },
+			{ page: DASHBOARD_PAGE, path: '/dashboard', cookie: student },
 			{ page: '/dashboard/messages (student)', path: '/dashboard/messages', cookie: student },
 			{ page: '/dashboard/admin/courses (admin)', path: '/dashboard/admin/courses', cookie: admin },
+			...reportPages(admin, workers),
 		]
 		const signedInPages: LoadResult[] = []
-		for (const { page, path: pagePath, cookie } of signedIn.filter(({ path }) => ONLY_PAGES?.includes(path) ?? true)) {
-			signedInPages.push(await measure(page, child.pid!, `${origin}${pagePath}`, cookie, { capacity: true }))
+		const chosen = signedIn.filter(({ path }) => ONLY_PAGES?.includes(path.split('?')[0]!) ?? true)
+		for (const { page, path: pagePath, cookie, connections } of chosen) {
+			signedInPages.push(await measure(page, child.pid!, `${origin}${pagePath}`, cookie, { capacity: true, connections }))
 		}
 		pages.push(...signedInPages)
 
