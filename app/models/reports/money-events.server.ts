@@ -36,6 +36,19 @@ export type MoneyEvent = {
 }
 
 /**
+ * A range of local days as the two instants that bound it: the first day's midnight in the zone, and
+ * the midnight after the last (a day of 23 or 25 hours when the clocks change). A moment compared with
+ * them as it is (`at >= start and at < end`) can be found by an index on its column; one turned into a
+ * local day first cannot.
+ */
+export function rangeBounds({ from, to, timeZone }: MoneyEventRange) {
+	return {
+		start: sql`(${from}::date::timestamp at time zone ${timeZone})`,
+		end: sql`((${to}::date + 1)::timestamp at time zone ${timeZone})`,
+	}
+}
+
+/**
  * One row per money event whose moment falls within the range's days where the viewer is, with who
  * paid for what as its payment recorded it (so the export need not read the payment again):
  * - a payment row money reached (paid, refunded since, or to be refunded), at its fulfilment (its
@@ -44,12 +57,10 @@ export type MoneyEvent = {
  * - a plan instalment after the first, paid or paid outside, that no payment row names (the first
  *   is its checkout's payment, docs/decisions/059; one paid outside has no payment row), at `paid_at`;
  * - a refund that succeeded, at its `created_at`: the day it was made, as the provider dates it.
- * The bounds are instants: the first day's midnight in the zone up to the midnight after the last
- * (a day of 23 or 25 hours when the clocks change).
+ * The bounds are instants (`rangeBounds`).
  */
-export function moneyEvents({ from, to, timeZone }: MoneyEventRange) {
-	const start = sql`(${from}::date::timestamp at time zone ${timeZone})`
-	const end = sql`((${to}::date + 1)::timestamp at time zone ${timeZone})`
+export function moneyEvents(range: MoneyEventRange) {
+	const { start, end } = rangeBounds(range)
 	const paidAt = sql`coalesce(p.fulfilled_at, p.created_at)`
 	return sql<MoneyEvent>`(
 		select ${paidAt} as at,
