@@ -10,7 +10,7 @@ import { SEND_OFFER_EXPIRED_TASK, SEND_SEAT_OFFER_TASK } from '#app/models/enrol
 import { MAKE_PREVIEW_TASK } from '#app/models/materials/document-previews.server.ts'
 import { COURSE_UPDATE_TASK } from '#app/models/materials/materials.ts'
 import { EMAIL_ANNOUNCEMENT_TASK } from '#app/models/messaging/messages.server.ts'
-import { FOLLOW_PLAN_AT_PROVIDER_TASK } from '#app/models/payments/plan-purchases.server.ts'
+import { FOLLOW_PLAN_AT_PROVIDER_TASK } from '#app/models/payments/plan-endings.server.ts'
 import { emailAnnouncementTask } from './announcements.server.ts'
 import { sendCertificateMail } from './certificates.server.ts'
 import { emailCommunityRepliesTask } from './community.server.ts'

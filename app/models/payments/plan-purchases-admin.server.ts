@@ -4,12 +4,11 @@ import type { PaymentProvider } from '#app/services/payments/payments.ts'
 import type { TestCheckoutPayments } from '#app/services/payments/test-checkout.server.ts'
 import { transaction } from '#app/utils/db.server.ts'
 import type { Database, PlanInstalmentStatus, RefundReason } from '#db/types.ts'
+import { endPlan, type PlanChangeOutcome } from './plan-endings.server.ts'
 import {
 	chargeInstalmentByTestCard,
-	endPlan,
 	type InstalmentOutcome,
 	markInstalmentPaidOutside,
-	type PlanChangeOutcome,
 	pausePlan,
 	recordInstalmentFailed,
 	resumePlan,

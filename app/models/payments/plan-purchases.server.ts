@@ -1,11 +1,11 @@
 import { type Kysely, sql, type Transaction } from 'kysely'
-import { addJob } from '#app/services/jobs/queue.server.ts'
 import type { PaymentProvider } from '#app/services/payments/payments.ts'
 import type { TestCheckoutPayments } from '#app/services/payments/test-checkout.server.ts'
 import { transaction } from '#app/utils/db.server.ts'
 import type { Database } from '#db/types.ts'
 import { offeredPlan, offerWithCode, type PlanOffer } from './instalment-plans.server.ts'
 import { DEFAULT_GRACE_DAYS } from './instalment-plans.ts'
+import { BOUGHT_STATUSES, lockPlan, OPEN_INSTALMENT, type PlanChangeOutcome, queueProviderFollowUp } from './plan-endings.server.ts'
 import type { PlanDiscountView, PlanNotice, PlanOfferView } from './plan-purchases.ts'
 import { sendInstalmentFailedNotice, sendInstalmentReceipt } from './plan-purchases-emails.server.ts'
 import type { Discount } from './promotion-codes.ts'
@@ -155,13 +155,6 @@ export async function planOfCheckout(db: Kysely<Database>, checkoutSessionId: st
  * student's payment after a failure and (next slice) Stripe's webhooks call these, so the e-mail,
  * the pause and the restored access are one code path whoever collects.
  */
-
-/** The plan's row, locked for this transaction: each change of a plan and its instalments takes it first. */
-async function lockPlan(trx: Transaction<Database>, planId: number) {
-	return trx.selectFrom('plan_purchases').selectAll().where('id', '=', planId).forUpdate().executeTakeFirst()
-}
-
-const OPEN_INSTALMENT = ['scheduled', 'failed'] as const
 
 /**
  * After an instalment changed: nothing left to pay completes the plan; nothing failed any more
@@ -326,9 +319,6 @@ export async function endPlanCollection(db: Kysely<Database>, input: { planId: n
 		return 'recorded'
 	})
 }
-
-/** The statuses of a plan bought and not ended: its instalments can still be paid or fail. */
-const BOUGHT_STATUSES: readonly string[] = ['active', 'past_due', 'paused']
 
 /**
  * The pause job: plans past due for longer than their course's grace days (7 when the course's plan
@@ -515,65 +505,6 @@ export async function chargeDueInstalments(db: Kysely<Database>, payments: TestC
  * one transaction under the plan's row lock, changing only what is still in the state it expects,
  * so a double submit changes once ('already' for the second).
  */
-
-/** 'collected-by-provider': the change is one the provider's own collection rules out (paid outside on a Stripe plan). */
-export type PlanChangeOutcome = 'changed' | 'already' | 'not-found' | 'collected-by-provider'
-
-/** The job that makes the provider follow a plan the app changed: cancel, pause or resume its subscription. */
-export const FOLLOW_PLAN_AT_PROVIDER_TASK = 'follow-plan-at-provider'
-
-/**
- * Queued in the transaction that ended, paused or resumed a plan a provider collects (Stripe), so it
- * exists if and only if the change commits; the provider is never called inside the transaction.
- * The admin's request asks the provider at once after the commit; this job, a minute later and retried
- * with backoff until the provider answers, makes sure the provider follows the plan's state as it is
- * then (a crash, an unreachable provider, the enrolment's own refund, which has no request to wait on).
- */
-async function queueProviderFollowUp(trx: Transaction<Database>, plan: { id: number; provider_subscription_id: string | null }) {
-	if (!plan.provider_subscription_id) return
-	await addJob(
-		trx,
-		FOLLOW_PLAN_AT_PROVIDER_TASK,
-		{ planId: plan.id },
-		{ jobKey: `${FOLLOW_PLAN_AT_PROVIDER_TASK}:${plan.id}`, runAt: new Date(Date.now() + 60_000) },
-	)
-}
-
-/**
- * Ends a plan bought: what is still to pay (scheduled or failed) is cancelled, and the plan is
- * 'cancelled' (or 'completed' when nothing was left). The enrolment is not touched: the admin's
- * "cancel the rest" keeps the student, a refund or the provider ending the subscription decides
- * that themselves.
- */
-export async function endPlan(trx: Transaction<Database>, input: { planId: number; now: Date }): Promise<PlanChangeOutcome> {
-	const plan = await lockPlan(trx, input.planId)
-	if (!plan) return 'not-found'
-	if (!BOUGHT_STATUSES.includes(plan.status)) return 'already'
-	const cancelled = await trx
-		.updateTable('plan_instalments')
-		.set({ status: 'cancelled' })
-		.where('plan_purchase_id', '=', plan.id)
-		.where('status', 'in', OPEN_INSTALMENT)
-		.executeTakeFirst()
-	await trx
-		.updateTable('plan_purchases')
-		.set({
-			status: Number(cancelled.numUpdatedRows) > 0 ? 'cancelled' : 'completed',
-			failing_since: null,
-			pause_reason: null,
-			updated_at: input.now,
-		})
-		.where('id', '=', plan.id)
-		.execute()
-	await queueProviderFollowUp(trx, plan)
-	return 'changed'
-}
-
-/** The plan of an enrolment that ends (a refund), if it is still running: what is left is cancelled. */
-export async function endPlanOfEnrollment(trx: Transaction<Database>, input: { enrollmentId: number; now: Date }) {
-	const plan = await trx.selectFrom('plan_purchases').select('id').where('enrollment_id', '=', input.enrollmentId).executeTakeFirst()
-	if (plan) await endPlan(trx, { planId: plan.id, now: input.now })
-}
 
 /**
  * An instalment paid outside the app (cash, a bank transfer): 'paid_outside', as a payment counts for

@@ -7,7 +7,7 @@ import { publishEvent } from '#app/services/events/publish.server.ts'
 import { type PaymentProvider, type ProviderRefund, RefundRefusedError } from '#app/services/payments/payments.ts'
 import { transaction } from '#app/utils/db.server.ts'
 import type { Database, PaymentRefundsTable, PaymentStatus, RefundReason } from '#db/types.ts'
-import { endPlanOfEnrollment } from './plan-purchases.server.ts'
+import { endPlanOfEnrollment } from './plan-endings.server.ts'
 import { sendRefundNotice } from './refund-emails.server.ts'
 
 /** Payments money can go back on: enrolled ones, and those taken for a seat that could not be given. */
