@@ -42,6 +42,27 @@ function subscribe(listener: Listener, since: number | undefined) {
 }
 
 /**
+ * Pages that show an action's answer as a step of their own (a refund's review, a promotion code's
+ * price): React Router drops every route's action data on a revalidation, so a live event would send
+ * the person back a step. While any holds, events are kept for later; the page revalidates once the
+ * last hold goes.
+ */
+let holds = 0
+const holdsReleased = new Set<() => void>()
+
+/** Holds live revalidation while `held` (the page shows its action's answer). */
+export function useHoldLiveRevalidation(held: boolean) {
+	useEffect(() => {
+		if (!held) return
+		holds += 1
+		return () => {
+			holds -= 1
+			if (holds === 0) for (const release of holdsReleased) release()
+		}
+	}, [held])
+}
+
+/**
  * When a form was last submitted. React shows a submission (a fetcher or a navigation no longer
  * idle) only at its next render; a revalidation in that moment would still start, and React Router
  * drops the redirect a fetcher's action answers once a newer load has begun (the purchase form's
@@ -80,10 +101,21 @@ export function useLiveRevalidation(eventTypes: EventType[]) {
 	const key = [...eventTypes].sort().join(',')
 
 	useEffect(() => {
-		if (busy || !deferredRef.current) return
+		// A hold taken by the answer this submission rendered counts already: a child's effects run first.
+		if (busy || !deferredRef.current || holds > 0) return
 		deferredRef.current = false
 		void revalidateRef.current()
 	}, [busy])
+
+	useEffect(() => {
+		const release = () => {
+			if (busyRef.current || !deferredRef.current) return
+			deferredRef.current = false
+			void revalidateRef.current()
+		}
+		holdsReleased.add(release)
+		return () => void holdsReleased.delete(release)
+	}, [])
 
 	useEffect(() => {
 		const wanted = new Set(key.split(','))
@@ -92,7 +124,7 @@ export function useLiveRevalidation(eventTypes: EventType[]) {
 			if (type !== 'reconnected' && !wanted.has(type)) return
 			const tryRevalidate = () => {
 				timer = undefined
-				if (busyRef.current) {
+				if (busyRef.current || holds > 0) {
 					deferredRef.current = true
 					return
 				}

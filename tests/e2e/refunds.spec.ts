@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import type { Page } from '@playwright/test'
 import type { Kysely } from 'kysely'
+import { publishEvent } from '#app/services/events/publish.server.ts'
 import type { Database } from '#db/types.ts'
 import { expect, test } from '../support/e2e.ts'
 
@@ -134,6 +135,55 @@ test('an admin refunds part of a payment, keeping the student, then the rest, wh
 		.where('actor_id', '=', admin.id)
 		.execute()
 	expect(audit).toHaveLength(2)
+})
+
+// A live event revalidates the page, and React Router drops an action's answer on a revalidation: the review must stay.
+test('a refund under review stays under review while seats change elsewhere @js-only', async ({ page, db, createUser, signIn }) => {
+	const admin = await createUser({ role: 'admin' })
+	const payer = await createUser({ name: 'Pat Payer' })
+	await paidTestCheckout(db, payer, { seat: false })
+	await signIn(admin)
+	await page.goto('/dashboard/admin/enrollments')
+	await page
+		.locator('li', { hasText: payer.email })
+		.getByRole('link', { name: /^Refund / })
+		.click()
+	await page.getByLabel('Note to the student').fill('The course was full when your payment arrived')
+	await page.getByRole('button', { name: 'Review Refund' }).click()
+	await expect(page.getByRole('button', { name: 'Refund $2,500.00' })).toBeVisible()
+	const reloads: string[] = []
+	page.on('request', (request) => {
+		if (request.url().includes('/dashboard/admin/enrollments') && request.url().includes('.data')) reloads.push(request.url())
+	})
+	const other = await db
+		.insertInto('courses')
+		.values({ title: `Elsewhere ${randomBytes(3).toString('hex')}` })
+		.returning('id')
+		.executeTakeFirstOrThrow()
+	// A stream of the test's own in the page sees the event as the page's stream does.
+	const seen = page.evaluate(
+		(courseId) =>
+			new Promise<void>((resolve) => {
+				const probe = new EventSource('/events')
+				probe.addEventListener('ready', () => window.dispatchEvent(new Event('probe-ready')))
+				probe.addEventListener('message', (event) => {
+					if (JSON.parse(event.data).courseId === courseId) {
+						probe.close()
+						resolve()
+					}
+				})
+			}),
+		other.id,
+	)
+	await page.evaluate(() => new Promise((resolve) => window.addEventListener('probe-ready', resolve, { once: true })))
+	await publishEvent(db, { type: 'enrollment.changed', courseId: other.id })
+	await seen
+	// An event's reload waits 250 ms for others to gather; a second on, an unheld page would have reloaded.
+	await page.waitForTimeout(1000)
+	expect(reloads).toEqual([])
+	await expect(page.getByRole('button', { name: 'Refund $2,500.00' })).toBeVisible()
+	await page.getByRole('button', { name: 'Refund $2,500.00' }).click()
+	await expect(page.getByText('Refund issued')).toBeVisible()
 })
 
 test('a payment that got no seat is refunded from the "needing a refund" list', async ({ page, db, createUser, signIn }) => {

@@ -3,6 +3,7 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { data, href } from 'react-router'
 import { RefundConfirmation, RefundForm, RefundSummary } from '#app/components/admin/refund-form.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { useHoldLiveRevalidation } from '#app/components/live-revalidation.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
 import { planRefundSummary, refundPlan } from '#app/models/payments/plan-purchases-admin.server.ts'
 import { paymentRefundState, REFUND_MESSAGES, RefundSchema, refundAmountCents } from '#app/models/payments/refunds.ts'
@@ -113,6 +114,7 @@ export default function RefundPlanDialog({ loaderData, actionData }: Route.Compo
 	const { courseId, plan, back, requestKey } = loaderData
 	const action = href('/dashboard/admin/courses/:courseId/plans/:planId/refund', { courseId: String(courseId), planId: String(plan.id) })
 	const review = actionData?.review ?? null
+	useHoldLiveRevalidation(review !== null)
 	return (
 		<RouteDialog title={review ? 'Confirm Plan Refund' : 'Refund the Plan'} closeTo={back} size="lg">
 			<div className="space-y-5">

@@ -3,6 +3,7 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { data } from 'react-router'
 import { RefundConfirmation, RefundForm, RefundSummary } from '#app/components/admin/refund-form.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { useHoldLiveRevalidation } from '#app/components/live-revalidation.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
 import { getRefundablePayment, type RefundablePayment, refundPayment } from '#app/models/payments/refunds.server.ts'
 import type { RefundPaymentSummary } from '#app/models/payments/refunds.ts'
@@ -123,6 +124,7 @@ export default function RefundPaymentDialog({ loaderData, actionData }: Route.Co
 	const { payment, back, requestKey } = loaderData
 	const action = `${ENROLLMENTS_PATH}/payments/${payment.id}/refund${back.includes('?') ? back.slice(back.indexOf('?')) : ''}`
 	const review = actionData?.review ?? null
+	useHoldLiveRevalidation(review !== null)
 	return (
 		<RouteDialog title={review ? 'Confirm Refund' : 'Refund Payment'} closeTo={back} size="lg">
 			<div className="space-y-5">

@@ -7,6 +7,7 @@ import { AgreementText } from '#app/components/agreement-text.tsx'
 import { CancelCheckoutForm } from '#app/components/cancel-checkout-form.tsx'
 import { CoursePrice } from '#app/components/course-availability.tsx'
 import { AgreementCheckbox } from '#app/components/enrollment-agreement.tsx'
+import { useHoldLiveRevalidation } from '#app/components/live-revalidation.tsx'
 import { LocalDate } from '#app/components/local-date.tsx'
 import { PaymentOptionField } from '#app/components/payment-plan-choice.tsx'
 import { PromotionCodeField } from '#app/components/promotion-code-field.tsx'
@@ -167,6 +168,7 @@ export default function AgreementStep({ loaderData, actionData }: Route.Componen
 	const { course, agreement, account, plan } = loaderData
 	const lastResult: StepResult = actionData?.result
 	const preview = actionData?.preview ?? null
+	useHoldLiveRevalidation(preview !== null)
 	const hydrated = useHydrated()
 	const submitting = useIntentSubmitting(AGREE_INTENT)
 	const applying = useIntentSubmitting(APPLY_CODE_INTENT)
