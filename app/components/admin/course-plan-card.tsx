@@ -1,25 +1,11 @@
 import { Form, href, Link, useNavigation } from 'react-router'
 import { Button } from '#app/components/ui/button.tsx'
-import { PLAN_INSTALMENT_LABELS, PLAN_STATUS_LABELS } from '#app/models/payments/plan-purchases.ts'
+import { type CoursePlanView, PLAN_INSTALMENT_LABELS, PLAN_STATUS_LABELS } from '#app/models/payments/plan-purchases.ts'
 import { formatDateOnly } from '#app/utils/misc.ts'
 import { formatMoney } from '#app/utils/money.ts'
 
 export type CoursePlanCardProps = {
-	plan: {
-		id: number
-		studentName: string | null
-		studentEmail: string | null
-		provider: 'stripe' | 'test'
-		status: string
-		pauseReason: string | null
-		totalCents: number
-		paidCount: number
-		paymentCount: number
-		failingSince: string | null
-		next: { id: number; label: string; dueOn: string; amountCents: number; status: string } | null
-		instalments: Array<{ id: number; label: string; dueOn: string; amountCents: number; status: string }>
-		refundableCents: number
-	}
+	plan: CoursePlanView
 	courseId: number
 	testMode: boolean
 }

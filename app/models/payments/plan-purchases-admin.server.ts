@@ -13,7 +13,7 @@ import {
 	recordInstalmentFailed,
 	resumePlan,
 } from './plan-purchases.server.ts'
-import type { PlanAdminIntent } from './plan-purchases.ts'
+import type { CoursePlanRow, PlanAdminIntent } from './plan-purchases.ts'
 import { followPlanNow } from './plan-subscriptions.server.ts'
 import { getRefundablePayment, type RefundOutcome, refundPayment } from './refunds.server.ts'
 
@@ -22,25 +22,6 @@ import { getRefundablePayment, type RefundOutcome, refundPayment } from './refun
  * payment due, failing since; cancel the rest, mark an instalment paid outside, pause and resume,
  * refund the plan; and in test mode "charge the next instalment now — succeed / fail".
  */
-
-export type CoursePlanInstalment = { id: number; sequence: number; label: string; dueOn: string; amountCents: number; status: string }
-
-export type CoursePlanRow = {
-	id: number
-	studentName: string | null
-	studentEmail: string | null
-	provider: 'stripe' | 'test'
-	status: string
-	pauseReason: string | null
-	totalCents: number
-	paidCount: number
-	paymentCount: number
-	failingSince: Date | null
-	next: CoursePlanInstalment | null
-	instalments: CoursePlanInstalment[]
-	/** What went through the provider and is not refunded yet: what "Refund the plan" can give back. */
-	refundableCents: number
-}
 
 const OPEN: readonly PlanInstalmentStatus[] = ['scheduled', 'failed']
 

@@ -71,3 +71,26 @@ export type PlanNotice = {
 	pausesOn: string
 	overdueCents: number
 }
+
+/** One plan bought, as the admin's plans page lists it (`listCoursePlans`). */
+export type CoursePlanInstalment = { id: number; sequence: number; label: string; dueOn: string; amountCents: number; status: string }
+
+export type CoursePlanRow = {
+	id: number
+	studentName: string | null
+	studentEmail: string | null
+	provider: 'stripe' | 'test'
+	status: string
+	pauseReason: string | null
+	totalCents: number
+	paidCount: number
+	paymentCount: number
+	failingSince: Date | null
+	next: CoursePlanInstalment | null
+	instalments: CoursePlanInstalment[]
+	/** What went through the provider and is not refunded yet: what "Refund the plan" can give back. */
+	refundableCents: number
+}
+
+/** The same plan as the page receives it: dates arrive as strings. */
+export type CoursePlanView = Omit<CoursePlanRow, 'failingSince'> & { failingSince: string | null }
