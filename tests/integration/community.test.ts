@@ -24,7 +24,7 @@ import { action as courseAction, loader as courseLoader } from '#app/routes/dash
 import { action as threadAction, loader as threadLoader } from '#app/routes/dashboard/community-thread.tsx'
 import { RATE_LIMITS } from '#app/utils/rate-limit.server.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
-import { insertCommunityThread, insertCourse, insertCourseStaff, insertEnrollment } from '#tests/support/fixtures.ts'
+import { insertCommunityThread, insertCourse, insertCourseStaff, insertEnrollment, insertPlanPurchase } from '#tests/support/fixtures.ts'
 import { createQueryCounter } from '#tests/support/query-counter.ts'
 import { callRoute, formRequest, getRequest, signedInUser, toastOf } from '#tests/support/requests.ts'
 
@@ -250,6 +250,33 @@ describe('who reads and posts', () => {
 		)
 		expect(await postCount(threadId)).toBe(1)
 		expect(await t.db.selectFrom('community_threads').select('id').where('course_id', '=', course.id).execute()).toHaveLength(1)
+	})
+
+	test('a student whose payment plan is paused is no member until it is settled: 404, nothing posted, no community listed', async () => {
+		const { course, ana } = await community()
+		const { threadId } = await insertCommunityThread(t.db, { courseId: course.id, authorId: ana.id, title: 'Before the pause' })
+		const enrollment = await t.db
+			.selectFrom('enrollments')
+			.select('id')
+			.where('user_id', '=', ana.id)
+			.where('course_id', '=', course.id)
+			.executeTakeFirstOrThrow()
+		const { planId } = await insertPlanPurchase(t.db, {
+			userId: ana.id,
+			courseId: course.id,
+			enrollmentId: enrollment.id,
+			status: 'paused',
+		})
+		expect((await readCourse(course.id, ana)).status).toBe(404)
+		expect((await readThread(course.id, threadId, ana)).status).toBe(404)
+		expect((await startDiscussion(course.id, ana, { title: 'Paused', content: 'Still here?' })).status).toBe(404)
+		expect((await postToThread(course.id, threadId, ana, { intent: 'reply', submissionKey: randomUUID(), content: 'Hi' })).status).toBe(404)
+		expect(await postCount(threadId)).toBe(1)
+		const picker = await callRoute(pickerLoader, getRequest('/dashboard/community', { cookie: ana.cookie }))
+		expect((await picker.json()).courses).toEqual([])
+
+		await t.db.updateTable('plan_purchases').set({ status: 'active', pause_reason: null }).where('id', '=', planId).execute()
+		expect((await readCourse(course.id, ana)).status).toBe(200)
 	})
 
 	test('the picker leads to the one community, or offers several', async () => {

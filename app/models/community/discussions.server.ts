@@ -1,4 +1,5 @@
 import { type ExpressionBuilder, type Kysely, sql } from 'kysely'
+import { planBlocksEnrollment } from '#app/models/payments/plan-access.server.ts'
 import { listCourseSessions } from '#app/models/sessions/live-sessions.server.ts'
 import { formatSessionTime, joinLinkOpen, sessionJoinPath } from '#app/models/sessions/live-sessions.ts'
 import { publishEvent } from '#app/services/events/publish.server.ts'
@@ -22,18 +23,21 @@ export type CommunityReader = { id: string; isAdmin: boolean }
 /**
  * What the person may do in the course's community (docs/decisions/060), or null when they are
  * not one of its members (answered 404): its staff and the admins moderate, its active students
- * post, its alumni read (docs/decisions/035). One query.
+ * post, its alumni read (docs/decisions/035); a student whose payment plan stops their course is
+ * not a member until it is settled. One query.
  */
 export async function communityAccess(db: Kysely<Database>, user: CommunityReader, courseId: number): Promise<CommunityAccess | null> {
 	const row = await db
 		.selectFrom('courses')
 		.leftJoin('course_staff', (join) => join.onRef('course_staff.course_id', '=', 'courses.id').on('course_staff.user_id', '=', user.id))
 		.leftJoin('enrollments', (join) => join.onRef('enrollments.course_id', '=', 'courses.id').on('enrollments.user_id', '=', user.id))
-		.select(['course_staff.user_id as staffId', 'enrollments.status'])
+		.select(['course_staff.user_id as staffId', 'enrollments.status', planBlocksEnrollment.as('planBlocks')])
 		.where('courses.id', '=', courseId)
 		.executeTakeFirst()
 	if (!row) return null
 	if (user.isAdmin || row.staffId) return accessOf('moderator')
+	// A payment plan paused for an overdue payment stops the community too, as it stops the course (docs/decisions/059).
+	if (row.planBlocks) return null
 	if (row.status === 'active') return accessOf('member')
 	if (row.status === 'completed') return accessOf('alumnus')
 	return null
@@ -58,7 +62,8 @@ export async function listCommunityCourses(db: Kysely<Database>, user: Community
 						.select('enrollments.id')
 						.whereRef('enrollments.course_id', '=', 'courses.id')
 						.where('enrollments.user_id', '=', user.id)
-						.where('enrollments.status', 'in', ['active', 'completed']),
+						.where('enrollments.status', 'in', ['active', 'completed'])
+						.where((inner) => inner.not(planBlocksEnrollment)),
 				),
 			]),
 		)
