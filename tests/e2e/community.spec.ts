@@ -29,6 +29,8 @@ async function reply(page: Page, text: string) {
 	await page.getByLabel('Your reply').fill(text)
 	await page.getByRole('button', { name: 'Post Reply' }).click()
 	await expect(page.getByText('Reply posted')).toBeVisible()
+	// A posted reply leaves an empty form, so nobody sends it twice by mistake.
+	await expect(page.getByLabel('Your reply')).toHaveValue('')
 }
 
 test('two students and the instructor hold a discussion; the author gets one e-mail; the live update arrives', async ({

@@ -190,6 +190,8 @@ export default function CommunityThreadPage({ loaderData, actionData }: Route.Co
 			) : null}
 			{access.canPost && !thread.locked && !editing ? (
 				<ReplyForm
+					// A new key for each posted reply (the loader's next submission key) empties the form after it.
+					key={submissionKey}
 					id="reply"
 					title="Reply"
 					action={threadPath}
