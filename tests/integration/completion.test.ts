@@ -234,6 +234,40 @@ describe('the end-of-course job', () => {
 		}
 	})
 
+	test('a make-up session added after the evaluation runs the rule again once it has ended: who meets it now is completed, nobody is reopened', async () => {
+		const course = await endedCourse({ min: 60, all: false })
+		const first = await student(course, { attended: 4 })
+		const late = await student(course, { attended: 2 })
+		const evaluatedAt = new Date(Date.now() - 2 * 3_600_000)
+		expect((await completeEndedCourses(t.db, evaluatedAt)).find((run) => run.courseId === course.course.id)?.completed).toEqual([
+			first.enrollmentId,
+		])
+		const makeUp = await insertLiveSession(t.db, {
+			courseId: course.course.id,
+			weekNumber: 6,
+			startsAt: new Date(Date.now() - 2 * 3_600_000 + 60_000),
+			endsAt: new Date(Date.now() - 3_600_000),
+		})
+		await insertAttendance(t.db, { sessionId: makeUp, userId: late.userId, status: 'present' })
+		await insertAttendance(t.db, { sessionId: makeUp, userId: first.userId, status: 'absent', source: 'hand' })
+
+		const again = await Promise.all([completeEndedCourses(t.db), completeEndedCourses(t.db)])
+		expect(again.flat().filter((run) => run.courseId === course.course.id)).toEqual([
+			{ courseId: course.course.id, completed: [late.enrollmentId], notMet: [] },
+		])
+		expect(await statusOf(first.enrollmentId)).toBe('completed')
+		expect(await statusOf(late.enrollmentId)).toBe('completed')
+		expect((await certificatesOf(first.enrollmentId)).filter((one) => one.revoked_at === null)).toHaveLength(1)
+		expect((await completeEndedCourses(t.db)).some((run) => run.courseId === course.course.id)).toBe(false)
+		const audits = await t.db
+			.selectFrom('audit_log')
+			.select('id')
+			.where('action', '=', 'course.completion')
+			.where('entity_id', '=', String(course.course.id))
+			.execute()
+		expect(audits).toHaveLength(2)
+	})
+
 	test('leaves a course that has not ended, one whose last live session is still ahead after its end date, and one without an end date', async () => {
 		const future = await insertCourse(t.db, {
 			capacity: 5,

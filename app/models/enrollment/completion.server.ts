@@ -15,6 +15,15 @@ export const courseEndsAt = sql<Date | null>`CASE WHEN courses.end_date IS NULL 
 	(SELECT max(ends_at) FROM live_sessions WHERE live_sessions.course_id = courses.id AND live_sessions.status <> 'cancelled')
 ) END`
 
+/**
+ * A course whose rule is due: it has ended, and it was not evaluated since it ended — never, or before
+ * its end moved later (a date changed, a session added after the evaluation; decision 052 amendment).
+ * The claim sets `completion_evaluated_at` to a time at or after the end, so this is false afterwards.
+ */
+function dueForCompletion(now: Date) {
+	return sql<boolean>`${courseEndsAt} <= ${now} AND (courses.completion_evaluated_at IS NULL OR courses.completion_evaluated_at < ${courseEndsAt})`
+}
+
 export function ruleOf(course: {
 	completion_min_attendance_percent: number
 	completion_requires_all_assignments: boolean
@@ -92,15 +101,14 @@ export async function completionRecords(db: Kysely<Database>, courseId: number, 
  * `completion_evaluated_at` claims the course, and a second caller (another process, a doubled cron
  * run) waits on its row lock and then finds it claimed. Each active enrolment that meets the rule is
  * completed, which issues its certificate and asks for its mail; the others stay as they are.
- * Null when the course has not ended or was evaluated already.
+ * Null when the course has not ended or was evaluated since it ended.
  */
 export async function completeEndedCourse(trx: Transaction<Database>, courseId: number, now = new Date()) {
 	const course = await trx
 		.updateTable('courses')
 		.set({ completion_evaluated_at: now })
 		.where('id', '=', courseId)
-		.where('completion_evaluated_at', 'is', null)
-		.where(courseEndsAt, '<=', now)
+		.where(dueForCompletion(now))
 		.returning(['completion_min_attendance_percent', 'completion_requires_all_assignments', 'completion_passing_grade_percent'])
 		.executeTakeFirst()
 	if (!course) return null
@@ -128,13 +136,7 @@ export async function completeEndedCourse(trx: Transaction<Database>, courseId: 
 
 /** The job's work: every ended course not yet evaluated, each in its own transaction. */
 export async function completeEndedCourses(db: Kysely<Database>, now = new Date()) {
-	const due = await db
-		.selectFrom('courses')
-		.select('id')
-		.where('completion_evaluated_at', 'is', null)
-		.where(courseEndsAt, '<=', now)
-		.orderBy('id')
-		.execute()
+	const due = await db.selectFrom('courses').select('id').where(dueForCompletion(now)).orderBy('id').execute()
 	const results = []
 	for (const { id } of due) {
 		const result = await transaction(db, (trx) => completeEndedCourse(trx, id, now))
