@@ -7,7 +7,10 @@
 import { run } from 'graphile-worker'
 import { sql } from 'kysely'
 import pg from 'pg'
+import { createElement } from 'react'
+import { renderToStaticMarkup } from 'react-dom/server'
 import { beforeAll, describe, expect, test } from 'vitest'
+import { CompletionSchedule } from '#app/components/admin/course-completion.tsx'
 import { TASKS } from '#app/jobs/index.server.ts'
 import { SEND_CERTIFICATE_TASK } from '#app/models/enrollment/certificates.server.ts'
 import { completeEndedCourse, completeEndedCourses } from '#app/models/enrollment/completion.server.ts'
@@ -301,6 +304,19 @@ describe('the end-of-course job', () => {
 		expect(await statusOf(futureStudent.id)).toBe('active')
 		expect(await statusOf(lateStudent.id)).toBe('active')
 		expect(await statusOf(undatedStudent.id)).toBe('active')
+	})
+})
+
+describe('the schedule the page states', () => {
+	test('before the end, after the evaluation, and after the end moved past the evaluation', () => {
+		const text = (endsAt: string | null, evaluatedAt: string | null) =>
+			renderToStaticMarkup(createElement(CompletionSchedule, { endsAt, evaluatedAt })).replace(/<[^>]+>/g, '')
+		expect(text('2026-12-01T00:00:00.000Z', null)).toMatch(/^The rule is applied once, when the course ends/)
+		expect(text('2026-12-01T00:00:00.000Z', '2026-12-01T00:10:00.000Z')).toMatch(/^The rule was applied when the course ended, on /)
+		expect(text('2026-12-08T00:00:00.000Z', '2026-12-01T00:10:00.000Z')).toMatch(
+			/^The rule was applied on .+; the course now ends later \(.+\), and the rule is applied again then for the students still active\.$/,
+		)
+		expect(text(null, null)).toBe('This course has no end date, so the rule is never applied by itself.')
 	})
 })
 

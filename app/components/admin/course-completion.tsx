@@ -84,8 +84,16 @@ export function CompletionRuleForm({
 	)
 }
 
-/** When the rule runs, or ran. */
+/** When the rule runs, or ran, and whether it runs again because the course's end moved later (decision 052). */
 export function CompletionSchedule({ endsAt, evaluatedAt }: { endsAt: string | null; evaluatedAt: string | null }) {
+	if (evaluatedAt && endsAt && new Date(endsAt) > new Date(evaluatedAt)) {
+		return (
+			<p className="text-sm text-slate-700">
+				The rule was applied on <LocalDate value={evaluatedAt} />; the course now ends later (<LocalDate value={endsAt} />
+				), and the rule is applied again then for the students still active.
+			</p>
+		)
+	}
 	if (evaluatedAt) {
 		return (
 			<p className="text-sm text-slate-700">
