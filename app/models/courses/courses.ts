@@ -29,8 +29,8 @@ export type Availability = {
 	tone: AvailabilityTone
 }
 
-export type CourseWithAvailability = Availability & {
-	id: number
+/** What the admin's course form saves and every course page shows. */
+export type CourseBasics = {
 	title: string
 	description: string
 	/** 'YYYY-MM-DD' or null. */
@@ -40,19 +40,24 @@ export type CourseWithAvailability = Availability & {
 	capacity: number
 	/** In cents; 0 is a free course. */
 	registrationFee: number
-	/** The live sessions, e.g. 'Tuesdays 7 pm ET, 8 sessions from 13 Jan'; null without a weekly schedule. */
-	schedule: string | null
-	/** What You'll Learn: the course's own list, else the program's. */
-	outcomes: string[]
-	/** How long it runs, as the course page says it: the course's words, else its schedule's weeks, else the program's. */
-	duration: string
-	/** False for a draft: only admins see it (docs/decisions/045). */
-	published: boolean
-	/** ISO timestamp. */
-	createdAt: string
-	/** ISO timestamp. */
-	updatedAt: string
 }
+
+export type CourseWithAvailability = Availability &
+	CourseBasics & {
+		id: number
+		/** The live sessions, e.g. 'Tuesdays 7 pm ET, 8 sessions from 13 Jan'; null without a weekly schedule. */
+		schedule: string | null
+		/** What You'll Learn: the course's own list, else the program's. */
+		outcomes: string[]
+		/** How long it runs, as the course page says it: the course's words, else its schedule's weeks, else the program's. */
+		duration: string
+		/** False for a draft: only admins see it (docs/decisions/045). */
+		published: boolean
+		/** ISO timestamp. */
+		createdAt: string
+		/** ISO timestamp. */
+		updatedAt: string
+	}
 
 export function availabilityOf({ capacity, taken }: { capacity: number; taken: number }): Availability {
 	const spotsLeft = Math.max(0, capacity - taken)

@@ -162,12 +162,10 @@ export function sessionWeekSql(column: 'topic' | 'zoom_link') {
 }
 
 /**
- * A session as a student's views show it (the dashboard's next session, the calendar feed): its
- * course, week, times, status and note, with the week's topic, and the week's and the course's
- * meeting links (`meetingLinkFor` picks one). For queries from `live_sessions as session` joined
+ * A session's course, week, times and status. For queries from `live_sessions as session` joined
  * to `courses as course`.
  */
-export function sessionViewColumns() {
+export function sessionTimeColumns() {
 	return [
 		'session.course_id as courseId',
 		'course.title as courseTitle',
@@ -176,6 +174,18 @@ export function sessionViewColumns() {
 		'session.ends_at as endsAt',
 		'session.time_zone as timeZone',
 		'session.status',
+	] as const
+}
+
+/**
+ * A session as a student's views show it (the dashboard's next session, the calendar feed): its
+ * course, week, times, status and note, with the week's topic, and the week's and the course's
+ * meeting links (`meetingLinkFor` picks one). For queries from `live_sessions as session` joined
+ * to `courses as course`.
+ */
+export function sessionViewColumns() {
+	return [
+		...sessionTimeColumns(),
 		'session.note',
 		sessionWeekSql('topic').as('topic'),
 		sessionWeekSql('zoom_link').as('weekLink'),
