@@ -8,7 +8,7 @@ import {
 	joinLinkOpen,
 	meetingLinkFor,
 } from '#app/models/sessions/live-sessions.ts'
-import { sessionOpensAtSql } from '#app/models/sessions/session-schedule.server.ts'
+import { sessionOpensAtSql, weekSessionJoin } from '#app/models/sessions/session-schedule.server.ts'
 import type { Database } from '#db/types.ts'
 import {
 	type AccessibleCourse,
@@ -101,9 +101,7 @@ export function selectWeeksWithItems(db: Kysely<Database>) {
 		.selectFrom('course_materials as week')
 		.leftJoin('material_items as item', 'item.material_id', 'week.id')
 		.innerJoin('courses as course', 'course.id', 'week.course_id')
-		.leftJoin('live_sessions as session', (join) =>
-			join.onRef('session.course_id', '=', 'week.course_id').onRef('session.week_number', '=', 'week.week_number'),
-		)
+		.leftJoin('live_sessions as session', weekSessionJoin)
 		.select([
 			'session.id as sessionId',
 			'session.starts_at as sessionStartsAt',
@@ -151,9 +149,7 @@ export async function getCourseWeeks(
 	const listedWeekIds = db
 		.selectFrom('course_materials as week')
 		.innerJoin('courses as course', 'course.id', 'week.course_id')
-		.leftJoin('live_sessions as session', (join) =>
-			join.onRef('session.course_id', '=', 'week.course_id').onRef('session.week_number', '=', 'week.week_number'),
-		)
+		.leftJoin('live_sessions as session', weekSessionJoin)
 		.select('week.id')
 		.where('week.course_id', '=', courseId)
 		.orderBy(notOpenYet)
@@ -237,9 +233,7 @@ export async function getMaterialItem(db: Kysely<Database>, itemId: number): Pro
 		.selectFrom('material_items as item')
 		.innerJoin('course_materials as week', 'week.id', 'item.material_id')
 		.innerJoin('courses as course', 'course.id', 'week.course_id')
-		.leftJoin('live_sessions as session', (join) =>
-			join.onRef('session.course_id', '=', 'week.course_id').onRef('session.week_number', '=', 'week.week_number'),
-		)
+		.leftJoin('live_sessions as session', weekSessionJoin)
 		.select([
 			sessionOpensAtSql.as('opensAt'),
 			'item.id',

@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely'
+import { type JoinBuilder, type Kysely, sql } from 'kysely'
 import { Temporal } from 'temporal-polyfill'
 import { courseLengthInWeeks } from '#app/models/courses/courses.ts'
 import type { Database, LiveSessionStatus } from '#db/types.ts'
@@ -142,6 +142,20 @@ export async function syncCourseSessions(db: Kysely<Database>, courseId: number,
 		.where('rescheduled', '=', false)
 		.where('starts_at', '>', now)
 		.execute()
+}
+
+type WeekAndSession = { week: Database['course_materials']; session: Database['live_sessions'] }
+
+/**
+ * The join of a week (`course_materials as week`) to its live session (`live_sessions as session`),
+ * the one sessionOpensAtSql reads: `.leftJoin('live_sessions as session', weekSessionJoin)`.
+ */
+export function weekSessionJoin<DB extends WeekAndSession, TB extends keyof DB>(join: JoinBuilder<DB, TB>) {
+	// Kysely checks references only against concrete tables: the two this join names are those of WeekAndSession.
+	const weekAndSession = join as unknown as JoinBuilder<WeekAndSession, 'week' | 'session'>
+	return weekAndSession
+		.onRef('session.course_id', '=', 'week.course_id')
+		.onRef('session.week_number', '=', 'week.week_number') as unknown as JoinBuilder<DB, TB>
 }
 
 /**
