@@ -92,6 +92,17 @@ export async function listAccessibleCourses(db: Kysely<Database>, user: Material
 	}))
 }
 
+/** An item's title, kind and file, as every reader of `material_items as item` shows it. */
+const itemColumns = [
+	'item.title',
+	'item.type',
+	'item.category',
+	'item.storage_key as storageKey',
+	'item.mime_type as mimeType',
+	'item.file_url as fileUrl',
+	'item.size_bytes as sizeBytes',
+] as const
+
 /**
  * Weeks joined with their items, the columns every week list reads (a week without items
  * gives one row whose item columns are null); callers choose the weeks and the order.
@@ -116,13 +127,7 @@ export function selectWeeksWithItems(db: Kysely<Database>) {
 			'week.zoom_link as zoomLink',
 			'course.meeting_link as courseMeetingLink',
 			'item.id as itemId',
-			'item.title',
-			'item.type',
-			'item.category',
-			'item.storage_key as storageKey',
-			'item.mime_type as mimeType',
-			'item.file_url as fileUrl',
-			'item.size_bytes as sizeBytes',
+			...itemColumns,
 		])
 }
 
@@ -237,13 +242,7 @@ export async function getMaterialItem(db: Kysely<Database>, itemId: number): Pro
 		.select([
 			sessionOpensAtSql.as('opensAt'),
 			'item.id',
-			'item.title',
-			'item.type',
-			'item.category',
-			'item.storage_key as storageKey',
-			'item.mime_type as mimeType',
-			'item.file_url as fileUrl',
-			'item.size_bytes as sizeBytes',
+			...itemColumns,
 			'item.preview_status as previewStatus',
 			'item.preview_for_key as previewForKey',
 			'week.id as weekId',
