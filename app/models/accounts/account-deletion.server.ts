@@ -8,6 +8,7 @@ import { transaction } from '#app/utils/db.server.ts'
 import { verifyPassword } from '#app/utils/password.server.ts'
 import type { Database } from '#db/types.ts'
 import type { DeletionRefusal } from './account-deletion.ts'
+import { storedFilesOf } from './users.server.ts'
 
 /** Plans still being paid for: the school has a say before such an account goes. */
 const UNFINISHED_PLAN_STATUSES = ['pending', 'active', 'past_due', 'paused'] as const
@@ -49,7 +50,7 @@ export async function deleteOwnAccount(
 
 		const email = person.email.trim().toLowerCase()
 		await leaveWaitlists(trx, userId, email)
-		const keys = await storedKeysOf(trx, userId)
+		const { keys } = await storedFilesOf(trx, userId)
 		const courses = await trx.selectFrom('enrollments').select('course_id').where('user_id', '=', userId).execute()
 		await anonymise(trx, { id: userId, email, name: person.name })
 		await trx.deleteFrom('users').where('id', '=', userId).execute()
@@ -104,23 +105,6 @@ async function leaveWaitlists(trx: Transaction<Database>, userId: string, email:
 		.orderBy('course_id')
 		.execute()
 	for (const place of places) await endPlace(trx, place.course_id, place.id, 'left')
-}
-
-/** The stored files that are this person's: their hand-ins and the attachments of the messages they sent or received. */
-async function storedKeysOf(trx: Transaction<Database>, userId: string) {
-	const submissions = await trx
-		.selectFrom('assignment_submissions')
-		.select('storage_key as key')
-		.where('student_id', '=', userId)
-		.where('storage_key', 'is not', null)
-		.execute()
-	const attachments = await trx
-		.selectFrom('message_attachments')
-		.innerJoin('messages', 'messages.id', 'message_attachments.message_id')
-		.select('message_attachments.storage_key as key')
-		.where((eb) => eb.or([eb('messages.sender_id', '=', userId), eb('messages.receiver_id', '=', userId)]))
-		.execute()
-	return [...submissions, ...attachments].map((row) => row.key).filter((key): key is string => key !== null)
 }
 
 /** The string as it appears inside a JSON document, quotes included. */

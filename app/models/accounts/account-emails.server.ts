@@ -1,10 +1,9 @@
 import type { Kysely } from 'kysely'
-import { createElement } from 'react'
 import { href } from 'react-router'
 import { CONFIRM_EMAIL_SUBJECT, ConfirmEmail } from '#app/emails/confirm-email.tsx'
 import { ACCESS_CHANGED_SUBJECT, AccessChangedEmail, INVITATION_SUBJECT, InvitationEmail } from '#app/emails/invitation.tsx'
 import { RESET_PASSWORD_SUBJECT, ResetPasswordEmail } from '#app/emails/reset-password.tsx'
-import { emailSite, enqueueEmail } from '#app/models/messaging/emails.server.ts'
+import { enqueueSiteEmail } from '#app/models/messaging/emails.server.ts'
 import type { Database } from '#db/types.ts'
 import { issueToken } from './auth-tokens.server.ts'
 import { INVITE_LINK_DAYS, type InviteRole } from './invitations.ts'
@@ -12,23 +11,19 @@ import { INVITE_LINK_DAYS, type InviteRole } from './invitations.ts'
 /** Queues the e-mail-confirmation link; call in the transaction that created the account. */
 export async function sendConfirmationEmail(db: Kysely<Database>, user: { id: string; email: string; name: string }) {
 	const token = await issueToken(db, user.id, 'confirm_email')
-	const site = await emailSite(db)
-	const confirmUrl = `${site.url}${href('/confirm-email')}?token=${encodeURIComponent(token)}`
-	await enqueueEmail(db, {
+	await enqueueSiteEmail(db, ConfirmEmail, {
 		to: user.email,
 		subject: CONFIRM_EMAIL_SUBJECT,
-		body: createElement(ConfirmEmail, { site, name: user.name, confirmUrl }),
+		props: (site) => ({ name: user.name, confirmUrl: `${site.url}${href('/confirm-email')}?token=${encodeURIComponent(token)}` }),
 	})
 }
 
 export async function sendPasswordResetEmail(db: Kysely<Database>, user: { id: string; email: string; name: string | null }) {
 	const token = await issueToken(db, user.id, 'reset_password')
-	const site = await emailSite(db)
-	const resetUrl = `${site.url}${href('/reset-password')}?token=${encodeURIComponent(token)}`
-	await enqueueEmail(db, {
+	await enqueueSiteEmail(db, ResetPasswordEmail, {
 		to: user.email,
 		subject: RESET_PASSWORD_SUBJECT,
-		body: createElement(ResetPasswordEmail, { site, name: user.name, resetUrl }),
+		props: (site) => ({ name: user.name, resetUrl: `${site.url}${href('/reset-password')}?token=${encodeURIComponent(token)}` }),
 	})
 }
 
@@ -38,12 +33,10 @@ export async function sendInvitationEmail(
 	user: { id: string; email: string; name: string | null; role: InviteRole; courses: readonly string[] },
 ) {
 	const token = await issueToken(db, user.id, 'invite')
-	const site = await emailSite(db)
-	await enqueueEmail(db, {
+	await enqueueSiteEmail(db, InvitationEmail, {
 		to: user.email,
 		subject: INVITATION_SUBJECT,
-		body: createElement(InvitationEmail, {
-			site,
+		props: (site) => ({
 			name: user.name,
 			invitedAs: user.role,
 			courses: user.courses,
@@ -58,12 +51,10 @@ export async function sendAccessChangedEmail(
 	db: Kysely<Database>,
 	user: { email: string; name: string | null; role: InviteRole; courses: readonly string[] },
 ) {
-	const site = await emailSite(db)
-	await enqueueEmail(db, {
+	await enqueueSiteEmail(db, AccessChangedEmail, {
 		to: user.email,
 		subject: ACCESS_CHANGED_SUBJECT,
-		body: createElement(AccessChangedEmail, {
-			site,
+		props: (site) => ({
 			name: user.name,
 			invitedAs: user.role,
 			courses: user.courses,

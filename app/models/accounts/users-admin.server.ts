@@ -6,7 +6,7 @@ import { publishEvent } from '#app/services/events/publish.server.ts'
 import { type FileStorage, getStorage } from '#app/services/storage/index.server.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
 import type { Database } from '#db/types.ts'
-import { createUser, findUserByEmail, normalizeEmail } from './users.server.ts'
+import { createUser, findUserByEmail, normalizeEmail, storedFilesOf } from './users.server.ts'
 
 /** The user table shows at most this many rows; a search narrows it down. */
 export const USER_LIST_LIMIT = 200
@@ -96,18 +96,7 @@ export async function removeUser(db: Kysely<Database>, actorId: string, userId: 
 		if (!user) throw new AdminUserError('User not found')
 		if (user.role && user.role !== 'student') throw new AdminUserError('Only student accounts can be removed here')
 
-		const attachments = await trx
-			.selectFrom('message_attachments')
-			.innerJoin('messages', 'messages.id', 'message_attachments.message_id')
-			.select('message_attachments.storage_key as key')
-			.where((eb) => eb.or([eb('messages.sender_id', '=', userId), eb('messages.receiver_id', '=', userId)]))
-			.execute()
-		const submissions = await trx
-			.selectFrom('assignment_submissions')
-			.select('storage_key as key')
-			.where('student_id', '=', userId)
-			.where('storage_key', 'is not', null)
-			.execute()
+		const { submissions, attachments, keys } = await storedFilesOf(trx, userId)
 		const courses = await trx.selectFrom('enrollments').select('course_id').where('user_id', '=', userId).execute()
 		const heldCourses = await trx.selectFrom('seat_holds').select('course_id').where('user_id', '=', userId).execute()
 		const counts = await trx
@@ -141,7 +130,7 @@ export async function removeUser(db: Kysely<Database>, actorId: string, userId: 
 		for (const courseId of touchedCourses) await publishEvent(trx, { type: 'enrollment.changed', courseId, userId })
 		return {
 			user: { id: user.id, email: user.email, name: user.name ?? '' },
-			keys: [...attachments, ...submissions].map((row) => row.key).filter((key): key is string => key !== null),
+			keys,
 		}
 	})
 	// Everything under messages/{userId}/ was uploaded by this user, whose messages are all gone.

@@ -99,3 +99,24 @@ export async function getUserContact(db: Kysely<Database>, userId: string) {
 		.where('users.id', '=', userId)
 		.executeTakeFirst()
 }
+
+/**
+ * The stored files that are this person's: their hand-ins that carry a file and the attachments of the
+ * messages they sent or received, as rows (what is counted) and as the keys to remove.
+ */
+export async function storedFilesOf(db: Kysely<Database>, userId: string) {
+	const submissions = await db
+		.selectFrom('assignment_submissions')
+		.select('storage_key as key')
+		.where('student_id', '=', userId)
+		.where('storage_key', 'is not', null)
+		.execute()
+	const attachments = await db
+		.selectFrom('message_attachments')
+		.innerJoin('messages', 'messages.id', 'message_attachments.message_id')
+		.select('message_attachments.storage_key as key')
+		.where((eb) => eb.or([eb('messages.sender_id', '=', userId), eb('messages.receiver_id', '=', userId)]))
+		.execute()
+	const keys = [...submissions, ...attachments].map((row) => row.key).filter((key): key is string => key !== null)
+	return { submissions, attachments, keys }
+}

@@ -1,5 +1,4 @@
 import type { Kysely } from 'kysely'
-import { createElement } from 'react'
 import { href } from 'react-router'
 import { CommunityRepliesEmail, communityRepliesSubject } from '#app/emails/community-replies.tsx'
 import {
@@ -7,7 +6,7 @@ import {
 	unsubscribeToken,
 	unsubscribeUrlWithToken,
 } from '#app/models/accounts/email-preferences.server.ts'
-import { emailSite, enqueueEmail } from '#app/models/messaging/emails.server.ts'
+import { enqueueSiteEmail } from '#app/models/messaging/emails.server.ts'
 import type { Database } from '#db/types.ts'
 import { communityAccess, requestReplyMail } from './discussions.server.ts'
 import { REPLY_MAIL_INTERVAL_MS } from './discussions.ts'
@@ -72,17 +71,15 @@ export async function emailThreadReplies(db: Kysely<Database>, threadId: number,
 			await trx.updateTable('community_threads').set({ replies_mailed_through: through }).where('id', '=', threadId).execute()
 			return 0
 		}
-		const site = await emailSite(trx)
 		const token = unsubscribeToken(thread.authorId)
 		const threadPath = href('/dashboard/community/:courseId/threads/:threadId', {
 			courseId: String(thread.courseId),
 			threadId: String(threadId),
 		})
-		await enqueueEmail(trx, {
+		await enqueueSiteEmail(trx, CommunityRepliesEmail, {
 			to: thread.email,
 			subject: communityRepliesSubject(replies.length, thread.title),
-			body: createElement(CommunityRepliesEmail, {
-				site,
+			props: (site) => ({
 				name: thread.name,
 				courseTitle: thread.courseTitle,
 				threadTitle: thread.title,

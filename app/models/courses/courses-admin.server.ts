@@ -7,16 +7,9 @@ import { publishEvent } from '#app/services/events/publish.server.ts'
 import { type FileStorage, getStorage } from '#app/services/storage/index.server.ts'
 import type { Database } from '#db/types.ts'
 import { takenSeatsExpression } from './courses.server.ts'
+import type { CourseBasics } from './courses.ts'
 
-export type CourseInput = {
-	title: string
-	description: string
-	/** 'YYYY-MM-DD' or null. */
-	startDate: string | null
-	endDate: string | null
-	capacity: number
-	/** In cents. */
-	registrationFee: number
+export type CourseInput = CourseBasics & {
 	timeZone: string
 	/** The weekly live session, or null for none (docs/decisions/031). */
 	schedule: { weekday: number; startTime: string; minutes: number } | null

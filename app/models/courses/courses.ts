@@ -11,8 +11,9 @@ import {
 	MeetingLinkSchema,
 	MIN_REMINDER_MINUTES,
 } from '#app/models/sessions/live-sessions.ts'
-import { hasControlCharacters, INVALID_DATE_MESSAGE } from '#app/utils/misc.ts'
+import { INVALID_DATE_MESSAGE } from '#app/utils/misc.ts'
 import { dollarsToCents } from '#app/utils/money.ts'
+import { boundedText, requiredText } from '#app/utils/text-fields.ts'
 
 /** Seat availability as every page shows it: shared by the server's queries and the badges. */
 
@@ -29,8 +30,8 @@ export type Availability = {
 	tone: AvailabilityTone
 }
 
-export type CourseWithAvailability = Availability & {
-	id: number
+/** What the admin's course form saves and every course page shows. */
+export type CourseBasics = {
 	title: string
 	description: string
 	/** 'YYYY-MM-DD' or null. */
@@ -40,19 +41,24 @@ export type CourseWithAvailability = Availability & {
 	capacity: number
 	/** In cents; 0 is a free course. */
 	registrationFee: number
-	/** The live sessions, e.g. 'Tuesdays 7 pm ET, 8 sessions from 13 Jan'; null without a weekly schedule. */
-	schedule: string | null
-	/** What You'll Learn: the course's own list, else the program's. */
-	outcomes: string[]
-	/** How long it runs, as the course page says it: the course's words, else its schedule's weeks, else the program's. */
-	duration: string
-	/** False for a draft: only admins see it (docs/decisions/045). */
-	published: boolean
-	/** ISO timestamp. */
-	createdAt: string
-	/** ISO timestamp. */
-	updatedAt: string
 }
+
+export type CourseWithAvailability = Availability &
+	CourseBasics & {
+		id: number
+		/** The live sessions, e.g. 'Tuesdays 7 pm ET, 8 sessions from 13 Jan'; null without a weekly schedule. */
+		schedule: string | null
+		/** What You'll Learn: the course's own list, else the program's. */
+		outcomes: string[]
+		/** How long it runs, as the course page says it: the course's words, else its schedule's weeks, else the program's. */
+		duration: string
+		/** False for a draft: only admins see it (docs/decisions/045). */
+		published: boolean
+		/** ISO timestamp. */
+		createdAt: string
+		/** ISO timestamp. */
+		updatedAt: string
+	}
 
 export function availabilityOf({ capacity, taken }: { capacity: number; taken: number }): Availability {
 	const spotsLeft = Math.max(0, capacity - taken)
@@ -140,12 +146,8 @@ const OUTCOMES_MAX_LENGTH = 4000
 const MAX_OUTCOMES = 20
 
 /** A text of the school's that may be left empty (then null: the program's own words are shown). */
-function ownWords({ label, max, lineBreaks }: { label: string; max: number; lineBreaks: boolean }) {
-	return z
-		.string()
-		.trim()
-		.max(max, `${label} must be at most ${max.toLocaleString('en-US')} characters`)
-		.refine((text) => !hasControlCharacters(text, { lineBreaks }), `${label} must not contain control characters`)
+function ownWords(rules: { label: string; max: number; lineBreaks: boolean }) {
+	return boundedText(rules)
 		.optional()
 		.transform((text) => text || null)
 }
@@ -159,23 +161,13 @@ const SCHEDULE_MESSAGES = {
 	presentPercent: 'Enter a whole percentage from 1 to 100',
 } as const
 
-export const CourseTitleSchema = z
-	.string({ error: REQUIRED_FIELDS_MESSAGE })
-	.trim()
-	.min(1, REQUIRED_FIELDS_MESSAGE)
-	.max(200, 'Title must be at most 200 characters')
-	.refine((title) => !hasControlCharacters(title), 'Title must not contain control characters')
+export const CourseTitleSchema = requiredText({ label: 'Title', max: 200, required: REQUIRED_FIELDS_MESSAGE })
 
 /** Add and Edit Course share one form (admin.md section 5). */
 export const CourseFormSchema = z
 	.object({
 		title: CourseTitleSchema,
-		description: z
-			.string({ error: REQUIRED_FIELDS_MESSAGE })
-			.trim()
-			.min(1, REQUIRED_FIELDS_MESSAGE)
-			.max(5000, 'Description must be at most 5,000 characters')
-			.refine((description) => !hasControlCharacters(description, { lineBreaks: true }), 'Description must not contain control characters'),
+		description: requiredText({ label: 'Description', max: 5000, lineBreaks: true, required: REQUIRED_FIELDS_MESSAGE }),
 		startDate: DateSchema,
 		endDate: DateSchema,
 		// A fee that is not an amount of dollars ('free!') is no fee, as the form has always taken it.

@@ -1,8 +1,7 @@
 import type { Kysely } from 'kysely'
-import { createElement } from 'react'
 import { href } from 'react-router'
 import { CertificateIssuedEmail, certificateIssuedSubject } from '#app/emails/certificate-issued.tsx'
-import { emailSite, enqueueEmail } from '#app/models/messaging/emails.server.ts'
+import { enqueueSiteEmail } from '#app/models/messaging/emails.server.ts'
 import type { Database } from '#db/types.ts'
 import { certificatePath } from './certificates.ts'
 
@@ -16,19 +15,17 @@ export async function sendCertificateIssued(db: Kysely<Database>, certificateId:
 		.where('certificates.revoked_at', 'is', null)
 		.executeTakeFirst()
 	if (!row) return false
-	const site = await emailSite(db)
-	await enqueueEmail(db, {
+	await enqueueSiteEmail(db, CertificateIssuedEmail, {
 		to: row.email,
 		subject: certificateIssuedSubject(row.course_title),
-		body: createElement(CertificateIssuedEmail, {
-			site,
+		// One mail per certificate, however often its job runs.
+		dedupeKey: `certificate-issued:${row.id}`,
+		props: (site) => ({
 			name: row.recipient_name,
 			courseTitle: row.course_title,
 			certificateUrl: `${site.url}${certificatePath(row.id)}`,
 			dashboardUrl: `${site.url}${href('/dashboard/certificates')}`,
 		}),
-		// One mail per certificate, however often its job runs.
-		dedupeKey: `certificate-issued:${row.id}`,
 	})
 	return true
 }

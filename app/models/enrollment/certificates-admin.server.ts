@@ -2,7 +2,7 @@ import type { Kysely, Transaction } from 'kysely'
 import { recordAudit } from '#app/models/site/audit-log.server.ts'
 import { transaction } from '#app/utils/db.server.ts'
 import type { Database } from '#db/types.ts'
-import { issueCertificate } from './certificates.server.ts'
+import { currentCertificate, issueCertificate } from './certificates.server.ts'
 
 /** The admin's list shows at most this many certificates, newest first. */
 export const CERTIFICATE_LIST_LIMIT = 200
@@ -47,6 +47,24 @@ async function revokeLocked(trx: Transaction<Database>, id: string, reason: stri
 	return revoked ?? null
 }
 
+/** Revokes a certificate not yet revoked, with its audit entry; false when it was revoked already. */
+async function revokeWithAudit(
+	trx: Transaction<Database>,
+	actorId: string | null,
+	{ id, reason, now }: { id: string; reason: string; now: Date },
+) {
+	const revoked = await revokeLocked(trx, id, reason, now)
+	if (!revoked) return false
+	await recordAudit(trx, {
+		actorId,
+		action: 'certificate.revoke',
+		entity: 'certificate',
+		entityId: id,
+		details: { reason, userId: revoked.user_id, enrollmentId: revoked.enrollment_id, courseTitle: revoked.course_title },
+	})
+	return true
+}
+
 /**
  * Revokes the enrolment's current certificate, if it has one, with its audit entry (no actor: the
  * job), in the caller's transaction: a reopened enrolment is no longer completed, so its certificate
@@ -56,22 +74,8 @@ export async function revokeEnrollmentCertificate(
 	trx: Transaction<Database>,
 	{ actorId, enrollmentId, reason, now }: { actorId: string | null; enrollmentId: number; reason: string; now: Date },
 ) {
-	const current = await trx
-		.selectFrom('certificates')
-		.select('id')
-		.where('enrollment_id', '=', enrollmentId)
-		.where('revoked_at', 'is', null)
-		.executeTakeFirst()
-	if (!current) return null
-	const revoked = await revokeLocked(trx, current.id, reason, now)
-	if (!revoked) return null
-	await recordAudit(trx, {
-		actorId,
-		action: 'certificate.revoke',
-		entity: 'certificate',
-		entityId: current.id,
-		details: { reason, userId: revoked.user_id, enrollmentId, courseTitle: revoked.course_title },
-	})
+	const current = await currentCertificate(trx, enrollmentId)
+	if (!current || !(await revokeWithAudit(trx, actorId, { id: current.id, reason, now }))) return null
 	return current.id
 }
 
@@ -83,16 +87,8 @@ export async function revokeCertificate(db: Kysely<Database>, actorId: string, i
 	return transaction(db, async (trx) => {
 		const exists = await trx.selectFrom('certificates').select('id').where('id', '=', input.id).executeTakeFirst()
 		if (!exists) return 'not-found' as const
-		const revoked = await revokeLocked(trx, input.id, input.reason, input.now ?? new Date())
-		if (!revoked) return 'already-revoked' as const
-		await recordAudit(trx, {
-			actorId,
-			action: 'certificate.revoke',
-			entity: 'certificate',
-			entityId: input.id,
-			details: { reason: input.reason, userId: revoked.user_id, enrollmentId: revoked.enrollment_id, courseTitle: revoked.course_title },
-		})
-		return 'revoked' as const
+		const revoked = await revokeWithAudit(trx, actorId, { id: input.id, reason: input.reason, now: input.now ?? new Date() })
+		return revoked ? ('revoked' as const) : ('already-revoked' as const)
 	})
 }
 

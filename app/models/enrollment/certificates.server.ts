@@ -130,6 +130,16 @@ export function openBadgeCredential(input: CredentialInput) {
 	}
 }
 
+/** The enrolment's certificate that is not revoked, if it has one. */
+export async function currentCertificate(db: Kysely<Database>, enrollmentId: number) {
+	return db
+		.selectFrom('certificates')
+		.select('id')
+		.where('enrollment_id', '=', enrollmentId)
+		.where('revoked_at', 'is', null)
+		.executeTakeFirst()
+}
+
 /**
  * Issues the enrolment's certificate, in the caller's transaction, and asks for the mail that
  * sends it: once, whoever asks and however often — an enrolment that has a current certificate
@@ -149,12 +159,7 @@ export async function issueCertificate(
 		.forUpdate()
 		.executeTakeFirst()
 	if (enrollment?.status !== 'completed') return null
-	const current = await trx
-		.selectFrom('certificates')
-		.select('id')
-		.where('enrollment_id', '=', enrollmentId)
-		.where('revoked_at', 'is', null)
-		.executeTakeFirst()
+	const current = await currentCertificate(trx, enrollmentId)
 	if (current) return { id: current.id, created: false }
 	const person = await trx
 		.selectFrom('enrollments')

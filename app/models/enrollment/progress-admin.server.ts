@@ -1,7 +1,7 @@
 import { stringify } from 'csv-stringify/sync'
 import { type Kysely, sql } from 'kysely'
 import { READING_STATUSES } from '#app/models/materials/materials.ts'
-import { sessionOpensAtSql } from '#app/models/sessions/session-schedule.server.ts'
+import { sessionOpensAtSql, weekSessionJoin } from '#app/models/sessions/session-schedule.server.ts'
 import { CSV_OPTIONS } from '#app/utils/csv.server.ts'
 import type { Database } from '#db/types.ts'
 import { attended, type CourseRoster, coursePhase, type RosterCell, type RosterRow, type RosterWeek, riskFlags } from './progress.ts'
@@ -32,9 +32,7 @@ export async function getCourseRoster(db: Kysely<Database>, courseId: number, no
 		db
 			.selectFrom('course_materials as week')
 			.innerJoin('courses as course', 'course.id', 'week.course_id')
-			.leftJoin('live_sessions as session', (join) =>
-				join.onRef('session.course_id', '=', 'week.course_id').onRef('session.week_number', '=', 'week.week_number'),
-			)
+			.leftJoin('live_sessions as session', weekSessionJoin)
 			.leftJoin('material_items as item', 'item.material_id', 'week.id')
 			.select([
 				'week.week_number as weekNumber',

@@ -5,7 +5,7 @@ import { OfferExpiredEmail, offerExpiredSubject } from '#app/emails/offer-expire
 import { SeatOfferEmail, seatOfferSubject } from '#app/emails/seat-offer.tsx'
 import { WaitlistJoinedEmail, waitlistJoinedSubject } from '#app/emails/waitlist-joined.tsx'
 import { WaitlistNoticeEmail, waitlistNoticeSubject } from '#app/emails/waitlist-notice.tsx'
-import { emailSite, enqueueEmail, siteUrl } from '#app/models/messaging/emails.server.ts'
+import { emailSite, enqueueEmail, enqueueSiteEmail, siteUrl } from '#app/models/messaging/emails.server.ts'
 import { formatMoment } from '#app/models/sessions/live-sessions.ts'
 import { formatPrice } from '#app/utils/money.ts'
 import { hashToken } from '#app/utils/session.server.ts'
@@ -20,18 +20,16 @@ export async function sendWaitlistJoined(
 	db: Kysely<Database>,
 	input: { to: string; name: string; courseTitle: string; position: number; offerHours: number; token: string },
 ) {
-	const site = await emailSite(db)
-	await enqueueEmail(db, {
+	await enqueueSiteEmail(db, WaitlistJoinedEmail, {
 		to: input.to,
 		subject: waitlistJoinedSubject(input.courseTitle),
-		body: createElement(WaitlistJoinedEmail, {
-			site,
+		props: {
 			name: input.name,
 			courseTitle: input.courseTitle,
 			position: input.position,
 			offerHours: input.offerHours,
 			entryUrl: waitlistPlaceUrl(input.token),
-		}),
+		},
 	})
 }
 
@@ -55,12 +53,10 @@ export async function sendWaitlistNotice(
 		.where('created_at', '>', new Date(Date.now() - NOTICE_INTERVAL_MS))
 		.executeTakeFirst()
 	if (recent) return false
-	const site = await emailSite(db)
-	await enqueueEmail(db, {
+	await enqueueSiteEmail(db, WaitlistNoticeEmail, {
 		to: input.to,
 		subject,
-		body: createElement(WaitlistNoticeEmail, {
-			site,
+		props: (site) => ({
 			name: input.name,
 			courseTitle: input.courseTitle,
 			kind: input.kind,
@@ -106,20 +102,18 @@ export async function sendSeatOffer(db: Kysely<Database>, { entryId, token }: { 
 		.where('waitlist_entries.offer_expires_at', '>', new Date())
 		.executeTakeFirst()
 	if (!offer?.offer_expires_at) return false
-	const site = await emailSite(db)
-	await enqueueEmail(db, {
+	await enqueueSiteEmail(db, SeatOfferEmail, {
 		to: offer.email,
 		subject: seatOfferSubject(offer.title),
-		body: createElement(SeatOfferEmail, {
-			site,
+		// One mail per offer (its link's hash names it), however often its job runs.
+		dedupeKey: `seat-offer:${hashToken(token)}`,
+		props: {
 			name: offer.name,
 			courseTitle: offer.title,
 			price: offer.registration_fee === 0 ? 'Free' : formatPrice(offer.registration_fee),
 			heldUntil: formatMoment(new Date(offer.offer_expires_at), offer.readerZone ?? offer.courseZone),
 			offerUrl: waitlistPlaceUrl(token),
-		}),
-		// One mail per offer (its link's hash names it), however often its job runs.
-		dedupeKey: `seat-offer:${hashToken(token)}`,
+		},
 	})
 	return true
 }

@@ -101,6 +101,17 @@ function gradingQuery(db: Kysely<Database>, viewer: StaffViewer, query: string) 
 	return base
 }
 
+/** A submission as the grading queue lists it (a GradingRow); its detail adds to these. */
+const gradingRowColumns = [
+	's.id',
+	sql<string>`coalesce(p.name, '')`.as('studentName'),
+	'u.email as studentEmail',
+	'c.title as courseTitle',
+	'a.title as assignmentTitle',
+	's.submitted_at as submittedAt',
+	's.grade',
+] as const
+
 /**
  * The grading queue of the courses the viewer works on: one tab's submissions (newest first) and
  * how many each tab holds, both under the same case-insensitive search over the student's name
@@ -109,15 +120,7 @@ function gradingQuery(db: Kysely<Database>, viewer: StaffViewer, query: string) 
 export async function listGradingQueue(db: Kysely<Database>, viewer: StaffViewer, { tab, query }: { tab: GradingTab; query: string }) {
 	const [rows, counts] = await Promise.all([
 		gradingQuery(db, viewer, query)
-			.select([
-				's.id',
-				sql<string>`coalesce(p.name, '')`.as('studentName'),
-				'u.email as studentEmail',
-				'c.title as courseTitle',
-				'a.title as assignmentTitle',
-				's.submitted_at as submittedAt',
-				's.grade',
-			])
+			.select(gradingRowColumns)
 			.where('s.status', '=', tab === 'graded' ? 'graded' : 'submitted')
 			.orderBy('s.submitted_at', 'desc')
 			.orderBy('s.id', 'desc')
@@ -139,21 +142,8 @@ export async function getSubmissionDetail(
 	submissionId: number,
 ): Promise<SubmissionDetail | null> {
 	const row = await gradingQuery(db, viewer, '')
-		.select([
-			's.id',
-			sql<string>`coalesce(p.name, '')`.as('studentName'),
-			'u.email as studentEmail',
-			'c.title as courseTitle',
-			'a.title as assignmentTitle',
-			'a.instructions',
-			's.submitted_at as submittedAt',
-			's.grade',
-			's.feedback',
-			's.status',
-			's.body',
-			's.file_name as fileName',
-			's.file_size as fileSize',
-		])
+		.select(gradingRowColumns)
+		.select(['a.instructions', 's.feedback', 's.status', 's.body', 's.file_name as fileName', 's.file_size as fileSize'])
 		.where('s.id', '=', submissionId)
 		.executeTakeFirst()
 	return row ?? null

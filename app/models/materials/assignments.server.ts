@@ -4,7 +4,7 @@ import { courseAccess, isClosedTo } from '#app/models/materials/materials.server
 import type { MaterialReader } from '#app/models/materials/materials.ts'
 import { UploadRefusal } from '#app/models/materials/uploads.server.ts'
 import { formatSessionDay } from '#app/models/sessions/live-sessions.ts'
-import { sessionOpensAtSql } from '#app/models/sessions/session-schedule.server.ts'
+import { sessionOpensAtSql, weekSessionJoin } from '#app/models/sessions/session-schedule.server.ts'
 import type { Database } from '#db/types.ts'
 import type { AssignmentForStudent, StudentAssignment } from './assignments.ts'
 
@@ -17,9 +17,7 @@ function selectAssignmentsWithOpening(db: Kysely<Database>) {
 		.selectFrom('assignments as a')
 		.innerJoin('courses as course', 'course.id', 'a.course_id')
 		.leftJoin('course_materials as week', 'week.id', 'a.week_id')
-		.leftJoin('live_sessions as session', (join) =>
-			join.onRef('session.course_id', '=', 'week.course_id').onRef('session.week_number', '=', 'week.week_number'),
-		)
+		.leftJoin('live_sessions as session', weekSessionJoin)
 }
 
 /**

@@ -1,16 +1,13 @@
 import { z } from 'zod'
 import { hasFile } from '#app/models/materials/uploads.ts'
-import { hasControlCharacters, INVALID_DATE_MESSAGE } from '#app/utils/misc.ts'
+import { INVALID_DATE_MESSAGE } from '#app/utils/misc.ts'
 import { rowIdSchema } from '#app/utils/row-id.ts'
+import { boundedText, requiredText } from '#app/utils/text-fields.ts'
 
 const rowId = rowIdSchema()
-/** A multi-line text: line breaks and tabs are kept, other control characters refused (PostgreSQL text cannot hold NUL). */
-const optionalText = (max: number, messages: { tooLong: string; controlCharacters: string }) =>
-	z
-		.string()
-		.trim()
-		.max(max, messages.tooLong)
-		.refine((text) => !hasControlCharacters(text, { lineBreaks: true }), messages.controlCharacters)
+/** A multi-line text that may be left out (then undefined). */
+const optionalText = (label: string, max: number) =>
+	boundedText({ label, max, lineBreaks: true })
 		.optional()
 		.transform((value) => value || undefined)
 
@@ -25,10 +22,7 @@ export const GRADING_MESSAGES = {
 /** A student's answer: text, a file, or both. */
 export const SubmitAssignmentSchema = z
 	.object({
-		body: optionalText(20_000, {
-			tooLong: 'Your answer must be at most 20,000 characters',
-			controlCharacters: 'Your answer must not contain control characters',
-		}),
+		body: optionalText('Your answer', 20_000),
 		file: z.unknown().optional(),
 	})
 	.superRefine((value, context) => {
@@ -37,30 +31,14 @@ export const SubmitAssignmentSchema = z
 
 export const GradeSchema = z.object({
 	submissionId: rowId,
-	grade: z
-		.string({ error: GRADING_MESSAGES.gradeRequired })
-		.trim()
-		.min(1, GRADING_MESSAGES.gradeRequired)
-		.max(20, 'Grade must be at most 20 characters')
-		.refine((grade) => !hasControlCharacters(grade), 'Grade must not contain control characters'),
-	feedback: optionalText(5000, {
-		tooLong: 'Feedback must be at most 5,000 characters',
-		controlCharacters: 'Feedback must not contain control characters',
-	}),
+	grade: requiredText({ label: 'Grade', max: 20, required: GRADING_MESSAGES.gradeRequired }),
+	feedback: optionalText('Feedback', 5000),
 })
 
 export const CreateAssignmentSchema = z.object({
 	intent: z.literal('create-assignment'),
-	title: z
-		.string({ error: 'Title is required' })
-		.trim()
-		.min(1, 'Title is required')
-		.max(300, 'Title must be at most 300 characters')
-		.refine((title) => !hasControlCharacters(title), 'Title must not contain control characters'),
-	instructions: optionalText(10_000, {
-		tooLong: 'Instructions must be at most 10,000 characters',
-		controlCharacters: 'Instructions must not contain control characters',
-	}),
+	title: requiredText({ label: 'Title', max: 300 }),
+	instructions: optionalText('Instructions', 10_000),
 	weekId: rowId.optional(),
 	dueDate: z.iso.date(INVALID_DATE_MESSAGE).optional(),
 })

@@ -8,7 +8,7 @@ import {
 	joinLinkOpen,
 	meetingLinkFor,
 } from '#app/models/sessions/live-sessions.ts'
-import { sessionOpensAtSql } from '#app/models/sessions/session-schedule.server.ts'
+import { sessionOpensAtSql, weekSessionJoin } from '#app/models/sessions/session-schedule.server.ts'
 import type { Database } from '#db/types.ts'
 import {
 	type AccessibleCourse,
@@ -92,6 +92,17 @@ export async function listAccessibleCourses(db: Kysely<Database>, user: Material
 	}))
 }
 
+/** An item's title, kind and file, as every reader of `material_items as item` shows it. */
+const itemColumns = [
+	'item.title',
+	'item.type',
+	'item.category',
+	'item.storage_key as storageKey',
+	'item.mime_type as mimeType',
+	'item.file_url as fileUrl',
+	'item.size_bytes as sizeBytes',
+] as const
+
 /**
  * Weeks joined with their items, the columns every week list reads (a week without items
  * gives one row whose item columns are null); callers choose the weeks and the order.
@@ -101,9 +112,7 @@ export function selectWeeksWithItems(db: Kysely<Database>) {
 		.selectFrom('course_materials as week')
 		.leftJoin('material_items as item', 'item.material_id', 'week.id')
 		.innerJoin('courses as course', 'course.id', 'week.course_id')
-		.leftJoin('live_sessions as session', (join) =>
-			join.onRef('session.course_id', '=', 'week.course_id').onRef('session.week_number', '=', 'week.week_number'),
-		)
+		.leftJoin('live_sessions as session', weekSessionJoin)
 		.select([
 			'session.id as sessionId',
 			'session.starts_at as sessionStartsAt',
@@ -118,13 +127,7 @@ export function selectWeeksWithItems(db: Kysely<Database>) {
 			'week.zoom_link as zoomLink',
 			'course.meeting_link as courseMeetingLink',
 			'item.id as itemId',
-			'item.title',
-			'item.type',
-			'item.category',
-			'item.storage_key as storageKey',
-			'item.mime_type as mimeType',
-			'item.file_url as fileUrl',
-			'item.size_bytes as sizeBytes',
+			...itemColumns,
 		])
 }
 
@@ -151,9 +154,7 @@ export async function getCourseWeeks(
 	const listedWeekIds = db
 		.selectFrom('course_materials as week')
 		.innerJoin('courses as course', 'course.id', 'week.course_id')
-		.leftJoin('live_sessions as session', (join) =>
-			join.onRef('session.course_id', '=', 'week.course_id').onRef('session.week_number', '=', 'week.week_number'),
-		)
+		.leftJoin('live_sessions as session', weekSessionJoin)
 		.select('week.id')
 		.where('week.course_id', '=', courseId)
 		.orderBy(notOpenYet)
@@ -237,19 +238,11 @@ export async function getMaterialItem(db: Kysely<Database>, itemId: number): Pro
 		.selectFrom('material_items as item')
 		.innerJoin('course_materials as week', 'week.id', 'item.material_id')
 		.innerJoin('courses as course', 'course.id', 'week.course_id')
-		.leftJoin('live_sessions as session', (join) =>
-			join.onRef('session.course_id', '=', 'week.course_id').onRef('session.week_number', '=', 'week.week_number'),
-		)
+		.leftJoin('live_sessions as session', weekSessionJoin)
 		.select([
 			sessionOpensAtSql.as('opensAt'),
 			'item.id',
-			'item.title',
-			'item.type',
-			'item.category',
-			'item.storage_key as storageKey',
-			'item.mime_type as mimeType',
-			'item.file_url as fileUrl',
-			'item.size_bytes as sizeBytes',
+			...itemColumns,
 			'item.preview_status as previewStatus',
 			'item.preview_for_key as previewForKey',
 			'week.id as weekId',

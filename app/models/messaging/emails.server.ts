@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely'
-import type { ReactElement } from 'react'
+import { createElement, type ReactElement } from 'react'
 import { renderEmail } from '#app/emails/render.server.ts'
 import type { EmailSite } from '#app/emails/site.ts'
 import { getSchoolDetails } from '#app/models/site/site-settings.server.ts'
@@ -31,4 +31,20 @@ export async function enqueueEmail(db: Kysely<Database>, { body, ...mail }: Omit
 	const { html, text } = await renderEmail(body)
 	const ids = await enqueueMails(db, [{ ...mail, html, text }])
 	return ids.length > 0
+}
+
+/**
+ * Queues one mail of a template that takes the site (every template does): `props` are the rest of
+ * its props, or make them from the site when a link needs its origin.
+ */
+export async function enqueueSiteEmail<Props extends { site: EmailSite }>(
+	db: Kysely<Database>,
+	template: (props: Props) => ReactElement,
+	{ props, ...mail }: Omit<OutgoingMail, 'text' | 'html'> & { props: Omit<Props, 'site'> | ((site: EmailSite) => Omit<Props, 'site'>) },
+) {
+	const site = await emailSite(db)
+	return enqueueEmail(db, {
+		...mail,
+		body: createElement(template, { ...(typeof props === 'function' ? props(site) : props), site } as Props),
+	})
 }

@@ -3,7 +3,7 @@ import { recordAudit } from '#app/models/site/audit-log.server.ts'
 import type { PaymentProvider } from '#app/services/payments/payments.ts'
 import type { TestCheckoutPayments } from '#app/services/payments/test-checkout.server.ts'
 import { transaction } from '#app/utils/db.server.ts'
-import type { Database, PlanInstalmentStatus, RefundReason } from '#db/types.ts'
+import type { Database, PlanInstalmentStatus } from '#db/types.ts'
 import { endPlan, type PlanChangeOutcome } from './plan-endings.server.ts'
 import {
 	chargeInstalmentByTestCard,
@@ -15,7 +15,7 @@ import {
 } from './plan-purchases.server.ts'
 import type { CoursePlanRow, PlanAdminIntent } from './plan-purchases.ts'
 import { followPlanNow } from './plan-subscriptions.server.ts'
-import { getRefundablePayment, type RefundOutcome, refundPayment } from './refunds.server.ts'
+import { getRefundablePayment, type RefundOutcome, type RefundRequest, refundPayment } from './refunds.server.ts'
 
 /*
  * The admin's list of a course's plans bought (docs/decisions/054, 059, 063): paid k of n, the next
@@ -241,15 +241,10 @@ export async function planRefundSummary(db: Kysely<Database>, input: { courseId:
 	}
 }
 
-export type PlanRefundRequest = {
+/** A refund of a payment's request, asked of a whole plan. */
+export type PlanRefundRequest = Omit<RefundRequest, 'paymentId' | 'requestKey'> & {
 	courseId: number
 	planId: number
-	actorId: string
-	amountCents: number
-	reason: RefundReason
-	note: string
-	/** After a partial refund, end the enrolment too (refunding everything always does). */
-	unenroll: boolean
 	/** The form's one-time key: each payment's part of this refund is keyed from it. */
 	requestKey: string
 }

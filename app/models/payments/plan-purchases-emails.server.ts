@@ -1,8 +1,7 @@
 import type { Kysely } from 'kysely'
-import { createElement } from 'react'
 import { InstalmentFailedEmail, instalmentFailedSubject } from '#app/emails/instalment-failed.tsx'
 import { InstalmentReceiptEmail, instalmentReceiptSubject } from '#app/emails/instalment-receipt.tsx'
-import { emailSite, enqueueEmail } from '#app/models/messaging/emails.server.ts'
+import { enqueueSiteEmail } from '#app/models/messaging/emails.server.ts'
 import { getSchoolDetails } from '#app/models/site/site-settings.server.ts'
 import { formatDateOnly } from '#app/utils/misc.ts'
 import { formatMoney } from '#app/utils/money.ts'
@@ -26,12 +25,10 @@ export async function sendInstalmentFailedNotice(db: Kysely<Database>, input: { 
 		.where('plan.id', '=', input.planId)
 		.executeTakeFirst()
 	if (!plan) return
-	const site = await emailSite(db)
-	await enqueueEmail(db, {
+	await enqueueSiteEmail(db, InstalmentFailedEmail, {
 		to: plan.email,
 		subject: instalmentFailedSubject(plan.title),
-		body: createElement(InstalmentFailedEmail, {
-			site,
+		props: (site) => ({
 			name: plan.name,
 			courseTitle: plan.title,
 			label: input.label,
@@ -68,14 +65,13 @@ export async function sendInstalmentReceipt(
 	const open = instalments.filter((instalment) => instalment.status === 'scheduled' || instalment.status === 'failed')
 	const left = open.reduce((sum, instalment) => sum + instalment.amount_cents, 0)
 	const next = open[0]
-	const site = await emailSite(db)
-	await enqueueEmail(db, {
+	const school = await getSchoolDetails(db)
+	await enqueueSiteEmail(db, InstalmentReceiptEmail, {
 		to: input.to,
 		subject: instalmentReceiptSubject(plan.title),
 		dedupeKey: `instalment-receipt-${input.instalmentId}`,
-		body: createElement(InstalmentReceiptEmail, {
-			site,
-			school: await getSchoolDetails(db),
+		props: {
+			school,
 			name: plan.name,
 			courseTitle: plan.title,
 			label: paid.label,
@@ -84,6 +80,6 @@ export async function sendInstalmentReceipt(
 			stillToPay: left > 0 ? formatMoney(left) : null,
 			nextPayment: next ? `${next.label}, ${formatMoney(next.amount_cents)}, due ${formatDateOnly(next.due_on)}` : null,
 			paymentReference: input.paymentReference,
-		}),
+		},
 	})
 }

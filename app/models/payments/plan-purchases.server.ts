@@ -193,6 +193,23 @@ async function settlePlan(trx: Transaction<Database>, planId: number, now: Date)
 	}
 }
 
+/**
+ * A change of a bought plan: in one transaction, under the plan's row lock; `missing` is the answer
+ * when there is no such plan or it is no longer bought.
+ */
+async function changeBoughtPlan<Outcome>(
+	db: Kysely<Database>,
+	planId: number,
+	missing: Outcome,
+	change: (trx: Transaction<Database>, plan: NonNullable<Awaited<ReturnType<typeof lockPlan>>>) => Promise<Outcome>,
+): Promise<Outcome> {
+	return transaction(db, async (trx) => {
+		const plan = await lockPlan(trx, planId)
+		if (!plan || !BOUGHT_STATUSES.includes(plan.status)) return missing
+		return change(trx, plan)
+	})
+}
+
 export type InstalmentOutcome = 'recorded' | 'already' | 'not-found'
 
 /**
@@ -207,9 +224,7 @@ export async function recordInstalmentPaid(
 	input: { planId: number; instalmentId: number; paymentIntentId: string | null; providerInvoiceId?: string | null; now?: Date },
 ): Promise<InstalmentOutcome> {
 	const now = input.now ?? new Date()
-	return transaction(db, async (trx) => {
-		const plan = await lockPlan(trx, input.planId)
-		if (!plan || !BOUGHT_STATUSES.includes(plan.status)) return 'not-found'
+	return changeBoughtPlan(db, input.planId, 'not-found', async (trx, plan) => {
 		const paid = await trx
 			.updateTable('plan_instalments')
 			.set({ status: 'paid', paid_at: now, payment_intent_id: input.paymentIntentId, provider_invoice_id: input.providerInvoiceId ?? null })
@@ -267,9 +282,7 @@ export async function recordInstalmentFailed(
 	input: { planId: number; instalmentId: number; now?: Date },
 ): Promise<InstalmentOutcome> {
 	const now = input.now ?? new Date()
-	return transaction(db, async (trx) => {
-		const plan = await lockPlan(trx, input.planId)
-		if (!plan || !BOUGHT_STATUSES.includes(plan.status)) return 'not-found'
+	return changeBoughtPlan(db, input.planId, 'not-found', async (trx, plan) => {
 		const failed = await trx
 			.updateTable('plan_instalments')
 			.set({ status: 'failed', failed_at: now })
@@ -306,9 +319,7 @@ export async function recordInstalmentFailed(
  */
 export async function endPlanCollection(db: Kysely<Database>, input: { planId: number; now?: Date }): Promise<InstalmentOutcome> {
 	const now = input.now ?? new Date()
-	return transaction(db, async (trx) => {
-		const plan = await lockPlan(trx, input.planId)
-		if (!plan || !BOUGHT_STATUSES.includes(plan.status)) return 'already'
+	return changeBoughtPlan<InstalmentOutcome>(db, input.planId, 'already', async (trx, plan) => {
 		await trx
 			.updateTable('plan_instalments')
 			.set({ status: 'cancelled' })
@@ -517,9 +528,7 @@ export async function markInstalmentPaidOutside(
 	input: { planId: number; instalmentId: number; now?: Date },
 ): Promise<PlanChangeOutcome> {
 	const now = input.now ?? new Date()
-	return transaction(db, async (trx) => {
-		const plan = await lockPlan(trx, input.planId)
-		if (!plan || !BOUGHT_STATUSES.includes(plan.status)) return 'not-found'
+	return changeBoughtPlan(db, input.planId, 'not-found', async (trx, plan) => {
 		if (plan.provider_subscription_id) return 'collected-by-provider'
 		const marked = await trx
 			.updateTable('plan_instalments')
@@ -541,9 +550,7 @@ export async function markInstalmentPaidOutside(
  */
 export async function pausePlan(db: Kysely<Database>, input: { planId: number; now?: Date }): Promise<PlanChangeOutcome> {
 	const now = input.now ?? new Date()
-	return transaction(db, async (trx) => {
-		const plan = await lockPlan(trx, input.planId)
-		if (!plan || !BOUGHT_STATUSES.includes(plan.status)) return 'not-found'
+	return changeBoughtPlan(db, input.planId, 'not-found', async (trx, plan) => {
 		if (plan.pause_reason === 'admin') return 'already'
 		await trx
 			.updateTable('plan_purchases')
@@ -561,9 +568,7 @@ export async function pausePlan(db: Kysely<Database>, input: { planId: number; n
  */
 export async function resumePlan(db: Kysely<Database>, input: { planId: number; now?: Date }): Promise<PlanChangeOutcome> {
 	const now = input.now ?? new Date()
-	return transaction(db, async (trx) => {
-		const plan = await lockPlan(trx, input.planId)
-		if (!plan || !BOUGHT_STATUSES.includes(plan.status)) return 'not-found'
+	return changeBoughtPlan(db, input.planId, 'not-found', async (trx, plan) => {
 		if (plan.pause_reason !== 'admin') return 'already'
 		const failed = await trx
 			.selectFrom('plan_instalments')

@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely'
-import { createElement } from 'react'
 import { RefundNoticeEmail, refundNoticeSubject } from '#app/emails/refund-notice.tsx'
-import { emailSite, enqueueEmail } from '#app/models/messaging/emails.server.ts'
+import { enqueueSiteEmail } from '#app/models/messaging/emails.server.ts'
 import { formatMoney } from '#app/utils/money.ts'
 import type { Database } from '#db/types.ts'
 
@@ -23,11 +22,10 @@ export async function sendRefundNotice(db: Kysely<Database>, notice: RefundNotic
 	const profile = notice.userId
 		? await db.selectFrom('profiles').select('name').where('id', '=', notice.userId).executeTakeFirst()
 		: undefined
-	await enqueueEmail(db, {
+	await enqueueSiteEmail(db, RefundNoticeEmail, {
 		to: notice.to,
 		subject: refundNoticeSubject(notice.courseTitle),
-		body: createElement(RefundNoticeEmail, {
-			site: await emailSite(db),
+		props: {
 			name: profile?.name ?? null,
 			courseTitle: notice.courseTitle,
 			amountRefunded: formatMoney(notice.amountRefundedCents, { currency: notice.currency }),
@@ -36,6 +34,6 @@ export async function sendRefundNotice(db: Kysely<Database>, notice: RefundNotic
 			note: notice.note,
 			refundReference: notice.refundReference,
 			enrollmentEnded: notice.enrollmentEnded,
-		}),
+		},
 	})
 }

@@ -24,22 +24,26 @@ type InstalmentScope = ExpressionBuilder<
 	'instalment' | 'plan'
 >
 
+/**
+ * The one rule pairing a payment row with the instalment it pays: the instalment it names, or, for
+ * the first instalment, the plan's own checkout.
+ */
+function paysInstalment(
+	eb: ExpressionBuilder<
+		Database & { payment: Database['registration_payments']; instalment: Database['plan_instalments']; plan: Database['plan_purchases'] },
+		'payment' | 'instalment' | 'plan'
+	>,
+) {
+	return eb.or([
+		eb('payment.plan_instalment_id', '=', eb.ref('instalment.id')),
+		eb.and([eb('instalment.sequence', '=', 1), eb('payment.checkout_session_id', '=', eb.ref('plan.checkout_session_id'))]),
+	])
+}
+
 /** The instalment's charge has a `registration_payments` row of the student's: it is listed from there. */
 function hasPaymentRow(eb: InstalmentScope, userId: string) {
 	return eb.exists(
-		eb
-			.selectFrom('registration_payments as payment')
-			.select('payment.id')
-			.where('payment.user_id', '=', userId)
-			.where((where) =>
-				where.or([
-					where('payment.plan_instalment_id', '=', where.ref('instalment.id')),
-					where.and([
-						where('instalment.sequence', '=', 1),
-						where('payment.checkout_session_id', '=', where.ref('plan.checkout_session_id')),
-					]),
-				]),
-			),
+		eb.selectFrom('registration_payments as payment').select('payment.id').where('payment.user_id', '=', userId).where(paysInstalment),
 	)
 }
 
@@ -66,15 +70,7 @@ async function paymentCharges(db: Kysely<Database>, userId: string, paymentId?: 
 				.innerJoin('plan_purchases as plan', 'plan.id', 'instalment.plan_purchase_id')
 				.select('instalment.label')
 				.where('plan.user_id', '=', userId)
-				.where((where) =>
-					where.or([
-						where('instalment.id', '=', where.ref('payment.plan_instalment_id')),
-						where.and([
-							where('instalment.sequence', '=', 1),
-							where('plan.checkout_session_id', '=', where.ref('payment.checkout_session_id')),
-						]),
-					]),
-				)
+				.where(paysInstalment)
 				.limit(1)
 				.as('instalment_label'),
 		])

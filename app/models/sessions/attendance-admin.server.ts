@@ -5,6 +5,7 @@ import type { AttendanceImportPlan, AttendanceStatus, Database } from '#db/types
 import { type ImportEffect, type ImportPreview, type RosterEntry, statusFromMinutes } from './attendance.ts'
 import { formatMoment, formatSessionTime } from './live-sessions.ts'
 import type { ParticipantRow } from './participant-reports.server.ts'
+import { sessionTimeColumns } from './session-schedule.server.ts'
 
 /**
  * The admin's side of attendance (docs/decisions/048): the roster of a session, marking it by hand,
@@ -33,17 +34,8 @@ export async function getAttendanceSession(db: Kysely<Database>, courseId: numbe
 	const row = await db
 		.selectFrom('live_sessions as session')
 		.innerJoin('courses as course', 'course.id', 'session.course_id')
-		.select([
-			'session.id',
-			'session.course_id as courseId',
-			'course.title as courseTitle',
-			'session.week_number as weekNumber',
-			'session.starts_at as startsAt',
-			'session.ends_at as endsAt',
-			'session.time_zone as timeZone',
-			'session.status',
-			'course.attendance_present_percent as presentPercent',
-		])
+		.select(sessionTimeColumns())
+		.select(['session.id', 'course.attendance_present_percent as presentPercent'])
 		.where('session.id', '=', sessionId)
 		.where('session.course_id', '=', courseId)
 		.executeTakeFirst()

@@ -45,19 +45,8 @@ export function selectSessions(db: Kysely<Database>) {
 		])
 }
 
-export function toSession(row: {
-	id: number
-	courseId: number
-	weekNumber: number
-	startsAt: Date | string
-	endsAt: Date | string
-	timeZone: string
-	status: SessionStatus
-	note: string | null
-	sequence: number
-	rescheduled: boolean
-	opensAt: Date | null
-}): LiveSession {
+/** A session as read: its times may come as strings. */
+export function toSession(row: Omit<LiveSession, 'startsAt' | 'endsAt'> & { startsAt: Date | string; endsAt: Date | string }): LiveSession {
 	return { ...row, startsAt: new Date(row.startsAt), endsAt: new Date(row.endsAt), opensAt: row.opensAt ? new Date(row.opensAt) : null }
 }
 

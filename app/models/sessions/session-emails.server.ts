@@ -33,6 +33,18 @@ function activeStudentsOf(db: Kysely<Database>) {
 		)
 		.innerJoin('users', 'users.id', 'enrollments.user_id')
 		.innerJoin('profiles', 'profiles.id', 'enrollments.user_id')
+		.select([
+			'session.course_id as courseId',
+			'session.week_number as weekNumber',
+			'session.starts_at as startsAt',
+			'session.ends_at as endsAt',
+			'session.time_zone as sessionZone',
+			'course.title',
+			'users.email',
+			'profiles.name',
+			'profiles.time_zone as userZone',
+			sessionWeekSql('topic').as('topic'),
+		])
 }
 
 /**
@@ -48,22 +60,12 @@ export async function sendSessionChangeNotices(
 ) {
 	const rows = await activeStudentsOf(db)
 		.select([
-			'session.course_id as courseId',
-			'session.week_number as weekNumber',
-			'session.starts_at as startsAt',
-			'session.ends_at as endsAt',
-			'session.time_zone as sessionZone',
 			'session.status',
 			'session.note',
-			'course.title',
 			'course.reminder_first_minutes as first',
 			'course.reminder_second_minutes as second',
 			'users.id as userId',
-			'users.email',
-			'profiles.name',
-			'profiles.time_zone as userZone',
 		])
-		.select(sessionWeekSql('topic').as('topic'))
 		.where('session.id', '=', sessionId)
 		.execute()
 	const site = await emailSite(db)
@@ -114,21 +116,12 @@ export async function sendDueReminders(db: Kysely<Database>, now: Date = new Dat
 		const rows = await activeStudentsOf(trx)
 			.select([
 				'session.id as sessionId',
-				'session.course_id as courseId',
-				'session.week_number as weekNumber',
-				'session.starts_at as startsAt',
-				'session.ends_at as endsAt',
-				'session.time_zone as sessionZone',
-				'course.title',
 				'course.meeting_link as courseLink',
 				'course.reminder_first_minutes as first',
 				'course.reminder_second_minutes as second',
 				'users.id as userId',
-				'users.email',
-				'profiles.name',
-				'profiles.time_zone as userZone',
 			])
-			.select([sessionWeekSql('topic').as('topic'), sessionWeekSql('zoom_link').as('weekLink')])
+			.select(sessionWeekSql('zoom_link').as('weekLink'))
 			.where('profiles.email_reminders', '=', true)
 			.where('session.status', '=', 'scheduled')
 			.where('session.starts_at', '>', now)
@@ -197,19 +190,7 @@ export async function sendWeekOpenNotices(db: Kysely<Database>, now: Date = new 
 			.execute()
 		if (claimed.length === 0) return { sent: 0 }
 		const rows = await activeStudentsOf(trx)
-			.select([
-				'session.course_id as courseId',
-				'session.week_number as weekNumber',
-				'session.starts_at as startsAt',
-				'session.ends_at as endsAt',
-				'session.time_zone as sessionZone',
-				'session.status',
-				'course.title',
-				'users.email',
-				'profiles.name',
-				'profiles.time_zone as userZone',
-			])
-			.select(sessionWeekSql('topic').as('topic'))
+			.select('session.status')
 			.where(
 				'session.id',
 				'in',

@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely'
+import { type JoinBuilder, type Kysely, sql } from 'kysely'
 import { Temporal } from 'temporal-polyfill'
 import { courseLengthInWeeks } from '#app/models/courses/courses.ts'
 import type { Database, LiveSessionStatus } from '#db/types.ts'
@@ -144,6 +144,20 @@ export async function syncCourseSessions(db: Kysely<Database>, courseId: number,
 		.execute()
 }
 
+type WeekAndSession = { week: Database['course_materials']; session: Database['live_sessions'] }
+
+/**
+ * The join of a week (`course_materials as week`) to its live session (`live_sessions as session`),
+ * the one sessionOpensAtSql reads: `.leftJoin('live_sessions as session', weekSessionJoin)`.
+ */
+export function weekSessionJoin<DB extends WeekAndSession, TB extends keyof DB>(join: JoinBuilder<DB, TB>) {
+	// Kysely checks references only against concrete tables: the two this join names are those of WeekAndSession.
+	const weekAndSession = join as unknown as JoinBuilder<WeekAndSession, 'week' | 'session'>
+	return weekAndSession
+		.onRef('session.course_id', '=', 'week.course_id')
+		.onRef('session.week_number', '=', 'week.week_number') as unknown as JoinBuilder<DB, TB>
+}
+
 /**
  * SQL for the moment a week opens to students: its session's own opening, else the course's days
  * before the session; null (open) for a week without a session. For queries that join
@@ -162,12 +176,10 @@ export function sessionWeekSql(column: 'topic' | 'zoom_link') {
 }
 
 /**
- * A session as a student's views show it (the dashboard's next session, the calendar feed): its
- * course, week, times, status and note, with the week's topic, and the week's and the course's
- * meeting links (`meetingLinkFor` picks one). For queries from `live_sessions as session` joined
+ * A session's course, week, times and status. For queries from `live_sessions as session` joined
  * to `courses as course`.
  */
-export function sessionViewColumns() {
+export function sessionTimeColumns() {
 	return [
 		'session.course_id as courseId',
 		'course.title as courseTitle',
@@ -176,6 +188,18 @@ export function sessionViewColumns() {
 		'session.ends_at as endsAt',
 		'session.time_zone as timeZone',
 		'session.status',
+	] as const
+}
+
+/**
+ * A session as a student's views show it (the dashboard's next session, the calendar feed): its
+ * course, week, times, status and note, with the week's topic, and the week's and the course's
+ * meeting links (`meetingLinkFor` picks one). For queries from `live_sessions as session` joined
+ * to `courses as course`.
+ */
+export function sessionViewColumns() {
+	return [
+		...sessionTimeColumns(),
 		'session.note',
 		sessionWeekSql('topic').as('topic'),
 		sessionWeekSql('zoom_link').as('weekLink'),

@@ -1,24 +1,15 @@
 import { z } from 'zod'
 import { hasControlCharacters } from '#app/utils/misc.ts'
 import { SITE_NAME } from '#app/utils/page-meta.ts'
+import { boundedText, requiredText } from '#app/utils/text-fields.ts'
 
 /**
  * The hero's limited-time offer card (docs/decisions/017: stored, so every visitor sees an admin's edit).
  * Each text is one line without control characters: PostgreSQL cannot keep a NUL in the jsonb that holds it.
  */
 export const LimitedTimeOfferSchema = z.object({
-	title: z
-		.string({ error: 'Title is required' })
-		.trim()
-		.min(1, 'Title is required')
-		.max(120, 'Title must be at most 120 characters')
-		.refine((title) => !hasControlCharacters(title), 'Title must not contain control characters'),
-	discount: z
-		.string({ error: 'Discount is required' })
-		.trim()
-		.min(1, 'Discount is required')
-		.max(160, 'Discount must be at most 160 characters')
-		.refine((discount) => !hasControlCharacters(discount), 'Discount must not contain control characters'),
+	title: requiredText({ label: 'Title', max: 120 }),
+	discount: requiredText({ label: 'Discount', max: 160 }),
 	items: z
 		.array(
 			z
@@ -31,18 +22,8 @@ export const LimitedTimeOfferSchema = z.object({
 		)
 		.min(1, 'Add at least one item')
 		.max(10, 'Add at most 10 items'),
-	action: z
-		.string({ error: 'Action label is required' })
-		.trim()
-		.min(1, 'Action label is required')
-		.max(60, 'Action label must be at most 60 characters')
-		.refine((action) => !hasControlCharacters(action), 'Action label must not contain control characters'),
-	note: z
-		.string()
-		.trim()
-		.max(300, 'Note must be at most 300 characters')
-		.refine((note) => !hasControlCharacters(note), 'Note must not contain control characters')
-		.default(''),
+	action: requiredText({ label: 'Action label', max: 60 }),
+	note: boundedText({ label: 'Note', max: 300 }).default(''),
 })
 
 export type LimitedTimeOffer = z.infer<typeof LimitedTimeOfferSchema>
@@ -71,12 +52,7 @@ const ADDRESS_MAX_LINES = 6
  * address (one line per line, blank lines dropped) and the tax id, which a school may not have.
  */
 export const SchoolDetailsSchema = z.object({
-	name: z
-		.string({ error: 'School name is required' })
-		.trim()
-		.min(1, 'School name is required')
-		.max(120, 'School name must be at most 120 characters')
-		.refine((name) => !hasControlCharacters(name), 'School name must not contain control characters'),
+	name: requiredText({ label: 'School name', max: 120 }),
 	address: z
 		.string()
 		.max(600, 'Address must be at most 600 characters')
@@ -90,12 +66,7 @@ export const SchoolDetailsSchema = z.object({
 		)
 		.refine((address) => address.split('\n').length <= ADDRESS_MAX_LINES, `Address must be at most ${ADDRESS_MAX_LINES} lines`)
 		.default(''),
-	taxId: z
-		.string()
-		.trim()
-		.max(40, 'Tax ID must be at most 40 characters')
-		.refine((taxId) => !hasControlCharacters(taxId), 'Tax ID must not contain control characters')
-		.default(''),
+	taxId: boundedText({ label: 'Tax ID', max: 40 }).default(''),
 })
 
 export type SchoolDetails = z.infer<typeof SchoolDetailsSchema>
