@@ -7,6 +7,7 @@ import { Alert } from '#app/components/ui/alert.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
+import { CancelAndSubmit } from '#app/components/ui/dialog-buttons.tsx'
 import { EmptyState } from '#app/components/ui/empty-state.tsx'
 import { Spinner } from '#app/components/ui/spinner.tsx'
 import { TableCard, TableHead } from '#app/components/ui/table.tsx'
@@ -218,12 +219,7 @@ function ConfirmCleanup({ groupIds }: { groupIds: string[] }) {
 				{groupIds.map((id) => (
 					<input key={id} type="hidden" name="group" value={id} />
 				))}
-				<ButtonLink to={ORPHANS_PATH} preventScrollReset variant="outline">
-					Cancel
-				</ButtonLink>
-				<Button type="submit" variant="destructive" disabled={busy}>
-					{busy ? 'Cleaning up...' : 'Delete Permanently'}
-				</Button>
+				<CancelAndSubmit cancelTo={ORPHANS_PATH} busy={busy} busyLabel="Cleaning up..." label="Delete Permanently" variant="destructive" />
 			</Form>
 		</RouteDialog>
 	)
