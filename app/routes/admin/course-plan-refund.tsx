@@ -44,18 +44,14 @@ export async function action({ request, params }: Route.ActionArgs) {
 		checkConfirmation: false,
 	})
 	if ('answer' in step) return step.answer
-	const { submission, value, amountCents, unenroll } = step
+	const { submission, refund } = step
 	let outcome: Awaited<ReturnType<typeof refundPlan>>
 	try {
 		outcome = await refundPlan(getDb(), getPayments(), {
 			courseId,
 			planId: plan.id,
 			actorId: admin.id,
-			amountCents,
-			reason: value.reason,
-			note: value.note,
-			unenroll,
-			requestKey: value.requestKey,
+			...refund,
 		})
 	} catch (error) {
 		return refundUnavailable(submission, 'plan refund', error)
@@ -68,7 +64,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 				description: `${formatPrice(outcome.amountCents)} to ${plan.customerEmail}; ${outcome.providerRetrying ? 'the rest is cancelled here, but Stripe could not be reached to stop its subscription: the app keeps asking it until it does.' : 'nothing more will be charged.'}${outcome.enrollmentEnded ? ' The enrollment is now inactive.' : ''}${outcome.pending ? ` ${REFUND_MESSAGES.pending}` : ''}`,
 			})
 		case 'too-much':
-			return refuseRefund(submission, tooMuch(outcome.leftCents, amountCents) ?? {})
+			return refuseRefund(submission, tooMuch(outcome.leftCents, refund.amountCents) ?? {})
 		case 'refused':
 			return refuseRefund(submission, {
 				formErrors: [

@@ -55,17 +55,13 @@ export async function action({ request, params }: Route.ActionArgs) {
 		checkConfirmation: true,
 	})
 	if ('answer' in step) return step.answer
-	const { submission, value, amountCents, unenroll } = step
+	const { submission, refund } = step
 	let outcome: Awaited<ReturnType<typeof refundPayment>>
 	try {
 		outcome = await refundPayment(getDb(), getPayments(), {
 			paymentId: payment.id,
 			actorId: admin.id,
-			amountCents,
-			reason: value.reason,
-			note: value.note,
-			unenroll,
-			requestKey: value.requestKey,
+			...refund,
 		})
 	} catch (error) {
 		return refundUnavailable(submission, 'refund', error)

@@ -30,7 +30,7 @@ export function tooMuch(leftCents: number, amountCents: number) {
 /**
  * The steps of a refund dialog before the refund (docs/decisions/036, 063): read the form, check the
  * amount against what is left, and answer Edit (the form again) and Review (the confirmation). A
- * confirmation comes back as the values to refund with. `checkConfirmation: false` leaves the amount of
+ * confirmation comes back as what to refund. `checkConfirmation: false` leaves the amount of
  * a confirmation to the model, which counts the form's own earlier refunds as not made.
  */
 export async function readRefundStep(
@@ -52,5 +52,6 @@ export async function readRefundStep(
 		const review = { ...value, amountCents, fullRefund, endsEnrollment: activeEnrollment && (fullRefund || unenroll) }
 		return { answer: { result: null, review } }
 	}
-	return { submission, value, amountCents, unenroll }
+	// What the model's refund takes from the form, beside the payment or plan and who refunds.
+	return { submission, refund: { amountCents, reason: value.reason, note: value.note, unenroll, requestKey: value.requestKey } }
 }
