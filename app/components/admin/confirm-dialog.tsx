@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react'
 import { Form, useNavigation } from 'react-router'
-import { Button, ButtonLink } from '#app/components/ui/button.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
+import { CancelAndSubmit, DIALOG_BUTTONS_ROW } from '#app/components/ui/dialog-buttons.tsx'
 
 /**
  * A `?confirm=` dialog: the question and a form that posts the given fields.
@@ -32,16 +32,11 @@ export function ConfirmDialog({
 	return (
 		<RouteDialog title={title} description={description} closeTo={closeTo} size="sm">
 			{children}
-			<Form method="post" action={action} preventScrollReset className="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+			<Form method="post" action={action} preventScrollReset className={`mt-6 ${DIALOG_BUTTONS_ROW}`}>
 				{Object.entries(fields).map(([name, value]) => (
 					<input key={name} type="hidden" name={name} value={value} />
 				))}
-				<ButtonLink to={closeTo} preventScrollReset variant="outline">
-					Cancel
-				</ButtonLink>
-				<Button type="submit" variant="destructive" disabled={isBusy}>
-					{isBusy ? busyLabel : confirmLabel}
-				</Button>
+				<CancelAndSubmit cancelTo={closeTo} busy={isBusy} busyLabel={busyLabel} label={confirmLabel} variant="destructive" />
 			</Form>
 		</RouteDialog>
 	)

@@ -9,7 +9,8 @@ import { Card } from '#app/components/ui/card.tsx'
 import { EmailText } from '#app/components/ui/email-text.tsx'
 import { EmptyState } from '#app/components/ui/empty-state.tsx'
 import { CheckboxField, Field } from '#app/components/ui/field.tsx'
-import { StackingTableCard, TableHead } from '#app/components/ui/table.tsx'
+import { RowsTable } from '#app/components/ui/rows-table.tsx'
+import { StackingTableCard } from '#app/components/ui/table.tsx'
 import {
 	type CompletionCheck,
 	type CompletionRecord,
@@ -116,57 +117,51 @@ export function CompletionRoster({ students, confirmPath }: { students: Completi
 		return <EmptyState title="No students yet" description="Active and completed students of this course show here." />
 	return (
 		<StackingTableCard>
-			<table className="min-w-full text-left text-sm">
-				<TableHead
-					caption="Students and the completion rule"
-					columns={['Student', 'Attendance', 'Assignments', 'Rule', 'Status', 'Actions']}
-				/>
-				<tbody className="divide-y divide-slate-100">
-					{students.map((student) => {
-						const who = student.name || student.email
-						return (
-							<tr key={student.enrollmentId}>
-								<td className="px-4 py-3">
-									<p className="font-medium text-ink">{who}</p>
-									<EmailText email={student.email} className="block text-slate-600" />
-								</td>
-								<td data-label="Attendance" className="px-4 py-3 text-slate-700">
-									{student.record.heldSessions === 0
-										? 'No sessions held'
-										: `${student.record.attendedSessions} of ${student.record.heldSessions} (${student.check.attendancePercent} %)`}
-								</td>
-								<td data-label="Assignments" className="px-4 py-3 text-slate-700">
-									{student.record.handedIn} of {student.record.assignments} handed in
-									{student.check.gradesBelow > 0 ? (
-										<span className="block">{student.check.gradesBelow} below the passing grade or not graded</span>
-									) : null}
-								</td>
-								<td data-label="Rule" className="px-4 py-3">
-									{student.check.meets ? <Badge tone="green">Meets the rule</Badge> : <Badge tone="gray">{shortfall(student.check)}</Badge>}
-								</td>
-								<td data-label="Status" className="px-4 py-3">
-									<EnrollmentStatusBadge status={student.status} />
-								</td>
-								<td className="px-4 py-3">
-									{student.status === 'active' ? (
-										<Form method="post" preventScrollReset>
-											<input type="hidden" name="intent" value="complete" />
-											<input type="hidden" name="enrollmentId" value={student.enrollmentId} />
-											<Button type="submit" size="sm" variant="outline">
-												Mark Completed<span className="sr-only"> {who}</span>
-											</Button>
-										</Form>
-									) : (
-										<ButtonLink to={confirmPath(`confirm=reopen-${student.enrollmentId}`)} preventScrollReset size="sm" variant="outline">
-											Reopen<span className="sr-only"> {who}</span>
-										</ButtonLink>
-									)}
-								</td>
-							</tr>
-						)
-					})}
-				</tbody>
-			</table>
+			<RowsTable caption="Students and the completion rule" columns={['Student', 'Attendance', 'Assignments', 'Rule', 'Status', 'Actions']}>
+				{students.map((student) => {
+					const who = student.name || student.email
+					return (
+						<tr key={student.enrollmentId}>
+							<td className="px-4 py-3">
+								<p className="font-medium text-ink">{who}</p>
+								<EmailText email={student.email} className="block text-slate-600" />
+							</td>
+							<td data-label="Attendance" className="px-4 py-3 text-slate-700">
+								{student.record.heldSessions === 0
+									? 'No sessions held'
+									: `${student.record.attendedSessions} of ${student.record.heldSessions} (${student.check.attendancePercent} %)`}
+							</td>
+							<td data-label="Assignments" className="px-4 py-3 text-slate-700">
+								{student.record.handedIn} of {student.record.assignments} handed in
+								{student.check.gradesBelow > 0 ? (
+									<span className="block">{student.check.gradesBelow} below the passing grade or not graded</span>
+								) : null}
+							</td>
+							<td data-label="Rule" className="px-4 py-3">
+								{student.check.meets ? <Badge tone="green">Meets the rule</Badge> : <Badge tone="gray">{shortfall(student.check)}</Badge>}
+							</td>
+							<td data-label="Status" className="px-4 py-3">
+								<EnrollmentStatusBadge status={student.status} />
+							</td>
+							<td className="px-4 py-3">
+								{student.status === 'active' ? (
+									<Form method="post" preventScrollReset>
+										<input type="hidden" name="intent" value="complete" />
+										<input type="hidden" name="enrollmentId" value={student.enrollmentId} />
+										<Button type="submit" size="sm" variant="outline">
+											Mark Completed<span className="sr-only"> {who}</span>
+										</Button>
+									</Form>
+								) : (
+									<ButtonLink to={confirmPath(`confirm=reopen-${student.enrollmentId}`)} preventScrollReset size="sm" variant="outline">
+										Reopen<span className="sr-only"> {who}</span>
+									</ButtonLink>
+								)}
+							</td>
+						</tr>
+					)
+				})}
+			</RowsTable>
 		</StackingTableCard>
 	)
 }

@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, type SubmissionResult, useForm } from '@co
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { Form } from 'react-router'
 import { FormErrors } from '#app/components/ui/alert.tsx'
-import { Button, ButtonLink } from '#app/components/ui/button.tsx'
+import { DialogFormButtons } from '#app/components/ui/dialog-buttons.tsx'
 import { ErrorList, Field } from '#app/components/ui/field.tsx'
 import { INVITE_LINK_DAYS, InviteSchema } from '#app/models/accounts/invitations.ts'
 
@@ -89,14 +89,7 @@ export function InviteForm({
 			<p className="text-sm text-slate-700">
 				{`A new address gets an e-mail with a link to set a password; it works once, for ${INVITE_LINK_DAYS} days. An existing account keeps its password and is told what changed.`}
 			</p>
-			<div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-				<ButtonLink to={closeTo} preventScrollReset variant="outline">
-					Cancel
-				</ButtonLink>
-				<Button type="submit" disabled={saving}>
-					{saving ? 'Sending...' : 'Send Invitation'}
-				</Button>
-			</div>
+			<DialogFormButtons cancelTo={closeTo} busy={saving} busyLabel="Sending..." label="Send Invitation" />
 		</Form>
 	)
 }

@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, getTextareaProps, type SubmissionResult, u
 import { Form, Link, useNavigation } from 'react-router'
 import { LimitedTimeOfferCard } from '#app/components/marketing/offer-card.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
-import { Button, ButtonLink } from '#app/components/ui/button.tsx'
+import { DialogFormButtons } from '#app/components/ui/dialog-buttons.tsx'
 import { Field, TextareaField } from '#app/components/ui/field.tsx'
 import type { LimitedTimeOffer } from '#app/models/site/site-settings.ts'
 
@@ -88,14 +88,7 @@ function LimitedTimeOfferEditor({
 					inputProps={{ ...getInputProps(fields.action, { type: 'text' }), maxLength: 60 }}
 				/>
 				<Field label="Note" errors={fields.note.errors} inputProps={{ ...getInputProps(fields.note, { type: 'text' }), maxLength: 300 }} />
-				<div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-					<ButtonLink to="/" preventScrollReset variant="outline">
-						Cancel
-					</ButtonLink>
-					<Button type="submit" disabled={isSaving}>
-						{isSaving ? 'Saving...' : 'Save'}
-					</Button>
-				</div>
+				<DialogFormButtons cancelTo="/" busy={isSaving} busyLabel="Saving..." label="Save" />
 			</Form>
 		</section>
 	)

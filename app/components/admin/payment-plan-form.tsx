@@ -5,7 +5,8 @@ import { FormErrors } from '#app/components/ui/alert.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { Field, SelectField } from '#app/components/ui/field.tsx'
-import { StackingTableCard, TableHead } from '#app/components/ui/table.tsx'
+import { RowsTable } from '#app/components/ui/rows-table.tsx'
+import { StackingTableCard } from '#app/components/ui/table.tsx'
 import {
 	DEFAULT_GRACE_DAYS,
 	MAX_GRACE_DAYS,
@@ -131,24 +132,21 @@ export function PaymentPlanSchedule({ preview, heading }: { preview: PlanPreview
 				</div>
 			)}
 			<StackingTableCard>
-				<table className="min-w-full text-left text-sm">
-					<TableHead caption="Payments of the plan" columns={['Payment', 'Due', 'Amount']} />
-					<tbody className="divide-y divide-slate-100">
-						{schedule.payments.map((payment) => (
-							<tr key={payment.sequence}>
-								<td data-label="Payment" className="px-4 py-3 text-ink">
-									{payment.label}
-								</td>
-								<td data-label="Due" className="px-4 py-3 text-slate-700">
-									{payment.sequence === 1 ? `${formatDateOnly(payment.dueOn)} (at purchase)` : formatDateOnly(payment.dueOn)}
-								</td>
-								<td data-label="Amount" className="px-4 py-3 whitespace-nowrap text-slate-700">
-									{formatMoney(payment.amountCents)}
-								</td>
-							</tr>
-						))}
-					</tbody>
-				</table>
+				<RowsTable caption="Payments of the plan" columns={['Payment', 'Due', 'Amount']}>
+					{schedule.payments.map((payment) => (
+						<tr key={payment.sequence}>
+							<td data-label="Payment" className="px-4 py-3 text-ink">
+								{payment.label}
+							</td>
+							<td data-label="Due" className="px-4 py-3 text-slate-700">
+								{payment.sequence === 1 ? `${formatDateOnly(payment.dueOn)} (at purchase)` : formatDateOnly(payment.dueOn)}
+							</td>
+							<td data-label="Amount" className="px-4 py-3 whitespace-nowrap text-slate-700">
+								{formatMoney(payment.amountCents)}
+							</td>
+						</tr>
+					))}
+				</RowsTable>
 			</StackingTableCard>
 		</section>
 	)

@@ -1,11 +1,16 @@
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import type { ReactNode } from 'react'
 import { Form, useNavigation } from 'react-router'
+import { useHoldLiveRevalidation } from '#app/components/live-revalidation.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
-import { Button, ButtonLink } from '#app/components/ui/button.tsx'
+import { Button } from '#app/components/ui/button.tsx'
+import { RouteDialog } from '#app/components/ui/dialog.tsx'
+import { DialogFormButtons } from '#app/components/ui/dialog-buttons.tsx'
 import { Field, SelectField, TextareaField } from '#app/components/ui/field.tsx'
 import {
 	PAYMENT_STATE_LABELS,
+	REFUND_MESSAGES,
 	REFUND_REASONS,
 	type RefundFormValue,
 	type RefundPaymentSummary,
@@ -131,14 +136,7 @@ export function RefundForm({
 					))}
 				</fieldset>
 			) : null}
-			<div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-				<ButtonLink to={closeTo} preventScrollReset variant="outline">
-					Cancel
-				</ButtonLink>
-				<Button type="submit" disabled={isBusy}>
-					{isBusy ? 'Checking...' : 'Review Refund'}
-				</Button>
-			</div>
+			<DialogFormButtons cancelTo={closeTo} busy={isBusy} busyLabel="Checking..." label="Review Refund" />
 		</Form>
 	)
 }
@@ -188,5 +186,46 @@ export function RefundConfirmation({ payment, review, action }: { payment: Refun
 				</Button>
 			</div>
 		</Form>
+	)
+}
+
+/**
+ * A refund dialog (a payment's, a plan's): what was paid, what the route adds, then the form, its
+ * confirmation, or that nothing is left. Live updates wait while a confirmation is on screen.
+ */
+export function RefundDialog({
+	title,
+	payment,
+	review,
+	action,
+	closeTo,
+	requestKey,
+	lastResult,
+	children,
+}: {
+	title: string
+	payment: RefundPaymentSummary
+	review: RefundReview | null
+	action: string
+	closeTo: string
+	requestKey: string
+	lastResult?: SubmissionResult<string[]> | null
+	children?: ReactNode
+}) {
+	useHoldLiveRevalidation(review !== null)
+	return (
+		<RouteDialog title={title} closeTo={closeTo} size="lg">
+			<div className="space-y-5">
+				<RefundSummary payment={payment} />
+				{children}
+				{review ? (
+					<RefundConfirmation payment={payment} review={review} action={action} />
+				) : payment.leftCents > 0 ? (
+					<RefundForm payment={payment} action={action} closeTo={closeTo} requestKey={requestKey} lastResult={lastResult} />
+				) : (
+					<p className="text-sm text-slate-700">{REFUND_MESSAGES.nothingLeft}</p>
+				)}
+			</div>
+		</RouteDialog>
 	)
 }

@@ -5,8 +5,9 @@ import { LocalDate } from '#app/components/local-date.tsx'
 import { ActionList } from '#app/components/ui/action-list.tsx'
 import { FormErrors } from '#app/components/ui/alert.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
-import { Button, ButtonLink } from '#app/components/ui/button.tsx'
+import { ButtonLink } from '#app/components/ui/button.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
+import { DialogFormButtons } from '#app/components/ui/dialog-buttons.tsx'
 import { Field, TextareaField } from '#app/components/ui/field.tsx'
 import type { SubmissionDetail } from '#app/models/materials/assignments.ts'
 import { GradeSchema } from '#app/models/materials/assignments.ts'
@@ -113,14 +114,7 @@ export function GradePanel({
 						inputProps={{ ...getInputProps(fields.grade, { type: 'text' }), placeholder: 'Enter grade (A, B, C, etc.)' }}
 					/>
 					<TextareaField label="Feedback" errors={fields.feedback.errors} textareaProps={getTextareaProps(fields.feedback)} />
-					<div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-						<ButtonLink to={closeTo} preventScrollReset variant="outline">
-							Cancel
-						</ButtonLink>
-						<Button type="submit" disabled={submitting}>
-							{submitting ? 'Submitting...' : 'Submit Grade'}
-						</Button>
-					</div>
+					<DialogFormButtons cancelTo={closeTo} busy={submitting} busyLabel="Submitting..." label="Submit Grade" />
 				</Form>
 			</div>
 		</RouteDialog>

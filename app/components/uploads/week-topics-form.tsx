@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, type SubmissionResult, useForm } from '@co
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { Form, useNavigation } from 'react-router'
 import { FormErrors } from '#app/components/ui/alert.tsx'
-import { Button, ButtonLink } from '#app/components/ui/button.tsx'
+import { DialogFormButtons } from '#app/components/ui/dialog-buttons.tsx'
 import { Field } from '#app/components/ui/field.tsx'
 import { type WeekTopicLine, WeekTopicsSchema, type WeekTopicsValues } from '#app/models/materials/week-topics.ts'
 
@@ -57,14 +57,7 @@ export function WeekTopicsForm({
 					)
 				})}
 			</ol>
-			<div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-				<ButtonLink to={closeTo} preventScrollReset variant="outline">
-					Cancel
-				</ButtonLink>
-				<Button type="submit" disabled={saving}>
-					{saving ? 'Saving...' : 'Save Week Topics'}
-				</Button>
-			</div>
+			<DialogFormButtons cancelTo={closeTo} busy={saving} busyLabel="Saving..." label="Save Week Topics" />
 		</Form>
 	)
 }

@@ -9,7 +9,8 @@ import { Button } from '#app/components/ui/button.tsx'
 import { Card } from '#app/components/ui/card.tsx'
 import { TextareaField } from '#app/components/ui/field.tsx'
 import { Label, Select } from '#app/components/ui/input.tsx'
-import { TableCard, TableHead } from '#app/components/ui/table.tsx'
+import { RowsTable } from '#app/components/ui/rows-table.tsx'
+import { TableCard } from '#app/components/ui/table.tsx'
 import {
 	agreementCourse,
 	currentAgreementVersion,
@@ -197,34 +198,29 @@ export default function AgreementEditor({ loaderData, actionData }: Route.Compon
 			</section>
 
 			<TableCard>
-				<table className="min-w-full text-left text-sm">
-					<TableHead caption="Agreement versions" columns={['Version', 'Saved', 'By', 'Accepted by', 'Text']} />
-					<tbody className="divide-y divide-slate-100">
-						{versions.map((version) => (
-							<tr key={version.id}>
-								<td className="px-4 py-3 font-medium text-ink">
-									{version.id}
-									{version.id === current.id ? <span className="block text-xs text-slate-600">in force</span> : null}
-								</td>
-								<td className="px-4 py-3 whitespace-nowrap text-slate-700">
-									<LocalDate value={version.createdAt} time />
-								</td>
-								<td className="px-4 py-3 text-slate-700">{version.authorName || version.authorEmail || 'The first version'}</td>
-								<td className="px-4 py-3 text-slate-700">
-									{version.acceptedBy === 1 ? '1 enrolment' : `${version.acceptedBy} enrolments`}
-								</td>
-								<td className="px-4 py-3">
-									<Link
-										to={`${AGREEMENT_PATH}?version=${version.id}${courseId ? `&course=${courseId}` : ''}`}
-										className="font-medium text-brand-700 underline"
-									>
-										Read version {version.id}
-									</Link>
-								</td>
-							</tr>
-						))}
-					</tbody>
-				</table>
+				<RowsTable caption="Agreement versions" columns={['Version', 'Saved', 'By', 'Accepted by', 'Text']}>
+					{versions.map((version) => (
+						<tr key={version.id}>
+							<td className="px-4 py-3 font-medium text-ink">
+								{version.id}
+								{version.id === current.id ? <span className="block text-xs text-slate-600">in force</span> : null}
+							</td>
+							<td className="px-4 py-3 whitespace-nowrap text-slate-700">
+								<LocalDate value={version.createdAt} time />
+							</td>
+							<td className="px-4 py-3 text-slate-700">{version.authorName || version.authorEmail || 'The first version'}</td>
+							<td className="px-4 py-3 text-slate-700">{version.acceptedBy === 1 ? '1 enrolment' : `${version.acceptedBy} enrolments`}</td>
+							<td className="px-4 py-3">
+								<Link
+									to={`${AGREEMENT_PATH}?version=${version.id}${courseId ? `&course=${courseId}` : ''}`}
+									className="font-medium text-brand-700 underline"
+								>
+									Read version {version.id}
+								</Link>
+							</td>
+						</tr>
+					))}
+				</RowsTable>
 			</TableCard>
 		</>
 	)

@@ -3,7 +3,8 @@ import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card } from '#app/components/ui/card.tsx'
 import { Label, Select } from '#app/components/ui/input.tsx'
-import { TableCard, TableHead } from '#app/components/ui/table.tsx'
+import { RowsTable } from '#app/components/ui/rows-table.tsx'
+import { TableCard } from '#app/components/ui/table.tsx'
 import { listAuditEntities, listAuditEntries } from '#app/models/site/audit-log.server.ts'
 import { describeAuditEntry } from '#app/models/site/audit-log.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
@@ -69,40 +70,37 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
 				<Card className="p-8 text-center text-slate-700">No audit entries yet</Card>
 			) : (
 				<TableCard>
-					<table className="min-w-full text-left text-sm">
-						<TableHead caption="Audit entries" columns={['When', 'Who', 'Action', 'Kind', 'ID', 'Details']} />
-						<tbody className="divide-y divide-slate-100">
-							{entries.map((entry) => (
-								<tr key={entry.id} className="align-top">
-									<td className="px-4 py-3 whitespace-nowrap text-slate-700">
-										<time dateTime={entry.createdAt}>{timestamp.format(new Date(entry.createdAt))}</time>
-									</td>
-									<td className="px-4 py-3 text-ink">{entry.actorName ?? 'System'}</td>
-									<td className="px-4 py-3 text-ink">
-										{entry.summary}
-										<span className="block font-mono text-xs text-slate-500">{entry.action}</span>
-									</td>
-									<td className="px-4 py-3 text-slate-700">{entry.entity}</td>
-									<td className="max-w-40 px-4 py-3 font-mono text-xs break-all text-slate-700">{entry.entityId ?? ''}</td>
-									<td className="max-w-md px-4 py-3 text-slate-700">
-										{entry.lines.length > 0 ? (
-											<ul className="space-y-0.5 break-words">
-												{entry.lines.map((line) => (
-													<li key={line}>{line}</li>
-												))}
-											</ul>
-										) : null}
-										{entry.details ? (
-											<details className="mt-1 text-xs">
-												<summary className="cursor-pointer text-slate-500">Recorded data</summary>
-												<code className="block font-mono break-all text-slate-600">{entry.details}</code>
-											</details>
-										) : null}
-									</td>
-								</tr>
-							))}
-						</tbody>
-					</table>
+					<RowsTable caption="Audit entries" columns={['When', 'Who', 'Action', 'Kind', 'ID', 'Details']}>
+						{entries.map((entry) => (
+							<tr key={entry.id} className="align-top">
+								<td className="px-4 py-3 whitespace-nowrap text-slate-700">
+									<time dateTime={entry.createdAt}>{timestamp.format(new Date(entry.createdAt))}</time>
+								</td>
+								<td className="px-4 py-3 text-ink">{entry.actorName ?? 'System'}</td>
+								<td className="px-4 py-3 text-ink">
+									{entry.summary}
+									<span className="block font-mono text-xs text-slate-500">{entry.action}</span>
+								</td>
+								<td className="px-4 py-3 text-slate-700">{entry.entity}</td>
+								<td className="max-w-40 px-4 py-3 font-mono text-xs break-all text-slate-700">{entry.entityId ?? ''}</td>
+								<td className="max-w-md px-4 py-3 text-slate-700">
+									{entry.lines.length > 0 ? (
+										<ul className="space-y-0.5 break-words">
+											{entry.lines.map((line) => (
+												<li key={line}>{line}</li>
+											))}
+										</ul>
+									) : null}
+									{entry.details ? (
+										<details className="mt-1 text-xs">
+											<summary className="cursor-pointer text-slate-500">Recorded data</summary>
+											<code className="block font-mono break-all text-slate-600">{entry.details}</code>
+										</details>
+									) : null}
+								</td>
+							</tr>
+						))}
+					</RowsTable>
 				</TableCard>
 			)}
 		</>

@@ -7,7 +7,8 @@ import { Alert } from '#app/components/ui/alert.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { Field } from '#app/components/ui/field.tsx'
-import { TableCard, TableHead } from '#app/components/ui/table.tsx'
+import { RowsTable } from '#app/components/ui/rows-table.tsx'
+import { TableCard } from '#app/components/ui/table.tsx'
 import {
 	CertificateActionSchema,
 	certificatePath,
@@ -79,48 +80,45 @@ export default function AdminCertificates({ loaderData, actionData }: Route.Comp
 				<Card className="p-8 text-center text-slate-700">No certificates issued yet</Card>
 			) : (
 				<TableCard>
-					<table className="min-w-full text-left text-sm">
-						<TableHead caption="Certificates" columns={['Name', 'Course', 'Issued', 'Status', 'Actions']} />
-						<tbody className="divide-y divide-slate-100">
-							{certificates.map((certificate) => (
-								<tr key={certificate.id} className="align-top">
-									<td className="px-4 py-3 text-ink">
-										{certificate.recipientName}
-										<div className="text-xs text-slate-600">{certificate.email}</div>
-									</td>
-									<td className="px-4 py-3 text-slate-700">{certificate.courseTitle}</td>
-									<td className="px-4 py-3 whitespace-nowrap text-slate-700">{dateOf(certificate.issuedAt)}</td>
-									<td className="px-4 py-3 text-slate-700">
-										{certificate.revokedAt ? `Revoked ${dateOf(certificate.revokedAt)}: ${certificate.revokedReason ?? ''}` : 'Valid'}
-									</td>
-									<td className="px-4 py-3">
-										<div className="flex flex-wrap gap-x-4 gap-y-1">
-											<Link to={certificatePath(certificate.id)} className="font-medium text-brand-700 hover:underline">
-												View<span className="sr-only">{` certificate of ${certificate.recipientName}`}</span>
-											</Link>
-											<a
-												href={href('/dashboard/certificates/:certificateId/pdf', { certificateId: certificate.id })}
-												download
-												className="font-medium text-brand-700 hover:underline"
-											>
-												PDF<span className="sr-only">{` of the certificate of ${certificate.recipientName}`}</span>
-											</a>
-											{certificate.revokedAt ? null : (
-												<>
-													<Link to={`?reissue=${certificate.id}`} className="font-medium text-brand-700 hover:underline">
-														Re-issue<span className="sr-only">{` certificate of ${certificate.recipientName}`}</span>
-													</Link>
-													<Link to={`?revoke=${certificate.id}`} className="font-medium text-red-700 hover:underline">
-														Revoke<span className="sr-only">{` certificate of ${certificate.recipientName}`}</span>
-													</Link>
-												</>
-											)}
-										</div>
-									</td>
-								</tr>
-							))}
-						</tbody>
-					</table>
+					<RowsTable caption="Certificates" columns={['Name', 'Course', 'Issued', 'Status', 'Actions']}>
+						{certificates.map((certificate) => (
+							<tr key={certificate.id} className="align-top">
+								<td className="px-4 py-3 text-ink">
+									{certificate.recipientName}
+									<div className="text-xs text-slate-600">{certificate.email}</div>
+								</td>
+								<td className="px-4 py-3 text-slate-700">{certificate.courseTitle}</td>
+								<td className="px-4 py-3 whitespace-nowrap text-slate-700">{dateOf(certificate.issuedAt)}</td>
+								<td className="px-4 py-3 text-slate-700">
+									{certificate.revokedAt ? `Revoked ${dateOf(certificate.revokedAt)}: ${certificate.revokedReason ?? ''}` : 'Valid'}
+								</td>
+								<td className="px-4 py-3">
+									<div className="flex flex-wrap gap-x-4 gap-y-1">
+										<Link to={certificatePath(certificate.id)} className="font-medium text-brand-700 hover:underline">
+											View<span className="sr-only">{` certificate of ${certificate.recipientName}`}</span>
+										</Link>
+										<a
+											href={href('/dashboard/certificates/:certificateId/pdf', { certificateId: certificate.id })}
+											download
+											className="font-medium text-brand-700 hover:underline"
+										>
+											PDF<span className="sr-only">{` of the certificate of ${certificate.recipientName}`}</span>
+										</a>
+										{certificate.revokedAt ? null : (
+											<>
+												<Link to={`?reissue=${certificate.id}`} className="font-medium text-brand-700 hover:underline">
+													Re-issue<span className="sr-only">{` certificate of ${certificate.recipientName}`}</span>
+												</Link>
+												<Link to={`?revoke=${certificate.id}`} className="font-medium text-red-700 hover:underline">
+													Revoke<span className="sr-only">{` certificate of ${certificate.recipientName}`}</span>
+												</Link>
+											</>
+										)}
+									</div>
+								</td>
+							</tr>
+						))}
+					</RowsTable>
 				</TableCard>
 			)}
 		</>

@@ -1,8 +1,8 @@
 import { data, Form, href, useLocation, useNavigation } from 'react-router'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
-import { Button, ButtonLink } from '#app/components/ui/button.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
+import { CancelAndSubmit } from '#app/components/ui/dialog-buttons.tsx'
 import { deleteCourse, getCourseDeletionSummary } from '#app/models/courses/courses-admin.server.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
@@ -108,12 +108,7 @@ export default function DeleteCourseDialog({ loaderData }: Route.ComponentProps)
 				) : null}
 			</div>
 			<Form method="post" action={action} className="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-				<ButtonLink to={listPath} preventScrollReset variant="outline">
-					Cancel
-				</ButtonLink>
-				<Button type="submit" variant="destructive" disabled={isDeleting}>
-					{isDeleting ? 'Deleting...' : 'Delete Course'}
-				</Button>
+				<CancelAndSubmit cancelTo={listPath} busy={isDeleting} busyLabel="Deleting..." label="Delete Course" variant="destructive" />
 			</Form>
 		</RouteDialog>
 	)

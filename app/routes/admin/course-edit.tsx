@@ -3,8 +3,8 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, href, useLocation, useNavigation } from 'react-router'
 import { CourseFields, useCourseForm } from '#app/components/admin/course-form.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
-import { Button, ButtonLink } from '#app/components/ui/button.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
+import { DialogFormButtons } from '#app/components/ui/dialog-buttons.tsx'
 import { getCourseWithAvailability } from '#app/models/courses/courses.server.ts'
 import { CourseFormSchema, toCourseInput } from '#app/models/courses/courses.ts'
 import { CapacityBelowTakenError, getCourseWords, updateCourse } from '#app/models/courses/courses-admin.server.ts'
@@ -87,14 +87,7 @@ export default function EditCourseDialog({ loaderData, actionData }: Route.Compo
 		>
 			<Form method="post" action={action} preventScrollReset {...getFormProps(form)} className="space-y-5">
 				<CourseFields fields={fields} timeZones={timeZones} />
-				<div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-					<ButtonLink to={listPath} preventScrollReset variant="outline">
-						Cancel
-					</ButtonLink>
-					<Button type="submit" disabled={isSaving}>
-						{isSaving ? 'Saving...' : 'Save Changes'}
-					</Button>
-				</div>
+				<DialogFormButtons cancelTo={listPath} busy={isSaving} busyLabel="Saving..." label="Save Changes" />
 			</Form>
 		</RouteDialog>
 	)

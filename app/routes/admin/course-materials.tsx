@@ -1,8 +1,8 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, href, Link, Outlet, useRevalidator } from 'react-router'
-import { useHydrated } from 'remix-utils/use-hydrated'
 import { z } from 'zod'
 import { ConfirmDialog } from '#app/components/admin/confirm-dialog.tsx'
+import { RefreshLink } from '#app/components/admin/refresh-link.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { AssignmentsCard } from '#app/components/grading/assignments-card.tsx'
 import { AdminSessionsCard } from '#app/components/sessions/admin-sessions-card.tsx'
@@ -19,13 +19,12 @@ import {
 	countMaterials,
 	deleteMaterialItem,
 	deleteWeek,
-	getCourseOption,
 	getWeekForEdit,
 	lastDeleteRecord,
 	listAdminWeeks,
 } from '#app/models/materials/materials-admin.server.ts'
 import { describeCourseSchedule, listAdminSessions } from '#app/models/sessions/live-sessions-admin.server.ts'
-import { requireCourseStaff } from '#app/routes/admin/+shared/course-access.server.ts'
+import { requireStaffCourse } from '#app/routes/admin/+shared/course-access.server.ts'
 import { materialsPath } from '#app/routes/admin/+shared/paths.ts'
 import { getStorage } from '#app/services/storage/index.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
@@ -46,16 +45,8 @@ function errorMessage(error: unknown) {
 	return error instanceof Error && error.message ? error.message : 'Unknown error'
 }
 
-/** The course of the address, for an admin or one of its instructors (docs/decisions/056). */
-async function requireCourse(request: Request, params: { courseId?: string }) {
-	const { user, courseId } = await requireCourseStaff(request, params.courseId)
-	const course = await getCourseOption(getDb(), courseId)
-	if (!course) throw data('Course not found', { status: 404 })
-	return { user, course }
-}
-
 export async function loader({ request, params }: Route.LoaderArgs) {
-	const { user, course } = await requireCourse(request, params)
+	const { user, course } = await requireStaffCourse(request, params)
 	const db = getDb()
 	const search = new URL(request.url).searchParams
 	const dialog = search.get('dialog')
@@ -87,7 +78,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
-	const { user: admin, course } = await requireCourse(request, params)
+	const { user: admin, course } = await requireStaffCourse(request, params)
 	const back = materialsPath(course.id)
 	const db = getDb()
 
@@ -155,7 +146,6 @@ export async function action({ request, params }: Route.ActionArgs) {
 export default function ManageCourseMaterials({ loaderData, actionData }: Route.ComponentProps) {
 	const { course, isAdmin, weeks, sessions, schedule, counts, assignments, lastSql, deletingItem, deletingWeek, maxUploadMb } = loaderData
 	const path = materialsPath(course.id)
-	const hydrated = useHydrated()
 	const revalidator = useRevalidator()
 	const loading = revalidator.state === 'loading'
 
@@ -205,19 +195,7 @@ export default function ManageCourseMaterials({ loaderData, actionData }: Route.
 						<ButtonLink to={`${path}/weeks`} preventScrollReset size="sm">
 							Week Topics
 						</ButtonLink>
-						<ButtonLink
-							to={path}
-							preventScrollReset
-							variant="outline"
-							size="sm"
-							onClick={(event) => {
-								if (!hydrated) return
-								event.preventDefault()
-								void revalidator.revalidate()
-							}}
-						>
-							Refresh
-						</ButtonLink>
+						<RefreshLink to={path} preventScrollReset />
 						{isAdmin ? (
 							<ButtonLink to={`${path}?dialog=last-sql`} preventScrollReset variant="outline" size="sm">
 								Show Last SQL

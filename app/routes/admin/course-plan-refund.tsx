@@ -1,19 +1,16 @@
 import { randomBytes } from 'node:crypto'
-import { parseWithZod } from '@conform-to/zod/v4'
 import { data, href } from 'react-router'
-import { RefundConfirmation, RefundForm, RefundSummary } from '#app/components/admin/refund-form.tsx'
+import { RefundDialog } from '#app/components/admin/refund-form.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
-import { useHoldLiveRevalidation } from '#app/components/live-revalidation.tsx'
-import { RouteDialog } from '#app/components/ui/dialog.tsx'
 import { planRefundSummary, refundPlan } from '#app/models/payments/plan-purchases-admin.server.ts'
-import { paymentRefundState, REFUND_MESSAGES, RefundSchema, refundAmountCents } from '#app/models/payments/refunds.ts'
+import { paymentRefundState, REFUND_MESSAGES } from '#app/models/payments/refunds.ts'
 import { getPayments } from '#app/services/payments/index.server.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
-import { readFormData } from '#app/utils/form-data.server.ts'
 import { formatPrice } from '#app/utils/money.ts'
 import { parseRowId } from '#app/utils/row-id.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
+import { readRefundStep, refundUnavailable, refuseRefund, tooMuch } from './+shared/refund.server.ts'
 import type { Route } from './+types/course-plan-refund'
 
 /** The plan of the URL, within its course, as the refund dialog shows it (decision 036's summary, over every payment of the plan). */
@@ -39,43 +36,25 @@ export async function loader({ request, params }: Route.LoaderArgs) {
  */
 export async function action({ request, params }: Route.ActionArgs) {
 	const { admin, courseId, plan, back } = await loadPlan(request, params)
-	const submission = parseWithZod(await readFormData(request), { schema: RefundSchema })
-	if (submission.status !== 'success') return data({ result: submission.reply(), review: null }, { status: 400 })
-	const value = submission.value
-	const amountCents = refundAmountCents(value.amount)!
 	// A confirmation is checked by `refundPlan`, which counts this form's own refunds as not made: the same
 	// confirmation sent again, once another copy has refunded, must find the same amount left, not less.
-	if (value.intent !== 'confirm') {
-		const refusal = tooMuch(plan.leftCents, amountCents)
-		if (refusal) return data({ result: submission.reply(refusal), review: null }, { status: 400 })
-	}
-	const fullRefund = amountCents === plan.leftCents
-	const unenroll = plan.activeEnrollment && value.afterRefund === 'unenroll'
-	if (value.intent === 'edit') return { result: submission.reply(), review: null }
-	if (value.intent === 'review') {
-		return {
-			result: null,
-			review: { ...value, amountCents, fullRefund, endsEnrollment: plan.activeEnrollment && (fullRefund || unenroll) },
-		}
-	}
+	const step = await readRefundStep(request, {
+		leftCents: plan.leftCents,
+		activeEnrollment: plan.activeEnrollment,
+		checkConfirmation: false,
+	})
+	if ('answer' in step) return step.answer
+	const { submission, refund } = step
 	let outcome: Awaited<ReturnType<typeof refundPlan>>
 	try {
 		outcome = await refundPlan(getDb(), getPayments(), {
 			courseId,
 			planId: plan.id,
 			actorId: admin.id,
-			amountCents,
-			reason: value.reason,
-			note: value.note,
-			unenroll,
-			requestKey: value.requestKey,
+			...refund,
 		})
 	} catch (error) {
-		console.error('[admin] plan refund failed', error instanceof Error ? error.message : error)
-		return data(
-			{ result: submission.reply({ formErrors: [`${REFUND_MESSAGES.failed}. Please try again.`] }), review: null },
-			{ status: 503 },
-		)
+		return refundUnavailable(submission, 'plan refund', error)
 	}
 	switch (outcome.kind) {
 		case 'refunded':
@@ -85,54 +64,38 @@ export async function action({ request, params }: Route.ActionArgs) {
 				description: `${formatPrice(outcome.amountCents)} to ${plan.customerEmail}; ${outcome.providerRetrying ? 'the rest is cancelled here, but Stripe could not be reached to stop its subscription: the app keeps asking it until it does.' : 'nothing more will be charged.'}${outcome.enrollmentEnded ? ' The enrollment is now inactive.' : ''}${outcome.pending ? ` ${REFUND_MESSAGES.pending}` : ''}`,
 			})
 		case 'too-much':
-			return data({ result: submission.reply(tooMuch(outcome.leftCents, amountCents) ?? {}), review: null }, { status: 400 })
+			return refuseRefund(submission, tooMuch(outcome.leftCents, refund.amountCents) ?? {})
 		case 'refused':
-			return data(
-				{
-					result: submission.reply({
-						formErrors: [
-							`${REFUND_MESSAGES.failed}: ${outcome.message}${outcome.refundedCents > 0 ? ` (${formatPrice(outcome.refundedCents)} was refunded before it.)` : ''}`,
-						],
-					}),
-					review: null,
-				},
-				{ status: 400 },
-			)
+			return refuseRefund(submission, {
+				formErrors: [
+					`${REFUND_MESSAGES.failed}: ${outcome.message}${outcome.refundedCents > 0 ? ` (${formatPrice(outcome.refundedCents)} was refunded before it.)` : ''}`,
+				],
+			})
 		case 'not-found':
 			throw data('Plan not found', { status: 404 })
 	}
-}
-
-/** Why an amount cannot be refunded from what is left of the plan's payments, or null when it can. */
-function tooMuch(leftCents: number, amountCents: number) {
-	if (leftCents === 0) return { formErrors: [REFUND_MESSAGES.nothingLeft] }
-	if (amountCents > leftCents) return { fieldErrors: { amount: [REFUND_MESSAGES.amountTooLarge(formatPrice(leftCents))] } }
-	return null
 }
 
 export default function RefundPlanDialog({ loaderData, actionData }: Route.ComponentProps) {
 	const { courseId, plan, back, requestKey } = loaderData
 	const action = href('/dashboard/admin/courses/:courseId/plans/:planId/refund', { courseId: String(courseId), planId: String(plan.id) })
 	const review = actionData?.review ?? null
-	useHoldLiveRevalidation(review !== null)
 	return (
-		<RouteDialog title={review ? 'Confirm Plan Refund' : 'Refund the Plan'} closeTo={back} size="lg">
-			<div className="space-y-5">
-				<RefundSummary payment={plan} />
-				<p className="text-sm text-slate-700">
-					{plan.openInstalments > 0
-						? `Refunding also cancels the ${plan.openInstalments} payment${plan.openInstalments === 1 ? '' : 's'} still to come (${formatPrice(plan.openCents)}): nothing more is charged.`
-						: 'Nothing more is due on this plan.'}
-				</p>
-				{review ? (
-					<RefundConfirmation payment={plan} review={review} action={action} />
-				) : plan.leftCents > 0 ? (
-					<RefundForm payment={plan} action={action} closeTo={back} requestKey={requestKey} lastResult={actionData?.result} />
-				) : (
-					<p className="text-sm text-slate-700">{REFUND_MESSAGES.nothingLeft}</p>
-				)}
-			</div>
-		</RouteDialog>
+		<RefundDialog
+			title={review ? 'Confirm Plan Refund' : 'Refund the Plan'}
+			payment={plan}
+			review={review}
+			action={action}
+			closeTo={back}
+			requestKey={requestKey}
+			lastResult={actionData?.result}
+		>
+			<p className="text-sm text-slate-700">
+				{plan.openInstalments > 0
+					? `Refunding also cancels the ${plan.openInstalments} payment${plan.openInstalments === 1 ? '' : 's'} still to come (${formatPrice(plan.openCents)}): nothing more is charged.`
+					: 'Nothing more is due on this plan.'}
+			</p>
+		</RefundDialog>
 	)
 }
 

@@ -3,8 +3,8 @@ import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, href, useLocation, useNavigation } from 'react-router'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
-import { Button, ButtonLink } from '#app/components/ui/button.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
+import { DialogFormButtons } from '#app/components/ui/dialog-buttons.tsx'
 import { Field } from '#app/components/ui/field.tsx'
 import { RunAgainSchema } from '#app/models/courses/course-copies.ts'
 import { getRunAgainSource, runCourseAgain } from '#app/models/courses/course-copies-admin.server.ts'
@@ -78,14 +78,7 @@ export default function RunAgainDialog({ loaderData, actionData }: Route.Compone
 					help="The end date, sessions, openings and due dates move by the same number of days."
 					inputProps={{ ...getInputProps(fields.startDate, { type: 'date' }), required: true }}
 				/>
-				<div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-					<ButtonLink to={listPath} preventScrollReset variant="outline">
-						Cancel
-					</ButtonLink>
-					<Button type="submit" disabled={isCopying}>
-						{isCopying ? 'Creating...' : 'Create Draft'}
-					</Button>
-				</div>
+				<DialogFormButtons cancelTo={listPath} busy={isCopying} busyLabel="Creating..." label="Create Draft" />
 			</Form>
 		</RouteDialog>
 	)

@@ -4,8 +4,8 @@ import { data, Form, type ShouldRevalidateFunctionArgs, useNavigation } from 're
 import { z } from 'zod'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { Alert, FormErrors } from '#app/components/ui/alert.tsx'
-import { Button, ButtonLink } from '#app/components/ui/button.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
+import { DialogFormButtons } from '#app/components/ui/dialog-buttons.tsx'
 import { SelectField } from '#app/components/ui/field.tsx'
 import { adminEnroll, listEnrollmentOptions } from '#app/models/enrollment/enrollments-admin.server.ts'
 import { SeatUnavailableError } from '#app/models/enrollment/seats.server.ts'
@@ -109,14 +109,7 @@ export default function AddEnrollmentDialog({ loaderData, actionData }: Route.Co
 							</option>
 						))}
 					</SelectField>
-					<div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-						<ButtonLink to={enrollmentsPath(query)} preventScrollReset variant="outline">
-							Cancel
-						</ButtonLink>
-						<Button type="submit" disabled={isEnrolling}>
-							{isEnrolling ? 'Enrolling...' : 'Enroll'}
-						</Button>
-					</div>
+					<DialogFormButtons cancelTo={enrollmentsPath(query)} busy={isEnrolling} busyLabel="Enrolling..." label="Enroll" />
 				</Form>
 			)}
 		</RouteDialog>

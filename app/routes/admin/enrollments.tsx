@@ -13,7 +13,8 @@ import { Alert } from '#app/components/ui/alert.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
 import { Card } from '#app/components/ui/card.tsx'
 import { EmailText } from '#app/components/ui/email-text.tsx'
-import { StackingTableCard, TableHead } from '#app/components/ui/table.tsx'
+import { RowsTable } from '#app/components/ui/rows-table.tsx'
+import { StackingTableCard } from '#app/components/ui/table.tsx'
 import { ENROLLMENT_STATUS_OPTIONS, STATUS_CHANGE_CONFIRMED, statusChangeLoss } from '#app/models/enrollment/enrollments.ts'
 import {
 	ENROLLMENT_LIST_LIMIT,
@@ -229,75 +230,72 @@ export default function ManageEnrollments({ loaderData }: Route.ComponentProps) 
 				</Card>
 			) : (
 				<StackingTableCard>
-					<table className="min-w-full text-left text-sm">
-						<TableHead
-							caption="Enrollments"
-							columns={
-								readOnly
-									? ['Student', 'Course', 'Enrollment Date', 'Status']
-									: ['Student', 'Course', 'Enrollment Date', 'Paid', 'Status', 'Actions']
-							}
-						/>
-						<tbody className="divide-y divide-slate-100">
-							{enrollments.map((enrollment) => {
-								const student = enrollment.studentName || 'Unknown User'
-								return (
-									<tr key={enrollment.id}>
+					<RowsTable
+						caption="Enrollments"
+						columns={
+							readOnly
+								? ['Student', 'Course', 'Enrollment Date', 'Status']
+								: ['Student', 'Course', 'Enrollment Date', 'Paid', 'Status', 'Actions']
+						}
+					>
+						{enrollments.map((enrollment) => {
+							const student = enrollment.studentName || 'Unknown User'
+							return (
+								<tr key={enrollment.id}>
+									<td className="px-4 py-3">
+										<p className="font-medium text-ink">{student}</p>
+										<EmailText email={enrollment.studentEmail} className="block text-slate-600" />
+									</td>
+									<td data-label="Course" className="px-4 py-3 text-slate-700">
+										{enrollment.courseTitle}
+									</td>
+									<td data-label="Enrollment Date" className="px-4 py-3 whitespace-nowrap text-slate-700">
+										<LocalDate value={enrollment.enrollmentDate} />
+									</td>
+									{readOnly ? null : (
+										<td data-label="Paid" className="px-4 py-3 text-slate-700 sm:whitespace-nowrap">
+											<EnrollmentPayment payment={enrollment.payment} paid={enrollment.paid} />
+										</td>
+									)}
+									<td data-label="Status" className="px-4 py-3">
+										<div className="flex flex-col items-start gap-2">
+											<EnrollmentStatusBadge status={enrollment.status} />
+											{readOnly ? null : (
+												<EnrollmentStatusForm
+													enrollmentId={enrollment.id}
+													status={enrollment.status}
+													label={`Status of ${student} in ${enrollment.courseTitle}`}
+													action={back}
+													loadedAt={loadedAt}
+												/>
+											)}
+										</div>
+									</td>
+									{readOnly ? null : (
 										<td className="px-4 py-3">
-											<p className="font-medium text-ink">{student}</p>
-											<EmailText email={enrollment.studentEmail} className="block text-slate-600" />
+											<ActionList className="flex flex-wrap gap-2">
+												{enrollment.payment && isRefundable(enrollment.payment) ? (
+													<RefundLink payment={enrollment.payment} query={query} subject={`${student} for ${enrollment.courseTitle}`} />
+												) : null}
+												<ButtonLink
+													to={enrollmentsPath(query, `confirm=remove-${enrollment.id}`)}
+													preventScrollReset
+													size="sm"
+													variant="destructive"
+												>
+													Remove
+													<span className="sr-only">
+														{' '}
+														{student} from {enrollment.courseTitle}
+													</span>
+												</ButtonLink>
+											</ActionList>
 										</td>
-										<td data-label="Course" className="px-4 py-3 text-slate-700">
-											{enrollment.courseTitle}
-										</td>
-										<td data-label="Enrollment Date" className="px-4 py-3 whitespace-nowrap text-slate-700">
-											<LocalDate value={enrollment.enrollmentDate} />
-										</td>
-										{readOnly ? null : (
-											<td data-label="Paid" className="px-4 py-3 text-slate-700 sm:whitespace-nowrap">
-												<EnrollmentPayment payment={enrollment.payment} paid={enrollment.paid} />
-											</td>
-										)}
-										<td data-label="Status" className="px-4 py-3">
-											<div className="flex flex-col items-start gap-2">
-												<EnrollmentStatusBadge status={enrollment.status} />
-												{readOnly ? null : (
-													<EnrollmentStatusForm
-														enrollmentId={enrollment.id}
-														status={enrollment.status}
-														label={`Status of ${student} in ${enrollment.courseTitle}`}
-														action={back}
-														loadedAt={loadedAt}
-													/>
-												)}
-											</div>
-										</td>
-										{readOnly ? null : (
-											<td className="px-4 py-3">
-												<ActionList className="flex flex-wrap gap-2">
-													{enrollment.payment && isRefundable(enrollment.payment) ? (
-														<RefundLink payment={enrollment.payment} query={query} subject={`${student} for ${enrollment.courseTitle}`} />
-													) : null}
-													<ButtonLink
-														to={enrollmentsPath(query, `confirm=remove-${enrollment.id}`)}
-														preventScrollReset
-														size="sm"
-														variant="destructive"
-													>
-														Remove
-														<span className="sr-only">
-															{' '}
-															{student} from {enrollment.courseTitle}
-														</span>
-													</ButtonLink>
-												</ActionList>
-											</td>
-										)}
-									</tr>
-								)
-							})}
-						</tbody>
-					</table>
+									)}
+								</tr>
+							)
+						})}
+					</RowsTable>
 				</StackingTableCard>
 			)}
 			{truncated ? <p className="text-sm text-slate-600">Showing the newest {limit} enrollments. Search to find others.</p> : null}

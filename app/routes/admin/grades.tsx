@@ -7,7 +7,8 @@ import { ActionList } from '#app/components/ui/action-list.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
 import { Input, Label } from '#app/components/ui/input.tsx'
-import { TableCard, TableHead } from '#app/components/ui/table.tsx'
+import { RowsTable } from '#app/components/ui/rows-table.tsx'
+import { TableCard } from '#app/components/ui/table.tsx'
 import { TabLinks } from '#app/components/ui/tabs.tsx'
 import { GRADING_MESSAGES, GradeSchema, type GradingRow, type GradingTab } from '#app/models/materials/assignments.ts'
 import { getSubmissionDetail, gradeSubmission, listGradingQueue } from '#app/models/materials/assignments-admin.server.ts'
@@ -140,51 +141,45 @@ function EmptyRow({ columns, children }: { columns: number; children: string }) 
 
 function PendingTable({ rows, state }: { rows: GradingRow[]; state: ListState }) {
 	return (
-		<table className="min-w-full text-left text-sm">
-			<TableHead caption="Pending assignments" columns={['Student', 'Course', 'Assignment', 'Submitted', 'Actions']} />
-			<tbody className="divide-y divide-slate-100">
-				{rows.length === 0 ? <EmptyRow columns={5}>No pending assignments found</EmptyRow> : null}
-				{rows.map((row) => (
-					<tr key={row.id}>
-						<StudentCell row={row} />
-						<td className="px-4 py-3 text-slate-700">{row.courseTitle}</td>
-						<td className="px-4 py-3 text-slate-800">{row.assignmentTitle}</td>
-						<td className="px-4 py-3 whitespace-nowrap text-slate-700">
-							<LocalDate value={row.submittedAt} />
-						</td>
-						<td className="px-4 py-3">
-							<RowActions row={row} state={state} primary="Grade" />
-						</td>
-					</tr>
-				))}
-			</tbody>
-		</table>
+		<RowsTable caption="Pending assignments" columns={['Student', 'Course', 'Assignment', 'Submitted', 'Actions']}>
+			{rows.length === 0 ? <EmptyRow columns={5}>No pending assignments found</EmptyRow> : null}
+			{rows.map((row) => (
+				<tr key={row.id}>
+					<StudentCell row={row} />
+					<td className="px-4 py-3 text-slate-700">{row.courseTitle}</td>
+					<td className="px-4 py-3 text-slate-800">{row.assignmentTitle}</td>
+					<td className="px-4 py-3 whitespace-nowrap text-slate-700">
+						<LocalDate value={row.submittedAt} />
+					</td>
+					<td className="px-4 py-3">
+						<RowActions row={row} state={state} primary="Grade" />
+					</td>
+				</tr>
+			))}
+		</RowsTable>
 	)
 }
 
 function GradedTable({ rows, state }: { rows: GradingRow[]; state: ListState }) {
 	return (
-		<table className="min-w-full text-left text-sm">
-			<TableHead caption="Graded assignments" columns={['Student', 'Assignment', 'Submitted', 'Grade', 'Actions']} />
-			<tbody className="divide-y divide-slate-100">
-				{rows.length === 0 ? <EmptyRow columns={5}>No graded assignments found</EmptyRow> : null}
-				{rows.map((row) => (
-					<tr key={row.id}>
-						<StudentCell row={row} withCourse />
-						<td className="px-4 py-3 text-slate-800">{row.assignmentTitle}</td>
-						<td className="px-4 py-3 whitespace-nowrap text-slate-700">
-							<LocalDate value={row.submittedAt} />
-						</td>
-						<td className="px-4 py-3">
-							<Badge tone="green">{row.grade}</Badge>
-						</td>
-						<td className="px-4 py-3">
-							<RowActions row={row} state={state} primary="Feedback" />
-						</td>
-					</tr>
-				))}
-			</tbody>
-		</table>
+		<RowsTable caption="Graded assignments" columns={['Student', 'Assignment', 'Submitted', 'Grade', 'Actions']}>
+			{rows.length === 0 ? <EmptyRow columns={5}>No graded assignments found</EmptyRow> : null}
+			{rows.map((row) => (
+				<tr key={row.id}>
+					<StudentCell row={row} withCourse />
+					<td className="px-4 py-3 text-slate-800">{row.assignmentTitle}</td>
+					<td className="px-4 py-3 whitespace-nowrap text-slate-700">
+						<LocalDate value={row.submittedAt} />
+					</td>
+					<td className="px-4 py-3">
+						<Badge tone="green">{row.grade}</Badge>
+					</td>
+					<td className="px-4 py-3">
+						<RowActions row={row} state={state} primary="Feedback" />
+					</td>
+				</tr>
+			))}
+		</RowsTable>
 	)
 }
 

@@ -1,12 +1,14 @@
 import { useState } from 'react'
 import { Form, href, useNavigation, useRevalidator } from 'react-router'
 import { useHydrated } from 'remix-utils/use-hydrated'
+import { RefreshLink } from '#app/components/admin/refresh-link.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { LocalDate } from '#app/components/local-date.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
-import { Button, ButtonLink } from '#app/components/ui/button.tsx'
+import { Button } from '#app/components/ui/button.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
+import { CancelAndSubmit } from '#app/components/ui/dialog-buttons.tsx'
 import { EmptyState } from '#app/components/ui/empty-state.tsx'
 import { Spinner } from '#app/components/ui/spinner.tsx'
 import { TableCard, TableHead } from '#app/components/ui/table.tsx'
@@ -82,18 +84,7 @@ export default function OrphanedMaterials({ loaderData }: Route.ComponentProps) 
 						Stored files of course materials whose course or week was deleted, left behind when the file store could not delete them.
 					</p>
 				</div>
-				<ButtonLink
-					to={ORPHANS_PATH}
-					variant="outline"
-					size="sm"
-					onClick={(event) => {
-						if (!hydrated) return
-						event.preventDefault()
-						void revalidator.revalidate()
-					}}
-				>
-					Refresh
-				</ButtonLink>
+				<RefreshLink to={ORPHANS_PATH} />
 			</div>
 			<p className="font-semibold text-ink">Materials from deleted courses: {groups.length}</p>
 			<Alert tone="info">
@@ -218,12 +209,7 @@ function ConfirmCleanup({ groupIds }: { groupIds: string[] }) {
 				{groupIds.map((id) => (
 					<input key={id} type="hidden" name="group" value={id} />
 				))}
-				<ButtonLink to={ORPHANS_PATH} preventScrollReset variant="outline">
-					Cancel
-				</ButtonLink>
-				<Button type="submit" variant="destructive" disabled={busy}>
-					{busy ? 'Cleaning up...' : 'Delete Permanently'}
-				</Button>
+				<CancelAndSubmit cancelTo={ORPHANS_PATH} busy={busy} busyLabel="Cleaning up..." label="Delete Permanently" variant="destructive" />
 			</Form>
 		</RouteDialog>
 	)

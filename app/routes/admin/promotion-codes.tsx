@@ -7,7 +7,8 @@ import { LocalDate } from '#app/components/local-date.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
 import { Card } from '#app/components/ui/card.tsx'
-import { TableCard, TableHead } from '#app/components/ui/table.tsx'
+import { RowsTable } from '#app/components/ui/rows-table.tsx'
+import { TableCard } from '#app/components/ui/table.tsx'
 import {
 	createPromotionCodeSchema,
 	DeactivatePromotionCodeSchema,
@@ -103,43 +104,40 @@ export default function PromotionCodes({ loaderData, actionData }: Route.Compone
 				<Card className="p-8 text-center text-slate-700">No promotion codes yet. Create the first one below.</Card>
 			) : (
 				<TableCard>
-					<table className="min-w-full text-left text-sm">
-						<TableHead caption="Promotion codes" columns={['Code', 'Discount', 'Course', 'Valid until', 'Uses', 'Status', 'Actions']} />
-						<tbody className="divide-y divide-slate-100">
-							{codes.map((code) => {
-								const badge = STATE_BADGES[promotionCodeState(code, now)]
-								return (
-									<tr key={code.id}>
-										<td className="px-4 py-3 font-mono font-semibold text-ink">{code.code}</td>
-										<td className="px-4 py-3 whitespace-nowrap text-slate-700">{describeDiscount(code)}</td>
-										<td className="px-4 py-3 text-slate-700">{code.courseTitle ?? 'Any course'}</td>
-										<td className="px-4 py-3 whitespace-nowrap text-slate-700">
-											{code.expiresAt ? <LocalDate value={code.expiresAt} time /> : 'No end'}
-										</td>
-										<td className="px-4 py-3 whitespace-nowrap text-slate-700">
-											{code.uses} of {code.maxUses ?? 'unlimited'}
-											{code.reserved > 0 ? <span className="block text-xs text-slate-600">{code.reserved} in open checkouts</span> : null}
-											{code.overLimit > 0 ? (
-												<span className="block text-xs font-semibold text-red-800">
-													{code.overLimit} over the limit: paid after their checkout ran out (see the audit log)
-												</span>
-											) : null}
-										</td>
-										<td className="px-4 py-3">
-											<Badge tone={badge.tone}>{badge.label}</Badge>
-										</td>
-										<td className="px-4 py-3">
-											{code.deactivatedAt ? null : (
-												<ButtonLink to={`${CODES_PATH}?confirm=deactivate-${code.id}`} preventScrollReset size="sm" variant="destructive">
-													Deactivate<span className="sr-only"> {code.code}</span>
-												</ButtonLink>
-											)}
-										</td>
-									</tr>
-								)
-							})}
-						</tbody>
-					</table>
+					<RowsTable caption="Promotion codes" columns={['Code', 'Discount', 'Course', 'Valid until', 'Uses', 'Status', 'Actions']}>
+						{codes.map((code) => {
+							const badge = STATE_BADGES[promotionCodeState(code, now)]
+							return (
+								<tr key={code.id}>
+									<td className="px-4 py-3 font-mono font-semibold text-ink">{code.code}</td>
+									<td className="px-4 py-3 whitespace-nowrap text-slate-700">{describeDiscount(code)}</td>
+									<td className="px-4 py-3 text-slate-700">{code.courseTitle ?? 'Any course'}</td>
+									<td className="px-4 py-3 whitespace-nowrap text-slate-700">
+										{code.expiresAt ? <LocalDate value={code.expiresAt} time /> : 'No end'}
+									</td>
+									<td className="px-4 py-3 whitespace-nowrap text-slate-700">
+										{code.uses} of {code.maxUses ?? 'unlimited'}
+										{code.reserved > 0 ? <span className="block text-xs text-slate-600">{code.reserved} in open checkouts</span> : null}
+										{code.overLimit > 0 ? (
+											<span className="block text-xs font-semibold text-red-800">
+												{code.overLimit} over the limit: paid after their checkout ran out (see the audit log)
+											</span>
+										) : null}
+									</td>
+									<td className="px-4 py-3">
+										<Badge tone={badge.tone}>{badge.label}</Badge>
+									</td>
+									<td className="px-4 py-3">
+										{code.deactivatedAt ? null : (
+											<ButtonLink to={`${CODES_PATH}?confirm=deactivate-${code.id}`} preventScrollReset size="sm" variant="destructive">
+												Deactivate<span className="sr-only"> {code.code}</span>
+											</ButtonLink>
+										)}
+									</td>
+								</tr>
+							)
+						})}
+					</RowsTable>
 				</TableCard>
 			)}
 			<PromotionCodeForm action={CODES_PATH} courses={courses} lastResult={actionData?.result} saving={saving} />

@@ -10,7 +10,8 @@ import { Badge } from '#app/components/ui/badge.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
 import { Card } from '#app/components/ui/card.tsx'
 import { EmailText } from '#app/components/ui/email-text.tsx'
-import { TableCard, TableHead } from '#app/components/ui/table.tsx'
+import { RowsTable } from '#app/components/ui/rows-table.tsx'
+import { TableCard } from '#app/components/ui/table.tsx'
 import { AdminUserError, listStudents, promoteToAdmin, removeUser, USER_LIST_LIMIT } from '#app/models/accounts/users-admin.server.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
@@ -135,38 +136,35 @@ export default function ManageUsers({ loaderData }: Route.ComponentProps) {
 				<Card className="p-8 text-center text-slate-700">{query ? 'No matching users found' : 'No users found'}</Card>
 			) : (
 				<TableCard>
-					<table className="min-w-full text-left text-sm">
-						<TableHead caption="Students" columns={['Name', 'Email', 'Role', 'Registered Date', 'Actions']} />
-						<tbody className="divide-y divide-slate-100">
-							{users.map((user) => (
-								<tr key={user.id}>
-									<td className="px-4 py-3 font-medium text-ink">{user.name || 'Unknown User'}</td>
-									<td className="px-4 py-3 text-slate-700">
-										<EmailText email={user.email} />
-									</td>
-									<td className="px-4 py-3">
-										<Badge tone="gray">{user.role}</Badge>
-									</td>
-									<td className="px-4 py-3 whitespace-nowrap text-slate-700">
-										<LocalDate value={user.createdAt} />
-									</td>
-									<td className="px-4 py-3">
-										<div className="flex flex-wrap gap-2">
-											{user.canMakeAdmin ? (
-												// Giving someone the whole admin area is asked first, as removing is.
-												<ButtonLink to={withQuery(`confirm=promote-${user.id}`)} preventScrollReset size="sm" variant="outline">
-													Make Admin<span className="sr-only"> {user.name}</span>
-												</ButtonLink>
-											) : null}
-											<ButtonLink to={withQuery(`confirm=remove-${user.id}`)} preventScrollReset size="sm" variant="destructive">
-												Remove<span className="sr-only"> {user.name}</span>
+					<RowsTable caption="Students" columns={['Name', 'Email', 'Role', 'Registered Date', 'Actions']}>
+						{users.map((user) => (
+							<tr key={user.id}>
+								<td className="px-4 py-3 font-medium text-ink">{user.name || 'Unknown User'}</td>
+								<td className="px-4 py-3 text-slate-700">
+									<EmailText email={user.email} />
+								</td>
+								<td className="px-4 py-3">
+									<Badge tone="gray">{user.role}</Badge>
+								</td>
+								<td className="px-4 py-3 whitespace-nowrap text-slate-700">
+									<LocalDate value={user.createdAt} />
+								</td>
+								<td className="px-4 py-3">
+									<div className="flex flex-wrap gap-2">
+										{user.canMakeAdmin ? (
+											// Giving someone the whole admin area is asked first, as removing is.
+											<ButtonLink to={withQuery(`confirm=promote-${user.id}`)} preventScrollReset size="sm" variant="outline">
+												Make Admin<span className="sr-only"> {user.name}</span>
 											</ButtonLink>
-										</div>
-									</td>
-								</tr>
-							))}
-						</tbody>
-					</table>
+										) : null}
+										<ButtonLink to={withQuery(`confirm=remove-${user.id}`)} preventScrollReset size="sm" variant="destructive">
+											Remove<span className="sr-only"> {user.name}</span>
+										</ButtonLink>
+									</div>
+								</td>
+							</tr>
+						))}
+					</RowsTable>
 				</TableCard>
 			)}
 			{truncated ? <p className="text-sm text-slate-600">Showing the newest {limit} students. Search to find others.</p> : null}

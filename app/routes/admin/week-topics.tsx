@@ -3,33 +3,24 @@ import { data } from 'react-router'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
 import { WeekTopicsForm } from '#app/components/uploads/week-topics-form.tsx'
-import { getCourseOption } from '#app/models/materials/materials-admin.server.ts'
 import { WEEK_TOPIC_MESSAGES, WeekTopicsSchema, weekTopicsSavedMessage } from '#app/models/materials/week-topics.ts'
 import { listWeekTopics, saveWeekTopics } from '#app/models/materials/week-topics-admin.server.ts'
-import { requireCourseStaff } from '#app/routes/admin/+shared/course-access.server.ts'
+import { requireStaffCourse } from '#app/routes/admin/+shared/course-access.server.ts'
 import { materialsPath } from '#app/routes/admin/+shared/paths.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import type { Route } from './+types/week-topics'
 
-/** The course of the address, for an admin or one of its instructors (docs/decisions/056). */
-async function requireCourse(request: Request, params: { courseId?: string }) {
-	const { user, courseId } = await requireCourseStaff(request, params.courseId)
-	const course = await getCourseOption(getDb(), courseId)
-	if (!course) throw data('Course not found', { status: 404 })
-	return { user, course }
-}
-
 export async function loader({ request, params }: Route.LoaderArgs) {
-	const { course } = await requireCourse(request, params)
+	const { course } = await requireStaffCourse(request, params)
 	const lines = await listWeekTopics(getDb(), course.id)
 	if (!lines) throw data('Course not found', { status: 404 })
 	return { course, lines }
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
-	const { user: admin, course } = await requireCourse(request, params)
+	const { user: admin, course } = await requireStaffCourse(request, params)
 	const submission = parseWithZod(await readFormData(request), { schema: WeekTopicsSchema })
 	if (submission.status !== 'success') {
 		return data({ result: submission.reply({ formErrors: [WEEK_TOPIC_MESSAGES.fixRows] }) }, { status: 400 })

@@ -1,5 +1,6 @@
 import { data } from 'react-router'
 import { isCourseStaff } from '#app/models/courses/course-staff.server.ts'
+import { getCourseOption } from '#app/models/materials/materials-admin.server.ts'
 import { requireStaff } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { parseRowId } from '#app/utils/row-id.ts'
@@ -17,6 +18,14 @@ export async function requireCourseStaff(request: Request, courseIdParam: string
 	if (courseId === null) throw data('Course Not Found', { status: 404 })
 	if (!user.isAdmin && !(await isCourseStaff(getDb(), user.id, courseId))) throw data('Course Not Found', { status: 404 })
 	return { user, courseId }
+}
+
+/** The course of the address with the staff member at work on it, through `requireCourseStaff`'s gate. */
+export async function requireStaffCourse(request: Request, params: { courseId?: string }) {
+	const { user, courseId } = await requireCourseStaff(request, params.courseId)
+	const course = await getCourseOption(getDb(), courseId)
+	if (!course) throw data('Course not found', { status: 404 })
+	return { user, course }
 }
 
 /**
