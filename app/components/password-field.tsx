@@ -60,27 +60,52 @@ export function PasswordField({
 	)
 }
 
-/** A Conform field as the password pair needs it. */
+/** A Conform field as a password input needs it. */
 type PasswordFieldMetadata = Parameters<typeof getInputProps>[0]
+
+/** A `PasswordField` for a Conform field: its input props and errors, and what a password manager may fill in. */
+export function ConformPasswordField({
+	label,
+	field,
+	autoComplete,
+	inputProps,
+}: {
+	label: string
+	field: PasswordFieldMetadata
+	autoComplete: 'current-password' | 'new-password'
+	/** More attributes for the input (a length limit, a change handler). */
+	inputProps?: InputHTMLAttributes<HTMLInputElement>
+}) {
+	return (
+		<PasswordField
+			label={label}
+			inputProps={{ ...getInputProps(field, { type: 'password' }), name: field.name, autoComplete, ...inputProps }}
+			errors={field.errors}
+		/>
+	)
+}
 
 /** A new password and its confirmation, as the set-password pages ask for them. */
 export function NewPasswordFields({
 	password,
 	confirmPassword,
 	labels = ['Password', 'Confirm Password'],
+	maxLength,
 }: {
 	password: PasswordFieldMetadata
 	confirmPassword: PasswordFieldMetadata
 	labels?: [string, string]
+	maxLength?: number
 }) {
 	return (
 		<>
 			{[password, confirmPassword].map((field, index) => (
-				<PasswordField
+				<ConformPasswordField
 					key={field.name}
 					label={labels[index]!}
-					inputProps={{ ...getInputProps(field, { type: 'password' }), name: field.name, autoComplete: 'new-password' }}
-					errors={field.errors}
+					field={field}
+					autoComplete="new-password"
+					inputProps={maxLength ? { maxLength } : undefined}
 				/>
 			))}
 		</>

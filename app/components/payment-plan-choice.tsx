@@ -1,4 +1,5 @@
 import type { FieldMetadata } from '@conform-to/react'
+import type { ReactNode } from 'react'
 import type { PlanDiscountView, PlanOfferView, PlanPaymentView } from '#app/models/payments/plan-purchases.ts'
 import { formatDateOnly } from '#app/utils/misc.ts'
 import { formatMoney } from '#app/utils/money.ts'
@@ -67,36 +68,16 @@ export function PaymentOptionField({
 	return (
 		<fieldset className="space-y-3" aria-describedby={field.errors?.length ? errorId : undefined}>
 			<legend className="text-sm font-medium text-slate-800">How would you like to pay?</legend>
-			<label className="flex items-start gap-2 text-sm text-slate-800">
-				<input
-					type="radio"
-					name={field.name}
-					value="full"
-					defaultChecked={chosen === 'full'}
-					onChange={(event) => onChange?.(event.currentTarget.value)}
-					className="mt-0.5 size-4 border-slate-400 text-brand-700 focus:ring-brand-600"
-				/>
-				<span>
-					<strong className="text-ink">Pay in full</strong> — {formatMoney(priceCents)} today
-				</span>
-			</label>
-			<label className="flex items-start gap-2 text-sm text-slate-800">
-				<input
-					type="radio"
-					name={field.name}
-					value="plan"
-					defaultChecked={chosen === 'plan'}
-					onChange={(event) => onChange?.(event.currentTarget.value)}
-					className="mt-0.5 size-4 border-slate-400 text-brand-700 focus:ring-brand-600"
-				/>
-				<span>
-					<strong className="text-ink">Payment plan</strong> — {formatMoney(plan.totalCents)} in {plan.payments.length} payments, paid in
-					full by {formatDateOnly(plan.paidInFullBy)}
-					{plan.discount
-						? ` (promotion code ${plan.discount.code}: ${formatMoney(plan.discount.discountCents)} off the plan's ${formatMoney(plan.discount.priceCents)}, spread over the payments)`
-						: null}
-				</span>
-			</label>
+			<PaymentOption name={field.name} value="full" chosen={chosen} onChange={onChange}>
+				<strong className="text-ink">Pay in full</strong> — {formatMoney(priceCents)} today
+			</PaymentOption>
+			<PaymentOption name={field.name} value="plan" chosen={chosen} onChange={onChange}>
+				<strong className="text-ink">Payment plan</strong> — {formatMoney(plan.totalCents)} in {plan.payments.length} payments, paid in full
+				by {formatDateOnly(plan.paidInFullBy)}
+				{plan.discount
+					? ` (promotion code ${plan.discount.code}: ${formatMoney(plan.discount.discountCents)} off the plan's ${formatMoney(plan.discount.priceCents)}, spread over the payments)`
+					: null}
+			</PaymentOption>
 			<div className="pl-6">
 				<PlanPaymentList payments={plan.payments} />
 				<p className="mt-1 text-xs text-slate-600">
@@ -106,5 +87,34 @@ export function PaymentOptionField({
 			</div>
 			<ErrorList id={errorId} errors={field.errors} />
 		</fieldset>
+	)
+}
+
+/** One radio button of the payment option, with what it costs beside it. */
+function PaymentOption({
+	name,
+	value,
+	chosen,
+	onChange,
+	children,
+}: {
+	name: string
+	value: 'full' | 'plan'
+	chosen: string
+	onChange?: (option: string) => void
+	children: ReactNode
+}) {
+	return (
+		<label className="flex items-start gap-2 text-sm text-slate-800">
+			<input
+				type="radio"
+				name={name}
+				value={value}
+				defaultChecked={chosen === value}
+				onChange={(event) => onChange?.(event.currentTarget.value)}
+				className="mt-0.5 size-4 border-slate-400 text-brand-700 focus:ring-brand-600"
+			/>
+			<span>{children}</span>
+		</label>
 	)
 }

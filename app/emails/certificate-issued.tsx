@@ -1,5 +1,5 @@
 import { EmailLayout } from './layout.tsx'
-import { ActionButton, EmailHeading, Paragraph } from './parts.tsx'
+import { ActionButton, EmailHeading, Greeting, Paragraph } from './parts.tsx'
 import type { EmailSite } from './site.ts'
 
 export function certificateIssuedSubject(courseTitle: string) {
@@ -26,7 +26,7 @@ export function CertificateIssuedEmail({ site, name, courseTitle, certificateUrl
 			reason={`You get this email because you completed ${courseTitle} at ${site.name}.`}
 		>
 			<EmailHeading>Your certificate is ready</EmailHeading>
-			<Paragraph>{`Hi ${name || 'there'},`}</Paragraph>
+			<Greeting name={name} />
 			<Paragraph>{`Congratulations on completing ${courseTitle}. Your certificate has its own page, which anyone you share the address with can use to check it:`}</Paragraph>
 			<ActionButton href={certificateUrl}>See your certificate</ActionButton>
 			<Paragraph>{`Your dashboard has it as a PDF, as an Open Badges credential, and a button that adds it to your LinkedIn profile: ${dashboardUrl}`}</Paragraph>

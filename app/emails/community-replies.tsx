@@ -1,5 +1,5 @@
 import { EmailLayout } from './layout.tsx'
-import { ActionButton, EmailHeading, Paragraph } from './parts.tsx'
+import { ActionButton, EmailHeading, Greeting, Paragraph } from './parts.tsx'
 import type { EmailSite } from './site.ts'
 
 export type CommunityRepliesProps = {
@@ -36,7 +36,7 @@ export function CommunityRepliesEmail({
 			reason={`You get this email because you asked to hear about replies to your discussion in ${courseTitle} and course e-mails are on. Turn them off: ${unsubscribeUrl}`}
 		>
 			<EmailHeading>{subject}</EmailHeading>
-			<Paragraph>{`Hi ${name || 'there'},`}</Paragraph>
+			<Greeting name={name} />
 			{replies.map((reply, index) => (
 				// biome-ignore lint/suspicious/noArrayIndexKey: the list is rendered once
 				<Paragraph key={index}>{`${reply.authorName} wrote: ${reply.excerpt}`}</Paragraph>

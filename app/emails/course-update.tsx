@@ -1,5 +1,5 @@
 import { EmailLayout } from './layout.tsx'
-import { ActionButton, EmailHeading, Paragraph } from './parts.tsx'
+import { ActionButton, EmailHeading, Greeting, Paragraph } from './parts.tsx'
 import type { EmailSite } from './site.ts'
 
 export type CourseUpdateProps = {
@@ -25,7 +25,7 @@ export function CourseUpdateEmail({ site, name, courseTitle, subject, heading, l
 			reason={`You get this email because you are enrolled in ${courseTitle} at ${site.name} and course e-mails are on. Turn them off: ${unsubscribeUrl}`}
 		>
 			<EmailHeading>{heading}</EmailHeading>
-			<Paragraph>{`Hi ${name || 'there'},`}</Paragraph>
+			<Greeting name={name} />
 			{lines.map((line) => (
 				<Paragraph key={line}>{line}</Paragraph>
 			))}

@@ -1,5 +1,5 @@
 import { EmailLayout } from './layout.tsx'
-import { ActionButton, DetailsTable, EmailHeading, Paragraph } from './parts.tsx'
+import { ActionButton, DetailsTable, EmailHeading, Greeting, Paragraph } from './parts.tsx'
 import type { EmailSite } from './site.ts'
 
 export function enrollmentReceiptSubject(courseTitle: string) {
@@ -8,6 +8,16 @@ export function enrollmentReceiptSubject(courseTitle: string) {
 
 /** The school's address (one line per line) and tax id as the admin set them under School Details; empty when not set. The name is `site.name`. */
 export type ReceiptIssuer = { address: string; taxId: string }
+
+/** Who issued a receipt: the school's name, its address line by line, its tax id. */
+export function IssuerDetails({ site, school }: { site: EmailSite; school: ReceiptIssuer }) {
+	const rows: Array<[string, string]> = [
+		['Issued by', site.name],
+		...school.address.split('\n').flatMap((line, index): Array<[string, string]> => (line ? [[index === 0 ? 'Address' : '', line]] : [])),
+		...(school.taxId ? [['Tax ID', school.taxId] as [string, string]] : []),
+	]
+	return <DetailsTable rows={rows} />
+}
 
 export type EnrollmentReceiptProps = {
 	site: EmailSite
@@ -53,11 +63,6 @@ export function EnrollmentReceiptEmail({
 		[plan ? 'Paid today' : 'Amount paid', amountPaid],
 		...(paymentReference ? [['Payment reference', paymentReference] as [string, string]] : []),
 	]
-	const issuer: Array<[string, string]> = [
-		['Issued by', site.name],
-		...school.address.split('\n').flatMap((line, index): Array<[string, string]> => (line ? [[index === 0 ? 'Address' : '', line]] : [])),
-		...(school.taxId ? [['Tax ID', school.taxId] as [string, string]] : []),
-	]
 	return (
 		<EmailLayout
 			site={site}
@@ -66,10 +71,10 @@ export function EnrollmentReceiptEmail({
 			reason={`You get this email because you enrolled in ${courseTitle} at ${site.name}. Keep it as your receipt.`}
 		>
 			<EmailHeading>You are enrolled</EmailHeading>
-			<Paragraph>{`Hi ${name || 'there'},`}</Paragraph>
+			<Greeting name={name} />
 			<Paragraph>{`Welcome to ${courseTitle}. Your seat is confirmed; here are the details for your records.`}</Paragraph>
 			<DetailsTable rows={details} />
-			<DetailsTable rows={issuer} />
+			<IssuerDetails site={site} school={school} />
 			<ActionButton href={courseUrl}>Go to your course</ActionButton>
 			<Paragraph>Your materials, live-session links and messages are all in your dashboard.</Paragraph>
 		</EmailLayout>

@@ -1,5 +1,5 @@
 import { EmailLayout } from './layout.tsx'
-import { ActionButton, DetailsTable, EmailHeading, Paragraph } from './parts.tsx'
+import { ActionButton, DetailsTable, EmailHeading, Greeting, Paragraph } from './parts.tsx'
 import type { EmailSite } from './site.ts'
 
 export function instalmentFailedSubject(courseTitle: string) {
@@ -29,7 +29,7 @@ export function InstalmentFailedEmail({ site, name, courseTitle, label, amount, 
 			reason={`You get this email because you pay for ${courseTitle} at ${site.name} in instalments.`}
 		>
 			<EmailHeading>A payment of your plan failed</EmailHeading>
-			<Paragraph>{`Hi ${name || 'there'},`}</Paragraph>
+			<Greeting name={name} />
 			<Paragraph>{`We could not charge ${amount} (${label}) for ${courseTitle} to your card.`}</Paragraph>
 			<DetailsTable
 				rows={[

@@ -1,6 +1,6 @@
-import type { ReceiptIssuer } from './enrollment-receipt.tsx'
+import { IssuerDetails, type ReceiptIssuer } from './enrollment-receipt.tsx'
 import { EmailLayout } from './layout.tsx'
-import { DetailsTable, EmailHeading, Paragraph } from './parts.tsx'
+import { DetailsTable, EmailHeading, Greeting, Paragraph } from './parts.tsx'
 import type { EmailSite } from './site.ts'
 
 export function instalmentReceiptSubject(courseTitle: string) {
@@ -47,11 +47,6 @@ export function InstalmentReceiptEmail({
 		...(nextPayment ? [['Next payment', nextPayment] as [string, string]] : []),
 		...(paymentReference ? [['Payment reference', paymentReference] as [string, string]] : []),
 	]
-	const issuer: Array<[string, string]> = [
-		['Issued by', site.name],
-		...school.address.split('\n').flatMap((line, index): Array<[string, string]> => (line ? [[index === 0 ? 'Address' : '', line]] : [])),
-		...(school.taxId ? [['Tax ID', school.taxId] as [string, string]] : []),
-	]
 	return (
 		<EmailLayout
 			site={site}
@@ -60,10 +55,10 @@ export function InstalmentReceiptEmail({
 			reason={`You get this email because you pay for ${courseTitle} at ${site.name} in instalments. Keep it as your receipt.`}
 		>
 			<EmailHeading>Payment received</EmailHeading>
-			<Paragraph>{`Hi ${name || 'there'},`}</Paragraph>
+			<Greeting name={name} />
 			<Paragraph>{`We received ${amountPaid} (${label}) for ${courseTitle}. Thank you.`}</Paragraph>
 			<DetailsTable rows={details} />
-			<DetailsTable rows={issuer} />
+			<IssuerDetails site={site} school={school} />
 		</EmailLayout>
 	)
 }

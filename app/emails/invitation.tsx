@@ -1,5 +1,5 @@
 import { EmailLayout } from './layout.tsx'
-import { ActionButton, EmailHeading, Paragraph } from './parts.tsx'
+import { ActionButton, EmailHeading, Greeting, Paragraph } from './parts.tsx'
 import type { EmailSite } from './site.ts'
 
 export const INVITATION_SUBJECT = 'You are invited: set your password'
@@ -32,7 +32,7 @@ export function InvitationEmail({ site, name, invitedAs, courses, acceptUrl, lin
 			reason={`You get this email because an administrator of ${site.name} invited this address. If you did not expect it, ignore it: nobody can sign in to the account until a password is chosen with this link.`}
 		>
 			<EmailHeading>{INVITATION_SUBJECT}</EmailHeading>
-			<Paragraph>{`Hi ${name || 'there'},`}</Paragraph>
+			<Greeting name={name} />
 			<Paragraph>{`An administrator of ${site.name} has made you an account as ${roleWords(invitedAs, courses)}. Choose a password to sign in:`}</Paragraph>
 			<ActionButton href={acceptUrl}>Set my password</ActionButton>
 			<Paragraph>{`The link works once, for ${linkDays} days. If another invitation follows, only the newest link works.`}</Paragraph>
@@ -59,7 +59,7 @@ export function AccessChangedEmail({ site, name, invitedAs, courses, dashboardUr
 			reason={`You get this email because an administrator of ${site.name} changed the role or courses of the account with this address.`}
 		>
 			<EmailHeading>{ACCESS_CHANGED_SUBJECT}</EmailHeading>
-			<Paragraph>{`Hi ${name || 'there'},`}</Paragraph>
+			<Greeting name={name} />
 			<Paragraph>{`An administrator of ${site.name} has made you ${roleWords(invitedAs, courses)}. Your password stays the same.`}</Paragraph>
 			<ActionButton href={dashboardUrl}>Go to my dashboard</ActionButton>
 		</EmailLayout>

@@ -1,5 +1,5 @@
 import { EmailLayout } from './layout.tsx'
-import { ActionButton, EmailHeading, Paragraph } from './parts.tsx'
+import { ActionButton, EmailHeading, Greeting, Paragraph } from './parts.tsx'
 import type { EmailSite } from './site.ts'
 
 export function offerExpiredSubject(courseTitle: string) {
@@ -25,7 +25,7 @@ export function OfferExpiredEmail({ site, name, courseTitle, heldUntil, courseUr
 			reason={`You get this email because a seat in ${courseTitle} at ${site.name} was held for you.`}
 		>
 			<EmailHeading>Your held seat has been released</EmailHeading>
-			<Paragraph>{`Hi ${name || 'there'},`}</Paragraph>
+			<Greeting name={name} />
 			<Paragraph>{`We held a seat in ${courseTitle} for you until ${heldUntil}. It was not claimed in time, so it has gone to the next person in line, and your place in line has ended.`}</Paragraph>
 			<Paragraph>If you still want to join, the course page shows whether a seat is free, or lets you join the waitlist again.</Paragraph>
 			<ActionButton href={courseUrl}>See the course</ActionButton>

@@ -17,6 +17,11 @@ export function Paragraph({ children }: { children: ReactNode }) {
 	return <Text style={{ color: emailColors.ink, fontSize: '16px', lineHeight: '24px', margin: '12px 0' }}>{children}</Text>
 }
 
+/** The salutation every personal mail opens with; 'there' for a person whose name is not known. */
+export function Greeting({ name }: { name: string | null }) {
+	return <Paragraph>{`Hi ${name || 'there'},`}</Paragraph>
+}
+
 /** The mail's one action, with the address spelled out below for clients that hide buttons. */
 export function ActionButton({ href, children }: { href: string; children: ReactNode }) {
 	return (

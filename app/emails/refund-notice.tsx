@@ -1,5 +1,5 @@
 import { EmailLayout } from './layout.tsx'
-import { DetailsTable, EmailHeading, Paragraph } from './parts.tsx'
+import { DetailsTable, EmailHeading, Greeting, Paragraph } from './parts.tsx'
 import type { EmailSite } from './site.ts'
 
 export function refundNoticeSubject(courseTitle: string) {
@@ -49,7 +49,7 @@ export function RefundNoticeEmail({
 			reason={`You get this email because you paid for ${courseTitle} at ${site.name} and part or all of it was refunded.`}
 		>
 			<EmailHeading>Your refund is on its way</EmailHeading>
-			<Paragraph>{`Hi ${name || 'there'},`}</Paragraph>
+			<Greeting name={name} />
 			<Paragraph>
 				{`We have refunded ${amountRefunded} of your payment for ${courseTitle} to the card you paid with. Banks usually take 5 to 10 business days to show it.`}
 			</Paragraph>

@@ -1,5 +1,5 @@
 import { EmailLayout } from './layout.tsx'
-import { ActionButton, EmailHeading, Paragraph } from './parts.tsx'
+import { ActionButton, EmailHeading, Greeting, Paragraph } from './parts.tsx'
 import type { EmailSite } from './site.ts'
 
 export const RESET_PASSWORD_SUBJECT = 'Reset your password'
@@ -15,7 +15,7 @@ export function ResetPasswordEmail({ site, name, resetUrl }: ResetPasswordEmailP
 			reason={`You get this email because someone asked to reset the password of the ${site.name} account with this address. If it was not you, ignore it: your password stays the same.`}
 		>
 			<EmailHeading>{RESET_PASSWORD_SUBJECT}</EmailHeading>
-			<Paragraph>{`Hi ${name || 'there'},`}</Paragraph>
+			<Greeting name={name} />
 			<Paragraph>{`We received a request to reset the password of your ${site.name} account. Choose a new password here:`}</Paragraph>
 			<ActionButton href={resetUrl}>Choose a new password</ActionButton>
 			<Paragraph>The link expires in 1 hour and works once.</Paragraph>

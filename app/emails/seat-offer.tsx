@@ -1,5 +1,5 @@
 import { EmailLayout } from './layout.tsx'
-import { ActionButton, EmailHeading, Paragraph } from './parts.tsx'
+import { ActionButton, EmailHeading, Greeting, Paragraph } from './parts.tsx'
 import type { EmailSite } from './site.ts'
 
 export function seatOfferSubject(courseTitle: string) {
@@ -27,7 +27,7 @@ export function SeatOfferEmail({ site, name, courseTitle, price, heldUntil, offe
 			reason={`You get this email because you are on the waitlist for ${courseTitle} at ${site.name}.`}
 		>
 			<EmailHeading>A seat is free for you</EmailHeading>
-			<Paragraph>{`Hi ${name || 'there'},`}</Paragraph>
+			<Greeting name={name} />
 			<Paragraph>{`A seat in ${courseTitle} has opened and it is your turn. We hold it for you until ${heldUntil}.`}</Paragraph>
 			<Paragraph>{`Price: ${price}.`}</Paragraph>
 			<ActionButton href={offerUrl}>Claim your seat</ActionButton>

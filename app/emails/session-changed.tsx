@@ -1,5 +1,5 @@
 import { EmailLayout } from './layout.tsx'
-import { ActionButton, EmailHeading, Paragraph } from './parts.tsx'
+import { ActionButton, EmailHeading, Greeting, Paragraph } from './parts.tsx'
 import type { EmailSite } from './site.ts'
 
 export type SessionChange = 'moved' | 'cancelled' | 'restored'
@@ -49,7 +49,7 @@ export function SessionChangedEmail(props: SessionChangedProps) {
 			reason={`You get this email because you are enrolled in ${courseTitle} at ${site.name}. Your calendar feed has the change too.`}
 		>
 			<EmailHeading>{heading}</EmailHeading>
-			<Paragraph>{`Hi ${name || 'there'},`}</Paragraph>
+			<Greeting name={name} />
 			{change === 'cancelled' ? (
 				<Paragraph>{`The live session of ${courseTitle}, week ${weekNumber}, on ${when} will not take place.`}</Paragraph>
 			) : (

@@ -1,6 +1,6 @@
 import { describeMinutes } from './durations.ts'
 import { EmailLayout } from './layout.tsx'
-import { ActionButton, EmailHeading, Paragraph } from './parts.tsx'
+import { ActionButton, EmailHeading, Greeting, Paragraph } from './parts.tsx'
 import type { EmailSite } from './site.ts'
 
 export function sessionReminderSubject({
@@ -42,7 +42,7 @@ export function SessionReminderEmail(props: SessionReminderProps) {
 			reason={`You get this email because you are enrolled in ${courseTitle} at ${site.name} and live-session reminders are on. Turn them off in your settings: ${settingsUrl}`}
 		>
 			<EmailHeading>{`Week ${weekNumber} meets in ${describeMinutes(props.leadMinutes)}`}</EmailHeading>
-			<Paragraph>{`Hi ${name || 'there'},`}</Paragraph>
+			<Greeting name={name} />
 			<Paragraph>{`The live session of ${courseTitle}, week ${weekNumber}${topic ? ` (${topic})` : ''}, is on ${when}.`}</Paragraph>
 			{joinUrl ? (
 				<>

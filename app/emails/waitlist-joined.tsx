@@ -1,5 +1,5 @@
 import { EmailLayout } from './layout.tsx'
-import { ActionButton, EmailHeading, Paragraph } from './parts.tsx'
+import { ActionButton, EmailHeading, Greeting, Paragraph } from './parts.tsx'
 import type { EmailSite } from './site.ts'
 
 export function waitlistJoinedSubject(courseTitle: string) {
@@ -28,7 +28,7 @@ export function WaitlistJoinedEmail({ site, name, courseTitle, position, offerHo
 			reason={`You get this email because this address joined the waitlist for ${courseTitle} at ${site.name}.`}
 		>
 			<EmailHeading>You are on the waitlist</EmailHeading>
-			<Paragraph>{`Hi ${name || 'there'},`}</Paragraph>
+			<Greeting name={name} />
 			<Paragraph>{`You are number ${position} in line for ${courseTitle}.`}</Paragraph>
 			<Paragraph>
 				{`When a seat frees up and it is your turn, we email you a link that holds the seat for you for ${offerHours} hours.`}

@@ -1,5 +1,5 @@
 import { EmailLayout } from './layout.tsx'
-import { ActionButton, EmailHeading, Paragraph } from './parts.tsx'
+import { ActionButton, EmailHeading, Greeting, Paragraph } from './parts.tsx'
 import type { EmailSite } from './site.ts'
 
 /**
@@ -33,7 +33,7 @@ export function WaitlistNoticeEmail({ site, name, courseTitle, kind, position, l
 			reason={`You get this email because someone asked to put this address on the waitlist for ${courseTitle} at ${site.name}. If it was not you, you can ignore it.`}
 		>
 			<EmailHeading>{kind === 'enrolled' ? 'You are already enrolled' : 'You are already on the waitlist'}</EmailHeading>
-			<Paragraph>{`Hi ${name || 'there'},`}</Paragraph>
+			<Greeting name={name} />
 			{kind === 'enrolled' ? (
 				<Paragraph>{`We received a request to join the waitlist for ${courseTitle}, but this address already has a seat in it: there is nothing to wait for.`}</Paragraph>
 			) : (

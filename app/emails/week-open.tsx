@@ -1,5 +1,5 @@
 import { EmailLayout } from './layout.tsx'
-import { ActionButton, EmailHeading, Paragraph } from './parts.tsx'
+import { ActionButton, EmailHeading, Greeting, Paragraph } from './parts.tsx'
 import type { EmailSite } from './site.ts'
 
 export function weekOpenSubject({ courseTitle, weekNumber }: { courseTitle: string; weekNumber: number }) {
@@ -28,7 +28,7 @@ export function WeekOpenEmail(props: WeekOpenProps) {
 			reason={`You get this email because you are enrolled in ${courseTitle} at ${site.name}.`}
 		>
 			<EmailHeading>{`Week ${weekNumber} is open`}</EmailHeading>
-			<Paragraph>{`Hi ${name || 'there'},`}</Paragraph>
+			<Greeting name={name} />
 			<Paragraph>{`The materials of ${courseTitle}, week ${weekNumber}${topic ? ` (${topic})` : ''}, are ready for you.`}</Paragraph>
 			{sessionWhen ? <Paragraph>{`The week's live session is on ${sessionWhen}.`}</Paragraph> : null}
 			<ActionButton href={dashboardUrl}>{`Open week ${weekNumber}`}</ActionButton>

@@ -5,7 +5,7 @@ import { data, Form, href, Link, redirect, useNavigation, useSearchParams } from
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { z } from 'zod'
 import { AuthCard } from '#app/components/auth/auth-card.tsx'
-import { PasswordField } from '#app/components/password-field.tsx'
+import { ConformPasswordField } from '#app/components/password-field.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Field } from '#app/components/ui/field.tsx'
@@ -118,15 +118,11 @@ export default function LoginPage({ loaderData, actionData }: Route.ComponentPro
 					inputProps={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'email', autoFocus: true }}
 					errors={fields.email.errors}
 				/>
-				<PasswordField
+				<ConformPasswordField
 					label="Password"
-					inputProps={{
-						...getInputProps(fields.password, { type: 'password' }),
-						name: fields.password.name,
-						autoComplete: 'current-password',
-						onChange: (event) => setPassword(event.currentTarget.value),
-					}}
-					errors={fields.password.errors}
+					field={fields.password}
+					autoComplete="current-password"
+					inputProps={{ onChange: (event) => setPassword(event.currentTarget.value) }}
 				/>
 				<div className="flex justify-end">
 					<Link to="/forgot-password" className="text-sm font-medium text-brand-700 hover:underline">

@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, href, Link, useNavigation } from 'react-router'
-import { PasswordField } from '#app/components/password-field.tsx'
+import { ConformPasswordField } from '#app/components/password-field.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
@@ -105,15 +105,7 @@ export default function DeleteAccountPage({ actionData }: Route.ComponentProps) 
 						</Alert>
 					) : null}
 					<Form method="post" {...getFormProps(form)} className="max-w-md space-y-4">
-						<PasswordField
-							label="Password"
-							inputProps={{
-								...getInputProps(fields.password, { type: 'password' }),
-								name: fields.password.name,
-								autoComplete: 'current-password',
-							}}
-							errors={fields.password.errors}
-						/>
+						<ConformPasswordField label="Password" field={fields.password} autoComplete="current-password" />
 						<CheckboxField
 							label="I understand that my account and the data listed above are deleted for good"
 							errors={fields.confirm.errors}

@@ -5,7 +5,7 @@ import { data, Form, href, useNavigation } from 'react-router'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { z } from 'zod'
 import { YourDataCard } from '#app/components/account/your-data-card.tsx'
-import { PasswordField } from '#app/components/password-field.tsx'
+import { ConformPasswordField, NewPasswordFields } from '#app/components/password-field.tsx'
 import { CalendarFeedCard, TimeZoneCard } from '#app/components/sessions/calendar-settings.tsx'
 import { StudentPaymentsCard } from '#app/components/student-payments-card.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
@@ -253,32 +253,11 @@ export default function SettingsPage({ loaderData, actionData }: Route.Component
 						}}
 					>
 						<input type="hidden" name="intent" value="change-password" />
-						<PasswordField
-							label="Current Password"
-							inputProps={{
-								...getInputProps(passwordFields.currentPassword, { type: 'password' }),
-								name: passwordFields.currentPassword.name,
-								autoComplete: 'current-password',
-							}}
-							errors={passwordFields.currentPassword.errors}
-						/>
-						<PasswordField
-							label="New Password"
-							inputProps={{
-								...getInputProps(passwordFields.newPassword, { type: 'password' }),
-								name: passwordFields.newPassword.name,
-								autoComplete: 'new-password',
-							}}
-							errors={passwordFields.newPassword.errors}
-						/>
-						<PasswordField
-							label="Confirm New Password"
-							inputProps={{
-								...getInputProps(passwordFields.confirmPassword, { type: 'password' }),
-								name: passwordFields.confirmPassword.name,
-								autoComplete: 'new-password',
-							}}
-							errors={passwordFields.confirmPassword.errors}
+						<ConformPasswordField label="Current Password" field={passwordFields.currentPassword} autoComplete="current-password" />
+						<NewPasswordFields
+							password={passwordFields.newPassword}
+							confirmPassword={passwordFields.confirmPassword}
+							labels={['New Password', 'Confirm New Password']}
 						/>
 						<Button type="submit" disabled={busyIntent === 'change-password' || (hydrated && !passwordsFilled)}>
 							{busyIntent === 'change-password' ? 'Updating...' : 'Update Password'}

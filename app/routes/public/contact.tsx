@@ -1,8 +1,9 @@
 import { getFormProps, getInputProps, getTextareaProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
+import type { ReactNode } from 'react'
 import { data, Form, useNavigation, useSearchParams } from 'react-router'
 import { HoneypotField } from '#app/components/marketing/honeypot.tsx'
-import { Icon } from '#app/components/marketing/icons.tsx'
+import { Icon, type IconName } from '#app/components/marketing/icons.tsx'
 import { PageHero } from '#app/components/marketing/page-hero.tsx'
 import { NameEmailFields } from '#app/components/name-email-fields.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
@@ -80,25 +81,13 @@ export default function Contact({ actionData }: Route.ComponentProps) {
 				</section>
 
 				<aside className="space-y-6">
-					<div className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
-						<div className="flex items-center gap-3">
-							<span className="flex size-10 items-center justify-center rounded-lg bg-brand-50 text-brand-700 ring-1 ring-brand-100">
-								<Icon name="mail" />
-							</span>
-							<h2 className="font-semibold text-ink">Email Us</h2>
-						</div>
+					<InfoCard icon="mail" title="Email Us">
 						<p className="mt-3 text-sm text-slate-600">Prefer your own mail app? Write to us directly.</p>
 						<a href={`mailto:${email}`} className="mt-2 inline-block font-medium break-all text-brand-700 underline underline-offset-2">
 							{email}
 						</a>
-					</div>
-					<div className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
-						<div className="flex items-center gap-3">
-							<span className="flex size-10 items-center justify-center rounded-lg bg-brand-50 text-brand-700 ring-1 ring-brand-100">
-								<Icon name="clock" />
-							</span>
-							<h2 className="font-semibold text-ink">Office Hours</h2>
-						</div>
+					</InfoCard>
+					<InfoCard icon="clock" title="Office Hours">
 						<dl className="mt-4 divide-y divide-slate-100 text-sm">
 							{officeHours.map((row) => (
 								<div key={row.days} className="flex justify-between py-2">
@@ -107,7 +96,7 @@ export default function Contact({ actionData }: Route.ComponentProps) {
 								</div>
 							))}
 						</dl>
-					</div>
+					</InfoCard>
 					<div className="rounded-2xl bg-brand-800 p-6 text-white shadow-sm">
 						<h2 className="font-semibold">Looking for a quick answer?</h2>
 						<p className="mt-2 text-sm text-brand-100">Many common questions are already answered in our FAQ.</p>
@@ -118,6 +107,21 @@ export default function Contact({ actionData }: Route.ComponentProps) {
 				</aside>
 			</div>
 		</>
+	)
+}
+
+/** A box of the side column: its icon and heading, then what it says. */
+function InfoCard({ icon, title, children }: { icon: IconName; title: string; children: ReactNode }) {
+	return (
+		<div className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
+			<div className="flex items-center gap-3">
+				<span className="flex size-10 items-center justify-center rounded-lg bg-brand-50 text-brand-700 ring-1 ring-brand-100">
+					<Icon name={icon} />
+				</span>
+				<h2 className="font-semibold text-ink">{title}</h2>
+			</div>
+			{children}
+		</div>
 	)
 }
 

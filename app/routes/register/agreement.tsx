@@ -14,16 +14,14 @@ import { PromotionCodeField } from '#app/components/promotion-code-field.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
 import { getCourseWithAvailability } from '#app/models/courses/courses.server.ts'
-import { AgreementChangedError, agreementForCourse } from '#app/models/enrollment/agreement.server.ts'
-import { AGREEMENT_CHANGED_MESSAGE } from '#app/models/enrollment/agreement.ts'
+import { agreementForCourse } from '#app/models/enrollment/agreement.server.ts'
 import { completeRegistration, getDraft, RegistrationError } from '#app/models/enrollment/registration.server.ts'
 import { EMAIL_TAKEN_MESSAGE, TOO_MANY_REGISTRATIONS_MESSAGE } from '#app/models/enrollment/registration.ts'
 import { liveHoldOf, SeatUnavailableError } from '#app/models/enrollment/seats.server.ts'
 import { AGREE_INTENT, CANCEL_CHECKOUT_INTENT, PurchaseSchema } from '#app/models/payments/checkout.ts'
-import { CheckoutError, cancelOpenCheckout, PlanUnavailableError } from '#app/models/payments/payments.server.ts'
+import { cancelOpenCheckout } from '#app/models/payments/payments.server.ts'
 import { planOfferForBuyer } from '#app/models/payments/plan-purchases.server.ts'
-import { PromotionCodeError } from '#app/models/payments/promotion-codes.server.ts'
-import { APPLY_CODE_INTENT, PROMOTION_CODE_MESSAGES } from '#app/models/payments/promotion-codes.ts'
+import { APPLY_CODE_INTENT } from '#app/models/payments/promotion-codes.ts'
 import { getPayments } from '#app/services/payments/index.server.ts'
 import { getUser, startSession } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
@@ -32,7 +30,7 @@ import { readFormData } from '#app/utils/form-data.server.ts'
 import { clientAddress, consumeRateLimit } from '#app/utils/rate-limit.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { clearDraftCookieHeader, readDraftId } from './+shared/draft-cookie.server.ts'
-import { checkoutFailed, courseFullRedirect, planRefused, previewCode, publicCourse, refuseCodeGuessing } from './+shared/wizard.server.ts'
+import { courseFullRedirect, previewCode, publicCourse, purchaseRefused, refuseCodeGuessing } from './+shared/wizard.server.ts'
 import {
 	RegisterErrorBoundary,
 	RegisterFrame,
@@ -145,21 +143,8 @@ export async function action(args: Route.ActionArgs) {
 				? redirectWithToast(STEP_PATH[1], { type: 'error', title: `Failed to create account: ${EMAIL_TAKEN_MESSAGE}` })
 				: redirect(STEP_PATH[1])
 		}
-		if (error instanceof PromotionCodeError) {
-			return data(
-				{ result: submission.reply({ fieldErrors: { promotionCode: [PROMOTION_CODE_MESSAGES[error.reason]] } }), preview: null },
-				{ status: 400 },
-			)
-		}
-		if (error instanceof PlanUnavailableError) return planRefused(submission, error.reason)
-		if (error instanceof CheckoutError) return checkoutFailed(args, submission.reply({ formErrors: [error.message] }))
-		// The step loads again with the version now in force; the box is to be ticked for that one.
-		if (error instanceof AgreementChangedError) {
-			return data(
-				{ result: submission.reply({ formErrors: [AGREEMENT_CHANGED_MESSAGE], hideFields: ['agreeToTerms'] }), preview: null },
-				{ status: 409 },
-			)
-		}
+		const refused = await purchaseRefused(args, submission, error)
+		if (refused) return refused
 		throw error
 	}
 }

@@ -1,10 +1,10 @@
-import { getFormProps, getInputProps, useForm } from '@conform-to/react'
+import { getFormProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, href, redirect } from 'react-router'
 import { z } from 'zod'
 import { HoneypotField } from '#app/components/marketing/honeypot.tsx'
 import { NameEmailFields } from '#app/components/name-email-fields.tsx'
-import { PasswordField } from '#app/components/password-field.tsx'
+import { NewPasswordFields } from '#app/components/password-field.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
 import { deleteDraft, emailBlocksRegistration, getDraft, saveDraftDetails } from '#app/models/enrollment/registration.server.ts'
@@ -172,26 +172,7 @@ export default function DetailsStep({ loaderData, actionData }: Route.ComponentP
 						Your password is saved. Leave both password fields blank to keep it, or type a new one.
 					</p>
 				) : null}
-				<PasswordField
-					label="Password"
-					errors={fields.password.errors}
-					inputProps={{
-						...getInputProps(fields.password, { type: 'password' }),
-						name: fields.password.name,
-						autoComplete: 'new-password',
-						maxLength: MAX_PASSWORD_LENGTH,
-					}}
-				/>
-				<PasswordField
-					label="Confirm Password"
-					errors={fields.confirmPassword.errors}
-					inputProps={{
-						...getInputProps(fields.confirmPassword, { type: 'password' }),
-						name: fields.confirmPassword.name,
-						autoComplete: 'new-password',
-						maxLength: MAX_PASSWORD_LENGTH,
-					}}
-				/>
+				<NewPasswordFields password={fields.password} confirmPassword={fields.confirmPassword} maxLength={MAX_PASSWORD_LENGTH} />
 				<Button type="submit" className="w-full" disabled={submitting}>
 					{submitting ? 'Processing...' : 'Continue'}
 				</Button>

@@ -5,14 +5,12 @@ import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { courseStateFor } from '#app/models/courses/course-state.server.ts'
 import { canBuySeat, openCheckoutUntil } from '#app/models/courses/course-state.ts'
 import { getCourseWithAvailability } from '#app/models/courses/courses.server.ts'
-import { AgreementChangedError, agreementForCourse } from '#app/models/enrollment/agreement.server.ts'
-import { AGREEMENT_CHANGED_MESSAGE } from '#app/models/enrollment/agreement.ts'
+import { agreementForCourse } from '#app/models/enrollment/agreement.server.ts'
 import { SeatUnavailableError } from '#app/models/enrollment/seats.server.ts'
 import { CANCEL_CHECKOUT_INTENT, PurchaseSchema } from '#app/models/payments/checkout.ts'
-import { CheckoutError, cancelOpenCheckout, claimSeat, openCheckout, PlanUnavailableError } from '#app/models/payments/payments.server.ts'
+import { cancelOpenCheckout, claimSeat, openCheckout } from '#app/models/payments/payments.server.ts'
 import { planOfferForBuyer } from '#app/models/payments/plan-purchases.server.ts'
-import { PromotionCodeError } from '#app/models/payments/promotion-codes.server.ts'
-import { APPLY_CODE_INTENT, PROMOTION_CODE_MESSAGES } from '#app/models/payments/promotion-codes.ts'
+import { APPLY_CODE_INTENT } from '#app/models/payments/promotion-codes.ts'
 import { getPayments } from '#app/services/payments/index.server.ts'
 import { requireUser } from '#app/utils/auth.server.ts'
 import { getDb, transaction } from '#app/utils/db.server.ts'
@@ -20,7 +18,7 @@ import { getEnv } from '#app/utils/env.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { rowIdSchema } from '#app/utils/row-id.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
-import { checkoutFailed, planRefused, previewCode, refuseCodeGuessing } from './+shared/wizard.server.ts'
+import { previewCode, purchaseRefused, refuseCodeGuessing } from './+shared/wizard.server.ts'
 import type { Route } from './+types/enroll'
 
 const CourseIdSchema = rowIdSchema()
@@ -113,21 +111,8 @@ export async function action(args: Route.ActionArgs) {
 			}
 			throw data('Course Not Found', { status: 404 })
 		}
-		if (error instanceof PromotionCodeError) {
-			return data(
-				{ result: submission.reply({ fieldErrors: { promotionCode: [PROMOTION_CODE_MESSAGES[error.reason]] } }), preview: null },
-				{ status: 400 },
-			)
-		}
-		if (error instanceof PlanUnavailableError) return planRefused(submission, error.reason)
-		if (error instanceof CheckoutError) return checkoutFailed(args, submission.reply({ formErrors: [error.message] }))
-		// The page loads again with the version now in force; the box is to be ticked for that one.
-		if (error instanceof AgreementChangedError) {
-			return data(
-				{ result: submission.reply({ formErrors: [AGREEMENT_CHANGED_MESSAGE], hideFields: ['agreeToTerms'] }), preview: null },
-				{ status: 409 },
-			)
-		}
+		const refused = await purchaseRefused(args, submission, error)
+		if (refused) return refused
 		throw error
 	}
 }

@@ -2,8 +2,11 @@ import type { Submission, SubmissionResult } from '@conform-to/react'
 import type { Kysely } from 'kysely'
 import { data } from 'react-router'
 import type { CourseWithAvailability } from '#app/models/courses/courses.ts'
+import { AgreementChangedError } from '#app/models/enrollment/agreement.server.ts'
+import { AGREEMENT_CHANGED_MESSAGE } from '#app/models/enrollment/agreement.ts'
 import { COURSE_FULL_MESSAGE } from '#app/models/enrollment/registration.ts'
 import { PLAN_UNAVAILABLE_MESSAGES, type PlanRefusal } from '#app/models/payments/checkout.ts'
+import { CheckoutError, PlanUnavailableError } from '#app/models/payments/payments.server.ts'
 import { planOfferWithCode } from '#app/models/payments/plan-purchases.server.ts'
 import { PromotionCodeError, previewPromotionCode } from '#app/models/payments/promotion-codes.server.ts'
 import type { PromotionCodePreview } from '#app/models/payments/promotion-codes.ts'
@@ -31,7 +34,7 @@ export function publicCourse(course: CourseWithAvailability): ListedCourse {
 }
 
 /** The payment provider could not open a checkout: the form again with the reason, and the Checkout Error toast. */
-export async function checkoutFailed(action: ActionRequest, result: SubmissionResult<string[]>) {
+async function checkoutFailed(action: ActionRequest, result: SubmissionResult<string[]>) {
 	const headers = await actionToastHeaders(action, { type: 'error', title: 'Checkout Error', description: 'Failed to initiate payment' })
 	return data({ result, preview: null }, { status: 502, headers })
 }
@@ -93,10 +96,34 @@ export async function refuseCodeGuessing(request: Request, submission: Pick<Subm
 }
 
 /** The plan chosen cannot be bought: the form again, the reason on the field it concerns, nothing held. */
-export function planRefused(submission: Pick<Submission<unknown>, 'reply'>, reason: PlanRefusal) {
+function planRefused(submission: Pick<Submission<unknown>, 'reply'>, reason: PlanRefusal) {
 	const field = reason === 'code-too-large' ? 'promotionCode' : 'paymentOption'
 	return data(
 		{ result: submission.reply({ fieldErrors: { [field]: [PLAN_UNAVAILABLE_MESSAGES[reason]] } }), preview: null },
 		{ status: 400 },
 	)
+}
+
+/**
+ * A purchase the model refused for a reason the buyer can act on, answered alike on the wizard's
+ * agreement step and the course page's purchase form: the form again with the reason. Null for
+ * any other error, which the caller handles or throws.
+ */
+export function purchaseRefused(action: ActionRequest, submission: Pick<Submission<unknown>, 'reply'>, error: unknown) {
+	if (error instanceof PromotionCodeError) {
+		return data(
+			{ result: submission.reply({ fieldErrors: { promotionCode: [PROMOTION_CODE_MESSAGES[error.reason]] } }), preview: null },
+			{ status: 400 },
+		)
+	}
+	if (error instanceof PlanUnavailableError) return planRefused(submission, error.reason)
+	if (error instanceof CheckoutError) return checkoutFailed(action, submission.reply({ formErrors: [error.message] }))
+	// The form loads again with the version now in force; the box is to be ticked for that one.
+	if (error instanceof AgreementChangedError) {
+		return data(
+			{ result: submission.reply({ formErrors: [AGREEMENT_CHANGED_MESSAGE], hideFields: ['agreeToTerms'] }), preview: null },
+			{ status: 409 },
+		)
+	}
+	return null
 }
