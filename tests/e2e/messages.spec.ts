@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import type { Browser, Page } from '@playwright/test'
+import type { Page } from '@playwright/test'
 import type { Kysely } from 'kysely'
 import { publishEvent } from '#app/services/events/publish.server.ts'
 import { attachmentKey } from '#app/services/storage/keys.ts'
@@ -7,25 +7,12 @@ import type { Database } from '#db/types.ts'
 import { insertCourse, insertCourseStaff, insertEnrollment } from '#tests/support/fixtures.ts'
 import { expect, type TestUser, test } from '../support/e2e.ts'
 import { e2eServerStorage } from '../support/e2e-env.ts'
-
-const { createSession } = await import('#app/utils/session.server.ts')
+import { openAs } from '../support/e2e-journeys.ts'
 
 const serverStorage = e2eServerStorage()
 
 /** A 1×1 PNG. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64')
-
-/** A second person at another browser (its own context and cookies). */
-async function openAs(browser: Browser, db: Kysely<Database>, user: TestUser, baseURL: string, javaScriptEnabled: boolean) {
-	const context = await browser.newContext({ baseURL, javaScriptEnabled })
-	const { setCookie } = await createSession(db, user.id)
-	const [pair] = setCookie.split(';')
-	const separator = pair!.indexOf('=')
-	await context.addCookies([
-		{ name: pair!.slice(0, separator), value: pair!.slice(separator + 1), url: baseURL, httpOnly: true, sameSite: 'Lax' },
-	])
-	return { context, page: await context.newPage() }
-}
 
 async function waitForHydration(page: Page) {
 	await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true')

@@ -3,8 +3,8 @@ import type { Kysely } from 'kysely'
 import type { Database } from '#db/types.ts'
 import { findAdminCourseCard } from '#tests/support/admin-course-grid.ts'
 import { insertCourse, insertEnrollment, insertUser } from '#tests/support/fixtures.ts'
-import { holdRequestsTo } from '#tests/support/hold-requests.ts'
 import { expect, test } from '../support/e2e.ts'
+import { agreeAndSubmit, payAtTestCheckout } from '../support/e2e-journeys.ts'
 
 async function fullCourse(db: Kysely<Database>, values: { registration_fee?: number } = {}) {
 	const course = await insertCourse(db, { capacity: 1, registration_fee: 0, ...values })
@@ -133,8 +133,7 @@ test('a visitor claims a free seat from the offer link: the account is made and 
 	await page.getByRole('button', { name: 'Claim Your Seat' }).click()
 	await expect(page.getByText('You must agree to the terms before claiming your seat')).toBeVisible()
 	await page.getByLabel('Password', { exact: true }).fill('olive-offer-password')
-	await page.getByRole('checkbox', { name: /I have read and agree/ }).check()
-	await page.getByRole('button', { name: 'Claim Your Seat' }).click()
+	await agreeAndSubmit(page, 'Claim Your Seat')
 	await expect(page.getByText('Enrollment Successful')).toBeVisible()
 	await expect(page).toHaveURL(/\/dashboard$/)
 	expect(await placeStatus(db, course.id, email)).toBe('enrolled')
@@ -152,18 +151,9 @@ test('a signed-in student claims a paid seat from the offer link and pays throug
 	await signIn(student)
 
 	await page.goto(`/waitlist/places/${token}`)
-	await page.getByRole('checkbox', { name: /I have read and agree/ }).check()
-	await page.getByRole('button', { name: 'Claim and Pay' }).click()
+	await agreeAndSubmit(page, 'Claim and Pay')
 	await expect(page).toHaveURL(/\/test-checkout\/cs_test_[0-9a-f]+$/)
-	await page.getByLabel('Name', { exact: true }).fill('Paul Paid')
-	await page.getByLabel('Cardholder Name').fill('Paul Paid')
-	await page.getByLabel('Card Number').fill('4242 4242 4242 4242')
-	await page.getByLabel('Expiry (MM/YY)').fill('12/34')
-	await page.getByLabel('CVC').fill('123')
-	// The completed registration moves on to the dashboard by itself after 2 s: held until it has been read.
-	const releaseDashboard = await holdRequestsTo(page, '/dashboard')
-	await page.getByRole('button', { name: 'Pay $2,500.00' }).click()
-	await expect(page.getByRole('heading', { name: 'Registration Complete!' })).toBeVisible()
+	const releaseDashboard = await payAtTestCheckout(page, { buyer: 'Paul Paid', withName: true, button: 'Pay $2,500.00' })
 	releaseDashboard()
 	expect(await placeStatus(db, course.id, student.email)).toBe('enrolled')
 	const enrolment = await db.selectFrom('enrollments').select('status').where('user_id', '=', student.id).executeTakeFirstOrThrow()

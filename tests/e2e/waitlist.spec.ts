@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely'
 import type { Database } from '#db/types.ts'
 import { insertCourse, insertEnrollment, insertUser } from '#tests/support/fixtures.ts'
 import { expect, test } from '../support/e2e.ts'
+import { fillYourInformation } from '../support/e2e-journeys.ts'
 
 async function takeSeat(db: Kysely<Database>, courseId: number) {
 	const userId = await insertUser(db)
@@ -21,10 +22,7 @@ async function waitlistRows(db: Kysely<Database>, email: string) {
 
 async function startRegistration(page: Page, email: string) {
 	await page.goto('/register')
-	await page.getByLabel('Full Name').fill('Lena Late')
-	await page.getByLabel('Email').fill(email)
-	await page.getByLabel('Password', { exact: true }).fill('too-late-password')
-	await page.getByLabel('Confirm Password').fill('too-late-password')
+	await fillYourInformation(page, { name: 'Lena Late', email, password: 'too-late-password' })
 	await page.getByRole('button', { name: 'Continue' }).click()
 }
 
