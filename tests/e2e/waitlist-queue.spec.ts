@@ -3,8 +3,7 @@ import type { Kysely } from 'kysely'
 import type { Database } from '#db/types.ts'
 import { findAdminCourseCard } from '#tests/support/admin-course-grid.ts'
 import { insertCourse, insertEnrollment, insertUser } from '#tests/support/fixtures.ts'
-import { expect, test } from '../support/e2e.ts'
-import { agreeAndSubmit, payAtTestCheckout } from '../support/e2e-journeys.ts'
+import { agreeAndSubmit, expect, payAtTestCheckout, test } from '../support/e2e-journeys.ts'
 
 async function fullCourse(db: Kysely<Database>, values: { registration_fee?: number } = {}) {
 	const course = await insertCourse(db, { capacity: 1, registration_fee: 0, ...values })
@@ -58,11 +57,10 @@ async function placeStatus(db: Kysely<Database>, courseId: number, email: string
 	return row.status
 }
 
-test('a student joins a full course’s waitlist, sees the position on My Courses, and leaves', async ({ page, db, createUser, signIn }) => {
+test('a student joins a full course’s waitlist, sees the position on My Courses, and leaves', async ({ page, db, signInAs }) => {
 	const course = await fullCourse(db)
 	await insertPlace(db, course.id, { name: 'Earlier Person' })
-	const student = await createUser({ name: 'Quinn Queue' })
-	await signIn(student)
+	const student = await signInAs({ name: 'Quinn Queue' })
 
 	await page.goto(`/courses/${course.id}`)
 	await page.getByRole('link', { name: 'Join Waitlist' }).click()
@@ -90,12 +88,12 @@ test('a student joins a full course’s waitlist, sees the position on My Course
 	expect(await placeStatus(db, course.id, student.email)).toBe('left')
 })
 
-test('an admin reorders the queue, offers a seat by hand and removes someone', async ({ page, db, createUser, signIn }) => {
+test('an admin reorders the queue, offers a seat by hand and removes someone', async ({ page, db, signInAs }) => {
 	const course = await fullCourse(db)
 	const ann = await insertPlace(db, course.id, { name: 'Ann Able' })
 	const ben = await insertPlace(db, course.id, { name: 'Ben Baker' })
 	await insertPlace(db, course.id, { name: 'Cara Cole' })
-	await signIn(await createUser({ role: 'admin' }))
+	await signInAs({ role: 'admin' })
 
 	await page.goto('/dashboard/admin/courses')
 	const card = await findAdminCourseCard(page, course.title)
@@ -139,16 +137,10 @@ test('a visitor claims a free seat from the offer link: the account is made and 
 	expect(await placeStatus(db, course.id, email)).toBe('enrolled')
 })
 
-test('a signed-in student claims a paid seat from the offer link and pays through the test checkout', async ({
-	page,
-	db,
-	createUser,
-	signIn,
-}) => {
+test('a signed-in student claims a paid seat from the offer link and pays through the test checkout', async ({ page, db, signInAs }) => {
 	const course = await insertCourse(db, { capacity: 1, registration_fee: 250000 })
-	const student = await createUser({ name: 'Paul Paid' })
+	const student = await signInAs({ name: 'Paul Paid' })
 	const { token } = await insertPlace(db, course.id, { name: 'Paul Paid', email: student.email, offered: true })
-	await signIn(student)
 
 	await page.goto(`/waitlist/places/${token}`)
 	await agreeAndSubmit(page, 'Claim and Pay')
@@ -163,15 +155,13 @@ test('a signed-in student claims a paid seat from the offer link and pays throug
 test('the offer page takes a promotion code: a refused one is explained, Apply prices a good one, and the checkout charges it', async ({
 	page,
 	db,
-	createUser,
-	signIn,
+	signInAs,
 }) => {
 	const course = await insertCourse(db, { capacity: 1, registration_fee: 250000 })
 	const code = `WAIT${randomUUID().slice(0, 8).toUpperCase()}`
 	await db.insertInto('promotion_codes').values({ code, percent_off: 20, course_id: course.id }).execute()
-	const student = await createUser({ name: 'Coral Coded' })
+	const student = await signInAs({ name: 'Coral Coded' })
 	const { token } = await insertPlace(db, course.id, { name: 'Coral Coded', email: student.email, offered: true })
-	await signIn(student)
 
 	await page.goto(`/waitlist/places/${token}`)
 	const field = page.getByLabel('Promotion code (optional)')

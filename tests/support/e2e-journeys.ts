@@ -6,11 +6,29 @@
 import type { Browser, BrowserContext, Locator, Page } from '@playwright/test'
 import type { Kysely } from 'kysely'
 import type { Database } from '#db/types.ts'
-import { expect, type TestUser } from './e2e.ts'
+import { test as base, expect, type TestUser } from './e2e.ts'
 import { holdRequestsTo } from './hold-requests.ts'
 
 // After e2e.ts, which gives this process the server's environment.
 const { createSession } = await import('#app/utils/session.server.ts')
+
+type UserOptions = Partial<Omit<TestUser, 'id'>> & { confirmed?: boolean }
+
+/**
+ * The suite's test (e2e.ts) with one fixture more, for the two steps most tests begin with:
+ * `signInAs` makes a user as `createUser` does and signs the browser in as them.
+ */
+export const test = base.extend<{ signInAs: (options?: UserOptions) => Promise<TestUser> }>({
+	signInAs: async ({ createUser, signIn }, use) => {
+		await use(async (options) => {
+			const user = await createUser(options)
+			await signIn(user)
+			return user
+		})
+	},
+})
+
+export { expect }
 
 /** The card the test checkout charges; `4000 0000 0000 0002` is the one it declines. */
 export const GOOD_TEST_CARD = '4242 4242 4242 4242'
