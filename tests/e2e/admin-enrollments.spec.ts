@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto'
 import { insertCourse, insertEnrollment } from '#tests/support/fixtures.ts'
-import { expect, test } from '../support/e2e.ts'
+import { expect, test } from '../support/e2e-journeys.ts'
 
-test('an admin adds an enrollment, changes its status and removes it', async ({ page, db, createUser, signIn, javaScriptEnabled }) => {
+test('an admin adds an enrollment, changes its status and removes it', async ({ page, db, signInAs, createUser, javaScriptEnabled }) => {
 	test.slow()
-	const admin = await createUser({ role: 'admin' })
+	await signInAs({ role: 'admin' })
 	const student = await createUser({ name: `Enrolee ${randomUUID().slice(0, 8)}` })
 	const course = await insertCourse(db, { capacity: 3 })
-	await signIn(admin)
 
 	await page.goto('/dashboard/admin/enrollments')
 	await expect(page.getByRole('heading', { level: 1, name: 'Manage Enrollments' })).toBeVisible()
@@ -60,14 +59,13 @@ test('an admin adds an enrollment, changes its status and removes it', async ({ 
 test('a full course is marked and disabled in the picker, and a seat taken meanwhile is refused with the spec message', async ({
 	page,
 	db,
+	signInAs,
 	createUser,
-	signIn,
 }) => {
 	test.slow()
-	const admin = await createUser({ role: 'admin' })
+	await signInAs({ role: 'admin' })
 	const student = await createUser({ name: `Late ${randomUUID().slice(0, 8)}` })
 	const course = await insertCourse(db, { capacity: 1 })
-	await signIn(admin)
 	// This test is about the server's check. With live updates the page would learn of the
 	// seat taken below and disable the option before the click, so its stream carries none
 	// and is not retried while the test runs.
@@ -89,8 +87,8 @@ test('a full course is marked and disabled in the picker, and a seat taken meanw
 	expect(await db.selectFrom('enrollments').select('id').where('user_id', '=', student.id).execute()).toEqual([])
 })
 
-test('a payment needing a refund is flagged, and an empty search says so', async ({ page, db, createUser, signIn }) => {
-	const admin = await createUser({ role: 'admin' })
+test('a payment needing a refund is flagged, and an empty search says so', async ({ page, db, signInAs }) => {
+	await signInAs({ role: 'admin' })
 	const payer = `refund-${randomUUID().slice(0, 8)}@example.com`
 	await db
 		.insertInto('registration_payments')
@@ -103,7 +101,6 @@ test('a payment needing a refund is flagged, and an empty search says so', async
 			status: 'needs_refund',
 		})
 		.execute()
-	await signIn(admin)
 	await page.goto('/dashboard/admin/enrollments')
 	await expect(page.getByRole('heading', { name: 'Payments needing a refund' })).toBeVisible()
 	await expect(page.getByText(payer)).toBeVisible()
@@ -116,15 +113,14 @@ test('a payment needing a refund is flagged, and an empty search says so', async
 test('a status change that ends access asks first; Cancel changes nothing (issue 39 point 8)', async ({
 	page,
 	db,
+	signInAs,
 	createUser,
-	signIn,
 	javaScriptEnabled,
 }) => {
-	const admin = await createUser({ role: 'admin' })
+	await signInAs({ role: 'admin' })
 	const student = await createUser({ name: `Careful ${randomUUID().slice(0, 8)}` })
 	const course = await insertCourse(db, { capacity: 3 })
 	await insertEnrollment(db, { userId: student.id, courseId: course.id })
-	await signIn(admin)
 	const statusOf = async () =>
 		(await db.selectFrom('enrollments').select('status').where('user_id', '=', student.id).executeTakeFirst())?.status
 

@@ -5,8 +5,8 @@ import type { Kysely } from 'kysely'
 import { materialKey } from '#app/services/storage/keys.ts'
 import { samplePdf } from '#db/seed/sample-files.ts'
 import type { Database } from '#db/types.ts'
-import { expect, test } from '../support/e2e.ts'
 import { e2eServerEnv, e2eServerStorage } from '../support/e2e-env.ts'
+import { expect, test } from '../support/e2e-journeys.ts'
 import { insertCourseWithWeek, storeMaterialItem } from '../support/fixtures.ts'
 import { fileOverUploadLimit } from '../support/large-file.ts'
 
@@ -42,13 +42,12 @@ function isStored(key: string | null) {
 test('an admin edits a week: renames it, replaces a file, adds one material and deletes another', async ({
 	page,
 	db,
-	createUser,
-	signIn,
+	signInAs,
 	javaScriptEnabled,
 }) => {
 	test.slow()
 	const { weekId, notes, slides, path: screen } = await courseWithWeek(db)
-	await signIn(await createUser({ role: 'admin' }))
+	await signInAs({ role: 'admin' })
 	await page.goto(screen)
 	await expect(page.getByRole('heading', { level: 1, name: 'Manage Course Materials' })).toBeVisible()
 	await expect(page.getByText('Total materials: 2 (Class materials: 2, Recordings: 0)')).toBeVisible()
@@ -101,10 +100,10 @@ test('an admin edits a week: renames it, replaces a file, adds one material and 
 	expect(isStored(slides.storage_key)).toBe(false)
 })
 
-test('an admin deletes a file, reads the last SQL, then deletes the week', async ({ page, db, createUser, signIn }) => {
+test('an admin deletes a file, reads the last SQL, then deletes the week', async ({ page, db, signInAs }) => {
 	test.slow()
 	const { weekId, notes, slides, path: screen } = await courseWithWeek(db)
-	await signIn(await createUser({ role: 'admin' }))
+	await signInAs({ role: 'admin' })
 	await page.goto(screen)
 
 	await page.getByRole('link', { name: 'Show Last SQL' }).click()
@@ -137,7 +136,7 @@ test('an admin deletes a file, reads the last SQL, then deletes the week', async
 	expect(isStored(slides.storage_key)).toBe(false)
 })
 
-test('an orphan left by a failed storage delete is listed and cleaned up', async ({ page, createUser, signIn, javaScriptEnabled }) => {
+test('an orphan left by a failed storage delete is listed and cleaned up', async ({ page, signInAs, javaScriptEnabled }) => {
 	// Files of a course that no longer exists, written straight into the server's store (as a
 	// failed delete leaves them), and older than the grace period.
 	const courseId = 2_000_000 + Math.floor(Math.random() * 1_000_000)
@@ -150,7 +149,7 @@ test('an orphan left by a failed storage delete is listed and cleaned up', async
 		fs.utimesSync(path.join(filesDir, ...key.split('/')), old, old)
 	}
 
-	await signIn(await createUser({ role: 'admin' }))
+	await signInAs({ role: 'admin' })
 	await page.goto('/dashboard/admin/orphaned-materials')
 	await expect(page.getByRole('heading', { level: 1, name: 'Orphaned Materials Cleanup' })).toBeVisible()
 	await expect(page.getByText(/^Materials from deleted courses: \d+$/)).toBeVisible()
@@ -182,11 +181,10 @@ test('an orphan left by a failed storage delete is listed and cleaned up', async
 test('Cancel, Escape or the close button with unsaved changes in Edit Week asks before discarding them @js-only', async ({
 	page,
 	db,
-	createUser,
-	signIn,
+	signInAs,
 }) => {
 	const { weekId, path: screen } = await courseWithWeek(db)
-	await signIn(await createUser({ role: 'admin' }))
+	await signInAs({ role: 'admin' })
 	await page.goto(`${screen}/${weekId}/edit`)
 	const dialog = page.getByRole('dialog', { name: 'Edit Week & Materials' })
 	await dialog.getByLabel('Topic').fill('Half-typed new topic')
@@ -221,13 +219,12 @@ test('Cancel, Escape or the close button with unsaved changes in Edit Week asks 
 test('Edit Week refuses a file over the limit (before uploading it when JavaScript runs) and keeps what was typed', async ({
 	page,
 	db,
-	createUser,
-	signIn,
+	signInAs,
 	javaScriptEnabled,
 }) => {
 	test.slow()
 	const { weekId, path: screen } = await courseWithWeek(db)
-	await signIn(await createUser({ role: 'admin' }))
+	await signInAs({ role: 'admin' })
 	const posts: string[] = []
 	page.on('request', (request) => {
 		if (request.method() === 'POST') posts.push(request.url())
@@ -249,10 +246,9 @@ test('Edit Week refuses a file over the limit (before uploading it when JavaScri
 	expect(week.topic).toBe('Intro')
 })
 
-test('Save All Changes with nothing changed changes nothing and says so', async ({ page, db, createUser, signIn, javaScriptEnabled }) => {
+test('Save All Changes with nothing changed changes nothing and says so', async ({ page, db, signInAs, javaScriptEnabled }) => {
 	const { weekId, path: screen } = await courseWithWeek(db)
-	const admin = await createUser({ role: 'admin' })
-	await signIn(admin)
+	const admin = await signInAs({ role: 'admin' })
 	await page.goto(`${screen}/${weekId}/edit`)
 	const save = page.getByRole('dialog', { name: 'Edit Week & Materials' }).getByRole('button', { name: 'Save All Changes' })
 	if (javaScriptEnabled) {

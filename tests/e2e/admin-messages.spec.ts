@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { expect, test } from '../support/e2e.ts'
+import { openAs } from '../support/e2e-journeys.ts'
 import { fileOverUploadLimit } from '../support/large-file.ts'
-
-const { createSession } = await import('#app/utils/session.server.ts')
 
 test('non-admins are turned away with the spec message', async ({ page, createUser, signIn }) => {
 	await signIn(await createUser())
@@ -26,14 +25,7 @@ test('a broadcast reaches every student', async ({ page, browser, db, baseURL, c
 	const [first, second] = [await createUser({ name: `First ${tag}` }), await createUser({ name: `Second ${tag}` })]
 
 	// The first student has Announcements open in another browser while the admin writes.
-	const studentContext = await browser.newContext({ baseURL, javaScriptEnabled })
-	const { setCookie } = await createSession(db, first.id)
-	const [pair] = setCookie.split(';')
-	const separator = pair!.indexOf('=')
-	await studentContext.addCookies([
-		{ name: pair!.slice(0, separator), value: pair!.slice(separator + 1), url: baseURL!, httpOnly: true, sameSite: 'Lax' },
-	])
-	const studentPage = await studentContext.newPage()
+	const { context: studentContext, page: studentPage } = await openAs(browser, db, first, baseURL!, javaScriptEnabled)
 	try {
 		await studentPage.goto('/dashboard/messages?tab=announcements')
 		if (javaScriptEnabled) await studentPage.waitForFunction(() => document.documentElement.dataset.hydrated === 'true')

@@ -1,15 +1,13 @@
 import { insertCertificate } from '#tests/support/fixtures.ts'
-import { expect, test } from '../support/e2e.ts'
+import { expect, test } from '../support/e2e-journeys.ts'
 
 test('a student sees their certificate, downloads its PDF and credential, and lets search engines list it', async ({
 	page,
 	db,
-	createUser,
-	signIn,
+	signInAs,
 }) => {
-	const student = await createUser({ name: 'Zoë Łukasiewicz' })
+	const student = await signInAs({ name: 'Zoë Łukasiewicz' })
 	const { certificateId } = await insertCertificate(db, { userId: student.id, course: { title: 'Certified Flipping' } })
-	await signIn(student)
 
 	await page.goto('/dashboard')
 	await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Certificates', exact: true }).click()
@@ -74,17 +72,16 @@ test('anyone checks a certificate without an account: valid, unknown or revoked,
 test('an admin downloads a PDF, revokes a certificate after confirming, and re-issues another under a corrected name', async ({
 	page,
 	db,
+	signInAs,
 	createUser,
-	signIn,
 }) => {
 	// Two certificates, two confirmation steps and four page checks: longer than one page's budget on a busy machine.
 	test.slow()
-	const admin = await createUser({ role: 'admin' })
+	await signInAs({ role: 'admin' })
 	const revoked = await createUser({ name: `Revokee ${Date.now()}` })
 	const misspelt = await createUser({ name: `Jon Smiht ${Date.now()}` })
 	const first = await insertCertificate(db, { userId: revoked.id })
 	const second = await insertCertificate(db, { userId: misspelt.id })
-	await signIn(admin)
 
 	await page.goto('/dashboard/admin/certificates')
 	// A student who lost their copy asks the school for it.

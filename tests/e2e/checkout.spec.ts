@@ -5,6 +5,7 @@ import { publishEvent } from '#app/services/events/publish.server.ts'
 import type { Database } from '#db/types.ts'
 import { holdRequestsTo } from '#tests/support/hold-requests.ts'
 import { expect, test } from '../support/e2e.ts'
+import { agreeAndSubmit, fillTestCard, registerToAgreement } from '../support/e2e-journeys.ts'
 
 async function createPaidCourse(db: Kysely<Database>) {
 	return db
@@ -20,26 +21,15 @@ async function createPaidCourse(db: Kysely<Database>) {
 }
 
 async function registerToCheckout(page: Page, courseTitle: string, email: string) {
-	await page.goto('/register')
-	await page.getByLabel('Full Name').fill('Paula Payer')
-	await page.getByLabel('Email').fill(email)
-	await page.getByLabel('Password', { exact: true }).fill('paid-course-password')
-	await page.getByLabel('Confirm Password').fill('paid-course-password')
-	await page.getByRole('button', { name: 'Continue' }).click()
-	await page.getByRole('radio', { name: new RegExp(courseTitle) }).check()
-	await page.getByRole('button', { name: 'Continue' }).click()
-	await page.getByRole('checkbox', { name: /I have read and agree/ }).check()
-	await page.getByRole('button', { name: 'Proceed to Payment' }).click()
+	await registerToAgreement(page, { name: 'Paula Payer', email, password: 'paid-course-password' }, courseTitle)
+	await agreeAndSubmit(page, 'Proceed to Payment')
 	await expect(page).toHaveURL(/\/test-checkout\/cs_test_[0-9a-f]+$/)
 	await expect(page.getByText('Test mode — no real charge')).toBeVisible()
 }
 
 async function fillCard(page: Page, cardNumber: string) {
 	await page.getByLabel('Name', { exact: true }).fill('Paula Payer')
-	await page.getByLabel('Cardholder Name').fill('Paula Payer')
-	await page.getByLabel('Card Number').fill(cardNumber)
-	await page.getByLabel('Expiry (MM/YY)').fill('12/34')
-	await page.getByLabel('CVC').fill('123')
+	await fillTestCard(page, 'Paula Payer', cardNumber)
 	await page.getByRole('button', { name: 'Pay $2,500.00' }).click()
 }
 
@@ -117,8 +107,7 @@ test('a signed-in student secures a paid spot from the course page', async ({ pa
 	await page.getByRole('link', { name: 'Secure Your Spot Now' }).click()
 	await expect(page).toHaveURL(new RegExp(`/courses/${course.id}\\?dialog=purchase$`))
 	const dialog = page.getByRole('dialog', { name: 'Secure Your Spot' })
-	await dialog.getByRole('checkbox', { name: /I have read and agree/ }).check()
-	await dialog.getByRole('button', { name: 'Proceed to Payment' }).click()
+	await agreeAndSubmit(dialog, 'Proceed to Payment')
 	await expect(page).toHaveURL(/\/test-checkout\//)
 	await expect(page.getByLabel('Email')).toHaveValue(student.email)
 	await payAndFinishOnDashboard(page, '4242424242424242')
@@ -152,8 +141,7 @@ test('a seat event while the purchase form posts does not lose its way to the ch
 		await route.fulfill({ response: answer })
 	})
 	const dialog = page.getByRole('dialog', { name: 'Secure Your Spot' })
-	await dialog.getByRole('checkbox', { name: /I have read and agree/ }).check()
-	await dialog.getByRole('button', { name: 'Proceed to Payment' }).click()
+	await agreeAndSubmit(dialog, 'Proceed to Payment')
 	await expect(page).toHaveURL(/\/test-checkout\//)
 })
 
@@ -169,8 +157,7 @@ test('a student who left an open checkout goes back to the same one, or cancels 
 
 	await page.goto(`/courses/${course.id}?dialog=purchase`)
 	const dialog = page.getByRole('dialog', { name: 'Secure Your Spot' })
-	await dialog.getByRole('checkbox', { name: /I have read and agree/ }).check()
-	await dialog.getByRole('button', { name: 'Proceed to Payment' }).click()
+	await agreeAndSubmit(dialog, 'Proceed to Payment')
 	await expect(page).toHaveURL(/\/test-checkout\//)
 	const checkoutUrl = page.url()
 
@@ -182,8 +169,7 @@ test('a student who left an open checkout goes back to the same one, or cancels 
 	const again = page.getByRole('dialog', { name: 'Secure Your Spot' })
 	await expect(again.getByText('Your checkout is open')).toBeVisible()
 	await expect(again.getByLabel('Promotion code (optional)')).toHaveCount(0)
-	await again.getByRole('checkbox', { name: /I have read and agree/ }).check()
-	await again.getByRole('button', { name: 'Continue to Payment' }).click()
+	await agreeAndSubmit(again, 'Continue to Payment')
 	await expect(page).toHaveURL(checkoutUrl)
 
 	await page.goto(`/courses/${course.id}`)

@@ -5,25 +5,10 @@
  * on the open page by itself (server-sent events).
  */
 import { randomUUID } from 'node:crypto'
-import type { Browser, Page } from '@playwright/test'
-import type { Kysely } from 'kysely'
-import type { Database } from '#db/types.ts'
+import type { Page } from '@playwright/test'
 import { insertCourse, insertCourseStaff, insertEnrollment } from '#tests/support/fixtures.ts'
-import { expect, type TestUser, test } from '../support/e2e.ts'
-
-const { createSession } = await import('#app/utils/session.server.ts')
-
-/** Another person at another browser (its own context and cookies). */
-async function openAs(browser: Browser, db: Kysely<Database>, user: TestUser, baseURL: string, javaScriptEnabled: boolean) {
-	const context = await browser.newContext({ baseURL, javaScriptEnabled })
-	const { setCookie } = await createSession(db, user.id)
-	const [pair] = setCookie.split(';')
-	const separator = pair!.indexOf('=')
-	await context.addCookies([
-		{ name: pair!.slice(0, separator), value: pair!.slice(separator + 1), url: baseURL, httpOnly: true, sameSite: 'Lax' },
-	])
-	return { context, page: await context.newPage() }
-}
+import { expect, test } from '../support/e2e.ts'
+import { openAs } from '../support/e2e-journeys.ts'
 
 async function reply(page: Page, text: string) {
 	await page.getByLabel('Your reply').fill(text)

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { insertCourse, insertEnrollment } from '#tests/support/fixtures.ts'
-import { expect, test } from '../support/e2e.ts'
+import { expect, test } from '../support/e2e-journeys.ts'
 
 const DAY = 86_400_000
 
@@ -9,13 +9,14 @@ for (const width of [390, 1280]) {
 	test(`at ${width} px an admin sets a course's completion rule, completes and reopens a student by hand; the student sees their certificate`, async ({
 		page,
 		db,
+		signInAs,
 		createUser,
 		signIn,
 	}) => {
 		// Three saves, a confirmation and the student's two pages: longer than one page's budget on a busy machine.
 		test.slow()
 		await page.setViewportSize({ width, height: width === 390 ? 844 : 900 })
-		const admin = await createUser({ role: 'admin' })
+		await signInAs({ role: 'admin' })
 		const student = await createUser({ name: `Rita Finisher ${randomUUID().slice(0, 6)}` })
 		// Ends next month: the end-of-course job leaves it alone while the test runs.
 		const course = await insertCourse(db, {
@@ -24,7 +25,6 @@ for (const width of [390, 1280]) {
 			end_date: new Date(Date.now() + 30 * DAY).toISOString().slice(0, 10),
 		})
 		const enrollment = await insertEnrollment(db, { userId: student.id, courseId: course.id })
-		await signIn(admin)
 
 		await page.goto('/dashboard/admin/courses')
 		await page.getByRole('link', { name: `Completion of ${course.title}` }).click()

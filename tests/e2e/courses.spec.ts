@@ -4,6 +4,7 @@ import { publishEvent } from '#app/services/events/publish.server.ts'
 import type { Database } from '#db/types.ts'
 import { insertCourse, insertEnrollment, insertUser } from '#tests/support/fixtures.ts'
 import { expect, test } from '../support/e2e.ts'
+import { agreeAndSubmit } from '../support/e2e-journeys.ts'
 
 async function fillSeats(db: Kysely<Database>, courseId: number, count: number) {
 	for (let i = 0; i < count; i++) {
@@ -155,8 +156,7 @@ test('a signed-in student enrols in a free course from the purchase dialog', asy
 	await expect(page.getByRole('dialog')).toHaveCount(0)
 
 	await page.getByRole('link', { name: 'Secure Your Spot Now' }).click()
-	await dialog.getByRole('checkbox', { name: /I have read and agree/ }).check()
-	await dialog.getByRole('button', { name: 'Register Now' }).click()
+	await agreeAndSubmit(dialog, 'Register Now')
 	await expect(page).toHaveURL(/\/dashboard$/)
 	await expect(page.getByText('Enrollment Successful')).toBeVisible()
 	const enrollments = await db

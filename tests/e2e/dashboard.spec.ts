@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto'
 import type { Page } from '@playwright/test'
+import type { Kysely } from 'kysely'
+import type { Database } from '#db/types.ts'
 import { insertCourse, insertEnrollment, insertLiveSession, insertMaterialItem, insertWeek } from '#tests/support/fixtures.ts'
-import { expect, test } from '../support/e2e.ts'
+import { expect, test } from '../support/e2e-journeys.ts'
 
 async function chooseCourse(page: Page, title: string, javaScriptEnabled: boolean) {
 	await page.getByLabel('Select a course').selectOption({ label: title })
@@ -13,14 +15,16 @@ function weekSection(page: Page, name: string) {
 	return page.getByRole('region', { name })
 }
 
-test('a student chooses a course, which is remembered, and switches week tabs', async ({
-	page,
-	db,
-	createUser,
-	signIn,
-	javaScriptEnabled,
-}) => {
-	const student = await createUser({ name: 'Riley Renter' })
+/** Weeks 1 to `count` of the course, week n on 'Topic n' with no call link, holding the material 'Handout n'. */
+async function insertWeeksWithHandouts(db: Kysely<Database>, courseId: number, count: number) {
+	for (let week = 1; week <= count; week++) {
+		const weekId = await insertWeek(db, { courseId, weekNumber: week, topic: `Topic ${week}`, zoomLink: null })
+		await insertMaterialItem(db, { courseId, weekId, title: `Handout ${week}`, fileName: `handout-${week}.pdf`, sizeBytes: 2048 })
+	}
+}
+
+test('a student chooses a course, which is remembered, and switches week tabs', async ({ page, db, signInAs, javaScriptEnabled }) => {
+	const student = await signInAs({ name: 'Riley Renter' })
 	const older = await insertCourse(db)
 	const newer = await insertCourse(db)
 	await insertEnrollment(db, { userId: student.id, courseId: older.id, status: 'active', daysAgo: 20 })
@@ -51,7 +55,6 @@ test('a student chooses a course, which is remembered, and switches week tabs', 
 		category: 'recording',
 		sizeBytes: 2048,
 	})
-	await signIn(student)
 
 	await page.goto('/dashboard')
 	await expect(page.getByRole('heading', { level: 1, name: 'Welcome, Riley Renter!' })).toBeVisible()
@@ -98,22 +101,11 @@ test('a student chooses a course, which is remembered, and switches week tabs', 
 	await expect(page.getByRole('link', { name: 'Open Messages' })).toHaveAttribute('href', '/dashboard/messages')
 })
 
-test('a long course lists its 8 most recent weeks first and all of them on request', async ({ page, db, createUser, signIn }) => {
-	const student = await createUser({ name: 'Lena Longcourse' })
+test('a long course lists its 8 most recent weeks first and all of them on request', async ({ page, db, signInAs }) => {
+	const student = await signInAs({ name: 'Lena Longcourse' })
 	const course = await insertCourse(db)
 	await insertEnrollment(db, { userId: student.id, courseId: course.id })
-	for (let week = 1; week <= 10; week++) {
-		const weekId = await insertWeek(db, { courseId: course.id, weekNumber: week, topic: `Topic ${week}`, zoomLink: null })
-		await insertMaterialItem(db, {
-			courseId: course.id,
-			weekId,
-			title: `Handout ${week}`,
-			fileName: `handout-${week}.pdf`,
-			category: 'material',
-			sizeBytes: 2048,
-		})
-	}
-	await signIn(student)
+	await insertWeeksWithHandouts(db, course.id, 10)
 
 	await page.goto('/dashboard')
 	const weekHeadings = page.getByRole('heading', { level: 3, name: /^Week \d+:/ })
@@ -134,11 +126,10 @@ test('a long course lists its 8 most recent weeks first and all of them on reque
 	await expect(page.getByText('Showing the 8 most recent of 10 weeks.')).toBeVisible()
 })
 
-test('a student without an active enrollment is invited to browse courses', async ({ page, db, createUser, signIn }) => {
-	const student = await createUser({ name: 'Nora Newcomer' })
+test('a student without an active enrollment is invited to browse courses', async ({ page, db, signInAs }) => {
+	const student = await signInAs({ name: 'Nora Newcomer' })
 	const course = await insertCourse(db)
 	await insertEnrollment(db, { userId: student.id, courseId: course.id, status: 'pending' })
-	await signIn(student)
 
 	await page.goto('/dashboard')
 	await expect(page.getByRole('heading', { name: 'You have not yet enrolled' })).toBeVisible()
@@ -148,11 +139,10 @@ test('a student without an active enrollment is invited to browse courses', asyn
 	await expect(page).toHaveURL(/\/courses$/)
 })
 
-test('an admin sees the management cards and may pick any course', async ({ page, db, createUser, signIn, javaScriptEnabled }) => {
-	const admin = await createUser({ name: 'Ada Admin', role: 'admin' })
+test('an admin sees the management cards and may pick any course', async ({ page, db, signInAs, javaScriptEnabled }) => {
+	await signInAs({ name: 'Ada Admin', role: 'admin' })
 	const course = await insertCourse(db)
 	await insertWeek(db, { courseId: course.id, weekNumber: 1, topic: 'Admin Week', zoomLink: null })
-	await signIn(admin)
 
 	await page.goto('/dashboard')
 	await expect(page.getByRole('heading', { level: 1, name: 'Welcome, Ada Admin! (Administrator)' })).toBeVisible()
@@ -164,13 +154,12 @@ test('an admin sees the management cards and may pick any course', async ({ page
 	await expect(page.getByRole('heading', { name: 'Week 1: Admin Week' })).toBeVisible()
 })
 
-test('My Courses lists enrollments with their status and links to their materials', async ({ page, db, createUser, signIn }) => {
-	const student = await createUser()
+test('My Courses lists enrollments with their status and links to their materials', async ({ page, db, signInAs }) => {
+	const student = await signInAs()
 	const active = await insertCourse(db)
 	const pending = await insertCourse(db)
 	await insertEnrollment(db, { userId: student.id, courseId: active.id, status: 'active', daysAgo: 3 })
 	await insertEnrollment(db, { userId: student.id, courseId: pending.id, status: 'pending', daysAgo: 1 })
-	await signIn(student)
 
 	await page.goto('/dashboard/courses')
 	await expect(page.getByRole('heading', { level: 1, name: 'My Courses' })).toBeVisible()
@@ -187,14 +176,13 @@ test.describe('in a time zone a day ahead of the server', () => {
 	// UTC+14: noon UTC is already the next day here.
 	test.use({ timezoneId: 'Pacific/Kiritimati' })
 
-	test("My Courses shows the enrollment date in the reader's time zone", async ({ page, db, createUser, signIn, javaScriptEnabled }) => {
-		const student = await createUser()
+	test("My Courses shows the enrollment date in the reader's time zone", async ({ page, db, signInAs, javaScriptEnabled }) => {
+		const student = await signInAs()
 		const course = await insertCourse(db)
 		await db
 			.insertInto('enrollments')
 			.values({ user_id: student.id, course_id: course.id, status: 'active', enrollment_date: new Date('2026-03-10T12:00:00Z') })
 			.execute()
-		await signIn(student)
 
 		await page.goto('/dashboard/courses')
 		const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: course.title }) })
@@ -206,8 +194,8 @@ test.describe('in a time zone a day ahead of the server', () => {
 	})
 })
 
-test('My Courses shows waitlist requests, or else invites to browse programs', async ({ page, db, createUser, signIn }) => {
-	const waiting = await createUser()
+test('My Courses shows waitlist requests, or else invites to browse programs', async ({ page, db, signInAs }) => {
+	const waiting = await signInAs()
 	await db
 		.insertInto('contact_submissions')
 		.values({
@@ -218,23 +206,20 @@ test('My Courses shows waitlist requests, or else invites to browse programs', a
 			message: 'Waitlist request for: the next cohort\nI would love a spot.',
 		})
 		.execute()
-	await signIn(waiting)
 	await page.goto('/dashboard/courses')
 	await expect(page.getByRole('heading', { name: 'Your Waitlist Requests' })).toBeVisible()
 	await expect(page.getByText('I would love a spot.')).toBeVisible()
 
-	const newcomer = await createUser()
-	await signIn(newcomer)
+	await signInAs()
 	await page.goto('/dashboard/courses')
 	await expect(page.getByRole('link', { name: 'Browse Available Programs' })).toHaveAttribute('href', '/courses')
 })
 
 test('without a course the dashboard community says so and links the investor community (docs/decisions/060)', async ({
 	page,
-	createUser,
-	signIn,
+	signInAs,
 }) => {
-	await signIn(await createUser())
+	await signInAs()
 	const response = await page.goto('/dashboard/community')
 	expect(response?.status()).toBe(200)
 	await expect(page.getByRole('heading', { level: 1, name: 'Community' })).toBeVisible()
@@ -242,8 +227,8 @@ test('without a course the dashboard community says so and links the investor co
 	await expect(page.getByRole('link', { name: 'Visit the Investor Community' })).toHaveAttribute('href', '/community')
 })
 
-test('one dashboard menu: the sidebar on a wide screen, opened by its button on a phone', async ({ page, createUser, signIn }) => {
-	await signIn(await createUser({ role: 'admin' }))
+test('one dashboard menu: the sidebar on a wide screen, opened by its button on a phone', async ({ page, signInAs }) => {
+	await signInAs({ role: 'admin' })
 	await page.goto('/dashboard')
 	const menu = page.getByRole('navigation', { name: 'Dashboard' })
 	await expect(menu.getByRole('link', { name: 'Manage Courses' })).toBeVisible()
@@ -275,27 +260,18 @@ test('a signed-out visitor is sent to log in', async ({ page }) => {
 test('on a phone the current week leads: open weeks newest first, then one line for each week not open yet', async ({
 	page,
 	db,
-	createUser,
-	signIn,
+	signInAs,
 }) => {
-	const student = await createUser({ name: 'Casey Cohort' })
+	const student = await signInAs({ name: 'Casey Cohort' })
 	const course = await insertCourse(db, { time_zone: 'America/New_York', weeks_open_days_before: 7 })
 	await insertEnrollment(db, { userId: student.id, courseId: course.id })
+	await insertWeeksWithHandouts(db, course.id, 8)
 	const DAY = 86_400_000
 	for (let week = 1; week <= 8; week++) {
-		const weekId = await insertWeek(db, { courseId: course.id, weekNumber: week, topic: `Topic ${week}`, zoomLink: null })
-		await insertMaterialItem(db, {
-			courseId: course.id,
-			weekId,
-			title: `Handout ${week}`,
-			fileName: `handout-${week}.pdf`,
-			sizeBytes: 2048,
-		})
 		// Weekly sessions with week 3 two days ahead: weeks 1 to 3 are open.
 		const startsAt = new Date(Date.now() + (week - 3) * 7 * DAY + 2 * DAY)
 		await insertLiveSession(db, { courseId: course.id, weekNumber: week, startsAt, endsAt: new Date(startsAt.getTime() + 3_600_000) })
 	}
-	await signIn(student)
 	await page.setViewportSize({ width: 390, height: 844 })
 
 	await page.goto('/dashboard')

@@ -1,24 +1,24 @@
 import { randomUUID } from 'node:crypto'
 import { insertCourse, insertEnrollment } from '#tests/support/fixtures.ts'
-import { expect, test } from '../support/e2e.ts'
+import { expect, test } from '../support/e2e-journeys.ts'
 
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj\n<<>>\nendobj\ntrailer\n<<>>\n%%EOF\n')
 
 test('an admin creates an assignment, a student hands it in, the admin grades it and the student reads the grade', async ({
 	page,
 	db,
+	signInAs,
 	createUser,
 	signIn,
 }) => {
 	test.slow()
 	const tag = randomUUID().slice(0, 8)
 	const course = await insertCourse(db, { title: `Grading Course ${tag}` })
-	const admin = await createUser({ role: 'admin', name: 'Grading Admin' })
+	const admin = await signInAs({ role: 'admin', name: 'Grading Admin' })
 	const student = await createUser({ name: `Student ${tag}` })
 	await insertEnrollment(db, { userId: student.id, courseId: course.id })
 	const title = `Deal Analysis ${tag}`
 
-	await signIn(admin)
 	await page.goto(`/dashboard/admin/courses/${course.id}/materials`)
 	await page.getByLabel('Assignment Title').fill(title)
 	await page.getByLabel('Instructions').fill('Analyse one property in your market.')

@@ -8,7 +8,7 @@ import {
 	insertSubmission,
 	insertWaitlistEntry,
 } from '#tests/support/fixtures.ts'
-import { expect, test } from '../support/e2e.ts'
+import { expect, test } from '../support/e2e-journeys.ts'
 
 /**
  * An instructor works on the people of the course they teach (issue 42, docs/decisions/056 and
@@ -18,6 +18,7 @@ import { expect, test } from '../support/e2e.ts'
 test("an instructor grades, announces and messages in their course, and is refused another course's people", async ({
 	page,
 	db,
+	signInAs,
 	createUser,
 	signIn,
 }) => {
@@ -25,7 +26,7 @@ test("an instructor grades, announces and messages in their course, and is refus
 	const tag = randomUUID().slice(0, 8)
 	const mine = await insertCourse(db, { title: `Flipping ${tag}` })
 	const theirs = await insertCourse(db, { title: `Rentals ${tag}` })
-	const instructor = await createUser({ role: 'instructor', name: `Ivy ${tag}` })
+	const instructor = await signInAs({ role: 'instructor', name: `Ivy ${tag}` })
 	const student = await createUser({ name: `Olive ${tag}` })
 	const elsewhere = await createUser({ name: `Xavier ${tag}` })
 	await insertCourseStaff(db, { courseId: mine.id, userId: instructor.id })
@@ -43,8 +44,6 @@ test("an instructor grades, announces and messages in their course, and is refus
 		courseTitle: mine.title,
 		customerEmail: student.email,
 	})
-
-	await signIn(instructor)
 
 	// Grading: their course's hand-in only.
 	await page.goto('/dashboard/admin/grades')

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto'
 import { insertCourse } from '#tests/support/fixtures.ts'
 import { expect, test } from '../support/e2e.ts'
+import { acceptInvitation, invitationLink, inviteInstructor } from '../support/e2e-journeys.ts'
 
 test('an admin invites an instructor for a course; the instructor sets a password from the mailed link and is signed in', async ({
 	page,
-	context,
 	db,
 	createUser,
 	signIn,
@@ -25,26 +25,10 @@ test('an admin invites an instructor for a course; the instructor sets a passwor
 	await dialog.getByRole('button', { name: 'Send Invitation' }).click()
 	await expect(page.getByText('Name must be at least 2 characters')).toBeVisible()
 
-	await page.getByLabel('Name').fill(`Ivy ${tag}`)
-	await page.getByLabel('Email').fill(email)
-	await page.getByRole('radio', { name: 'Instructor' }).check()
-	await page.getByRole('checkbox', { name: course.title }).check()
-	await page.getByRole('button', { name: 'Send Invitation' }).click()
-	await expect(page.getByText(`Invitation sent to ${email}`)).toBeVisible()
+	await inviteInstructor(page, { name: `Ivy ${tag}`, email, courseTitle: course.title })
 
-	await page.goto(`/dev/mailbox?to=${encodeURIComponent(email)}`)
-	const mail = page.getByRole('listitem').filter({ hasText: 'You are invited: set your password' })
-	const link = mail.getByRole('region', { name: 'Plain-text part' }).getByRole('link', { name: /\/accept-invite\?token=/ })
-	await expect(link).toBeVisible()
-	const url = new URL((await link.getAttribute('href'))!)
-
-	await context.clearCookies()
-	await page.goto(`${url.pathname}${url.search}`)
-	await expect(page.getByRole('heading', { name: 'Set your password' })).toBeVisible()
-	await page.getByLabel('Password', { exact: true }).fill('instructor password')
-	await page.getByLabel('Confirm Password').fill('instructor password')
-	await page.getByRole('button', { name: 'Set Password and Sign In' }).click()
-	await expect(page.getByText('Your password is set and your account is ready.')).toBeVisible()
+	const url = await invitationLink(page, email)
+	await acceptInvitation(page, url, 'instructor password')
 	await expect(page).toHaveURL(/\/dashboard$/)
 
 	// The link worked once.

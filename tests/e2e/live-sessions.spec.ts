@@ -7,19 +7,18 @@
 import { randomUUID } from 'node:crypto'
 import { syncCourseSessions } from '#app/models/sessions/session-schedule.server.ts'
 import { insertCourse, insertEnrollment, insertMaterialItem, insertWeek } from '#tests/support/fixtures.ts'
-import { expect, test } from '../support/e2e.ts'
+import { expect, test } from '../support/e2e-journeys.ts'
 
 test.use({ timezoneId: 'Europe/Berlin' })
 
-test('an admin sets a weekly schedule, then moves and cancels one session', async ({ page, db, createUser, signIn }) => {
-	const admin = await createUser({ role: 'admin', name: 'Ada Admin' })
+test('an admin sets a weekly schedule, then moves and cancels one session', async ({ page, db, signInAs }) => {
+	await signInAs({ role: 'admin', name: 'Ada Admin' })
 	const course = await insertCourse(db, {
 		title: `Schedule ${randomUUID().slice(0, 6)}`,
 		description: 'Weekly classes',
 		start_date: '2031-01-10',
 		end_date: '2031-02-06',
 	})
-	await signIn(admin)
 
 	await page.goto(`/dashboard/admin/courses/${course.id}/edit`)
 	const dialog = page.getByRole('dialog', { name: 'Edit Course' })
@@ -66,11 +65,10 @@ test('an admin sets a weekly schedule, then moves and cancels one session', asyn
 test('a student sees session times, a locked week and the next session, and sets their zone and calendar', async ({
 	page,
 	db,
-	createUser,
-	signIn,
+	signInAs,
 	javaScriptEnabled,
 }) => {
-	const student = await createUser({ name: 'Sam Student' })
+	const student = await signInAs({ name: 'Sam Student' })
 	const course = await insertCourse(db, {
 		title: `Cohort ${randomUUID().slice(0, 6)}`,
 		time_zone: 'America/New_York',
@@ -109,7 +107,6 @@ test('a student sees session times, a locked week and the next session, and sets
 			},
 		])
 		.execute()
-	await signIn(student)
 
 	await page.goto(`/dashboard?course=${course.id}`)
 	await expect(page.getByRole('heading', { name: 'Next Live Session' })).toBeVisible()

@@ -1,31 +1,18 @@
 import { randomUUID } from 'node:crypto'
-import type { Browser, Page } from '@playwright/test'
+import type { Page } from '@playwright/test'
 import type { Kysely } from 'kysely'
 import { publishEvent } from '#app/services/events/publish.server.ts'
 import { attachmentKey } from '#app/services/storage/keys.ts'
 import type { Database } from '#db/types.ts'
 import { insertCourse, insertCourseStaff, insertEnrollment } from '#tests/support/fixtures.ts'
-import { expect, type TestUser, test } from '../support/e2e.ts'
+import type { TestUser } from '../support/e2e.ts'
 import { e2eServerStorage } from '../support/e2e-env.ts'
-
-const { createSession } = await import('#app/utils/session.server.ts')
+import { expect, openAs, test } from '../support/e2e-journeys.ts'
 
 const serverStorage = e2eServerStorage()
 
 /** A 1×1 PNG. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64')
-
-/** A second person at another browser (its own context and cookies). */
-async function openAs(browser: Browser, db: Kysely<Database>, user: TestUser, baseURL: string, javaScriptEnabled: boolean) {
-	const context = await browser.newContext({ baseURL, javaScriptEnabled })
-	const { setCookie } = await createSession(db, user.id)
-	const [pair] = setCookie.split(';')
-	const separator = pair!.indexOf('=')
-	await context.addCookies([
-		{ name: pair!.slice(0, separator), value: pair!.slice(separator + 1), url: baseURL, httpOnly: true, sameSite: 'Lax' },
-	])
-	return { context, page: await context.newPage() }
-}
 
 async function waitForHydration(page: Page) {
 	await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true')
@@ -42,16 +29,15 @@ async function teach(db: Kysely<Database>, student: TestUser, instructors: TestU
 	for (const instructor of instructors) await insertCourseStaff(db, { courseId: course.id, userId: instructor.id })
 }
 
-test('a student reads, sends, attaches and deletes messages', async ({ page, db, createUser, signIn, javaScriptEnabled }) => {
+test('a student reads, sends, attaches and deletes messages', async ({ page, db, signInAs, createUser, javaScriptEnabled }) => {
 	test.slow()
 	const tag = randomUUID().slice(0, 8)
 	const admin = await createUser({ role: 'admin', name: `Ada ${tag}` })
-	const student = await createUser({ name: `Sam ${tag}` })
+	const student = await signInAs({ name: `Sam ${tag}` })
 	await db
 		.insertInto('messages')
 		.values({ sender_id: admin.id, receiver_id: student.id, content: `Welcome ${tag}` })
 		.execute()
-	await signIn(student)
 
 	await page.goto('/dashboard/messages')
 	await expect(page.getByRole('heading', { level: 1, name: 'Messages' })).toBeVisible()
@@ -126,13 +112,12 @@ test('a student reads, sends, attaches and deletes messages', async ({ page, db,
 	expect(attachments).toEqual([{ name: 'notes.txt' }])
 })
 
-test('contacts: search, refresh and a new conversation', async ({ page, db, createUser, signIn }) => {
+test('contacts: search, refresh and a new conversation', async ({ page, db, signInAs, createUser }) => {
 	const tag = randomUUID().slice(0, 8)
 	const instructor = await createUser({ role: 'instructor', name: `Ivy ${tag}` })
 	await createUser({ name: `Fellow student ${tag}` })
-	const student = await createUser({ name: `Sam ${tag}` })
+	const student = await signInAs({ name: `Sam ${tag}` })
 	await teach(db, student, [instructor])
-	await signIn(student)
 
 	await page.goto('/dashboard/messages?tab=conversations')
 	await page.getByLabel('Search contacts').fill(tag)
@@ -153,15 +138,14 @@ test('contacts: search, refresh and a new conversation', async ({ page, db, crea
 	await expect(page.getByRole('heading', { level: 2, name: `Ivy ${tag}` })).toBeVisible()
 })
 
-test('announcements show a subject and a body', async ({ page, db, createUser, signIn }) => {
+test('announcements show a subject and a body', async ({ page, db, signInAs, createUser }) => {
 	const tag = randomUUID().slice(0, 8)
 	const admin = await createUser({ role: 'admin', name: `Ada ${tag}` })
-	const student = await createUser()
+	await signInAs()
 	await db
 		.insertInto('messages')
 		.values({ sender_id: admin.id, receiver_id: null, is_announcement: true, content: `Schedule ${tag}: Class moves to 7 PM` })
 		.execute()
-	await signIn(student)
 	await page.goto('/dashboard/messages?tab=announcements')
 	const announcement = page.getByRole('article').filter({ has: page.getByRole('heading', { level: 3, name: `Schedule ${tag}` }) })
 	await expect(announcement).toBeVisible()
@@ -170,14 +154,13 @@ test('announcements show a subject and a body', async ({ page, db, createUser, s
 })
 
 // Live updates need JavaScript; without it the page is right on reload (covered above).
-test("an admin's message reaches the student's open page live @js-only", async ({ page, browser, db, baseURL, createUser, signIn }) => {
+test("an admin's message reaches the student's open page live @js-only", async ({ page, browser, db, baseURL, signInAs, createUser }) => {
 	test.slow()
 	const tag = randomUUID().slice(0, 8)
 	const admin = await createUser({ role: 'admin', name: `Ada ${tag}` })
 	const instructor = await createUser({ role: 'instructor', name: `Ivy ${tag}` })
-	const student = await createUser({ name: `Sam ${tag}` })
+	const student = await signInAs({ name: `Sam ${tag}` })
 	await teach(db, student, [instructor])
-	await signIn(student)
 	const other = await openAs(browser, db, admin, baseURL!, true)
 	try {
 		const adminPage = other.page
@@ -227,15 +210,14 @@ test("an admin's message reaches the student's open page live @js-only", async (
 test('a message sent while the page is still opening its live stream shows once the stream opens @js-only', async ({
 	page,
 	db,
+	signInAs,
 	createUser,
-	signIn,
 }) => {
 	const tag = randomUUID().slice(0, 8)
 	const admin = await createUser({ role: 'admin', name: `Ada ${tag}` })
 	const instructor = await createUser({ role: 'instructor', name: `Ivy ${tag}` })
-	const student = await createUser({ name: `Sam ${tag}` })
+	const student = await signInAs({ name: `Sam ${tag}` })
 	await teach(db, student, [instructor])
-	await signIn(student)
 	let openStream: () => void = () => {}
 	const streamHeld = new Promise<void>((resolve) => (openStream = resolve))
 	let streamRequested: () => void = () => {}
@@ -265,12 +247,11 @@ test('a message sent while the page is still opening its live stream shows once 
 	await expect(adminContact.getByTestId('unread-count')).toHaveText(/^1/)
 })
 
-test('a refused send shows its toast on the page that answers it, and only there', async ({ page, db, createUser, signIn }) => {
+test('a refused send shows its toast on the page that answers it, and only there', async ({ page, db, signInAs, createUser }) => {
 	const tag = randomUUID().slice(0, 8)
 	const admin = await createUser({ role: 'admin', name: `Ada ${tag}` })
-	const student = await createUser({ name: `Sam ${tag}` })
+	const student = await signInAs({ name: `Sam ${tag}` })
 	const otherStudent = await createUser({ name: `Other ${tag}` })
-	await signIn(student)
 	await page.goto(`/dashboard/messages?with=${admin.id}`)
 
 	// As a forged form would: the post names a student this student may not write to.
@@ -292,10 +273,10 @@ test('a refused send shows its toast on the page that answers it, and only there
 	await expect(page.getByRole('status')).toHaveText('')
 })
 
-test('an image attachment that cannot be shown says so and keeps its download @js-only', async ({ page, db, createUser, signIn }) => {
+test('an image attachment that cannot be shown says so and keeps its download @js-only', async ({ page, db, signInAs, createUser }) => {
 	const tag = randomUUID().slice(0, 8)
 	const admin = await createUser({ role: 'admin', name: `Ada ${tag}` })
-	const student = await createUser({ name: `Sam ${tag}` })
+	const student = await signInAs({ name: `Sam ${tag}` })
 	// Stored as a PNG, but its bytes are not an image (a damaged upload).
 	const key = attachmentKey(admin.id, 'floor-plan.png')
 	const { size } = await serverStorage.put(key, new TextEncoder().encode('not an image'), { contentType: 'image/png' })
@@ -309,20 +290,18 @@ test('an image attachment that cannot be shown says so and keeps its download @j
 		.values({ message_id: message.id, name: 'floor-plan.png', type: 'image/png', size_bytes: size, storage_key: key })
 		.returning('id')
 		.executeTakeFirstOrThrow()
-	await signIn(student)
 
 	await page.goto(`/dashboard/messages?with=${admin.id}`)
 	await expect(thread(page).getByRole('alert').filter({ hasText: 'Failed to preview attachment' })).toBeVisible()
 	await expect(thread(page).getByRole('link', { name: 'floor-plan.png' })).toHaveAttribute('href', `/files/attachments/${attachment.id}`)
 })
 
-test('a contact search closes a thread it filters out and opens what it found', async ({ page, db, createUser, signIn }) => {
+test('a contact search closes a thread it filters out and opens what it found', async ({ page, db, signInAs, createUser }) => {
 	const tag = randomUUID().slice(0, 8)
 	const ivy = await createUser({ role: 'instructor', name: `Ivy ${tag}` })
 	const otto = await createUser({ role: 'instructor', name: `Otto ${tag}` })
-	const student = await createUser({ name: `Sam ${tag}` })
+	const student = await signInAs({ name: `Sam ${tag}` })
 	await teach(db, student, [ivy, otto])
-	await signIn(student)
 
 	await page.goto(`/dashboard/messages?tab=conversations&with=${ivy.id}`)
 	await expect(page.getByRole('heading', { level: 2, name: `Ivy ${tag}` })).toBeVisible()

@@ -1,19 +1,28 @@
 import { randomUUID } from 'node:crypto'
 import type { Page } from '@playwright/test'
 import { insertCommunityThread, insertPlanPurchase } from '#tests/support/fixtures.ts'
-import { expect, test } from '../support/e2e.ts'
+import { expect, test } from '../support/e2e-journeys.ts'
 
 /** How far the document is wider than the screen: a phone user would have to scroll sideways. */
 const sidewaysOverflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
+
+/** Opens each page in turn; every one that scrolls sideways fails the test, named by its path. */
+async function expectNoneScrollsSideways(page: Page, paths: string[]) {
+	for (const path of paths) {
+		await page.goto(path)
+		await expect(page.getByRole('main')).toBeVisible()
+		expect.soft(await sidewaysOverflow(page), path).toBeLessThanOrEqual(0)
+	}
+}
 
 /** What people type: long names, long titles, a pasted link with no space to break at. */
 const LONG_NAME = 'Maximiliana-Bartholomew Featherstonehaugh-Worthington'
 const PASTED_LINK = `https://docs.example.com/spreadsheets/d/${'1A2b3C4d5E6f7G8h9I0j'.repeat(5)}/edit#gid=0`
 
-test('on a phone no page scrolls sideways; wide tables scroll inside their card', async ({ page, db, createUser, signIn }) => {
+test('on a phone no page scrolls sideways; wide tables scroll inside their card', async ({ page, db, signInAs, createUser, signIn }) => {
 	// Twenty-odd pages, each checked by axe and the HTML checker: more than the default minute on a busy machine.
 	test.slow()
-	const admin = await createUser({ role: 'admin', name: `Phone Admin ${LONG_NAME}` })
+	const admin = await signInAs({ role: 'admin', name: `Phone Admin ${LONG_NAME}` })
 	const student = await createUser({ name: `Phone Student ${LONG_NAME}` })
 	const course = await db
 		.insertInto('courses')
@@ -94,7 +103,6 @@ test('on a phone no page scrolls sideways; wide tables scroll inside their card'
 	await db.updateTable('plan_instalments').set({ status: 'failed', failed_at: new Date() }).where('id', '=', instalmentIds[1]!).execute()
 
 	await page.setViewportSize({ width: 390, height: 844 })
-	await signIn(admin)
 	const adminPages = [
 		'/dashboard',
 		'/dashboard/admin/courses',
@@ -117,11 +125,7 @@ test('on a phone no page scrolls sideways; wide tables scroll inside their card'
 		'/dashboard/admin/messages',
 		'/dashboard/admin/exports',
 	]
-	for (const path of adminPages) {
-		await page.goto(path)
-		await expect(page.getByRole('main')).toBeVisible()
-		expect.soft(await sidewaysOverflow(page), path).toBeLessThanOrEqual(0)
-	}
+	await expectNoneScrollsSideways(page, adminPages)
 	// The enrollments table stacks its rows on a phone: Status and Refund are on screen without scrolling sideways (issue 39 point 9).
 	await page.goto('/dashboard/admin/enrollments')
 	const table = page.getByRole('table', { name: 'Enrollments' })
@@ -154,20 +158,16 @@ test('on a phone no page scrolls sideways; wide tables scroll inside their card'
 		'/courses',
 		`/courses/${course.id}`,
 	]
-	for (const path of studentPages) {
-		await page.goto(path)
-		await expect(page.getByRole('main')).toBeVisible()
-		expect.soft(await sidewaysOverflow(page), path).toBeLessThanOrEqual(0)
-	}
+	await expectNoneScrollsSideways(page, studentPages)
 })
 
 test("on a phone an instructor's menu opens from its button and their course pages do not scroll sideways", async ({
 	page,
 	db,
+	signInAs,
 	createUser,
-	signIn,
 }) => {
-	const instructor = await createUser({ role: 'instructor', name: `Phone Instructor ${LONG_NAME}` })
+	const instructor = await signInAs({ role: 'instructor', name: `Phone Instructor ${LONG_NAME}` })
 	const student = await createUser({ name: `Phone Student ${LONG_NAME}` })
 	const course = await db
 		.insertInto('courses')
@@ -193,7 +193,6 @@ test("on a phone an instructor's menu opens from its button and their course pag
 		.returning('id')
 		.executeTakeFirstOrThrow()
 	await page.setViewportSize({ width: 390, height: 844 })
-	await signIn(instructor)
 
 	await page.goto('/dashboard')
 	// The menu's button opens it, with or without JavaScript; the course they teach comes first.
@@ -202,7 +201,7 @@ test("on a phone an instructor's menu opens from its button and their course pag
 	await expect(menu.getByRole('link').first()).toHaveText(course.title)
 	await menu.getByRole('link', { name: course.title }).click()
 	await expect(page.getByRole('heading', { level: 1, name: 'Manage Course Materials' })).toBeVisible()
-	for (const path of [
+	await expectNoneScrollsSideways(page, [
 		'/dashboard',
 		'/dashboard/admin/courses',
 		`/dashboard/admin/courses/${course.id}/materials`,
@@ -211,21 +210,16 @@ test("on a phone an instructor's menu opens from its button and their course pag
 		`/dashboard/admin/courses/${course.id}/sessions/${session.id}/attendance`,
 		`/dashboard/admin/courses/${course.id}/progress`,
 		'/dashboard/admin/exports',
-	]) {
-		await page.goto(path)
-		await expect(page.getByRole('main')).toBeVisible()
-		expect.soft(await sidewaysOverflow(page), path).toBeLessThanOrEqual(0)
-	}
+	])
 })
 
 test('on a phone the dashboard names the chosen course in full, and the Show button goes once JavaScript runs', async ({
 	page,
 	db,
-	createUser,
-	signIn,
+	signInAs,
 	javaScriptEnabled,
 }) => {
-	const student = await createUser()
+	const student = await signInAs()
 	const course = await db
 		.insertInto('courses')
 		.values({ title: `Selector ${randomUUID().slice(0, 8)} Advanced Multifamily Syndication and Commercial Refinancing Masterclass` })
@@ -233,7 +227,6 @@ test('on a phone the dashboard names the chosen course in full, and the Show but
 		.executeTakeFirstOrThrow()
 	await db.insertInto('enrollments').values({ user_id: student.id, course_id: course.id, enrollment_date: new Date() }).execute()
 	await page.setViewportSize({ width: 390, height: 844 })
-	await signIn(student)
 	await page.goto(`/dashboard?course=${course.id}`)
 
 	const title = page.getByTestId('selected-course-title')
@@ -267,10 +260,10 @@ const lineBreaksOf = (element: HTMLElement) => {
 test('Manage Course Materials and Enrollments: buttons and links keep their lines, e-mails wrap only at @ or a dot, wide tables say they scroll', async ({
 	page,
 	db,
+	signInAs,
 	createUser,
-	signIn,
 }) => {
-	const admin = await createUser({ role: 'admin' })
+	await signInAs({ role: 'admin' })
 	const course = await db
 		.insertInto('courses')
 		.values({ title: `Layout ${randomUUID().slice(0, 8)}`, capacity: 10 })
@@ -305,7 +298,6 @@ test('Manage Course Materials and Enrollments: buttons and links keep their line
 			})),
 		)
 		.execute()
-	await signIn(admin)
 	const materials = `/dashboard/admin/courses/${course.id}/materials`
 
 	await page.setViewportSize({ width: 1280, height: 900 })

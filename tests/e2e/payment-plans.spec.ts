@@ -5,12 +5,9 @@
  * previews three instalments and saves them.
  */
 import { randomUUID } from 'node:crypto'
-import { addMonths, dayInZone } from '#app/models/payments/instalment-plans.ts'
 import { findAdminCourseCard } from '#tests/support/admin-course-grid.ts'
-import { insertCourse } from '#tests/support/fixtures.ts'
+import { insertPlanCourse } from '#tests/support/plan-course.ts'
 import { expect, test } from '../support/e2e.ts'
-
-const ZONE = 'America/New_York'
 
 for (const width of [1280, 390]) {
 	test(`at ${width} px an admin sets a 3-instalment plan and sees its schedule; 5 would end after the course`, async ({
@@ -20,15 +17,8 @@ for (const width of [1280, 390]) {
 		signIn,
 	}) => {
 		await page.setViewportSize({ width, height: 900 })
-		const today = dayInZone(new Date(), ZONE)
 		const title = `Plan ${randomUUID().slice(0, 8)}`
-		const course = await insertCourse(db, {
-			title,
-			registration_fee: 250_000,
-			time_zone: ZONE,
-			start_date: today,
-			end_date: addMonths(today, 4),
-		})
+		const { course } = await insertPlanCourse(db, { title, plan: false })
 		await signIn(await createUser({ role: 'admin' }))
 		await page.goto('/dashboard/admin/courses')
 		const card = await findAdminCourseCard(page, title)

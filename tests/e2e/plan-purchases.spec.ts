@@ -8,14 +8,13 @@
  * the student updates the card and pays, and access is back at once.
  */
 import { randomUUID } from 'node:crypto'
-import { addMonths, dayInZone } from '#app/models/payments/instalment-plans.ts'
+import { addMonths } from '#app/models/payments/instalment-plans.ts'
 import { pauseOverduePlans } from '#app/models/payments/plan-purchases.server.ts'
 import { formatDateOnly } from '#app/utils/misc.ts'
-import { insertCourse, insertMaterialItem, insertPaymentPlan, insertWeek } from '#tests/support/fixtures.ts'
-import { holdRequestsTo } from '#tests/support/hold-requests.ts'
+import { insertMaterialItem, insertWeek } from '#tests/support/fixtures.ts'
+import { insertPlanCourse } from '#tests/support/plan-course.ts'
 import { expect, test } from '../support/e2e.ts'
-
-const ZONE = 'America/New_York'
+import { agreeAndSubmit, payAtTestCheckout } from '../support/e2e-journeys.ts'
 
 test('a student buys a course on a 3-instalment plan, a failed instalment pauses access after the grace days, paying restores it', async ({
 	page,
@@ -23,16 +22,8 @@ test('a student buys a course on a 3-instalment plan, a failed instalment pauses
 	createUser,
 	signIn,
 }) => {
-	const today = dayInZone(new Date(), ZONE)
 	const title = `Instalments ${randomUUID().slice(0, 8)}`
-	const course = await insertCourse(db, {
-		title,
-		registration_fee: 250_000,
-		time_zone: ZONE,
-		start_date: today,
-		end_date: addMonths(today, 4),
-	})
-	await insertPaymentPlan(db, { courseId: course.id, surcharge_cents: 10_000 })
+	const { course, today } = await insertPlanCourse(db, { title })
 	const week = await insertWeek(db, { courseId: course.id, weekNumber: 1, topic: 'Financing Deals' })
 	const checklist = await insertMaterialItem(db, { courseId: course.id, weekId: week, title: 'Lender Checklist', fileName: 'lenders.pdf' })
 	const student = await createUser({ name: 'Ines Instalment' })
@@ -48,20 +39,12 @@ test('a student buys a course on a 3-instalment plan, a failed instalment pauses
 	const choice = page.getByRole('group', { name: 'How would you like to pay?' })
 	await expect(choice.getByText(`Instalment 2 of 3 — due ${formatDateOnly(addMonths(today, 1))}`)).toBeVisible()
 	await choice.getByRole('radio', { name: /Payment plan/ }).check()
-	await page.getByRole('checkbox', { name: /I have read and agree/ }).check()
-	await page.getByRole('button', { name: 'Proceed to Payment' }).click()
+	await agreeAndSubmit(page, 'Proceed to Payment')
 
 	await expect(page).toHaveURL(/\/test-checkout\/cs_test_[0-9a-f]+$/)
 	const plan = page.getByRole('region', { name: /Payment plan: \$2,600\.00 in 3 payments/ })
 	await expect(plan.getByText(`Instalment 3 of 3 — due ${formatDateOnly(addMonths(today, 2))}`)).toBeVisible()
-	await page.getByLabel('Cardholder Name').fill('Ines Instalment')
-	await page.getByLabel('Card Number').fill('4242 4242 4242 4242')
-	await page.getByLabel('Expiry (MM/YY)').fill('12/34')
-	await page.getByLabel('CVC').fill('123')
-	const releaseDashboard = await holdRequestsTo(page, '/dashboard')
-	await page.getByRole('button', { name: 'Pay $866.68' }).click()
-
-	await expect(page.getByRole('heading', { name: 'Registration Complete!' })).toBeVisible()
+	const releaseDashboard = await payAtTestCheckout(page, { buyer: 'Ines Instalment', button: 'Pay $866.68' })
 	await expect(page.getByRole('definition').filter({ hasText: '$866.68' })).toBeVisible()
 	const receipt = page.getByRole('region', { name: /Your payment plan/ })
 	await expect(receipt.getByText(`Instalment 1 of 3 — due ${formatDateOnly(today)} (paid)`)).toBeVisible()

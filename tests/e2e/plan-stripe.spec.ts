@@ -12,18 +12,16 @@
 import { randomUUID } from 'node:crypto'
 import type { BrowserContext, Page } from '@playwright/test'
 import type { Kysely } from 'kysely'
-import { addMonths, dayInZone } from '#app/models/payments/instalment-plans.ts'
 import { pauseOverduePlans } from '#app/models/payments/plan-purchases.server.ts'
 import type { Database } from '#db/types.ts'
-import { insertCourse, insertMaterialItem, insertPaymentPlan, insertUser, insertWeek } from '#tests/support/fixtures.ts'
+import { insertMaterialItem, insertUser, insertWeek } from '#tests/support/fixtures.ts'
+import { insertPlanCourse } from '#tests/support/plan-course.ts'
 import { dropServerDatabase, type PrivateServer, startServer } from '#tests/support/private-server.ts'
 import { type StripeStandIn, startStripeServer } from '#tests/support/stripe-server.ts'
 import { expect, test } from '../support/e2e.ts'
+import { sessionCookie } from '../support/e2e-journeys.ts'
 
 const { openDatabase } = await import('#app/utils/db.server.ts')
-const { createSession } = await import('#app/utils/session.server.ts')
-
-const ZONE = 'America/New_York'
 
 /** What the browser shows for a page of Stripe's: a plain, valid, accessible document. */
 function stripePage(title: string) {
@@ -64,12 +62,8 @@ test.describe('a plan collected by Stripe', () => {
 	}
 
 	async function signInAs(context: BrowserContext, userId: string) {
-		const [pair] = (await createSession(db, userId)).setCookie.split(';')
-		const separator = pair!.indexOf('=')
 		await context.clearCookies()
-		await context.addCookies([
-			{ name: pair!.slice(0, separator), value: pair!.slice(separator + 1), url: server.url, httpOnly: true, sameSite: 'Lax' },
-		])
+		await context.addCookies([await sessionCookie(db, userId, server.url)])
 	}
 
 	/** The signed-in student chooses the plan, is sent to Stripe's checkout, pays, and Stripe says so: the subscription's id. */
@@ -98,16 +92,8 @@ test.describe('a plan collected by Stripe', () => {
 	}) => {
 		// A phone's width: the plan's page and its button to Stripe work there as on a desktop.
 		await page.setViewportSize({ width: 390, height: 844 })
-		const today = dayInZone(new Date(), ZONE)
 		const title = `Stripe Instalments ${randomUUID().slice(0, 8)}`
-		const course = await insertCourse(db, {
-			title,
-			registration_fee: 250_000,
-			time_zone: ZONE,
-			start_date: today,
-			end_date: addMonths(today, 4),
-		})
-		await insertPaymentPlan(db, { courseId: course.id, surcharge_cents: 10_000 })
+		const { course } = await insertPlanCourse(db, { title })
 		const week = await insertWeek(db, { courseId: course.id, weekNumber: 1, topic: 'Financing Deals' })
 		await insertMaterialItem(db, { courseId: course.id, weekId: week, title: 'Lender Checklist', fileName: 'lenders.pdf' })
 		const student = await insertUser(db, { email: `stripe-plan-${randomUUID().slice(0, 8)}@example.com`, name: 'Stella Stripe' })
@@ -155,15 +141,7 @@ test.describe('a plan collected by Stripe', () => {
 		context,
 	}) => {
 		await page.setViewportSize({ width: 390, height: 844 })
-		const today = dayInZone(new Date(), ZONE)
-		const course = await insertCourse(db, {
-			title: `Stripe Plan Admin ${randomUUID().slice(0, 8)}`,
-			registration_fee: 250_000,
-			time_zone: ZONE,
-			start_date: today,
-			end_date: addMonths(today, 4),
-		})
-		await insertPaymentPlan(db, { courseId: course.id, surcharge_cents: 10_000 })
+		const { course } = await insertPlanCourse(db, { title: `Stripe Plan Admin ${randomUUID().slice(0, 8)}` })
 		const student = await insertUser(db, { email: `stripe-admin-${randomUUID().slice(0, 8)}@example.com`, name: 'Sid Subscriber' })
 		await signInAs(context, student)
 		const subscriptionId = await buyOnPlan(page, course)

@@ -3,8 +3,8 @@ import type { Locator, Page } from '@playwright/test'
 import type { Kysely } from 'kysely'
 import type { Database } from '#db/types.ts'
 import { insertCourse } from '#tests/support/fixtures.ts'
-import { holdRequestsTo } from '#tests/support/hold-requests.ts'
 import { expect, test } from '../support/e2e.ts'
+import { agreeAndSubmit, payAtTestCheckout, registerToAgreement } from '../support/e2e-journeys.ts'
 
 function unique(prefix: string) {
 	return `${prefix}${randomUUID().slice(0, 8).toUpperCase()}`
@@ -15,14 +15,7 @@ async function insertCode(db: Kysely<Database>, values: { code: string; percent_
 }
 
 async function toPaymentStep(page: Page, courseTitle: string, email: string) {
-	await page.goto('/register')
-	await page.getByLabel('Full Name').fill('Petra Promo')
-	await page.getByLabel('Email').fill(email)
-	await page.getByLabel('Password', { exact: true }).fill('promo-code-password')
-	await page.getByLabel('Confirm Password').fill('promo-code-password')
-	await page.getByRole('button', { name: 'Continue' }).click()
-	await page.getByRole('radio', { name: new RegExp(courseTitle) }).check()
-	await page.getByRole('button', { name: 'Continue' }).click()
+	await registerToAgreement(page, { name: 'Petra Promo', email, password: 'promo-code-password' }, courseTitle)
 	await expect(page.getByRole('heading', { name: 'Real Estate Mentorship Program Agreement' })).toBeVisible()
 }
 
@@ -74,16 +67,8 @@ async function expectTestCheckout(page: Page, code: string) {
 
 /** Pays the discounted $2,000.00 at the test checkout and lands on the completed registration. */
 async function payTestCheckout(page: Page, name: string) {
-	await page.getByLabel('Name', { exact: true }).fill(name)
-	await page.getByLabel('Cardholder Name').fill(name)
-	await page.getByLabel('Card Number').fill('4242 4242 4242 4242')
-	await page.getByLabel('Expiry (MM/YY)').fill('12/34')
-	await page.getByLabel('CVC').fill('123')
-	// The completed registration moves on to the dashboard by itself after 2 s: held until it has been read.
-	const releaseDashboard = await holdRequestsTo(page, '/dashboard')
-	await page.getByRole('button', { name: 'Pay $2,000.00' }).click()
+	const releaseDashboard = await payAtTestCheckout(page, { buyer: name, withName: true, button: 'Pay $2,000.00' })
 	await expect(page).toHaveURL(/\/registration-complete\?session_id=cs_test_/)
-	await expect(page.getByRole('heading', { name: 'Registration Complete!' })).toBeVisible()
 	releaseDashboard()
 }
 
@@ -96,8 +81,7 @@ async function applyFreeCode(page: Page, code: string) {
 
 /** Registers for the free course at once and lands on the dashboard, enrolled. */
 async function registerFree(page: Page, courseTitle: string) {
-	await page.getByRole('checkbox', { name: /I have read and agree/ }).check()
-	await page.getByRole('button', { name: 'Register Now' }).click()
+	await agreeAndSubmit(page, 'Register Now')
 	await expect(page).toHaveURL(/\/dashboard$/)
 	await expect(page.getByText(`You are enrolled in ${courseTitle}.`)).toBeVisible()
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { insertCourse } from '#tests/support/fixtures.ts'
 import { expect, test } from '../support/e2e.ts'
+import { agreeAndSubmit, fillYourInformation, registerToAgreement } from '../support/e2e-journeys.ts'
 
 function uniqueEmail() {
 	return `register-${randomUUID().slice(0, 12)}@example.com`
@@ -29,10 +30,7 @@ test('free registration goes to the dashboard, signed in', async ({ page, db, ja
 
 	await page.goto('/register')
 	await expect(page.getByRole('heading', { name: 'Your Information' })).toBeVisible()
-	await page.getByLabel('Full Name').fill('Frida Free')
-	await page.getByLabel('Email').fill(email)
-	await page.getByLabel('Password', { exact: true }).fill('free-course-password')
-	await page.getByLabel('Confirm Password').fill('free-course-password')
+	await fillYourInformation(page, { name: 'Frida Free', email, password: 'free-course-password' })
 	await page.getByRole('button', { name: 'Continue' }).click()
 
 	await expect(page.getByRole('heading', { name: 'Select a Course' })).toBeVisible()
@@ -71,14 +69,7 @@ test('Back at every step keeps what was entered, except the passwords', async ({
 	const course = await insertCourse(db, { capacity: 5, registration_fee: 250000 })
 	const email = uniqueEmail()
 
-	await page.goto('/register')
-	await page.getByLabel('Full Name').fill('Bert Back')
-	await page.getByLabel('Email').fill(email)
-	await page.getByLabel('Password', { exact: true }).fill('back-and-forth-1')
-	await page.getByLabel('Confirm Password').fill('back-and-forth-1')
-	await page.getByRole('button', { name: 'Continue' }).click()
-	await page.getByRole('radio', { name: new RegExp(course.title) }).check()
-	await page.getByRole('button', { name: 'Continue' }).click()
+	await registerToAgreement(page, { name: 'Bert Back', email, password: 'back-and-forth-1' }, course.title)
 	await expect(page.getByRole('heading', { name: 'Real Estate Mentorship Program Agreement' })).toBeVisible()
 	await expect(page.getByRole('button', { name: 'Proceed to Payment' })).toBeVisible()
 
@@ -117,10 +108,7 @@ test('Back from step 2 keeps the password: step 1 continues with both password f
 	const email = uniqueEmail()
 
 	await page.goto('/register')
-	await page.getByLabel('Full Name').fill('Kim Kept')
-	await page.getByLabel('Email').fill(email)
-	await page.getByLabel('Password', { exact: true }).fill('kept-password-1')
-	await page.getByLabel('Confirm Password').fill('kept-password-1')
+	await fillYourInformation(page, { name: 'Kim Kept', email, password: 'kept-password-1' })
 	await page.getByRole('button', { name: 'Continue' }).click()
 	await expect(page.getByRole('heading', { name: 'Select a Course' })).toBeVisible()
 	const hash = await db.selectFrom('registration_drafts').select('password_hash').where('email', '=', email).executeTakeFirstOrThrow()
@@ -132,8 +120,7 @@ test('Back from step 2 keeps the password: step 1 continues with both password f
 	await expect(page.getByRole('heading', { name: 'Select a Course' })).toBeVisible()
 	await page.getByRole('radio', { name: new RegExp(course.title) }).check()
 	await page.getByRole('button', { name: 'Continue' }).click()
-	await page.getByRole('checkbox', { name: /I have read and agree/ }).check()
-	await page.getByRole('button', { name: 'Register Now' }).click()
+	await agreeAndSubmit(page, 'Register Now')
 	await expect(page.getByRole('heading', { name: 'Welcome, Kim Kept-Again!' })).toBeVisible()
 
 	// The account has the password typed on the first visit to step 1.
@@ -144,10 +131,7 @@ test('Back from step 2 keeps the password: step 1 continues with both password f
 test('a filled spam trap on step 1 is refused visibly and keeps the name and e-mail', async ({ page, db, javaScriptEnabled }) => {
 	const email = uniqueEmail()
 	await page.goto('/register')
-	await page.getByLabel('Full Name').fill('Tess Trapped')
-	await page.getByLabel('Email').fill(email)
-	await page.getByLabel('Password', { exact: true }).fill('trapped-password')
-	await page.getByLabel('Confirm Password').fill('trapped-password')
+	await fillYourInformation(page, { name: 'Tess Trapped', email, password: 'trapped-password' })
 	// What a browser without styles shows as a field labelled "Leave this field empty".
 	await page.locator('input[name="website"]').fill('https://example.com', { force: true })
 	await page.getByRole('button', { name: 'Continue' }).click()
@@ -163,10 +147,7 @@ test('a filled spam trap on step 1 is refused visibly and keeps the name and e-m
 test('an e-mail that already has an account is refused on step 1', async ({ page, createUser }) => {
 	const existing = await createUser()
 	await page.goto('/register')
-	await page.getByLabel('Full Name').fill('Double Account')
-	await page.getByLabel('Email').fill(existing.email)
-	await page.getByLabel('Password', { exact: true }).fill('some-long-password')
-	await page.getByLabel('Confirm Password').fill('some-long-password')
+	await fillYourInformation(page, { name: 'Double Account', email: existing.email, password: 'some-long-password' })
 	await page.getByRole('button', { name: 'Continue' }).click()
 	await expect(page.getByText('An account with this email already exists. Please log in instead.')).toBeVisible()
 	await expect(page.getByRole('link', { name: 'Login here' })).toHaveAttribute('href', '/login')
@@ -177,14 +158,7 @@ test('the agreement takes its price and length from the course: a free 4-week co
 	db,
 }) => {
 	const course = await insertCourse(db, { capacity: 5, registration_fee: 0, start_date: '2031-05-05', end_date: '2031-06-01' })
-	await page.goto('/register')
-	await page.getByLabel('Full Name').fill('Agnes Agreement')
-	await page.getByLabel('Email').fill(uniqueEmail())
-	await page.getByLabel('Password', { exact: true }).fill('agreement-password')
-	await page.getByLabel('Confirm Password').fill('agreement-password')
-	await page.getByRole('button', { name: 'Continue' }).click()
-	await page.getByRole('radio', { name: new RegExp(course.title) }).check()
-	await page.getByRole('button', { name: 'Continue' }).click()
+	await registerToAgreement(page, { name: 'Agnes Agreement', email: uniqueEmail(), password: 'agreement-password' }, course.title)
 
 	const terms = page.getByRole('region', { name: 'Agreement terms' })
 	await expect(terms).toContainText('The program runs for 4 weeks')

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { insertCourse } from '#tests/support/fixtures.ts'
-import { holdRequestsTo } from '#tests/support/hold-requests.ts'
 import { expect, test } from '../support/e2e.ts'
+import { agreeAndSubmit, payAtTestCheckout } from '../support/e2e-journeys.ts'
 
 /**
  * The school's details are one setting for the whole site, and both projects run this at once: the
@@ -54,18 +54,9 @@ test('an admin sets the school details on a phone; a receipt and the completed r
 	await page.getByLabel('Promotion code (optional)').fill(code)
 	await page.getByRole('button', { name: 'Apply' }).click()
 	await expect(page.getByText(`Code ${code} applied: 20% off.`)).toBeVisible()
-	await page.getByRole('checkbox', { name: /I have read and agree/ }).check()
-	await page.getByRole('button', { name: 'Proceed to Payment' }).click()
+	await agreeAndSubmit(page, 'Proceed to Payment')
 	await expect(page).toHaveURL(/\/test-checkout\/cs_test_[0-9a-f]+$/)
-	await page.getByLabel('Name', { exact: true }).fill('Rita Receipt')
-	await page.getByLabel('Cardholder Name').fill('Rita Receipt')
-	await page.getByLabel('Card Number').fill('4242 4242 4242 4242')
-	await page.getByLabel('Expiry (MM/YY)').fill('12/34')
-	await page.getByLabel('CVC').fill('123')
-	// The completed registration moves on to the dashboard by itself: held until it has been read.
-	const releaseDashboard = await holdRequestsTo(page, '/dashboard')
-	await page.getByRole('button', { name: 'Pay $2,000.00' }).click()
-	await expect(page.getByRole('heading', { name: 'Registration Complete!' })).toBeVisible()
+	const releaseDashboard = await payAtTestCheckout(page, { buyer: 'Rita Receipt', withName: true, button: 'Pay $2,000.00' })
 	const paid = page.getByRole('definition')
 	await expect(page.getByRole('term').filter({ hasText: `Promotion code ${code}` })).toBeVisible()
 	await expect(paid.filter({ hasText: '−$500.00' })).toBeVisible()

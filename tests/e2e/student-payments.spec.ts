@@ -6,13 +6,12 @@
  * left, the next payment) and the charge, whose receipt opens.
  */
 import { randomUUID } from 'node:crypto'
-import { addMonths, dayInZone } from '#app/models/payments/instalment-plans.ts'
+import { addMonths } from '#app/models/payments/instalment-plans.ts'
 import { formatDateOnly } from '#app/utils/misc.ts'
-import { insertCourse, insertPaymentPlan, insertPromotionCode } from '#tests/support/fixtures.ts'
-import { holdRequestsTo } from '#tests/support/hold-requests.ts'
+import { insertPromotionCode } from '#tests/support/fixtures.ts'
+import { insertPlanCourse } from '#tests/support/plan-course.ts'
 import { expect, test } from '../support/e2e.ts'
-
-const ZONE = 'America/New_York'
+import { agreeAndSubmit, payAtTestCheckout } from '../support/e2e-journeys.ts'
 
 test('a code on a plan is spread over its payments, and Settings lists the charge, its receipt and what is left', async ({
 	page,
@@ -20,16 +19,8 @@ test('a code on a plan is spread over its payments, and Settings lists the charg
 	createUser,
 	signIn,
 }) => {
-	const today = dayInZone(new Date(), ZONE)
 	const title = `Coded Plan ${randomUUID().slice(0, 8)}`
-	const course = await insertCourse(db, {
-		title,
-		registration_fee: 250_000,
-		time_zone: ZONE,
-		start_date: today,
-		end_date: addMonths(today, 4),
-	})
-	await insertPaymentPlan(db, { courseId: course.id, surcharge_cents: 10_000 })
+	const { course, today } = await insertPlanCourse(db, { title })
 	const code = `PLAN${randomUUID().slice(0, 8).toUpperCase()}`
 	await insertPromotionCode(db, { code, percent_off: 10, course_id: course.id })
 	const student = await createUser({ name: 'Paula Payments' })
@@ -48,21 +39,13 @@ test('a code on a plan is spread over its payments, and Settings lists the charg
 	await expect(choice.getByText(`Instalment 2 of 3 — due ${formatDateOnly(addMonths(today, 1))}`)).toBeVisible()
 	await expect(choice.getByRole('listitem').filter({ hasText: 'Instalment 3 of 3' }).getByText('$780.00')).toBeVisible()
 	await choice.getByRole('radio', { name: /Payment plan/ }).check()
-	await page.getByRole('checkbox', { name: /I have read and agree/ }).check()
-	await page.getByRole('button', { name: 'Proceed to Payment' }).click()
+	await agreeAndSubmit(page, 'Proceed to Payment')
 
 	await expect(page).toHaveURL(/\/test-checkout\/cs_test_[0-9a-f]+$/)
 	const plan = page.getByRole('region', { name: /Payment plan: \$2,340\.00 in 3 payments/ })
 	await expect(plan.getByText(`Promotion code ${code}`)).toBeVisible()
 	await expect(plan.getByText('−$260.00')).toBeVisible()
-	await page.getByLabel('Cardholder Name').fill('Paula Payments')
-	await page.getByLabel('Card Number').fill('4242 4242 4242 4242')
-	await page.getByLabel('Expiry (MM/YY)').fill('12/34')
-	await page.getByLabel('CVC').fill('123')
-	const releaseDashboard = await holdRequestsTo(page, '/dashboard')
-	await page.getByRole('button', { name: 'Pay $780.00' }).click()
-
-	await expect(page.getByRole('heading', { name: 'Registration Complete!' })).toBeVisible()
+	const releaseDashboard = await payAtTestCheckout(page, { buyer: 'Paula Payments', button: 'Pay $780.00' })
 	const receipt = page.getByRole('region', { name: /Your payment plan: \$2,340\.00 in 3 payments/ })
 	await expect(receipt.getByText('Plan price')).toBeVisible()
 	await expect(receipt.getByText(`Promotion code ${code}`)).toBeVisible()

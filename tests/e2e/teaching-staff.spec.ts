@@ -16,17 +16,12 @@ import {
 	insertWeek,
 } from '#tests/support/fixtures.ts'
 import { expect, test } from '../support/e2e.ts'
+import { acceptInvitation, invitationLink, inviteInstructor } from '../support/e2e-journeys.ts'
 
 const PDF = await samplePdf({ title: 'Rehab Budget', subtitle: 'Week 2', sections: [{ heading: 'Costs', paragraphs: ['Count them.'] }] })
 const DAY = 24 * 60 * 60 * 1000
 
-test('an invited instructor runs their course from the mailed link on, and only their course', async ({
-	page,
-	context,
-	db,
-	createUser,
-	signIn,
-}) => {
+test('an invited instructor runs their course from the mailed link on, and only their course', async ({ page, db, createUser, signIn }) => {
 	test.slow()
 	const tag = randomUUID().slice(0, 8)
 	const course = await insertCourse(db, { title: `Flips ${tag}`, time_zone: 'UTC' })
@@ -60,27 +55,11 @@ test('an invited instructor runs their course from the mailed link on, and only 
 	const email = `mentor-${tag}@example.com`
 	await signIn(admin)
 	await page.goto('/dashboard/admin/users/invite')
-	await page.getByLabel('Name').fill(`Mona ${tag}`)
-	await page.getByLabel('Email').fill(email)
-	await page.getByRole('radio', { name: 'Instructor' }).check()
-	await page.getByRole('checkbox', { name: course.title }).check()
-	await page.getByRole('button', { name: 'Send Invitation' }).click()
-	await expect(page.getByText(`Invitation sent to ${email}`)).toBeVisible()
-	await page.goto(`/dev/mailbox?to=${encodeURIComponent(email)}`)
-	const link = page
-		.getByRole('listitem')
-		.filter({ hasText: 'You are invited: set your password' })
-		.getByRole('region', { name: 'Plain-text part' })
-		.getByRole('link', { name: /\/accept-invite\?token=/ })
-	const invitation = new URL((await link.getAttribute('href'))!)
+	await inviteInstructor(page, { name: `Mona ${tag}`, email, courseTitle: course.title })
+	const invitation = await invitationLink(page, email)
 
 	// The instructor sets a password from the link and is signed in.
-	await context.clearCookies()
-	await page.goto(`${invitation.pathname}${invitation.search}`)
-	await page.getByLabel('Password', { exact: true }).fill('mentor password 1')
-	await page.getByLabel('Confirm Password').fill('mentor password 1')
-	await page.getByRole('button', { name: 'Set Password and Sign In' }).click()
-	await expect(page.getByText('Your password is set and your account is ready.')).toBeVisible()
+	await acceptInvitation(page, invitation, 'mentor password 1')
 	const menu = page.getByRole('navigation', { name: 'Dashboard' })
 	await expect(menu.getByRole('link', { name: course.title })).toBeVisible()
 	await expect(menu.getByRole('link', { name: other.title })).toHaveCount(0)

@@ -1,6 +1,6 @@
 import { sampleClassRecording, samplePdf } from '#db/seed/sample-files.ts'
 import { insertCourse } from '#tests/support/fixtures.ts'
-import { expect, test } from '../support/e2e.ts'
+import { expect, test } from '../support/e2e-journeys.ts'
 
 const PDF = Buffer.from(
 	await samplePdf({ title: 'Deal Guide', subtitle: 'Comps', sections: [{ heading: 'ARV', paragraphs: ['Three comparables.'] }] }),
@@ -10,13 +10,11 @@ const MP4 = Buffer.from(await sampleClassRecording())
 test('an admin uploads a week with two PDFs, a video and a YouTube link; an enrolled student sees them', async ({
 	page,
 	db,
-	createUser,
-	signIn,
+	signInAs,
 	javaScriptEnabled,
 }) => {
 	const course = await insertCourse(db)
-	const admin = await createUser({ role: 'admin', name: 'Upload Admin' })
-	await signIn(admin)
+	await signInAs({ role: 'admin', name: 'Upload Admin' })
 
 	await page.goto('/dashboard/admin/uploads')
 	await expect(page.getByRole('heading', { level: 1, name: 'Upload Course Materials' })).toBeVisible()
@@ -57,9 +55,8 @@ test('an admin uploads a week with two PDFs, a video and a YouTube link; an enro
 		'recording:week-1-class.mp4',
 	])
 
-	const student = await createUser({ name: 'Enrolled Student' })
+	const student = await signInAs({ name: 'Enrolled Student' })
 	await db.insertInto('enrollments').values({ user_id: student.id, course_id: course.id, enrollment_date: new Date() }).execute()
-	await signIn(student)
 	await page.goto(`/dashboard?course=${course.id}`)
 	const weekCard = page.getByRole('region', { name: 'Week 1: Finding Deals' })
 	await expect(weekCard.getByRole('link', { name: 'Join Class Session' })).toHaveAttribute('href', 'https://zoom.us/j/555000111')
@@ -70,9 +67,9 @@ test('an admin uploads a week with two PDFs, a video and a YouTube link; an enro
 	await expect(weekCard.getByRole('link', { name: /YouTube: Finding Deals/ })).toBeVisible()
 })
 
-test('the form explains what is wrong; a topic alone saves the week (docs/decisions/046)', async ({ page, db, createUser, signIn }) => {
+test('the form explains what is wrong; a topic alone saves the week (docs/decisions/046)', async ({ page, db, signInAs }) => {
 	const course = await insertCourse(db)
-	await signIn(await createUser({ role: 'admin' }))
+	await signInAs({ role: 'admin' })
 	await page.goto(`/dashboard/admin/uploads?course=${course.id}`)
 	await expect(page.getByLabel('Course')).toHaveValue(String(course.id))
 	await page.getByLabel('Week Number').fill('2')
@@ -89,9 +86,9 @@ test('the form explains what is wrong; a topic alone saves the week (docs/decisi
 	])
 })
 
-test('a real progress bar follows the upload and the form resets @js-only', async ({ page, db, createUser, signIn }) => {
+test('a real progress bar follows the upload and the form resets @js-only', async ({ page, db, signInAs }) => {
 	const course = await insertCourse(db)
-	await signIn(await createUser({ role: 'admin' }))
+	await signInAs({ role: 'admin' })
 	await page.goto(`/dashboard/admin/uploads?course=${course.id}`)
 	// A 3 MB video over a link throttled to about 1 MB/s: the bar has time to move.
 	const video = Buffer.concat([MP4, Buffer.alloc(3 * 1024 * 1024)])
@@ -117,9 +114,9 @@ test('a real progress bar follows the upload and the form resets @js-only', asyn
 	expect(week.topic).toBe('Refinancing')
 })
 
-test('videos over 20 MB get a warning listing each file before upload @js-only', async ({ page, db, createUser, signIn }) => {
+test('videos over 20 MB get a warning listing each file before upload @js-only', async ({ page, db, signInAs }) => {
 	const course = await insertCourse(db)
-	await signIn(await createUser({ role: 'admin' }))
+	await signInAs({ role: 'admin' })
 	await page.goto(`/dashboard/admin/uploads?course=${course.id}`)
 	await page.getByLabel('Video Files').setInputFiles([
 		{ name: 'long-class.mp4', mimeType: 'video/mp4', buffer: Buffer.concat([MP4, Buffer.alloc(21 * 1024 * 1024)]) },

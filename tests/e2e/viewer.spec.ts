@@ -4,8 +4,8 @@ import type { Kysely } from 'kysely'
 import { requestDocumentPreviews } from '#app/models/materials/document-previews.server.ts'
 import { sampleChartPng, sampleClassRecording, sampleDocx, samplePdf } from '#db/seed/sample-files.ts'
 import type { Database, MaterialCategory, MaterialType } from '#db/types.ts'
-import { expect, test } from '../support/e2e.ts'
 import { e2eServerStorage } from '../support/e2e-env.ts'
+import { expect, test } from '../support/e2e-journeys.ts'
 import { insertCourseWithWeek, insertEnrollment, storeMaterialItem } from '../support/fixtures.ts'
 
 const storage = e2eServerStorage()
@@ -73,18 +73,10 @@ async function openItem(page: Page, item: StoredItem, tab: 'Class Materials' | '
 	return dialog
 }
 
-test('a PDF stays protected until View Document, then renders and zooms', async ({
-	page,
-	db,
-	createUser,
-	signIn,
-	checkA11y,
-	javaScriptEnabled,
-}) => {
+test('a PDF stays protected until View Document, then renders and zooms', async ({ page, db, signInAs, checkA11y, javaScriptEnabled }) => {
 	const { course, pdf } = await createCourseWithFiles(db)
-	const student = await createUser()
+	const student = await signInAs()
 	await insertEnrollment(db, { userId: student.id, courseId: course.id })
-	await signIn(student)
 
 	await page.goto(`/dashboard?course=${course.id}`)
 	const dialog = await openItem(page, pdf)
@@ -135,11 +127,10 @@ test('a PDF stays protected until View Document, then renders and zooms', async 
 	expect(file.headers()['x-content-type-options']).toBe('nosniff')
 })
 
-test('on a phone a PDF opens at the width of its pane, and zooms from there @js-only', async ({ page, db, createUser, signIn }) => {
+test('on a phone a PDF opens at the width of its pane, and zooms from there @js-only', async ({ page, db, signInAs }) => {
 	const { course, pdf } = await createCourseWithFiles(db)
-	const student = await createUser()
+	const student = await signInAs()
 	await insertEnrollment(db, { userId: student.id, courseId: course.id })
-	await signIn(student)
 	await page.setViewportSize({ width: 390, height: 844 })
 
 	await page.goto(`/dashboard/materials/${pdf.id}?view=1`)
@@ -163,7 +154,7 @@ test('on a phone a PDF opens at the width of its pane, and zooms from there @js-
 })
 
 // pdf.js reads the file in the browser, so the failure can only be seen with JavaScript.
-test('a PDF that cannot be read shows the failure with a download @js-only', async ({ page, db, createUser, signIn }) => {
+test('a PDF that cannot be read shows the failure with a download @js-only', async ({ page, db, signInAs }) => {
 	const { course, weekId } = await createCourseWithFiles(db)
 	const broken = await storeMaterialItem(db, storage, {
 		courseId: course.id,
@@ -173,7 +164,7 @@ test('a PDF that cannot be read shows the failure with a download @js-only', asy
 		bytes: new TextEncoder().encode('this is not a PDF'),
 		contentType: 'application/pdf',
 	})
-	await signIn(await createUser({ role: 'admin' }))
+	await signInAs({ role: 'admin' })
 
 	await page.goto(`/dashboard/materials/${broken.id}?view=1`)
 	const dialog = page.getByRole('dialog', { name: 'Broken Notes' })
@@ -181,11 +172,10 @@ test('a PDF that cannot be read shows the failure with a download @js-only', asy
 	await expect(dialog.getByRole('link', { name: 'Download PDF' })).toHaveAttribute('href', `/files/materials/${broken.id}?download=1`)
 })
 
-test('a class recording plays inline and its file answers byte ranges', async ({ page, db, createUser, signIn, javaScriptEnabled }) => {
+test('a class recording plays inline and its file answers byte ranges', async ({ page, db, signInAs, javaScriptEnabled }) => {
 	const { course, video } = await createCourseWithFiles(db)
-	const student = await createUser()
+	const student = await signInAs()
 	await insertEnrollment(db, { userId: student.id, courseId: course.id })
-	await signIn(student)
 
 	await page.goto(`/dashboard?course=${course.id}`)
 	const rangeResponse = page.waitForResponse(
@@ -215,11 +205,10 @@ test('a class recording plays inline and its file answers byte ranges', async ({
 	expect((await partial.body()).byteLength).toBe(100)
 })
 
-test('an image opens after the protected overlay', async ({ page, db, createUser, signIn }) => {
+test('an image opens after the protected overlay', async ({ page, db, signInAs }) => {
 	const { course, image } = await createCourseWithFiles(db)
-	const student = await createUser()
+	const student = await signInAs()
 	await insertEnrollment(db, { userId: student.id, courseId: course.id })
-	await signIn(student)
 
 	await page.goto(`/dashboard?course=${course.id}`)
 	const dialog = await openItem(page, image)
@@ -229,10 +218,9 @@ test('an image opens after the protected overlay', async ({ page, db, createUser
 	await expect.poll(() => picture.evaluate((element: HTMLImageElement) => element.naturalWidth)).toBeGreaterThan(0)
 })
 
-test('office files on local storage and unknown types offer a download', async ({ page, db, createUser, signIn }) => {
+test('office files on local storage and unknown types offer a download', async ({ page, db, signInAs }) => {
 	const { word, text } = await createCourseWithFiles(db)
-	const admin = await createUser({ role: 'admin' })
-	await signIn(admin)
+	await signInAs({ role: 'admin' })
 
 	await page.goto(`/dashboard/materials/${word.id}?view=1`)
 	const wordDialog = page.getByRole('dialog', { name: word.title })
@@ -251,11 +239,10 @@ test('office files on local storage and unknown types offer a download', async (
 	await expect(page.getByRole('heading', { name: 'Week 1: Analysing Deals' })).toBeVisible()
 })
 
-test('a student not actively enrolled gets 403 for the viewer and every file', async ({ page, db, createUser, signIn }) => {
+test('a student not actively enrolled gets 403 for the viewer and every file', async ({ page, db, signInAs }) => {
 	const { course, pdf, image, word, text, video } = await createCourseWithFiles(db)
-	const outsider = await createUser()
+	const outsider = await signInAs()
 	await insertEnrollment(db, { userId: outsider.id, courseId: course.id, status: 'pending' })
-	await signIn(outsider)
 
 	const response = await page.goto(`/dashboard/materials/${pdf.id}`)
 	expect(response?.status()).toBe(403)

@@ -3,8 +3,7 @@ import type { Kysely } from 'kysely'
 import type { Database } from '#db/types.ts'
 import { findAdminCourseCard } from '#tests/support/admin-course-grid.ts'
 import { insertCourse, insertEnrollment, insertUser } from '#tests/support/fixtures.ts'
-import { holdRequestsTo } from '#tests/support/hold-requests.ts'
-import { expect, test } from '../support/e2e.ts'
+import { agreeAndSubmit, expect, payAtTestCheckout, test } from '../support/e2e-journeys.ts'
 
 async function fullCourse(db: Kysely<Database>, values: { registration_fee?: number } = {}) {
 	const course = await insertCourse(db, { capacity: 1, registration_fee: 0, ...values })
@@ -58,11 +57,10 @@ async function placeStatus(db: Kysely<Database>, courseId: number, email: string
 	return row.status
 }
 
-test('a student joins a full course’s waitlist, sees the position on My Courses, and leaves', async ({ page, db, createUser, signIn }) => {
+test('a student joins a full course’s waitlist, sees the position on My Courses, and leaves', async ({ page, db, signInAs }) => {
 	const course = await fullCourse(db)
 	await insertPlace(db, course.id, { name: 'Earlier Person' })
-	const student = await createUser({ name: 'Quinn Queue' })
-	await signIn(student)
+	const student = await signInAs({ name: 'Quinn Queue' })
 
 	await page.goto(`/courses/${course.id}`)
 	await page.getByRole('link', { name: 'Join Waitlist' }).click()
@@ -90,12 +88,12 @@ test('a student joins a full course’s waitlist, sees the position on My Course
 	expect(await placeStatus(db, course.id, student.email)).toBe('left')
 })
 
-test('an admin reorders the queue, offers a seat by hand and removes someone', async ({ page, db, createUser, signIn }) => {
+test('an admin reorders the queue, offers a seat by hand and removes someone', async ({ page, db, signInAs }) => {
 	const course = await fullCourse(db)
 	const ann = await insertPlace(db, course.id, { name: 'Ann Able' })
 	const ben = await insertPlace(db, course.id, { name: 'Ben Baker' })
 	await insertPlace(db, course.id, { name: 'Cara Cole' })
-	await signIn(await createUser({ role: 'admin' }))
+	await signInAs({ role: 'admin' })
 
 	await page.goto('/dashboard/admin/courses')
 	const card = await findAdminCourseCard(page, course.title)
@@ -133,37 +131,21 @@ test('a visitor claims a free seat from the offer link: the account is made and 
 	await page.getByRole('button', { name: 'Claim Your Seat' }).click()
 	await expect(page.getByText('You must agree to the terms before claiming your seat')).toBeVisible()
 	await page.getByLabel('Password', { exact: true }).fill('olive-offer-password')
-	await page.getByRole('checkbox', { name: /I have read and agree/ }).check()
-	await page.getByRole('button', { name: 'Claim Your Seat' }).click()
+	await agreeAndSubmit(page, 'Claim Your Seat')
 	await expect(page.getByText('Enrollment Successful')).toBeVisible()
 	await expect(page).toHaveURL(/\/dashboard$/)
 	expect(await placeStatus(db, course.id, email)).toBe('enrolled')
 })
 
-test('a signed-in student claims a paid seat from the offer link and pays through the test checkout', async ({
-	page,
-	db,
-	createUser,
-	signIn,
-}) => {
+test('a signed-in student claims a paid seat from the offer link and pays through the test checkout', async ({ page, db, signInAs }) => {
 	const course = await insertCourse(db, { capacity: 1, registration_fee: 250000 })
-	const student = await createUser({ name: 'Paul Paid' })
+	const student = await signInAs({ name: 'Paul Paid' })
 	const { token } = await insertPlace(db, course.id, { name: 'Paul Paid', email: student.email, offered: true })
-	await signIn(student)
 
 	await page.goto(`/waitlist/places/${token}`)
-	await page.getByRole('checkbox', { name: /I have read and agree/ }).check()
-	await page.getByRole('button', { name: 'Claim and Pay' }).click()
+	await agreeAndSubmit(page, 'Claim and Pay')
 	await expect(page).toHaveURL(/\/test-checkout\/cs_test_[0-9a-f]+$/)
-	await page.getByLabel('Name', { exact: true }).fill('Paul Paid')
-	await page.getByLabel('Cardholder Name').fill('Paul Paid')
-	await page.getByLabel('Card Number').fill('4242 4242 4242 4242')
-	await page.getByLabel('Expiry (MM/YY)').fill('12/34')
-	await page.getByLabel('CVC').fill('123')
-	// The completed registration moves on to the dashboard by itself after 2 s: held until it has been read.
-	const releaseDashboard = await holdRequestsTo(page, '/dashboard')
-	await page.getByRole('button', { name: 'Pay $2,500.00' }).click()
-	await expect(page.getByRole('heading', { name: 'Registration Complete!' })).toBeVisible()
+	const releaseDashboard = await payAtTestCheckout(page, { buyer: 'Paul Paid', withName: true, button: 'Pay $2,500.00' })
 	releaseDashboard()
 	expect(await placeStatus(db, course.id, student.email)).toBe('enrolled')
 	const enrolment = await db.selectFrom('enrollments').select('status').where('user_id', '=', student.id).executeTakeFirstOrThrow()
@@ -173,15 +155,13 @@ test('a signed-in student claims a paid seat from the offer link and pays throug
 test('the offer page takes a promotion code: a refused one is explained, Apply prices a good one, and the checkout charges it', async ({
 	page,
 	db,
-	createUser,
-	signIn,
+	signInAs,
 }) => {
 	const course = await insertCourse(db, { capacity: 1, registration_fee: 250000 })
 	const code = `WAIT${randomUUID().slice(0, 8).toUpperCase()}`
 	await db.insertInto('promotion_codes').values({ code, percent_off: 20, course_id: course.id }).execute()
-	const student = await createUser({ name: 'Coral Coded' })
+	const student = await signInAs({ name: 'Coral Coded' })
 	const { token } = await insertPlace(db, course.id, { name: 'Coral Coded', email: student.email, offered: true })
-	await signIn(student)
 
 	await page.goto(`/waitlist/places/${token}`)
 	const field = page.getByLabel('Promotion code (optional)')

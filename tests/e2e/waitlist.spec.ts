@@ -3,11 +3,25 @@ import type { Page } from '@playwright/test'
 import type { Kysely } from 'kysely'
 import type { Database } from '#db/types.ts'
 import { insertCourse, insertEnrollment, insertUser } from '#tests/support/fixtures.ts'
-import { expect, test } from '../support/e2e.ts'
+import { expect, fillYourInformation, test } from '../support/e2e-journeys.ts'
 
 async function takeSeat(db: Kysely<Database>, courseId: number) {
 	const userId = await insertUser(db)
 	await insertEnrollment(db, { userId, courseId })
+}
+
+/** A free course of one seat, taken. */
+async function fullCourse(db: Kysely<Database>) {
+	const course = await insertCourse(db, { capacity: 1, registration_fee: 0 })
+	await takeSeat(db, course.id)
+	return course
+}
+
+/** The full course's page, and its Join Waitlist dialog opened from its link. */
+async function openWaitlistDialog(page: Page, courseId: number) {
+	await page.goto(`/courses/${courseId}`)
+	await page.getByRole('link', { name: 'Join Waitlist' }).click()
+	return page.getByRole('dialog', { name: 'Join Our Waitlist' })
 }
 
 async function waitlistRows(db: Kysely<Database>, email: string) {
@@ -21,10 +35,7 @@ async function waitlistRows(db: Kysely<Database>, email: string) {
 
 async function startRegistration(page: Page, email: string) {
 	await page.goto('/register')
-	await page.getByLabel('Full Name').fill('Lena Late')
-	await page.getByLabel('Email').fill(email)
-	await page.getByLabel('Password', { exact: true }).fill('too-late-password')
-	await page.getByLabel('Confirm Password').fill('too-late-password')
+	await fillYourInformation(page, { name: 'Lena Late', email, password: 'too-late-password' })
 	await page.getByRole('button', { name: 'Continue' }).click()
 }
 
@@ -82,13 +93,10 @@ test('choosing a course that filled up meanwhile shows Course Full and the waitl
 })
 
 test('a full course page offers the waitlist and checks the form', async ({ page, db, javaScriptEnabled }) => {
-	const course = await insertCourse(db, { capacity: 1, registration_fee: 0 })
-	await takeSeat(db, course.id)
+	const course = await fullCourse(db)
 	const email = `full-${randomUUID().slice(0, 12)}@example.com`
 
-	await page.goto(`/courses/${course.id}`)
-	await page.getByRole('link', { name: 'Join Waitlist' }).click()
-	const dialog = page.getByRole('dialog', { name: 'Join Our Waitlist' })
+	const dialog = await openWaitlistDialog(page, course.id)
 	await expect(dialog).toBeVisible()
 	await dialog.getByLabel('Full Name').fill('W')
 	await dialog.getByLabel('Email').fill('not-an-email')
@@ -109,13 +117,10 @@ test('a full course page offers the waitlist and checks the form', async ({ page
 })
 
 test('a filled spam trap on the waitlist is refused visibly and keeps what was typed', async ({ page, db, javaScriptEnabled }) => {
-	const course = await insertCourse(db, { capacity: 1, registration_fee: 0 })
-	await takeSeat(db, course.id)
+	const course = await fullCourse(db)
 	const email = `trap-${randomUUID().slice(0, 12)}@example.com`
 
-	await page.goto(`/courses/${course.id}`)
-	await page.getByRole('link', { name: 'Join Waitlist' }).click()
-	const dialog = page.getByRole('dialog', { name: 'Join Our Waitlist' })
+	const dialog = await openWaitlistDialog(page, course.id)
 	await dialog.getByLabel('Full Name').fill('Tara Trapped')
 	await dialog.getByLabel('Email').fill(email)
 	await dialog.locator('input[name="website"]').fill('https://example.com', { force: true })
@@ -128,11 +133,9 @@ test('a filled spam trap on the waitlist is refused visibly and keeps what was t
 	expect(await waitlistRows(db, email)).toEqual([])
 })
 
-test('a signed-in student who joins the waitlist lands on the dashboard', async ({ page, db, createUser, signIn }) => {
-	const course = await insertCourse(db, { capacity: 1, registration_fee: 0 })
-	await takeSeat(db, course.id)
-	const student = await createUser({ name: 'Wanda Waitlisted' })
-	await signIn(student)
+test('a signed-in student who joins the waitlist lands on the dashboard', async ({ page, db, signInAs }) => {
+	const course = await fullCourse(db)
+	const student = await signInAs({ name: 'Wanda Waitlisted' })
 
 	await page.goto(`/courses/${course.id}?dialog=waitlist`)
 	const dialog = page.getByRole('dialog', { name: 'Join Our Waitlist' })
