@@ -10,7 +10,7 @@ import { S3FileStorage } from '#app/services/storage/s3.server.ts'
 import type { FileStorage } from '#app/services/storage/storage.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
 import { insertCourse, insertMaterialItem, insertWeek } from '#tests/support/fixtures.ts'
-import { callRoute, formRequest, getRequest, sessionCookieFor } from '#tests/support/requests.ts'
+import { callRoute, formRequest, getRequest, sessionCookieFor, signedInUser } from '#tests/support/requests.ts'
 import { startS3Server, type TestS3Server } from '#tests/support/s3-server.ts'
 import { useTestStorage } from '#tests/support/storage.ts'
 
@@ -26,16 +26,8 @@ function toastTitle(response: Response) {
 	return (JSON.parse(atob(value.split('.')[0]!)) as { title: string }).title
 }
 
-async function admin() {
-	sequence += 1
-	const user = await createUser(t.db, {
-		email: `orphans-admin-${sequence}@example.com`,
-		name: 'Orphans Admin',
-		password: 'password-123',
-		role: 'admin',
-		confirmed: true,
-	})
-	return { id: user.id, cookie: await sessionCookieFor(user.id) }
+function admin() {
+	return signedInUser(t.db, { role: 'admin' })
 }
 
 /** A course with one week and one referenced file; returns what an orphan needs to look real. */
