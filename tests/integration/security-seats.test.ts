@@ -11,6 +11,7 @@ import { loader as completionLoader } from '#app/routes/register/registration-co
 import { action as webhookAction } from '#app/routes/resources/stripe-webhook.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
 import { insertCourse, insertEnrollment, insertUsers } from '#tests/support/fixtures.ts'
+import { raceTallies, tally } from '#tests/support/races.ts'
 import { getRequest, settle } from '#tests/support/requests.ts'
 import { useStripeStandIn } from '#tests/support/stripe-stand-in.ts'
 
@@ -42,24 +43,17 @@ function attempt(userId: string, courseId: number) {
 		)
 }
 
-function tally(outcomes: string[]) {
-	const counts: Record<string, number> = {}
-	for (const outcome of outcomes) counts[outcome] = (counts[outcome] ?? 0) + 1
-	return counts
-}
-
 describe('seats under concurrency', () => {
 	test(`200 distinct buyers race for the last 3 seats: exactly 3 enrol (${REPEATS} run${REPEATS === 1 ? '' : 's'})`, async () => {
-		const results: Record<string, number>[] = []
-		for (let run = 0; run < REPEATS; run++) {
+		const races = { runs: REPEATS, label: '200 buyers / 3 seats:', print: Boolean(process.env.SECURITY_REPEATS) }
+		const results = await raceTallies(races, async () => {
 			const courseId = await courseWithSeatsLeft(10, 7)
 			const buyers = await users(200)
 			const outcomes = await Promise.all(buyers.map((userId) => attempt(userId, courseId)))
-			results.push(tally(outcomes))
 			const enrolled = await t.db.selectFrom('enrollments').select('id').where('course_id', '=', courseId).execute()
 			expect(enrolled).toHaveLength(10)
-		}
-		if (process.env.SECURITY_REPEATS) console.log('200 buyers / 3 seats:', JSON.stringify(results))
+			return outcomes
+		})
 		for (const result of results) expect(result).toEqual({ enrolled: 3, 'course-full': 197 })
 	}, 600_000)
 
