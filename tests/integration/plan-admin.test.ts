@@ -10,7 +10,7 @@ import { RouterContextProvider } from 'react-router'
 import { describe, expect, test } from 'vitest'
 import { applyEnrollmentStatus, removeEnrollment } from '#app/models/enrollment/enrollments-admin.server.ts'
 import { courseAccess } from '#app/models/materials/materials.server.ts'
-import { claimSeat, fulfil, openCheckout } from '#app/models/payments/payments.server.ts'
+import { fulfil } from '#app/models/payments/payments.server.ts'
 import { chargeDueInstalments, recordInstalmentFailed, recordInstalmentPaid } from '#app/models/payments/plan-purchases.server.ts'
 import { changePlan, chargeInstalmentNow, refundPlan } from '#app/models/payments/plan-purchases-admin.server.ts'
 import { sendInstalmentReceipt } from '#app/models/payments/plan-purchases-emails.server.ts'
@@ -19,6 +19,7 @@ import { action as planRefundAction } from '#app/routes/admin/course-plan-refund
 import { action as plansAction } from '#app/routes/admin/course-plans.tsx'
 import { setPayments } from '#app/services/payments/index.server.ts'
 import { TestCheckoutPayments } from '#app/services/payments/test-checkout.server.ts'
+import { holdAndOpenCheckout } from '#tests/support/checkouts.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
 import { insertCourse, insertCourseWithPlan, insertUser } from '#tests/support/fixtures.ts'
 import { mailsStartingWith, planAudits, planRow } from '#tests/support/plan-rows.ts'
@@ -26,7 +27,6 @@ import { formRequest, sessionCookieFor, settle } from '#tests/support/requests.t
 
 const t = useTestDatabase()
 const testCard = new TestCheckoutPayments(() => t.db)
-const APP_URL = 'http://localhost:3000'
 const DAY = 86_400_000
 
 /**
@@ -37,14 +37,7 @@ async function boughtPlan() {
 	const course = await insertCourseWithPlan(t.db, { capacity: 1 })
 	const email = `plan-${course.id}@example.com`
 	const buyer = await insertUser(t.db, { email, name: 'Paula Plan' })
-	const claim = await t.db.transaction().execute((trx) => claimSeat(trx, { userId: buyer, courseId: course.id, paymentPlan: true }))
-	if (claim.kind !== 'held') throw new Error('expected a hold')
-	const { sessionId } = await openCheckout(t.db, testCard, {
-		claim,
-		user: { id: buyer, email },
-		appUrl: APP_URL,
-		cancelPath: `/courses/${course.id}`,
-	})
+	const { sessionId } = await holdAndOpenCheckout(t.db, testCard, { user: { id: buyer, email }, courseId: course.id, paymentPlan: true })
 	await testCard.markPaid(sessionId)
 	await fulfil(t.db, testCard, sessionId)
 	const plan = await t.db.selectFrom('plan_purchases').selectAll().where('checkout_session_id', '=', sessionId).executeTakeFirstOrThrow()

@@ -10,12 +10,13 @@ import { RouterContextProvider } from 'react-router'
 import { describe, expect, test } from 'vitest'
 import { courseAccess, listAccessibleCourses } from '#app/models/materials/materials.server.ts'
 import { addMonths } from '#app/models/payments/instalment-plans.ts'
-import { claimSeat, expireCheckout, fulfil, openCheckout } from '#app/models/payments/payments.server.ts'
+import { expireCheckout, fulfil } from '#app/models/payments/payments.server.ts'
 import { pauseOverduePlans, payFailedInstalments, planNoticesOf } from '#app/models/payments/plan-purchases.server.ts'
 import { chargeInstalmentNow } from '#app/models/payments/plan-purchases-admin.server.ts'
 import { action as enrollAction, loader as enrollLoader } from '#app/routes/register/enroll.tsx'
 import { setPayments } from '#app/services/payments/index.server.ts'
 import { TestCheckoutPayments } from '#app/services/payments/test-checkout.server.ts'
+import { holdAndOpenCheckout } from '#tests/support/checkouts.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
 import { insertCourseWithPlan, insertEnrollment, insertPlanPurchase, insertUser, planCourseToday } from '#tests/support/fixtures.ts'
 import { mailsStartingWith, planRow } from '#tests/support/plan-rows.ts'
@@ -131,9 +132,12 @@ describe('buying on a plan through the test checkout', () => {
 	test('an expired checkout leaves its plan expired, never active', async () => {
 		const buyer = await student()
 		const course = await insertCourseWithPlan(t.db)
-		const claim = await t.db.transaction().execute((trx) => claimSeat(trx, { userId: buyer.id, courseId: course.id, paymentPlan: true }))
-		if (claim.kind !== 'held') throw new Error('expected a hold')
-		const { sessionId } = await openCheckout(t.db, payments, { claim, user: buyer, appUrl: APP_URL, cancelPath: `/courses/${course.id}` })
+		const { sessionId } = await holdAndOpenCheckout(t.db, payments, {
+			user: buyer,
+			courseId: course.id,
+			paymentPlan: true,
+			appUrl: APP_URL,
+		})
 		await payments.expireCheckoutSession(sessionId)
 		await expireCheckout(t.db, sessionId)
 		expect((await planOf(sessionId)).purchase.status).toBe('expired')

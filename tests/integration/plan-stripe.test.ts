@@ -20,9 +20,9 @@ import { refundPayment } from '#app/models/payments/refunds.server.ts'
 import { action as plansAction } from '#app/routes/admin/course-plans.tsx'
 import { action as planPayAction, loader as planPayLoader } from '#app/routes/dashboard/plan-pay.tsx'
 import { action as enrollAction } from '#app/routes/register/enroll.tsx'
-import { action as webhookAction } from '#app/routes/resources/stripe-webhook.ts'
 import { setPayments } from '#app/services/payments/index.server.ts'
 import { StripePayments } from '#app/services/payments/stripe.server.ts'
+import { deliverStripeEvent } from '#tests/support/checkouts.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
 import { insertCourseWithPlan, insertUser, type PaymentPlanValues } from '#tests/support/fixtures.ts'
 import { mailsStartingWith, planAudits, planRow } from '#tests/support/plan-rows.ts'
@@ -35,15 +35,6 @@ const DAY = 86_400_000
 
 /** A $2,500 course ending in five months, offering a plan ($100 surcharge): three equal instalments unless told. */
 const courseWithPlan = (plan: PaymentPlanValues = {}) => insertCourseWithPlan(t.db, { months: 5, plan })
-
-function deliver({ body, signature }: { body: string; signature: string }) {
-	const request = new Request('http://localhost/webhooks/stripe', {
-		method: 'POST',
-		body,
-		headers: { 'Content-Type': 'application/json', 'Stripe-Signature': signature },
-	})
-	return settle(() => webhookAction({ request, params: {}, context: {} } as never))
-}
 
 /** A student chooses the course's plan on the enroll form and is sent to Stripe's checkout. */
 async function openPlanCheckout(course: { id: number }) {
@@ -65,7 +56,7 @@ async function openPlanCheckout(course: { id: number }) {
 async function buyOnPlan(course: { id: number }) {
 	const { user, cookie, sessionId } = await openPlanCheckout(course)
 	const session = stripe.pay(sessionId)
-	expect((await deliver(stripe.webhook('checkout.session.completed', sessionId))).status).toBe(200)
+	expect((await deliverStripeEvent(stripe.webhook('checkout.session.completed', sessionId))).status).toBe(200)
 	const plan = await t.db.selectFrom('plan_purchases').selectAll().where('checkout_session_id', '=', sessionId).executeTakeFirstOrThrow()
 	return { user, cookie, sessionId, subscriptionId: session.subscription!, plan }
 }
@@ -125,7 +116,7 @@ describe('buying on a plan with Stripe', () => {
 		expect(schedule.phases.map((phase) => phase.periods)).toEqual([1, 2])
 
 		// Stripe delivers again: the schedule is not touched twice.
-		expect((await deliver(stripe.webhook('checkout.session.completed', sessionId))).status).toBe(200)
+		expect((await deliverStripeEvent(stripe.webhook('checkout.session.completed', sessionId))).status).toBe(200)
 		const updates = stripe.requests.filter(
 			(request) => request.path === `/v1/subscription_schedules/${schedule.id}` && request.method === 'POST',
 		)
@@ -138,7 +129,7 @@ describe('buying on a plan with Stripe', () => {
 		const { sessionId } = await openPlanCheckout(course)
 		const subscriptionId = stripe.pay(sessionId).subscription!
 		const event = stripe.webhook('checkout.session.completed', sessionId)
-		const responses = await Promise.all(Array.from({ length: 5 }, () => deliver(event)))
+		const responses = await Promise.all(Array.from({ length: 5 }, () => deliverStripeEvent(event)))
 		expect(responses.map((response) => response.status)).toEqual(Array(5).fill(200))
 		expect(await t.db.selectFrom('enrollments').select('id').where('course_id', '=', course.id).execute()).toHaveLength(1)
 		const schedules = [...stripe.schedules.values()].filter((schedule) => schedule.subscription === subscriptionId)
@@ -188,7 +179,7 @@ describe('buying on a plan with Stripe', () => {
 		await openPlanCheckout(course)
 		const subscriptionId = stripe.pay(sessionId).subscription!
 		const warned = vi.spyOn(console, 'warn').mockImplementation(() => {})
-		expect((await deliver(stripe.webhook('checkout.session.completed', sessionId))).status).toBe(200)
+		expect((await deliverStripeEvent(stripe.webhook('checkout.session.completed', sessionId))).status).toBe(200)
 		expect(warned).toHaveBeenCalledWith(expect.stringContaining('flagged for refund'))
 		warned.mockRestore()
 		const payment = await t.db
@@ -205,7 +196,7 @@ describe('buying on a plan with Stripe', () => {
 		expect(plan.status).toBe('expired')
 		expect(stripe.subscriptions.get(subscriptionId)).toMatchObject({ status: 'canceled', schedule: null })
 		// Stripe delivers again: the subscription is already cancelled, and that is fine.
-		expect((await deliver(stripe.webhook('checkout.session.completed', sessionId))).status).toBe(200)
+		expect((await deliverStripeEvent(stripe.webhook('checkout.session.completed', sessionId))).status).toBe(200)
 	})
 })
 
@@ -215,19 +206,21 @@ describe('a Stripe plan after the purchase', () => {
 		const { user, cookie, subscriptionId, plan } = await buyOnPlan(course)
 		const firstInvoice = stripe.invoices.get(stripe.subscriptions.get(subscriptionId)!.latest_invoice!)!
 		// The first invoice's own event: the checkout paid it already; it is only linked, and no second receipt goes.
-		expect((await deliver(stripe.event('invoice.paid', firstInvoice))).status).toBe(200)
+		expect((await deliverStripeEvent(stripe.event('invoice.paid', firstInvoice))).status).toBe(200)
 		expect((await instalmentsOf(plan.id))[0]).toMatchObject({ status: 'paid', provider_invoice_id: firstInvoice.id })
 		expect(await mailsStartingWith(t.db, user.email, 'Payment received')).toHaveLength(0)
 
 		const failed = stripe.billNext(subscriptionId, 'failed')!
 		const failure = stripe.event('invoice.payment_failed', failed)
-		for (const _ of [1, 2]) expect((await deliver(failure)).status).toBe(200)
+		for (const _ of [1, 2]) expect((await deliverStripeEvent(failure)).status).toBe(200)
 		expect(await planRow(t.db, plan.id)).toMatchObject({ status: 'past_due' })
 		expect((await instalmentsOf(plan.id)).map((instalment) => instalment.status)).toEqual(['paid', 'failed', 'scheduled'])
 		const failureMails = await mailsStartingWith(t.db, user.email, 'Payment failed')
 		expect(failureMails).toHaveLength(1)
 		expect(failureMails[0]!.text_body).toContain(`/dashboard/plans/${plan.id}/pay`)
-		expect((await deliver(stripe.event('customer.subscription.updated', stripe.subscriptions.get(subscriptionId)))).status).toBe(200)
+		expect((await deliverStripeEvent(stripe.event('customer.subscription.updated', stripe.subscriptions.get(subscriptionId)))).status).toBe(
+			200,
+		)
 		expect(await courseAccess(t.db, reader(user.id), course.id)).toBe('full')
 
 		const failingSince = (await planRow(t.db, plan.id)).failing_since!
@@ -265,7 +258,7 @@ describe('a Stripe plan after the purchase', () => {
 
 		// The card updated, Stripe's retry pays the invoice: access is back at once, and a receipt goes.
 		const paid = stripe.payInvoice(failed.id)
-		expect((await deliver(stripe.event('invoice.paid', paid))).status).toBe(200)
+		expect((await deliverStripeEvent(stripe.event('invoice.paid', paid))).status).toBe(200)
 		expect(await planRow(t.db, plan.id)).toMatchObject({ status: 'active', pause_reason: null, failing_since: null })
 		expect(await courseAccess(t.db, reader(user.id), course.id)).toBe('full')
 		expect((await instalmentsOf(plan.id))[1]).toMatchObject({
@@ -279,13 +272,15 @@ describe('a Stripe plan after the purchase', () => {
 
 		const last = stripe.billNext(subscriptionId, 'paid')!
 		expect(last.amount_paid).toBe(86_666)
-		expect((await deliver(stripe.event('invoice.paid', last))).status).toBe(200)
+		expect((await deliverStripeEvent(stripe.event('invoice.paid', last))).status).toBe(200)
 		expect(await planRow(t.db, plan.id)).toMatchObject({ status: 'completed' })
 		// The schedule has run out: Stripe cancels the subscription, and the plan stays paid in full.
 		expect(stripe.billNext(subscriptionId, 'paid')).toBeNull()
-		expect(await deliver(stripe.event('customer.subscription.deleted', stripe.subscriptions.get(subscriptionId)))).toMatchObject({
-			status: 200,
-		})
+		expect(await deliverStripeEvent(stripe.event('customer.subscription.deleted', stripe.subscriptions.get(subscriptionId)))).toMatchObject(
+			{
+				status: 200,
+			},
+		)
 		expect(await planRow(t.db, plan.id)).toMatchObject({ status: 'completed' })
 	})
 
@@ -293,7 +288,7 @@ describe('a Stripe plan after the purchase', () => {
 		const { user, subscriptionId, plan } = await buyOnPlan(await courseWithPlan())
 		const invoice = stripe.billNext(subscriptionId, 'paid')!
 		const event = stripe.event('invoice.paid', invoice)
-		const responses = await Promise.all(Array.from({ length: 10 }, () => deliver(event)))
+		const responses = await Promise.all(Array.from({ length: 10 }, () => deliverStripeEvent(event)))
 		expect(responses.map((response) => response.status)).toEqual(Array(10).fill(200))
 		expect((await instalmentsOf(plan.id)).map((instalment) => [instalment.status, instalment.provider_invoice_id])).toEqual([
 			['paid', null],
@@ -306,7 +301,7 @@ describe('a Stripe plan after the purchase', () => {
 	test('an invoice that collected nothing pays no instalment', async () => {
 		const { subscriptionId, plan } = await buyOnPlan(await courseWithPlan())
 		const nothing = { ...stripe.billNext(subscriptionId, 'paid')!, id: 'in_zero', amount_paid: 0, amount_due: 0 }
-		expect((await deliver(stripe.event('invoice.paid', nothing))).status).toBe(200)
+		expect((await deliverStripeEvent(stripe.event('invoice.paid', nothing))).status).toBe(200)
 		expect((await instalmentsOf(plan.id)).map((instalment) => instalment.status)).toEqual(['paid', 'scheduled', 'scheduled'])
 	})
 
@@ -320,7 +315,7 @@ describe('a Stripe plan after the purchase', () => {
 			.execute()
 		const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
 		const invoice = stripe.billNext(subscriptionId, 'paid')!
-		for (const _ of [1, 2]) expect((await deliver(stripe.event('invoice.paid', invoice))).status).toBe(200)
+		for (const _ of [1, 2]) expect((await deliverStripeEvent(stripe.event('invoice.paid', invoice))).status).toBe(200)
 		expect(warn.mock.calls.filter(([message]) => String(message).includes('already paid outside Stripe'))).toHaveLength(1)
 		warn.mockRestore()
 		expect((await instalmentsOf(plan.id))[1]).toMatchObject({ status: 'paid_outside', provider_invoice_id: invoice.id })
@@ -331,7 +326,7 @@ describe('a Stripe plan after the purchase', () => {
 		const early = await buyOnPlan(await courseWithPlan())
 		expect(
 			(
-				await deliver(
+				await deliverStripeEvent(
 					stripe.event('customer.subscription.deleted', { ...stripe.subscriptions.get(early.subscriptionId), status: 'canceled' }),
 				)
 			).status,
@@ -340,14 +335,16 @@ describe('a Stripe plan after the purchase', () => {
 		expect((await instalmentsOf(early.plan.id)).map((instalment) => instalment.status)).toEqual(['paid', 'cancelled', 'cancelled'])
 
 		const owing = await buyOnPlan(await courseWithPlan())
-		expect((await deliver(stripe.event('invoice.payment_failed', stripe.billNext(owing.subscriptionId, 'failed')))).status).toBe(200)
+		expect((await deliverStripeEvent(stripe.event('invoice.payment_failed', stripe.billNext(owing.subscriptionId, 'failed')))).status).toBe(
+			200,
+		)
 		const cancelled = { ...stripe.subscriptions.get(owing.subscriptionId), status: 'canceled' }
-		expect((await deliver(stripe.event('customer.subscription.updated', cancelled))).status).toBe(200)
+		expect((await deliverStripeEvent(stripe.event('customer.subscription.updated', cancelled))).status).toBe(200)
 		expect(await planRow(t.db, owing.plan.id)).toMatchObject({ status: 'past_due' })
 		expect((await instalmentsOf(owing.plan.id)).map((instalment) => instalment.status)).toEqual(['paid', 'failed', 'cancelled'])
 		// The student pays what was owed (the invoice stays payable): the plan ends cancelled, never paid in full.
 		const owed = stripe.invoices.get(stripe.subscriptions.get(owing.subscriptionId)!.latest_invoice!)!
-		expect((await deliver(stripe.event('invoice.paid', stripe.payInvoice(owed.id)))).status).toBe(200)
+		expect((await deliverStripeEvent(stripe.event('invoice.paid', stripe.payInvoice(owed.id)))).status).toBe(200)
 		expect(await planRow(t.db, owing.plan.id)).toMatchObject({ status: 'cancelled', failing_since: null })
 	})
 
@@ -373,7 +370,7 @@ describe('a Stripe plan after the purchase', () => {
 			stripe.event('customer.subscription.updated', { ...stripe.subscriptions.get(subscriptionId), id: 'sub_unknown' }),
 			stripe.event('customer.subscription.deleted', { ...stripe.subscriptions.get(subscriptionId), id: 'sub_unknown', status: 'canceled' }),
 		]) {
-			expect((await deliver(event)).status).toBe(200)
+			expect((await deliverStripeEvent(event)).status).toBe(200)
 		}
 		expect(await counts()).toEqual(before)
 		expect(await planRow(t.db, plan.id)).toEqual(planBefore)
@@ -557,7 +554,7 @@ describe("the admin's actions on a Stripe plan", () => {
 		expect(await planAudits(t.db, plan.id)).toEqual([{ action: 'payment_plan.pause' }, { action: 'payment_plan.resume' }])
 
 		// Stripe charges the finalized invoice: it pays the instalment of the month the pause kept.
-		expect((await deliver(stripe.event('invoice.paid', stripe.payInvoice(draft.id)))).status).toBe(200)
+		expect((await deliverStripeEvent(stripe.event('invoice.paid', stripe.payInvoice(draft.id)))).status).toBe(200)
 		expect((await instalmentsOf(plan.id))[1]).toMatchObject({ status: 'paid', provider_invoice_id: draft.id })
 		expect(await courseAccess(t.db, reader(user.id), course.id)).toBe('full')
 		// The follow-up job finds Stripe as the plan is: nothing more to ask.
