@@ -1,7 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterEach, describe, expect, test, vi } from 'vitest'
-import { createUser } from '#app/models/accounts/users.server.ts'
 import { action as materialsAction, loader as materialsLoader } from '#app/routes/admin/course-materials.tsx'
 import { action as editAction, loader as editLoader } from '#app/routes/admin/week-edit.tsx'
 import { setStorage } from '#app/services/storage/index.server.ts'
@@ -9,7 +8,7 @@ import type { FileStorage } from '#app/services/storage/storage.ts'
 import { sampleClassRecording, samplePdf } from '#db/seed/sample-files.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
 import { insertCourse, insertWeek } from '#tests/support/fixtures.ts'
-import { callRoute, formRequest, getRequest, sessionCookieFor } from '#tests/support/requests.ts'
+import { callRoute, formRequest, getRequest, signedInUser } from '#tests/support/requests.ts'
 import { useTestStorage } from '#tests/support/storage.ts'
 
 const t = useTestDatabase()
@@ -21,16 +20,8 @@ const MP4 = await sampleClassRecording()
 
 afterEach(() => setStorage(files.storage))
 
-async function admin() {
-	sequence += 1
-	const user = await createUser(t.db, {
-		email: `materials-admin-${sequence}@example.com`,
-		name: 'Materials Admin',
-		password: 'password-123',
-		role: 'admin',
-		confirmed: true,
-	})
-	return { id: user.id, cookie: await sessionCookieFor(user.id) }
+function admin() {
+	return signedInUser(t.db, { role: 'admin' })
 }
 
 type Fields = Record<string, string | { name: string; bytes: Uint8Array }>

@@ -5,7 +5,7 @@
  */
 import { type Kysely, sql } from 'kysely'
 import { simpleParser } from 'mailparser'
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
+import { beforeEach, describe, expect, test } from 'vitest'
 import {
 	getEmailPreferences,
 	oneClickUnsubscribeUrl,
@@ -27,17 +27,10 @@ import type { Database } from '#db/types.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
 import { insertCourse, insertEnrollment, insertMessageAttachment, insertUser } from '#tests/support/fixtures.ts'
 import { callRoute, formRequest, getRequest, sessionCookieFor, toastOf } from '#tests/support/requests.ts'
-import { startSmtpServer, type TestSmtpServer } from '#tests/support/smtp-server.ts'
+import { useSmtpServer } from '#tests/support/smtp-stand-in.ts'
 
 const t = useTestDatabase()
-let smtp: TestSmtpServer
-
-beforeAll(async () => {
-	smtp = await startSmtpServer()
-})
-afterAll(async () => {
-	await smtp?.stop()
-})
+const smtp = useSmtpServer()
 
 beforeEach(async () => {
 	await t.db.deleteFrom('email_outbox').execute()

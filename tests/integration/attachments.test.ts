@@ -1,7 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
-import { createUser } from '#app/models/accounts/users.server.ts'
 import { action as adminAction } from '#app/routes/admin/messages/broadcast.tsx'
 import { action } from '#app/routes/dashboard/messages.tsx'
 import { loader as attachmentLoader } from '#app/routes/resources/attachment-file.ts'
@@ -10,12 +9,11 @@ import { MultipartError, parseMultipartForm, UploadTooLargeError } from '#app/ut
 import type { Role } from '#db/types.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
 import { forgedIds } from '#tests/support/forged-ids.ts'
-import { callRoute, formRequest, getRequest, sessionCookieFor } from '#tests/support/requests.ts'
+import { callRoute, formRequest, getRequest, signedInUser } from '#tests/support/requests.ts'
 import { useTestStorage } from '#tests/support/storage.ts'
 
 const t = useTestDatabase()
 const files = useTestStorage()
-let sequence = 0
 
 /** A 1×1 PNG. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64')
@@ -23,16 +21,8 @@ const PDF = Buffer.from('%PDF-1.4\n1 0 obj\n<<>>\nendobj\ntrailer\n<<>>\n%%EOF\n
 
 type Person = { id: string; cookie: string }
 
-async function person(role: Role): Promise<Person> {
-	sequence += 1
-	const user = await createUser(t.db, {
-		email: `attach-${sequence}@example.com`,
-		name: `Person ${sequence}`,
-		password: 'password-123',
-		role,
-		confirmed: true,
-	})
-	return { id: user.id, cookie: await sessionCookieFor(user.id) }
+function person(role: Role): Promise<Person> {
+	return signedInUser(t.db, { role })
 }
 
 function multipart(
@@ -45,6 +35,16 @@ function multipart(
 	for (const [name, value] of Object.entries(fields)) body.set(name, value)
 	if (file) body.set('attachment', new File([file.bytes], file.name, { type: file.type ?? 'application/octet-stream' }))
 	return new Request(`http://localhost${pathname}`, { method: 'POST', body, headers: { Cookie: cookie, 'x-client-ip': '203.0.113.5' } })
+}
+
+/** Sends a message with a file through the messages page's action, as the sender's browser would. */
+function sendMessage(
+	sender: Person,
+	receiver: Person,
+	content: string,
+	file: { name: string; bytes: Uint8Array<ArrayBuffer>; type?: string },
+) {
+	return callRoute(action, multipart('/dashboard/messages', sender.cookie, { intent: 'send', receiverId: receiver.id, content }, file))
 }
 
 function storedFiles() {
@@ -77,15 +77,7 @@ afterEach(() => {
 describe('sending an attachment', () => {
 	test('an image is stored under the sender, typed from its bytes, and previewed inline for the two parties only', async () => {
 		const [student, stranger, admin] = await Promise.all([person('student'), person('student'), person('admin')])
-		const sent = await callRoute(
-			action,
-			multipart(
-				'/dashboard/messages',
-				student.cookie,
-				{ intent: 'send', receiverId: admin.id, content: '' },
-				{ name: 'photo.png', bytes: PNG, type: 'text/html' },
-			),
-		)
+		const sent = await sendMessage(student, admin, '', { name: 'photo.png', bytes: PNG, type: 'text/html' })
 		expect(sent.status).toBe(302)
 		const [attachment] = await attachments()
 		expect(attachment).toMatchObject({ name: 'photo.png', type: 'image/png', size_bytes: PNG.length })
@@ -113,15 +105,7 @@ describe('sending an attachment', () => {
 
 	test('other files are downloads, and ranges are served', async () => {
 		const [student, admin] = await Promise.all([person('student'), person('admin')])
-		await callRoute(
-			action,
-			multipart(
-				'/dashboard/messages',
-				student.cookie,
-				{ intent: 'send', receiverId: admin.id, content: 'notes' },
-				{ name: 'notes.pdf', bytes: PDF },
-			),
-		)
+		await sendMessage(student, admin, 'notes', { name: 'notes.pdf', bytes: PDF })
 		const [attachment] = await attachments()
 		expect(attachment!.type).toBe('application/pdf')
 		const whole = await download(attachment!.id, admin.cookie)
@@ -145,15 +129,7 @@ describe('sending an attachment', () => {
 		resetEnvCache()
 		const [student, admin] = await Promise.all([person('student'), person('admin')])
 		const big = new Uint8Array(new ArrayBuffer(1024 * 1024 + 1)).fill(65)
-		const response = await callRoute(
-			action,
-			multipart(
-				'/dashboard/messages',
-				student.cookie,
-				{ intent: 'send', receiverId: admin.id, content: 'too big' },
-				{ name: 'big.txt', bytes: big },
-			),
-		)
+		const response = await sendMessage(student, admin, 'too big', { name: 'big.txt', bytes: big })
 		expect(response.status).toBe(413)
 		expect(await t.db.selectFrom('messages').select('id').execute()).toHaveLength(0)
 		expect(await attachments()).toHaveLength(0)
@@ -170,10 +146,7 @@ describe('sending an attachment', () => {
 			{ name: 'picture.png', bytes: svg },
 			{ name: 'page.txt', bytes: html },
 		]) {
-			const response = await callRoute(
-				action,
-				multipart('/dashboard/messages', student.cookie, { intent: 'send', receiverId: admin.id, content: 'x' }, file),
-			)
+			const response = await sendMessage(student, admin, 'x', file)
 			expect(response.status).toBe(415)
 		}
 		expect(await t.db.selectFrom('messages').select('id').execute()).toHaveLength(0)
@@ -182,30 +155,14 @@ describe('sending an attachment', () => {
 
 	test('a file for a receiver the rules do not allow is never stored', async () => {
 		const [student, otherStudent] = await Promise.all([person('student'), person('student')])
-		const response = await callRoute(
-			action,
-			multipart(
-				'/dashboard/messages',
-				student.cookie,
-				{ intent: 'send', receiverId: otherStudent.id, content: 'hi' },
-				{ name: 'a.png', bytes: PNG },
-			),
-		)
+		const response = await sendMessage(student, otherStudent, 'hi', { name: 'a.png', bytes: PNG })
 		expect(response.status).toBe(403)
 		expect(storedFiles()).toHaveLength(0)
 	})
 
 	test('deleting a message removes its attachments and their stored files', async () => {
 		const [student, admin] = await Promise.all([person('student'), person('admin')])
-		await callRoute(
-			action,
-			multipart(
-				'/dashboard/messages',
-				student.cookie,
-				{ intent: 'send', receiverId: admin.id, content: '' },
-				{ name: 'a.png', bytes: PNG },
-			),
-		)
+		await sendMessage(student, admin, '', { name: 'a.png', bytes: PNG })
 		const message = await t.db.selectFrom('messages').select('id').executeTakeFirstOrThrow()
 		expect(storedFiles()).toHaveLength(1)
 		const response = await callRoute(

@@ -4,14 +4,11 @@
  * leaving the others; the admin's rule form and completing or reopening by hand, which revokes the
  * certificate.
  */
-import { run } from 'graphile-worker'
 import { sql } from 'kysely'
-import pg from 'pg'
 import { createElement } from 'react'
 import { renderToStaticMarkup } from 'react-dom/server'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { CompletionSchedule } from '#app/components/admin/course-completion.tsx'
-import { TASKS } from '#app/jobs/index.server.ts'
 import { SEND_CERTIFICATE_TASK } from '#app/models/enrollment/certificates.server.ts'
 import { completeEndedCourse, completeEndedCourses } from '#app/models/enrollment/completion.server.ts'
 import { checkCompletion, gradePercent } from '#app/models/enrollment/completion.ts'
@@ -30,6 +27,7 @@ import {
 	insertSubmission,
 	insertUser,
 } from '#tests/support/fixtures.ts'
+import { runInTwoJobRunners } from '#tests/support/job-runners.ts'
 import { callRoute, formRequest, getRequest, signedInUser, toastOf } from '#tests/support/requests.ts'
 
 const t = useTestDatabase()
@@ -211,26 +209,9 @@ describe('the end-of-course job', () => {
 				return { ...one, email }
 			}),
 		)
-		const pools = [0, 1].map(() => new pg.Pool({ connectionString: t.url, max: 4 }))
-		for (const pool of pools) {
-			pool.on('error', () => {})
-			pool.on('connect', (client) => client.on('error', () => {}))
-		}
-		const runners = await Promise.all(
-			pools.map((pgPool) => run({ pgPool, concurrency: 4, taskList: TASKS, noHandleSignals: true, crontab: '' })),
+		await runInTwoJobRunners({ databaseUrl: t.url, db: t.db, tasks: ['complete-ended-courses', SEND_CERTIFICATE_TASK] }, () =>
+			Promise.all(Array.from({ length: 6 }, () => addJob(t.db, 'complete-ended-courses'))),
 		)
-		const pending = async () =>
-			(
-				await sql<{ n: number }>`SELECT count(*)::int AS n FROM graphile_worker.jobs
-					WHERE task_identifier IN ('complete-ended-courses', ${SEND_CERTIFICATE_TASK})`.execute(t.db)
-			).rows[0]!.n
-		try {
-			await Promise.all(Array.from({ length: 6 }, () => addJob(t.db, 'complete-ended-courses')))
-			await expect.poll(pending, { timeout: 20_000 }).toBe(0)
-		} finally {
-			for (const runner of runners) await runner.stop()
-			for (const pool of pools) await pool.end()
-		}
 		for (const one of students) {
 			const mails = await t.db.selectFrom('email_outbox').select('subject').where('to_address', '=', one.email).execute()
 			expect(mails).toHaveLength(1)

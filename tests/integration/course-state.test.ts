@@ -1,11 +1,12 @@
 import { afterEach, describe, expect, test } from 'vitest'
 import { courseStateFor, listUnpaidRegistrations } from '#app/models/courses/course-state.server.ts'
 import { joinWaitlist } from '#app/models/enrollment/waitlist.server.ts'
-import { claimSeat, expireCheckout, openCheckout } from '#app/models/payments/payments.server.ts'
+import { expireCheckout } from '#app/models/payments/payments.server.ts'
 import { loader as courseLoader } from '#app/routes/public/course-detail.tsx'
 import { loader as enrollLoader } from '#app/routes/register/enroll.tsx'
 import { setPayments } from '#app/services/payments/index.server.ts'
 import { TestCheckoutPayments } from '#app/services/payments/test-checkout.server.ts'
+import { holdAndOpenCheckout } from '#tests/support/checkouts.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
 import { insertCourse, insertEnrollment, insertUser } from '#tests/support/fixtures.ts'
 import { callRoute, getRequest, sessionCookieFor } from '#tests/support/requests.ts'
@@ -15,11 +16,9 @@ afterEach(() => setPayments(undefined))
 
 async function startCheckout(userId: string, courseId: number) {
 	const payments = new TestCheckoutPayments(() => t.db)
-	const claim = await t.db.transaction().execute((trx) => claimSeat(trx, { userId, courseId }))
-	if (claim.kind !== 'held') throw new Error('expected a hold')
-	return openCheckout(t.db, payments, {
-		claim,
+	return holdAndOpenCheckout(t.db, payments, {
 		user: { id: userId, email: 'payer@example.com' },
+		courseId,
 		appUrl: 'http://localhost',
 		cancelPath: '/',
 	})

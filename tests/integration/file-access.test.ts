@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { loader as fileLoader } from '#app/routes/resources/material-file.ts'
 import { setStorage } from '#app/services/storage/index.server.ts'
 import { materialKey } from '#app/services/storage/keys.ts'
-import { S3FileStorage } from '#app/services/storage/s3.server.ts'
+import type { S3FileStorage } from '#app/services/storage/s3.server.ts'
 import type { FileStorage } from '#app/services/storage/storage.ts'
 import { getEnv, resetEnvCache } from '#app/utils/env.server.ts'
 import type { MaterialCategory } from '#db/types.ts'
@@ -10,6 +10,7 @@ import { useTestDatabase } from '#tests/support/db.ts'
 import { insertCourse, insertEnrollment, insertMaterialItem, insertMaterialLink, insertWeek } from '#tests/support/fixtures.ts'
 import { callRoute, signedInUser } from '#tests/support/requests.ts'
 import { startS3Server, type TestS3Server } from '#tests/support/s3-server.ts'
+import { s3StorageOn } from '#tests/support/s3-storage.ts'
 import { useTestStorage } from '#tests/support/storage.ts'
 
 const t = useTestDatabase()
@@ -205,14 +206,7 @@ describe('with an S3 store', () => {
 	let storage: S3FileStorage
 	beforeAll(async () => {
 		s3 = await startS3Server()
-		storage = new S3FileStorage({
-			bucket: s3.bucket,
-			endpoint: s3.endpoint,
-			region: 'us-east-1',
-			accessKeyId: s3.accessKeyId,
-			secretAccessKey: s3.secretAccessKey,
-			forcePathStyle: true,
-		})
+		storage = s3StorageOn(s3)
 	})
 	afterAll(async () => {
 		setStorage(files.storage)

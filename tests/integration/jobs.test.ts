@@ -6,23 +6,16 @@
 import { parseCrontab, run } from 'graphile-worker'
 import { sql } from 'kysely'
 import pg from 'pg'
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { expect, test } from 'vitest'
 import { CRONTAB, TASKS } from '#app/jobs/index.server.ts'
 import { startJobRunner, stopJobRunner } from '#app/services/jobs/runner.server.ts'
 import { configureMailDelivery, enqueueMail } from '#app/services/mail/index.server.ts'
 import { parseEnv } from '#app/utils/env.server.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
-import { startSmtpServer, type TestSmtpServer } from '#tests/support/smtp-server.ts'
+import { useSmtpServer } from '#tests/support/smtp-stand-in.ts'
 
 const t = useTestDatabase()
-let smtp: TestSmtpServer
-
-beforeAll(async () => {
-	smtp = await startSmtpServer()
-})
-afterAll(async () => {
-	await smtp?.stop()
-})
+const smtp = useSmtpServer()
 
 const pendingJobs = async (task: string) =>
 	(await sql<{ count: number }>`SELECT count(*)::int AS count FROM graphile_worker.jobs WHERE task_identifier = ${task}`.execute(t.db))

@@ -3,11 +3,7 @@
  * DST change, admins move and cancel sessions one by one (students get a notice), and reminders go
  * once per student and session, from any number of processes, never after the start.
  */
-import { run } from 'graphile-worker'
-import { sql } from 'kysely'
-import pg from 'pg'
 import { beforeEach, describe, expect, test } from 'vitest'
-import { TASKS } from '#app/jobs/index.server.ts'
 import { listCourseSessions } from '#app/models/sessions/live-sessions.server.ts'
 import { describeSchedule, dueReminderLead, formatSessionTime } from '#app/models/sessions/live-sessions.ts'
 import { changeSession, SessionChangeError } from '#app/models/sessions/live-sessions-admin.server.ts'
@@ -19,6 +15,7 @@ import { loader as weekEditLoader } from '#app/routes/admin/week-edit.tsx'
 import { addJob } from '#app/services/jobs/queue.server.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
 import { insertCourse, insertEnrollment, insertLiveSession, insertUser, insertWeek } from '#tests/support/fixtures.ts'
+import { runInTwoJobRunners } from '#tests/support/job-runners.ts'
 import { callRoute, formRequest, getRequest, signedInUser, toastOf } from '#tests/support/requests.ts'
 
 const t = useTestDatabase()
@@ -306,27 +303,9 @@ describe('reminders', () => {
 		const startsAt = new Date(Date.now() + 30 * MINUTE)
 		await insertLiveSession(t.db, { courseId: course.id, startsAt, endsAt: new Date(startsAt.getTime() + 60 * MINUTE), timeZone: ZONE })
 		const students = await Promise.all(Array.from({ length: 8 }, () => studentIn(course.id)))
-		const pools = [0, 1].map(() => new pg.Pool({ connectionString: t.url, max: 4 }))
-		for (const pool of pools) {
-			pool.on('error', () => {})
-			pool.on('connect', (client) => client.on('error', () => {}))
-		}
-		const runners = await Promise.all(
-			pools.map((pgPool) => run({ pgPool, concurrency: 4, taskList: TASKS, noHandleSignals: true, crontab: '' })),
+		await runInTwoJobRunners({ databaseUrl: t.url, db: t.db, tasks: ['send-session-reminders'] }, () =>
+			Promise.all(Array.from({ length: 12 }, () => addJob(t.db, 'send-session-reminders'))),
 		)
-		const pending = async () =>
-			(
-				await sql<{
-					n: number
-				}>`SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE task_identifier = 'send-session-reminders'`.execute(t.db)
-			).rows[0]!.n
-		try {
-			await Promise.all(Array.from({ length: 12 }, () => addJob(t.db, 'send-session-reminders')))
-			await expect.poll(pending, { timeout: 20_000 }).toBe(0)
-		} finally {
-			for (const runner of runners) await runner.stop()
-			for (const pool of pools) await pool.end()
-		}
 		for (const student of students) expect(await mailsTo(student.email, 'Reminder:%')).toHaveLength(1)
 	})
 })

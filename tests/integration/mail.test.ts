@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { type Kysely, sql } from 'kysely'
 import { simpleParser } from 'mailparser'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
 import { sendConfirmationEmail } from '#app/models/accounts/account-emails.server.ts'
 import { createUser } from '#app/models/accounts/users.server.ts'
 import { loader as mailboxLoader } from '#app/routes/resources/mailbox.tsx'
@@ -15,19 +15,11 @@ import { parseEnv, resetEnvCache } from '#app/utils/env.server.ts'
 import type { Database } from '#db/types.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
 import { callRoute, getRequest, sessionCookieFor } from '#tests/support/requests.ts'
-import { startSmtpServer, type TestSmtpServer } from '#tests/support/smtp-server.ts'
+import { useSmtpServer } from '#tests/support/smtp-stand-in.ts'
 
 const t = useTestDatabase()
 const FROM = 'Real Estate Mentorship <no-reply@example.com>'
-let smtp: TestSmtpServer
-
-beforeAll(async () => {
-	smtp = await startSmtpServer()
-})
-
-afterAll(async () => {
-	await smtp?.stop()
-})
+const smtp = useSmtpServer()
 
 beforeEach(async () => {
 	await t.db.deleteFrom('email_outbox').execute()

@@ -6,12 +6,13 @@ import { cleanUpOrphans, findOrphanedMaterials, ORPHAN_GRACE_MS } from '#app/mod
 import { action, loader } from '#app/routes/admin/orphaned-materials.tsx'
 import { loader as orphanFileLoader } from '#app/routes/resources/orphan-file.ts'
 import { materialKey } from '#app/services/storage/keys.ts'
-import { S3FileStorage } from '#app/services/storage/s3.server.ts'
+import type { S3FileStorage } from '#app/services/storage/s3.server.ts'
 import type { FileStorage } from '#app/services/storage/storage.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
 import { insertCourse, insertMaterialItem, insertWeek } from '#tests/support/fixtures.ts'
-import { callRoute, formRequest, getRequest, sessionCookieFor } from '#tests/support/requests.ts'
+import { callRoute, formRequest, getRequest, sessionCookieFor, signedInUser } from '#tests/support/requests.ts'
 import { startS3Server, type TestS3Server } from '#tests/support/s3-server.ts'
+import { s3StorageOn } from '#tests/support/s3-storage.ts'
 import { useTestStorage } from '#tests/support/storage.ts'
 
 const t = useTestDatabase()
@@ -26,16 +27,8 @@ function toastTitle(response: Response) {
 	return (JSON.parse(atob(value.split('.')[0]!)) as { title: string }).title
 }
 
-async function admin() {
-	sequence += 1
-	const user = await createUser(t.db, {
-		email: `orphans-admin-${sequence}@example.com`,
-		name: 'Orphans Admin',
-		password: 'password-123',
-		role: 'admin',
-		confirmed: true,
-	})
-	return { id: user.id, cookie: await sessionCookieFor(user.id) }
+function admin() {
+	return signedInUser(t.db, { role: 'admin' })
 }
 
 /** A course with one week and one referenced file; returns what an orphan needs to look real. */
@@ -185,16 +178,8 @@ describe('on S3 (a real S3-protocol server)', () => {
 
 	beforeAll(async () => {
 		s3 = await startS3Server({ bucket: 'orphans-test' })
-		storage = new S3FileStorage({
-			bucket: s3.bucket,
-			endpoint: s3.endpoint,
-			region: 'us-east-1',
-			accessKeyId: s3.accessKeyId,
-			secretAccessKey: s3.secretAccessKey,
-			forcePathStyle: true,
-			// Small pages, so the scan has to follow continuation tokens.
-			maxKeys: 2,
-		})
+		// Small pages, so the scan has to follow continuation tokens.
+		storage = s3StorageOn(s3, { maxKeys: 2 })
 	})
 
 	afterAll(async () => {

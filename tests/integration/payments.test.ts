@@ -7,6 +7,7 @@ import { createPayments, setPayments } from '#app/services/payments/index.server
 import { StripePayments, stripeApiAddress } from '#app/services/payments/stripe.server.ts'
 import { TestCheckoutPayments } from '#app/services/payments/test-checkout.server.ts'
 import { parseEnv } from '#app/utils/env.server.ts'
+import { holdAndOpenCheckout } from '#tests/support/checkouts.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
 import { insertCourse } from '#tests/support/fixtures.ts'
 import { formRequest, sessionCookieFor, settle } from '#tests/support/requests.ts'
@@ -26,12 +27,6 @@ async function student() {
 
 async function course(values: { capacity?: number; registration_fee?: number } = {}) {
 	return insertCourse(t.db, { title: `Course ${++sequence}`, capacity: 5, registration_fee: 250000, ...values })
-}
-
-async function holdAndCheckout(payments: StripePayments | TestCheckoutPayments, userId: string, email: string, courseId: number) {
-	const claim = await t.db.transaction().execute((trx) => claimSeat(trx, { userId, courseId }))
-	if (claim.kind !== 'held') throw new Error('expected a hold')
-	return openCheckout(t.db, payments, { claim, user: { id: userId, email }, appUrl: APP_URL, cancelPath: `/courses/${courseId}` })
 }
 
 async function enrollments(courseId: number) {
@@ -70,7 +65,7 @@ describe('the Stripe adapter against the local stand-in, with the real SDK', () 
 	test('creates a Checkout Session priced from the database, with the customer, metadata and expiry of the hold', async () => {
 		const buyer = await student()
 		const { id: courseId, title } = await course({ registration_fee: 123_400 })
-		const checkout = await holdAndCheckout(stripePayments, buyer.id, buyer.email, courseId)
+		const checkout = await holdAndOpenCheckout(t.db, stripePayments, { user: buyer, courseId: courseId, appUrl: APP_URL })
 		expect(checkout.url).toMatch(/^https:\/\/checkout\.stripe\.com\/c\/pay\/cs_test_/)
 
 		const create = stripe.requests.findLast((request) => request.method === 'POST' && request.path === '/v1/checkout/sessions')!
@@ -109,7 +104,9 @@ describe('the Stripe adapter against the local stand-in, with the real SDK', () 
 		const { id: courseId } = await course({ capacity: 1 })
 		const logged = vi.spyOn(console, 'error').mockImplementation(() => {})
 		stripe.refuseNextCreate()
-		await expect(holdAndCheckout(stripePayments, buyer.id, buyer.email, courseId)).rejects.toThrow('Failed to create checkout session')
+		await expect(holdAndOpenCheckout(t.db, stripePayments, { user: buyer, courseId: courseId, appUrl: APP_URL })).rejects.toThrow(
+			'Failed to create checkout session',
+		)
 		expect(await t.db.selectFrom('seat_holds').select('id').where('course_id', '=', courseId).execute()).toEqual([])
 		expect(logged).toHaveBeenCalled()
 	})
@@ -117,7 +114,7 @@ describe('the Stripe adapter against the local stand-in, with the real SDK', () 
 	test('fulfilment enrols once, consumes the hold, records the payment and mails one receipt; repeated calls change nothing', async () => {
 		const buyer = await student()
 		const { id: courseId, title } = await course({ capacity: 1 })
-		const { sessionId } = await holdAndCheckout(stripePayments, buyer.id, buyer.email, courseId)
+		const { sessionId } = await holdAndOpenCheckout(t.db, stripePayments, { user: buyer, courseId: courseId, appUrl: APP_URL })
 		expect(await fulfil(t.db, stripePayments, sessionId)).toEqual({ status: 'unpaid' })
 
 		stripe.pay(sessionId)
@@ -144,7 +141,7 @@ describe('the Stripe adapter against the local stand-in, with the real SDK', () 
 	test('a payment that completes after its course filled up is flagged for refund, never enrolled over capacity', async () => {
 		const late = await student()
 		const { id: courseId } = await course({ capacity: 1 })
-		const { sessionId } = await holdAndCheckout(stripePayments, late.id, late.email, courseId)
+		const { sessionId } = await holdAndOpenCheckout(t.db, stripePayments, { user: late, courseId: courseId, appUrl: APP_URL })
 		// The hold ran out and someone else took the seat before the payment arrived.
 		await t.db
 			.updateTable('seat_holds')
@@ -167,7 +164,7 @@ describe('the Stripe adapter against the local stand-in, with the real SDK', () 
 	test('an expired session releases its seat and closes the payment', async () => {
 		const buyer = await student()
 		const { id: courseId } = await course({ capacity: 1 })
-		const { sessionId } = await holdAndCheckout(stripePayments, buyer.id, buyer.email, courseId)
+		const { sessionId } = await holdAndOpenCheckout(t.db, stripePayments, { user: buyer, courseId: courseId, appUrl: APP_URL })
 		await stripePayments.expireCheckoutSession(sessionId)
 		expect(await fulfil(t.db, stripePayments, sessionId)).toEqual({ status: 'expired' })
 		expect((await payment(sessionId)).status).toBe('expired')
@@ -184,7 +181,7 @@ describe('the built-in test checkout', () => {
 	test('a session is paid on the test page and fulfilled through the same path', async () => {
 		const buyer = await student()
 		const { id: courseId } = await course()
-		const checkout = await holdAndCheckout(payments, buyer.id, buyer.email, courseId)
+		const checkout = await holdAndOpenCheckout(t.db, payments, { user: buyer, courseId: courseId, appUrl: APP_URL })
 		expect(checkout.url).toBe(`/test-checkout/${checkout.sessionId}`)
 		const session = await payments.getSession(checkout.sessionId)
 		expect(session).toMatchObject({
@@ -201,7 +198,7 @@ describe('the built-in test checkout', () => {
 	test('an expired hold frees its seat; the sweep expires overdue checkouts and deletes expired holds', async () => {
 		const buyer = await student()
 		const { id: courseId } = await course({ capacity: 1 })
-		const { sessionId } = await holdAndCheckout(payments, buyer.id, buyer.email, courseId)
+		const { sessionId } = await holdAndOpenCheckout(t.db, payments, { user: buyer, courseId: courseId, appUrl: APP_URL })
 		const waiting = await student()
 		await expect(t.db.transaction().execute((trx) => claimSeat(trx, { userId: waiting.id, courseId }))).rejects.toThrow('course-full')
 
@@ -220,7 +217,7 @@ describe('the built-in test checkout', () => {
 	test('expiring a checkout twice, or after it was paid, is harmless', async () => {
 		const buyer = await student()
 		const { id: courseId } = await course()
-		const { sessionId } = await holdAndCheckout(payments, buyer.id, buyer.email, courseId)
+		const { sessionId } = await holdAndOpenCheckout(t.db, payments, { user: buyer, courseId: courseId, appUrl: APP_URL })
 		await payments.markPaid(sessionId)
 		await fulfil(t.db, payments, sessionId)
 		await expireCheckout(t.db, sessionId)
@@ -303,13 +300,17 @@ describe('a payment confirms the address it was paid from (issue 39 point 5)', (
 			(await t.db.selectFrom('users').select('email_confirmed_at').where('id', '=', userId).executeTakeFirstOrThrow()).email_confirmed_at
 		const buyer = await createUser(t.db, { email: `unconfirmed-${++sequence}@example.com`, name: 'New Payer', passwordHash: 'x' })
 		expect(await confirmedAt(buyer.id)).toBeNull()
-		const paid = await holdAndCheckout(payments, buyer.id, buyer.email, (await course()).id)
+		const paid = await holdAndOpenCheckout(t.db, payments, { user: buyer, courseId: (await course()).id, appUrl: APP_URL })
 		expect(await payments.markPaid(paid.sessionId)).toBe(true)
 		expect(await fulfil(t.db, payments, paid.sessionId)).toMatchObject({ status: 'enrolled' })
 		expect(await confirmedAt(buyer.id)).toBeInstanceOf(Date)
 
 		const other = await createUser(t.db, { email: `other-${++sequence}@example.com`, name: 'Other Payer', passwordHash: 'x' })
-		const elsewhere = await holdAndCheckout(payments, other.id, 'someone-else@example.com', (await course()).id)
+		const elsewhere = await holdAndOpenCheckout(t.db, payments, {
+			user: { id: other.id, email: 'someone-else@example.com' },
+			courseId: (await course()).id,
+			appUrl: APP_URL,
+		})
 		expect(await payments.markPaid(elsewhere.sessionId)).toBe(true)
 		expect(await fulfil(t.db, payments, elsewhere.sessionId)).toMatchObject({ status: 'enrolled' })
 		expect(await confirmedAt(other.id)).toBeNull()

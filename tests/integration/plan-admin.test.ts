@@ -10,8 +10,7 @@ import { RouterContextProvider } from 'react-router'
 import { describe, expect, test } from 'vitest'
 import { applyEnrollmentStatus, removeEnrollment } from '#app/models/enrollment/enrollments-admin.server.ts'
 import { courseAccess } from '#app/models/materials/materials.server.ts'
-import { addMonths, dayInZone } from '#app/models/payments/instalment-plans.ts'
-import { claimSeat, fulfil, openCheckout } from '#app/models/payments/payments.server.ts'
+import { fulfil } from '#app/models/payments/payments.server.ts'
 import { chargeDueInstalments, recordInstalmentFailed, recordInstalmentPaid } from '#app/models/payments/plan-purchases.server.ts'
 import { changePlan, chargeInstalmentNow, refundPlan } from '#app/models/payments/plan-purchases-admin.server.ts'
 import { sendInstalmentReceipt } from '#app/models/payments/plan-purchases-emails.server.ts'
@@ -20,15 +19,14 @@ import { action as planRefundAction } from '#app/routes/admin/course-plan-refund
 import { action as plansAction } from '#app/routes/admin/course-plans.tsx'
 import { setPayments } from '#app/services/payments/index.server.ts'
 import { TestCheckoutPayments } from '#app/services/payments/test-checkout.server.ts'
+import { holdAndOpenCheckout } from '#tests/support/checkouts.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
-import { insertCourse, insertPaymentPlan, insertUser } from '#tests/support/fixtures.ts'
+import { insertCourse, insertCourseWithPlan, insertUser } from '#tests/support/fixtures.ts'
+import { mailsStartingWith, planAudits, planRow } from '#tests/support/plan-rows.ts'
 import { formRequest, sessionCookieFor, settle } from '#tests/support/requests.ts'
 
 const t = useTestDatabase()
 const testCard = new TestCheckoutPayments(() => t.db)
-const ZONE = 'America/New_York'
-const APP_URL = 'http://localhost:3000'
-const today = () => dayInZone(new Date(), ZONE)
 const DAY = 86_400_000
 
 /**
@@ -36,24 +34,10 @@ const DAY = 86_400_000
  * in three payments ($866.68 paid at the checkout, then $866.66 twice a month apart).
  */
 async function boughtPlan() {
-	const course = await insertCourse(t.db, {
-		capacity: 1,
-		registration_fee: 250_000,
-		time_zone: ZONE,
-		start_date: today(),
-		end_date: addMonths(today(), 4),
-	})
-	await insertPaymentPlan(t.db, { courseId: course.id, surcharge_cents: 10_000 })
+	const course = await insertCourseWithPlan(t.db, { capacity: 1 })
 	const email = `plan-${course.id}@example.com`
 	const buyer = await insertUser(t.db, { email, name: 'Paula Plan' })
-	const claim = await t.db.transaction().execute((trx) => claimSeat(trx, { userId: buyer, courseId: course.id, paymentPlan: true }))
-	if (claim.kind !== 'held') throw new Error('expected a hold')
-	const { sessionId } = await openCheckout(t.db, testCard, {
-		claim,
-		user: { id: buyer, email },
-		appUrl: APP_URL,
-		cancelPath: `/courses/${course.id}`,
-	})
+	const { sessionId } = await holdAndOpenCheckout(t.db, testCard, { user: { id: buyer, email }, courseId: course.id, paymentPlan: true })
 	await testCard.markPaid(sessionId)
 	await fulfil(t.db, testCard, sessionId)
 	const plan = await t.db.selectFrom('plan_purchases').selectAll().where('checkout_session_id', '=', sessionId).executeTakeFirstOrThrow()
@@ -67,28 +51,12 @@ async function boughtPlan() {
 	return { course, buyer, email, admin, plan, instalmentIds: instalments.map((row) => row.id), enrollmentId: plan.enrollment_id! }
 }
 
-const planRow = (planId: number) => t.db.selectFrom('plan_purchases').selectAll().where('id', '=', planId).executeTakeFirstOrThrow()
 const instalmentStatuses = async (planId: number) =>
 	(await t.db.selectFrom('plan_instalments').select('status').where('plan_purchase_id', '=', planId).orderBy('sequence').execute()).map(
 		(row) => row.status,
 	)
 const enrollmentStatus = async (enrollmentId: number) =>
 	(await t.db.selectFrom('enrollments').select('status').where('id', '=', enrollmentId).executeTakeFirstOrThrow()).status
-const mailsTo = (email: string, subjectStart: string) =>
-	t.db
-		.selectFrom('email_outbox')
-		.select(['subject', 'text_body'])
-		.where('to_address', '=', email)
-		.where('subject', 'like', `${subjectStart}%`)
-		.execute()
-const auditsOf = (planId: number) =>
-	t.db
-		.selectFrom('audit_log')
-		.select('action')
-		.where('entity', '=', 'plan_purchase')
-		.where('entity_id', '=', String(planId))
-		.orderBy('id')
-		.execute()
 const instalmentPayments = (instalmentIds: number[]) =>
 	t.db
 		.selectFrom('registration_payments')
@@ -123,7 +91,7 @@ describe('every instalment paid is a payment with one receipt', () => {
 			payment_intent_id: charge.id,
 			customer_email: email,
 		})
-		const receipts = await mailsTo(email, 'Payment received: ')
+		const receipts = await mailsStartingWith(t.db, email, 'Payment received: ')
 		expect(receipts).toHaveLength(1)
 		expect(receipts[0]!.text_body).toContain('Instalment 2 of 3')
 		expect(receipts[0]!.text_body).toContain('$866.66')
@@ -135,7 +103,7 @@ describe('every instalment paid is a payment with one receipt', () => {
 			paidAt: new Date(),
 			paymentReference: charge.id,
 		})
-		expect(await mailsTo(email, 'Payment received: ')).toHaveLength(1)
+		expect(await mailsStartingWith(t.db, email, 'Payment received: ')).toHaveLength(1)
 
 		// Refunded on its own through decision 036's path: the student stays enrolled, the plan runs on.
 		const refund = await refundPayment(t.db, testCard, {
@@ -149,7 +117,7 @@ describe('every instalment paid is a payment with one receipt', () => {
 		})
 		expect(refund).toMatchObject({ kind: 'refunded', fullyRefunded: true, enrollmentEnded: false })
 		expect(await enrollmentStatus(enrollmentId)).toBe('active')
-		expect((await planRow(plan.id)).status).toBe('active')
+		expect((await planRow(t.db, plan.id)).status).toBe('active')
 	})
 })
 
@@ -171,7 +139,7 @@ describe('the test checkout charges instalments on their due dates', () => {
 			.where('idempotency_key', '=', `plan-instalment-${instalmentIds[1]}`)
 			.execute()
 		expect(charges).toHaveLength(1)
-		expect(await mailsTo(email, 'Payment received: ')).toHaveLength(1)
+		expect(await mailsStartingWith(t.db, email, 'Payment received: ')).toHaveLength(1)
 	})
 
 	test('a plan the admin paused, or whose enrolment ended, is not charged', async () => {
@@ -195,9 +163,9 @@ describe("the admin's changes of a plan", () => {
 			),
 		)
 		expect(outcomes.filter((outcome) => outcome === 'changed')).toHaveLength(1)
-		expect(await planRow(plan.id)).toMatchObject({ status: 'cancelled', pause_reason: null, failing_since: null })
+		expect(await planRow(t.db, plan.id)).toMatchObject({ status: 'cancelled', pause_reason: null, failing_since: null })
 		expect(await instalmentStatuses(plan.id)).toEqual(['paid', 'cancelled', 'cancelled'])
-		expect(await auditsOf(plan.id)).toEqual([{ action: 'payment_plan.cancel_rest' }])
+		expect(await planAudits(t.db, plan.id)).toEqual([{ action: 'payment_plan.cancel_rest' }])
 		expect(await enrollmentStatus(enrollmentId)).toBe('active')
 		expect(await courseAccess(t.db, { id: buyer, isAdmin: false }, course.id)).toBe('full')
 		expect(await chargeDueInstalments(t.db, testCard, new Date(Date.now() + 70 * DAY))).toBe(0)
@@ -211,11 +179,11 @@ describe("the admin's changes of a plan", () => {
 		await t.db
 			.transaction()
 			.execute((trx) => applyEnrollmentStatus(trx, { actorId: ended.admin, enrollmentId: ended.enrollmentId, status: 'inactive' }))
-		expect(await planRow(ended.plan.id)).toMatchObject({ status: 'cancelled' })
+		expect(await planRow(t.db, ended.plan.id)).toMatchObject({ status: 'cancelled' })
 		expect(await instalmentStatuses(ended.plan.id)).toEqual(['paid', 'cancelled', 'cancelled'])
 		const removed = await boughtPlan()
 		expect(await removeEnrollment(t.db, removed.admin, removed.enrollmentId)).not.toBeNull()
-		expect(await planRow(removed.plan.id)).toMatchObject({ status: 'cancelled', enrollment_id: null })
+		expect(await planRow(t.db, removed.plan.id)).toMatchObject({ status: 'cancelled', enrollment_id: null })
 		expect(await chargeDueInstalments(t.db, testCard, new Date(Date.now() + 70 * DAY))).toBe(0)
 	})
 
@@ -227,9 +195,9 @@ describe("the admin's changes of a plan", () => {
 		expect(outcomes.filter((outcome) => outcome === 'changed')).toHaveLength(1)
 		expect(await mark(instalmentIds[2]!)).toBe('changed')
 		expect(await instalmentStatuses(plan.id)).toEqual(['paid', 'paid_outside', 'paid_outside'])
-		expect((await planRow(plan.id)).status).toBe('completed')
+		expect((await planRow(t.db, plan.id)).status).toBe('completed')
 		expect(await instalmentPayments(instalmentIds)).toEqual([])
-		expect(await auditsOf(plan.id)).toEqual([{ action: 'payment_plan.paid_outside' }, { action: 'payment_plan.paid_outside' }])
+		expect(await planAudits(t.db, plan.id)).toEqual([{ action: 'payment_plan.paid_outside' }, { action: 'payment_plan.paid_outside' }])
 	})
 
 	test('pause and resume: access pauses and a payment does not lift it; resuming a plan with a failure restarts its grace period', async () => {
@@ -238,7 +206,7 @@ describe("the admin's changes of a plan", () => {
 			changePlan(t.db, testCard, { adminId: admin, courseId: course.id, planId: plan.id, intent })
 		const paused = await Promise.all(Array.from({ length: 4 }, () => change('pause')))
 		expect(paused.filter((outcome) => outcome === 'changed')).toHaveLength(1)
-		expect(await planRow(plan.id)).toMatchObject({ status: 'paused', pause_reason: 'admin' })
+		expect(await planRow(t.db, plan.id)).toMatchObject({ status: 'paused', pause_reason: 'admin' })
 		expect(await courseAccess(t.db, { id: buyer, isAdmin: false }, course.id)).toBeNull()
 		await recordInstalmentFailed(t.db, { planId: plan.id, instalmentId: instalmentIds[1]! })
 		await chargeInstalmentNow(t.db, testCard, {
@@ -248,17 +216,17 @@ describe("the admin's changes of a plan", () => {
 			instalmentId: instalmentIds[1]!,
 			outcome: 'succeed',
 		})
-		expect(await planRow(plan.id)).toMatchObject({ status: 'paused', pause_reason: 'admin' })
+		expect(await planRow(t.db, plan.id)).toMatchObject({ status: 'paused', pause_reason: 'admin' })
 		await recordInstalmentFailed(t.db, { planId: plan.id, instalmentId: instalmentIds[2]! })
 
 		const before = Date.now()
 		const resumed = await Promise.all(Array.from({ length: 4 }, () => change('resume')))
 		expect(resumed.filter((outcome) => outcome === 'changed')).toHaveLength(1)
-		const row = await planRow(plan.id)
+		const row = await planRow(t.db, plan.id)
 		expect(row).toMatchObject({ status: 'past_due', pause_reason: null })
 		expect(row.failing_since!.getTime()).toBeGreaterThanOrEqual(before - 1000)
 		expect(await courseAccess(t.db, { id: buyer, isAdmin: false }, course.id)).toBe('full')
-		expect((await auditsOf(plan.id)).map((entry) => entry.action)).toEqual([
+		expect((await planAudits(t.db, plan.id)).map((entry) => entry.action)).toEqual([
 			'payment_plan.pause',
 			'payment_plan.charge_succeeded',
 			'payment_plan.resume',
@@ -271,8 +239,8 @@ describe("the admin's changes of a plan", () => {
 		for (const intent of ['cancel-rest', 'pause'] as const) {
 			expect(await changePlan(t.db, testCard, { adminId: admin, courseId: other.id, planId: plan.id, intent })).toBe('not-found')
 		}
-		expect((await planRow(plan.id)).status).toBe('active')
-		expect(await auditsOf(plan.id)).toEqual([])
+		expect((await planRow(t.db, plan.id)).status).toBe('active')
+		expect(await planAudits(t.db, plan.id)).toEqual([])
 	})
 
 	test('the route: ten parallel "cancel the rest" posts cancel once; an instructor is sent away', async () => {
@@ -293,10 +261,10 @@ describe("the admin's changes of a plan", () => {
 		const instructor = await insertUser(t.db, { role: 'instructor' })
 		const refused = await post(await sessionCookieFor(instructor))
 		expect(refused.headers.get('Location')).toBe('/dashboard')
-		expect((await planRow(plan.id)).status).toBe('active')
+		expect((await planRow(t.db, plan.id)).status).toBe('active')
 		const responses = await Promise.all(Array.from({ length: 10 }, () => post(cookie)))
 		expect(responses.every((response) => response.status === 302)).toBe(true)
-		expect(await auditsOf(plan.id)).toEqual([{ action: 'payment_plan.cancel_rest' }])
+		expect(await planAudits(t.db, plan.id)).toEqual([{ action: 'payment_plan.cancel_rest' }])
 	})
 })
 
@@ -344,7 +312,7 @@ describe('refunding a plan', () => {
 			{ amount_cents: 86_666, refunded_cents: 86_666, status: 'refunded' },
 		])
 		expect(await instalmentStatuses(plan.id)).toEqual(['paid', 'paid', 'cancelled'])
-		expect((await planRow(plan.id)).status).toBe('cancelled')
+		expect((await planRow(t.db, plan.id)).status).toBe('cancelled')
 		expect(await enrollmentStatus(enrollmentId)).toBe('inactive')
 		const seats = await t.db
 			.selectFrom('enrollments')
@@ -353,8 +321,8 @@ describe('refunding a plan', () => {
 			.where('status', '=', 'active')
 			.execute()
 		expect(seats).toEqual([])
-		expect(await mailsTo(email, 'Refund issued: ')).toHaveLength(2)
-		expect((await auditsOf(plan.id)).map((entry) => entry.action)).toEqual(['payment_plan.charge_succeeded', 'payment_plan.refund'])
+		expect(await mailsStartingWith(t.db, email, 'Refund issued: ')).toHaveLength(2)
+		expect((await planAudits(t.db, plan.id)).map((entry) => entry.action)).toEqual(['payment_plan.charge_succeeded', 'payment_plan.refund'])
 	})
 
 	test('in part: the newest payment goes back first, the rest is cancelled, and the student stays unless the admin ends it', async () => {
@@ -375,7 +343,7 @@ describe('refunding a plan', () => {
 			{ amount_cents: 86_666, refunded_cents: 50_000, status: 'paid' },
 		])
 		expect(await enrollmentStatus(kept.enrollmentId)).toBe('active')
-		expect((await planRow(kept.plan.id)).status).toBe('cancelled')
+		expect((await planRow(t.db, kept.plan.id)).status).toBe('cancelled')
 
 		const ended = await planWithTwoPaid()
 		expect(
@@ -404,7 +372,7 @@ describe('refunding a plan', () => {
 			requestKey: 'plan-refund-much-0001',
 		})
 		expect(outcome).toEqual({ kind: 'too-much', leftCents: 173_334 })
-		expect((await planRow(plan.id)).status).toBe('active')
+		expect((await planRow(t.db, plan.id)).status).toBe('active')
 	})
 
 	test('the route: one confirmation sent ten times at once refunds once, across both payments; an instructor is sent away', async () => {
@@ -443,6 +411,6 @@ describe('refunding a plan', () => {
 			{ amount_cents: 86_666, status: 'succeeded' },
 		])
 		expect(await enrollmentStatus(enrollmentId)).toBe('active')
-		expect((await auditsOf(plan.id)).filter((entry) => entry.action === 'payment_plan.refund')).toHaveLength(1)
+		expect((await planAudits(t.db, plan.id)).filter((entry) => entry.action === 'payment_plan.refund')).toHaveLength(1)
 	})
 })

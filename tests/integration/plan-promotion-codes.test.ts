@@ -6,9 +6,7 @@
  * hold under parallel purchases, on a plan as when paying in full.
  */
 import { describe, expect, test } from 'vitest'
-import { createUser } from '#app/models/accounts/users.server.ts'
 import { chooseDraftCourse, saveDraftDetails } from '#app/models/enrollment/registration.server.ts'
-import { addMonths, dayInZone } from '#app/models/payments/instalment-plans.ts'
 import { fulfil } from '#app/models/payments/payments.server.ts'
 import { draftCookieHeader } from '#app/routes/register/+shared/draft-cookie.server.ts'
 import { action as agreementAction } from '#app/routes/register/agreement.tsx'
@@ -18,34 +16,16 @@ import { loader as checkoutLoader } from '#app/routes/register/test-checkout.tsx
 import { setPayments } from '#app/services/payments/index.server.ts'
 import { TestCheckoutPayments } from '#app/services/payments/test-checkout.server.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
-import { insertCourse, insertPaymentPlan, insertPromotionCode } from '#tests/support/fixtures.ts'
-import { callRoute, formRequest, getRequest, sessionCookieFor } from '#tests/support/requests.ts'
+import { insertCourseWithPlan, insertPromotionCode, type PaymentPlanValues } from '#tests/support/fixtures.ts'
+import { callRoute, formRequest, getRequest, signedInUser } from '#tests/support/requests.ts'
 
 const t = useTestDatabase()
-const ZONE = 'America/New_York'
-const today = () => dayInZone(new Date(), ZONE)
 
 let sequence = 0
-async function student() {
-	sequence += 1
-	const email = `plan-coder-${sequence}@example.com`
-	const user = await createUser(t.db, { email, name: `Plan Coder ${sequence}`, passwordHash: 'unused-hash', confirmed: true })
-	return { id: user.id, email, cookie: await sessionCookieFor(user.id) }
-}
+const student = () => signedInUser(t.db)
 
-/** A $2,500 course ending in four months; its plan three equal instalments with a $100 surcharge unless told. */
-async function courseWithPlan(plan: Parameters<typeof insertPaymentPlan>[1] extends infer P ? Omit<P & object, 'courseId'> : never = {}) {
-	const course = await insertCourse(t.db, {
-		title: `Coded Plan Course ${++sequence}`,
-		capacity: 50,
-		registration_fee: 250_000,
-		time_zone: ZONE,
-		start_date: today(),
-		end_date: addMonths(today(), 5),
-	})
-	await insertPaymentPlan(t.db, { courseId: course.id, surcharge_cents: 10_000, ...plan })
-	return course
-}
+/** A $2,500 course of 50 seats ending in five months; its plan three equal instalments with a $100 surcharge unless told. */
+const courseWithPlan = (plan: PaymentPlanValues = {}) => insertCourseWithPlan(t.db, { capacity: 50, months: 5, plan })
 
 async function promotionCode(values: { percentOff?: number; amountOffCents?: number; maxUses?: number } = {}) {
 	return insertPromotionCode(t.db, {

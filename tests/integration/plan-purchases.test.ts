@@ -8,47 +8,26 @@
  */
 import { RouterContextProvider } from 'react-router'
 import { describe, expect, test } from 'vitest'
-import { createUser } from '#app/models/accounts/users.server.ts'
 import { courseAccess, listAccessibleCourses } from '#app/models/materials/materials.server.ts'
-import { addMonths, dayInZone } from '#app/models/payments/instalment-plans.ts'
-import { claimSeat, expireCheckout, fulfil, openCheckout } from '#app/models/payments/payments.server.ts'
+import { addMonths } from '#app/models/payments/instalment-plans.ts'
+import { expireCheckout, fulfil } from '#app/models/payments/payments.server.ts'
 import { pauseOverduePlans, payFailedInstalments, planNoticesOf } from '#app/models/payments/plan-purchases.server.ts'
 import { chargeInstalmentNow } from '#app/models/payments/plan-purchases-admin.server.ts'
 import { action as enrollAction, loader as enrollLoader } from '#app/routes/register/enroll.tsx'
 import { setPayments } from '#app/services/payments/index.server.ts'
 import { TestCheckoutPayments } from '#app/services/payments/test-checkout.server.ts'
+import { holdAndOpenCheckout } from '#tests/support/checkouts.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
-import { insertCourse, insertEnrollment, insertPaymentPlan, insertPlanPurchase, insertUser } from '#tests/support/fixtures.ts'
-import { formRequest, getRequest, sessionCookieFor, settle } from '#tests/support/requests.ts'
+import { insertCourseWithPlan, insertEnrollment, insertPlanPurchase, insertUser, planCourseToday } from '#tests/support/fixtures.ts'
+import { mailsStartingWith, planRow } from '#tests/support/plan-rows.ts'
+import { formRequest, getRequest, settle, signedInUser } from '#tests/support/requests.ts'
 
 const t = useTestDatabase()
 const testCard = new TestCheckoutPayments(() => t.db)
-const ZONE = 'America/New_York'
 const APP_URL = 'http://localhost:3000'
-const today = () => dayInZone(new Date(), ZONE)
 
 let sequence = 0
-async function student() {
-	sequence += 1
-	const email = `plan-buyer-${sequence}@example.com`
-	const user = await createUser(t.db, { email, name: `Plan Buyer ${sequence}`, passwordHash: 'unused-hash', confirmed: true })
-	return { id: user.id, email }
-}
-
-/** A $2,500 course ending in four months, offering three equal instalments with a $100 surcharge. */
-async function courseWithPlan(values: { capacity?: number } = {}) {
-	const course = await insertCourse(t.db, {
-		title: `Plan Course ${++sequence}`,
-		capacity: 5,
-		registration_fee: 250_000,
-		time_zone: ZONE,
-		start_date: today(),
-		end_date: addMonths(today(), 4),
-		...values,
-	})
-	await insertPaymentPlan(t.db, { courseId: course.id, surcharge_cents: 10_000 })
-	return course
-}
+const student = () => signedInUser(t.db)
 
 function enroll(courseId: number, cookie: string, fields: Record<string, string>) {
 	return settle(() =>
@@ -80,9 +59,8 @@ describe('buying on a plan through the test checkout', () => {
 
 	test('the enroll page offers the plan with its amounts and dates, and the agreement says when it is paid in full', async () => {
 		setPayments(payments)
-		const buyer = await student()
-		const course = await courseWithPlan()
-		const cookie = await sessionCookieFor(buyer.id)
+		const { cookie } = await student()
+		const course = await insertCourseWithPlan(t.db)
 		const page = (await enrollLoader({
 			request: getRequest(`/courses/${course.id}/enroll`, { cookie }),
 			params: { id: String(course.id) },
@@ -93,19 +71,19 @@ describe('buying on a plan through the test checkout', () => {
 		}
 		expect(page.plan.totalCents).toBe(260_000)
 		expect(page.plan.payments.map((payment) => [payment.dueOn, payment.amountCents])).toEqual([
-			[today(), 86_668],
-			[addMonths(today(), 1), 86_666],
-			[addMonths(today(), 2), 86_666],
+			[planCourseToday(), 86_668],
+			[addMonths(planCourseToday(), 1), 86_666],
+			[addMonths(planCourseToday(), 2), 86_666],
 		])
-		expect(page.plan.paidInFullBy).toBe(addMonths(today(), 2))
+		expect(page.plan.paidInFullBy).toBe(addMonths(planCourseToday(), 2))
 		expect(page.agreement.html).toContain('paid in full by')
 	})
 
 	test('the first payment holds the seat, is what the checkout charges, and its fulfilment makes the plan active', async () => {
 		setPayments(payments)
 		const buyer = await student()
-		const course = await courseWithPlan()
-		const response = await enroll(course.id, await sessionCookieFor(buyer.id), { paymentOption: 'plan' })
+		const course = await insertCourseWithPlan(t.db)
+		const response = await enroll(course.id, buyer.cookie, { paymentOption: 'plan' })
 		expect(response.status).toBe(303)
 		const sessionId = response.headers.get('Location')!.replace('/test-checkout/', '')
 		expect(await payments.getSession(sessionId)).toMatchObject({ amountCents: 86_668, status: 'open' })
@@ -124,9 +102,9 @@ describe('buying on a plan through the test checkout', () => {
 		expect(purchase).toMatchObject({ status: 'active', enrollment_id: enrollment.id, kind: 'equal' })
 		expect(enrollment.status).toBe('active')
 		expect(instalments).toEqual([
-			{ sequence: 1, label: 'Instalment 1 of 3', due_on: today(), amount_cents: 86_668, status: 'paid' },
-			{ sequence: 2, label: 'Instalment 2 of 3', due_on: addMonths(today(), 1), amount_cents: 86_666, status: 'scheduled' },
-			{ sequence: 3, label: 'Instalment 3 of 3', due_on: addMonths(today(), 2), amount_cents: 86_666, status: 'scheduled' },
+			{ sequence: 1, label: 'Instalment 1 of 3', due_on: planCourseToday(), amount_cents: 86_668, status: 'paid' },
+			{ sequence: 2, label: 'Instalment 2 of 3', due_on: addMonths(planCourseToday(), 1), amount_cents: 86_666, status: 'scheduled' },
+			{ sequence: 3, label: 'Instalment 3 of 3', due_on: addMonths(planCourseToday(), 2), amount_cents: 86_666, status: 'scheduled' },
 		])
 		const paid = await t.db
 			.selectFrom('registration_payments')
@@ -139,8 +117,8 @@ describe('buying on a plan through the test checkout', () => {
 	test('a plan not offered is refused on the form with nothing held', async () => {
 		setPayments(payments)
 		const buyer = await student()
-		const cookie = await sessionCookieFor(buyer.id)
-		const course = await courseWithPlan()
+		const { cookie } = buyer
+		const course = await insertCourseWithPlan(t.db)
 		await t.db.updateTable('course_payment_plans').set({ offered: false }).where('course_id', '=', course.id).execute()
 		const withdrawn = await enroll(course.id, cookie, { paymentOption: 'plan' })
 		expect(withdrawn.status).toBe(400)
@@ -153,17 +131,20 @@ describe('buying on a plan through the test checkout', () => {
 
 	test('an expired checkout leaves its plan expired, never active', async () => {
 		const buyer = await student()
-		const course = await courseWithPlan()
-		const claim = await t.db.transaction().execute((trx) => claimSeat(trx, { userId: buyer.id, courseId: course.id, paymentPlan: true }))
-		if (claim.kind !== 'held') throw new Error('expected a hold')
-		const { sessionId } = await openCheckout(t.db, payments, { claim, user: buyer, appUrl: APP_URL, cancelPath: `/courses/${course.id}` })
+		const course = await insertCourseWithPlan(t.db)
+		const { sessionId } = await holdAndOpenCheckout(t.db, payments, {
+			user: buyer,
+			courseId: course.id,
+			paymentPlan: true,
+			appUrl: APP_URL,
+		})
 		await payments.expireCheckoutSession(sessionId)
 		await expireCheckout(t.db, sessionId)
 		expect((await planOf(sessionId)).purchase.status).toBe('expired')
 	})
 
 	test('the database refuses instalments that do not add up to the total, or a number used twice', async () => {
-		const course = await courseWithPlan()
+		const course = await insertCourseWithPlan(t.db)
 		const insertPlan = (amounts: number[], sequences = amounts.map((_, index) => index + 1)) =>
 			t.db.transaction().execute(async (trx) => {
 				const purchase = await trx
@@ -184,7 +165,7 @@ describe('buying on a plan through the test checkout', () => {
 							plan_purchase_id: purchase.id,
 							sequence: sequences[index]!,
 							label: 'x',
-							due_on: today(),
+							due_on: planCourseToday(),
 							amount_cents: amount,
 						})),
 					)
@@ -199,9 +180,9 @@ describe('buying on a plan through the test checkout', () => {
 describe('two plan purchases for the last seat at once', () => {
 	test('one seat is held and one buyer is told the course is full', async () => {
 		setPayments(new TestCheckoutPayments(() => t.db))
-		const course = await courseWithPlan({ capacity: 1 })
+		const course = await insertCourseWithPlan(t.db, { capacity: 1 })
 		const buyers = await Promise.all([student(), student()])
-		const cookies = await Promise.all(buyers.map((buyer) => sessionCookieFor(buyer.id)))
+		const cookies = buyers.map((buyer) => buyer.cookie)
 		const responses = await Promise.all(cookies.map((cookie) => enroll(course.id, cookie, { paymentOption: 'plan' })))
 		const locations = responses.map((response) => response.headers.get('Location') ?? '')
 		expect(locations.filter((location) => location.startsWith('/test-checkout/'))).toHaveLength(1)
@@ -214,21 +195,13 @@ describe('two plan purchases for the last seat at once', () => {
 describe('after the purchase: instalments paid and failed, the pause and access (test mode)', () => {
 	async function boughtPlan() {
 		const buyer = await student()
-		const course = await courseWithPlan()
+		const course = await insertCourseWithPlan(t.db)
 		const enrollment = await insertEnrollment(t.db, { userId: buyer.id, courseId: course.id })
 		const plan = await insertPlanPurchase(t.db, { userId: buyer.id, courseId: course.id, enrollmentId: enrollment.id })
 		const admin = await insertUser(t.db, { role: 'admin' })
 		return { buyer, course, enrollment, admin, ...plan }
 	}
 
-	const failureMails = (email: string) =>
-		t.db
-			.selectFrom('email_outbox')
-			.select(['subject', 'text_body'])
-			.where('to_address', '=', email)
-			.where('subject', 'like', 'Payment failed: %')
-			.execute()
-	const planRow = (planId: number) => t.db.selectFrom('plan_purchases').selectAll().where('id', '=', planId).executeTakeFirstOrThrow()
 	const reader = (userId: string) => ({ id: userId, isAdmin: false })
 
 	test('a failed instalment makes the plan past due and e-mails the student once, with the link to update the card', async () => {
@@ -236,8 +209,8 @@ describe('after the purchase: instalments paid and failed, the pause and access 
 		const charge = { adminId: admin, courseId: course.id, planId, instalmentId: instalmentIds[1]!, outcome: 'fail' as const }
 		// Five failed attempts at once (a retry that fails again is a failure too): one e-mail all the same.
 		await Promise.all(Array.from({ length: 5 }, () => chargeInstalmentNow(t.db, testCard, charge)))
-		expect(await planRow(planId)).toMatchObject({ status: 'past_due' })
-		const mails = await failureMails(buyer.email)
+		expect(await planRow(t.db, planId)).toMatchObject({ status: 'past_due' })
+		const mails = await mailsStartingWith(t.db, buyer.email, 'Payment failed: ')
 		expect(mails).toHaveLength(1)
 		expect(mails[0]!.text_body).toContain(`/dashboard/plans/${planId}/pay`)
 		// Still within the grace period: access stays.
@@ -267,7 +240,7 @@ describe('after the purchase: instalments paid and failed, the pause and access 
 
 	test('a charge for another course or a made-up instalment changes nothing', async () => {
 		const { admin, planId, instalmentIds } = await boughtPlan()
-		const other = await courseWithPlan()
+		const other = await insertCourseWithPlan(t.db)
 		expect(
 			await chargeInstalmentNow(t.db, testCard, {
 				adminId: admin,
@@ -281,14 +254,14 @@ describe('after the purchase: instalments paid and failed, the pause and access 
 		expect(
 			await chargeInstalmentNow(t.db, testCard, {
 				adminId: admin,
-				courseId: (await planRow(otherPlan)).course_id,
+				courseId: (await planRow(t.db, otherPlan)).course_id,
 				planId: otherPlan,
 				instalmentId: instalmentIds[1]!,
 				outcome: 'fail',
 			}),
 		).toBe('already')
-		expect((await planRow(planId)).status).toBe('active')
-		expect((await planRow(otherPlan)).status).toBe('active')
+		expect((await planRow(t.db, planId)).status).toBe('active')
+		expect((await planRow(t.db, otherPlan)).status).toBe('active')
 	})
 
 	test('after the grace days the job pauses the plan once across runs; access pauses; paying restores it at once', async () => {
@@ -300,19 +273,19 @@ describe('after the purchase: instalments paid and failed, the pause and access 
 			instalmentId: instalmentIds[1]!,
 			outcome: 'fail',
 		})
-		const failingSince = (await planRow(planId)).failing_since!
+		const failingSince = (await planRow(t.db, planId)).failing_since!
 		const day = 86_400_000
 		expect(await pauseOverduePlans(t.db, new Date(failingSince.getTime() + 6 * day))).toEqual([])
 		const later = new Date(failingSince.getTime() + 7 * day + 1000)
 		const runs = await Promise.all(Array.from({ length: 5 }, () => pauseOverduePlans(t.db, later)))
 		expect(runs.flat().filter((paused) => paused.id === planId)).toHaveLength(1)
-		expect(await planRow(planId)).toMatchObject({ status: 'paused', pause_reason: 'overdue' })
+		expect(await planRow(t.db, planId)).toMatchObject({ status: 'paused', pause_reason: 'overdue' })
 		expect(await courseAccess(t.db, reader(buyer.id), course.id)).toBeNull()
 		expect((await listAccessibleCourses(t.db, reader(buyer.id))).map((one) => one.id)).not.toContain(course.id)
 		expect(await planNoticesOf(t.db, buyer.id)).toMatchObject([{ planId, status: 'paused', overdueCents: 86_666 }])
 
 		expect(await payFailedInstalments(t.db, testCard, { planId })).toBe(1)
-		expect(await planRow(planId)).toMatchObject({ status: 'active', pause_reason: null, failing_since: null })
+		expect(await planRow(t.db, planId)).toMatchObject({ status: 'active', pause_reason: null, failing_since: null })
 		expect(await courseAccess(t.db, reader(buyer.id), course.id)).toBe('full')
 		expect(await planNoticesOf(t.db, buyer.id)).toEqual([])
 	})
@@ -324,7 +297,7 @@ describe('after the purchase: instalments paid and failed, the pause and access 
 		for (const instalmentId of instalmentIds.slice(1)) {
 			await chargeInstalmentNow(t.db, testCard, { adminId: admin, courseId: course.id, planId, instalmentId, outcome: 'succeed' })
 		}
-		expect((await planRow(planId)).status).toBe('completed')
+		expect((await planRow(t.db, planId)).status).toBe('completed')
 		expect(await courseAccess(t.db, reader(buyer.id), course.id)).toBe('read-only')
 	})
 })

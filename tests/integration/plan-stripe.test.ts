@@ -12,9 +12,7 @@ import { sql } from 'kysely'
 import { RouterContextProvider } from 'react-router'
 import { describe, expect, test, vi } from 'vitest'
 import { TASKS } from '#app/jobs/index.server.ts'
-import { createUser } from '#app/models/accounts/users.server.ts'
 import { courseAccess } from '#app/models/materials/materials.server.ts'
-import { addMonths, dayInZone } from '#app/models/payments/instalment-plans.ts'
 import { FOLLOW_PLAN_AT_PROVIDER_TASK } from '#app/models/payments/plan-endings.server.ts'
 import { pauseOverduePlans } from '#app/models/payments/plan-purchases.server.ts'
 import { refundPlan } from '#app/models/payments/plan-purchases-admin.server.ts'
@@ -22,52 +20,25 @@ import { refundPayment } from '#app/models/payments/refunds.server.ts'
 import { action as plansAction } from '#app/routes/admin/course-plans.tsx'
 import { action as planPayAction, loader as planPayLoader } from '#app/routes/dashboard/plan-pay.tsx'
 import { action as enrollAction } from '#app/routes/register/enroll.tsx'
-import { action as webhookAction } from '#app/routes/resources/stripe-webhook.ts'
 import { setPayments } from '#app/services/payments/index.server.ts'
 import { StripePayments } from '#app/services/payments/stripe.server.ts'
+import { deliverStripeEvent } from '#tests/support/checkouts.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
-import { insertCourse, insertPaymentPlan, insertUser } from '#tests/support/fixtures.ts'
-import { formRequest, getRequest, sessionCookieFor, settle, toastOf } from '#tests/support/requests.ts'
+import { insertCourseWithPlan, insertUser, type PaymentPlanValues } from '#tests/support/fixtures.ts'
+import { mailsStartingWith, planAudits, planRow } from '#tests/support/plan-rows.ts'
+import { callRoute, formRequest, getRequest, sessionCookieFor, settle, signedInUser, toastOf } from '#tests/support/requests.ts'
 import { useStripeStandIn } from '#tests/support/stripe-stand-in.ts'
 
 const t = useTestDatabase()
 const { stripe, payments } = useStripeStandIn({ installed: true })
-const ZONE = 'America/New_York'
 const DAY = 86_400_000
-const today = () => dayInZone(new Date(), ZONE)
 
-let sequence = 0
-
-/** A $2,500 course ending in four months, offering a plan ($100 surcharge): three equal instalments unless told. */
-async function courseWithPlan(plan: { kind?: 'deposit' | 'equal'; deposit_cents?: number; instalment_count?: number } = {}) {
-	sequence += 1
-	const course = await insertCourse(t.db, {
-		title: `Stripe Plan Course ${sequence}`,
-		capacity: 5,
-		registration_fee: 250_000,
-		time_zone: ZONE,
-		start_date: today(),
-		end_date: addMonths(today(), 5),
-	})
-	await insertPaymentPlan(t.db, { courseId: course.id, surcharge_cents: 10_000, ...plan })
-	return course
-}
-
-function deliver({ body, signature }: { body: string; signature: string }) {
-	const request = new Request('http://localhost/webhooks/stripe', {
-		method: 'POST',
-		body,
-		headers: { 'Content-Type': 'application/json', 'Stripe-Signature': signature },
-	})
-	return settle(() => webhookAction({ request, params: {}, context: {} } as never))
-}
+/** A $2,500 course ending in five months, offering a plan ($100 surcharge): three equal instalments unless told. */
+const courseWithPlan = (plan: PaymentPlanValues = {}) => insertCourseWithPlan(t.db, { months: 5, plan })
 
 /** A student chooses the course's plan on the enroll form and is sent to Stripe's checkout. */
 async function openPlanCheckout(course: { id: number }) {
-	sequence += 1
-	const email = `stripe-plan-${sequence}@example.com`
-	const user = await createUser(t.db, { email, name: `Stripe Plan Buyer ${sequence}`, passwordHash: 'unused-hash', confirmed: true })
-	const cookie = await sessionCookieFor(user.id)
+	const { id, email, cookie } = await signedInUser(t.db)
 	const response = await settle(() =>
 		enrollAction({
 			request: formRequest(`/courses/${course.id}/enroll`, { intent: 'agree', agreeToTerms: 'on', paymentOption: 'plan' }, { cookie }),
@@ -78,14 +49,14 @@ async function openPlanCheckout(course: { id: number }) {
 	expect(response.status).toBe(303)
 	const sessionId = response.headers.get('Location')!.split('/').at(-1)!
 	expect(stripe.sessions.get(sessionId)?.mode).toBe('subscription')
-	return { user: { id: user.id, email }, cookie, sessionId }
+	return { user: { id, email }, cookie, sessionId }
 }
 
 /** A student buys the course on its plan through the enroll form, pays on Stripe's page, and Stripe says so. */
 async function buyOnPlan(course: { id: number }) {
 	const { user, cookie, sessionId } = await openPlanCheckout(course)
 	const session = stripe.pay(sessionId)
-	expect((await deliver(stripe.webhook('checkout.session.completed', sessionId))).status).toBe(200)
+	expect((await deliverStripeEvent(stripe.webhook('checkout.session.completed', sessionId))).status).toBe(200)
 	const plan = await t.db.selectFrom('plan_purchases').selectAll().where('checkout_session_id', '=', sessionId).executeTakeFirstOrThrow()
 	return { user, cookie, sessionId, subscriptionId: session.subscription!, plan }
 }
@@ -97,14 +68,9 @@ const instalmentsOf = (planId: number) =>
 		.where('plan_purchase_id', '=', planId)
 		.orderBy('sequence')
 		.execute()
-const planRow = (planId: number) => t.db.selectFrom('plan_purchases').selectAll().where('id', '=', planId).executeTakeFirstOrThrow()
-const mails = (email: string, subjectStart: string) =>
-	t.db
-		.selectFrom('email_outbox')
-		.select(['subject', 'text_body'])
-		.where('to_address', '=', email)
-		.where('subject', 'like', `${subjectStart}%`)
-		.execute()
+/** The plan's page's one button, which opens Stripe's customer portal. */
+const openPortal = (planId: number, cookie: string) =>
+	callRoute(planPayAction, formRequest(`/dashboard/plans/${planId}/pay`, {}, { cookie }), { planId: String(planId) })
 const reader = (userId: string) => ({ id: userId, isAdmin: false })
 
 describe('buying on a plan with Stripe', () => {
@@ -150,7 +116,7 @@ describe('buying on a plan with Stripe', () => {
 		expect(schedule.phases.map((phase) => phase.periods)).toEqual([1, 2])
 
 		// Stripe delivers again: the schedule is not touched twice.
-		expect((await deliver(stripe.webhook('checkout.session.completed', sessionId))).status).toBe(200)
+		expect((await deliverStripeEvent(stripe.webhook('checkout.session.completed', sessionId))).status).toBe(200)
 		const updates = stripe.requests.filter(
 			(request) => request.path === `/v1/subscription_schedules/${schedule.id}` && request.method === 'POST',
 		)
@@ -163,7 +129,7 @@ describe('buying on a plan with Stripe', () => {
 		const { sessionId } = await openPlanCheckout(course)
 		const subscriptionId = stripe.pay(sessionId).subscription!
 		const event = stripe.webhook('checkout.session.completed', sessionId)
-		const responses = await Promise.all(Array.from({ length: 5 }, () => deliver(event)))
+		const responses = await Promise.all(Array.from({ length: 5 }, () => deliverStripeEvent(event)))
 		expect(responses.map((response) => response.status)).toEqual(Array(5).fill(200))
 		expect(await t.db.selectFrom('enrollments').select('id').where('course_id', '=', course.id).execute()).toHaveLength(1)
 		const schedules = [...stripe.schedules.values()].filter((schedule) => schedule.subscription === subscriptionId)
@@ -213,7 +179,7 @@ describe('buying on a plan with Stripe', () => {
 		await openPlanCheckout(course)
 		const subscriptionId = stripe.pay(sessionId).subscription!
 		const warned = vi.spyOn(console, 'warn').mockImplementation(() => {})
-		expect((await deliver(stripe.webhook('checkout.session.completed', sessionId))).status).toBe(200)
+		expect((await deliverStripeEvent(stripe.webhook('checkout.session.completed', sessionId))).status).toBe(200)
 		expect(warned).toHaveBeenCalledWith(expect.stringContaining('flagged for refund'))
 		warned.mockRestore()
 		const payment = await t.db
@@ -230,7 +196,7 @@ describe('buying on a plan with Stripe', () => {
 		expect(plan.status).toBe('expired')
 		expect(stripe.subscriptions.get(subscriptionId)).toMatchObject({ status: 'canceled', schedule: null })
 		// Stripe delivers again: the subscription is already cancelled, and that is fine.
-		expect((await deliver(stripe.webhook('checkout.session.completed', sessionId))).status).toBe(200)
+		expect((await deliverStripeEvent(stripe.webhook('checkout.session.completed', sessionId))).status).toBe(200)
 	})
 })
 
@@ -240,25 +206,27 @@ describe('a Stripe plan after the purchase', () => {
 		const { user, cookie, subscriptionId, plan } = await buyOnPlan(course)
 		const firstInvoice = stripe.invoices.get(stripe.subscriptions.get(subscriptionId)!.latest_invoice!)!
 		// The first invoice's own event: the checkout paid it already; it is only linked, and no second receipt goes.
-		expect((await deliver(stripe.event('invoice.paid', firstInvoice))).status).toBe(200)
+		expect((await deliverStripeEvent(stripe.event('invoice.paid', firstInvoice))).status).toBe(200)
 		expect((await instalmentsOf(plan.id))[0]).toMatchObject({ status: 'paid', provider_invoice_id: firstInvoice.id })
-		expect(await mails(user.email, 'Payment received')).toHaveLength(0)
+		expect(await mailsStartingWith(t.db, user.email, 'Payment received')).toHaveLength(0)
 
 		const failed = stripe.billNext(subscriptionId, 'failed')!
 		const failure = stripe.event('invoice.payment_failed', failed)
-		for (const _ of [1, 2]) expect((await deliver(failure)).status).toBe(200)
-		expect(await planRow(plan.id)).toMatchObject({ status: 'past_due' })
+		for (const _ of [1, 2]) expect((await deliverStripeEvent(failure)).status).toBe(200)
+		expect(await planRow(t.db, plan.id)).toMatchObject({ status: 'past_due' })
 		expect((await instalmentsOf(plan.id)).map((instalment) => instalment.status)).toEqual(['paid', 'failed', 'scheduled'])
-		const failureMails = await mails(user.email, 'Payment failed')
+		const failureMails = await mailsStartingWith(t.db, user.email, 'Payment failed')
 		expect(failureMails).toHaveLength(1)
 		expect(failureMails[0]!.text_body).toContain(`/dashboard/plans/${plan.id}/pay`)
-		expect((await deliver(stripe.event('customer.subscription.updated', stripe.subscriptions.get(subscriptionId)))).status).toBe(200)
+		expect((await deliverStripeEvent(stripe.event('customer.subscription.updated', stripe.subscriptions.get(subscriptionId)))).status).toBe(
+			200,
+		)
 		expect(await courseAccess(t.db, reader(user.id), course.id)).toBe('full')
 
-		const failingSince = (await planRow(plan.id)).failing_since!
+		const failingSince = (await planRow(t.db, plan.id)).failing_since!
 		expect(await pauseOverduePlans(t.db, new Date(failingSince.getTime() + 6 * DAY))).toEqual([])
 		await pauseOverduePlans(t.db, new Date(failingSince.getTime() + 7 * DAY + 1000))
-		expect(await planRow(plan.id)).toMatchObject({ status: 'paused', pause_reason: 'overdue' })
+		expect(await planRow(t.db, plan.id)).toMatchObject({ status: 'paused', pause_reason: 'overdue' })
 		expect(await courseAccess(t.db, reader(user.id), course.id)).toBeNull()
 
 		// The e-mail's link: the plan's page, whose button opens Stripe's customer portal for this customer.
@@ -267,12 +235,7 @@ describe('a Stripe plan after the purchase', () => {
 			params: { planId: String(plan.id) },
 		} as never)
 		expect(page).toMatchObject({ portal: true, overdueCents: 86_666 })
-		const portal = await settle(() =>
-			planPayAction({
-				request: formRequest(`/dashboard/plans/${plan.id}/pay`, {}, { cookie }),
-				params: { planId: String(plan.id) },
-			} as never),
-		)
+		const portal = await openPortal(plan.id, cookie)
 		expect(portal.status).toBe(303)
 		const opened = stripe.portalSessions.at(-1)!
 		expect(portal.headers.get('Location')).toBe(opened.url)
@@ -289,59 +252,56 @@ describe('a Stripe plan after the purchase', () => {
 			customer_update: { enabled: 'false' },
 		})
 		// A second visit uses the same configuration: one is made per account.
-		await settle(() =>
-			planPayAction({
-				request: formRequest(`/dashboard/plans/${plan.id}/pay`, {}, { cookie }),
-				params: { planId: String(plan.id) },
-			} as never),
-		)
+		await openPortal(plan.id, cookie)
 		expect(stripe.portalSessions.at(-1)!.configuration).toBe(opened.configuration)
 		expect(stripe.portalConfigurations.size).toBe(1)
 
 		// The card updated, Stripe's retry pays the invoice: access is back at once, and a receipt goes.
 		const paid = stripe.payInvoice(failed.id)
-		expect((await deliver(stripe.event('invoice.paid', paid))).status).toBe(200)
-		expect(await planRow(plan.id)).toMatchObject({ status: 'active', pause_reason: null, failing_since: null })
+		expect((await deliverStripeEvent(stripe.event('invoice.paid', paid))).status).toBe(200)
+		expect(await planRow(t.db, plan.id)).toMatchObject({ status: 'active', pause_reason: null, failing_since: null })
 		expect(await courseAccess(t.db, reader(user.id), course.id)).toBe('full')
 		expect((await instalmentsOf(plan.id))[1]).toMatchObject({
 			status: 'paid',
 			provider_invoice_id: paid.id,
 			payment_intent_id: paid.payment_intent,
 		})
-		const receipts = await mails(user.email, 'Payment received')
+		const receipts = await mailsStartingWith(t.db, user.email, 'Payment received')
 		expect(receipts).toHaveLength(1)
 		expect(receipts[0]!.text_body).toContain('Instalment 2 of 3')
 
 		const last = stripe.billNext(subscriptionId, 'paid')!
 		expect(last.amount_paid).toBe(86_666)
-		expect((await deliver(stripe.event('invoice.paid', last))).status).toBe(200)
-		expect(await planRow(plan.id)).toMatchObject({ status: 'completed' })
+		expect((await deliverStripeEvent(stripe.event('invoice.paid', last))).status).toBe(200)
+		expect(await planRow(t.db, plan.id)).toMatchObject({ status: 'completed' })
 		// The schedule has run out: Stripe cancels the subscription, and the plan stays paid in full.
 		expect(stripe.billNext(subscriptionId, 'paid')).toBeNull()
-		expect(await deliver(stripe.event('customer.subscription.deleted', stripe.subscriptions.get(subscriptionId)))).toMatchObject({
-			status: 200,
-		})
-		expect(await planRow(plan.id)).toMatchObject({ status: 'completed' })
+		expect(await deliverStripeEvent(stripe.event('customer.subscription.deleted', stripe.subscriptions.get(subscriptionId)))).toMatchObject(
+			{
+				status: 200,
+			},
+		)
+		expect(await planRow(t.db, plan.id)).toMatchObject({ status: 'completed' })
 	})
 
 	test('ten deliveries of one invoice.paid at once record one payment and send one receipt', async () => {
 		const { user, subscriptionId, plan } = await buyOnPlan(await courseWithPlan())
 		const invoice = stripe.billNext(subscriptionId, 'paid')!
 		const event = stripe.event('invoice.paid', invoice)
-		const responses = await Promise.all(Array.from({ length: 10 }, () => deliver(event)))
+		const responses = await Promise.all(Array.from({ length: 10 }, () => deliverStripeEvent(event)))
 		expect(responses.map((response) => response.status)).toEqual(Array(10).fill(200))
 		expect((await instalmentsOf(plan.id)).map((instalment) => [instalment.status, instalment.provider_invoice_id])).toEqual([
 			['paid', null],
 			['paid', invoice.id],
 			['scheduled', null],
 		])
-		expect(await mails(user.email, 'Payment received')).toHaveLength(1)
+		expect(await mailsStartingWith(t.db, user.email, 'Payment received')).toHaveLength(1)
 	})
 
 	test('an invoice that collected nothing pays no instalment', async () => {
 		const { subscriptionId, plan } = await buyOnPlan(await courseWithPlan())
 		const nothing = { ...stripe.billNext(subscriptionId, 'paid')!, id: 'in_zero', amount_paid: 0, amount_due: 0 }
-		expect((await deliver(stripe.event('invoice.paid', nothing))).status).toBe(200)
+		expect((await deliverStripeEvent(stripe.event('invoice.paid', nothing))).status).toBe(200)
 		expect((await instalmentsOf(plan.id)).map((instalment) => instalment.status)).toEqual(['paid', 'scheduled', 'scheduled'])
 	})
 
@@ -355,35 +315,37 @@ describe('a Stripe plan after the purchase', () => {
 			.execute()
 		const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
 		const invoice = stripe.billNext(subscriptionId, 'paid')!
-		for (const _ of [1, 2]) expect((await deliver(stripe.event('invoice.paid', invoice))).status).toBe(200)
+		for (const _ of [1, 2]) expect((await deliverStripeEvent(stripe.event('invoice.paid', invoice))).status).toBe(200)
 		expect(warn.mock.calls.filter(([message]) => String(message).includes('already paid outside Stripe'))).toHaveLength(1)
 		warn.mockRestore()
 		expect((await instalmentsOf(plan.id))[1]).toMatchObject({ status: 'paid_outside', provider_invoice_id: invoice.id })
-		expect(await planRow(plan.id)).toMatchObject({ status: 'active' })
+		expect(await planRow(t.db, plan.id)).toMatchObject({ status: 'active' })
 	})
 
 	test('Stripe ending the subscription early cancels what is left; a failed instalment stays owed and the plan past due', async () => {
 		const early = await buyOnPlan(await courseWithPlan())
 		expect(
 			(
-				await deliver(
+				await deliverStripeEvent(
 					stripe.event('customer.subscription.deleted', { ...stripe.subscriptions.get(early.subscriptionId), status: 'canceled' }),
 				)
 			).status,
 		).toBe(200)
-		expect(await planRow(early.plan.id)).toMatchObject({ status: 'cancelled' })
+		expect(await planRow(t.db, early.plan.id)).toMatchObject({ status: 'cancelled' })
 		expect((await instalmentsOf(early.plan.id)).map((instalment) => instalment.status)).toEqual(['paid', 'cancelled', 'cancelled'])
 
 		const owing = await buyOnPlan(await courseWithPlan())
-		expect((await deliver(stripe.event('invoice.payment_failed', stripe.billNext(owing.subscriptionId, 'failed')))).status).toBe(200)
+		expect((await deliverStripeEvent(stripe.event('invoice.payment_failed', stripe.billNext(owing.subscriptionId, 'failed')))).status).toBe(
+			200,
+		)
 		const cancelled = { ...stripe.subscriptions.get(owing.subscriptionId), status: 'canceled' }
-		expect((await deliver(stripe.event('customer.subscription.updated', cancelled))).status).toBe(200)
-		expect(await planRow(owing.plan.id)).toMatchObject({ status: 'past_due' })
+		expect((await deliverStripeEvent(stripe.event('customer.subscription.updated', cancelled))).status).toBe(200)
+		expect(await planRow(t.db, owing.plan.id)).toMatchObject({ status: 'past_due' })
 		expect((await instalmentsOf(owing.plan.id)).map((instalment) => instalment.status)).toEqual(['paid', 'failed', 'cancelled'])
 		// The student pays what was owed (the invoice stays payable): the plan ends cancelled, never paid in full.
 		const owed = stripe.invoices.get(stripe.subscriptions.get(owing.subscriptionId)!.latest_invoice!)!
-		expect((await deliver(stripe.event('invoice.paid', stripe.payInvoice(owed.id)))).status).toBe(200)
-		expect(await planRow(owing.plan.id)).toMatchObject({ status: 'cancelled', failing_since: null })
+		expect((await deliverStripeEvent(stripe.event('invoice.paid', stripe.payInvoice(owed.id)))).status).toBe(200)
+		expect(await planRow(t.db, owing.plan.id)).toMatchObject({ status: 'cancelled', failing_since: null })
 	})
 
 	test('an event about a subscription no plan has is logged and answered 200, and nothing is written', async () => {
@@ -401,41 +363,30 @@ describe('a Stripe plan after the purchase', () => {
 				),
 			)
 		const before = await counts()
-		const planBefore = await planRow(plan.id)
+		const planBefore = await planRow(t.db, plan.id)
 		for (const event of [
 			stripe.event('invoice.paid', stranger),
 			stripe.event('invoice.payment_failed', stranger),
 			stripe.event('customer.subscription.updated', { ...stripe.subscriptions.get(subscriptionId), id: 'sub_unknown' }),
 			stripe.event('customer.subscription.deleted', { ...stripe.subscriptions.get(subscriptionId), id: 'sub_unknown', status: 'canceled' }),
 		]) {
-			expect((await deliver(event)).status).toBe(200)
+			expect((await deliverStripeEvent(event)).status).toBe(200)
 		}
 		expect(await counts()).toEqual(before)
-		expect(await planRow(plan.id)).toEqual(planBefore)
+		expect(await planRow(t.db, plan.id)).toEqual(planBefore)
 		expect(warn.mock.calls.filter(([message]) => String(message).includes('sub_unknown'))).toHaveLength(4)
 		warn.mockRestore()
 	})
 
 	test("the update-card page is the student's own: another student's Stripe plan is not found, and nothing is opened", async () => {
 		const { plan } = await buyOnPlan(await courseWithPlan())
-		const other = await createUser(t.db, {
-			email: `stripe-other-${++sequence}@example.com`,
-			name: 'Other',
-			passwordHash: 'x',
-			confirmed: true,
-		})
-		const cookie = await sessionCookieFor(other.id)
+		const { cookie } = await signedInUser(t.db)
 		const before = stripe.portalSessions.length
 		const page = await settle(() =>
 			planPayLoader({ request: getRequest(`/dashboard/plans/${plan.id}/pay`, { cookie }), params: { planId: String(plan.id) } } as never),
 		)
 		expect(page.status).toBe(404)
-		const post = await settle(() =>
-			planPayAction({
-				request: formRequest(`/dashboard/plans/${plan.id}/pay`, {}, { cookie }),
-				params: { planId: String(plan.id) },
-			} as never),
-		)
+		const post = await openPortal(plan.id, cookie)
 		expect(post.status).toBe(404)
 		expect(stripe.portalSessions.length).toBe(before)
 	})
@@ -465,14 +416,6 @@ describe("the admin's actions on a Stripe plan", () => {
 		).rows[0]!.n
 	/** The follow-up job's task, run as the job system would run it. */
 	const runFollowUp = (planId: number) => TASKS[FOLLOW_PLAN_AT_PROVIDER_TASK]!({ planId }, {} as never)
-	const auditsOf = (planId: number) =>
-		t.db
-			.selectFrom('audit_log')
-			.select('action')
-			.where('entity', '=', 'plan_purchase')
-			.where('entity_id', '=', String(planId))
-			.orderBy('id')
-			.execute()
 
 	test('cancel the rest: ten at once cancel once, the subscription is cancelled after the commit and Stripe bills nothing more', async () => {
 		const course = await courseWithPlan()
@@ -484,9 +427,9 @@ describe("the admin's actions on a Stripe plan", () => {
 		expect(responses.map((response) => response.status)).toEqual(Array(10).fill(302))
 		const toasts = await Promise.all(responses.map(toastOf))
 		expect(toasts.filter((toast) => toast?.type === 'success')).toHaveLength(1)
-		expect(await planRow(plan.id)).toMatchObject({ status: 'cancelled' })
+		expect(await planRow(t.db, plan.id)).toMatchObject({ status: 'cancelled' })
 		expect((await instalmentsOf(plan.id)).map((instalment) => instalment.status)).toEqual(['paid', 'cancelled', 'cancelled'])
-		expect(await auditsOf(plan.id)).toEqual([{ action: 'payment_plan.cancel_rest' }])
+		expect(await planAudits(t.db, plan.id)).toEqual([{ action: 'payment_plan.cancel_rest' }])
 
 		expect(stripe.subscriptions.get(subscriptionId)?.status).toBe('canceled')
 		expect(requestsTo('DELETE', `/v1/subscriptions/${subscriptionId}`)).toBe(1)
@@ -516,7 +459,7 @@ describe("the admin's actions on a Stripe plan", () => {
 			title: 'The rest of the plan is cancelled. The student stays enrolled. Stripe has not confirmed it yet.',
 		})
 		setPayments(payments)
-		expect(await planRow(plan.id)).toMatchObject({ status: 'cancelled' })
+		expect(await planRow(t.db, plan.id)).toMatchObject({ status: 'cancelled' })
 		expect(stripe.subscriptions.get(subscriptionId)?.status).toBe('active')
 
 		expect(await followUpJobs(plan.id)).toBe(1)
@@ -550,7 +493,7 @@ describe("the admin's actions on a Stripe plan", () => {
 		expect(stripe.subscriptions.get(subscriptionId)?.status).toBe('canceled')
 		expect(requestsTo('DELETE', `/v1/subscriptions/${subscriptionId}`)).toBe(1)
 		expect(() => stripe.billNext(subscriptionId, 'paid')).toThrow('bills no more')
-		expect(await planRow(plan.id)).toMatchObject({ status: 'cancelled' })
+		expect(await planRow(t.db, plan.id)).toMatchObject({ status: 'cancelled' })
 	})
 
 	test("a refund that ends the enrolment from the enrolment's own dialog cancels the subscription through the follow-up job", async () => {
@@ -572,7 +515,7 @@ describe("the admin's actions on a Stripe plan", () => {
 			requestKey: `enrollment-refund-${plan.id}`,
 		})
 		expect(refund).toMatchObject({ kind: 'refunded', enrollmentEnded: true })
-		expect(await planRow(plan.id)).toMatchObject({ status: 'cancelled' })
+		expect(await planRow(t.db, plan.id)).toMatchObject({ status: 'cancelled' })
 		// Never from inside the refund's transaction: the job, queued with it, asks Stripe.
 		expect(stripe.subscriptions.get(subscriptionId)?.status).toBe('active')
 		expect(await followUpJobs(plan.id)).toBe(1)
@@ -592,7 +535,7 @@ describe("the admin's actions on a Stripe plan", () => {
 
 		const paused = await send('pause')
 		expect((await Promise.all(paused.map(toastOf))).filter((toast) => toast?.type === 'success')).toHaveLength(1)
-		expect(await planRow(plan.id)).toMatchObject({ status: 'paused', pause_reason: 'admin' })
+		expect(await planRow(t.db, plan.id)).toMatchObject({ status: 'paused', pause_reason: 'admin' })
 		expect(stripe.subscriptions.get(subscriptionId)?.pause_collection).toEqual({ behavior: 'keep_as_draft', resumes_at: null })
 		expect(updates()).toHaveLength(1)
 		expect(await courseAccess(t.db, reader(user.id), course.id)).toBeNull()
@@ -604,14 +547,14 @@ describe("the admin's actions on a Stripe plan", () => {
 
 		const resumed = await send('resume')
 		expect((await Promise.all(resumed.map(toastOf))).filter((toast) => toast?.type === 'success')).toHaveLength(1)
-		expect(await planRow(plan.id)).toMatchObject({ status: 'active', pause_reason: null })
+		expect(await planRow(t.db, plan.id)).toMatchObject({ status: 'active', pause_reason: null })
 		expect(stripe.subscriptions.get(subscriptionId)?.pause_collection).toBeNull()
 		expect(updates()).toHaveLength(2)
 		expect(stripe.invoices.get(draft.id)).toMatchObject({ status: 'open', auto_advance: true })
-		expect(await auditsOf(plan.id)).toEqual([{ action: 'payment_plan.pause' }, { action: 'payment_plan.resume' }])
+		expect(await planAudits(t.db, plan.id)).toEqual([{ action: 'payment_plan.pause' }, { action: 'payment_plan.resume' }])
 
 		// Stripe charges the finalized invoice: it pays the instalment of the month the pause kept.
-		expect((await deliver(stripe.event('invoice.paid', stripe.payInvoice(draft.id)))).status).toBe(200)
+		expect((await deliverStripeEvent(stripe.event('invoice.paid', stripe.payInvoice(draft.id)))).status).toBe(200)
 		expect((await instalmentsOf(plan.id))[1]).toMatchObject({ status: 'paid', provider_invoice_id: draft.id })
 		expect(await courseAccess(t.db, reader(user.id), course.id)).toBe('full')
 		// The follow-up job finds Stripe as the plan is: nothing more to ask.
@@ -626,7 +569,7 @@ describe("the admin's actions on a Stripe plan", () => {
 		await Promise.all([payments.plans.resumeCollection(subscriptionId), payments.plans.resumeCollection(subscriptionId)])
 		expect(stripe.invoices.get(draft.id)).toMatchObject({ status: 'open', auto_advance: true })
 		expect(stripe.subscriptions.get(subscriptionId)?.pause_collection).toBeNull()
-		expect(await planRow(plan.id)).toMatchObject({ status: 'active' })
+		expect(await planRow(t.db, plan.id)).toMatchObject({ status: 'active' })
 	})
 
 	test('mark paid outside is refused on a Stripe plan with a clear message: Stripe would still charge that instalment', async () => {
@@ -647,7 +590,7 @@ describe("the admin's actions on a Stripe plan", () => {
 		expect(response.status).toBe(302)
 		expect(await toastOf(response)).toMatchObject({ type: 'error', title: 'Stripe collects this plan: cancel the rest instead.' })
 		expect((await instalmentsOf(plan.id))[1]).toMatchObject({ status: 'scheduled' })
-		expect(await auditsOf(plan.id)).toEqual([])
+		expect(await planAudits(t.db, plan.id)).toEqual([])
 		expect(await followUpJobs(plan.id)).toBe(0)
 	})
 })

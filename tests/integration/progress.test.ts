@@ -18,6 +18,7 @@ import {
 	insertAssignment,
 	insertAttendance,
 	insertCourse,
+	insertCourseWithWeek,
 	insertEnrollment,
 	insertLiveSession,
 	insertMaterialItem,
@@ -50,21 +51,27 @@ async function opensOf(itemId: number) {
 }
 
 describe('first opens', () => {
-	test('thirty opens of a file at once record one row; the viewer records links too; the first time stays', async () => {
-		const course = await insertCourse(t.db)
-		const weekId = await insertWeek(t.db, { courseId: course.id, weekNumber: 1 })
+	/** A course whose first week holds one stored PDF. */
+	async function courseWithPdf(title: string) {
+		const { course, weekId } = await insertCourseWithWeek(t.db)
 		const item = await storeMaterialItem(t.db, files.storage, {
 			courseId: course.id,
 			weekId,
-			title: 'Guide.pdf',
+			title,
 			bytes: PDF,
 			contentType: 'application/pdf',
 		})
+		return { course, weekId, item }
+	}
+	const fetchFile = (itemId: number, cookie: string) =>
+		callRoute(fileLoader, getRequest(`/files/materials/${itemId}`, { cookie }), { itemId: String(itemId) })
+
+	test('thirty opens of a file at once record one row; the viewer records links too; the first time stays', async () => {
+		const { course, weekId, item } = await courseWithPdf('Guide.pdf')
 		const student = await signedInUser(t.db)
 		await insertEnrollment(t.db, { userId: student.id, courseId: course.id })
 
-		const open = () =>
-			callRoute(fileLoader, getRequest(`/files/materials/${item.id}`, { cookie: student.cookie }), { itemId: String(item.id) })
+		const open = () => fetchFile(item.id, student.cookie)
 		const responses = await Promise.all(Array.from({ length: 30 }, open))
 		expect(responses.map((response) => response.status)).toEqual(Array(30).fill(200))
 		await Promise.all(responses.map((response) => response.body?.cancel()))
@@ -84,21 +91,13 @@ describe('first opens', () => {
 	})
 
 	test('an admin, a stranger and a student whose enrolment ended record nothing', async () => {
-		const course = await insertCourse(t.db)
-		const weekId = await insertWeek(t.db, { courseId: course.id, weekNumber: 1 })
-		const item = await storeMaterialItem(t.db, files.storage, {
-			courseId: course.id,
-			weekId,
-			title: 'Notes.pdf',
-			bytes: PDF,
-			contentType: 'application/pdf',
-		})
+		const { course, item } = await courseWithPdf('Notes.pdf')
 		const stranger = await signedInUser(t.db)
 		const former = await signedInUser(t.db)
 		await insertEnrollment(t.db, { userId: former.id, courseId: course.id, status: 'inactive' })
 		const statuses = []
 		for (const cookie of [admin.cookie, stranger.cookie, former.cookie]) {
-			const response = await callRoute(fileLoader, getRequest(`/files/materials/${item.id}`, { cookie }), { itemId: String(item.id) })
+			const response = await fetchFile(item.id, cookie)
 			await response.body?.cancel()
 			statuses.push(response.status)
 		}

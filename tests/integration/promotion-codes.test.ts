@@ -28,12 +28,14 @@ import { TestCheckoutPayments } from '#app/services/payments/test-checkout.serve
 import { hashToken } from '#app/utils/session.server.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
 import { insertCourse, insertEnrollment, insertUser, insertWaitlistEntry } from '#tests/support/fixtures.ts'
+import { raceTallies, tally } from '#tests/support/races.ts'
 import { callRoute, formRequest, settle, signedInUser, toastOf } from '#tests/support/requests.ts'
 import { useStripeStandIn } from '#tests/support/stripe-stand-in.ts'
 
 const t = useTestDatabase()
 const APP_URL = 'http://localhost:3000'
 const REPEATS = Number(process.env.PROMOTION_REPEATS ?? 5)
+const races = { runs: REPEATS, print: Boolean(process.env.PROMOTION_REPEATS) }
 const { stripe, payments: stripePayments } = useStripeStandIn()
 let testPayments: TestCheckoutPayments
 let adminId: string
@@ -90,11 +92,8 @@ function attempt(payments: PaymentProvider, user: { id: string; email: string },
 	)
 }
 
-function tally(outcomes: string[]) {
-	const counts: Record<string, number> = {}
-	for (const outcome of outcomes) counts[outcome] = (counts[outcome] ?? 0) + 1
-	return counts
-}
+/** A race's answer: on to the checkout, or refused with its status. */
+const checkoutOrStatus = (response: Response) => (response.status === 303 ? 'checkout' : String(response.status))
 
 async function redemptions(promotionCodeId: number) {
 	return t.db.selectFrom('promotion_code_redemptions').selectAll().where('promotion_code_id', '=', promotionCodeId).orderBy('id').execute()
@@ -454,39 +453,34 @@ describe('a control character in the code field', () => {
 
 describe(`uses under concurrency (${REPEATS} runs each)`, () => {
 	test('40 buyers race for a code of 3 uses (seats for all): exactly 3 checkouts with the code, 37 told it is used up', async () => {
-		const results: Record<string, number>[] = []
-		for (let run = 0; run < REPEATS; run++) {
+		const results = await raceTallies({ ...races, label: '40 buyers / code of 3 uses:' }, async () => {
 			const { id: courseId } = await course({ capacity: 100 })
 			const limited = await code({ maxUses: 3 })
 			const buyers = await Promise.all(Array.from({ length: 40 }, () => student()))
 			const outcomes = await Promise.all(buyers.map((buyer) => attempt(testPayments, buyer, courseId, limited.code)))
-			results.push(tally(outcomes))
 			expect(await redemptions(limited.id)).toHaveLength(3)
 			expect(await usesOf(limited.id)).toBe(3)
-		}
-		if (process.env.PROMOTION_REPEATS) console.log('40 buyers / code of 3 uses:', JSON.stringify(results))
+			return outcomes
+		})
 		for (const result of results) expect(result).toEqual({ checkout: 3, 'used-up': 37 })
 	}, 300_000)
 
 	test('40 buyers race for a 100% code of 5 uses: exactly 5 enrolments without checkout', async () => {
-		const results: Record<string, number>[] = []
-		for (let run = 0; run < REPEATS; run++) {
+		const results = await raceTallies({ ...races, label: '40 buyers / 100% code of 5 uses:' }, async () => {
 			const { id: courseId } = await course({ capacity: 100 })
 			const free = await code({ maxUses: 5, percentOff: 100 })
 			const buyers = await Promise.all(Array.from({ length: 40 }, () => student()))
 			const outcomes = await Promise.all(buyers.map((buyer) => attempt(testPayments, buyer, courseId, free.code)))
-			results.push(tally(outcomes))
 			const enrolled = await t.db.selectFrom('enrollments').select('id').where('course_id', '=', courseId).execute()
 			expect(enrolled).toHaveLength(5)
-		}
-		if (process.env.PROMOTION_REPEATS) console.log('40 buyers / 100% code of 5 uses:', JSON.stringify(results))
+			return outcomes
+		})
 		for (const result of results) expect(result).toEqual({ enrolled: 5, 'used-up': 35 })
 	}, 300_000)
 
 	test('30 registrations post the payment step at once with a code of 2 uses through Stripe: exactly 2 checkouts, 28 told, no account left behind', async () => {
 		setPayments(stripePayments)
-		const results: Record<string, number>[] = []
-		for (let run = 0; run < REPEATS; run++) {
+		const results = await raceTallies({ ...races, label: '30 payment-step posts / code of 2 uses:' }, async (run) => {
 			const { id: courseId } = await course({ capacity: 100 })
 			const limited = await code({ maxUses: 2, amountOffCents: 10_000 })
 			const cookies = await Promise.all(
@@ -516,7 +510,6 @@ describe(`uses under concurrency (${REPEATS} runs each)`, () => {
 					),
 				),
 			)
-			results.push(tally(responses.map((response) => (response.status === 303 ? 'checkout' : String(response.status)))))
 			const refused = responses.find((response) => response.status === 400)!
 			const body = (await refused.json()) as { result: { error: Record<string, string[]>; initialValue: Record<string, unknown> } }
 			expect(body.result.error).toEqual({ promotionCode: [PROMOTION_CODE_MESSAGES['used-up']] })
@@ -527,16 +520,15 @@ describe(`uses under concurrency (${REPEATS} runs each)`, () => {
 			expect(sessions.map((session) => session.amount_total)).toEqual([240_000, 240_000])
 			const accounts = await t.db.selectFrom('users').select('id').where('email', 'like', `racer-${run}-%`).execute()
 			expect(accounts).toHaveLength(2)
-		}
-		if (process.env.PROMOTION_REPEATS) console.log('30 payment-step posts / code of 2 uses:', JSON.stringify(results))
+			return responses.map(checkoutOrStatus)
+		})
 		for (const result of results) expect(result).toEqual({ checkout: 2, '400': 28 })
 	}, 300_000)
 })
 
 describe(`waitlist offers claimed with a code of 2 uses, all at once (${REPEATS} runs)`, () => {
 	test('6 people offered a freed seat each claim at /waitlist/places/:token with the code: exactly 2 checkouts with it, 4 told it is used up and still holding their offer', async () => {
-		const results: Record<string, number>[] = []
-		for (let run = 0; run < REPEATS; run++) {
+		const results = await raceTallies({ ...races, label: '6 offer claims / code of 2 uses:' }, async (run) => {
 			const { id: courseId } = await course({ capacity: 6 })
 			const limited = await code({ maxUses: 2 })
 			const offered = await Promise.all(
@@ -571,7 +563,6 @@ describe(`waitlist offers claimed with a code of 2 uses, all at once (${REPEATS}
 					),
 				),
 			)
-			results.push(tally(responses.map((response) => (response.status === 303 ? 'checkout' : String(response.status)))))
 			const refused = responses.find((response) => response.status === 400)!
 			const body = (await refused.json()) as { result: { error: Record<string, string[]>; initialValue: Record<string, unknown> } }
 			expect(body.result.error).toEqual({ promotionCode: [PROMOTION_CODE_MESSAGES['used-up']] })
@@ -580,8 +571,8 @@ describe(`waitlist offers claimed with a code of 2 uses, all at once (${REPEATS}
 			expect(await usesOf(limited.id)).toBe(2)
 			const entries = await t.db.selectFrom('waitlist_entries').select('status').where('course_id', '=', courseId).execute()
 			expect(tally(entries.map((entry) => entry.status))).toEqual({ claimed: 2, offered: 4 })
-		}
-		if (process.env.PROMOTION_REPEATS) console.log('6 offer claims / code of 2 uses:', JSON.stringify(results))
+			return responses.map(checkoutOrStatus)
+		})
 		for (const result of results) expect(result).toEqual({ checkout: 2, '400': 4 })
 	}, 300_000)
 })
@@ -722,8 +713,7 @@ describe("a signed-in student's purchase form (/courses/:id/enroll)", () => {
 
 	test(`30 signed-in students post the purchase form at once with a code of 2 uses (${REPEATS} runs): exactly 2 checkouts, 28 told it is used up`, async () => {
 		setPayments(testPayments)
-		const results: Record<string, number>[] = []
-		for (let run = 0; run < REPEATS; run++) {
+		const results = await raceTallies({ ...races, label: '30 purchase-form posts / code of 2 uses:' }, async (run) => {
 			const { id: courseId } = await course({ capacity: 100 })
 			const limited = await code({ maxUses: 2 })
 			const buyers = await Promise.all(Array.from({ length: 30 }, () => signedInUser(t.db)))
@@ -732,14 +722,13 @@ describe("a signed-in student's purchase form (/courses/:id/enroll)", () => {
 					post(courseId, { intent: 'agree', agreeToTerms: 'on', promotionCode: limited.code }, buyer.cookie, `10.28.${run}.${index + 1}`),
 				),
 			)
-			results.push(tally(responses.map((response) => (response.status === 303 ? 'checkout' : String(response.status)))))
 			for (const response of responses.filter((candidate) => candidate.status === 400)) {
 				expect(((await response.json()) as Reply).result.error).toEqual({ promotionCode: [PROMOTION_CODE_MESSAGES['used-up']] })
 			}
 			expect(await redemptions(limited.id)).toHaveLength(2)
 			expect(await t.db.selectFrom('seat_holds').select('id').where('course_id', '=', courseId).execute()).toHaveLength(2)
-		}
-		if (process.env.PROMOTION_REPEATS) console.log('30 purchase-form posts / code of 2 uses:', JSON.stringify(results))
+			return responses.map(checkoutOrStatus)
+		})
 		for (const result of results) expect(result).toEqual({ checkout: 2, '400': 28 })
 	}, 300_000)
 })

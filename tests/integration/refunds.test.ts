@@ -9,14 +9,14 @@ import { createUser } from '#app/models/accounts/users.server.ts'
 import { takenSeatsExpression } from '#app/models/courses/courses.server.ts'
 import { REFUNDED_REASON } from '#app/models/enrollment/certificates.ts'
 import { updateEnrollmentStatus } from '#app/models/enrollment/enrollments-admin.server.ts'
-import { claimSeat, fulfil, openCheckout } from '#app/models/payments/payments.server.ts'
+import { fulfil } from '#app/models/payments/payments.server.ts'
 import { type RefundRequest, refundPayment, syncProviderRefunds } from '#app/models/payments/refunds.server.ts'
 import { action as refundAction, loader as refundLoader } from '#app/routes/admin/payment-refund.tsx'
-import { action as webhookAction } from '#app/routes/resources/stripe-webhook.ts'
 import { type PaymentProvider, RefundRefusedError } from '#app/services/payments/payments.ts'
 import { TestCheckoutPayments } from '#app/services/payments/test-checkout.server.ts'
+import { deliverStripeEvent, holdAndOpenCheckout } from '#tests/support/checkouts.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
-import { insertCourse, insertPaymentRefund } from '#tests/support/fixtures.ts'
+import { insertCourse, insertPaymentRefund, insertUser } from '#tests/support/fixtures.ts'
 import { forgedIds } from '#tests/support/forged-ids.ts'
 import { callRoute, formRequest, getRequest, sessionCookieFor, settle, toastOf } from '#tests/support/requests.ts'
 import { useStripeStandIn } from '#tests/support/stripe-stand-in.ts'
@@ -39,16 +39,9 @@ let sequence = 0
 async function paidEnrolment(provider: PaymentProvider = payments, { capacity = 5 } = {}) {
 	sequence += 1
 	const email = `refund-${sequence}-${randomBytes(3).toString('hex')}@example.com`
-	const user = await createUser(t.db, { email, name: `Refund Student ${sequence}`, passwordHash: 'unused', confirmed: true })
+	const user = { id: await insertUser(t.db, { email, name: `Refund Student ${sequence}` }), email }
 	const course = await insertCourse(t.db, { title: `Refund course ${sequence}`, capacity, registration_fee: 250000 })
-	const claim = await t.db.transaction().execute((trx) => claimSeat(trx, { userId: user.id, courseId: course.id }))
-	if (claim.kind !== 'held') throw new Error('expected a hold')
-	const { sessionId } = await openCheckout(t.db, provider, {
-		claim,
-		user: { id: user.id, email },
-		appUrl: 'http://localhost:3000',
-		cancelPath: '/register?step=3',
-	})
+	const { sessionId } = await holdAndOpenCheckout(t.db, provider, { user, courseId: course.id, cancelPath: '/register?step=3' })
 	if (provider === payments) stripe.pay(sessionId)
 	else await testCheckout.markPaid(sessionId)
 	expect((await fulfil(t.db, provider, sessionId)).status).toBe('enrolled')
@@ -110,12 +103,6 @@ async function snapshot(paymentId: number, courseId: number) {
 }
 
 const refundCalls = () => stripe.requests.filter((call) => call.path === '/v1/refunds' && call.method === 'POST')
-
-function deliver(body: string, signature: string) {
-	const headers = new Headers({ 'Content-Type': 'application/json', 'Stripe-Signature': signature })
-	const webhookRequest = new Request('http://localhost/webhooks/stripe', { method: 'POST', body, headers })
-	return settle(() => webhookAction({ request: webhookRequest, params: {}, context: {} } as never))
-}
 
 describe('refunding from the admin area through Stripe', () => {
 	test('a full refund: one Refund API call with the amount, reason and idempotency key; the enrolment ends and its seat frees', async () => {
@@ -293,13 +280,13 @@ describe('refunds made in the Stripe dashboard (charge.refunded)', () => {
 		const made = stripe.refundInDashboard(sessionId)
 		const { body, signature } = stripe.webhook('charge.refunded', sessionId)
 		const listsBefore = stripe.requests.filter((call) => call.method === 'GET' && call.path === '/v1/refunds').length
-		const answers = await Promise.all(Array.from({ length: 10 }, () => deliver(body, signature)))
+		const answers = await Promise.all(Array.from({ length: 10 }, () => deliverStripeEvent({ body, signature })))
 		// Each delivery asks Stripe for the PaymentIntent's refunds; none creates one.
 		const lists = stripe.requests.filter((call) => call.method === 'GET' && call.path === '/v1/refunds').slice(listsBefore)
 		expect(lists.map((call) => call.query)).toEqual(Array(10).fill({ payment_intent: payment.payment_intent_id, limit: '100' }))
 		expect(refundCalls().filter((call) => call.body.payment_intent === payment.payment_intent_id)).toHaveLength(0)
 		expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(200))
-		for (let repeat = 0; repeat < 3; repeat += 1) expect((await deliver(body, signature)).status).toBe(200)
+		for (let repeat = 0; repeat < 3; repeat += 1) expect((await deliverStripeEvent({ body, signature })).status).toBe(200)
 		const after = await snapshot(payment.id, courseId)
 		expect(after.refunds).toHaveLength(1)
 		expect(after.refunds[0]).toMatchObject({ source: 'provider', status: 'succeeded', provider_refund_id: made.id, actor_id: null })
@@ -317,7 +304,7 @@ describe('refunds made in the Stripe dashboard (charge.refunded)', () => {
 		await refundPayment(t.db, payments, request(payment.id, { amountCents: 20000 }))
 		stripe.refundInDashboard(sessionId, 30000)
 		const { body, signature } = stripe.webhook('charge.refunded', sessionId)
-		expect((await deliver(body, signature)).status).toBe(200)
+		expect((await deliverStripeEvent({ body, signature })).status).toBe(200)
 		const after = await snapshot(payment.id, courseId)
 		expect(after.refunds.map((refund) => [refund.source, refund.amount_cents])).toEqual([
 			['admin', 20000],
@@ -353,7 +340,7 @@ describe('refunds made in the Stripe dashboard (charge.refunded)', () => {
 		expect(after.payment.refunded_cents).toBe(40000)
 		expect(after.enrollment).toBe('inactive')
 		const { body, signature } = stripe.webhook('charge.refunded', sessionId)
-		expect((await deliver(body, signature)).status).toBe(200)
+		expect((await deliverStripeEvent({ body, signature })).status).toBe(200)
 		expect((await snapshot(payment.id, courseId)).refunds).toHaveLength(1)
 	})
 
@@ -361,7 +348,7 @@ describe('refunds made in the Stripe dashboard (charge.refunded)', () => {
 		const { payment, courseId, sessionId } = await paidEnrolment()
 		stripe.refundInDashboard(sessionId)
 		const { body } = stripe.webhook('charge.refunded', sessionId)
-		expect((await deliver(body, 't=1,v1=deadbeef')).status).toBe(400)
+		expect((await deliverStripeEvent({ body, signature: 't=1,v1=deadbeef' })).status).toBe(400)
 		const after = await snapshot(payment.id, courseId)
 		expect(after.refunds).toHaveLength(0)
 		expect(after.enrollment).toBe('active')

@@ -11,7 +11,7 @@ import { parse } from 'csv-parse/sync'
 import { sql } from 'kysely'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { addMonths, dayInZone } from '#app/models/payments/instalment-plans.ts'
-import { claimSeat, fulfil, openCheckout } from '#app/models/payments/payments.server.ts'
+import { fulfil } from '#app/models/payments/payments.server.ts'
 import { markInstalmentPaidOutside, recordInstalmentPaid } from '#app/models/payments/plan-purchases.server.ts'
 import { refundPayment } from '#app/models/payments/refunds.server.ts'
 import { paymentColumns } from '#app/models/reports/exports.ts'
@@ -20,6 +20,7 @@ import { loader as overviewLoader } from '#app/routes/admin/overview.tsx'
 import { loader as paymentsLoader } from '#app/routes/resources/payments-export.ts'
 import { type PaymentProvider, RefundRefusedError } from '#app/services/payments/payments.ts'
 import { TestCheckoutPayments } from '#app/services/payments/test-checkout.server.ts'
+import { holdAndOpenCheckout } from '#tests/support/checkouts.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
 import { insertCourse, insertPaymentPlan, insertPromotionCode, insertUser } from '#tests/support/fixtures.ts'
 import { callRoute, getRequest, signedInUser } from '#tests/support/requests.ts'
@@ -45,11 +46,10 @@ let admin: string
 async function buy(courseId: number, paidAt: Date, options: { promotionCode?: string; paymentPlan?: boolean } = {}) {
 	const email = `buyer-${randomUUID()}@example.com`
 	const userId = await insertUser(t.db, { email, name: 'Paying Student' })
-	const claim = await t.db.transaction().execute((trx) => claimSeat(trx, { userId, courseId, ...options }))
-	if (claim.kind !== 'held') throw new Error('expected a hold')
-	const { sessionId } = await openCheckout(t.db, testCard, {
-		claim,
+	const { sessionId } = await holdAndOpenCheckout(t.db, testCard, {
 		user: { id: userId, email },
+		courseId,
+		...options,
 		appUrl: 'http://localhost',
 		cancelPath: '/',
 	})

@@ -3,15 +3,14 @@
  * repeats the 200-buyer race; the normal suite runs it once.
  */
 import { describe, expect, test } from 'vitest'
-import { createUser } from '#app/models/accounts/users.server.ts'
 import { changeEnrollmentStatus, enrollWithinCapacity, SeatUnavailableError } from '#app/models/enrollment/seats.server.ts'
 import { joinWaitlist, sweepWaitlistOffers } from '#app/models/enrollment/waitlist.server.ts'
-import { claimSeat, openCheckout } from '#app/models/payments/payments.server.ts'
 import { loader as completionLoader } from '#app/routes/register/registration-complete.tsx'
-import { action as webhookAction } from '#app/routes/resources/stripe-webhook.ts'
+import { deliverStripeEvent, holdAndOpenCheckout } from '#tests/support/checkouts.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
-import { insertCourse, insertEnrollment, insertUsers } from '#tests/support/fixtures.ts'
-import { getRequest, settle } from '#tests/support/requests.ts'
+import { insertCourse, insertEnrollment, insertUser, insertUsers } from '#tests/support/fixtures.ts'
+import { raceTallies, tally } from '#tests/support/races.ts'
+import { getRequest } from '#tests/support/requests.ts'
 import { useStripeStandIn } from '#tests/support/stripe-stand-in.ts'
 
 const t = useTestDatabase()
@@ -42,24 +41,17 @@ function attempt(userId: string, courseId: number) {
 		)
 }
 
-function tally(outcomes: string[]) {
-	const counts: Record<string, number> = {}
-	for (const outcome of outcomes) counts[outcome] = (counts[outcome] ?? 0) + 1
-	return counts
-}
-
 describe('seats under concurrency', () => {
 	test(`200 distinct buyers race for the last 3 seats: exactly 3 enrol (${REPEATS} run${REPEATS === 1 ? '' : 's'})`, async () => {
-		const results: Record<string, number>[] = []
-		for (let run = 0; run < REPEATS; run++) {
+		const races = { runs: REPEATS, label: '200 buyers / 3 seats:', print: Boolean(process.env.SECURITY_REPEATS) }
+		const results = await raceTallies(races, async () => {
 			const courseId = await courseWithSeatsLeft(10, 7)
 			const buyers = await users(200)
 			const outcomes = await Promise.all(buyers.map((userId) => attempt(userId, courseId)))
-			results.push(tally(outcomes))
 			const enrolled = await t.db.selectFrom('enrollments').select('id').where('course_id', '=', courseId).execute()
 			expect(enrolled).toHaveLength(10)
-		}
-		if (process.env.SECURITY_REPEATS) console.log('200 buyers / 3 seats:', JSON.stringify(results))
+			return outcomes
+		})
 		for (const result of results) expect(result).toEqual({ enrolled: 3, 'course-full': 197 })
 	}, 600_000)
 
@@ -78,26 +70,10 @@ describe('checkout events at scale', () => {
 
 	async function heldCheckout() {
 		const email = `paying-${++sequence}@example.com`
-		const user = await createUser(t.db, { email, name: 'Paying Buyer', passwordHash: 'unused', confirmed: true })
+		const user = { id: await insertUser(t.db, { email, name: 'Paying Buyer' }), email }
 		const course = await insertCourse(t.db, { title: `Paid ${sequence}`, capacity: 1, registration_fee: 250000 })
-		const claim = await t.db.transaction().execute((trx) => claimSeat(trx, { userId: user.id, courseId: course.id }))
-		if (claim.kind !== 'held') throw new Error('expected a hold')
-		const { sessionId } = await openCheckout(t.db, payments, {
-			claim,
-			user: { id: user.id, email },
-			appUrl: 'http://localhost:3000',
-			cancelPath: '/register?step=3',
-		})
+		const { sessionId } = await holdAndOpenCheckout(t.db, payments, { user, courseId: course.id, cancelPath: '/register?step=3' })
 		return { email, courseId: course.id, sessionId }
-	}
-
-	function deliver(event: { body: string; signature: string }) {
-		const request = new Request('http://localhost/webhooks/stripe', {
-			method: 'POST',
-			body: event.body,
-			headers: { 'Content-Type': 'application/json', 'Stripe-Signature': event.signature },
-		})
-		return settle(() => webhookAction({ request, params: {}, context: {} } as never))
 	}
 
 	test('checkout.session.completed delivered 10 times at once while the completion page loads 5 times: one enrollment, one receipt', async () => {
@@ -106,7 +82,7 @@ describe('checkout events at scale', () => {
 		const event = stripe.webhook('checkout.session.completed', sessionId)
 		const mailsBefore = await t.db.selectFrom('email_outbox').select('id').where('to_address', '=', email).execute()
 		const [hooks, pages] = await Promise.all([
-			Promise.all(Array.from({ length: 10 }, () => deliver(event))),
+			Promise.all(Array.from({ length: 10 }, () => deliverStripeEvent(event))),
 			Promise.all(
 				Array.from({ length: 5 }, () =>
 					completionLoader({ request: getRequest(`/registration-complete?session_id=${sessionId}`), params: {}, context: {} } as never),

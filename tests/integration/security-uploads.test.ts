@@ -8,38 +8,22 @@ import { randomUUID } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { beforeEach, describe, expect, test } from 'vitest'
-import { createUser } from '#app/models/accounts/users.server.ts'
 import { action } from '#app/routes/dashboard/messages.tsx'
 import { loader as attachmentLoader } from '#app/routes/resources/attachment-file.ts'
 import { getStorage, removeAbandonedUploads, setStorage } from '#app/services/storage/index.server.ts'
 import type { FileStorage } from '#app/services/storage/storage.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
-import { callRoute, getRequest, sessionCookieFor } from '#tests/support/requests.ts'
+import { callRoute, getRequest, signedInUser } from '#tests/support/requests.ts'
 import { useTestStorage } from '#tests/support/storage.ts'
 
 const t = useTestDatabase()
 const files = useTestStorage()
-let sequence = 0
 
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj\n<<>>\nendobj\ntrailer\n<<>>\n%%EOF\n')
 
 async function pair() {
-	sequence += 1
-	const student = await createUser(t.db, {
-		email: `up-student-${sequence}@example.com`,
-		name: 'Up Student',
-		password: 'password-123',
-		role: 'student',
-		confirmed: true,
-	})
-	const admin = await createUser(t.db, {
-		email: `up-admin-${sequence}@example.com`,
-		name: 'Up Admin',
-		password: 'password-123',
-		role: 'admin',
-		confirmed: true,
-	})
-	return { student: { id: student.id, cookie: await sessionCookieFor(student.id) }, admin }
+	const [student, admin] = await Promise.all([signedInUser(t.db), signedInUser(t.db, { role: 'admin' })])
+	return { student, admin }
 }
 
 function send(cookie: string, receiverId: string, file: { name: string; bytes: Uint8Array; type: string }) {

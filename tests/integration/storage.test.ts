@@ -7,9 +7,10 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { InvalidStorageKeyError } from '#app/services/storage/keys.ts'
 import { LocalFileStorage } from '#app/services/storage/local.server.ts'
-import { S3FileStorage, type S3StorageOptions } from '#app/services/storage/s3.server.ts'
+import type { S3StorageOptions } from '#app/services/storage/s3.server.ts'
 import type { FileStorage } from '#app/services/storage/storage.ts'
 import { startS3Server, type TestS3Server } from '#tests/support/s3-server.ts'
+import { s3StorageOn } from '#tests/support/s3-storage.ts'
 
 let s3: TestS3Server
 const tempDirs: string[] = []
@@ -29,17 +30,7 @@ async function tempDir() {
 	return dir
 }
 
-function s3Storage(options: Partial<S3StorageOptions> = {}) {
-	return new S3FileStorage({
-		bucket: s3.bucket,
-		endpoint: s3.endpoint,
-		region: 'us-east-1',
-		accessKeyId: s3.accessKeyId,
-		secretAccessKey: s3.secretAccessKey,
-		forcePathStyle: true,
-		...options,
-	})
-}
+const s3Storage = (options: Partial<S3StorageOptions> = {}) => s3StorageOn(s3, options)
 
 async function readAll(stream: Readable) {
 	const chunks: Buffer[] = []

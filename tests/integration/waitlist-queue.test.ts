@@ -12,10 +12,11 @@ import {
 	offerSeatByHand,
 	removeWaitlistEntry,
 } from '#app/models/enrollment/waitlist-admin.server.ts'
-import { claimSeat, fulfil, openCheckout } from '#app/models/payments/payments.server.ts'
+import { fulfil } from '#app/models/payments/payments.server.ts'
 import { action as refundAction, loader as refundLoader } from '#app/routes/admin/payment-refund.tsx'
 import { action as waitlistAction } from '#app/routes/register/waitlist.tsx'
 import { action as placeAction, loader as placeLoader } from '#app/routes/register/waitlist-place.tsx'
+import { holdAndOpenCheckout } from '#tests/support/checkouts.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
 import { insertCourse, insertEnrollment, insertUser } from '#tests/support/fixtures.ts'
 import { callRoute, cookiesFrom, formRequest, getRequest, signedInUser, toastOf } from '#tests/support/requests.ts'
@@ -38,6 +39,26 @@ async function fullCourse(capacity: number) {
 async function join(courseId: number, person: { name: string; email: string }) {
 	const course = await t.db.selectFrom('courses').select('title').where('id', '=', courseId).executeTakeFirstOrThrow()
 	return joinWaitlist(t.db, { ...person, program: course.title, courseId })
+}
+
+/** People join one after another, so that they stand in line in this order. */
+async function joinInTurn(courseId: number, ...people: Array<{ name: string; email: string }>) {
+	for (const one of people) await join(courseId, one)
+}
+
+/** The enrolment of the course's first seat ends, freeing the seat for the line. */
+function freeFirstSeat(course: { enrollmentIds: number[] }) {
+	return t.db.transaction().execute((trx) => changeEnrollmentStatus(trx, course.enrollmentIds[0]!, 'inactive'))
+}
+
+/** The one place of the course's line that holds an offer. */
+function offeredEntry(courseId: number) {
+	return t.db
+		.selectFrom('waitlist_entries')
+		.select('id')
+		.where('course_id', '=', courseId)
+		.where('status', '=', 'offered')
+		.executeTakeFirstOrThrow()
 }
 
 function person(label: string) {
@@ -116,9 +137,8 @@ describe('the waitlist queue', () => {
 	test('a freed seat is offered to the first in line at once; the offer takes the seat from everyone else', async () => {
 		const course = await fullCourse(2)
 		const [a, b] = [person('Ann'), person('Ben')]
-		await join(course.id, a)
-		await join(course.id, b)
-		await t.db.transaction().execute((trx) => changeEnrollmentStatus(trx, course.enrollmentIds[0]!, 'inactive'))
+		await joinInTurn(course.id, a, b)
+		await freeFirstSeat(course)
 		expect(await statuses(course.id)).toEqual([`${a.email.split('@')[0]}:offered`, `${b.email.split('@')[0]}:waiting`])
 		await deliverSeatOffers(t.url)
 		expect((await outboxLines(t.db, course.title)).at(-1)).toBe(`${a.email}: A seat is free for you: ${course.title}`)
@@ -130,7 +150,7 @@ describe('the waitlist queue', () => {
 	test('every way a seat frees offers it: removal, a hold released, a raised capacity', async () => {
 		const course = await fullCourse(1)
 		const people = [person('P'), person('Q'), person('R')]
-		for (const one of people) await join(course.id, one)
+		await joinInTurn(course.id, ...people)
 		const admin = await insertUser(t.db, { role: 'admin' })
 		await removeEnrollment(t.db, admin, course.enrollmentIds[0]!)
 		expect((await statuses(course.id)).map((line) => line.split(':')[1])).toEqual(['offered', 'waiting', 'waiting'])
@@ -158,23 +178,16 @@ describe('the waitlist queue', () => {
 	test('an expired offer goes to the next in line on the sweep; a declined one at once; leaving ends a place', async () => {
 		const course = await fullCourse(1)
 		const [a, b, c] = [person('Ann'), person('Ben'), person('Cai')]
-		for (const one of [a, b, c]) await join(course.id, one)
-		await t.db.transaction().execute((trx) => changeEnrollmentStatus(trx, course.enrollmentIds[0]!, 'inactive'))
+		await joinInTurn(course.id, a, b, c)
+		await freeFirstSeat(course)
 		await expireOffers(course.id)
 		await sweepWaitlistOffers(t.db)
 		expect((await statuses(course.id)).map((line) => line.split(':')[1])).toEqual(['expired', 'offered', 'waiting'])
-		const offeredNow = () =>
-			t.db
-				.selectFrom('waitlist_entries')
-				.select('id')
-				.where('course_id', '=', course.id)
-				.where('status', '=', 'offered')
-				.executeTakeFirstOrThrow()
-		const offered = await offeredNow()
+		const offered = await offeredEntry(course.id)
 		expect(await declineOffer(t.db, offered.id)).toBe(true)
 		expect(await declineOffer(t.db, offered.id)).toBe(false)
 		expect((await statuses(course.id)).map((line) => line.split(':')[1])).toEqual(['expired', 'declined', 'offered'])
-		const last = await offeredNow()
+		const last = await offeredEntry(course.id)
 		expect(await leaveWaitlist(t.db, { entryId: last.id, email: 'someone-else@example.com' })).toBe(false)
 		expect(await leaveWaitlist(t.db, { entryId: last.id, email: c.email })).toBe(true)
 		const outsider = await insertUser(t.db)
@@ -184,15 +197,9 @@ describe('the waitlist queue', () => {
 	test('an offer that ends before its mail job runs mails nothing', async () => {
 		const course = await fullCourse(1)
 		const [a, b] = [person('Gone'), person('Next')]
-		await join(course.id, a)
-		await join(course.id, b)
-		await t.db.transaction().execute((trx) => changeEnrollmentStatus(trx, course.enrollmentIds[0]!, 'inactive'))
-		const offered = await t.db
-			.selectFrom('waitlist_entries')
-			.select('id')
-			.where('course_id', '=', course.id)
-			.where('status', '=', 'offered')
-			.executeTakeFirstOrThrow()
+		await joinInTurn(course.id, a, b)
+		await freeFirstSeat(course)
+		const offered = await offeredEntry(course.id)
 		expect(await declineOffer(t.db, offered.id)).toBe(true)
 		await deliverSeatOffers(t.url)
 		expect(await outboxLines(t.db, course.title)).toEqual([
@@ -206,7 +213,7 @@ describe('the waitlist queue', () => {
 		const course = await fullCourse(1)
 		const admin = await insertUser(t.db, { role: 'admin' })
 		const people = [person('A'), person('B'), person('C')]
-		for (const one of people) await join(course.id, one)
+		await joinInTurn(course.id, ...people)
 		const queue = await listCourseWaitlist(t.db, course.id)
 		const [first, second, third] = queue!.live
 		expect(await moveWaitlistEntry(t.db, admin, { courseId: course.id, entryId: third!.id, direction: 'up' })).toBe(true)
@@ -235,7 +242,7 @@ describe('the waitlist queue', () => {
 		const course = await fullCourse(1)
 		const visitor = person('Visitor')
 		await join(course.id, visitor)
-		await t.db.transaction().execute((trx) => changeEnrollmentStatus(trx, course.enrollmentIds[0]!, 'inactive'))
+		await freeFirstSeat(course)
 		await deliverSeatOffers(t.url)
 		const token = await latestWaitlistToken(t.db, visitor.email)
 		const page = (await (await callRoute(placeLoader, getRequest(`/waitlist/places/${token}`), { token })).json()) as {
@@ -274,14 +281,7 @@ describe('the scripted scenario: a 2-seat course, 3 waiting, a seat refunded in 
 	/** A student who bought one of the course's seats through Stripe Checkout, fulfilled. */
 	async function paidSeat(courseId: number, label: string) {
 		const user = await signedInUser(t.db, { name: label, email: `${label.toLowerCase()}-${++sequence}@example.com` })
-		const claim = await t.db.transaction().execute((trx) => claimSeat(trx, { userId: user.id, courseId }))
-		if (claim.kind !== 'held') throw new Error('expected a seat hold for a paid course')
-		const { sessionId } = await openCheckout(t.db, payments, {
-			claim,
-			user: { id: user.id, email: user.email },
-			appUrl: 'http://localhost:3000',
-			cancelPath: `/courses/${courseId}`,
-		})
+		const { sessionId } = await holdAndOpenCheckout(t.db, payments, { user, courseId })
 		stripe.pay(sessionId)
 		expect(await fulfil(t.db, payments, sessionId)).toMatchObject({ status: 'enrolled', userId: user.id })
 		return user
@@ -393,9 +393,8 @@ describe('the notices of an offer (issue 39 point 6)', () => {
 		const [ann, ben] = [person('Ann'), person('Ben')]
 		const benId = await insertUser(t.db, { email: ben.email, name: ben.name })
 		await t.db.updateTable('profiles').set({ time_zone: 'Europe/Berlin' }).where('id', '=', benId).execute()
-		await join(course.id, ann)
-		await join(course.id, ben)
-		await t.db.transaction().execute((trx) => changeEnrollmentStatus(trx, course.enrollmentIds[0]!, 'inactive'))
+		await joinInTurn(course.id, ann, ben)
+		await freeFirstSeat(course)
 		await deliverSeatOffers(t.url)
 		const annOffer = await t.db
 			.selectFrom('email_outbox')

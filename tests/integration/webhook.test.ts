@@ -1,14 +1,13 @@
 import Stripe from 'stripe'
 import { describe, expect, test } from 'vitest'
-import { createUser } from '#app/models/accounts/users.server.ts'
-import { claimSeat, openCheckout } from '#app/models/payments/payments.server.ts'
 import { loader as completionLoader } from '#app/routes/register/registration-complete.tsx'
-import { action as webhookAction, loader as webhookLoader } from '#app/routes/resources/stripe-webhook.ts'
+import { loader as webhookLoader } from '#app/routes/resources/stripe-webhook.ts'
 import { setPayments } from '#app/services/payments/index.server.ts'
 import { TestCheckoutPayments } from '#app/services/payments/test-checkout.server.ts'
+import { deliverStripeEvent, holdAndOpenCheckout } from '#tests/support/checkouts.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
-import { insertCourse } from '#tests/support/fixtures.ts'
-import { getRequest, settle } from '#tests/support/requests.ts'
+import { insertCourse, insertUser } from '#tests/support/fixtures.ts'
+import { getRequest } from '#tests/support/requests.ts'
 import { useStripeStandIn } from '#tests/support/stripe-stand-in.ts'
 
 const t = useTestDatabase()
@@ -18,24 +17,10 @@ let sequence = 0
 async function paidCheckout({ capacity = 5 } = {}) {
 	sequence += 1
 	const email = `hook-${sequence}@example.com`
-	const user = await createUser(t.db, { email, name: 'Hook Buyer', passwordHash: 'unused-hash', confirmed: true })
+	const user = { id: await insertUser(t.db, { email, name: 'Hook Buyer' }), email }
 	const course = await insertCourse(t.db, { title: `Webhook course ${sequence}`, capacity, registration_fee: 250000 })
-	const claim = await t.db.transaction().execute((trx) => claimSeat(trx, { userId: user.id, courseId: course.id }))
-	if (claim.kind !== 'held') throw new Error('expected a hold')
-	const { sessionId } = await openCheckout(t.db, payments, {
-		claim,
-		user: { id: user.id, email },
-		appUrl: 'http://localhost:3000',
-		cancelPath: '/register?step=3',
-	})
+	const { sessionId } = await holdAndOpenCheckout(t.db, payments, { user, courseId: course.id, cancelPath: '/register?step=3' })
 	return { userId: user.id, courseId: course.id, sessionId }
-}
-
-function deliver(body: string, signature: string | null) {
-	const headers = new Headers({ 'Content-Type': 'application/json' })
-	if (signature !== null) headers.set('Stripe-Signature', signature)
-	const request = new Request('http://localhost/webhooks/stripe', { method: 'POST', body, headers })
-	return settle(() => webhookAction({ request, params: {}, context: {} } as never))
 }
 
 async function state(courseId: number, sessionId: string) {
@@ -65,7 +50,7 @@ describe('POST /webhooks/stripe', () => {
 			[body, 't=1,v1=deadbeef'],
 			[body, signature.replace(/v1=[0-9a-f]+/, `v1=${'0'.repeat(64)}`)],
 		] as const) {
-			const response = await deliver(payload, header)
+			const response = await deliverStripeEvent({ body: payload, signature: header })
 			expect(response.status).toBe(400)
 		}
 		expect(await state(courseId, sessionId)).toEqual(before)
@@ -78,7 +63,7 @@ describe('POST /webhooks/stripe', () => {
 		const before = await state(courseId, sessionId)
 		const { body, signature } = stripe.webhook('checkout.session.completed', sessionId)
 		const padded = body.replace('"livemode":false', `"livemode":false,"padding":"${'x'.repeat(2 * 1024 * 1024)}"`)
-		expect((await deliver(padded, signature)).status).toBe(413)
+		expect((await deliverStripeEvent({ body: padded, signature })).status).toBe(413)
 		expect(await state(courseId, sessionId)).toEqual(before)
 	})
 
@@ -86,10 +71,10 @@ describe('POST /webhooks/stripe', () => {
 		const { courseId, sessionId, userId } = await paidCheckout()
 		stripe.pay(sessionId)
 		const event = stripe.webhook('checkout.session.completed', sessionId)
-		const first = await deliver(event.body, event.signature)
+		const first = await deliverStripeEvent(event)
 		expect(first.status).toBe(200)
 		expect(await first.json()).toEqual({ received: true })
-		const again = await deliver(event.body, event.signature)
+		const again = await deliverStripeEvent(event)
 		expect(again.status).toBe(200)
 		expect(await state(courseId, sessionId)).toMatchObject({ enrollments: 1, holds: 0, payment: { status: 'paid' } })
 		const enrollment = await t.db
@@ -105,7 +90,7 @@ describe('POST /webhooks/stripe', () => {
 		stripe.pay(sessionId)
 		const event = stripe.webhook('checkout.session.completed', sessionId)
 		const [hook, ...pages] = await Promise.all([
-			deliver(event.body, event.signature),
+			deliverStripeEvent(event),
 			...Array.from({ length: 3 }, () =>
 				completionLoader({ request: getRequest(`/registration-complete?session_id=${sessionId}`), params: {}, context: {} } as never),
 			),
@@ -119,35 +104,35 @@ describe('POST /webhooks/stripe', () => {
 		const open = await paidCheckout({ capacity: 1 })
 		await payments.expireCheckoutSession(open.sessionId)
 		const expired = stripe.webhook('checkout.session.expired', open.sessionId)
-		expect((await deliver(expired.body, expired.signature)).status).toBe(200)
-		expect((await deliver(expired.body, expired.signature)).status).toBe(200)
+		expect((await deliverStripeEvent(expired)).status).toBe(200)
+		expect((await deliverStripeEvent(expired)).status).toBe(200)
 		expect(await state(open.courseId, open.sessionId)).toMatchObject({ enrollments: 0, holds: 0, payment: { status: 'expired' } })
 
 		const paid = await paidCheckout()
 		stripe.pay(paid.sessionId)
 		const completed = stripe.webhook('checkout.session.completed', paid.sessionId)
 		const outOfOrder = stripe.webhook('checkout.session.expired', paid.sessionId)
-		expect((await deliver(completed.body, completed.signature)).status).toBe(200)
-		expect((await deliver(outOfOrder.body, outOfOrder.signature)).status).toBe(200)
+		expect((await deliverStripeEvent(completed)).status).toBe(200)
+		expect((await deliverStripeEvent(outOfOrder)).status).toBe(200)
 		expect(await state(paid.courseId, paid.sessionId)).toMatchObject({ enrollments: 1, payment: { status: 'paid' } })
 	})
 
 	test('a completed event whose session is not paid yet changes nothing', async () => {
 		const { courseId, sessionId } = await paidCheckout()
 		const event = stripe.webhook('checkout.session.completed', sessionId)
-		expect((await deliver(event.body, event.signature)).status).toBe(200)
+		expect((await deliverStripeEvent(event)).status).toBe(200)
 		expect(await state(courseId, sessionId)).toMatchObject({ enrollments: 0, holds: 1, payment: { status: 'pending' } })
 	})
 
 	test('other event types are acknowledged and ignored; GET is not allowed', async () => {
 		const body = JSON.stringify({ id: 'evt_other', object: 'event', type: 'customer.created', data: { object: { id: 'cus_1' } } })
 		const signature = new Stripe(stripe.secretKey).webhooks.generateTestHeaderString({ payload: body, secret: stripe.webhookSecret })
-		expect((await deliver(body, signature)).status).toBe(200)
+		expect((await deliverStripeEvent({ body, signature })).status).toBe(200)
 		expect((await webhookLoader()).status).toBe(405)
 	})
 
 	test('without Stripe (the built-in test checkout) the endpoint does not exist', async () => {
 		setPayments(new TestCheckoutPayments(() => t.db))
-		expect((await deliver('{}', 't=1,v1=x')).status).toBe(404)
+		expect((await deliverStripeEvent({ body: '{}', signature: 't=1,v1=x' })).status).toBe(404)
 	})
 })

@@ -8,6 +8,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest'
 import { setPayments } from '#app/services/payments/index.server.ts'
 import { StripePayments } from '#app/services/payments/stripe.server.ts'
+import { startedLater } from './started-later.ts'
 import { type StripeStandIn, startStripeServer } from './stripe-server.ts'
 
 export function useStripeStandIn({ installed = false }: { installed?: boolean } = {}) {
@@ -21,28 +22,4 @@ export function useStripeStandIn({ installed = false }: { installed?: boolean } 
 	if (installed) beforeEach(() => setPayments(adapter))
 	afterEach(() => setPayments(undefined))
 	return { stripe: startedLater('the Stripe stand-in', () => server), payments: startedLater('its StripePayments', () => adapter) }
-}
-
-/**
- * Stands for an object that `beforeAll` creates, so that a file can name it at the top
- * (`const { stripe, payments } = useStripeStandIn()`) and use it in its tests as is.
- */
-function startedLater<T extends object>(name: string, current: () => T | undefined): T {
-	const target = () => {
-		const value = current()
-		if (!value) throw new Error(`${name} is used before beforeAll started it`)
-		return value
-	}
-	return new Proxy({} as T, {
-		get(_, key) {
-			const real = target()
-			const value: unknown = Reflect.get(real, key, real)
-			return typeof value === 'function' ? value.bind(real) : value
-		},
-		set(_, key, value) {
-			return Reflect.set(target(), key, value)
-		},
-		has: (_, key) => Reflect.has(target(), key),
-		getPrototypeOf: () => Reflect.getPrototypeOf(target()),
-	})
 }
