@@ -43,7 +43,7 @@ export function csvDownload<Line>({
 	}
 	const csv = stringify(CSV_OPTIONS)
 	// Settles once the cursor is read to its end (or the client went away): its connection is free.
-	pipeline(Readable.from(records()), csv)
+	const finished = pipeline(Readable.from(records()), csv)
 		.catch((error: NodeJS.ErrnoException) => {
 			// The client went away: the body was cancelled, which is no failure of the export.
 			if (error.name === 'AbortError' || error.code === 'ERR_STREAM_PREMATURE_CLOSE') return
@@ -52,7 +52,20 @@ export function csvDownload<Line>({
 		.finally(() => {
 			streaming.count -= 1
 		})
-	return new Response(Readable.toWeb(csv) as ReadableStream<Uint8Array>, {
+	const file = (Readable.toWeb(csv) as ReadableStream<Uint8Array>).getReader()
+	// Cancelling the body settles only once the export's connection is free and its place given back.
+	const body = new ReadableStream<Uint8Array>({
+		async pull(controller) {
+			const { done, value } = await file.read()
+			if (done) controller.close()
+			else controller.enqueue(value)
+		},
+		async cancel(reason) {
+			await file.cancel(reason)
+			await finished
+		},
+	})
+	return new Response(body, {
 		headers: {
 			'Content-Type': 'text/csv; charset=utf-8',
 			'Content-Disposition': contentDisposition('attachment', fileName),
