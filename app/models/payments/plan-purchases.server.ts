@@ -1,8 +1,8 @@
-import { type Kysely, sql, type Transaction } from 'kysely'
+import { type Kysely, sql, type Transaction, type Updateable } from 'kysely'
 import type { PaymentProvider } from '#app/services/payments/payments.ts'
 import type { TestCheckoutPayments } from '#app/services/payments/test-checkout.server.ts'
 import { transaction } from '#app/utils/db.server.ts'
-import type { Database } from '#db/types.ts'
+import type { Database, PlanInstalmentsTable } from '#db/types.ts'
 import { offeredPlan, offerWithCode, type PlanOffer } from './instalment-plans.server.ts'
 import { DEFAULT_GRACE_DAYS } from './instalment-plans.ts'
 import { BOUGHT_STATUSES, lockPlan, OPEN_INSTALMENT, type PlanChangeOutcome, queueProviderFollowUp } from './plan-endings.server.ts'
@@ -210,6 +210,21 @@ async function changeBoughtPlan<Outcome>(
 	})
 }
 
+/**
+ * Moves an instalment of the plan on from open (scheduled or failed), with its amount; undefined when
+ * it is not open any more (another call moved it first) or not the plan's.
+ */
+function moveOpenInstalment(trx: Transaction<Database>, planId: number, instalmentId: number, change: Updateable<PlanInstalmentsTable>) {
+	return trx
+		.updateTable('plan_instalments')
+		.set(change)
+		.where('id', '=', instalmentId)
+		.where('plan_purchase_id', '=', planId)
+		.where('status', 'in', OPEN_INSTALMENT)
+		.returning('amount_cents')
+		.executeTakeFirst()
+}
+
 export type InstalmentOutcome = 'recorded' | 'already' | 'not-found'
 
 /**
@@ -225,14 +240,12 @@ export async function recordInstalmentPaid(
 ): Promise<InstalmentOutcome> {
 	const now = input.now ?? new Date()
 	return changeBoughtPlan(db, input.planId, 'not-found', async (trx, plan) => {
-		const paid = await trx
-			.updateTable('plan_instalments')
-			.set({ status: 'paid', paid_at: now, payment_intent_id: input.paymentIntentId, provider_invoice_id: input.providerInvoiceId ?? null })
-			.where('id', '=', input.instalmentId)
-			.where('plan_purchase_id', '=', plan.id)
-			.where('status', 'in', OPEN_INSTALMENT)
-			.returning('amount_cents')
-			.executeTakeFirst()
+		const paid = await moveOpenInstalment(trx, plan.id, input.instalmentId, {
+			status: 'paid',
+			paid_at: now,
+			payment_intent_id: input.paymentIntentId,
+			provider_invoice_id: input.providerInvoiceId ?? null,
+		})
 		if (!paid) return 'already'
 		await settlePlan(trx, plan.id, now)
 		const buyer = await trx
@@ -283,14 +296,7 @@ export async function recordInstalmentFailed(
 ): Promise<InstalmentOutcome> {
 	const now = input.now ?? new Date()
 	return changeBoughtPlan(db, input.planId, 'not-found', async (trx, plan) => {
-		const failed = await trx
-			.updateTable('plan_instalments')
-			.set({ status: 'failed', failed_at: now })
-			.where('id', '=', input.instalmentId)
-			.where('plan_purchase_id', '=', plan.id)
-			.where('status', 'in', OPEN_INSTALMENT)
-			.executeTakeFirst()
-		if (Number(failed.numUpdatedRows) === 0) return 'already'
+		if (!(await moveOpenInstalment(trx, plan.id, input.instalmentId, { status: 'failed', failed_at: now }))) return 'already'
 		if (plan.status === 'active') {
 			await trx
 				.updateTable('plan_purchases')
@@ -530,14 +536,7 @@ export async function markInstalmentPaidOutside(
 	const now = input.now ?? new Date()
 	return changeBoughtPlan(db, input.planId, 'not-found', async (trx, plan) => {
 		if (plan.provider_subscription_id) return 'collected-by-provider'
-		const marked = await trx
-			.updateTable('plan_instalments')
-			.set({ status: 'paid_outside', paid_at: now })
-			.where('id', '=', input.instalmentId)
-			.where('plan_purchase_id', '=', plan.id)
-			.where('status', 'in', OPEN_INSTALMENT)
-			.executeTakeFirst()
-		if (Number(marked.numUpdatedRows) === 0) return 'already'
+		if (!(await moveOpenInstalment(trx, plan.id, input.instalmentId, { status: 'paid_outside', paid_at: now }))) return 'already'
 		await settlePlan(trx, plan.id, now)
 		return 'changed'
 	})
