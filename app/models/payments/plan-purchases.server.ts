@@ -128,6 +128,15 @@ export async function closePendingPlanPurchase(trx: Transaction<Database>, input
 
 export type PlanScheduleRow = { sequence: number; label: string; dueOn: string; amountCents: number; status: string }
 
+/** A plan's payments in order, as its pages list them (PlanScheduleRow). */
+function planSchedule(db: Kysely<Database>, planId: number) {
+	return db
+		.selectFrom('plan_instalments')
+		.select(['sequence', 'label', 'due_on as dueOn', 'amount_cents as amountCents', 'status'])
+		.where('plan_purchase_id', '=', planId)
+		.orderBy('sequence')
+}
+
 /** The plan a checkout sold, for its checkout page and its receipt: the total, a code's discount and each payment. Null for a payment in full. */
 export async function planOfCheckout(db: Kysely<Database>, checkoutSessionId: string) {
 	const purchase = await db
@@ -136,12 +145,7 @@ export async function planOfCheckout(db: Kysely<Database>, checkoutSessionId: st
 		.where('checkout_session_id', '=', checkoutSessionId)
 		.executeTakeFirst()
 	if (!purchase) return null
-	const payments = await db
-		.selectFrom('plan_instalments')
-		.select(['sequence', 'label', 'due_on as dueOn', 'amount_cents as amountCents', 'status'])
-		.where('plan_purchase_id', '=', purchase.id)
-		.orderBy('sequence')
-		.execute()
+	const payments = await planSchedule(db, purchase.id).execute()
 	return {
 		totalCents: purchase.total_cents,
 		status: purchase.status,
@@ -415,12 +419,7 @@ export async function ownPlan(db: Kysely<Database>, { planId, userId }: { planId
 		.where('plan.status', 'in', ['active', 'past_due', 'paused', 'completed'])
 		.executeTakeFirst()
 	if (!plan) return null
-	const payments = await db
-		.selectFrom('plan_instalments')
-		.select(['id', 'sequence', 'label', 'due_on as dueOn', 'amount_cents as amountCents', 'status'])
-		.where('plan_purchase_id', '=', planId)
-		.orderBy('sequence')
-		.execute()
+	const payments = await planSchedule(db, planId).select('id').execute()
 	return { ...plan, payments }
 }
 
