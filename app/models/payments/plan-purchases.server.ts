@@ -6,7 +6,7 @@ import type { Database, PlanInstalmentsTable } from '#db/types.ts'
 import { offeredPlan, offerWithCode, type PlanOffer } from './instalment-plans.server.ts'
 import { DEFAULT_GRACE_DAYS } from './instalment-plans.ts'
 import { BOUGHT_STATUSES, lockPlan, OPEN_INSTALMENT, type PlanChangeOutcome, queueProviderFollowUp } from './plan-endings.server.ts'
-import type { PlanDiscountView, PlanNotice, PlanOfferView } from './plan-purchases.ts'
+import { type PlanNotice, type PlanOfferView, planDiscountView } from './plan-purchases.ts'
 import { sendInstalmentFailedNotice, sendInstalmentReceipt } from './plan-purchases-emails.server.ts'
 import type { Discount } from './promotion-codes.ts'
 
@@ -110,12 +110,6 @@ export async function activatePlanPurchase(
 	return { priceCents: purchase.total_cents + purchase.discount_cents, discountCents: purchase.discount_cents }
 }
 
-function discountView(row: { total_cents: number; discount_cents: number; promotion_code: string | null }): PlanDiscountView | null {
-	return row.promotion_code && row.discount_cents > 0
-		? { code: row.promotion_code, priceCents: row.total_cents + row.discount_cents, discountCents: row.discount_cents }
-		: null
-}
-
 /** A checkout that will never enrol (expired, or paid for a seat no longer there): its plan is not bought. */
 export async function closePendingPlanPurchase(trx: Transaction<Database>, input: { checkoutSessionId: string; now: Date }) {
 	await trx
@@ -149,7 +143,7 @@ export async function planOfCheckout(db: Kysely<Database>, checkoutSessionId: st
 	return {
 		totalCents: purchase.total_cents,
 		status: purchase.status,
-		discount: discountView(purchase),
+		discount: planDiscountView(purchase),
 		payments: payments satisfies PlanScheduleRow[],
 	}
 }
