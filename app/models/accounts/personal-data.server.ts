@@ -37,6 +37,11 @@ function safeName(name: string) {
 
 type ArchivedFile = { path: string; key: string }
 
+/** The rows that belong to these parents, by their ids; none asked for when there are no parents (`in ()` is no SQL). */
+async function ofParents<Row>(parents: { id: number }[], rows: (parentIds: number[]) => Promise<Row[]>): Promise<Row[]> {
+	return parents.length ? rows(parents.map((parent) => parent.id)) : []
+}
+
 /** Everything the archive says, read before the first byte is written. */
 async function collectPersonalData(db: Kysely<Database>, userId: string) {
 	const profile = await db
@@ -92,18 +97,14 @@ async function collectPersonalData(db: Kysely<Database>, userId: string) {
 		.where('user_id', '=', userId)
 		.orderBy('id')
 		.execute()
-	const refunds = payments.length
-		? await db
-				.selectFrom('payment_refunds')
-				.select(['id', 'payment_id as paymentId', 'amount_cents as amountCents', 'reason', 'note', 'status', 'created_at as createdAt'])
-				.where(
-					'payment_id',
-					'in',
-					payments.map((payment) => payment.id),
-				)
-				.orderBy('id')
-				.execute()
-		: []
+	const refunds = await ofParents(payments, (paymentIds) =>
+		db
+			.selectFrom('payment_refunds')
+			.select(['id', 'payment_id as paymentId', 'amount_cents as amountCents', 'reason', 'note', 'status', 'created_at as createdAt'])
+			.where('payment_id', 'in', paymentIds)
+			.orderBy('id')
+			.execute(),
+	)
 	const plans = await db
 		.selectFrom('plan_purchases')
 		.innerJoin('courses', 'courses.id', 'plan_purchases.course_id')
@@ -118,28 +119,24 @@ async function collectPersonalData(db: Kysely<Database>, userId: string) {
 		.where('plan_purchases.user_id', '=', userId)
 		.orderBy('plan_purchases.id')
 		.execute()
-	const instalments = plans.length
-		? await db
-				.selectFrom('plan_instalments')
-				.select([
-					'plan_purchase_id as planId',
-					'sequence',
-					'label',
-					'due_on as dueOn',
-					'amount_cents as amountCents',
-					'status',
-					'paid_at as paidAt',
-					'failed_at as failedAt',
-				])
-				.where(
-					'plan_purchase_id',
-					'in',
-					plans.map((plan) => plan.id),
-				)
-				.orderBy('plan_purchase_id')
-				.orderBy('sequence')
-				.execute()
-		: []
+	const instalments = await ofParents(plans, (planIds) =>
+		db
+			.selectFrom('plan_instalments')
+			.select([
+				'plan_purchase_id as planId',
+				'sequence',
+				'label',
+				'due_on as dueOn',
+				'amount_cents as amountCents',
+				'status',
+				'paid_at as paidAt',
+				'failed_at as failedAt',
+			])
+			.where('plan_purchase_id', 'in', planIds)
+			.orderBy('plan_purchase_id')
+			.orderBy('sequence')
+			.execute(),
+	)
 
 	const messages = await db
 		.selectFrom('messages')
@@ -161,18 +158,14 @@ async function collectPersonalData(db: Kysely<Database>, userId: string) {
 		.where((eb) => eb.or([eb('messages.sender_id', '=', userId), eb('messages.receiver_id', '=', userId)]))
 		.orderBy('messages.id')
 		.execute()
-	const attachments = messages.length
-		? await db
-				.selectFrom('message_attachments')
-				.select(['id', 'message_id as messageId', 'name', 'type', 'size_bytes as sizeBytes', 'storage_key as key'])
-				.where(
-					'message_id',
-					'in',
-					messages.map((message) => message.id),
-				)
-				.orderBy('id')
-				.execute()
-		: []
+	const attachments = await ofParents(messages, (messageIds) =>
+		db
+			.selectFrom('message_attachments')
+			.select(['id', 'message_id as messageId', 'name', 'type', 'size_bytes as sizeBytes', 'storage_key as key'])
+			.where('message_id', 'in', messageIds)
+			.orderBy('id')
+			.execute(),
+	)
 
 	const submissions = await db
 		.selectFrom('assignment_submissions')

@@ -1,12 +1,12 @@
-import { type Kysely, sql, type Transaction } from 'kysely'
+import { type Kysely, sql, type Transaction, type Updateable } from 'kysely'
 import type { PaymentProvider } from '#app/services/payments/payments.ts'
 import type { TestCheckoutPayments } from '#app/services/payments/test-checkout.server.ts'
 import { transaction } from '#app/utils/db.server.ts'
-import type { Database } from '#db/types.ts'
+import type { Database, PlanInstalmentsTable } from '#db/types.ts'
 import { offeredPlan, offerWithCode, type PlanOffer } from './instalment-plans.server.ts'
 import { DEFAULT_GRACE_DAYS } from './instalment-plans.ts'
 import { BOUGHT_STATUSES, lockPlan, OPEN_INSTALMENT, type PlanChangeOutcome, queueProviderFollowUp } from './plan-endings.server.ts'
-import type { PlanDiscountView, PlanNotice, PlanOfferView } from './plan-purchases.ts'
+import { type PlanNotice, type PlanOfferView, planDiscountView } from './plan-purchases.ts'
 import { sendInstalmentFailedNotice, sendInstalmentReceipt } from './plan-purchases-emails.server.ts'
 import type { Discount } from './promotion-codes.ts'
 
@@ -110,12 +110,6 @@ export async function activatePlanPurchase(
 	return { priceCents: purchase.total_cents + purchase.discount_cents, discountCents: purchase.discount_cents }
 }
 
-function discountView(row: { total_cents: number; discount_cents: number; promotion_code: string | null }): PlanDiscountView | null {
-	return row.promotion_code && row.discount_cents > 0
-		? { code: row.promotion_code, priceCents: row.total_cents + row.discount_cents, discountCents: row.discount_cents }
-		: null
-}
-
 /** A checkout that will never enrol (expired, or paid for a seat no longer there): its plan is not bought. */
 export async function closePendingPlanPurchase(trx: Transaction<Database>, input: { checkoutSessionId: string; now: Date }) {
 	await trx
@@ -128,6 +122,15 @@ export async function closePendingPlanPurchase(trx: Transaction<Database>, input
 
 export type PlanScheduleRow = { sequence: number; label: string; dueOn: string; amountCents: number; status: string }
 
+/** A plan's payments in order, as its pages list them (PlanScheduleRow). */
+function planSchedule(db: Kysely<Database>, planId: number) {
+	return db
+		.selectFrom('plan_instalments')
+		.select(['sequence', 'label', 'due_on as dueOn', 'amount_cents as amountCents', 'status'])
+		.where('plan_purchase_id', '=', planId)
+		.orderBy('sequence')
+}
+
 /** The plan a checkout sold, for its checkout page and its receipt: the total, a code's discount and each payment. Null for a payment in full. */
 export async function planOfCheckout(db: Kysely<Database>, checkoutSessionId: string) {
 	const purchase = await db
@@ -136,16 +139,11 @@ export async function planOfCheckout(db: Kysely<Database>, checkoutSessionId: st
 		.where('checkout_session_id', '=', checkoutSessionId)
 		.executeTakeFirst()
 	if (!purchase) return null
-	const payments = await db
-		.selectFrom('plan_instalments')
-		.select(['sequence', 'label', 'due_on as dueOn', 'amount_cents as amountCents', 'status'])
-		.where('plan_purchase_id', '=', purchase.id)
-		.orderBy('sequence')
-		.execute()
+	const payments = await planSchedule(db, purchase.id).execute()
 	return {
 		totalCents: purchase.total_cents,
 		status: purchase.status,
-		discount: discountView(purchase),
+		discount: planDiscountView(purchase),
 		payments: payments satisfies PlanScheduleRow[],
 	}
 }
@@ -210,6 +208,21 @@ async function changeBoughtPlan<Outcome>(
 	})
 }
 
+/**
+ * Moves an instalment of the plan on from open (scheduled or failed), with its amount; undefined when
+ * it is not open any more (another call moved it first) or not the plan's.
+ */
+function moveOpenInstalment(trx: Transaction<Database>, planId: number, instalmentId: number, change: Updateable<PlanInstalmentsTable>) {
+	return trx
+		.updateTable('plan_instalments')
+		.set(change)
+		.where('id', '=', instalmentId)
+		.where('plan_purchase_id', '=', planId)
+		.where('status', 'in', OPEN_INSTALMENT)
+		.returning('amount_cents')
+		.executeTakeFirst()
+}
+
 export type InstalmentOutcome = 'recorded' | 'already' | 'not-found'
 
 /**
@@ -225,14 +238,12 @@ export async function recordInstalmentPaid(
 ): Promise<InstalmentOutcome> {
 	const now = input.now ?? new Date()
 	return changeBoughtPlan(db, input.planId, 'not-found', async (trx, plan) => {
-		const paid = await trx
-			.updateTable('plan_instalments')
-			.set({ status: 'paid', paid_at: now, payment_intent_id: input.paymentIntentId, provider_invoice_id: input.providerInvoiceId ?? null })
-			.where('id', '=', input.instalmentId)
-			.where('plan_purchase_id', '=', plan.id)
-			.where('status', 'in', OPEN_INSTALMENT)
-			.returning('amount_cents')
-			.executeTakeFirst()
+		const paid = await moveOpenInstalment(trx, plan.id, input.instalmentId, {
+			status: 'paid',
+			paid_at: now,
+			payment_intent_id: input.paymentIntentId,
+			provider_invoice_id: input.providerInvoiceId ?? null,
+		})
 		if (!paid) return 'already'
 		await settlePlan(trx, plan.id, now)
 		const buyer = await trx
@@ -283,14 +294,7 @@ export async function recordInstalmentFailed(
 ): Promise<InstalmentOutcome> {
 	const now = input.now ?? new Date()
 	return changeBoughtPlan(db, input.planId, 'not-found', async (trx, plan) => {
-		const failed = await trx
-			.updateTable('plan_instalments')
-			.set({ status: 'failed', failed_at: now })
-			.where('id', '=', input.instalmentId)
-			.where('plan_purchase_id', '=', plan.id)
-			.where('status', 'in', OPEN_INSTALMENT)
-			.executeTakeFirst()
-		if (Number(failed.numUpdatedRows) === 0) return 'already'
+		if (!(await moveOpenInstalment(trx, plan.id, input.instalmentId, { status: 'failed', failed_at: now }))) return 'already'
 		if (plan.status === 'active') {
 			await trx
 				.updateTable('plan_purchases')
@@ -409,12 +413,7 @@ export async function ownPlan(db: Kysely<Database>, { planId, userId }: { planId
 		.where('plan.status', 'in', ['active', 'past_due', 'paused', 'completed'])
 		.executeTakeFirst()
 	if (!plan) return null
-	const payments = await db
-		.selectFrom('plan_instalments')
-		.select(['id', 'sequence', 'label', 'due_on as dueOn', 'amount_cents as amountCents', 'status'])
-		.where('plan_purchase_id', '=', planId)
-		.orderBy('sequence')
-		.execute()
+	const payments = await planSchedule(db, planId).select('id').execute()
 	return { ...plan, payments }
 }
 
@@ -530,14 +529,7 @@ export async function markInstalmentPaidOutside(
 	const now = input.now ?? new Date()
 	return changeBoughtPlan(db, input.planId, 'not-found', async (trx, plan) => {
 		if (plan.provider_subscription_id) return 'collected-by-provider'
-		const marked = await trx
-			.updateTable('plan_instalments')
-			.set({ status: 'paid_outside', paid_at: now })
-			.where('id', '=', input.instalmentId)
-			.where('plan_purchase_id', '=', plan.id)
-			.where('status', 'in', OPEN_INSTALMENT)
-			.executeTakeFirst()
-		if (Number(marked.numUpdatedRows) === 0) return 'already'
+		if (!(await moveOpenInstalment(trx, plan.id, input.instalmentId, { status: 'paid_outside', paid_at: now }))) return 'already'
 		await settlePlan(trx, plan.id, now)
 		return 'changed'
 	})

@@ -14,6 +14,17 @@ export type PlanPaymentView = { sequence: number; label: string; dueOn: string; 
 /** A promotion code on a plan as the pages show it: the plan's total before the code, and what the code took off. */
 export type PlanDiscountView = { code: string; priceCents: number; discountCents: number }
 
+/** A plan row's promotion code as the pages show it; null when no code took anything off. */
+export function planDiscountView(plan: {
+	total_cents: number
+	discount_cents: number
+	promotion_code: string | null
+}): PlanDiscountView | null {
+	return plan.promotion_code && plan.discount_cents > 0
+		? { code: plan.promotion_code, priceCents: plan.total_cents + plan.discount_cents, discountCents: plan.discount_cents }
+		: null
+}
+
 /** The plan a buyer may choose, as the course's pages show it before anything is paid; its total is after a code, if any. */
 export type PlanOfferView = { totalCents: number; paidInFullBy: string; payments: PlanPaymentView[]; discount: PlanDiscountView | null }
 

@@ -1,6 +1,7 @@
 import type { ExpressionBuilder, Kysely } from 'kysely'
 import { href } from 'react-router'
 import type { Database } from '#db/types.ts'
+import { planDiscountView } from './plan-purchases.ts'
 import type { ChargeKind, StudentCharge, StudentPayments, StudentPlan, StudentReceipt } from './student-payments.ts'
 
 /*
@@ -174,10 +175,7 @@ async function studentPlans(db: Kysely<Database>, userId: string): Promise<Stude
 			remainingCents: open.reduce((sum, instalment) => sum + instalment.amount_cents, 0),
 			paidCount: paid.length,
 			count: own.length,
-			discount:
-				plan.promotion_code && plan.discount_cents > 0
-					? { code: plan.promotion_code, priceCents: plan.total_cents + plan.discount_cents, discountCents: plan.discount_cents }
-					: null,
+			discount: planDiscountView(plan),
 			next: next ? { label: next.label, dueOn: next.due_on, amountCents: next.amount_cents, failed: next.status === 'failed' } : null,
 			// The test checkout's update-card page; a Stripe plan's card is updated in Stripe's customer portal once that path lands.
 			updateCardPath: failed && plan.provider === 'test' ? href('/dashboard/plans/:planId/pay', { planId: String(plan.id) }) : null,
