@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react'
 import { href, Link } from 'react-router'
 import { PLAN_STATUS_LABELS } from '#app/models/payments/plan-purchases.ts'
 import type { StudentCharge, StudentPayments, StudentPlan } from '#app/models/payments/student-payments.ts'
@@ -30,31 +31,37 @@ export function StudentPaymentsCard({ payments }: { payments: StudentPayments })
 					</p>
 				) : null}
 				{payments.plans.length ? (
-					<section aria-labelledby="plans-heading" className="space-y-3">
-						<h3 id="plans-heading" className="font-semibold text-ink">
-							Payment plans
-						</h3>
+					<PaymentsSection id="plans-heading" title="Payment plans">
 						<ul className="space-y-3">
 							{payments.plans.map((plan) => (
 								<PlanItem key={plan.id} plan={plan} />
 							))}
 						</ul>
-					</section>
+					</PaymentsSection>
 				) : null}
 				{payments.charges.length ? (
-					<section aria-labelledby="charges-heading" className="space-y-3">
-						<h3 id="charges-heading" className="font-semibold text-ink">
-							Charges
-						</h3>
+					<PaymentsSection id="charges-heading" title="Charges">
 						<ul className="divide-y divide-slate-100 rounded-lg border border-slate-200">
 							{payments.charges.map((charge) => (
 								<ChargeItem key={`${charge.kind}-${charge.id}`} charge={charge} />
 							))}
 						</ul>
-					</section>
+					</PaymentsSection>
 				) : null}
 			</CardContent>
 		</Card>
+	)
+}
+
+/** A part of the card, its heading named by `id`. */
+function PaymentsSection({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+	return (
+		<section aria-labelledby={id} className="space-y-3">
+			<h3 id={id} className="font-semibold text-ink">
+				{title}
+			</h3>
+			{children}
+		</section>
 	)
 }
 

@@ -17,6 +17,23 @@ import {
 } from '#app/models/site/community.ts'
 import { Avatar, ConnectButton, type HrefWith } from './community-panels.tsx'
 
+/** The filters of the members list, each a select of any value or one of its options. */
+const FILTER_SELECTS = [
+	{
+		name: 'location',
+		label: 'Location',
+		anyLabel: 'All Locations',
+		options: COMMUNITY_LOCATIONS.map((location) => ({ value: location, label: location })),
+	},
+	{
+		name: 'specialty',
+		label: 'Specialty',
+		anyLabel: 'Any specialty',
+		options: COMMUNITY_SPECIALTIES.map((specialty) => ({ value: specialty, label: specialty })),
+	},
+	{ name: 'experience', label: 'Experience Level', anyLabel: 'Any experience level', options: COMMUNITY_EXPERIENCE_LEVELS },
+] as const
+
 export function FiltersDialog({
 	filters,
 	tab,
@@ -33,30 +50,9 @@ export function FiltersDialog({
 			<Form method="get" action="/community" className="space-y-4">
 				{tab !== 'members' ? <input type="hidden" name="tab" value={tab} /> : null}
 				{filters.q ? <input type="hidden" name="q" value={filters.q} /> : null}
-				<SelectField label="Location" selectProps={{ name: 'location', defaultValue: filters.location ?? '' }}>
-					<option value="">All Locations</option>
-					{COMMUNITY_LOCATIONS.map((location) => (
-						<option key={location} value={location}>
-							{location}
-						</option>
-					))}
-				</SelectField>
-				<SelectField label="Specialty" selectProps={{ name: 'specialty', defaultValue: filters.specialty ?? '' }}>
-					<option value="">Any specialty</option>
-					{COMMUNITY_SPECIALTIES.map((specialty) => (
-						<option key={specialty} value={specialty}>
-							{specialty}
-						</option>
-					))}
-				</SelectField>
-				<SelectField label="Experience Level" selectProps={{ name: 'experience', defaultValue: filters.experience ?? '' }}>
-					<option value="">Any experience level</option>
-					{COMMUNITY_EXPERIENCE_LEVELS.map((level) => (
-						<option key={level.value} value={level.value}>
-							{level.label}
-						</option>
-					))}
-				</SelectField>
+				{FILTER_SELECTS.map((select) => (
+					<FilterSelect key={select.name} {...select} value={filters[select.name]} />
+				))}
 				<div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
 					<Link
 						to={hrefWith({ dialog: null, location: null, specialty: null, experience: null })}
@@ -69,6 +65,31 @@ export function FiltersDialog({
 				</div>
 			</Form>
 		</RouteDialog>
+	)
+}
+
+function FilterSelect({
+	label,
+	name,
+	value,
+	anyLabel,
+	options,
+}: {
+	label: string
+	name: string
+	value: string | null | undefined
+	anyLabel: string
+	options: ReadonlyArray<{ value: string; label: string }>
+}) {
+	return (
+		<SelectField label={label} selectProps={{ name, defaultValue: value ?? '' }}>
+			<option value="">{anyLabel}</option>
+			{options.map((option) => (
+				<option key={option.value} value={option.value}>
+					{option.label}
+				</option>
+			))}
+		</SelectField>
 	)
 }
 

@@ -1,6 +1,7 @@
 import { Link } from 'react-router'
 import { LocalDate } from '#app/components/local-date.tsx'
 import { type AttachmentItem, AttachmentView } from './attachment-view.tsx'
+import { OlderLink } from './older-link.tsx'
 
 export type AnnouncementItem = {
 	id: number
@@ -60,11 +61,9 @@ export function AnnouncementList({
 				))}
 			</ul>
 			{olderUrl ? (
-				<p className="mt-3 text-center">
-					<Link to={olderUrl} preventScrollReset className="text-sm font-medium text-brand-800 underline underline-offset-2">
-						Show older announcements
-					</Link>
-				</p>
+				<OlderLink to={olderUrl} className="mt-3 text-center">
+					Show older announcements
+				</OlderLink>
 			) : null}
 		</>
 	)

@@ -3,6 +3,7 @@ import { Link } from 'react-router'
 import { LocalDate } from '#app/components/local-date.tsx'
 import { cn } from '#app/utils/misc.ts'
 import { type AttachmentItem, AttachmentView } from './attachment-view.tsx'
+import { OlderLink } from './older-link.tsx'
 
 export type ThreadMessage = {
 	id: number
@@ -49,11 +50,9 @@ export function MessageThread({
 			className="max-h-[32rem] min-h-48 overflow-y-auto rounded-lg border border-slate-200 bg-slate-50 p-3 sm:p-4"
 		>
 			{olderUrl ? (
-				<p className="mb-3 text-center">
-					<Link to={olderUrl} preventScrollReset className="text-sm font-medium text-brand-800 underline underline-offset-2">
-						Show older messages
-					</Link>
-				</p>
+				<OlderLink to={olderUrl} className="mb-3 text-center">
+					Show older messages
+				</OlderLink>
 			) : null}
 			{messages.length === 0 ? (
 				<p className="py-8 text-center text-sm text-slate-600">No messages yet. Say hello!</p>

@@ -102,13 +102,7 @@ export function PdfViewer({ src, downloadUrl, title }: { src: string; downloadUr
 	)
 
 	if (status === 'failed') {
-		return (
-			<Alert tone="error" title="Failed to load PDF document">
-				<a href={downloadUrl} className={buttonClasses({ size: 'sm', className: 'mt-2' })}>
-					Download PDF
-				</a>
-			</Alert>
-		)
+		return <LoadFailed title="Failed to load PDF document" downloadUrl={downloadUrl} />
 	}
 	if (status === 'fallback') return <PdfFrame src={src} title={title} downloadUrl={downloadUrl} links={links} />
 	if (status === 'idle') {
@@ -173,17 +167,22 @@ async function fitScale(pdf: PDFDocumentProxy, container: HTMLElement) {
 	return available > 0 ? Math.min(1, available / pageWidth) : 1
 }
 
+/** The document could not be shown: the way to download it instead. */
+function LoadFailed({ title, downloadUrl }: { title: string; downloadUrl: string }) {
+	return (
+		<Alert tone="error" title={title}>
+			<a href={downloadUrl} className={buttonClasses({ size: 'sm', className: 'mt-2' })}>
+				Download PDF
+			</a>
+		</Alert>
+	)
+}
+
 /** The browser's built-in viewer, for when pdf.js cannot be loaded; checks what the frame received. */
 function PdfFrame({ src, title, downloadUrl, links }: { src: string; title: string; downloadUrl: string; links: React.ReactNode }) {
 	const [failed, setFailed] = useState(false)
 	if (failed) {
-		return (
-			<Alert tone="error" title="Failed to load PDF in iframe">
-				<a href={downloadUrl} className={buttonClasses({ size: 'sm', className: 'mt-2' })}>
-					Download PDF
-				</a>
-			</Alert>
-		)
+		return <LoadFailed title="Failed to load PDF in iframe" downloadUrl={downloadUrl} />
 	}
 	return (
 		<div className="space-y-3">

@@ -1,5 +1,5 @@
-import { getFormProps, useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { getFormProps } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, href, useNavigation } from 'react-router'
 import { z } from 'zod'
 import { AuthCard } from '#app/components/auth/auth-card.tsx'
@@ -13,6 +13,8 @@ import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { confirmationMatches, newPasswordSchema } from '#app/utils/user-validation.ts'
+import { useAuthForm } from './+shared/form.ts'
+import { authPageMeta } from './+shared/meta.ts'
 import type { Route } from './+types/accept-invite'
 
 const AcceptInviteSchema = z
@@ -59,12 +61,7 @@ export async function action({ request }: Route.ActionArgs) {
 export default function AcceptInvitePage({ loaderData, actionData }: Route.ComponentProps) {
 	const navigation = useNavigation()
 	const busy = navigation.state === 'submitting'
-	const [form, fields] = useForm({
-		lastResult: actionData?.result,
-		constraint: getZodConstraint(AcceptInviteSchema),
-		onValidate: ({ formData }) => parseWithZod(formData, { schema: AcceptInviteSchema }),
-		shouldRevalidate: 'onInput',
-	})
+	const [form, fields] = useAuthForm(AcceptInviteSchema, actionData?.result)
 
 	if (loaderData.error) {
 		return (
@@ -91,7 +88,4 @@ export default function AcceptInvitePage({ loaderData, actionData }: Route.Compo
 	)
 }
 
-export const meta: Route.MetaFunction = () => [
-	{ title: 'Set your password | Real Estate Mentorship' },
-	{ name: 'description', content: 'Accept your invitation and choose a password.' },
-]
+export const meta: Route.MetaFunction = () => authPageMeta('Set your password', 'Accept your invitation and choose a password.')

@@ -9,6 +9,7 @@ import { getUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
+import { authPageMeta } from './+shared/meta.ts'
 import type { Route } from './+types/confirm-email'
 
 const ConfirmSchema = z.object({ token: z.string().min(1).max(200) })
@@ -66,7 +67,4 @@ export default function ConfirmEmailPage({ loaderData, actionData }: Route.Compo
 	)
 }
 
-export const meta: Route.MetaFunction = () => [
-	{ title: 'Confirm your email | Real Estate Mentorship' },
-	{ name: 'description', content: 'Confirm the email address of your account.' },
-]
+export const meta: Route.MetaFunction = () => authPageMeta('Confirm your email', 'Confirm the email address of your account.')

@@ -1,5 +1,5 @@
-import { getFormProps, getInputProps, useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { getFormProps, getInputProps } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, Link, useNavigation } from 'react-router'
 import { z } from 'zod'
 import { AuthCard } from '#app/components/auth/auth-card.tsx'
@@ -12,6 +12,8 @@ import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { consumeRateLimit } from '#app/utils/rate-limit.server.ts'
 import { actionToastHeaders, redirectWithToast } from '#app/utils/toast.server.ts'
+import { useAuthForm } from './+shared/form.ts'
+import { authPageMeta } from './+shared/meta.ts'
 import type { Route } from './+types/forgot-password'
 
 const ForgotPasswordSchema = z.object({
@@ -53,12 +55,7 @@ export async function action(args: Route.ActionArgs) {
 export default function ForgotPasswordPage({ loaderData, actionData }: Route.ComponentProps) {
 	const navigation = useNavigation()
 	const busy = navigation.state === 'submitting'
-	const [form, fields] = useForm({
-		lastResult: actionData?.result,
-		constraint: getZodConstraint(ForgotPasswordSchema),
-		onValidate: ({ formData }) => parseWithZod(formData, { schema: ForgotPasswordSchema }),
-		shouldRevalidate: 'onInput',
-	})
+	const [form, fields] = useAuthForm(ForgotPasswordSchema, actionData?.result)
 
 	if (loaderData.sent) {
 		return (
@@ -77,11 +74,7 @@ export default function ForgotPasswordPage({ loaderData, actionData }: Route.Com
 				<ButtonLink to="/forgot-password" variant="outline" className="w-full">
 					Try a different email address
 				</ButtonLink>
-				<p className="text-center text-sm">
-					<Link to="/login" className="font-semibold text-brand-700 hover:underline">
-						Back to login
-					</Link>
-				</p>
+				<BackToLogin />
 			</AuthCard>
 		)
 	}
@@ -99,16 +92,19 @@ export default function ForgotPasswordPage({ loaderData, actionData }: Route.Com
 					{busy ? 'Sending...' : 'Send reset link'}
 				</Button>
 			</Form>
-			<p className="text-center text-sm">
-				<Link to="/login" className="font-semibold text-brand-700 hover:underline">
-					Back to login
-				</Link>
-			</p>
+			<BackToLogin />
 		</AuthCard>
 	)
 }
 
-export const meta: Route.MetaFunction = () => [
-	{ title: 'Forgot password | Real Estate Mentorship' },
-	{ name: 'description', content: 'Request a link to reset your password.' },
-]
+function BackToLogin() {
+	return (
+		<p className="text-center text-sm">
+			<Link to="/login" className="font-semibold text-brand-700 hover:underline">
+				Back to login
+			</Link>
+		</p>
+	)
+}
+
+export const meta: Route.MetaFunction = () => authPageMeta('Forgot password', 'Request a link to reset your password.')

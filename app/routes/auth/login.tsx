@@ -1,5 +1,5 @@
-import { getFormProps, getInputProps, useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { getFormProps, getInputProps } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { useState } from 'react'
 import { data, Form, href, Link, redirect, useNavigation, useSearchParams } from 'react-router'
 import { useHydrated } from 'remix-utils/use-hydrated'
@@ -14,8 +14,10 @@ import { readFormData } from '#app/utils/form-data.server.ts'
 import { safeRedirectPath } from '#app/utils/safe-redirect.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { currentPasswordSchema, EmailSchema } from '#app/utils/user-validation.ts'
+import { useAuthForm } from './+shared/form.ts'
 import { authenticator, LoginError } from './+shared/login.server.ts'
 import { trustDeviceCookie } from './+shared/login-limits.server.ts'
+import { authPageMeta } from './+shared/meta.ts'
 import type { Route } from './+types/login'
 
 const LoginSchema = z.object({
@@ -75,12 +77,7 @@ export default function LoginPage({ loaderData, actionData }: Route.ComponentPro
 	const busy = navigation.state === 'submitting' && navigation.formAction?.startsWith('/login') === true
 	const [password, setPassword] = useState('')
 	const hydrated = useHydrated()
-	const [form, fields] = useForm({
-		lastResult: actionData?.result,
-		constraint: getZodConstraint(LoginSchema),
-		onValidate: ({ formData }) => parseWithZod(formData, { schema: LoginSchema }),
-		shouldRevalidate: 'onInput',
-	})
+	const [form, fields] = useAuthForm(LoginSchema, actionData?.result)
 	const unconfirmedEmail = actionData?.unconfirmedEmail
 	const formError = form.errors?.[0]
 
@@ -143,7 +140,4 @@ export default function LoginPage({ loaderData, actionData }: Route.ComponentPro
 	)
 }
 
-export const meta: Route.MetaFunction = () => [
-	{ title: 'Log in | Real Estate Mentorship' },
-	{ name: 'description', content: 'Log in to your Real Estate Mentorship student dashboard.' },
-]
+export const meta: Route.MetaFunction = () => authPageMeta('Log in', 'Log in to your Real Estate Mentorship student dashboard.')

@@ -11,6 +11,7 @@ import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { consumeRateLimit } from '#app/utils/rate-limit.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
+import { authPageMeta } from './+shared/meta.ts'
 import type { Route } from './+types/resend-confirmation'
 
 const ResendSchema = z.object({ email: z.email().max(254).optional() })
@@ -73,7 +74,4 @@ export default function ResendConfirmationPage({ loaderData, actionData }: Route
 	)
 }
 
-export const meta: Route.MetaFunction = () => [
-	{ title: 'Resend confirmation | Real Estate Mentorship' },
-	{ name: 'description', content: 'Request a new email confirmation link.' },
-]
+export const meta: Route.MetaFunction = () => authPageMeta('Resend confirmation', 'Request a new email confirmation link.')

@@ -1,5 +1,5 @@
-import { getFormProps, useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { getFormProps } from '@conform-to/react'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, redirect, useNavigation } from 'react-router'
 import { z } from 'zod'
 import { AuthCard } from '#app/components/auth/auth-card.tsx'
@@ -13,7 +13,9 @@ import { readFormData } from '#app/utils/form-data.server.ts'
 import { hashPassword } from '#app/utils/password.server.ts'
 import { clearSessionCookie } from '#app/utils/session.server.ts'
 import { confirmationMatches, newPasswordSchema } from '#app/utils/user-validation.ts'
+import { useAuthForm } from './+shared/form.ts'
 import { forgetAccountLoginFailures } from './+shared/login-limits.server.ts'
+import { authPageMeta } from './+shared/meta.ts'
 import type { Route } from './+types/reset-password'
 
 const ResetPasswordSchema = z
@@ -87,12 +89,7 @@ export async function action({ request }: Route.ActionArgs) {
 export default function ResetPasswordPage({ loaderData, actionData }: Route.ComponentProps) {
 	const navigation = useNavigation()
 	const busy = navigation.state === 'submitting'
-	const [form, fields] = useForm({
-		lastResult: actionData?.result,
-		constraint: getZodConstraint(ResetPasswordSchema),
-		onValidate: ({ formData }) => parseWithZod(formData, { schema: ResetPasswordSchema }),
-		shouldRevalidate: 'onInput',
-	})
+	const [form, fields] = useAuthForm(ResetPasswordSchema, actionData?.result)
 
 	if (loaderData.status === 'invalid') {
 		return (
@@ -130,7 +127,4 @@ export default function ResetPasswordPage({ loaderData, actionData }: Route.Comp
 	)
 }
 
-export const meta: Route.MetaFunction = () => [
-	{ title: 'Reset password | Real Estate Mentorship' },
-	{ name: 'description', content: 'Choose a new password for your account.' },
-]
+export const meta: Route.MetaFunction = () => authPageMeta('Reset password', 'Choose a new password for your account.')

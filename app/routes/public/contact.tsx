@@ -1,9 +1,9 @@
 import { getFormProps, getInputProps, getTextareaProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import type { ReactNode } from 'react'
 import { data, Form, useNavigation, useSearchParams } from 'react-router'
 import { HoneypotField } from '#app/components/marketing/honeypot.tsx'
-import { Icon, type IconName } from '#app/components/marketing/icons.tsx'
+import { Icon } from '#app/components/marketing/icons.tsx'
+import { InfoCard } from '#app/components/marketing/info-card.tsx'
 import { PageHero } from '#app/components/marketing/page-hero.tsx'
 import { NameEmailFields } from '#app/components/name-email-fields.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
@@ -107,21 +107,6 @@ export default function Contact({ actionData }: Route.ComponentProps) {
 				</aside>
 			</div>
 		</>
-	)
-}
-
-/** A box of the side column: its icon and heading, then what it says. */
-function InfoCard({ icon, title, children }: { icon: IconName; title: string; children: ReactNode }) {
-	return (
-		<div className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
-			<div className="flex items-center gap-3">
-				<span className="flex size-10 items-center justify-center rounded-lg bg-brand-50 text-brand-700 ring-1 ring-brand-100">
-					<Icon name={icon} />
-				</span>
-				<h2 className="font-semibold text-ink">{title}</h2>
-			</div>
-			{children}
-		</div>
 	)
 }
 

@@ -1,7 +1,6 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, href, redirect } from 'react-router'
 import { PurchaseForm } from '#app/components/enrollment-agreement.tsx'
-import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { courseStateFor } from '#app/models/courses/course-state.server.ts'
 import { canBuySeat, openCheckoutUntil } from '#app/models/courses/course-state.ts'
 import { getCourseWithAvailability } from '#app/models/courses/courses.server.ts'
@@ -19,6 +18,7 @@ import { readFormData } from '#app/utils/form-data.server.ts'
 import { rowIdSchema } from '#app/utils/row-id.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { previewCode, purchaseRefused, refuseCodeGuessing } from './+shared/wizard.server.ts'
+import { RegisterErrorBoundary } from './+shared/wizard.tsx'
 import type { Route } from './+types/enroll'
 
 const CourseIdSchema = rowIdSchema()
@@ -155,10 +155,4 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 	{ title: `Secure Your Spot${loaderData ? ` in ${loaderData.course.title}` : ''} | Real Estate Mentorship` },
 ]
 
-export function ErrorBoundary() {
-	return (
-		<div className="mx-auto max-w-2xl px-4 py-16">
-			<GeneralErrorBoundary />
-		</div>
-	)
-}
+export const ErrorBoundary = RegisterErrorBoundary

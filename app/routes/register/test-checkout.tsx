@@ -2,7 +2,6 @@ import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, redirect, useNavigation } from 'react-router'
 import { z } from 'zod'
-import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { NameEmailFields } from '#app/components/name-email-fields.tsx'
 import { PlanDiscountLines, PlanPaymentList } from '#app/components/payment-plan-choice.tsx'
 import { TestCardFields } from '#app/components/test-card-fields.tsx'
@@ -19,6 +18,7 @@ import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { formatPrice } from '#app/utils/money.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
+import { RegisterErrorBoundary } from './+shared/wizard.tsx'
 import type { Route } from './+types/test-checkout'
 
 /** The spec's simulated processing time. */
@@ -210,10 +210,4 @@ export default function TestCheckoutPage({ loaderData, actionData }: Route.Compo
 
 export const meta: Route.MetaFunction = () => [{ title: 'Test Checkout | Real Estate Mentorship' }, { name: 'robots', content: 'noindex' }]
 
-export function ErrorBoundary() {
-	return (
-		<div className="mx-auto max-w-2xl px-4 py-16">
-			<GeneralErrorBoundary />
-		</div>
-	)
-}
+export const ErrorBoundary = RegisterErrorBoundary

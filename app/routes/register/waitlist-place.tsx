@@ -1,7 +1,6 @@
 import type { SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, href } from 'react-router'
-import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { WaitlistPlacePanel } from '#app/components/waitlist/place-panel.tsx'
 import { findUserByEmail } from '#app/models/accounts/users.server.ts'
 import { agreementForCourse } from '#app/models/enrollment/agreement.server.ts'
@@ -14,6 +13,7 @@ import { readFormData } from '#app/utils/form-data.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { claimOffer } from './+shared/waitlist-place.server.ts'
 import { previewCode, refuseCodeGuessing } from './+shared/wizard.server.ts'
+import { RegisterErrorBoundary } from './+shared/wizard.tsx'
 import type { Route } from './+types/waitlist-place'
 
 async function placeOf(token: string) {
@@ -110,10 +110,4 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 	{ name: 'robots', content: 'noindex' },
 ]
 
-export function ErrorBoundary() {
-	return (
-		<div className="mx-auto max-w-2xl px-4 py-16">
-			<GeneralErrorBoundary />
-		</div>
-	)
-}
+export const ErrorBoundary = RegisterErrorBoundary

@@ -1,7 +1,6 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, href } from 'react-router'
 import { AuthCard } from '#app/components/auth/auth-card.tsx'
-import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { WaitlistForm } from '#app/components/waitlist-form.tsx'
 import { getCourseWithAvailability } from '#app/models/courses/courses.server.ts'
 import { joinWaitlist } from '#app/models/enrollment/waitlist.server.ts'
@@ -14,6 +13,7 @@ import { clientAddress, consumeRateLimit } from '#app/utils/rate-limit.server.ts
 import { rowIdSchema } from '#app/utils/row-id.ts'
 import { safeRedirectPath } from '#app/utils/safe-redirect.ts'
 import { actionToastHeaders, redirectWithToast } from '#app/utils/toast.server.ts'
+import { RegisterErrorBoundary } from './+shared/wizard.tsx'
 import type { Route } from './+types/waitlist'
 
 const CourseIdSchema = rowIdSchema()
@@ -111,10 +111,4 @@ export const meta: Route.MetaFunction = () => [
 	{ name: 'description', content: 'Sign up to be notified when a spot in our real estate investment programs opens.' },
 ]
 
-export function ErrorBoundary() {
-	return (
-		<div className="mx-auto max-w-2xl px-4 py-16">
-			<GeneralErrorBoundary />
-		</div>
-	)
-}
+export const ErrorBoundary = RegisterErrorBoundary

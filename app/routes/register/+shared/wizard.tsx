@@ -154,6 +154,7 @@ export const registerMeta = () => [
 	{ name: 'description', content: 'Create an account and enrol in our small-group online real estate investment program.' },
 ]
 
+/** What an error on a page of the register area shows, at the width of its forms. */
 export function RegisterErrorBoundary() {
 	return (
 		<div className="mx-auto max-w-2xl px-4 py-16">
