@@ -2,15 +2,19 @@ import { randomUUID } from 'node:crypto'
 import { materialKey } from '#app/services/storage/keys.ts'
 import { findAdminCourseCard } from '#tests/support/admin-course-grid.ts'
 import { insertCourse } from '#tests/support/fixtures.ts'
-import { expect, test } from '../support/e2e.ts'
 import { e2eServerStorage } from '../support/e2e-env.ts'
+import { expect, test } from '../support/e2e-journeys.ts'
 
 const serverStorage = e2eServerStorage()
 
-test('an admin adds, edits and deletes a course; its enrollments and stored files go with it', async ({ page, db, createUser, signIn }) => {
+test('an admin adds, edits and deletes a course; its enrollments and stored files go with it', async ({
+	page,
+	db,
+	signInAs,
+	createUser,
+}) => {
 	test.slow()
-	const admin = await createUser({ role: 'admin', name: 'Course Admin' })
-	await signIn(admin)
+	await signInAs({ role: 'admin', name: 'Course Admin' })
 	const title = `E2E Managed ${randomUUID().slice(0, 8)}`
 
 	await page.goto('/dashboard/admin/courses')
@@ -102,9 +106,8 @@ test('an admin adds, edits and deletes a course; its enrollments and stored file
 	expect(await serverStorage.stat(key)).toBeNull()
 })
 
-test('the add form shows the spec messages and the raw data dialog lists every column', async ({ page, db, createUser, signIn }) => {
-	const admin = await createUser({ role: 'admin' })
-	await signIn(admin)
+test('the add form shows the spec messages and the raw data dialog lists every column', async ({ page, db, signInAs }) => {
+	await signInAs({ role: 'admin' })
 	await page.goto('/dashboard/admin/courses')
 
 	const addForm = page.locator('#add-course')
@@ -141,16 +144,15 @@ test('the add form shows the spec messages and the raw data dialog lists every c
 	await expect(page.getByRole('dialog')).toHaveCount(0)
 })
 
-test('a student is sent away from Manage Courses', async ({ page, createUser, signIn }) => {
-	const student = await createUser()
-	await signIn(student)
+test('a student is sent away from Manage Courses', async ({ page, signInAs }) => {
+	await signInAs()
 	await page.goto('/dashboard/admin/courses')
 	await expect(page).toHaveURL(/\/dashboard$/)
 	await expect(page.getByText("You don't have permission to access this area")).toBeVisible()
 })
 
-test('a capacity of 1.5 is refused, never stored as 1', async ({ page, db, createUser, signIn, javaScriptEnabled }) => {
-	await signIn(await createUser({ role: 'admin' }))
+test('a capacity of 1.5 is refused, never stored as 1', async ({ page, db, signInAs, javaScriptEnabled }) => {
+	await signInAs({ role: 'admin' })
 	await page.goto('/dashboard/admin/courses')
 	const title = `Half Seat ${randomUUID().slice(0, 8)}`
 	const addForm = page.locator('#add-course')
@@ -164,18 +166,13 @@ test('a capacity of 1.5 is refused, never stored as 1', async ({ page, db, creat
 	expect(await db.selectFrom('courses').select('id').where('title', '=', title).execute()).toEqual([])
 })
 
-test('the course grid comes in pages of twelve, and a dialog opened on the second page goes back to it', async ({
-	page,
-	db,
-	createUser,
-	signIn,
-}) => {
+test('the course grid comes in pages of twelve, and a dialog opened on the second page goes back to it', async ({ page, db, signInAs }) => {
 	const tag = randomUUID().slice(0, 8)
 	// Other tests add courses at the same time, so which courses land on which page is not asserted, only the paging.
 	for (let n = 0; n < 13; n++) {
 		await insertCourse(db, { title: `Paged ${tag} ${n}`, description: 'One of many.', start_date: '2031-01-01', end_date: '2031-03-01' })
 	}
-	await signIn(await createUser({ role: 'admin' }))
+	await signInAs({ role: 'admin' })
 	await page.goto('/dashboard/admin/courses')
 	const grid = page.getByRole('region', { name: 'Current Courses' })
 	const titles = grid.getByRole('heading', { level: 3 })
@@ -215,10 +212,9 @@ test('the course grid comes in pages of twelve, and a dialog opened on the secon
 
 test('after Add Course the form is empty again and its selects show their first choices, the weekday included', async ({
 	page,
-	createUser,
-	signIn,
+	signInAs,
 }) => {
-	await signIn(await createUser({ role: 'admin' }))
+	await signInAs({ role: 'admin' })
 	await page.goto('/dashboard/admin/courses')
 	const addForm = page.locator('#add-course')
 	const weekday = addForm.getByLabel('Weekly Session Day')

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto'
-import { expect, test } from '../support/e2e.ts'
-import { openAs } from '../support/e2e-journeys.ts'
+import { expect, openAs, test } from '../support/e2e-journeys.ts'
 import { fileOverUploadLimit } from '../support/large-file.ts'
 
-test('non-admins are turned away with the spec message', async ({ page, createUser, signIn }) => {
-	await signIn(await createUser())
+test('non-admins are turned away with the spec message', async ({ page, signInAs }) => {
+	await signInAs()
 	await page.goto('/dashboard/admin/messages')
 	await expect(page).toHaveURL(/\/dashboard$/)
 	await expect(page.getByText("You don't have permission to access this page")).toBeVisible()
@@ -71,11 +70,10 @@ test('a broadcast reaches every student', async ({ page, browser, db, baseURL, c
 	}
 })
 
-test('direct messages: pick a student and write to them', async ({ page, db, createUser, signIn }) => {
+test('direct messages: pick a student and write to them', async ({ page, db, signInAs, createUser }) => {
 	const tag = randomUUID().slice(0, 8)
-	const admin = await createUser({ role: 'admin' })
+	await signInAs({ role: 'admin' })
 	const student = await createUser({ name: `Dana ${tag}` })
-	await signIn(admin)
 	await page.goto('/dashboard/admin/messages?tab=direct')
 	await expect(page.getByText('Select a student')).toBeVisible()
 	await expect(page.getByText('Choose a student to start a conversation')).toBeVisible()
@@ -96,7 +94,7 @@ test('direct messages: pick a student and write to them', async ({ page, db, cre
 	expect(rows).toEqual([{ content: `Hello Dana ${tag}` }])
 })
 
-test('contact form submissions are listed and can be marked read', async ({ page, db, createUser, signIn }) => {
+test('contact form submissions are listed and can be marked read', async ({ page, db, signInAs }) => {
 	const tag = randomUUID().slice(0, 8)
 	await db
 		.insertInto('contact_submissions')
@@ -107,7 +105,7 @@ test('contact form submissions are listed and can be marked read', async ({ page
 			message: `When does it start? ${tag}`,
 		})
 		.execute()
-	await signIn(await createUser({ role: 'admin' }))
+	await signInAs({ role: 'admin' })
 	await page.goto('/dashboard/admin/messages?tab=contact')
 	const item = page.getByRole('article', { name: `Message from Visitor ${tag}` })
 	await expect(item.getByText(`visitor-${tag}@example.com`)).toBeVisible()
@@ -119,11 +117,10 @@ test('contact form submissions are listed and can be marked read', async ({ page
 	await expect(item.getByRole('button', { name: 'Mark as read' })).toHaveCount(0)
 })
 
-test('direct messages: a search that filters out the open student closes their thread', async ({ page, createUser, signIn }) => {
+test('direct messages: a search that filters out the open student closes their thread', async ({ page, signInAs, createUser }) => {
 	const tag = randomUUID().slice(0, 8)
-	const admin = await createUser({ role: 'admin' })
+	await signInAs({ role: 'admin' })
 	const dana = await createUser({ name: `Dana ${tag}` })
-	await signIn(admin)
 	await page.goto(`/dashboard/admin/messages/direct?with=${dana.id}`)
 	await expect(page.getByRole('heading', { level: 2, name: `Dana ${tag}` })).toBeVisible()
 
@@ -136,14 +133,14 @@ test('direct messages: a search that filters out the open student closes their t
 
 test('an attachment over the limit is refused with the spec text, before it is sent when JavaScript runs, and nothing typed is lost', async ({
 	page,
+	signInAs,
 	createUser,
-	signIn,
 	javaScriptEnabled,
 }) => {
 	test.slow()
 	const tag = randomUUID().slice(0, 8)
 	const student = await createUser({ name: `Tess ${tag}` })
-	await signIn(await createUser({ role: 'admin' }))
+	await signInAs({ role: 'admin' })
 	const posts: string[] = []
 	page.on('request', (request) => {
 		if (request.method() === 'POST') posts.push(request.url())

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { Kysely } from 'kysely'
 import type { Database } from '#db/types.ts'
 import { insertCourse, insertEnrollment, insertLiveSession, insertWeek } from '#tests/support/fixtures.ts'
-import { expect, test } from '../support/e2e.ts'
+import { expect, test } from '../support/e2e-journeys.ts'
 
 const MEETING = 'https://zoom.us/j/8451234567'
 
@@ -18,15 +18,13 @@ test('a student clicks Join Class Session: the app records the join and sends th
 	page,
 	context,
 	db,
-	createUser,
-	signIn,
+	signInAs,
 }) => {
-	const student = await createUser({ name: 'Jo Joiner' })
+	const student = await signInAs({ name: 'Jo Joiner' })
 	const { course, sessionId } = await courseWithSession(db, new Date(Date.now() + 5 * 60_000))
 	await insertEnrollment(db, { userId: student.id, courseId: course.id })
 	// The meeting is a stand-in: no request leaves the machine.
 	await context.route(`${MEETING}*`, (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>Meeting</title>' }))
-	await signIn(student)
 
 	await page.goto(`/dashboard?course=${course.id}`)
 	const join = page.getByRole('region', { name: 'Week 1: Making Offers' }).getByRole('link', { name: 'Join Class Session' })
@@ -42,8 +40,8 @@ test('a student clicks Join Class Session: the app records the join and sends th
 	expect(recorded).toEqual([{ status: 'present', source: 'join_link' }])
 })
 
-test('an admin marks the roster by hand, then previews and confirms a meeting report', async ({ page, db, createUser, signIn }) => {
-	const admin = await createUser({ role: 'admin', name: 'Ada Admin' })
+test('an admin marks the roster by hand, then previews and confirms a meeting report', async ({ page, db, signInAs, createUser }) => {
+	await signInAs({ role: 'admin', name: 'Ada Admin' })
 	const [ruth, sam, lee] = await Promise.all([
 		createUser({ name: 'Ruth Present' }),
 		createUser({ name: 'Sam Late' }),
@@ -51,7 +49,6 @@ test('an admin marks the roster by hand, then previews and confirms a meeting re
 	])
 	const { course, sessionId } = await courseWithSession(db, new Date(Date.now() - 2 * 3_600_000))
 	for (const one of [ruth!, sam!, lee!]) await insertEnrollment(db, { userId: one.id, courseId: course.id })
-	await signIn(admin)
 
 	await page.goto(`/dashboard/admin/courses/${course.id}/materials`)
 	await page.getByRole('link', { name: 'Attendance of week 1' }).click()
@@ -105,12 +102,11 @@ test('an admin marks the roster by hand, then previews and confirms a meeting re
 	expect(await sidewaysOverflow()).toBeLessThanOrEqual(0)
 })
 
-test('a malformed report is refused with the line, and nothing is saved', async ({ page, db, createUser, signIn }) => {
-	const admin = await createUser({ role: 'admin' })
+test('a malformed report is refused with the line, and nothing is saved', async ({ page, db, signInAs, createUser }) => {
+	await signInAs({ role: 'admin' })
 	const student = await createUser({ name: 'Mal Formed' })
 	const { course, sessionId } = await courseWithSession(db, new Date(Date.now() - 2 * 3_600_000))
 	await insertEnrollment(db, { userId: student.id, courseId: course.id })
-	await signIn(admin)
 	await page.goto(`/dashboard/admin/courses/${course.id}/sessions/${sessionId}/attendance`)
 	const csv = `Name (Original Name),User Email,Duration (Minutes)\n"Mal Formed,${student.email},40\n`
 	await page.getByLabel('Participant report (.csv)').setInputFiles({ name: 'broken.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) })

@@ -4,8 +4,7 @@ import type { Kysely } from 'kysely'
 import { publishEvent } from '#app/services/events/publish.server.ts'
 import type { Database } from '#db/types.ts'
 import { holdRequestsTo } from '#tests/support/hold-requests.ts'
-import { expect, test } from '../support/e2e.ts'
-import { agreeAndSubmit, fillTestCard, registerToAgreement } from '../support/e2e-journeys.ts'
+import { agreeAndSubmit, expect, fillTestCard, registerToAgreement, test } from '../support/e2e-journeys.ts'
 
 async function createPaidCourse(db: Kysely<Database>) {
 	return db
@@ -98,10 +97,9 @@ test('the declined test card fails with the spec message and can be retried', as
 	await payAndFinishOnDashboard(page, '4242 4242 4242 4242')
 })
 
-test('a signed-in student secures a paid spot from the course page', async ({ page, db, createUser, signIn }) => {
+test('a signed-in student secures a paid spot from the course page', async ({ page, db, signInAs }) => {
 	const course = await createPaidCourse(db)
-	const student = await createUser({ name: 'Stan Student' })
-	await signIn(student)
+	const student = await signInAs({ name: 'Stan Student' })
 
 	await page.goto(`/courses/${course.id}`)
 	await page.getByRole('link', { name: 'Secure Your Spot Now' }).click()
@@ -123,12 +121,10 @@ test('a signed-in student secures a paid spot from the course page', async ({ pa
 test('a seat event while the purchase form posts does not lose its way to the checkout (the live seat counts wait) @js-only', async ({
 	page,
 	db,
-	createUser,
-	signIn,
+	signInAs,
 }) => {
 	const course = await createPaidCourse(db)
-	const student = await createUser({ name: 'Sam Slowphone' })
-	await signIn(student)
+	await signInAs({ name: 'Sam Slowphone' })
 	await page.goto(`/courses/${course.id}?dialog=purchase`)
 	// The answer to the purchase is held back, as on a slow phone, while a seat changes elsewhere and its
 	// event reaches the page: revalidating then used to make React Router drop the answer's redirect.
@@ -148,12 +144,10 @@ test('a seat event while the purchase form posts does not lose its way to the ch
 test('a student who left an open checkout goes back to the same one, or cancels it to start again (docs/decisions/040)', async ({
 	page,
 	db,
-	createUser,
-	signIn,
+	signInAs,
 }) => {
 	const course = await createPaidCourse(db)
-	const student = await createUser({ name: 'Olive Open' })
-	await signIn(student)
+	const student = await signInAs({ name: 'Olive Open' })
 
 	await page.goto(`/courses/${course.id}?dialog=purchase`)
 	const dialog = page.getByRole('dialog', { name: 'Secure Your Spot' })

@@ -7,8 +7,7 @@
 import { randomUUID } from 'node:crypto'
 import type { Page } from '@playwright/test'
 import { insertCourse, insertCourseStaff, insertEnrollment } from '#tests/support/fixtures.ts'
-import { expect, test } from '../support/e2e.ts'
-import { openAs } from '../support/e2e-journeys.ts'
+import { expect, openAs, test } from '../support/e2e-journeys.ts'
 
 async function reply(page: Page, text: string) {
 	await page.getByLabel('Your reply').fill(text)
@@ -117,10 +116,9 @@ test('two students and the instructor hold a discussion; the author gets one e-m
 	await ivyAt.context.close()
 })
 
-test('a student of another course finds no community there', async ({ page, db, createUser, signIn }) => {
+test('a student of another course finds no community there', async ({ page, db, signInAs }) => {
 	const course = await insertCourse(db, { title: `Closed Cohort ${randomUUID().slice(0, 8)}` })
-	const outsider = await createUser({ name: 'Outsider' })
-	await signIn(outsider)
+	await signInAs({ name: 'Outsider' })
 	const response = await page.goto(`/dashboard/community/${course.id}`)
 	expect(response?.status()).toBe(404)
 })

@@ -1,8 +1,7 @@
-import { expect, test } from '../support/e2e.ts'
+import { expect, test } from '../support/e2e-journeys.ts'
 
-test('Settings: the email notification switches are saved and shown again', async ({ page, createUser, signIn, db }) => {
-	const student = await createUser({ name: 'Sam Switch' })
-	await signIn(student)
+test('Settings: the email notification switches are saved and shown again', async ({ page, signInAs, db }) => {
+	const student = await signInAs({ name: 'Sam Switch' })
 	await page.goto('/dashboard/settings')
 	const announcements = page.getByRole('switch', { name: 'Announcement emails' })
 	const reminders = page.getByRole('switch', { name: 'Live-session reminders' })

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { sql } from 'kysely'
-import { expect, test } from '../support/e2e.ts'
+import { expect, test } from '../support/e2e-journeys.ts'
 
 /** The offer is one site-wide setting and both projects share a database: one test at a time edits it. */
 const OFFER_LOCK = 70_002
@@ -11,8 +11,7 @@ test('an admin edits the limited time offer and a visitor in another browser see
 	baseURL,
 	javaScriptEnabled,
 	db,
-	createUser,
-	signIn,
+	signInAs,
 }) => {
 	test.slow()
 	await db.connection().execute(async (connection) => {
@@ -24,8 +23,7 @@ test('an admin edits the limited time offer and a visitor in another browser see
 			await visitorPage.goto('/')
 			await expect(visitorPage.getByRole('region', { name: 'Limited Time Offer' })).toBeVisible()
 
-			const admin = await createUser({ role: 'admin' })
-			await signIn(admin)
+			await signInAs({ role: 'admin' })
 			const discount = `Save $${Math.floor(Math.random() * 900) + 100} today ${randomUUID().slice(0, 6)}`
 
 			await page.goto('/')
@@ -72,11 +70,11 @@ test('an admin edits the limited time offer and a visitor in another browser see
 	})
 })
 
-test('after a removal, Add Limited Time Offer starts from the offer that was removed', async ({ page, db, createUser, signIn }) => {
+test('after a removal, Add Limited Time Offer starts from the offer that was removed', async ({ page, db, signInAs }) => {
 	await db.connection().execute(async (connection) => {
 		await sql`SELECT pg_advisory_lock(${OFFER_LOCK})`.execute(connection)
 		try {
-			await signIn(await createUser({ role: 'admin' }))
+			await signInAs({ role: 'admin' })
 			const title = `Summer Special ${randomUUID().slice(0, 6)}`
 			await page.goto('/?edit-offer=1')
 			const editor = page.getByRole('region', { name: 'Edit Limited Time Offer' })

@@ -7,19 +7,18 @@
 import { randomUUID } from 'node:crypto'
 import { findAdminCourseCard } from '#tests/support/admin-course-grid.ts'
 import { insertPlanCourse } from '#tests/support/plan-course.ts'
-import { expect, test } from '../support/e2e.ts'
+import { expect, test } from '../support/e2e-journeys.ts'
 
 for (const width of [1280, 390]) {
 	test(`at ${width} px an admin sets a 3-instalment plan and sees its schedule; 5 would end after the course`, async ({
 		page,
 		db,
-		createUser,
-		signIn,
+		signInAs,
 	}) => {
 		await page.setViewportSize({ width, height: 900 })
 		const title = `Plan ${randomUUID().slice(0, 8)}`
 		const { course } = await insertPlanCourse(db, { title, plan: false })
-		await signIn(await createUser({ role: 'admin' }))
+		await signInAs({ role: 'admin' })
 		await page.goto('/dashboard/admin/courses')
 		const card = await findAdminCourseCard(page, title)
 		await card.getByRole('link', { name: /^Payment Plan/ }).click()

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto'
 import type { Kysely } from 'kysely'
 import type { Database } from '#db/types.ts'
 import { insertCourse, insertEnrollment, insertPlanPurchase } from '#tests/support/fixtures.ts'
-import { expect, test } from '../support/e2e.ts'
+import { expect, mailsTo, test } from '../support/e2e-journeys.ts'
 
 /** A plan bought through the test checkout: its first payment ($866.68) paid at a real test session, the enrolment active. */
 async function planBought(db: Kysely<Database>, student: { id: string; email: string }, course: { id: number; title: string }) {
@@ -57,15 +57,15 @@ async function planBought(db: Kysely<Database>, student: { id: string; email: st
 test('the admin marks paid outside, pauses, resumes and cancels the rest of one plan, and refunds another in one action', async ({
 	page,
 	db,
+	signInAs,
 	createUser,
-	signIn,
 }) => {
 	const course = await insertCourse(db, { title: `Plans Admin ${randomBytes(4).toString('hex')}`, capacity: 5, registration_fee: 250_000 })
 	const kept = await createUser({ name: 'Kim Kept' })
 	const refunded = await createUser({ name: 'Rae Refunded' })
 	const keptPlan = await planBought(db, kept, course)
 	const refundedPlan = await planBought(db, refunded, course)
-	await signIn(await createUser({ role: 'admin' }))
+	await signInAs({ role: 'admin' })
 	const plansPage = `/dashboard/admin/courses/${course.id}/plans`
 	await page.goto(plansPage)
 	const keptCard = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Kim Kept' }) })
@@ -100,12 +100,7 @@ test('the admin marks paid outside, pauses, resumes and cancels the rest of one 
 	await refundedCard.getByRole('button', { name: 'Succeed' }).click()
 	await expect(page.getByText('Instalment paid', { exact: true })).toBeVisible()
 	await expect(refundedCard.getByText('2 of 3 ($2,600.00 in all)')).toBeVisible()
-	const receipts = await db
-		.selectFrom('email_outbox')
-		.select('subject')
-		.where('to_address', '=', refunded.email)
-		.where('subject', '=', `Payment received: ${course.title}`)
-		.execute()
+	const receipts = await mailsTo(db, refunded.email, `Payment received: ${course.title}`)
 	expect(receipts).toHaveLength(1)
 
 	await refundedCard.getByRole('link', { name: 'Refund the plan' }).click()
@@ -127,11 +122,6 @@ test('the admin marks paid outside, pauses, resumes and cancels the rest of one 
 		.where('plan_purchases.id', '=', refundedPlan.planId)
 		.executeTakeFirstOrThrow()
 	expect(after).toEqual({ status: 'cancelled', enrollmentStatus: 'inactive' })
-	const refunds = await db
-		.selectFrom('email_outbox')
-		.select('subject')
-		.where('to_address', '=', refunded.email)
-		.where('subject', '=', `Refund issued: ${course.title}`)
-		.execute()
+	const refunds = await mailsTo(db, refunded.email, `Refund issued: ${course.title}`)
 	expect(refunds).toHaveLength(2)
 })

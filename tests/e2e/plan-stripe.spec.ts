@@ -16,12 +16,11 @@ import { pauseOverduePlans } from '#app/models/payments/plan-purchases.server.ts
 import type { Database } from '#db/types.ts'
 import { insertMaterialItem, insertUser, insertWeek } from '#tests/support/fixtures.ts'
 import { insertPlanCourse } from '#tests/support/plan-course.ts'
-import { dropServerDatabase, type PrivateServer, startServer } from '#tests/support/private-server.ts'
+import type { PrivateServer } from '#tests/support/private-server.ts'
 import { type StripeStandIn, startStripeServer } from '#tests/support/stripe-server.ts'
 import { expect, test } from '../support/e2e.ts'
 import { sessionCookie } from '../support/e2e-journeys.ts'
-
-const { openDatabase } = await import('#app/utils/db.server.ts')
+import { type PrivateServerWithDatabase, startServerWithDatabase } from '../support/private-server-database.ts'
 
 /** What the browser shows for a page of Stripe's: a plain, valid, accessible document. */
 function stripePage(title: string) {
@@ -31,24 +30,18 @@ function stripePage(title: string) {
 test.describe('a plan collected by Stripe', () => {
 	let stripe: StripeStandIn
 	let server: PrivateServer
-	let handle: Awaited<ReturnType<typeof openDatabase>>
 	let db: Kysely<Database>
+	let stopServer: PrivateServerWithDatabase['stop'] | undefined
 
 	test.beforeAll(async () => {
 		test.setTimeout(120_000)
 		stripe = await startStripeServer()
-		server = await startServer({
-			database: 'postgres',
-			env: { STRIPE_SECRET_KEY: stripe.secretKey, STRIPE_WEBHOOK_SECRET: stripe.webhookSecret, STRIPE_API_URL: stripe.url },
-		})
-		handle = await openDatabase({ databaseUrl: server.databaseUrl!, poolMax: 2 })
-		db = handle.db
+		const env = { STRIPE_SECRET_KEY: stripe.secretKey, STRIPE_WEBHOOK_SECRET: stripe.webhookSecret, STRIPE_API_URL: stripe.url }
+		;({ server, db, stop: stopServer } = await startServerWithDatabase(env))
 	})
 
 	test.afterAll(async () => {
-		await handle?.close()
-		await server?.stop()
-		if (server) await dropServerDatabase(server)
+		await stopServer?.()
 		await stripe?.stop()
 	})
 

@@ -3,7 +3,7 @@ import type { Page } from '@playwright/test'
 import type { Kysely } from 'kysely'
 import { publishEvent } from '#app/services/events/publish.server.ts'
 import type { Database } from '#db/types.ts'
-import { expect, test } from '../support/e2e.ts'
+import { expect, mailsTo, test } from '../support/e2e-journeys.ts'
 
 /** A $2,500 payment made on the built-in test checkout, fulfilled into an active enrolment (or left needing a refund). */
 async function paidTestCheckout(db: Kysely<Database>, user: { id: string; email: string }, { seat = true } = {}) {
@@ -55,6 +55,17 @@ async function paidTestCheckout(db: Kysely<Database>, user: { id: string; email:
 	return course
 }
 
+/** From the "needing a refund" list, the admin reviews refunding a payment that got no seat, with a note saying why. */
+async function reviewRefundOfUnseatedPayment(page: Page, payerEmail: string) {
+	await page.goto('/dashboard/admin/enrollments')
+	await page
+		.locator('li', { hasText: payerEmail })
+		.getByRole('link', { name: /^Refund / })
+		.click()
+	await page.getByLabel('Note to the student').fill('The course was full when your payment arrived')
+	await page.getByRole('button', { name: 'Review Refund' }).click()
+}
+
 async function openRefund(page: Page, studentEmail: string) {
 	await page.goto(`/dashboard/admin/enrollments?q=${encodeURIComponent(studentEmail)}`)
 	await page
@@ -67,13 +78,12 @@ async function openRefund(page: Page, studentEmail: string) {
 test('an admin refunds part of a payment, keeping the student, then the rest, which ends the enrolment', async ({
 	page,
 	db,
+	signInAs,
 	createUser,
-	signIn,
 }) => {
-	const admin = await createUser({ role: 'admin', name: 'Ada Admin' })
+	const admin = await signInAs({ role: 'admin', name: 'Ada Admin' })
 	const student = await createUser({ name: 'Riley Refund' })
 	const course = await paidTestCheckout(db, student)
-	await signIn(admin)
 
 	await openRefund(page, student.email)
 	const dialog = page.getByRole('dialog', { name: 'Refund Payment' })
@@ -118,13 +128,7 @@ test('an admin refunds part of a payment, keeping the student, then the rest, wh
 	await expect(page.getByRole('combobox', { name: `Status of Riley Refund in ${course.title}` })).toHaveValue('inactive')
 	await expect(page.getByRole('table').getByRole('link', { name: /^Refund / })).toHaveCount(0)
 
-	const mails = await db
-		.selectFrom('email_outbox')
-		.select(['subject', 'text_body'])
-		.where('to_address', '=', student.email)
-		.where('subject', '=', `Refund issued: ${course.title}`)
-		.orderBy('id')
-		.execute()
+	const mails = await mailsTo(db, student.email, `Refund issued: ${course.title}`)
 	expect(mails).toHaveLength(2)
 	expect(mails[0]!.text_body).toContain('Missed the first two weeks')
 	expect(mails[1]!.text_body).toContain('has ended')
@@ -138,18 +142,11 @@ test('an admin refunds part of a payment, keeping the student, then the rest, wh
 })
 
 // A live event revalidates the page, and React Router drops an action's answer on a revalidation: the review must stay.
-test('a refund under review stays under review while seats change elsewhere @js-only', async ({ page, db, createUser, signIn }) => {
-	const admin = await createUser({ role: 'admin' })
+test('a refund under review stays under review while seats change elsewhere @js-only', async ({ page, db, signInAs, createUser }) => {
+	await signInAs({ role: 'admin' })
 	const payer = await createUser({ name: 'Pat Payer' })
 	await paidTestCheckout(db, payer, { seat: false })
-	await signIn(admin)
-	await page.goto('/dashboard/admin/enrollments')
-	await page
-		.locator('li', { hasText: payer.email })
-		.getByRole('link', { name: /^Refund / })
-		.click()
-	await page.getByLabel('Note to the student').fill('The course was full when your payment arrived')
-	await page.getByRole('button', { name: 'Review Refund' }).click()
+	await reviewRefundOfUnseatedPayment(page, payer.email)
 	await expect(page.getByRole('button', { name: 'Refund $2,500.00' })).toBeVisible()
 	const reloads: string[] = []
 	page.on('request', (request) => {
@@ -186,28 +183,22 @@ test('a refund under review stays under review while seats change elsewhere @js-
 	await expect(page.getByText('Refund issued')).toBeVisible()
 })
 
-test('a payment that got no seat is refunded from the "needing a refund" list', async ({ page, db, createUser, signIn }) => {
-	const admin = await createUser({ role: 'admin' })
+test('a payment that got no seat is refunded from the "needing a refund" list', async ({ page, db, signInAs, createUser }) => {
+	await signInAs({ role: 'admin' })
 	const payer = await createUser({ name: 'Pat Payer' })
 	await paidTestCheckout(db, payer, { seat: false })
-	await signIn(admin)
 
-	await page.goto('/dashboard/admin/enrollments')
-	const panel = page.locator('li', { hasText: payer.email })
-	await panel.getByRole('link', { name: /^Refund / }).click()
-	await page.getByLabel('Note to the student').fill('The course was full when your payment arrived')
-	await page.getByRole('button', { name: 'Review Refund' }).click()
+	await reviewRefundOfUnseatedPayment(page, payer.email)
 	await expect(page.getByText('There is no enrollment to end.', { exact: false })).toBeVisible()
 	await page.getByRole('button', { name: 'Refund $2,500.00' }).click()
 	await expect(page.getByText('Refund issued')).toBeVisible()
 	await expect(page.locator('li', { hasText: payer.email })).toHaveCount(0)
 })
 
-test('parallel refund confirmations over HTTP never refund more than was paid', async ({ context, db, createUser, signIn, baseURL }) => {
-	const admin = await createUser({ role: 'admin' })
+test('parallel refund confirmations over HTTP never refund more than was paid', async ({ context, db, signInAs, createUser, baseURL }) => {
+	await signInAs({ role: 'admin' })
 	const student = await createUser({ name: 'Parallel Payer' })
 	const course = await paidTestCheckout(db, student)
-	await signIn(admin)
 	const payment = await db
 		.selectFrom('registration_payments')
 		.select(['id', 'checkout_session_id'])

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto'
 import { materialKey } from '#app/services/storage/keys.ts'
 import { findAdminCourseCard } from '#tests/support/admin-course-grid.ts'
 import { insertCourse, insertWeek } from '#tests/support/fixtures.ts'
-import { expect, test } from '../support/e2e.ts'
 import { e2eServerStorage } from '../support/e2e-env.ts'
+import { expect, test } from '../support/e2e-journeys.ts'
 
 const serverStorage = e2eServerStorage()
 
@@ -12,8 +12,7 @@ test('an admin runs a course again: the copy is a draft nobody else sees until i
 	db,
 	browser,
 	baseURL,
-	createUser,
-	signIn,
+	signInAs,
 }) => {
 	test.slow()
 	const title = `E2E Cohort ${randomUUID().slice(0, 8)}`
@@ -25,8 +24,7 @@ test('an admin runs a course again: the copy is a draft nobody else sees until i
 		.insertInto('material_items')
 		.values({ material_id: weekId, title: 'Checklist', type: 'document', category: 'material', storage_key: key })
 		.execute()
-	const admin = await createUser({ role: 'admin', name: 'Cohort Admin' })
-	await signIn(admin)
+	await signInAs({ role: 'admin', name: 'Cohort Admin' })
 
 	await page.goto('/dashboard/admin/courses')
 	let card = await findAdminCourseCard(page, title)

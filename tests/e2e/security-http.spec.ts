@@ -25,6 +25,7 @@ import {
 import { dropServerDatabase, type PrivateServer, snapshot, startServer, startTcpProxy } from '#tests/support/private-server.ts'
 import { concretePath, listRoutes, paramNames } from '#tests/support/route-table.ts'
 import { expect, test } from '../support/e2e.ts'
+import { type PrivateServerWithDatabase, startServerWithDatabase } from '../support/private-server-database.ts'
 
 const { openDatabase } = await import('#app/utils/db.server.ts')
 const { createSession } = await import('#app/utils/session.server.ts')
@@ -76,7 +77,7 @@ test.describe('forgery, GET safety and headers', () => {
 	test.describe.configure({ mode: 'serial' })
 	let server: PrivateServer
 	let db: Kysely<Database>
-	let close: () => Promise<void>
+	let stopServer: PrivateServerWithDatabase['stop'] | undefined
 	let params: Record<string, string>
 	let studentId: string
 	const cookies = {} as Record<Visitor, string>
@@ -88,10 +89,7 @@ test.describe('forgery, GET safety and headers', () => {
 
 	test.beforeAll(async () => {
 		test.setTimeout(120_000)
-		server = await startServer({ database: 'postgres' })
-		const handle = await openDatabase({ databaseUrl: server.databaseUrl!, poolMax: 2 })
-		db = handle.db
-		close = () => handle.close()
+		;({ server, db, stop: stopServer } = await startServerWithDatabase())
 		const stranger = await insertUser(db, { email: 'stranger@example.com' })
 		const student = await insertUser(db, { email: 'student@example.com' })
 		studentId = student
@@ -194,9 +192,7 @@ test.describe('forgery, GET safety and headers', () => {
 	})
 
 	test.afterAll(async () => {
-		await close?.()
-		await server?.stop()
-		if (server) await dropServerDatabase(server)
+		await stopServer?.()
 	})
 
 	async function routePaths() {

@@ -6,10 +6,10 @@
  */
 import type { Kysely } from 'kysely'
 import type { Database } from '#db/types.ts'
-import { dropServerDatabase, type PrivateServer, startServer } from '#tests/support/private-server.ts'
+import type { PrivateServer } from '#tests/support/private-server.ts'
 import { expect, test } from '../support/e2e.ts'
+import { type PrivateServerWithDatabase, startServerWithDatabase } from '../support/private-server-database.ts'
 
-const { openDatabase } = await import('#app/utils/db.server.ts')
 const { createSession } = await import('#app/utils/session.server.ts')
 const { hashPassword } = await import('#app/utils/password.server.ts')
 const { createUser } = await import('#app/models/accounts/users.server.ts')
@@ -22,23 +22,18 @@ test.describe('limits hold for requests that arrive together', () => {
 	test.describe.configure({ mode: 'serial' })
 	let server: PrivateServer
 	let db: Kysely<Database>
-	let close: () => Promise<void>
+	let stopServer: PrivateServerWithDatabase['stop'] | undefined
 	let passwordHash: string
 	let sequence = 0
 
 	test.beforeAll(async () => {
 		test.setTimeout(120_000)
-		server = await startServer({ database: 'postgres' })
-		const handle = await openDatabase({ databaseUrl: server.databaseUrl!, poolMax: 2 })
-		db = handle.db
-		close = () => handle.close()
+		;({ server, db, stop: stopServer } = await startServerWithDatabase())
 		passwordHash = await hashPassword(PASSWORD)
 	})
 
 	test.afterAll(async () => {
-		await close?.()
-		await server?.stop()
-		if (server) await dropServerDatabase(server)
+		await stopServer?.()
 	})
 
 	/** A student who can log in with PASSWORD (one hash made once, shared by every account here). */

@@ -7,10 +7,10 @@
 import net from 'node:net'
 import type { Kysely } from 'kysely'
 import type { Database } from '#db/types.ts'
-import { dropServerDatabase, type PrivateServer, startServer } from '#tests/support/private-server.ts'
+import type { PrivateServer } from '#tests/support/private-server.ts'
 import { expect, test } from '../support/e2e.ts'
+import { type PrivateServerWithDatabase, startServerWithDatabase } from '../support/private-server-database.ts'
 
-const { openDatabase } = await import('#app/utils/db.server.ts')
 const { createSession } = await import('#app/utils/session.server.ts')
 const { createUser } = await import('#app/models/accounts/users.server.ts')
 
@@ -73,16 +73,13 @@ test.describe('hostile requests', () => {
 	test.describe.configure({ mode: 'serial' })
 	let server: PrivateServer
 	let db: Kysely<Database>
-	let close: () => Promise<void>
+	let stopServer: PrivateServerWithDatabase['stop'] | undefined
 	let student: { id: string; email: string; cookie: string }
 	let partnerId: string
 
 	test.beforeAll(async () => {
 		test.setTimeout(120_000)
-		server = await startServer({ database: 'postgres' })
-		const handle = await openDatabase({ databaseUrl: server.databaseUrl!, poolMax: 2 })
-		db = handle.db
-		close = () => handle.close()
+		;({ server, db, stop: stopServer } = await startServerWithDatabase())
 		const user = await createUser(db, { email: 'redirects@example.com', name: 'Rita Redirect', password: PASSWORD, confirmed: true })
 		student = { ...user, cookie: (await createSession(db, user.id)).setCookie.split(';')[0]! }
 		partnerId = (await createUser(db, { email: 'partner@example.com', name: 'Admin', password: PASSWORD, role: 'admin', confirmed: true }))
@@ -90,9 +87,7 @@ test.describe('hostile requests', () => {
 	})
 
 	test.afterAll(async () => {
-		await close?.()
-		await server?.stop()
-		if (server) await dropServerDatabase(server)
+		await stopServer?.()
 	})
 
 	const get = (path: string, cookie?: string) =>

@@ -93,6 +93,17 @@ export async function openAs(browser: Browser, db: Kysely<Database>, user: TestU
 	return { context, page: await context.newPage() }
 }
 
+/** The mails queued to `address` under `subject`, oldest first. */
+export async function mailsTo(db: Kysely<Database>, address: string, subject: string) {
+	return db
+		.selectFrom('email_outbox')
+		.select(['subject', 'text_body'])
+		.where('to_address', '=', address)
+		.where('subject', '=', subject)
+		.orderBy('id')
+		.execute()
+}
+
 /** In the admin's Invite User form (page or dialog): an instructor for one course; the toast says it went. */
 export async function inviteInstructor(page: Page, invitee: { name: string; email: string; courseTitle: string }) {
 	await page.getByLabel('Name').fill(invitee.name)
