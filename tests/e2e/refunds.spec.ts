@@ -157,12 +157,14 @@ test('a refund under review stays under review while seats change elsewhere @js-
 		.values({ title: `Elsewhere ${randomBytes(3).toString('hex')}` })
 		.returning('id')
 		.executeTakeFirstOrThrow()
-	// A stream of the test's own in the page sees the event as the page's stream does.
+	// A stream of the test's own in the page sees the event as the page's stream does. Its readiness
+	// is a promise kept on the window, so it is not missed however soon the stream opens.
 	const seen = page.evaluate(
 		(courseId) =>
 			new Promise<void>((resolve) => {
 				const probe = new EventSource('/events')
-				probe.addEventListener('ready', () => window.dispatchEvent(new Event('probe-ready')))
+				const ready = new Promise<void>((opened) => probe.addEventListener('ready', () => opened(), { once: true }))
+				Object.assign(window, { probeReady: ready })
 				probe.addEventListener('message', (event) => {
 					if (JSON.parse(event.data).courseId === courseId) {
 						probe.close()
@@ -172,7 +174,8 @@ test('a refund under review stays under review while seats change elsewhere @js-
 			}),
 		other.id,
 	)
-	await page.evaluate(() => new Promise((resolve) => window.addEventListener('probe-ready', resolve, { once: true })))
+	await page.waitForFunction(() => 'probeReady' in window)
+	await page.evaluate(() => (window as unknown as { probeReady: Promise<void> }).probeReady)
 	await publishEvent(db, { type: 'enrollment.changed', courseId: other.id })
 	await seen
 	// An event's reload waits 250 ms for others to gather; a second on, an unheld page would have reloaded.
