@@ -35,6 +35,20 @@ export function AdminCourseCard({
 		{ term: 'Registration Fee', value: <CoursePrice cents={course.registrationFee} className="font-semibold" /> },
 		{ term: 'Created', value: <LocalDate value={course.createdAt} /> },
 	]
+	// The dialogs and pages only an admin may open (docs/decisions/056), in the order the card shows them.
+	const adminDialogs: Array<{ to: string; label: string; variant?: 'destructive' | 'primary' }> = [
+		{ to: href('/dashboard/admin/courses/:courseId/edit', params), label: 'Edit' },
+		{ to: href('/dashboard/admin/courses/:courseId/delete', params), label: 'Delete', variant: 'destructive' },
+		...(course.published
+			? []
+			: [{ to: href('/dashboard/admin/courses/:courseId/publish', params), label: 'Publish', variant: 'primary' as const }]),
+		{ to: href('/dashboard/admin/courses/:courseId/run-again', params), label: 'Run Again' },
+	]
+	const adminPages = [
+		{ to: href('/dashboard/admin/courses/:courseId/completion', params), label: 'Completion' },
+		{ to: href('/dashboard/admin/courses/:courseId/payment-plan', params), label: 'Payment Plan' },
+		{ to: href('/dashboard/admin/courses/:courseId/staff', params), label: 'Staff' },
+	]
 	return (
 		<Card className="flex h-full flex-col">
 			<CardHeader>
@@ -69,46 +83,10 @@ export function AdminCourseCard({
 			</CardContent>
 			<CardFooter>
 				<ActionList className="flex w-full flex-wrap items-center gap-2">
-					{admin ? (
-						<DialogLink to={href('/dashboard/admin/courses/:courseId/edit', params)} page={page} label="Edit" title={course.title} />
-					) : null}
-					{admin ? (
-						<DialogLink
-							to={href('/dashboard/admin/courses/:courseId/delete', params)}
-							page={page}
-							label="Delete"
-							title={course.title}
-							variant="destructive"
-						/>
-					) : null}
-					{admin && !course.published ? (
-						<DialogLink
-							to={href('/dashboard/admin/courses/:courseId/publish', params)}
-							page={page}
-							label="Publish"
-							title={course.title}
-							variant="primary"
-						/>
-					) : null}
-					{admin ? (
-						<DialogLink
-							to={href('/dashboard/admin/courses/:courseId/run-again', params)}
-							page={page}
-							label="Run Again"
-							title={course.title}
-						/>
-					) : null}
-					<ButtonLink to={href('/dashboard/admin/courses/:courseId/progress', params)} variant="outline" size="sm">
-						Progress<span className="sr-only"> of {course.title}</span>
-					</ButtonLink>
+					{admin ? adminDialogs.map((dialog) => <DialogLink key={dialog.label} {...dialog} page={page} title={course.title} />) : null}
+					<CourseLink to={href('/dashboard/admin/courses/:courseId/progress', params)} label="Progress" title={course.title} />
 					<CourseLink to={href('/dashboard/admin/courses/:courseId/waitlist', params)} label="Waitlist" title={course.title} />
-					{admin ? (
-						<CourseLink to={href('/dashboard/admin/courses/:courseId/completion', params)} label="Completion" title={course.title} />
-					) : null}
-					{admin ? (
-						<CourseLink to={href('/dashboard/admin/courses/:courseId/payment-plan', params)} label="Payment Plan" title={course.title} />
-					) : null}
-					{admin ? <CourseLink to={href('/dashboard/admin/courses/:courseId/staff', params)} label="Staff" title={course.title} /> : null}
+					{admin ? adminPages.map((link) => <CourseLink key={link.label} {...link} title={course.title} />) : null}
 					<ButtonLink
 						to={href('/dashboard/admin/courses/:courseId/materials', params)}
 						state={{ course: { id: course.id, title: course.title } }}

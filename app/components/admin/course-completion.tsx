@@ -2,11 +2,11 @@ import { getFormProps, getInputProps, type SubmissionResult, useForm } from '@co
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { Form } from 'react-router'
 import { EnrollmentStatusBadge } from '#app/components/admin/enrollment-status.tsx'
+import { PersonCell } from '#app/components/admin/person-cell.tsx'
 import { LocalDate } from '#app/components/local-date.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
 import { Card } from '#app/components/ui/card.tsx'
-import { EmailText } from '#app/components/ui/email-text.tsx'
 import { EmptyState } from '#app/components/ui/empty-state.tsx'
 import { CheckboxField, Field } from '#app/components/ui/field.tsx'
 import { RowsTable } from '#app/components/ui/rows-table.tsx'
@@ -122,10 +122,7 @@ export function CompletionRoster({ students, confirmPath }: { students: Completi
 					const who = student.name || student.email
 					return (
 						<tr key={student.enrollmentId}>
-							<td className="px-4 py-3">
-								<p className="font-medium text-ink">{who}</p>
-								<EmailText email={student.email} className="block text-slate-600" />
-							</td>
+							<PersonCell name={who} email={student.email} />
 							<td data-label="Attendance" className="px-4 py-3 text-slate-700">
 								{student.record.heldSessions === 0
 									? 'No sessions held'

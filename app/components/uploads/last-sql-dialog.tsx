@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react'
 import { ButtonLink } from '#app/components/ui/button.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
 import type { DeleteRecord } from '#app/models/materials/materials-admin.ts'
@@ -12,10 +13,7 @@ export function LastSqlDialog({ record, closeTo }: { record: DeleteRecord | null
 			size="lg"
 		>
 			<div className="space-y-4 text-sm">
-				<section aria-labelledby="last-sql-command" className="space-y-1">
-					<h3 id="last-sql-command" className="font-semibold text-ink">
-						Command
-					</h3>
+				<DialogSection id="last-sql-command" heading="Command">
 					{record ? (
 						<pre className="overflow-x-auto rounded-md bg-slate-900 p-3 text-xs whitespace-pre-wrap text-slate-50">
 							{record.sql}
@@ -25,11 +23,8 @@ export function LastSqlDialog({ record, closeTo }: { record: DeleteRecord | null
 					) : (
 						<p className="text-slate-700">No delete operation has occurred yet.</p>
 					)}
-				</section>
-				<section aria-labelledby="last-sql-result" className="space-y-1">
-					<h3 id="last-sql-result" className="font-semibold text-ink">
-						Result
-					</h3>
+				</DialogSection>
+				<DialogSection id="last-sql-result" heading="Result">
 					{record ? (
 						<pre className="overflow-x-auto rounded-md bg-slate-100 p-3 text-xs whitespace-pre-wrap text-ink">
 							{`${record.result.length} row(s) deleted\n${JSON.stringify(record.result, null, 2)}`}
@@ -37,7 +32,7 @@ export function LastSqlDialog({ record, closeTo }: { record: DeleteRecord | null
 					) : (
 						<p className="text-slate-700">No result available.</p>
 					)}
-				</section>
+				</DialogSection>
 				<div className="flex justify-end">
 					<ButtonLink to={closeTo} preventScrollReset variant="outline">
 						Close
@@ -45,5 +40,17 @@ export function LastSqlDialog({ record, closeTo }: { record: DeleteRecord | null
 				</div>
 			</div>
 		</RouteDialog>
+	)
+}
+
+/** A titled part of the dialog, named by its heading. */
+function DialogSection({ id, heading, children }: { id: string; heading: string; children: ReactNode }) {
+	return (
+		<section aria-labelledby={id} className="space-y-1">
+			<h3 id={id} className="font-semibold text-ink">
+				{heading}
+			</h3>
+			{children}
+		</section>
 	)
 }

@@ -6,6 +6,7 @@ import { useHydrated } from 'remix-utils/use-hydrated'
 import { Alert, FormErrors } from '#app/components/ui/alert.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { CheckboxField, Field, SelectField } from '#app/components/ui/field.tsx'
+import { WeekNumberAndTopic } from '#app/components/uploads/week-fields.tsx'
 import {
 	largeVideoWarning,
 	RECOMMENDED_VIDEO_MB,
@@ -161,14 +162,7 @@ export function UploadMaterialsForm({
 					))}
 				</SelectField>
 			)}
-			<div className="grid gap-4 sm:grid-cols-[10rem_1fr]">
-				<Field
-					label="Week Number"
-					errors={fields.weekNumber.errors}
-					inputProps={{ ...getInputProps(fields.weekNumber, { type: 'number' }), step: 1, inputMode: 'numeric' }}
-				/>
-				<Field label="Topic" errors={fields.topic.errors} inputProps={getInputProps(fields.topic, { type: 'text' })} />
-			</div>
+			<WeekNumberAndTopic weekNumber={fields.weekNumber} topic={fields.topic} />
 			<div className="space-y-3">
 				<CheckboxField label="Add Zoom Link" errors={undefined} inputProps={getInputProps(fields.addZoom, { type: 'checkbox' })} />
 				{showZoomLink ? (

@@ -1,4 +1,4 @@
-import { type FieldMetadata, getFormProps, getInputProps, getSelectProps, type SubmissionResult, useForm } from '@conform-to/react'
+import { type FieldMetadata, getFormProps, getInputProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { type MouseEvent, useEffect, useId, useRef, useState } from 'react'
 import { Form, useBlocker, useNavigation } from 'react-router'
@@ -6,8 +6,9 @@ import { useHydrated } from 'remix-utils/use-hydrated'
 import { FormErrors } from '#app/components/ui/alert.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
-import { CheckboxField, Field, SelectField } from '#app/components/ui/field.tsx'
+import { CheckboxField, Field } from '#app/components/ui/field.tsx'
 import { Input, Label, Select } from '#app/components/ui/input.tsx'
+import { MaterialCategoryOptions, MaterialTitleAndCategory, WeekNumberAndTopic } from '#app/components/uploads/week-fields.tsx'
 import type { AdminWeek } from '#app/models/materials/materials-admin.ts'
 import { NO_SCRIPT_NEW_ROWS, WeekEditSchema, type WeekEditValues, weekEditSchema } from '#app/models/materials/materials-admin.ts'
 
@@ -89,14 +90,7 @@ export function WeekEditForm({
 				<h3 id="week-details-heading" className="text-base font-semibold text-ink">
 					Week Details
 				</h3>
-				<div className="grid gap-4 sm:grid-cols-[10rem_1fr]">
-					<Field
-						label="Week Number"
-						errors={fields.weekNumber.errors}
-						inputProps={{ ...getInputProps(fields.weekNumber, { type: 'number' }), step: 1, inputMode: 'numeric' }}
-					/>
-					<Field label="Topic" errors={fields.topic.errors} inputProps={getInputProps(fields.topic, { type: 'text' })} />
-				</div>
+				<WeekNumberAndTopic weekNumber={fields.weekNumber} topic={fields.topic} />
 				<Field
 					label="Zoom Link (optional)"
 					errors={fields.zoomLink.errors}
@@ -215,6 +209,16 @@ function ExistingMaterialRow({
 	const row = field.getFieldset()
 	const deleting = row.delete.value === 'on'
 	const about = <span className="sr-only"> of {item.title}</span>
+	// What the item holds now, a stored file or a link, opened in a new tab.
+	const current = item.fileName
+		? {
+				href: `/files/materials/${item.id}`,
+				text: item.fileName,
+				className: 'font-medium text-brand-700 underline-offset-4 hover:underline',
+			}
+		: item.link
+			? { href: item.link, text: item.link, className: 'font-medium break-all text-brand-700 underline-offset-4 hover:underline' }
+			: null
 	return (
 		<li
 			className={deleting ? 'space-y-3 rounded-lg border border-red-300 bg-red-50 p-4' : 'space-y-3 rounded-lg border border-slate-200 p-4'}
@@ -225,33 +229,12 @@ function ExistingMaterialRow({
 				{hydrated && field.dirty && !deleting ? <Badge tone="yellow">Modified</Badge> : null}
 				{hydrated && deleting ? <Badge tone="red">Will be deleted</Badge> : null}
 			</div>
-			<div className="grid gap-4 sm:grid-cols-[1fr_12rem]">
-				<Field label={<>Title{about}</>} errors={row.title.errors} inputProps={getInputProps(row.title, { type: 'text' })} />
-				<SelectField label={<>Category{about}</>} errors={row.category.errors} selectProps={getSelectProps(row.category)}>
-					<option value="material">Class material</option>
-					<option value="recording">Recording</option>
-				</SelectField>
-			</div>
+			<MaterialTitleAndCategory title={row.title} category={row.category} about={about} />
 			<p className="text-sm text-slate-700">
 				Current file:{' '}
-				{item.fileName ? (
-					<a
-						href={`/files/materials/${item.id}`}
-						target="_blank"
-						rel="noopener noreferrer"
-						className="font-medium text-brand-700 underline-offset-4 hover:underline"
-					>
-						{item.fileName}
-						<span className="sr-only"> (opens in a new tab)</span>
-					</a>
-				) : item.link ? (
-					<a
-						href={item.link}
-						target="_blank"
-						rel="noopener noreferrer"
-						className="font-medium break-all text-brand-700 underline-offset-4 hover:underline"
-					>
-						{item.link}
+				{current ? (
+					<a href={current.href} target="_blank" rel="noopener noreferrer" className={current.className}>
+						{current.text}
 						<span className="sr-only"> (opens in a new tab)</span>
 					</a>
 				) : (
@@ -296,13 +279,7 @@ function NewMaterialRow({
 					{removeButton}
 				</div>
 			</div>
-			<div className="grid gap-4 sm:grid-cols-[1fr_12rem]">
-				<Field label={<>Title{about}</>} errors={row.title.errors} inputProps={getInputProps(row.title, { type: 'text' })} />
-				<SelectField label={<>Category{about}</>} errors={row.category.errors} selectProps={getSelectProps(row.category)}>
-					<option value="material">Class material</option>
-					<option value="recording">Recording</option>
-				</SelectField>
-			</div>
+			<MaterialTitleAndCategory title={row.title} category={row.category} about={about} />
 			<Field
 				label={<>File{about}</>}
 				errors={row.file.errors}
@@ -327,8 +304,7 @@ function NoScriptNewRow({ index }: { index: number }) {
 				<div className="space-y-1">
 					<Label htmlFor={`${prefix}-category`}>Category{about}</Label>
 					<Select id={`${prefix}-category`} name={`${prefix}.category`} defaultValue="material">
-						<option value="material">Class material</option>
-						<option value="recording">Recording</option>
+						<MaterialCategoryOptions />
 					</Select>
 				</div>
 			</div>

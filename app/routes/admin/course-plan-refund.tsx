@@ -38,11 +38,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 	const { admin, courseId, plan, back } = await loadPlan(request, params)
 	// A confirmation is checked by `refundPlan`, which counts this form's own refunds as not made: the same
 	// confirmation sent again, once another copy has refunded, must find the same amount left, not less.
-	const step = await readRefundStep(request, {
-		leftCents: plan.leftCents,
-		activeEnrollment: plan.activeEnrollment,
-		checkConfirmation: false,
-	})
+	const step = await readRefundStep(request, plan, { checkConfirmation: false })
 	if ('answer' in step) return step.answer
 	const { submission, refund } = step
 	let outcome: Awaited<ReturnType<typeof refundPlan>>

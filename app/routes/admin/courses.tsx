@@ -1,11 +1,11 @@
 import { getFormProps, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { useEffect, useRef } from 'react'
-import { data, Form, href, isRouteErrorResponse, Outlet, useLocation, useNavigation, useRouteError } from 'react-router'
+import { data, Form, href, Outlet, useNavigation } from 'react-router'
 import { AdminCourseCard } from '#app/components/admin/course-card.tsx'
 import { CourseFields, useCourseForm } from '#app/components/admin/course-form.tsx'
+import { ListErrorBoundary } from '#app/components/admin/list-error-boundary.tsx'
 import { RawDataTable } from '#app/components/admin/raw-data-table.tsx'
-import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { useLiveRevalidation } from '#app/components/live-revalidation.tsx'
 import { ActionList } from '#app/components/ui/action-list.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
@@ -219,14 +219,5 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 ]
 
 export function ErrorBoundary() {
-	const error = useRouteError()
-	const location = useLocation()
-	if (isRouteErrorResponse(error)) return <GeneralErrorBoundary />
-	return (
-		<Alert tone="error" title="Failed to load courses. Please refresh the page.">
-			<ButtonLink to={`${location.pathname}${location.search}`} variant="outline" size="sm" className="mt-2">
-				Refresh
-			</ButtonLink>
-		</Alert>
-	)
+	return <ListErrorBoundary title="Failed to load courses. Please refresh the page." retryLabel="Refresh" />
 }

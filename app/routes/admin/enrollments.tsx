@@ -1,18 +1,17 @@
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, isRouteErrorResponse, Outlet, redirect, useLocation, useRouteError } from 'react-router'
+import { data, Outlet, redirect } from 'react-router'
 import { z } from 'zod'
 import { ConfirmDialog } from '#app/components/admin/confirm-dialog.tsx'
 import { EnrollmentStatusBadge, EnrollmentStatusForm } from '#app/components/admin/enrollment-status.tsx'
+import { ListErrorBoundary } from '#app/components/admin/list-error-boundary.tsx'
 import { PaymentStateText, RefundLink, RefundsPanel } from '#app/components/admin/payment-state.tsx'
+import { PersonCell } from '#app/components/admin/person-cell.tsx'
 import { SearchForm } from '#app/components/admin/search-form.tsx'
-import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { useLiveRevalidation } from '#app/components/live-revalidation.tsx'
 import { LocalDate } from '#app/components/local-date.tsx'
 import { ActionList } from '#app/components/ui/action-list.tsx'
-import { Alert } from '#app/components/ui/alert.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
 import { Card } from '#app/components/ui/card.tsx'
-import { EmailText } from '#app/components/ui/email-text.tsx'
 import { RowsTable } from '#app/components/ui/rows-table.tsx'
 import { StackingTableCard } from '#app/components/ui/table.tsx'
 import { ENROLLMENT_STATUS_OPTIONS, STATUS_CHANGE_CONFIRMED, statusChangeLoss } from '#app/models/enrollment/enrollments.ts'
@@ -242,10 +241,7 @@ export default function ManageEnrollments({ loaderData }: Route.ComponentProps) 
 							const student = enrollment.studentName || 'Unknown User'
 							return (
 								<tr key={enrollment.id}>
-									<td className="px-4 py-3">
-										<p className="font-medium text-ink">{student}</p>
-										<EmailText email={enrollment.studentEmail} className="block text-slate-600" />
-									</td>
+									<PersonCell name={student} email={enrollment.studentEmail} />
 									<td data-label="Course" className="px-4 py-3 text-slate-700">
 										{enrollment.courseTitle}
 									</td>
@@ -323,14 +319,5 @@ function EnrollmentPayment({ payment, paid }: { payment: Enrollment['payment']; 
 export const meta: Route.MetaFunction = () => [{ title: 'Manage Enrollments | Real Estate Mentorship' }]
 
 export function ErrorBoundary() {
-	const error = useRouteError()
-	const location = useLocation()
-	if (isRouteErrorResponse(error)) return <GeneralErrorBoundary />
-	return (
-		<Alert tone="error" title="Failed to load enrollments. Please try again later.">
-			<ButtonLink to={`${location.pathname}${location.search}`} variant="outline" size="sm" className="mt-2">
-				Try Again
-			</ButtonLink>
-		</Alert>
-	)
+	return <ListErrorBoundary title="Failed to load enrollments. Please try again later." retryLabel="Try Again" />
 }

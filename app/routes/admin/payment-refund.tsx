@@ -49,11 +49,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 export async function action({ request, params }: Route.ActionArgs) {
 	const { admin, payment, back } = await loadPayment(request, params.paymentId)
 	const summary = summaryOf(payment)
-	const step = await readRefundStep(request, {
-		leftCents: summary.leftCents,
-		activeEnrollment: summary.activeEnrollment,
-		checkConfirmation: true,
-	})
+	const step = await readRefundStep(request, summary, { checkConfirmation: true })
 	if ('answer' in step) return step.answer
 	const { submission, refund } = step
 	let outcome: Awaited<ReturnType<typeof refundPayment>>

@@ -1,11 +1,10 @@
 import { parseWithZod } from '@conform-to/zod/v4'
-import { href, isRouteErrorResponse, Outlet, useLocation, useRouteError } from 'react-router'
+import { href, Outlet } from 'react-router'
 import { z } from 'zod'
 import { ConfirmDialog } from '#app/components/admin/confirm-dialog.tsx'
+import { ListErrorBoundary } from '#app/components/admin/list-error-boundary.tsx'
 import { SearchForm } from '#app/components/admin/search-form.tsx'
-import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { LocalDate } from '#app/components/local-date.tsx'
-import { Alert } from '#app/components/ui/alert.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
 import { Card } from '#app/components/ui/card.tsx'
@@ -175,14 +174,5 @@ export default function ManageUsers({ loaderData }: Route.ComponentProps) {
 export const meta: Route.MetaFunction = () => [{ title: 'Manage Users | Real Estate Mentorship' }]
 
 export function ErrorBoundary() {
-	const error = useRouteError()
-	const location = useLocation()
-	if (isRouteErrorResponse(error)) return <GeneralErrorBoundary />
-	return (
-		<Alert tone="error" title="Failed to load users. Please try again later.">
-			<ButtonLink to={`${location.pathname}${location.search}`} variant="outline" size="sm" className="mt-2">
-				Try Again
-			</ButtonLink>
-		</Alert>
-	)
+	return <ListErrorBoundary title="Failed to load users. Please try again later." retryLabel="Try Again" />
 }

@@ -29,13 +29,14 @@ export function tooMuch(leftCents: number, amountCents: number) {
 
 /**
  * The steps of a refund dialog before the refund (docs/decisions/036, 063): read the form, check the
- * amount against what is left, and answer Edit (the form again) and Review (the confirmation). A
- * confirmation comes back as what to refund. `checkConfirmation: false` leaves the amount of
- * a confirmation to the model, which counts the form's own earlier refunds as not made.
+ * amount against what the payment or plan has left, and answer Edit (the form again) and Review (the
+ * confirmation). A confirmation comes back as what to refund. `checkConfirmation: false` leaves the
+ * amount of a confirmation to the model, which counts the form's own earlier refunds as not made.
  */
 export async function readRefundStep(
 	request: Request,
-	{ leftCents, activeEnrollment, checkConfirmation }: { leftCents: number; activeEnrollment: boolean; checkConfirmation: boolean },
+	{ leftCents, activeEnrollment }: { leftCents: number; activeEnrollment: boolean },
+	{ checkConfirmation }: { checkConfirmation: boolean },
 ) {
 	const submission = parseWithZod(await readFormData(request), { schema: RefundSchema })
 	if (submission.status !== 'success') return { answer: refuseRefund(submission, undefined) }
