@@ -69,7 +69,11 @@ test('a full course is marked and disabled in the picker, and a seat taken meanw
 	// This test is about the server's check. With live updates the page would learn of the
 	// seat taken below and disable the option before the click, so its stream carries none
 	// and is not retried while the test runs.
-	await page.route('**/events', (route) => route.fulfill({ status: 200, contentType: 'text/event-stream', body: 'retry: 600000\n\n' }))
+	// (A signed-in page asks for `/events?since=…`, so the match is on the path, not the whole address.)
+	await page.route(
+		(url) => url.pathname === '/events',
+		(route) => route.fulfill({ status: 200, contentType: 'text/event-stream', body: 'retry: 600000\n\n' }),
+	)
 
 	await page.goto('/dashboard/admin/enrollments?dialog=add')
 	const dialog = page.getByRole('dialog', { name: 'Add Enrollment' })
