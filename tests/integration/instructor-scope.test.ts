@@ -157,6 +157,19 @@ function pages(cookie: string, ids: { courseId: number; weekId: number; sessionI
 	}
 }
 
+/** Marks one student on the roster of my course's live session. */
+function markRoster(cookie: string, params: Record<string, string>, userId: string, status: string) {
+	return callRoute(
+		attendanceAction,
+		formRequest(
+			`/dashboard/admin/courses/${mine.courseId}/sessions/${mine.sessionId}/attendance`,
+			{ 'marks[0].userId': userId, 'marks[0].status': status },
+			{ cookie },
+		),
+		params,
+	)
+}
+
 async function statuses(calls: Record<string, () => Promise<Response>>) {
 	const answers: Record<string, number> = {}
 	for (const [name, call] of Object.entries(calls)) answers[name] = (await call()).status
@@ -231,15 +244,7 @@ describe("another course's pages", () => {
 		expect(assignment.status).toBe(400)
 		expect(JSON.stringify(await assignment.json())).toContain("Choose one of this course's weeks")
 
-		const roster = await callRoute(
-			attendanceAction,
-			formRequest(
-				`/dashboard/admin/courses/${mine.courseId}/sessions/${mine.sessionId}/attendance`,
-				{ 'marks[0].userId': theirs.studentId, 'marks[0].status': 'present' },
-				{ cookie },
-			),
-			params,
-		)
+		const roster = await markRoster(cookie, params, theirs.studentId, 'present')
 		expect(roster.status).toBe(400)
 
 		// The course an upload names is a field of its body: the page's own form and the upload endpoint refuse another course.
@@ -413,15 +418,7 @@ describe("the instructor's own changes", () => {
 			params,
 		)
 		expect(cancel.status).toBe(302)
-		const roster = await callRoute(
-			attendanceAction,
-			formRequest(
-				`/dashboard/admin/courses/${mine.courseId}/sessions/${mine.sessionId}/attendance`,
-				{ 'marks[0].userId': mine.studentId, 'marks[0].status': 'excused' },
-				{ cookie },
-			),
-			params,
-		)
+		const roster = await markRoster(cookie, params, mine.studentId, 'excused')
 		expect(roster.status).toBe(302)
 		const deleted = await callRoute(
 			materialsAction,

@@ -22,7 +22,8 @@ import { TestCheckoutPayments } from '#app/services/payments/test-checkout.serve
 import { holdAndOpenCheckout } from '#tests/support/checkouts.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
 import { insertCourse, insertCourseWithPlan, insertUser } from '#tests/support/fixtures.ts'
-import { mailsStartingWith, planAudits, planRow } from '#tests/support/plan-rows.ts'
+import { mailsStartingWith } from '#tests/support/outbox.ts'
+import { planAudits, planRow } from '#tests/support/plan-rows.ts'
 import { formRequest, sessionCookieFor, settle } from '#tests/support/requests.ts'
 
 const t = useTestDatabase()

@@ -25,7 +25,8 @@ import { StripePayments } from '#app/services/payments/stripe.server.ts'
 import { deliverStripeEvent } from '#tests/support/checkouts.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
 import { insertCourseWithPlan, insertUser, type PaymentPlanValues } from '#tests/support/fixtures.ts'
-import { mailsStartingWith, planAudits, planRow } from '#tests/support/plan-rows.ts'
+import { mailsStartingWith } from '#tests/support/outbox.ts'
+import { planAudits, planRow } from '#tests/support/plan-rows.ts'
 import { callRoute, formRequest, getRequest, sessionCookieFor, settle, signedInUser, toastOf } from '#tests/support/requests.ts'
 import { useStripeStandIn } from '#tests/support/stripe-stand-in.ts'
 
@@ -416,6 +417,14 @@ describe("the admin's actions on a Stripe plan", () => {
 		).rows[0]!.n
 	/** The follow-up job's task, run as the job system would run it. */
 	const runFollowUp = (planId: number) => TASKS[FOLLOW_PLAN_AT_PROVIDER_TASK]!({ planId }, {} as never)
+	/** The subscription stays active until the follow-up job queued with the change runs; then it is cancelled and bills no more. */
+	async function expectCancelledByFollowUp(planId: number, subscriptionId: string) {
+		expect(stripe.subscriptions.get(subscriptionId)?.status).toBe('active')
+		expect(await followUpJobs(planId)).toBe(1)
+		await runFollowUp(planId)
+		expect(stripe.subscriptions.get(subscriptionId)?.status).toBe('canceled')
+		expect(() => stripe.billNext(subscriptionId, 'paid')).toThrow('bills no more')
+	}
 
 	test('cancel the rest: ten at once cancel once, the subscription is cancelled after the commit and Stripe bills nothing more', async () => {
 		const course = await courseWithPlan()
@@ -460,12 +469,7 @@ describe("the admin's actions on a Stripe plan", () => {
 		})
 		setPayments(payments)
 		expect(await planRow(t.db, plan.id)).toMatchObject({ status: 'cancelled' })
-		expect(stripe.subscriptions.get(subscriptionId)?.status).toBe('active')
-
-		expect(await followUpJobs(plan.id)).toBe(1)
-		await runFollowUp(plan.id)
-		expect(stripe.subscriptions.get(subscriptionId)?.status).toBe('canceled')
-		expect(() => stripe.billNext(subscriptionId, 'paid')).toThrow('bills no more')
+		await expectCancelledByFollowUp(plan.id, subscriptionId)
 	}, 30_000)
 
 	test('refunding the plan cancels the subscription before the money goes back; five sends at once refund and cancel once', async () => {
@@ -517,11 +521,7 @@ describe("the admin's actions on a Stripe plan", () => {
 		expect(refund).toMatchObject({ kind: 'refunded', enrollmentEnded: true })
 		expect(await planRow(t.db, plan.id)).toMatchObject({ status: 'cancelled' })
 		// Never from inside the refund's transaction: the job, queued with it, asks Stripe.
-		expect(stripe.subscriptions.get(subscriptionId)?.status).toBe('active')
-		expect(await followUpJobs(plan.id)).toBe(1)
-		await runFollowUp(plan.id)
-		expect(stripe.subscriptions.get(subscriptionId)?.status).toBe('canceled')
-		expect(() => stripe.billNext(subscriptionId, 'paid')).toThrow('bills no more')
+		await expectCancelledByFollowUp(plan.id, subscriptionId)
 	})
 
 	test("pause keeps the month's invoice as a draft that charges nobody; resume collects it, and four sends at once change once", async () => {

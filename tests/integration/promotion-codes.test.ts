@@ -28,6 +28,7 @@ import { TestCheckoutPayments } from '#app/services/payments/test-checkout.serve
 import { hashToken } from '#app/utils/session.server.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
 import { insertCourse, insertEnrollment, insertUser, insertWaitlistEntry } from '#tests/support/fixtures.ts'
+import { mailStartingWith } from '#tests/support/outbox.ts'
 import { raceTallies, tally } from '#tests/support/races.ts'
 import { callRoute, formRequest, settle, signedInUser, toastOf } from '#tests/support/requests.ts'
 import { useStripeStandIn } from '#tests/support/stripe-stand-in.ts'
@@ -101,12 +102,7 @@ async function redemptions(promotionCodeId: number) {
 
 /** The text of the enrolment receipt queued for an address. */
 async function receiptText(email: string) {
-	const receipt = await t.db
-		.selectFrom('email_outbox')
-		.select('text_body')
-		.where('to_address', '=', email)
-		.where('subject', 'like', 'Enrollment confirmed: %')
-		.executeTakeFirstOrThrow()
+	const receipt = await mailStartingWith(t.db, email, 'Enrollment confirmed: ')
 	return receipt.text_body
 }
 
