@@ -18,6 +18,7 @@ import { TestCheckoutPayments } from '#app/services/payments/test-checkout.serve
 import { useTestDatabase } from '#tests/support/db.ts'
 import { insertCourseWithPlan, insertPromotionCode, type PaymentPlanValues } from '#tests/support/fixtures.ts'
 import { mailStartingWith } from '#tests/support/outbox.ts'
+import { planInstalments } from '#tests/support/plan-rows.ts'
 import { callRoute, formRequest, getRequest, signedInUser } from '#tests/support/requests.ts'
 
 const t = useTestDatabase()
@@ -51,12 +52,7 @@ async function planOf(checkoutSessionId: string) {
 		.select(['id', 'status', 'total_cents', 'promotion_code', 'discount_cents'])
 		.where('checkout_session_id', '=', checkoutSessionId)
 		.executeTakeFirstOrThrow()
-	const instalments = await t.db
-		.selectFrom('plan_instalments')
-		.select(['amount_cents', 'is_deposit'])
-		.where('plan_purchase_id', '=', purchase.id)
-		.orderBy('sequence')
-		.execute()
+	const instalments = await planInstalments(t.db, purchase.id)
 	return { purchase, amounts: instalments.map((instalment) => instalment.amount_cents) }
 }
 

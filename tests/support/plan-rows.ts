@@ -1,5 +1,5 @@
 /**
- * What the payment-plan tests read back after an action: the plan's row and its audit trail (the
+ * What the payment-plan tests read back after an action: the plan's row, its instalments and its audit trail (the
  * mail its buyer was sent: outbox.ts).
  */
 import type { Kysely } from 'kysely'
@@ -7,6 +7,11 @@ import type { Database } from '#db/types.ts'
 
 export function planRow(db: Kysely<Database>, planId: number) {
 	return db.selectFrom('plan_purchases').selectAll().where('id', '=', planId).executeTakeFirstOrThrow()
+}
+
+/** A plan's instalments, in their order. */
+export function planInstalments(db: Kysely<Database>, planId: number) {
+	return db.selectFrom('plan_instalments').selectAll().where('plan_purchase_id', '=', planId).orderBy('sequence').execute()
 }
 
 /** The audit entries of a plan, oldest first. */
