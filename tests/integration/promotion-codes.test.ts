@@ -106,6 +106,16 @@ async function receiptText(email: string) {
 	return receipt.text_body
 }
 
+/** The user's seat hold runs out and the sweep of expired checkouts (through Stripe) removes it. */
+async function lapseHoldOf(userId: string) {
+	await t.db
+		.updateTable('seat_holds')
+		.set({ expires_at: new Date(Date.now() - 1000) })
+		.where('user_id', '=', userId)
+		.execute()
+	await sweepExpiredCheckouts(t.db, stripePayments)
+}
+
 async function usesOf(promotionCodeId: number) {
 	return (await listPromotionCodes(t.db)).find((listed) => listed.id === promotionCodeId)!.uses
 }
@@ -220,12 +230,7 @@ describe('Stripe Checkout gets the discount as a Stripe promotion code', () => {
 		const outcome = await buy(stripePayments, late, courseId, limited.code)
 		if (outcome.kind !== 'checkout') throw new Error('expected a checkout')
 		// The hold lapses and the sweep removes it with its reservation; someone else takes the seat.
-		await t.db
-			.updateTable('seat_holds')
-			.set({ expires_at: new Date(Date.now() - 1000) })
-			.where('user_id', '=', late.id)
-			.execute()
-		await sweepExpiredCheckouts(t.db, stripePayments)
+		await lapseHoldOf(late.id)
 		expect(await redemptions(limited.id)).toEqual([])
 		const other = await student()
 		await insertEnrollment(t.db, { userId: other.id, courseId })
@@ -237,12 +242,7 @@ describe('Stripe Checkout gets the discount as a Stripe promotion code', () => {
 		const lucky = await student()
 		const second = await buy(stripePayments, lucky, roomyCourseId, limited.code)
 		if (second.kind !== 'checkout') throw new Error('expected a checkout')
-		await t.db
-			.updateTable('seat_holds')
-			.set({ expires_at: new Date(Date.now() - 1000) })
-			.where('user_id', '=', lucky.id)
-			.execute()
-		await sweepExpiredCheckouts(t.db, stripePayments)
+		await lapseHoldOf(lucky.id)
 		stripe.pay(second.sessionId)
 		expect(await fulfil(t.db, stripePayments, second.sessionId)).toMatchObject({ status: 'enrolled' })
 		// The customer paid the discounted price: the use is recorded again (docs/decisions/037).
