@@ -257,22 +257,14 @@ describe('a status change that ends access asks first (issue 39 point 8)', () =>
 			})
 			expect(page.changingStatus.loss).toMatch(/^They lose access to the course/)
 		}
+		const makeInactive = (confirmed: string) =>
+			post(admin.cookie, { intent: 'status', enrollmentId: String(enrollment.id), status: 'inactive', confirmed })
 		// A forged confirmation value is no confirmation.
-		const forged = await post(admin.cookie, {
-			intent: 'status',
-			enrollmentId: String(enrollment.id),
-			status: 'inactive',
-			confirmed: 'sure',
-		})
+		const forged = await makeInactive('sure')
 		expect(await toastOf(forged)).toMatchObject({ type: 'error', title: 'Failed to update enrollment status' })
 		expect(await statusOf()).toBe('active')
 
-		const confirmed = await post(admin.cookie, {
-			intent: 'status',
-			enrollmentId: String(enrollment.id),
-			status: 'inactive',
-			confirmed: 'yes',
-		})
+		const confirmed = await makeInactive('yes')
 		expect(await toastOf(confirmed)).toMatchObject({ type: 'success', title: 'Enrollment status updated successfully' })
 		expect(await statusOf()).toBe('inactive')
 		// Back to active takes nothing away: no question.

@@ -14,6 +14,7 @@ import {
 	insertPayment,
 	insertSubmission,
 } from '#tests/support/fixtures.ts'
+import { pageData } from '#tests/support/loaders.ts'
 import { callRoute, formRequest, getRequest, signedInUser, toastOf } from '#tests/support/requests.ts'
 import { useTestStorage } from '#tests/support/storage.ts'
 
@@ -37,9 +38,7 @@ type UsersData = {
 }
 
 async function list(cookie: string, search = '') {
-	const response = await callRoute(usersLoader, getRequest(`${USERS}${search}`, { cookie }))
-	expect(response.status).toBe(200)
-	return (await response.json()) as UsersData
+	return pageData<UsersData>(usersLoader, `${USERS}${search}`, cookie)
 }
 
 describe('access', () => {

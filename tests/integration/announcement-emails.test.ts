@@ -67,6 +67,11 @@ function composerRequest(cookie: string, fields: Record<string, string>) {
 	})
 }
 
+/** The admin posts the announcement composer (a multipart form), signed in anew. */
+async function postComposer(adminId: string, fields: Record<string, string>) {
+	return callRoute(broadcastAction, composerRequest(await sessionCookieFor(adminId), fields))
+}
+
 async function announce(db: Kysely<Database>, senderId: string, values: { subject: string; content: string; courseId?: number | null }) {
 	return db.transaction().execute((trx) => createMessage(trx, { senderId, receiverId: null, ...values }))
 }
@@ -84,14 +89,11 @@ describe('an announcement is e-mailed to the students it is for', () => {
 		const noRole = await person(t.db, { email: 'b-norole@example.com' })
 		await t.db.updateTable('profiles').set({ role: null }).where('id', '=', noRole.id).execute()
 
-		const sent = await callRoute(
-			broadcastAction,
-			composerRequest(await sessionCookieFor(admin.id), {
-				intent: 'announce',
-				subject: 'Week 2: new time',
-				message: 'Class moves to 7 PM.',
-			}),
-		)
+		const sent = await postComposer(admin.id, {
+			intent: 'announce',
+			subject: 'Week 2: new time',
+			message: 'Class moves to 7 PM.',
+		})
 		expect(sent.status).toBe(302)
 		// The admin's request wrote the announcement and one job, no mail.
 		expect(await pendingJobs('email-announcement')).toBe(1)
@@ -201,15 +203,12 @@ describe("an announcement for one course's students", () => {
 		await insertEnrollment(t.db, { userId: pending.id, courseId: course.id, status: 'pending' })
 		await insertEnrollment(t.db, { userId: elsewhere.id, courseId: other.id })
 
-		const sent = await callRoute(
-			broadcastAction,
-			composerRequest(await sessionCookieFor(admin.id), {
-				intent: 'announce',
-				courseId: String(course.id),
-				subject: 'Cohort only',
-				message: 'Room 4',
-			}),
-		)
+		const sent = await postComposer(admin.id, {
+			intent: 'announce',
+			courseId: String(course.id),
+			subject: 'Cohort only',
+			message: 'Room 4',
+		})
 		expect(sent.status).toBe(302)
 		await announce(t.db, admin.id, { subject: 'Everyone', content: 'Holiday' })
 		const cohortOnly = await t.db.selectFrom('messages').select('id').where('subject', '=', 'Cohort only').executeTakeFirstOrThrow()
@@ -261,18 +260,12 @@ describe("an announcement for one course's students", () => {
 
 	test('a course that does not exist is refused with the form kept, nothing stored', async () => {
 		const admin = await person(t.db, { role: 'admin' })
-		const response = await callRoute(
-			broadcastAction,
-			composerRequest(await sessionCookieFor(admin.id), { intent: 'announce', courseId: '99999999', subject: 'Lost', message: 'Kept' }),
-		)
+		const response = await postComposer(admin.id, { intent: 'announce', courseId: '99999999', subject: 'Lost', message: 'Kept' })
 		expect(response.status).toBe(400)
 		const body = JSON.stringify(await response.json())
 		expect(body).toContain('This course no longer exists')
 		expect(body).toContain('Kept')
-		const malformed = await callRoute(
-			broadcastAction,
-			composerRequest(await sessionCookieFor(admin.id), { intent: 'announce', courseId: 'abc', subject: 'Lost', message: 'Kept' }),
-		)
+		const malformed = await postComposer(admin.id, { intent: 'announce', courseId: 'abc', subject: 'Lost', message: 'Kept' })
 		expect(malformed.status).toBe(400)
 		expect(await t.db.selectFrom('messages').select('id').execute()).toEqual([])
 		expect(await pendingJobs('email-announcement')).toBe(0)
@@ -380,15 +373,12 @@ describe('the admin is told who the e-mail copy reaches (issue 39 point 5)', () 
 		for (const student of [reader, optedOut, unconfirmed]) await insertEnrollment(t.db, { userId: student.id, courseId: course.id })
 		await person(t.db, { name: 'Not Enrolled' })
 
-		const sent = await callRoute(
-			broadcastAction,
-			composerRequest(await sessionCookieFor(admin.id), {
-				intent: 'announce',
-				subject: 'Week 3',
-				message: 'Bring your numbers.',
-				courseId: String(course.id),
-			}),
-		)
+		const sent = await postComposer(admin.id, {
+			intent: 'announce',
+			subject: 'Week 3',
+			message: 'Bring your numbers.',
+			courseId: String(course.id),
+		})
 		expect(await toastOf(sent)).toMatchObject({
 			title: 'Announcement sent successfully!',
 			description:

@@ -98,18 +98,12 @@ describe('the join link', () => {
 
 	test('only an enrolled student with full access joins: anyone else gets 404; an admin passes through unrecorded', async () => {
 		const { courseId, sessionId } = await courseWithSession(new Date(Date.now() + 5 * MINUTE))
-		await t.db
-			.updateTable('enrollments')
-			.set({ status: 'completed' })
-			.where('user_id', '=', students.alan.id)
-			.where('course_id', '=', courseId)
-			.execute()
-		await t.db
-			.updateTable('enrollments')
-			.set({ status: 'inactive' })
-			.where('user_id', '=', students.grace.id)
-			.where('course_id', '=', courseId)
-			.execute()
+		for (const [who, status] of [
+			[students.alan, 'completed'],
+			[students.grace, 'inactive'],
+		] as const) {
+			await t.db.updateTable('enrollments').set({ status }).where('user_id', '=', who.id).where('course_id', '=', courseId).execute()
+		}
 		const stranger = await student('Stranger', 'stranger@example.com')
 		for (const cookie of [stranger.cookie, students.alan.cookie, students.grace.cookie])
 			expect((await join(sessionId, cookie)).status).toBe(404)

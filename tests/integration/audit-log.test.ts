@@ -10,6 +10,7 @@ import { action as enrollmentsAction } from '#app/routes/admin/enrollments.tsx'
 import { action as usersAction } from '#app/routes/admin/users.tsx'
 import { action as homeAction } from '#app/routes/public/home.tsx'
 import { useTestDatabase } from '#tests/support/db.ts'
+import { pageData } from '#tests/support/loaders.ts'
 import { callRoute, formRequest, getRequest, signedInUser } from '#tests/support/requests.ts'
 import { useTestStorage } from '#tests/support/storage.ts'
 
@@ -32,9 +33,7 @@ type AuditData = {
 }
 
 async function load(cookie: string, search = '') {
-	const response = await callRoute(auditLoader, getRequest(`${AUDIT}${search}`, { cookie }))
-	expect(response.status).toBe(200)
-	return (await response.json()) as AuditData
+	return pageData<AuditData>(auditLoader, `${AUDIT}${search}`, cookie)
 }
 
 describe('audit log', () => {

@@ -1,5 +1,4 @@
-import { Kysely, type LogEvent, PostgresDialect } from 'kysely'
-import pg from 'pg'
+import type { Kysely } from 'kysely'
 import { describe, expect, test } from 'vitest'
 import { getCourseWithAvailability, listCoursesWithAvailability } from '#app/models/courses/courses.server.ts'
 import { availabilityOf, PROGRAM_OUTCOMES } from '#app/models/courses/courses.ts'
@@ -7,6 +6,7 @@ import { loader as courseDetailLoader } from '#app/routes/public/course-detail.t
 import type { Database, EnrollmentStatus } from '#db/types.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
 import { insertCourse, insertEnrollment, insertSeatHold, insertUser } from '#tests/support/fixtures.ts'
+import { createCountingDb } from '#tests/support/query-counter.ts'
 
 const t = useTestDatabase()
 
@@ -147,13 +147,7 @@ describe('course availability', () => {
 
 describe('listCoursesWithAvailability query count', () => {
 	test('issues exactly one SQL statement whatever the number of courses', async () => {
-		const statements: string[] = []
-		const counted = new Kysely<Database>({
-			dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: t.url, max: 1 }) }),
-			log: (event: LogEvent) => {
-				statements.push(event.query.sql)
-			},
-		})
+		const { db: counted, statements, destroy } = createCountingDb(t.url)
 		try {
 			await insertCourse(t.db)
 			await listCoursesWithAvailability(counted)
@@ -169,7 +163,7 @@ describe('listCoursesWithAvailability query count', () => {
 			expect(courses.length).toBeGreaterThanOrEqual(6)
 			expect(statements).toHaveLength(1)
 		} finally {
-			await counted.destroy()
+			await destroy()
 		}
 	})
 })

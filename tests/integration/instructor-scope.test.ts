@@ -157,6 +157,27 @@ function pages(cookie: string, ids: { courseId: number; weekId: number; sessionI
 	}
 }
 
+/** Uploads a PDF to a week of my course through the upload endpoint. */
+function uploadToMyCourse(cookie: string, week: { weekNumber: string; topic: string }, fileName: string) {
+	return callRoute(
+		uploadAction,
+		multipartRequest('/uploads/materials', cookie, { courseId: String(mine.courseId), ...week }, { name: fileName, bytes: PDF }),
+	)
+}
+
+/** Marks one student on the roster of my course's live session. */
+function markRoster(cookie: string, params: Record<string, string>, userId: string, status: string) {
+	return callRoute(
+		attendanceAction,
+		formRequest(
+			`/dashboard/admin/courses/${mine.courseId}/sessions/${mine.sessionId}/attendance`,
+			{ 'marks[0].userId': userId, 'marks[0].status': status },
+			{ cookie },
+		),
+		params,
+	)
+}
+
 async function statuses(calls: Record<string, () => Promise<Response>>) {
 	const answers: Record<string, number> = {}
 	for (const [name, call] of Object.entries(calls)) answers[name] = (await call()).status
@@ -231,15 +252,7 @@ describe("another course's pages", () => {
 		expect(assignment.status).toBe(400)
 		expect(JSON.stringify(await assignment.json())).toContain("Choose one of this course's weeks")
 
-		const roster = await callRoute(
-			attendanceAction,
-			formRequest(
-				`/dashboard/admin/courses/${mine.courseId}/sessions/${mine.sessionId}/attendance`,
-				{ 'marks[0].userId': theirs.studentId, 'marks[0].status': 'present' },
-				{ cookie },
-			),
-			params,
-		)
+		const roster = await markRoster(cookie, params, theirs.studentId, 'present')
 		expect(roster.status).toBe(400)
 
 		// The course an upload names is a field of its body: the page's own form and the upload endpoint refuse another course.
@@ -288,15 +301,7 @@ describe("another course's pages", () => {
 				{ courseId: String(theirs.courseId) },
 			),
 			// By the upload's course field.
-			callRoute(
-				uploadAction,
-				multipartRequest(
-					'/uploads/materials',
-					cookie,
-					{ courseId: String(mine.courseId), weekNumber: '1', topic: `Forged ${index}` },
-					{ name: `forged-${index}.pdf`, bytes: PDF },
-				),
-			),
+			uploadToMyCourse(cookie, { weekNumber: '1', topic: `Forged ${index}` }, `forged-${index}.pdf`),
 		]).flat()
 		const answers = await Promise.all(requests)
 		const toasts = await Promise.all(answers.filter((_, index) => index % 3 === 1).map((response) => toastOf(response)))
@@ -375,15 +380,7 @@ describe('taking an instructor off a course', () => {
 		expect((await materials()).status).toBe(404)
 		expect((await file()).status).toBe(403)
 		const before = await snapshot()
-		const upload = await callRoute(
-			uploadAction,
-			multipartRequest(
-				'/uploads/materials',
-				cookie,
-				{ courseId: String(mine.courseId), weekNumber: '2', topic: 'Late' },
-				{ name: 'late.pdf', bytes: PDF },
-			),
-		)
+		const upload = await uploadToMyCourse(cookie, { weekNumber: '2', topic: 'Late' }, 'late.pdf')
 		expect(upload.status).toBe(404)
 		expect(await snapshot()).toEqual(before)
 	})
@@ -393,15 +390,7 @@ describe("the instructor's own changes", () => {
 	test('an upload, a session cancelled, a roster marked and a material deleted are written and the audit log names the instructor', async () => {
 		const cookie = mine.instructor.cookie
 		const params = { courseId: String(mine.courseId), liveSessionId: String(mine.sessionId) }
-		const upload = await callRoute(
-			uploadAction,
-			multipartRequest(
-				'/uploads/materials',
-				cookie,
-				{ courseId: String(mine.courseId), weekNumber: '2', topic: 'Closing' },
-				{ name: 'closing.pdf', bytes: PDF },
-			),
-		)
+		const upload = await uploadToMyCourse(cookie, { weekNumber: '2', topic: 'Closing' }, 'closing.pdf')
 		expect(upload.status).toBe(200)
 		const cancel = await callRoute(
 			sessionAction,
@@ -413,15 +402,7 @@ describe("the instructor's own changes", () => {
 			params,
 		)
 		expect(cancel.status).toBe(302)
-		const roster = await callRoute(
-			attendanceAction,
-			formRequest(
-				`/dashboard/admin/courses/${mine.courseId}/sessions/${mine.sessionId}/attendance`,
-				{ 'marks[0].userId': mine.studentId, 'marks[0].status': 'excused' },
-				{ cookie },
-			),
-			params,
-		)
+		const roster = await markRoster(cookie, params, mine.studentId, 'excused')
 		expect(roster.status).toBe(302)
 		const deleted = await callRoute(
 			materialsAction,

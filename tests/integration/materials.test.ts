@@ -1,5 +1,3 @@
-import { Kysely, type LogEvent, PostgresDialect } from 'kysely'
-import pg from 'pg'
 import { describe, expect, test } from 'vitest'
 import {
 	canAccessCourse,
@@ -10,7 +8,6 @@ import {
 } from '#app/models/materials/materials.server.ts'
 import { fileTypeOf, materialKind, storedFileName, youtubeEmbedUrl, youtubeVideoId } from '#app/models/materials/materials.ts'
 import { materialKey } from '#app/services/storage/keys.ts'
-import type { Database } from '#db/types.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
 import {
 	insertCourse,
@@ -21,6 +18,7 @@ import {
 	insertUser,
 	insertWeek,
 } from '#tests/support/fixtures.ts'
+import { createCountingDb } from '#tests/support/query-counter.ts'
 
 const t = useTestDatabase()
 
@@ -179,13 +177,7 @@ describe('getCourseWeeks', () => {
 			}
 		}
 
-		const statements: string[] = []
-		const counted = new Kysely<Database>({
-			dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: t.url, max: 1 }) }),
-			log: (event: LogEvent) => {
-				statements.push(event.query.sql)
-			},
-		})
+		const { db: counted, statements, destroy } = createCountingDb(t.url)
 		try {
 			const smallWeeks = await getCourseWeeks(counted, small, { all: true })
 			const smallCount = statements.length
@@ -197,7 +189,7 @@ describe('getCourseWeeks', () => {
 			expect(statements).toHaveLength(smallCount)
 			expect(smallCount).toBeLessThanOrEqual(2)
 		} finally {
-			await counted.destroy()
+			await destroy()
 		}
 	})
 })

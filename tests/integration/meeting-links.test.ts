@@ -17,6 +17,7 @@ import { loader as dashboardLoader } from '#app/routes/dashboard/index.tsx'
 import { loader as calendarLoader } from '#app/routes/resources/calendar-feed.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
 import { insertCourse, insertEnrollment, insertLiveSession, insertUser, insertWeek } from '#tests/support/fixtures.ts'
+import { mailStartingWith } from '#tests/support/outbox.ts'
 import { callRoute, formRequest, getRequest, sessionCookieFor, signedInUser } from '#tests/support/requests.ts'
 
 const t = useTestDatabase()
@@ -151,12 +152,7 @@ describe('the link students join by', () => {
 	test('the reminder e-mail carries the course’s link for a week without its own', async () => {
 		const { soon, sessions, student } = await courseWithSessions()
 		await sendDueReminders(t.db, new Date(soon.getTime() - 20 * MINUTE))
-		const mail = await t.db
-			.selectFrom('email_outbox')
-			.select(['text_body', 'html_body'])
-			.where('to_address', '=', student.email)
-			.where('subject', 'like', 'Reminder:%')
-			.executeTakeFirstOrThrow()
+		const mail = await mailStartingWith(t.db, student.email, 'Reminder:')
 		const joinAddress = `${new URL(sessionJoinPath(sessions[0]!.id), 'http://localhost').pathname}`
 		expect(mail.text_body).toContain(joinAddress)
 		expect(mail.html_body).toMatch(new RegExp(`href="[^"]*${joinAddress}"`))

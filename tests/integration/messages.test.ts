@@ -48,6 +48,11 @@ function composerRequest(path: string, cookie: string, fields: Record<string, st
 	return new Request(`http://localhost${path}`, { method: 'POST', body, headers: { Cookie: cookie, 'x-client-ip': '203.0.113.9' } })
 }
 
+/** Sends a message from the messages page, as the sender's browser posts it. */
+function sendMessage(sender: { cookie: string }, receiver: { id: string }, content: string) {
+	return callRoute(action, composerRequest('/dashboard/messages', sender.cookie, { intent: 'send', receiverId: receiver.id, content }))
+}
+
 async function json(response: Response) {
 	// biome-ignore lint/suspicious/noExplicitAny: the loaders' JSON, read field by field in each test
 	return (await response.json()) as Record<string, any>
@@ -282,27 +287,18 @@ describe('sending, reading and deleting', () => {
 		const otherStudent = await person('student')
 		const admin = await person('admin')
 
-		const sent = await callRoute(
-			action,
-			composerRequest('/dashboard/messages', student.cookie, { intent: 'send', receiverId: admin.id, content: '  Hello there  ' }),
-		)
+		const sent = await sendMessage(student, admin, '  Hello there  ')
 		expect(sent.status).toBe(302)
 		expect(sent.headers.get('Location')).toBe(`/dashboard/messages?tab=conversations&with=${admin.id}`)
 		const rows = await t.db.selectFrom('messages').selectAll().execute()
 		expect(rows).toHaveLength(1)
 		expect(rows[0]).toMatchObject({ sender_id: student.id, receiver_id: admin.id, content: 'Hello there', is_announcement: false })
 
-		const empty = await callRoute(
-			action,
-			composerRequest('/dashboard/messages', student.cookie, { intent: 'send', receiverId: admin.id, content: '   ' }),
-		)
+		const empty = await sendMessage(student, admin, '   ')
 		expect(empty.status).toBe(400)
 		expect(await json(empty)).toMatchObject({ error: 'Please enter a message' })
 
-		const forbidden = await callRoute(
-			action,
-			composerRequest('/dashboard/messages', student.cookie, { intent: 'send', receiverId: otherStudent.id, content: 'hi' }),
-		)
+		const forbidden = await sendMessage(student, otherStudent, 'hi')
 		expect(forbidden.status).toBe(403)
 		expect(await t.db.selectFrom('messages').select('id').execute()).toHaveLength(1)
 	})
@@ -310,10 +306,7 @@ describe('sending, reading and deleting', () => {
 	test('a profile without a role cannot send to anyone', async () => {
 		const noRole = await person(null)
 		const admin = await person('admin')
-		const response = await callRoute(
-			action,
-			composerRequest('/dashboard/messages', noRole.cookie, { intent: 'send', receiverId: admin.id, content: 'hi' }),
-		)
+		const response = await sendMessage(noRole, admin, 'hi')
 		expect(response.status).toBe(403)
 	})
 
@@ -321,10 +314,7 @@ describe('sending, reading and deleting', () => {
 		const student = await person('student')
 		const admin = await person('admin')
 		for (let sent = 0; sent < RATE_LIMITS.messageSend.points; sent++) await consumeRateLimit('messageSend', student.id)
-		const response = await callRoute(
-			action,
-			composerRequest('/dashboard/messages', student.cookie, { intent: 'send', receiverId: admin.id, content: 'hi' }),
-		)
+		const response = await sendMessage(student, admin, 'hi')
 		expect(response.status).toBe(429)
 		expect(await t.db.selectFrom('messages').select('id').execute()).toHaveLength(0)
 	})

@@ -10,6 +10,7 @@ import { parseEnv } from '#app/utils/env.server.ts'
 import { holdAndOpenCheckout } from '#tests/support/checkouts.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
 import { insertCourse } from '#tests/support/fixtures.ts'
+import { mailsStartingWith } from '#tests/support/outbox.ts'
 import { formRequest, sessionCookieFor, settle } from '#tests/support/requests.ts'
 import { useStripeStandIn } from '#tests/support/stripe-stand-in.ts'
 
@@ -35,12 +36,7 @@ async function enrollments(courseId: number) {
 
 /** The enrollment receipts queued for an address. */
 function receipts(email: string) {
-	return t.db
-		.selectFrom('email_outbox')
-		.select(['subject', 'text_body', 'html_body'])
-		.where('to_address', '=', email)
-		.where('subject', 'like', 'Enrollment confirmed: %')
-		.execute()
+	return mailsStartingWith(t.db, email, 'Enrollment confirmed: ')
 }
 
 async function payment(sessionId: string) {

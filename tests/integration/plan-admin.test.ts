@@ -22,7 +22,8 @@ import { TestCheckoutPayments } from '#app/services/payments/test-checkout.serve
 import { holdAndOpenCheckout } from '#tests/support/checkouts.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
 import { insertCourse, insertCourseWithPlan, insertUser } from '#tests/support/fixtures.ts'
-import { mailsStartingWith, planAudits, planRow } from '#tests/support/plan-rows.ts'
+import { mailsStartingWith } from '#tests/support/outbox.ts'
+import { planAudits, planInstalments, planRow } from '#tests/support/plan-rows.ts'
 import { formRequest, sessionCookieFor, settle } from '#tests/support/requests.ts'
 
 const t = useTestDatabase()
@@ -41,20 +42,12 @@ async function boughtPlan() {
 	await testCard.markPaid(sessionId)
 	await fulfil(t.db, testCard, sessionId)
 	const plan = await t.db.selectFrom('plan_purchases').selectAll().where('checkout_session_id', '=', sessionId).executeTakeFirstOrThrow()
-	const instalments = await t.db
-		.selectFrom('plan_instalments')
-		.selectAll()
-		.where('plan_purchase_id', '=', plan.id)
-		.orderBy('sequence')
-		.execute()
+	const instalments = await planInstalments(t.db, plan.id)
 	const admin = await insertUser(t.db, { role: 'admin' })
 	return { course, buyer, email, admin, plan, instalmentIds: instalments.map((row) => row.id), enrollmentId: plan.enrollment_id! }
 }
 
-const instalmentStatuses = async (planId: number) =>
-	(await t.db.selectFrom('plan_instalments').select('status').where('plan_purchase_id', '=', planId).orderBy('sequence').execute()).map(
-		(row) => row.status,
-	)
+const instalmentStatuses = async (planId: number) => (await planInstalments(t.db, planId)).map((row) => row.status)
 const enrollmentStatus = async (enrollmentId: number) =>
 	(await t.db.selectFrom('enrollments').select('status').where('id', '=', enrollmentId).executeTakeFirstOrThrow()).status
 const instalmentPayments = (instalmentIds: number[]) =>

@@ -17,6 +17,8 @@ import { setPayments } from '#app/services/payments/index.server.ts'
 import { TestCheckoutPayments } from '#app/services/payments/test-checkout.server.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
 import { insertCourseWithPlan, insertPromotionCode, type PaymentPlanValues } from '#tests/support/fixtures.ts'
+import { mailStartingWith } from '#tests/support/outbox.ts'
+import { planInstalments } from '#tests/support/plan-rows.ts'
 import { callRoute, formRequest, getRequest, signedInUser } from '#tests/support/requests.ts'
 
 const t = useTestDatabase()
@@ -50,12 +52,7 @@ async function planOf(checkoutSessionId: string) {
 		.select(['id', 'status', 'total_cents', 'promotion_code', 'discount_cents'])
 		.where('checkout_session_id', '=', checkoutSessionId)
 		.executeTakeFirstOrThrow()
-	const instalments = await t.db
-		.selectFrom('plan_instalments')
-		.select(['amount_cents', 'is_deposit'])
-		.where('plan_purchase_id', '=', purchase.id)
-		.orderBy('sequence')
-		.execute()
+	const instalments = await planInstalments(t.db, purchase.id)
 	return { purchase, amounts: instalments.map((instalment) => instalment.amount_cents) }
 }
 
@@ -107,12 +104,7 @@ describe('a promotion code on a plan', () => {
 			await callRoute(completeLoader, getRequest(`/registration-complete?session_id=${sessionId}`, { cookie: buyer.cookie }))
 		).json()) as { plan: { totalCents: number; discount: unknown } }
 		expect(receipt.plan).toMatchObject({ totalCents: 234_000, discount: { code: code.code, priceCents: 260_000, discountCents: 26_000 } })
-		const mail = await t.db
-			.selectFrom('email_outbox')
-			.select('text_body')
-			.where('to_address', '=', buyer.email)
-			.where('subject', 'like', 'Enrollment confirmed: %')
-			.executeTakeFirstOrThrow()
+		const mail = await mailStartingWith(t.db, buyer.email, 'Enrollment confirmed: ')
 		for (const line of ['Plan price', '$2,600.00', `Promotion code ${code.code}`, '$2,340.00 in 3 payments', 'Paid today', '$780.00']) {
 			expect(mail.text_body).toContain(line)
 		}

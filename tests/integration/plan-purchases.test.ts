@@ -19,7 +19,8 @@ import { TestCheckoutPayments } from '#app/services/payments/test-checkout.serve
 import { holdAndOpenCheckout } from '#tests/support/checkouts.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
 import { insertCourseWithPlan, insertEnrollment, insertPlanPurchase, insertUser, planCourseToday } from '#tests/support/fixtures.ts'
-import { mailsStartingWith, planRow } from '#tests/support/plan-rows.ts'
+import { mailsStartingWith } from '#tests/support/outbox.ts'
+import { planRow } from '#tests/support/plan-rows.ts'
 import { formRequest, getRequest, settle, signedInUser } from '#tests/support/requests.ts'
 
 const t = useTestDatabase()

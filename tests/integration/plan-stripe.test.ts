@@ -25,7 +25,8 @@ import { StripePayments } from '#app/services/payments/stripe.server.ts'
 import { deliverStripeEvent } from '#tests/support/checkouts.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
 import { insertCourseWithPlan, insertUser, type PaymentPlanValues } from '#tests/support/fixtures.ts'
-import { mailsStartingWith, planAudits, planRow } from '#tests/support/plan-rows.ts'
+import { mailsStartingWith } from '#tests/support/outbox.ts'
+import { planAudits, planInstalments, planRow } from '#tests/support/plan-rows.ts'
 import { callRoute, formRequest, getRequest, sessionCookieFor, settle, signedInUser, toastOf } from '#tests/support/requests.ts'
 import { useStripeStandIn } from '#tests/support/stripe-stand-in.ts'
 
@@ -61,13 +62,6 @@ async function buyOnPlan(course: { id: number }) {
 	return { user, cookie, sessionId, subscriptionId: session.subscription!, plan }
 }
 
-const instalmentsOf = (planId: number) =>
-	t.db
-		.selectFrom('plan_instalments')
-		.select(['sequence', 'amount_cents', 'status', 'provider_invoice_id', 'payment_intent_id'])
-		.where('plan_purchase_id', '=', planId)
-		.orderBy('sequence')
-		.execute()
 /** The plan's page's one button, which opens Stripe's customer portal. */
 const openPortal = (planId: number, cookie: string) =>
 	callRoute(planPayAction, formRequest(`/dashboard/plans/${planId}/pay`, {}, { cookie }), { planId: String(planId) })
@@ -154,13 +148,13 @@ describe('buying on a plan with Stripe', () => {
 		]
 		expect(billed.map((invoice) => invoice?.amount_paid)).toEqual([70_000, 70_000, 70_000])
 		expect(stripe.billNext(subscriptionId, 'paid')).toBeNull()
-		expect((await instalmentsOf(plan.id)).map((instalment) => instalment.amount_cents)).toEqual([50_000, 70_000, 70_000, 70_000])
+		expect((await planInstalments(t.db, plan.id)).map((instalment) => instalment.amount_cents)).toEqual([50_000, 70_000, 70_000, 70_000])
 	})
 
 	test('a plan with leftover cents on an instalment after the deposit bills them in a phase of its own', async () => {
 		const course = await courseWithPlan({ kind: 'deposit', deposit_cents: 50_001, instalment_count: 3 })
 		const { subscriptionId, plan } = await buyOnPlan(course)
-		const amounts = (await instalmentsOf(plan.id)).map((instalment) => instalment.amount_cents)
+		const amounts = (await planInstalments(t.db, plan.id)).map((instalment) => instalment.amount_cents)
 		expect(amounts).toEqual([50_001, 70_001, 69_999, 69_999])
 		const billed = [1, 2, 3].map(() => stripe.billNext(subscriptionId, 'paid')?.amount_paid)
 		expect(billed).toEqual(amounts.slice(1))
@@ -207,14 +201,14 @@ describe('a Stripe plan after the purchase', () => {
 		const firstInvoice = stripe.invoices.get(stripe.subscriptions.get(subscriptionId)!.latest_invoice!)!
 		// The first invoice's own event: the checkout paid it already; it is only linked, and no second receipt goes.
 		expect((await deliverStripeEvent(stripe.event('invoice.paid', firstInvoice))).status).toBe(200)
-		expect((await instalmentsOf(plan.id))[0]).toMatchObject({ status: 'paid', provider_invoice_id: firstInvoice.id })
+		expect((await planInstalments(t.db, plan.id))[0]).toMatchObject({ status: 'paid', provider_invoice_id: firstInvoice.id })
 		expect(await mailsStartingWith(t.db, user.email, 'Payment received')).toHaveLength(0)
 
 		const failed = stripe.billNext(subscriptionId, 'failed')!
 		const failure = stripe.event('invoice.payment_failed', failed)
 		for (const _ of [1, 2]) expect((await deliverStripeEvent(failure)).status).toBe(200)
 		expect(await planRow(t.db, plan.id)).toMatchObject({ status: 'past_due' })
-		expect((await instalmentsOf(plan.id)).map((instalment) => instalment.status)).toEqual(['paid', 'failed', 'scheduled'])
+		expect((await planInstalments(t.db, plan.id)).map((instalment) => instalment.status)).toEqual(['paid', 'failed', 'scheduled'])
 		const failureMails = await mailsStartingWith(t.db, user.email, 'Payment failed')
 		expect(failureMails).toHaveLength(1)
 		expect(failureMails[0]!.text_body).toContain(`/dashboard/plans/${plan.id}/pay`)
@@ -261,7 +255,7 @@ describe('a Stripe plan after the purchase', () => {
 		expect((await deliverStripeEvent(stripe.event('invoice.paid', paid))).status).toBe(200)
 		expect(await planRow(t.db, plan.id)).toMatchObject({ status: 'active', pause_reason: null, failing_since: null })
 		expect(await courseAccess(t.db, reader(user.id), course.id)).toBe('full')
-		expect((await instalmentsOf(plan.id))[1]).toMatchObject({
+		expect((await planInstalments(t.db, plan.id))[1]).toMatchObject({
 			status: 'paid',
 			provider_invoice_id: paid.id,
 			payment_intent_id: paid.payment_intent,
@@ -290,7 +284,7 @@ describe('a Stripe plan after the purchase', () => {
 		const event = stripe.event('invoice.paid', invoice)
 		const responses = await Promise.all(Array.from({ length: 10 }, () => deliverStripeEvent(event)))
 		expect(responses.map((response) => response.status)).toEqual(Array(10).fill(200))
-		expect((await instalmentsOf(plan.id)).map((instalment) => [instalment.status, instalment.provider_invoice_id])).toEqual([
+		expect((await planInstalments(t.db, plan.id)).map((instalment) => [instalment.status, instalment.provider_invoice_id])).toEqual([
 			['paid', null],
 			['paid', invoice.id],
 			['scheduled', null],
@@ -302,7 +296,7 @@ describe('a Stripe plan after the purchase', () => {
 		const { subscriptionId, plan } = await buyOnPlan(await courseWithPlan())
 		const nothing = { ...stripe.billNext(subscriptionId, 'paid')!, id: 'in_zero', amount_paid: 0, amount_due: 0 }
 		expect((await deliverStripeEvent(stripe.event('invoice.paid', nothing))).status).toBe(200)
-		expect((await instalmentsOf(plan.id)).map((instalment) => instalment.status)).toEqual(['paid', 'scheduled', 'scheduled'])
+		expect((await planInstalments(t.db, plan.id)).map((instalment) => instalment.status)).toEqual(['paid', 'scheduled', 'scheduled'])
 	})
 
 	test('an invoice paying an instalment already marked paid outside Stripe is logged for a refund and changes nothing', async () => {
@@ -318,7 +312,7 @@ describe('a Stripe plan after the purchase', () => {
 		for (const _ of [1, 2]) expect((await deliverStripeEvent(stripe.event('invoice.paid', invoice))).status).toBe(200)
 		expect(warn.mock.calls.filter(([message]) => String(message).includes('already paid outside Stripe'))).toHaveLength(1)
 		warn.mockRestore()
-		expect((await instalmentsOf(plan.id))[1]).toMatchObject({ status: 'paid_outside', provider_invoice_id: invoice.id })
+		expect((await planInstalments(t.db, plan.id))[1]).toMatchObject({ status: 'paid_outside', provider_invoice_id: invoice.id })
 		expect(await planRow(t.db, plan.id)).toMatchObject({ status: 'active' })
 	})
 
@@ -332,7 +326,7 @@ describe('a Stripe plan after the purchase', () => {
 			).status,
 		).toBe(200)
 		expect(await planRow(t.db, early.plan.id)).toMatchObject({ status: 'cancelled' })
-		expect((await instalmentsOf(early.plan.id)).map((instalment) => instalment.status)).toEqual(['paid', 'cancelled', 'cancelled'])
+		expect((await planInstalments(t.db, early.plan.id)).map((instalment) => instalment.status)).toEqual(['paid', 'cancelled', 'cancelled'])
 
 		const owing = await buyOnPlan(await courseWithPlan())
 		expect((await deliverStripeEvent(stripe.event('invoice.payment_failed', stripe.billNext(owing.subscriptionId, 'failed')))).status).toBe(
@@ -341,7 +335,7 @@ describe('a Stripe plan after the purchase', () => {
 		const cancelled = { ...stripe.subscriptions.get(owing.subscriptionId), status: 'canceled' }
 		expect((await deliverStripeEvent(stripe.event('customer.subscription.updated', cancelled))).status).toBe(200)
 		expect(await planRow(t.db, owing.plan.id)).toMatchObject({ status: 'past_due' })
-		expect((await instalmentsOf(owing.plan.id)).map((instalment) => instalment.status)).toEqual(['paid', 'failed', 'cancelled'])
+		expect((await planInstalments(t.db, owing.plan.id)).map((instalment) => instalment.status)).toEqual(['paid', 'failed', 'cancelled'])
 		// The student pays what was owed (the invoice stays payable): the plan ends cancelled, never paid in full.
 		const owed = stripe.invoices.get(stripe.subscriptions.get(owing.subscriptionId)!.latest_invoice!)!
 		expect((await deliverStripeEvent(stripe.event('invoice.paid', stripe.payInvoice(owed.id)))).status).toBe(200)
@@ -416,6 +410,14 @@ describe("the admin's actions on a Stripe plan", () => {
 		).rows[0]!.n
 	/** The follow-up job's task, run as the job system would run it. */
 	const runFollowUp = (planId: number) => TASKS[FOLLOW_PLAN_AT_PROVIDER_TASK]!({ planId }, {} as never)
+	/** The subscription stays active until the follow-up job queued with the change runs; then it is cancelled and bills no more. */
+	async function expectCancelledByFollowUp(planId: number, subscriptionId: string) {
+		expect(stripe.subscriptions.get(subscriptionId)?.status).toBe('active')
+		expect(await followUpJobs(planId)).toBe(1)
+		await runFollowUp(planId)
+		expect(stripe.subscriptions.get(subscriptionId)?.status).toBe('canceled')
+		expect(() => stripe.billNext(subscriptionId, 'paid')).toThrow('bills no more')
+	}
 
 	test('cancel the rest: ten at once cancel once, the subscription is cancelled after the commit and Stripe bills nothing more', async () => {
 		const course = await courseWithPlan()
@@ -428,7 +430,7 @@ describe("the admin's actions on a Stripe plan", () => {
 		const toasts = await Promise.all(responses.map(toastOf))
 		expect(toasts.filter((toast) => toast?.type === 'success')).toHaveLength(1)
 		expect(await planRow(t.db, plan.id)).toMatchObject({ status: 'cancelled' })
-		expect((await instalmentsOf(plan.id)).map((instalment) => instalment.status)).toEqual(['paid', 'cancelled', 'cancelled'])
+		expect((await planInstalments(t.db, plan.id)).map((instalment) => instalment.status)).toEqual(['paid', 'cancelled', 'cancelled'])
 		expect(await planAudits(t.db, plan.id)).toEqual([{ action: 'payment_plan.cancel_rest' }])
 
 		expect(stripe.subscriptions.get(subscriptionId)?.status).toBe('canceled')
@@ -460,12 +462,7 @@ describe("the admin's actions on a Stripe plan", () => {
 		})
 		setPayments(payments)
 		expect(await planRow(t.db, plan.id)).toMatchObject({ status: 'cancelled' })
-		expect(stripe.subscriptions.get(subscriptionId)?.status).toBe('active')
-
-		expect(await followUpJobs(plan.id)).toBe(1)
-		await runFollowUp(plan.id)
-		expect(stripe.subscriptions.get(subscriptionId)?.status).toBe('canceled')
-		expect(() => stripe.billNext(subscriptionId, 'paid')).toThrow('bills no more')
+		await expectCancelledByFollowUp(plan.id, subscriptionId)
 	}, 30_000)
 
 	test('refunding the plan cancels the subscription before the money goes back; five sends at once refund and cancel once', async () => {
@@ -517,11 +514,7 @@ describe("the admin's actions on a Stripe plan", () => {
 		expect(refund).toMatchObject({ kind: 'refunded', enrollmentEnded: true })
 		expect(await planRow(t.db, plan.id)).toMatchObject({ status: 'cancelled' })
 		// Never from inside the refund's transaction: the job, queued with it, asks Stripe.
-		expect(stripe.subscriptions.get(subscriptionId)?.status).toBe('active')
-		expect(await followUpJobs(plan.id)).toBe(1)
-		await runFollowUp(plan.id)
-		expect(stripe.subscriptions.get(subscriptionId)?.status).toBe('canceled')
-		expect(() => stripe.billNext(subscriptionId, 'paid')).toThrow('bills no more')
+		await expectCancelledByFollowUp(plan.id, subscriptionId)
 	})
 
 	test("pause keeps the month's invoice as a draft that charges nobody; resume collects it, and four sends at once change once", async () => {
@@ -543,7 +536,7 @@ describe("the admin's actions on a Stripe plan", () => {
 		// The month passes while paused: Stripe makes the invoice as a draft and charges nothing, so no event comes.
 		const draft = stripe.billNext(subscriptionId, 'paid')!
 		expect(draft).toMatchObject({ status: 'draft', auto_advance: false, amount_paid: 0 })
-		expect((await instalmentsOf(plan.id))[1]).toMatchObject({ status: 'scheduled' })
+		expect((await planInstalments(t.db, plan.id))[1]).toMatchObject({ status: 'scheduled' })
 
 		const resumed = await send('resume')
 		expect((await Promise.all(resumed.map(toastOf))).filter((toast) => toast?.type === 'success')).toHaveLength(1)
@@ -555,7 +548,7 @@ describe("the admin's actions on a Stripe plan", () => {
 
 		// Stripe charges the finalized invoice: it pays the instalment of the month the pause kept.
 		expect((await deliverStripeEvent(stripe.event('invoice.paid', stripe.payInvoice(draft.id)))).status).toBe(200)
-		expect((await instalmentsOf(plan.id))[1]).toMatchObject({ status: 'paid', provider_invoice_id: draft.id })
+		expect((await planInstalments(t.db, plan.id))[1]).toMatchObject({ status: 'paid', provider_invoice_id: draft.id })
 		expect(await courseAccess(t.db, reader(user.id), course.id)).toBe('full')
 		// The follow-up job finds Stripe as the plan is: nothing more to ask.
 		await runFollowUp(plan.id)
@@ -589,7 +582,7 @@ describe("the admin's actions on a Stripe plan", () => {
 		})
 		expect(response.status).toBe(302)
 		expect(await toastOf(response)).toMatchObject({ type: 'error', title: 'Stripe collects this plan: cancel the rest instead.' })
-		expect((await instalmentsOf(plan.id))[1]).toMatchObject({ status: 'scheduled' })
+		expect((await planInstalments(t.db, plan.id))[1]).toMatchObject({ status: 'scheduled' })
 		expect(await planAudits(t.db, plan.id)).toEqual([])
 		expect(await followUpJobs(plan.id)).toBe(0)
 	})

@@ -28,6 +28,7 @@ import { TestCheckoutPayments } from '#app/services/payments/test-checkout.serve
 import { hashToken } from '#app/utils/session.server.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
 import { insertCourse, insertEnrollment, insertUser, insertWaitlistEntry } from '#tests/support/fixtures.ts'
+import { mailStartingWith } from '#tests/support/outbox.ts'
 import { raceTallies, tally } from '#tests/support/races.ts'
 import { callRoute, formRequest, settle, signedInUser, toastOf } from '#tests/support/requests.ts'
 import { useStripeStandIn } from '#tests/support/stripe-stand-in.ts'
@@ -101,13 +102,18 @@ async function redemptions(promotionCodeId: number) {
 
 /** The text of the enrolment receipt queued for an address. */
 async function receiptText(email: string) {
-	const receipt = await t.db
-		.selectFrom('email_outbox')
-		.select('text_body')
-		.where('to_address', '=', email)
-		.where('subject', 'like', 'Enrollment confirmed: %')
-		.executeTakeFirstOrThrow()
+	const receipt = await mailStartingWith(t.db, email, 'Enrollment confirmed: ')
 	return receipt.text_body
+}
+
+/** The user's seat hold runs out and the sweep of expired checkouts (through Stripe) removes it. */
+async function lapseHoldOf(userId: string) {
+	await t.db
+		.updateTable('seat_holds')
+		.set({ expires_at: new Date(Date.now() - 1000) })
+		.where('user_id', '=', userId)
+		.execute()
+	await sweepExpiredCheckouts(t.db, stripePayments)
 }
 
 async function usesOf(promotionCodeId: number) {
@@ -224,12 +230,7 @@ describe('Stripe Checkout gets the discount as a Stripe promotion code', () => {
 		const outcome = await buy(stripePayments, late, courseId, limited.code)
 		if (outcome.kind !== 'checkout') throw new Error('expected a checkout')
 		// The hold lapses and the sweep removes it with its reservation; someone else takes the seat.
-		await t.db
-			.updateTable('seat_holds')
-			.set({ expires_at: new Date(Date.now() - 1000) })
-			.where('user_id', '=', late.id)
-			.execute()
-		await sweepExpiredCheckouts(t.db, stripePayments)
+		await lapseHoldOf(late.id)
 		expect(await redemptions(limited.id)).toEqual([])
 		const other = await student()
 		await insertEnrollment(t.db, { userId: other.id, courseId })
@@ -241,12 +242,7 @@ describe('Stripe Checkout gets the discount as a Stripe promotion code', () => {
 		const lucky = await student()
 		const second = await buy(stripePayments, lucky, roomyCourseId, limited.code)
 		if (second.kind !== 'checkout') throw new Error('expected a checkout')
-		await t.db
-			.updateTable('seat_holds')
-			.set({ expires_at: new Date(Date.now() - 1000) })
-			.where('user_id', '=', lucky.id)
-			.execute()
-		await sweepExpiredCheckouts(t.db, stripePayments)
+		await lapseHoldOf(lucky.id)
 		stripe.pay(second.sessionId)
 		expect(await fulfil(t.db, stripePayments, second.sessionId)).toMatchObject({ status: 'enrolled' })
 		// The customer paid the discounted price: the use is recorded again (docs/decisions/037).

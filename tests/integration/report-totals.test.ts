@@ -23,6 +23,7 @@ import { TestCheckoutPayments } from '#app/services/payments/test-checkout.serve
 import { holdAndOpenCheckout } from '#tests/support/checkouts.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
 import { insertCourse, insertPaymentPlan, insertPromotionCode, insertUser } from '#tests/support/fixtures.ts'
+import { planInstalments } from '#tests/support/plan-rows.ts'
 import { callRoute, getRequest, signedInUser } from '#tests/support/requests.ts'
 
 const t = useTestDatabase()
@@ -99,6 +100,28 @@ async function overviewTotals(cookie: string) {
 	return { paid: total('paidCents'), discounts: total('discountCents'), refunded: total('refundedCents'), net: total('netCents') }
 }
 
+/**
+ * The overview counts `paid` with March's $200 of discounts and $1,400 refunded, and the export's
+ * totals agree with it: gross is what was paid before the discounts.
+ */
+function expectTotals({
+	overview,
+	totals,
+	paid,
+}: {
+	overview: Awaited<ReturnType<typeof overviewTotals>>
+	totals: Awaited<ReturnType<typeof exportTotals>>['totals']
+	paid: number
+}) {
+	expect(overview).toEqual({ paid, discounts: 20_000, refunded: 140_000, net: paid - 140_000 })
+	expect(totals).toEqual({
+		gross: overview.paid + overview.discounts,
+		discount: overview.discounts,
+		refund: overview.refunded,
+		net: overview.net,
+	})
+}
+
 describe('the payments export and the overview', () => {
 	let planAmounts: number[]
 
@@ -134,12 +157,7 @@ describe('the payments export and the overview', () => {
 			.select('id')
 			.where('checkout_session_id', '=', planPayment.checkout_session_id)
 			.executeTakeFirstOrThrow()
-		const instalments = await t.db
-			.selectFrom('plan_instalments')
-			.select(['id', 'amount_cents'])
-			.where('plan_purchase_id', '=', plan.id)
-			.orderBy('sequence')
-			.execute()
+		const instalments = await planInstalments(t.db, plan.id)
 		planAmounts = instalments.map((instalment) => instalment.amount_cents)
 		const charge = await testCard.chargeSavedCard({
 			amountCents: planAmounts[1]!,
@@ -170,13 +188,7 @@ describe('the payments export and the overview', () => {
 		// Checked by hand: March's first second to its last, the plan's three payments, the two refunds of March.
 		const [planFirst, planSecond, planOutside] = planAmounts as [number, number, number, number]
 		const paid = 100_000 + 80_000 + 100_000 + planFirst + planSecond + planOutside
-		expect(overview).toEqual({ paid, discounts: 20_000, refunded: 140_000, net: paid - 140_000 })
-		expect(totals).toEqual({
-			gross: overview.paid + overview.discounts,
-			discount: overview.discounts,
-			refund: overview.refunded,
-			net: overview.net,
-		})
+		expectTotals({ overview, totals, paid })
 		const columns = paymentColumns(NEW_YORK)
 		const cell = (name: string) => lines.map((line) => line[columns.indexOf(name)])
 		expect(cell(`Date (${NEW_YORK})`)).toEqual([
@@ -210,12 +222,6 @@ describe('the payments export and the overview', () => {
 		// In UTC, February's last payment falls in March, and March's last one and the second instalment in April.
 		const [planFirst, , planOutside] = planAmounts as [number, number, number, number]
 		const paid = 100_000 + 100_000 + 80_000 + planFirst + planOutside
-		expect(overview).toEqual({ paid, discounts: 20_000, refunded: 140_000, net: paid - 140_000 })
-		expect(totals).toEqual({
-			gross: overview.paid + overview.discounts,
-			discount: overview.discounts,
-			refund: overview.refunded,
-			net: overview.net,
-		})
+		expectTotals({ overview, totals, paid })
 	})
 })

@@ -26,6 +26,13 @@ async function pair() {
 	return { student, admin }
 }
 
+/** A small text file by the name given. */
+const plainText = (name: string) => ({ name, bytes: Buffer.from('plain text'), type: 'text/plain' })
+
+function download(attachmentId: number, cookie: string) {
+	return callRoute(attachmentLoader, getRequest(`/files/attachments/${attachmentId}`, { cookie }), { attachmentId: String(attachmentId) })
+}
+
 function send(cookie: string, receiverId: string, file: { name: string; bytes: Uint8Array; type: string }) {
 	const body = new FormData()
 	body.set('intent', 'send')
@@ -61,9 +68,7 @@ describe('attachments that lie', () => {
 		const row = await t.db.selectFrom('message_attachments').selectAll().executeTakeFirst()
 		if (!row) return
 		expect(row.type).not.toBe('image/png')
-		const served = await callRoute(attachmentLoader, getRequest(`/files/attachments/${row.id}`, { cookie: student.cookie }), {
-			attachmentId: String(row.id),
-		})
+		const served = await download(row.id, student.cookie)
 		expect(served.headers.get('Content-Type')).not.toMatch(/^image\//)
 		expect(served.headers.get('Content-Disposition')).toMatch(/^attachment/)
 		expect(served.headers.get('X-Content-Type-Options')).toBe('nosniff')
@@ -71,36 +76,24 @@ describe('attachments that lie', () => {
 
 	test('control characters and NUL in a name are dropped: the attachment is kept under a clean name, not refused with 5xx', async () => {
 		const { student, admin } = await pair()
-		const response = await send(student.cookie, admin.id, {
-			name: 'notes\u0000\u0007\u001b[31m.txt',
-			bytes: Buffer.from('plain text'),
-			type: 'text/plain',
-		})
+		const response = await send(student.cookie, admin.id, plainText('notes\u0000\u0007\u001b[31m.txt'))
 		expect(response.status).toBe(302)
 		const row = await t.db.selectFrom('message_attachments').selectAll().executeTakeFirstOrThrow()
 		expect(row.name).toBe('notes[31m.txt')
 		expect(row.storage_key).toMatch(new RegExp(`^messages/${student.id}/[0-9a-f-]{36}-notes-31m\\.txt$`))
-		const served = await callRoute(attachmentLoader, getRequest(`/files/attachments/${row.id}`, { cookie: student.cookie }), {
-			attachmentId: String(row.id),
-		})
+		const served = await download(row.id, student.cookie)
 		expect(served.headers.get('Content-Disposition')).toMatch(/^(inline|attachment); filename="notes\[31m\.txt"$/)
 	})
 
 	test('a ../ name never leaves the user folder, and the download name is the server-cleaned one', async () => {
 		const { student, admin } = await pair()
-		const response = await send(student.cookie, admin.id, {
-			name: '../../../etc/passwd.txt',
-			bytes: Buffer.from('plain text'),
-			type: 'text/plain',
-		})
+		const response = await send(student.cookie, admin.id, plainText('../../../etc/passwd.txt'))
 		expect(response.status).toBeLessThan(400)
 		const row = await t.db.selectFrom('message_attachments').selectAll().executeTakeFirstOrThrow()
 		expect(row.storage_key).not.toContain('..')
 		expect(row.storage_key.startsWith(`messages/${student.id}/`) || row.storage_key.includes(student.id)).toBe(true)
 		for (const entry of storedFiles()) expect(path.resolve(entry.parentPath, entry.name).startsWith(files.dir)).toBe(true)
-		const served = await callRoute(attachmentLoader, getRequest(`/files/attachments/${row.id}`, { cookie: student.cookie }), {
-			attachmentId: String(row.id),
-		})
+		const served = await download(row.id, student.cookie)
 		const disposition = served.headers.get('Content-Disposition') ?? ''
 		expect(disposition).toMatch(/^attachment/)
 		expect(disposition).not.toContain('..')

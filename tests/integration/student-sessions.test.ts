@@ -22,6 +22,7 @@ import { loader as previewLoader } from '#app/routes/resources/material-preview.
 import { materialKey } from '#app/services/storage/keys.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
 import { insertCourse, insertEnrollment, insertLiveSession, insertMaterialItem, insertUser, insertWeek } from '#tests/support/fixtures.ts'
+import { pageData } from '#tests/support/loaders.ts'
 import { callRoute, formRequest, getRequest, sessionCookieFor, toastOf } from '#tests/support/requests.ts'
 import { useTestStorage } from '#tests/support/storage.ts'
 
@@ -114,9 +115,7 @@ type Dashboard = {
 }
 
 async function dashboardOf(cookie: string, courseId: number) {
-	const response = await callRoute(dashboardLoader, getRequest(`/dashboard?course=${courseId}`, { cookie }))
-	expect(response.status).toBe(200)
-	return (await response.json()) as Dashboard
+	return pageData<Dashboard>(dashboardLoader, `/dashboard?course=${courseId}`, cookie)
 }
 
 describe('the dashboard', () => {

@@ -19,6 +19,7 @@ import { action as placeAction, loader as placeLoader } from '#app/routes/regist
 import { holdAndOpenCheckout } from '#tests/support/checkouts.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
 import { insertCourse, insertEnrollment, insertUser } from '#tests/support/fixtures.ts'
+import { mailStartingWith } from '#tests/support/outbox.ts'
 import { callRoute, cookiesFrom, formRequest, getRequest, signedInUser, toastOf } from '#tests/support/requests.ts'
 import { useStripeStandIn } from '#tests/support/stripe-stand-in.ts'
 import { claimOutcome, deliverSeatOffers, latestWaitlistToken, outboxLines } from '#tests/support/waitlist.ts'
@@ -396,12 +397,7 @@ describe('the notices of an offer (issue 39 point 6)', () => {
 		await joinInTurn(course.id, ann, ben)
 		await freeFirstSeat(course)
 		await deliverSeatOffers(t.url)
-		const annOffer = await t.db
-			.selectFrom('email_outbox')
-			.select('text_body')
-			.where('to_address', '=', ann.email)
-			.where('subject', 'like', 'A seat is free%')
-			.executeTakeFirstOrThrow()
+		const annOffer = await mailStartingWith(t.db, ann.email, 'A seat is free')
 		expect(annOffer.text_body).toMatch(/We hold it for you until [A-Z][a-z]{2} \d+ [A-Z][a-z]{2}, \d+:\d\d [ap]m C[SD]T\./)
 
 		await expireOffers(course.id)
@@ -416,20 +412,10 @@ describe('the notices of an offer (issue 39 point 6)', () => {
 			`${ann.email}: Your held seat has been released: ${course.title}`,
 			`${ben.email}: A seat is free for you: ${course.title}`,
 		])
-		const released = await t.db
-			.selectFrom('email_outbox')
-			.select('text_body')
-			.where('to_address', '=', ann.email)
-			.where('subject', 'like', 'Your held seat%')
-			.executeTakeFirstOrThrow()
+		const released = await mailStartingWith(t.db, ann.email, 'Your held seat')
 		expect(released.text_body).toMatch(/We held a seat in .+ for you until .+ C[SD]T\. It was not claimed in time/)
 		expect(released.text_body).toContain(`/courses/${course.id}`)
-		const benOffer = await t.db
-			.selectFrom('email_outbox')
-			.select('text_body')
-			.where('to_address', '=', ben.email)
-			.where('subject', 'like', 'A seat is free%')
-			.executeTakeFirstOrThrow()
+		const benOffer = await mailStartingWith(t.db, ben.email, 'A seat is free')
 		expect(benOffer.text_body).toMatch(/We hold it for you until .+ CES?T\./)
 	})
 })

@@ -1,12 +1,17 @@
 /**
- * What the payment-plan tests read back after an action: the plan's row, its audit trail, and the
- * mail its buyer was sent.
+ * What the payment-plan tests read back after an action: the plan's row, its instalments and its audit trail (the
+ * mail its buyer was sent: outbox.ts).
  */
 import type { Kysely } from 'kysely'
 import type { Database } from '#db/types.ts'
 
 export function planRow(db: Kysely<Database>, planId: number) {
 	return db.selectFrom('plan_purchases').selectAll().where('id', '=', planId).executeTakeFirstOrThrow()
+}
+
+/** A plan's instalments, in their order. */
+export function planInstalments(db: Kysely<Database>, planId: number) {
+	return db.selectFrom('plan_instalments').selectAll().where('plan_purchase_id', '=', planId).orderBy('sequence').execute()
 }
 
 /** The audit entries of a plan, oldest first. */
@@ -16,17 +21,6 @@ export function planAudits(db: Kysely<Database>, planId: number) {
 		.select('action')
 		.where('entity', '=', 'plan_purchase')
 		.where('entity_id', '=', String(planId))
-		.orderBy('id')
-		.execute()
-}
-
-/** The mail queued for an address whose subject starts with `subjectStart`, oldest first. */
-export function mailsStartingWith(db: Kysely<Database>, address: string, subjectStart: string) {
-	return db
-		.selectFrom('email_outbox')
-		.select(['subject', 'text_body'])
-		.where('to_address', '=', address)
-		.where('subject', 'like', `${subjectStart}%`)
 		.orderBy('id')
 		.execute()
 }

@@ -1,4 +1,7 @@
+import { Kysely, PostgresDialect } from 'kysely'
+import pg from 'pg'
 import { getDatabaseHandle, openDatabase, setDatabaseHandle } from '#app/utils/db.server.ts'
+import type { Database } from '#db/types.ts'
 
 /**
  * Counts the SQL statements app code issues: a second handle on the same database with
@@ -22,4 +25,19 @@ export async function createQueryCounter(databaseUrl: string) {
 		},
 		close: () => handle.close(),
 	}
+}
+
+/**
+ * A handle of its own on the database (one connection) that notes every SQL statement it runs,
+ * for a model function that takes its db as an argument. `destroy` it when done.
+ */
+export function createCountingDb(databaseUrl: string) {
+	const statements: string[] = []
+	const db = new Kysely<Database>({
+		dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: databaseUrl, max: 1 }) }),
+		log: (event) => {
+			statements.push(event.query.sql)
+		},
+	})
+	return { db, statements, destroy: () => db.destroy() }
 }
