@@ -24,7 +24,14 @@ import { action as courseAction, loader as courseLoader } from '#app/routes/dash
 import { action as threadAction, loader as threadLoader } from '#app/routes/dashboard/community-thread.tsx'
 import { RATE_LIMITS } from '#app/utils/rate-limit.server.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
-import { insertCommunityThread, insertCourse, insertCourseStaff, insertEnrollment, insertPlanPurchase } from '#tests/support/fixtures.ts'
+import {
+	insertCommunityThread,
+	insertCourse,
+	insertCourseStaff,
+	insertEnrollment,
+	insertLiveSession,
+	insertPlanPurchase,
+} from '#tests/support/fixtures.ts'
 import { createQueryCounter } from '#tests/support/query-counter.ts'
 import { callRoute, formRequest, getRequest, signedInUser, toastOf } from '#tests/support/requests.ts'
 
@@ -324,6 +331,38 @@ describe('who reads and posts', () => {
 			{ body: 'Reply 1', hidden_at: null, deleted_at: null },
 			{ body: 'Reply 1', hidden_at: null, deleted_at: null },
 		])
+	})
+
+	test("events: the course's sessions in the reader's zone, past ones ended, cancelled ones said; the join link only while open and only for its students and admins", async () => {
+		const { course, ana, alumna, instructor, admin } = await community()
+		const HOUR = 3_600_000
+		const at = (offset: number) => new Date(Date.now() + offset)
+		const past = await insertLiveSession(t.db, { courseId: course.id, weekNumber: 1, startsAt: at(-26 * HOUR), endsAt: at(-25 * HOUR) })
+		const open = await insertLiveSession(t.db, { courseId: course.id, weekNumber: 2, startsAt: at(-HOUR / 12), endsAt: at(HOUR) })
+		const later = await insertLiveSession(t.db, { courseId: course.id, weekNumber: 3, startsAt: at(72 * HOUR), endsAt: at(73 * HOUR) })
+		const cancelled = await insertLiveSession(t.db, { courseId: course.id, weekNumber: 4, startsAt: at(96 * HOUR), endsAt: at(97 * HOUR) })
+		await t.db.updateTable('live_sessions').set({ status: 'cancelled' }).where('id', '=', cancelled).execute()
+		await t.db.updateTable('profiles').set({ time_zone: 'Europe/London' }).where('id', '=', ana.id).execute()
+		const eventsOf = async (person: Person) => (await (await readCourse(course.id, person, '?tab=events')).json()).events
+		const joinOf = (id: number) => `/dashboard/sessions/${id}/join`
+
+		const forAna = await eventsOf(ana)
+		expect(forAna.map((event: { id: number }) => event.id)).toEqual([past, open, later, cancelled])
+		expect(forAna).toMatchObject([
+			{ weekNumber: 1, ended: true, cancelled: false, joinPath: null },
+			{ weekNumber: 2, ended: false, cancelled: false, joinPath: joinOf(open) },
+			{ weekNumber: 3, ended: false, cancelled: false, joinPath: null },
+			{ weekNumber: 4, ended: false, cancelled: true, joinPath: null },
+		])
+		expect(forAna[0].when).toMatch(/GMT|BST/)
+		const forAdmin = await eventsOf(admin)
+		expect(forAdmin[0].when).toMatch(/EST|EDT/)
+		expect(forAdmin.map((event: { joinPath: string | null }) => event.joinPath)).toEqual([null, joinOf(open), null, null])
+		for (const reader of [alumna, instructor]) {
+			expect((await eventsOf(reader)).map((event: { joinPath: string | null }) => event.joinPath)).toEqual([null, null, null, null])
+		}
+		const page = await (await readCourse(course.id, ana, '?tab=events')).json()
+		expect(page.discussions).toBeNull()
 	})
 
 	test('members: names and roles; e-mail addresses for the staff, never for students', async () => {

@@ -2,9 +2,9 @@ import { ButtonAnchor } from '#app/components/ui/button.tsx'
 import { Card } from '#app/components/ui/card.tsx'
 import { EmptyState } from '#app/components/ui/empty-state.tsx'
 
-export type CommunityEvent = { id: number; weekNumber: number; when: string; cancelled: boolean; joinPath: string | null }
+export type CommunityEvent = { id: number; weekNumber: number; when: string; cancelled: boolean; ended: boolean; joinPath: string | null }
 
-/** The course's live sessions from the schedule; the join link (the app's join route) only while it is open to this reader. */
+/** The course's live sessions from the schedule, those past marked ended; the join link (the app's join route) only while it is open to this reader. */
 export function EventsList({ events }: { events: CommunityEvent[] }) {
 	if (events.length === 0) return <EmptyState title="No live sessions" description="This course has no live sessions scheduled." />
 	return (
@@ -16,7 +16,7 @@ export function EventsList({ events }: { events: CommunityEvent[] }) {
 							<span className="block font-semibold text-ink">Week {event.weekNumber} live session</span>{' '}
 							<span className="block text-sm text-slate-600">
 								{event.when}
-								{event.cancelled ? ' (cancelled)' : ''}
+								{event.cancelled ? ' (cancelled)' : event.ended ? ' (ended)' : ''}
 							</span>
 						</span>{' '}
 						{event.joinPath ? <ButtonAnchor href={event.joinPath}>Join Class Session</ButtonAnchor> : null}

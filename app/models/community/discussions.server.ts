@@ -439,6 +439,7 @@ export async function listCourseEvents(
 		weekNumber: session.weekNumber,
 		when: formatSessionTime(session.startsAt, session.endsAt, timeZone ?? session.timeZone),
 		cancelled: session.status === 'cancelled',
+		ended: session.status !== 'cancelled' && session.endsAt.getTime() <= now.getTime(),
 		joinPath: canJoin && joinLinkOpen(session, now) ? sessionJoinPath(session.id) : null,
 	}))
 }
