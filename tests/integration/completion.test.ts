@@ -102,6 +102,16 @@ async function statusOf(enrollmentId: number) {
 	return (await t.db.selectFrom('enrollments').select('status').where('id', '=', enrollmentId).executeTakeFirstOrThrow()).status
 }
 
+/** The end-of-course job's audit entries for a course: one per evaluation. */
+function completionAudits(courseId: number) {
+	return t.db
+		.selectFrom('audit_log')
+		.select('id')
+		.where('action', '=', 'course.completion')
+		.where('entity_id', '=', String(courseId))
+		.execute()
+}
+
 async function certificatesOf(enrollmentId: number) {
 	return t.db.selectFrom('certificates').select(['id', 'revoked_at', 'revoked_reason']).where('enrollment_id', '=', enrollmentId).execute()
 }
@@ -191,13 +201,7 @@ describe('the end-of-course job', () => {
 			ids.push(certificates[0]!.id)
 		}
 		expect(await certificateJobs(ids)).toHaveLength(students.length)
-		const audits = await t.db
-			.selectFrom('audit_log')
-			.select('id')
-			.where('action', '=', 'course.completion')
-			.where('entity_id', '=', String(course.course.id))
-			.execute()
-		expect(audits).toHaveLength(1)
+		expect(await completionAudits(course.course.id)).toHaveLength(1)
 	})
 
 	test('in two job runners (two app processes), each student gets one certificate mail', async () => {
@@ -243,13 +247,7 @@ describe('the end-of-course job', () => {
 		expect(await statusOf(late.enrollmentId)).toBe('completed')
 		expect((await certificatesOf(first.enrollmentId)).filter((one) => one.revoked_at === null)).toHaveLength(1)
 		expect((await completeEndedCourses(t.db)).some((run) => run.courseId === course.course.id)).toBe(false)
-		const audits = await t.db
-			.selectFrom('audit_log')
-			.select('id')
-			.where('action', '=', 'course.completion')
-			.where('entity_id', '=', String(course.course.id))
-			.execute()
-		expect(audits).toHaveLength(2)
+		expect(await completionAudits(course.course.id)).toHaveLength(2)
 	})
 
 	test('leaves a course that has not ended, one whose last live session is still ahead after its end date, and one without an end date', async () => {
