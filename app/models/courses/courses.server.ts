@@ -1,5 +1,5 @@
 import { type ExpressionBuilder, type Kysely, type Selectable, sql } from 'kysely'
-import { describeSchedule } from '#app/models/sessions/live-sessions.ts'
+import { courseScheduleLine, scheduledSessionsColumns } from '#app/models/sessions/live-sessions.server.ts'
 import type { CoursesTable, Database, EnrollmentStatus } from '#db/types.ts'
 import { availabilityOf, type CourseWithAvailability, courseDuration, courseOutcomes } from './courses.ts'
 
@@ -36,21 +36,7 @@ function coursesWithTakenSeats(db: Kysely<Database>) {
 	return db
 		.selectFrom('courses')
 		.selectAll('courses')
-		.select((eb) => [
-			takenSeatsExpression(eb).as('taken'),
-			eb
-				.selectFrom('live_sessions')
-				.select((sub) => sub.fn.countAll<string>().as('n'))
-				.whereRef('live_sessions.course_id', '=', 'courses.id')
-				.where('live_sessions.status', '=', 'scheduled')
-				.as('sessionCount'),
-			eb
-				.selectFrom('live_sessions')
-				.select((sub) => sub.fn.min('live_sessions.starts_at').as('first'))
-				.whereRef('live_sessions.course_id', '=', 'courses.id')
-				.where('live_sessions.status', '=', 'scheduled')
-				.as('firstSessionAt'),
-		])
+		.select((eb) => [takenSeatsExpression(eb).as('taken'), ...scheduledSessionsColumns(eb)])
 }
 
 function toCourseWithAvailability(
@@ -71,13 +57,7 @@ function toCourseWithAvailability(
 		updatedAt: new Date(row.updated_at).toISOString(),
 		outcomes: courseOutcomes(row.outcomes),
 		duration: courseDuration({ durationText: row.duration_text, scheduledWeeks: scheduled && sessionCount > 0 ? sessionCount : null }),
-		schedule:
-			row.schedule_weekday && row.schedule_start_time && row.schedule_minutes
-				? describeSchedule(
-						{ weekday: row.schedule_weekday, startTime: row.schedule_start_time, minutes: row.schedule_minutes, timeZone: row.time_zone },
-						{ count: sessionCount, firstStartsAt: row.firstSessionAt ? new Date(row.firstSessionAt) : null },
-					)
-				: null,
+		schedule: courseScheduleLine(row),
 		...availabilityOf({ capacity: row.capacity, taken: Number(row.taken) }),
 	}
 }

@@ -3,15 +3,8 @@
 import type { Kysely } from 'kysely'
 import { recordAudit } from '#app/models/site/audit-log.server.ts'
 import type { Database } from '#db/types.ts'
-import { listCourseSessions, selectSessions, toSession } from './live-sessions.server.ts'
-import {
-	type AdminSessionView,
-	describeSchedule,
-	formatMoment,
-	formatSessionTime,
-	type SessionStatus,
-	weekOpensAt,
-} from './live-sessions.ts'
+import { courseScheduleLine, listCourseSessions, scheduledSessionsColumns, selectSessions, toSession } from './live-sessions.server.ts'
+import { type AdminSessionView, formatMoment, formatSessionTime, type SessionStatus, weekOpensAt } from './live-sessions.ts'
 import { sendSessionChangeNotices } from './session-emails.server.ts'
 import { sessionTimesOn, sessionWeekSql, wallClockOf } from './session-schedule.server.ts'
 
@@ -177,29 +170,8 @@ export async function listAdminSessions(db: Kysely<Database>, courseId: number, 
 export async function describeCourseSchedule(db: Kysely<Database>, courseId: number) {
 	const row = await db
 		.selectFrom('courses')
-		.select((eb) => [
-			'time_zone',
-			'schedule_weekday',
-			'schedule_start_time',
-			'schedule_minutes',
-			eb
-				.selectFrom('live_sessions')
-				.select((sub) => sub.fn.countAll<string>().as('n'))
-				.whereRef('live_sessions.course_id', '=', 'courses.id')
-				.where('live_sessions.status', '=', 'scheduled')
-				.as('sessions'),
-			eb
-				.selectFrom('live_sessions')
-				.select((sub) => sub.fn.min('live_sessions.starts_at').as('first'))
-				.whereRef('live_sessions.course_id', '=', 'courses.id')
-				.where('live_sessions.status', '=', 'scheduled')
-				.as('firstStartsAt'),
-		])
+		.select((eb) => ['time_zone', 'schedule_weekday', 'schedule_start_time', 'schedule_minutes', ...scheduledSessionsColumns(eb)])
 		.where('id', '=', courseId)
 		.executeTakeFirst()
-	if (!row?.schedule_weekday || !row.schedule_start_time || !row.schedule_minutes) return null
-	return describeSchedule(
-		{ weekday: row.schedule_weekday, startTime: row.schedule_start_time, minutes: row.schedule_minutes, timeZone: row.time_zone },
-		{ count: Number(row.sessions ?? 0), firstStartsAt: row.firstStartsAt ? new Date(row.firstStartsAt) : null },
-	)
+	return row ? courseScheduleLine(row) : null
 }

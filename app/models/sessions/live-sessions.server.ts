@@ -1,6 +1,7 @@
-import type { Kysely } from 'kysely'
+import type { ExpressionBuilder, Kysely } from 'kysely'
 import type { Database } from '#db/types.ts'
 import {
+	describeSchedule,
 	formatSessionTime,
 	JOIN_OPENS_MINUTES_BEFORE,
 	joinLinkOpen,
@@ -53,6 +54,37 @@ export function toSession(row: Omit<LiveSession, 'startsAt' | 'endsAt'> & { star
 export async function listCourseSessions(db: Kysely<Database>, courseId: number): Promise<LiveSession[]> {
 	const rows = await selectSessions(db).where('course_id', '=', courseId).orderBy('week_number').execute()
 	return rows.map(toSession)
+}
+
+/**
+ * What a course's schedule line counts of its sessions: how many are scheduled (not cancelled) and
+ * when the first of them starts. For queries from `courses`.
+ */
+export function scheduledSessionsColumns(eb: ExpressionBuilder<Database, 'courses'>) {
+	const scheduled = eb
+		.selectFrom('live_sessions')
+		.whereRef('live_sessions.course_id', '=', 'courses.id')
+		.where('live_sessions.status', '=', 'scheduled')
+	return [
+		scheduled.select((sub) => sub.fn.countAll<string>().as('n')).as('sessionCount'),
+		scheduled.select((sub) => sub.fn.min('live_sessions.starts_at').as('first')).as('firstSessionAt'),
+	] as const
+}
+
+/** 'Tuesdays 7 pm ET, 8 sessions from 13 Jan' of a course row read with `scheduledSessionsColumns`; null without a schedule. */
+export function courseScheduleLine(row: {
+	time_zone: string
+	schedule_weekday: number | null
+	schedule_start_time: string | null
+	schedule_minutes: number | null
+	sessionCount: string | number | null
+	firstSessionAt: Date | string | null
+}) {
+	if (!row.schedule_weekday || !row.schedule_start_time || !row.schedule_minutes) return null
+	return describeSchedule(
+		{ weekday: row.schedule_weekday, startTime: row.schedule_start_time, minutes: row.schedule_minutes, timeZone: row.time_zone },
+		{ count: Number(row.sessionCount ?? 0), firstStartsAt: row.firstSessionAt ? new Date(row.firstSessionAt) : null },
+	)
 }
 
 /**
