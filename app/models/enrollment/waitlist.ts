@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { APPLY_CODE_INTENT, ApplyCodeFieldSchema, PromotionCodeFieldSchema } from '#app/models/payments/promotion-codes.ts'
+import { ApplyCodeSchema, PromotionCodeFieldSchema } from '#app/models/payments/promotion-codes.ts'
 import { rowIdSchema } from '#app/utils/row-id.ts'
 import { PasswordSchema } from '#app/utils/user-validation.ts'
 import type { WaitlistStatus } from '#db/types.ts'
@@ -20,12 +20,7 @@ export const PlaceActionSchema = z.discriminatedUnion('intent', [
 		promotionCode: PromotionCodeFieldSchema,
 	}),
 	// Apply prices a code on the claim form, as on the purchase form: nothing is claimed or created.
-	z.object({
-		intent: z.literal(APPLY_CODE_INTENT),
-		promotionCode: ApplyCodeFieldSchema,
-		agreeToTerms: z.boolean().optional(),
-		password: z.string().optional(),
-	}),
+	ApplyCodeSchema.extend({ password: z.string().optional() }),
 ])
 
 /** What the admin queue and My Courses call each status. */

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { rowIdSchema } from '#app/utils/row-id.ts'
-import { APPLY_CODE_INTENT, ApplyCodeFieldSchema, PromotionCodeFieldSchema } from './promotion-codes.ts'
+import { ApplyCodeSchema, PromotionCodeFieldSchema } from './promotion-codes.ts'
 /**
  * What the purchase forms and their actions share about a buyer's open checkout
  * (docs/decisions/040): a buyer has at most one per course, and may cancel it to start again.
@@ -42,9 +42,5 @@ export const PurchaseSchema = z.discriminatedUnion('intent', [
 		agreementVersion: rowIdSchema().optional(),
 		paymentOption: PaymentOptionSchema,
 	}),
-	z.object({
-		intent: z.literal(APPLY_CODE_INTENT),
-		promotionCode: ApplyCodeFieldSchema,
-		agreeToTerms: z.boolean().optional(),
-	}),
+	ApplyCodeSchema,
 ])

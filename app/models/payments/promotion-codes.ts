@@ -75,8 +75,15 @@ export const PromotionCodeFieldSchema = z
 	.transform(normalizePromotionCode)
 	.optional()
 
-/** The field when Apply is pressed: a code is needed to price. */
-export const ApplyCodeFieldSchema = PromotionCodeFieldSchema.pipe(z.string({ error: 'Enter a promotion code to apply' }))
+/**
+ * Apply pressed on a form that buys or claims a seat: it only prices the code, so a code is needed
+ * and the terms box may be left unticked.
+ */
+export const ApplyCodeSchema = z.object({
+	intent: z.literal(APPLY_CODE_INTENT),
+	promotionCode: PromotionCodeFieldSchema.pipe(z.string({ error: 'Enter a promotion code to apply' })),
+	agreeToTerms: z.boolean().optional(),
+})
 
 const AMOUNT_PATTERN = /^\d{1,7}(\.\d{1,2})?$/
 
