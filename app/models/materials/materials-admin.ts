@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { hasFile, isHttpUrl } from '#app/models/materials/uploads.ts'
+import { hasFile, isHttpUrl, weekNumberAndTopicFields } from '#app/models/materials/uploads.ts'
 import { rowIdSchema } from '#app/utils/row-id.ts'
 import { fileField } from '#app/utils/upload-limit.ts'
 import type { MaterialCategory, MaterialType } from '#db/types.ts'
@@ -51,16 +51,7 @@ export function weekEditSchema(maxUploadMb?: number) {
 	})
 
 	return z.object({
-		weekNumber: z.coerce
-			.number({ error: (issue) => (issue.input === undefined ? WEEK_MESSAGES.weekNumberRequired : WEEK_MESSAGES.weekNumberNumeric) })
-			.int(WEEK_MESSAGES.weekNumberMin)
-			.min(1, WEEK_MESSAGES.weekNumberMin)
-			.max(1000, 'Week number must be 1000 or less'),
-		topic: z
-			.string({ error: WEEK_MESSAGES.topicRequired })
-			.trim()
-			.min(1, WEEK_MESSAGES.topicRequired)
-			.max(300, 'Topic must be at most 300 characters'),
+		...weekNumberAndTopicFields(WEEK_MESSAGES),
 		zoomLink: z
 			.string()
 			.trim()

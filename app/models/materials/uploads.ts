@@ -74,19 +74,33 @@ const optionalText = (max: number) =>
 		.optional()
 		.transform((value) => value || undefined)
 
+/** A week's number and topic as the week's forms take them (the upload form and Edit Week), each with its form's messages. */
+export function weekNumberAndTopicFields(messages: {
+	weekNumberRequired: string
+	/** For an input that is no number. */
+	weekNumberNumeric: string
+	weekNumberMin: string
+	topicRequired: string
+}) {
+	return {
+		weekNumber: z.coerce
+			.number({ error: (issue) => (issue.input === undefined ? messages.weekNumberRequired : messages.weekNumberNumeric) })
+			.int(messages.weekNumberMin)
+			.min(1, messages.weekNumberMin)
+			.max(1000, 'Week number must be 1000 or less'),
+		topic: z
+			.string({ error: messages.topicRequired })
+			.trim()
+			.min(1, messages.topicRequired)
+			.max(300, 'Topic must be at most 300 characters'),
+	}
+}
+
 /** The fields of the upload form that come before its files; the server checks them before storing a byte. */
 export const UploadTargetSchema = z.object({
 	courseId: rowIdSchema(UPLOAD_MESSAGES.noCourse),
-	weekNumber: z.coerce
-		.number({ error: (issue) => (issue.input === undefined ? UPLOAD_MESSAGES.weekNumberRequired : UPLOAD_MESSAGES.weekNumberMin) })
-		.int(UPLOAD_MESSAGES.weekNumberMin)
-		.min(1, UPLOAD_MESSAGES.weekNumberMin)
-		.max(1000, 'Week number must be 1000 or less'),
-	topic: z
-		.string({ error: UPLOAD_MESSAGES.topicRequired })
-		.trim()
-		.min(1, UPLOAD_MESSAGES.topicRequired)
-		.max(300, 'Topic must be at most 300 characters'),
+	// The upload form answers an input that is no number with the range's message.
+	...weekNumberAndTopicFields({ ...UPLOAD_MESSAGES, weekNumberNumeric: UPLOAD_MESSAGES.weekNumberMin }),
 })
 
 /** The whole upload form, on both sides. A topic alone is enough: files, recordings and links can follow (docs/decisions/046). */
