@@ -114,13 +114,7 @@ export class LocalFileStorage implements FileStorage {
 	async removeAbandonedUploads(olderThan: Date) {
 		let removed = 0
 		const sweep = async (directory: string) => {
-			let entries: Dirent[]
-			try {
-				entries = await fs.readdir(directory, { withFileTypes: true })
-			} catch (error) {
-				if (isMissing(error)) return
-				throw error
-			}
+			const entries = await entriesOf(directory)
 			const names = new Set(entries.map((entry) => entry.name))
 			for (const entry of entries) {
 				const file = path.join(directory, entry.name)
@@ -146,13 +140,7 @@ export class LocalFileStorage implements FileStorage {
 
 	private async *walk(directoryKey: string, prefix: string): AsyncGenerator<StoredObject> {
 		const directory = directoryKey ? path.join(this.rootDir, ...directoryKey.split('/')) : this.rootDir
-		let entries: Dirent[]
-		try {
-			entries = await fs.readdir(directory, { withFileTypes: true })
-		} catch (error) {
-			if (isMissing(error)) return
-			throw error
-		}
+		const entries = await entriesOf(directory)
 		entries.sort((a, b) => (a.name < b.name ? -1 : 1))
 		for (const entry of entries) {
 			if (entry.name.startsWith('.')) continue
@@ -198,6 +186,16 @@ async function writeFileAtomically(file: string, contents: string) {
 		await fs.rename(temp, file)
 	} catch (error) {
 		await fs.rm(temp, { force: true })
+		throw error
+	}
+}
+
+/** A directory's entries; none when it does not exist (nothing was stored below it). */
+async function entriesOf(directory: string): Promise<Dirent[]> {
+	try {
+		return await fs.readdir(directory, { withFileTypes: true })
+	} catch (error) {
+		if (isMissing(error)) return []
 		throw error
 	}
 }
