@@ -205,27 +205,20 @@ export function sampleBudgetXlsx(sheetName: string, lines: BudgetLine[]) {
 	]
 	const last = lines.length + 1
 	const total = last + 1
-	const sum = (pick: (line: BudgetLine) => number) => lines.reduce((acc, line) => acc + pick(line), 0)
+	/** The totals row's cell of a column: the sum of its lines. */
+	const totalOf = (column: string, pick: (line: BudgetLine) => number) =>
+		number(
+			`${column}${total}`,
+			lines.reduce((acc, line) => acc + pick(line), 0),
+			BOLD_MONEY,
+			`SUM(${column}2:${column}${last})`,
+		)
 	rows.push(
 		`<row r="${total}">${text(`A${total}`, 'Total', BOLD)}` +
-			`${number(
-				`B${total}`,
-				sum((line) => line.estimated),
-				BOLD_MONEY,
-				`SUM(B2:B${last})`,
-			)}` +
-			`${number(
-				`C${total}`,
-				sum((line) => line.actual),
-				BOLD_MONEY,
-				`SUM(C2:C${last})`,
-			)}` +
-			`${number(
-				`D${total}`,
-				sum((line) => line.actual - line.estimated),
-				BOLD_MONEY,
-				`SUM(D2:D${last})`,
-			)}</row>`,
+			totalOf('B', (line) => line.estimated) +
+			totalOf('C', (line) => line.actual) +
+			totalOf('D', (line) => line.actual - line.estimated) +
+			'</row>',
 	)
 	const main = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main'
 	const officeRel = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships'
