@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely'
 import MarkdownIt from 'markdown-it'
+import { scheduledSessionCount } from '#app/models/sessions/live-sessions.server.ts'
 import { recordAudit } from '#app/models/site/audit-log.server.ts'
 import { getSchoolDetails } from '#app/models/site/site-settings.server.ts'
 import type { Database } from '#db/types.ts'
@@ -90,13 +91,7 @@ export async function agreementCourse(db: Kysely<Database>, courseId: number): P
 			'end_date as endDate',
 			'schedule_minutes as sessionMinutes',
 			'refund_terms as refundTerms',
-			(eb) =>
-				eb
-					.selectFrom('live_sessions')
-					.select((sub) => sub.fn.countAll<string>().as('n'))
-					.whereRef('live_sessions.course_id', '=', 'courses.id')
-					.where('live_sessions.status', '=', 'scheduled')
-					.as('sessionCount'),
+			scheduledSessionCount,
 		])
 		.where('id', '=', courseId)
 		.executeTakeFirst()

@@ -56,18 +56,28 @@ export async function listCourseSessions(db: Kysely<Database>, courseId: number)
 	return rows.map(toSession)
 }
 
-/**
- * What a course's schedule line counts of its sessions: how many are scheduled (not cancelled) and
- * when the first of them starts. For queries from `courses`.
- */
-export function scheduledSessionsColumns(eb: ExpressionBuilder<Database, 'courses'>) {
-	const scheduled = eb
+/** A course's scheduled (not cancelled) sessions. For queries from `courses`. */
+function scheduledSessionsOf(eb: ExpressionBuilder<Database, 'courses'>) {
+	return eb
 		.selectFrom('live_sessions')
 		.whereRef('live_sessions.course_id', '=', 'courses.id')
 		.where('live_sessions.status', '=', 'scheduled')
+}
+
+/** How many sessions of a course are scheduled, as `sessionCount`: the course's weeks where it has a schedule. */
+export function scheduledSessionCount(eb: ExpressionBuilder<Database, 'courses'>) {
+	return scheduledSessionsOf(eb)
+		.select((sub) => sub.fn.countAll<string>().as('n'))
+		.as('sessionCount')
+}
+
+/** What a course's schedule line reads of its sessions: how many are scheduled, and when the first of them starts. */
+export function scheduledSessionsColumns(eb: ExpressionBuilder<Database, 'courses'>) {
 	return [
-		scheduled.select((sub) => sub.fn.countAll<string>().as('n')).as('sessionCount'),
-		scheduled.select((sub) => sub.fn.min('live_sessions.starts_at').as('first')).as('firstSessionAt'),
+		scheduledSessionCount(eb),
+		scheduledSessionsOf(eb)
+			.select((sub) => sub.fn.min('live_sessions.starts_at').as('first'))
+			.as('firstSessionAt'),
 	] as const
 }
 
