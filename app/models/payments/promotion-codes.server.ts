@@ -1,6 +1,6 @@
-import { type ExpressionBuilder, type Kysely, sql, type Transaction } from 'kysely'
+import { type ExpressionBuilder, type Kysely, type Selectable, sql, type Transaction } from 'kysely'
 import { recordAudit } from '#app/models/site/audit-log.server.ts'
-import type { Database } from '#db/types.ts'
+import type { Database, PromotionCodesTable } from '#db/types.ts'
 import { type Discount, normalizePromotionCode, type PromotionCodeRefusal, priceWithCode } from './promotion-codes.ts'
 
 /**
@@ -41,17 +41,20 @@ export function overLimitExpression(eb: ExpressionBuilder<Database, 'promotion_c
 		.where('promotion_code_redemptions.status', '=', 'over_limit')
 }
 
-type CodeRow = {
-	id: number
-	code: string
-	percent_off: number | null
-	amount_off_cents: number | null
-	course_id: number | null
-	expires_at: Date | null
-	max_uses: number | null
-	deactivated_at: Date | null
-	stripe_promotion_code_id: string | null
-}
+const CODE_COLUMNS = [
+	'id',
+	'code',
+	'percent_off',
+	'amount_off_cents',
+	'course_id',
+	'expires_at',
+	'max_uses',
+	'deactivated_at',
+	'stripe_promotion_code_id',
+] as const
+
+/** A code as its checks and its price read it: the CODE_COLUMNS of its row. */
+type CodeRow = Pick<Selectable<PromotionCodesTable>, (typeof CODE_COLUMNS)[number]>
 
 function refusalOf(row: CodeRow | undefined, courseId: number, uses: number, now: Date): PromotionCodeRefusal | null {
 	if (!row) return 'unknown'
@@ -83,18 +86,6 @@ function applied(row: CodeRow, priceCents: number): AppliedPromotionCode {
 		stripePromotionCodeId: row.stripe_promotion_code_id,
 	}
 }
-
-const CODE_COLUMNS = [
-	'id',
-	'code',
-	'percent_off',
-	'amount_off_cents',
-	'course_id',
-	'expires_at',
-	'max_uses',
-	'deactivated_at',
-	'stripe_promotion_code_id',
-] as const
 
 /** What the code would take off this course's price now; a preview only, nothing is reserved. Throws PromotionCodeError. */
 export async function previewPromotionCode(db: Kysely<Database>, input: { code: string; courseId: number; priceCents: number }) {
