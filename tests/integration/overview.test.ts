@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { beforeAll, describe, expect, test } from 'vitest'
 import { getOverview } from '#app/models/reports/overview.server.ts'
 import { overviewRangeSchema } from '#app/models/reports/overview.ts'
 import { loader as overviewLoader } from '#app/routes/admin/overview.tsx'
@@ -17,7 +17,7 @@ import {
 	insertUsers,
 	insertWaitlistEntry,
 } from '#tests/support/fixtures.ts'
-import { createQueryCounter } from '#tests/support/query-counter.ts'
+import { useQueryCounter } from '#tests/support/query-counter.ts'
 import { callRoute, getRequest, sessionCookieFor } from '#tests/support/requests.ts'
 
 const t = useTestDatabase()
@@ -298,13 +298,7 @@ describe('the range form', () => {
 })
 
 describe('statements', () => {
-	let counter: Awaited<ReturnType<typeof createQueryCounter>>
-	beforeAll(async () => {
-		counter = await createQueryCounter(t.url)
-	})
-	afterAll(async () => {
-		await counter?.close()
-	})
+	const counter = useQueryCounter(t)
 
 	/** `n` courses taught by one instructor, each with `n` students, payments, refunds, plans, waitlist places and sessions. */
 	async function growSchool(instructor: string, n: number) {
