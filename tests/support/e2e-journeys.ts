@@ -104,6 +104,11 @@ export async function mailsTo(db: Kysely<Database>, address: string, subject: st
 		.execute()
 }
 
+/** The user's enrolments in the course, as `{ status }` rows: a test that expects one says so with `[{ status }]`. */
+export async function enrollmentStatuses(db: Kysely<Database>, userId: string, courseId: number) {
+	return db.selectFrom('enrollments').select('status').where('user_id', '=', userId).where('course_id', '=', courseId).execute()
+}
+
 /** In the admin's Invite User form (page or dialog): an instructor for one course; the toast says it went. */
 export async function inviteInstructor(page: Page, invitee: { name: string; email: string; courseTitle: string }) {
 	await page.getByLabel('Name').fill(invitee.name)
