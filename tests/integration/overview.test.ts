@@ -47,8 +47,6 @@ async function refund(paymentId: number, amountCents: number, values: Partial<Pa
 	return insertPaymentRefund(t.db, {
 		payment_id: paymentId,
 		amount_cents: amountCents,
-		reason: 'requested_by_customer',
-		source: 'admin',
 		status: 'succeeded',
 		request_key: randomUUID(),
 		provider_refund_id: `re_${randomUUID()}`,
@@ -76,15 +74,8 @@ async function createSchool() {
 		string,
 		string,
 	]
-	const enrol = async (userId: string, courseId: number, status: 'active' | 'completed' | 'inactive' | 'pending', day: string) => {
-		const row = await insertEnrollment(t.db, { userId, courseId, status })
-		await t.db
-			.updateTable('enrollments')
-			.set({ enrollment_date: new Date(`${day}T10:00:00Z`) })
-			.where('id', '=', row.id)
-			.execute()
-		return row.id
-	}
+	const enrol = async (userId: string, courseId: number, status: 'active' | 'completed' | 'inactive' | 'pending', day: string) =>
+		(await insertEnrollment(t.db, { userId, courseId, status, enrolledAt: new Date(`${day}T10:00:00Z`) })).id
 	await enrol(completed, mentorship.id, 'completed', '2026-01-15')
 	const planEnrolment = await enrol(active, mentorship.id, 'active', '2026-01-20')
 	await enrol(ended, mentorship.id, 'inactive', '2026-02-03')

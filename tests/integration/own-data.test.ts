@@ -204,8 +204,6 @@ async function formerStudent(db: Kysely<Database>) {
 	await insertPaymentRefund(db, {
 		payment_id: paymentId,
 		amount_cents: 10_000,
-		reason: 'requested_by_customer',
-		source: 'admin',
 		request_key: randomUUID(),
 		actor_id: adminId,
 	})
