@@ -93,6 +93,15 @@ async function redemptions(promotionCodeId: number) {
 	return t.db.selectFrom('promotion_code_redemptions').selectAll().where('promotion_code_id', '=', promotionCodeId).orderBy('id').execute()
 }
 
+/** What a checkout's payment row says of the code: the amount charged, the discount, the code and the payment's status. */
+async function codedPayment(checkoutSessionId: string) {
+	return t.db
+		.selectFrom('registration_payments')
+		.select(['amount_cents', 'discount_cents', 'promotion_code', 'status'])
+		.where('checkout_session_id', '=', checkoutSessionId)
+		.executeTakeFirst()
+}
+
 /** The text of the enrolment receipt queued for an address. */
 async function receiptText(email: string) {
 	const receipt = await mailStartingWith(t.db, email, 'Enrollment confirmed: ')
@@ -274,13 +283,12 @@ describe('the built-in test checkout mirrors it', () => {
 		expect(session).toMatchObject({ amountCents: 66_999, amountSubtotal: 99_999, amountDiscount: 33_000, promotionCode: third.code })
 		expect(await testPayments.markPaid(outcome.sessionId)).toBe(true)
 		expect(await fulfil(t.db, testPayments, outcome.sessionId)).toMatchObject({ status: 'enrolled' })
-		expect(
-			await t.db
-				.selectFrom('registration_payments')
-				.select(['amount_cents', 'discount_cents', 'promotion_code', 'status'])
-				.where('checkout_session_id', '=', outcome.sessionId)
-				.executeTakeFirst(),
-		).toEqual({ amount_cents: 66_999, discount_cents: 33_000, promotion_code: third.code, status: 'paid' })
+		expect(await codedPayment(outcome.sessionId)).toEqual({
+			amount_cents: 66_999,
+			discount_cents: 33_000,
+			promotion_code: third.code,
+			status: 'paid',
+		})
 		expect(await redemptions(third.id)).toMatchObject([{ status: 'redeemed', price_cents: 99_999, discount_cents: 33_000 }])
 	})
 
@@ -650,13 +658,12 @@ describe("a signed-in student's purchase form (/courses/:id/enroll)", () => {
 		})
 		const hold = await t.db.selectFrom('seat_holds').select('id').where('user_id', '=', buyer.id).executeTakeFirstOrThrow()
 		expect(await redemptions(off.id)).toMatchObject([{ status: 'reserved', seat_hold_id: hold.id, checkout_session_id: sessionId }])
-		expect(
-			await t.db
-				.selectFrom('registration_payments')
-				.select(['amount_cents', 'discount_cents', 'promotion_code', 'status'])
-				.where('checkout_session_id', '=', sessionId)
-				.executeTakeFirst(),
-		).toEqual({ amount_cents: 200_000, discount_cents: 50_000, promotion_code: off.code, status: 'pending' })
+		expect(await codedPayment(sessionId)).toEqual({
+			amount_cents: 200_000,
+			discount_cents: 50_000,
+			promotion_code: off.code,
+			status: 'pending',
+		})
 	})
 
 	test('a code that makes the course free enrols at once, without asking Stripe', async () => {
