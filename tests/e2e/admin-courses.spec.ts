@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto'
-import { materialKey } from '#app/services/storage/keys.ts'
 import { findAdminCourseCard } from '#tests/support/admin-course-grid.ts'
-import { insertCourse } from '#tests/support/fixtures.ts'
+import { insertCourse, insertEnrollment, insertWeek, storeMaterialItem } from '#tests/support/fixtures.ts'
 import { e2eServerStorage } from '../support/e2e-env.ts'
 import { expect, test } from '../support/e2e-journeys.ts'
 
@@ -49,19 +48,17 @@ test('an admin adds, edits and deletes a course; its enrollments and stored file
 	// Two students take seats; a week with a stored file is uploaded.
 	for (const name of ['Seat One', 'Seat Two']) {
 		const student = await createUser({ name })
-		await db.insertInto('enrollments').values({ user_id: student.id, course_id: course.id, enrollment_date: new Date() }).execute()
+		await insertEnrollment(db, { userId: student.id, courseId: course.id })
 	}
-	const week = await db
-		.insertInto('course_materials')
-		.values({ course_id: course.id, week_number: 1, topic: 'Deal analysis' })
-		.returning('id')
-		.executeTakeFirstOrThrow()
-	const key = materialKey(course.id, week.id, 'material', 'checklist.pdf')
-	await serverStorage.put(key, new TextEncoder().encode('%PDF-1.4 checklist'), { contentType: 'application/pdf' })
-	await db
-		.insertInto('material_items')
-		.values({ material_id: week.id, title: 'Checklist', type: 'document', category: 'material', storage_key: key })
-		.execute()
+	const weekId = await insertWeek(db, { courseId: course.id, weekNumber: 1, topic: 'Deal analysis' })
+	const checklist = await storeMaterialItem(db, serverStorage, {
+		courseId: course.id,
+		weekId,
+		title: 'Checklist',
+		fileName: 'checklist.pdf',
+		bytes: new TextEncoder().encode('%PDF-1.4 checklist'),
+		contentType: 'application/pdf',
+	})
 
 	await page.getByRole('link', { name: 'Refresh Courses' }).click()
 	card = await findAdminCourseCard(page, title)
@@ -103,7 +100,7 @@ test('an admin adds, edits and deletes a course; its enrollments and stored file
 
 	expect(await db.selectFrom('courses').select('id').where('id', '=', course.id).execute()).toEqual([])
 	expect(await db.selectFrom('enrollments').select('id').where('course_id', '=', course.id).execute()).toEqual([])
-	expect(await serverStorage.stat(key)).toBeNull()
+	expect(await serverStorage.stat(checklist.storage_key!)).toBeNull()
 })
 
 test('the add form shows the spec messages and the raw data dialog lists every column', async ({ page, db, signInAs }) => {
@@ -118,11 +115,7 @@ test('the add form shows the spec messages and the raw data dialog lists every c
 	await addForm.getByRole('button', { name: 'Add Course' }).click()
 	await expect(page.locator('#add-course').getByText('Please fill in all required fields')).toBeVisible()
 
-	const course = await db
-		.insertInto('courses')
-		.values({ title: `Raw ${randomUUID().slice(0, 8)}`, description: 'Raw row' })
-		.returning('title')
-		.executeTakeFirstOrThrow()
+	const course = await insertCourse(db, { title: `Raw ${randomUUID().slice(0, 8)}`, description: 'Raw row' })
 	await page.getByRole('link', { name: 'Show Raw Courses Data' }).click()
 	const dialog = page.getByRole('dialog', { name: 'Raw Courses Data' })
 	await expect(dialog).toBeVisible()

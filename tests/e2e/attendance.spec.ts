@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { Kysely } from 'kysely'
 import type { Database } from '#db/types.ts'
 import { insertCourse, insertEnrollment, insertLiveSession, insertWeek } from '#tests/support/fixtures.ts'
-import { expect, test } from '../support/e2e-journeys.ts'
+import { expect, markAttendanceByHand, test } from '../support/e2e-journeys.ts'
 
 const MEETING = 'https://zoom.us/j/8451234567'
 
@@ -51,14 +51,7 @@ test('an admin marks the roster by hand, then previews and confirms a meeting re
 	for (const one of [ruth!, sam!, lee!]) await insertEnrollment(db, { userId: one.id, courseId: course.id })
 
 	await page.goto(`/dashboard/admin/courses/${course.id}/materials`)
-	await page.getByRole('link', { name: 'Attendance of week 1' }).click()
-	await expect(page.getByRole('heading', { level: 1, name: 'Attendance: Week 1' })).toBeVisible()
-	await page
-		.getByRole('group', { name: /Lee Excused/ })
-		.getByLabel('Excused')
-		.check()
-	await page.getByRole('button', { name: 'Save Attendance' }).click()
-	await expect(page.getByText('Attendance saved: 1 student marked')).toBeVisible()
+	await markAttendanceByHand(page, { weekNumber: 1, student: 'Lee Excused', status: 'Excused' })
 	await expect(page.getByRole('group', { name: /Lee Excused/ }).getByText('Excused · Set by hand, by Ada Admin')).toBeVisible()
 
 	// Zoom's export: a meeting details block, then a row per join (Sam's two add up to less than half).

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely'
 import { publishEvent } from '#app/services/events/publish.server.ts'
 import type { Database } from '#db/types.ts'
 import { holdRequestsTo } from '#tests/support/hold-requests.ts'
-import { agreeAndSubmit, expect, fillTestCard, registerToAgreement, test } from '../support/e2e-journeys.ts'
+import { agreeAndSubmit, enrollmentStatuses, expect, fillTestCard, registerToAgreement, test } from '../support/e2e-journeys.ts'
 
 async function createPaidCourse(db: Kysely<Database>) {
 	return db
@@ -64,13 +64,7 @@ test('paid registration goes through the test checkout to the completion page an
 	await expect(page.getByRole('heading', { name: 'Welcome, Paula Payer!' })).toBeVisible()
 
 	const user = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow()
-	const enrollments = await db
-		.selectFrom('enrollments')
-		.select('status')
-		.where('user_id', '=', user.id)
-		.where('course_id', '=', course.id)
-		.execute()
-	expect(enrollments).toEqual([{ status: 'active' }])
+	expect(await enrollmentStatuses(db, user.id, course.id)).toEqual([{ status: 'active' }])
 	const payment = await db
 		.selectFrom('registration_payments')
 		.select(['status', 'amount_cents'])
@@ -109,13 +103,7 @@ test('a signed-in student secures a paid spot from the course page', async ({ pa
 	await expect(page).toHaveURL(/\/test-checkout\//)
 	await expect(page.getByLabel('Email')).toHaveValue(student.email)
 	await payAndFinishOnDashboard(page, '4242424242424242')
-	const enrollment = await db
-		.selectFrom('enrollments')
-		.select('status')
-		.where('user_id', '=', student.id)
-		.where('course_id', '=', course.id)
-		.execute()
-	expect(enrollment).toEqual([{ status: 'active' }])
+	expect(await enrollmentStatuses(db, student.id, course.id)).toEqual([{ status: 'active' }])
 })
 
 test('a seat event while the purchase form posts does not lose its way to the checkout (the live seat counts wait) @js-only', async ({

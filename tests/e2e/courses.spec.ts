@@ -4,7 +4,7 @@ import { publishEvent } from '#app/services/events/publish.server.ts'
 import type { Database } from '#db/types.ts'
 import { insertCourse, insertEnrollment, insertUser } from '#tests/support/fixtures.ts'
 import { expect, test } from '../support/e2e.ts'
-import { agreeAndSubmit } from '../support/e2e-journeys.ts'
+import { agreeAndSubmit, enrollmentStatuses } from '../support/e2e-journeys.ts'
 
 async function fillSeats(db: Kysely<Database>, courseId: number, count: number) {
 	for (let i = 0; i < count; i++) {
@@ -159,13 +159,7 @@ test('a signed-in student enrols in a free course from the purchase dialog', asy
 	await agreeAndSubmit(dialog, 'Register Now')
 	await expect(page).toHaveURL(/\/dashboard$/)
 	await expect(page.getByText('Enrollment Successful')).toBeVisible()
-	const enrollments = await db
-		.selectFrom('enrollments')
-		.select('status')
-		.where('user_id', '=', student.id)
-		.where('course_id', '=', course.id)
-		.execute()
-	expect(enrollments).toEqual([{ status: 'active' }])
+	expect(await enrollmentStatuses(db, student.id, course.id)).toEqual([{ status: 'active' }])
 })
 
 test('an unknown or invalid course id answers 404 with a way back', async ({ page }) => {

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto'
 import { samplePdf } from '#db/seed/sample-files.ts'
 import { insertCourse, insertCourseStaff, insertEnrollment, insertLiveSession, insertWeek } from '#tests/support/fixtures.ts'
 import { expect, test } from '../support/e2e.ts'
+import { markAttendanceByHand, uploadWeekPdf } from '../support/e2e-journeys.ts'
 
 const PDF = await samplePdf({
 	title: 'Offer Checklist',
@@ -79,13 +80,7 @@ test('an instructor uploads a week, moves a session, marks attendance and reads 
 	await expect(page.getByRole('link', { name: 'Show Last SQL' })).toHaveCount(0)
 
 	// A week's material.
-	await page.getByLabel('Week Number').fill('3')
-	await page.getByLabel('Topic').fill('Making Offers')
-	await page
-		.getByLabel('Class Materials')
-		.setInputFiles([{ name: 'offer-checklist.pdf', mimeType: 'application/pdf', buffer: Buffer.from(PDF) }])
-	await page.getByRole('button', { name: 'Upload Materials' }).click()
-	await expect(page.getByText('Materials uploaded successfully')).toBeVisible()
+	await uploadWeekPdf(page, { weekNumber: 3, topic: 'Making Offers', fileName: 'offer-checklist.pdf', pdf: PDF })
 	await expect(page.getByText('offer-checklist.pdf').first()).toBeVisible()
 	const week = await db
 		.selectFrom('course_materials')
@@ -108,14 +103,7 @@ test('an instructor uploads a week, moves a session, marks attendance and reads 
 	expect(session.sequence).toBeGreaterThan(0)
 
 	// Attendance of the week 1 session.
-	await page.getByRole('link', { name: 'Attendance of week 1' }).click()
-	await expect(page.getByRole('heading', { level: 1, name: 'Attendance: Week 1' })).toBeVisible()
-	await page
-		.getByRole('group', { name: /Stu Student/ })
-		.getByLabel('Excused')
-		.check()
-	await page.getByRole('button', { name: 'Save Attendance' }).click()
-	await expect(page.getByText('Attendance saved: 1 student marked')).toBeVisible()
+	await markAttendanceByHand(page, { weekNumber: 1, student: 'Stu Student', status: 'Excused' })
 	await expect(page.getByRole('group', { name: /Stu Student/ }).getByText('Excused · Set by hand, by Ivy Instructor')).toBeVisible()
 
 	// Their course list: their course, with the buttons they may use, and the progress roster.

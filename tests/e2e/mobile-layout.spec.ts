@@ -1,6 +1,19 @@
 import { randomUUID } from 'node:crypto'
 import type { Page } from '@playwright/test'
-import { insertCommunityThread, insertPlanPurchase } from '#tests/support/fixtures.ts'
+import {
+	insertAssignment,
+	insertCommunityThread,
+	insertCourse,
+	insertCourseStaff,
+	insertEnrollment,
+	insertLiveSession,
+	insertMaterialItem,
+	insertMessage,
+	insertPayment,
+	insertPlanPurchase,
+	insertSubmission,
+	insertWeek,
+} from '#tests/support/fixtures.ts'
 import { expect, test } from '../support/e2e-journeys.ts'
 
 /** How far the document is wider than the screen: a phone user would have to scroll sideways. */
@@ -24,66 +37,47 @@ test('on a phone no page scrolls sideways; wide tables scroll inside their card'
 	test.slow()
 	const admin = await signInAs({ role: 'admin', name: `Phone Admin ${LONG_NAME}` })
 	const student = await createUser({ name: `Phone Student ${LONG_NAME}` })
-	const course = await db
-		.insertInto('courses')
-		.values({ title: `Phone Course ${randomUUID().slice(0, 8)} Advanced Multifamily Syndication Masterclass`, capacity: 10 })
-		.returning(['id', 'title'])
-		.executeTakeFirstOrThrow()
-	const enrollment = await db
-		.insertInto('enrollments')
-		.values({ user_id: student.id, course_id: course.id, enrollment_date: new Date() })
-		.returning('id')
-		.executeTakeFirstOrThrow()
-	const payment = await db
-		.insertInto('registration_payments')
-		.values({
-			checkout_session_id: `cs_test_phone_${randomUUID()}`,
-			provider: 'test',
-			user_id: student.id,
-			course_id: course.id,
-			course_title: course.title,
-			customer_email: student.email,
-			amount_cents: 250000,
-			refunded_cents: 50000,
-			status: 'paid',
-			enrollment_id: enrollment.id,
-		})
-		.returning('id')
-		.executeTakeFirstOrThrow()
-	const week = await db
-		.insertInto('course_materials')
-		.values({ course_id: course.id, week_number: 1, topic: 'Analysing Deals', zoom_link: 'https://zoom.us/j/1234567890' })
-		.returning('id')
-		.executeTakeFirstOrThrow()
-	await db
-		.insertInto('material_items')
-		.values({
-			material_id: week.id,
-			title: 'Deal-Analysis-Guide-with-Worked-Examples-for-Duplexes-Triplexes-and-Quadplexes',
-			type: 'document',
-			category: 'material',
-			storage_key: `materials/${course.id}/${week.id}/material/guide.pdf`,
-			mime_type: 'application/pdf',
-			size_bytes: 2048,
-		})
-		.execute()
-	const assignment = await db
-		.insertInto('assignments')
-		.values({ course_id: course.id, title: 'Deal Analysis Worksheet', instructions: `Use the template at ${PASTED_LINK}` })
-		.returning('id')
-		.executeTakeFirstOrThrow()
-	const submission = await db
-		.insertInto('assignment_submissions')
-		.values({ assignment_id: assignment.id, student_id: student.id, body: `My numbers: ${PASTED_LINK}` })
-		.returning('id')
-		.executeTakeFirstOrThrow()
-	await db
-		.insertInto('messages')
-		.values([
-			{ sender_id: student.id, receiver_id: admin.id, content: `Here is my sheet: ${PASTED_LINK}` },
-			{ sender_id: admin.id, receiver_id: student.id, content: `Thanks, see ${PASTED_LINK}` },
-		])
-		.execute()
+	const course = await insertCourse(db, {
+		title: `Phone Course ${randomUUID().slice(0, 8)} Advanced Multifamily Syndication Masterclass`,
+		capacity: 10,
+	})
+	const enrollment = await insertEnrollment(db, { userId: student.id, courseId: course.id })
+	const payment = await insertPayment(db, {
+		checkout_session_id: `cs_test_phone_${randomUUID()}`,
+		user_id: student.id,
+		course_id: course.id,
+		course_title: course.title,
+		customer_email: student.email,
+		refunded_cents: 50000,
+		status: 'paid',
+		enrollment_id: enrollment.id,
+	})
+	const weekId = await insertWeek(db, {
+		courseId: course.id,
+		weekNumber: 1,
+		topic: 'Analysing Deals',
+		zoomLink: 'https://zoom.us/j/1234567890',
+	})
+	await insertMaterialItem(db, {
+		courseId: course.id,
+		weekId,
+		title: 'Deal-Analysis-Guide-with-Worked-Examples-for-Duplexes-Triplexes-and-Quadplexes',
+		storageKey: `materials/${course.id}/${weekId}/material/guide.pdf`,
+		mimeType: 'application/pdf',
+		sizeBytes: 2048,
+	})
+	const assignment = await insertAssignment(db, {
+		course_id: course.id,
+		title: 'Deal Analysis Worksheet',
+		instructions: `Use the template at ${PASTED_LINK}`,
+	})
+	const submission = await insertSubmission(db, {
+		assignment_id: assignment.id,
+		student_id: student.id,
+		body: `My numbers: ${PASTED_LINK}`,
+	})
+	await insertMessage(db, { sender_id: student.id, receiver_id: admin.id, content: `Here is my sheet: ${PASTED_LINK}` })
+	await insertMessage(db, { sender_id: admin.id, receiver_id: student.id, content: `Thanks, see ${PASTED_LINK}` })
 
 	const { threadId } = await insertCommunityThread(db, {
 		courseId: course.id,
@@ -169,29 +163,18 @@ test("on a phone an instructor's menu opens from its button and their course pag
 }) => {
 	const instructor = await signInAs({ role: 'instructor', name: `Phone Instructor ${LONG_NAME}` })
 	const student = await createUser({ name: `Phone Student ${LONG_NAME}` })
-	const course = await db
-		.insertInto('courses')
-		.values({ title: `Taught ${randomUUID().slice(0, 8)} Advanced Multifamily Syndication Masterclass`, capacity: 10 })
-		.returning(['id', 'title'])
-		.executeTakeFirstOrThrow()
-	await db.insertInto('course_staff').values({ course_id: course.id, user_id: instructor.id }).execute()
-	await db.insertInto('enrollments').values({ user_id: student.id, course_id: course.id, enrollment_date: new Date() }).execute()
-	const week = await db
-		.insertInto('course_materials')
-		.values({ course_id: course.id, week_number: 1, topic: 'Analysing Deals' })
-		.returning('id')
-		.executeTakeFirstOrThrow()
-	const session = await db
-		.insertInto('live_sessions')
-		.values({
-			course_id: course.id,
-			week_number: 1,
-			starts_at: new Date(Date.now() - 2 * 3_600_000),
-			ends_at: new Date(Date.now() - 3_600_000),
-			time_zone: 'America/New_York',
-		})
-		.returning('id')
-		.executeTakeFirstOrThrow()
+	const course = await insertCourse(db, {
+		title: `Taught ${randomUUID().slice(0, 8)} Advanced Multifamily Syndication Masterclass`,
+		capacity: 10,
+	})
+	await insertCourseStaff(db, { courseId: course.id, userId: instructor.id })
+	await insertEnrollment(db, { userId: student.id, courseId: course.id })
+	const weekId = await insertWeek(db, { courseId: course.id, weekNumber: 1, topic: 'Analysing Deals' })
+	const sessionId = await insertLiveSession(db, {
+		courseId: course.id,
+		startsAt: new Date(Date.now() - 2 * 3_600_000),
+		endsAt: new Date(Date.now() - 3_600_000),
+	})
 	await page.setViewportSize({ width: 390, height: 844 })
 
 	await page.goto('/dashboard')
@@ -205,9 +188,9 @@ test("on a phone an instructor's menu opens from its button and their course pag
 		'/dashboard',
 		'/dashboard/admin/courses',
 		`/dashboard/admin/courses/${course.id}/materials`,
-		`/dashboard/admin/courses/${course.id}/materials/${week.id}/edit`,
-		`/dashboard/admin/courses/${course.id}/materials/sessions/${session.id}`,
-		`/dashboard/admin/courses/${course.id}/sessions/${session.id}/attendance`,
+		`/dashboard/admin/courses/${course.id}/materials/${weekId}/edit`,
+		`/dashboard/admin/courses/${course.id}/materials/sessions/${sessionId}`,
+		`/dashboard/admin/courses/${course.id}/sessions/${sessionId}/attendance`,
 		`/dashboard/admin/courses/${course.id}/progress`,
 		'/dashboard/admin/exports',
 	])
@@ -220,12 +203,10 @@ test('on a phone the dashboard names the chosen course in full, and the Show but
 	javaScriptEnabled,
 }) => {
 	const student = await signInAs()
-	const course = await db
-		.insertInto('courses')
-		.values({ title: `Selector ${randomUUID().slice(0, 8)} Advanced Multifamily Syndication and Commercial Refinancing Masterclass` })
-		.returning(['id', 'title'])
-		.executeTakeFirstOrThrow()
-	await db.insertInto('enrollments').values({ user_id: student.id, course_id: course.id, enrollment_date: new Date() }).execute()
+	const course = await insertCourse(db, {
+		title: `Selector ${randomUUID().slice(0, 8)} Advanced Multifamily Syndication and Commercial Refinancing Masterclass`,
+	})
+	await insertEnrollment(db, { userId: student.id, courseId: course.id })
 	await page.setViewportSize({ width: 390, height: 844 })
 	await page.goto(`/dashboard?course=${course.id}`)
 
@@ -264,40 +245,26 @@ test('Manage Course Materials and Enrollments: buttons and links keep their line
 	createUser,
 }) => {
 	await signInAs({ role: 'admin' })
-	const course = await db
-		.insertInto('courses')
-		.values({ title: `Layout ${randomUUID().slice(0, 8)}`, capacity: 10 })
-		.returning(['id', 'title'])
-		.executeTakeFirstOrThrow()
+	const course = await insertCourse(db, { title: `Layout ${randomUUID().slice(0, 8)}`, capacity: 10 })
 	const student = await createUser({
 		name: LONG_NAME,
 		email: `maximiliana.featherstonehaugh-${randomUUID().slice(0, 6)}@investor-mail.example.com`,
 	})
-	await db.insertInto('enrollments').values({ user_id: student.id, course_id: course.id, enrollment_date: new Date() }).execute()
-	const week = await db
-		.insertInto('course_materials')
-		.values({
-			course_id: course.id,
-			week_number: 1,
-			topic: 'Finding Deals and Running the Numbers',
-			zoom_link: 'https://zoom.us/j/1234567890',
+	await insertEnrollment(db, { userId: student.id, courseId: course.id })
+	const weekId = await insertWeek(db, {
+		courseId: course.id,
+		weekNumber: 1,
+		topic: 'Finding Deals and Running the Numbers',
+		zoomLink: 'https://zoom.us/j/1234567890',
+	})
+	for (const title of ['comps-worksheet.xlsx', 'notes.pdf']) {
+		await insertMaterialItem(db, {
+			courseId: course.id,
+			weekId,
+			title,
+			storageKey: `courses/${course.id}/weeks/${weekId}/material/${title}`,
 		})
-		.returning('id')
-		.executeTakeFirstOrThrow()
-	await db
-		.insertInto('material_items')
-		.values(
-			['comps-worksheet.xlsx', 'notes.pdf'].map((title) => ({
-				material_id: week.id,
-				title,
-				type: 'document' as const,
-				category: 'material' as const,
-				storage_key: `courses/${course.id}/weeks/${week.id}/material/${title}`,
-				mime_type: 'application/octet-stream',
-				size_bytes: 1234,
-			})),
-		)
-		.execute()
+	}
 	const materials = `/dashboard/admin/courses/${course.id}/materials`
 
 	await page.setViewportSize({ width: 1280, height: 900 })

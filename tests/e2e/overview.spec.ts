@@ -51,12 +51,7 @@ async function createCohort(db: Kysely<Database>, createUser: (options?: { role?
 	await insertCourseStaff(db, { courseId: course.id, userId: instructor.id })
 	const enrol = async (day: string) => {
 		const student = await createUser()
-		const enrolment = await insertEnrollment(db, { userId: student.id, courseId: course.id })
-		await db
-			.updateTable('enrollments')
-			.set({ enrollment_date: new Date(`${day}T15:00:00Z`) })
-			.where('id', '=', enrolment.id)
-			.execute()
+		const enrolment = await insertEnrollment(db, { userId: student.id, courseId: course.id, enrolledAt: new Date(`${day}T15:00:00Z`) })
 		return { studentId: student.id, enrolmentId: enrolment.id }
 	}
 	const paid = async (amountCents: number, day: string, discountCents = 0) =>
@@ -77,8 +72,6 @@ async function createCohort(db: Kysely<Database>, createUser: (options?: { role?
 	await insertPaymentRefund(db, {
 		payment_id: discounted.id,
 		amount_cents: 50_000,
-		reason: 'requested_by_customer',
-		source: 'admin',
 		status: 'succeeded',
 		request_key: randomUUID(),
 		provider_refund_id: `re_${randomUUID()}`,

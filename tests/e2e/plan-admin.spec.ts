@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto'
 import type { Kysely } from 'kysely'
 import type { Database } from '#db/types.ts'
-import { insertCourse, insertEnrollment, insertPlanPurchase } from '#tests/support/fixtures.ts'
+import { insertCourse, insertEnrollment, insertPayment, insertPlanPurchase } from '#tests/support/fixtures.ts'
 import { expect, mailsTo, test } from '../support/e2e-journeys.ts'
 
 /** A plan bought through the test checkout: its first payment ($866.68) paid at a real test session, the enrolment active. */
@@ -35,22 +35,18 @@ async function planBought(db: Kysely<Database>, student: { id: string; email: st
 			completed_at: new Date(),
 		})
 		.execute()
-	await db
-		.insertInto('registration_payments')
-		.values({
-			checkout_session_id: sessionId,
-			provider: 'test',
-			user_id: student.id,
-			course_id: course.id,
-			course_title: course.title,
-			customer_email: student.email,
-			amount_cents: 86_668,
-			status: 'paid',
-			enrollment_id: enrollment.id,
-			payment_intent_id: sessionId,
-			fulfilled_at: new Date(),
-		})
-		.execute()
+	await insertPayment(db, {
+		checkout_session_id: sessionId,
+		user_id: student.id,
+		course_id: course.id,
+		course_title: course.title,
+		customer_email: student.email,
+		amount_cents: 86_668,
+		status: 'paid',
+		enrollment_id: enrollment.id,
+		payment_intent_id: sessionId,
+		fulfilled_at: new Date(),
+	})
 	return { planId, enrollmentId: enrollment.id }
 }
 

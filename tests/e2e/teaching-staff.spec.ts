@@ -16,7 +16,7 @@ import {
 	insertWeek,
 } from '#tests/support/fixtures.ts'
 import { expect, test } from '../support/e2e.ts'
-import { acceptInvitation, invitationLink, inviteInstructor } from '../support/e2e-journeys.ts'
+import { acceptInvitation, invitationLink, inviteInstructor, markAttendanceByHand, uploadWeekPdf } from '../support/e2e-journeys.ts'
 
 const PDF = await samplePdf({ title: 'Rehab Budget', subtitle: 'Week 2', sections: [{ heading: 'Costs', paragraphs: ['Count them.'] }] })
 const DAY = 24 * 60 * 60 * 1000
@@ -67,13 +67,7 @@ test('an invited instructor runs their course from the mailed link on, and only 
 	// A week's material.
 	await menu.getByRole('link', { name: course.title }).click()
 	await expect(page.getByRole('heading', { level: 1, name: 'Manage Course Materials' })).toBeVisible()
-	await page.getByLabel('Week Number').fill('2')
-	await page.getByLabel('Topic').fill('Rehab Budgets')
-	await page
-		.getByLabel('Class Materials')
-		.setInputFiles([{ name: 'rehab-budget.pdf', mimeType: 'application/pdf', buffer: Buffer.from(PDF) }])
-	await page.getByRole('button', { name: 'Upload Materials' }).click()
-	await expect(page.getByText('Materials uploaded successfully')).toBeVisible()
+	await uploadWeekPdf(page, { weekNumber: 2, topic: 'Rehab Budgets', fileName: 'rehab-budget.pdf', pdf: PDF })
 
 	// The week 2 session, scheduled a day later.
 	await page.getByRole('link', { name: 'Edit week 2 session' }).click()
@@ -84,13 +78,7 @@ test('an invited instructor runs their course from the mailed link on, and only 
 	await expect(page.getByText('Session saved; students were emailed the new time')).toBeVisible()
 
 	// Attendance of the session that was held.
-	await page.getByRole('link', { name: 'Attendance of week 1' }).click()
-	await page
-		.getByRole('group', { name: new RegExp(`Sally ${tag}`) })
-		.getByLabel('Present')
-		.check()
-	await page.getByRole('button', { name: 'Save Attendance' }).click()
-	await expect(page.getByText('Attendance saved: 1 student marked')).toBeVisible()
+	await markAttendanceByHand(page, { weekNumber: 1, student: `Sally ${tag}`, status: 'Present' })
 
 	// The hand-in, graded.
 	await page.goto('/dashboard/admin/grades')

@@ -128,15 +128,15 @@ test.describe('a text browser reads each page once, in order', () => {
 		const student = await createUser({ name: 'Text Payer' })
 		const course = await insertCourse(db, { capacity: 10, registration_fee: 250000 })
 		const enrollment = await insertEnrollment(db, { userId: student.id, courseId: course.id })
-		const payment = await insertPaidPayment(db, {
+		// Paid for this enrolment: its row offers Refund beside Remove.
+		await insertPaidPayment(db, {
 			checkoutSessionId: `cs_test_text_${randomUUID()}`,
 			userId: student.id,
 			courseId: course.id,
 			courseTitle: course.title,
 			customerEmail: student.email,
+			enrollmentId: enrollment.id,
 		})
-		// Paid for this enrolment: its row offers Refund beside Remove.
-		await db.updateTable('registration_payments').set({ enrollment_id: enrollment.id }).where('id', '=', payment).execute()
 		// The student pays on a plan: the admin's plan list shows it with its test-mode charge buttons.
 		await insertPlanPurchase(db, { userId: student.id, courseId: course.id, enrollmentId: enrollment.id })
 		// A payment taken for a seat that could not be given: the panel above the list offers its refund.

@@ -2,7 +2,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto'
 import type { Kysely } from 'kysely'
 import type { Database } from '#db/types.ts'
 import { findAdminCourseCard } from '#tests/support/admin-course-grid.ts'
-import { insertCourse, insertEnrollment, insertUser } from '#tests/support/fixtures.ts'
+import { insertCourse, insertEnrollment, insertUser, insertWaitlistEntry } from '#tests/support/fixtures.ts'
 import { agreeAndSubmit, expect, payAtTestCheckout, test } from '../support/e2e-journeys.ts'
 
 async function fullCourse(db: Kysely<Database>, values: { registration_fee?: number } = {}) {
@@ -25,24 +25,21 @@ async function insertPlace(
 		.select((eb) => eb.fn.coalesce(eb.fn.max('position'), eb.lit(0)).as('last'))
 		.where('course_id', '=', courseId)
 		.executeTakeFirstOrThrow()
-	await db
-		.insertInto('waitlist_entries')
-		.values({
-			course_id: courseId,
-			name,
-			email,
-			position: Number(position.last) + 1,
-			token_hash: hash(randomBytes(24).toString('base64url')),
-			...(offered
-				? {
-						status: 'offered' as const,
-						offer_token_hash: hash(token),
-						offered_at: now,
-						offer_expires_at: new Date(now.getTime() + 48 * 3_600_000),
-					}
-				: {}),
-		})
-		.execute()
+	await insertWaitlistEntry(db, {
+		course_id: courseId,
+		name,
+		email,
+		position: Number(position.last) + 1,
+		token_hash: hash(randomBytes(24).toString('base64url')),
+		...(offered
+			? {
+					status: 'offered' as const,
+					offer_token_hash: hash(token),
+					offered_at: now,
+					offer_expires_at: new Date(now.getTime() + 48 * 3_600_000),
+				}
+			: {}),
+	})
 	return { token, email }
 }
 

@@ -24,7 +24,7 @@ import { deliverPendingMail } from '#app/services/mail/outbox.server.ts'
 import { SmtpTransport } from '#app/services/mail/smtp.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import type { Database } from '#db/types.ts'
-import { useTestDatabase } from '#tests/support/db.ts'
+import { emptyTables, useTestDatabase } from '#tests/support/db.ts'
 import { insertCourse, insertEnrollment, insertMessageAttachment, insertUser } from '#tests/support/fixtures.ts'
 import { callRoute, formRequest, getRequest, sessionCookieFor, toastOf } from '#tests/support/requests.ts'
 import { useSmtpServer } from '#tests/support/smtp-stand-in.ts'
@@ -33,15 +33,8 @@ const t = useTestDatabase()
 const smtp = useSmtpServer()
 
 beforeEach(async () => {
-	await t.db.deleteFrom('email_outbox').execute()
-	await t.db.deleteFrom('messages').execute()
 	// Each test counts its own students: nobody of an earlier test stays.
-	await t.db.deleteFrom('audit_log').execute()
-	await t.db.deleteFrom('enrollments').execute()
-	await t.db.deleteFrom('courses').execute()
-	await t.db.deleteFrom('sessions').execute()
-	await t.db.deleteFrom('profiles').execute()
-	await t.db.deleteFrom('users').execute()
+	await emptyTables(t.db, ['email_outbox', 'messages', 'audit_log', 'enrollments', 'courses', 'sessions', 'profiles', 'users'])
 	await sql`DELETE FROM graphile_worker._private_jobs`.execute(t.db)
 	smtp.messages.length = 0
 })

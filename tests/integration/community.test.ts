@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto'
 import { sql } from 'kysely'
 import { createElement } from 'react'
 import { renderToStaticMarkup } from 'react-dom/server'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { PostText } from '#app/components/community/post-text.tsx'
 import {
 	FILL_IN_ALL_FIELDS,
@@ -32,7 +32,7 @@ import {
 	insertLiveSession,
 	insertPlanPurchase,
 } from '#tests/support/fixtures.ts'
-import { createQueryCounter } from '#tests/support/query-counter.ts'
+import { useQueryCounter } from '#tests/support/query-counter.ts'
 import { callRoute, formRequest, getRequest, signedInUser, toastOf } from '#tests/support/requests.ts'
 
 const t = useTestDatabase()
@@ -428,13 +428,7 @@ describe('moderation', () => {
 })
 
 describe('the discussions list', () => {
-	let counter: Awaited<ReturnType<typeof createQueryCounter>>
-	beforeAll(async () => {
-		counter = await createQueryCounter(t.url)
-	})
-	afterAll(async () => {
-		await counter?.close()
-	})
+	const counter = useQueryCounter(t)
 
 	test('issues the same statements with 5 and with 500 discussions', async () => {
 		const count = async (threads: number) => {

@@ -79,8 +79,6 @@ describe('the payments export', () => {
 		await insertPaymentRefund(t.db, {
 			payment_id: refunded.id,
 			amount_cents: 100_000,
-			reason: 'requested_by_customer',
-			source: 'admin',
 			status: 'succeeded',
 			provider_refund_id: 're_in_range',
 			request_key: 'refund-in-range',
@@ -89,8 +87,6 @@ describe('the payments export', () => {
 		await insertPaymentRefund(t.db, {
 			payment_id: refunded.id,
 			amount_cents: 50_000,
-			reason: 'requested_by_customer',
-			source: 'admin',
 			status: 'failed',
 			request_key: 'refund-failed',
 			created_at: new Date('2026-03-11T12:00:00Z'),
@@ -98,8 +94,6 @@ describe('the payments export', () => {
 		await insertPaymentRefund(t.db, {
 			payment_id: refunded.id,
 			amount_cents: 20_000,
-			reason: 'requested_by_customer',
-			source: 'admin',
 			status: 'succeeded',
 			provider_refund_id: 're_after_range',
 			request_key: 'refund-after-range',

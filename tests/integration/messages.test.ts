@@ -11,7 +11,7 @@ import { openDatabase } from '#app/utils/db.server.ts'
 import { consumeRateLimit, RATE_LIMITS } from '#app/utils/rate-limit.server.ts'
 import { getToast } from '#app/utils/toast.server.ts'
 import type { Role } from '#db/types.ts'
-import { useTestDatabase, withTablesUnavailable } from '#tests/support/db.ts'
+import { emptyTables, useTestDatabase, withTablesUnavailable } from '#tests/support/db.ts'
 import { insertContactSubmission, insertCourse, insertCourseStaff, insertEnrollment, insertMessage } from '#tests/support/fixtures.ts'
 import { callRoute, cookiesFrom, formRequest, getRequest, sessionCookieFor } from '#tests/support/requests.ts'
 import { useTestStorage } from '#tests/support/storage.ts'
@@ -59,13 +59,7 @@ async function json(response: Response) {
 }
 
 beforeEach(async () => {
-	await t.db.deleteFrom('messages').execute()
-	await t.db.deleteFrom('rate_limits').execute()
-	await t.db.deleteFrom('audit_log').execute()
-	await t.db.deleteFrom('contact_submissions').execute()
-	await t.db.deleteFrom('sessions').execute()
-	await t.db.deleteFrom('profiles').execute()
-	await t.db.deleteFrom('users').execute()
+	await emptyTables(t.db, ['messages', 'rate_limits', 'audit_log', 'contact_submissions', 'sessions', 'profiles', 'users'])
 })
 
 describe('contacts', () => {

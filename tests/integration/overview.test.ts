@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { beforeAll, describe, expect, test } from 'vitest'
 import { getOverview } from '#app/models/reports/overview.server.ts'
 import { overviewRangeSchema } from '#app/models/reports/overview.ts'
 import { loader as overviewLoader } from '#app/routes/admin/overview.tsx'
@@ -17,7 +17,7 @@ import {
 	insertUsers,
 	insertWaitlistEntry,
 } from '#tests/support/fixtures.ts'
-import { createQueryCounter } from '#tests/support/query-counter.ts'
+import { useQueryCounter } from '#tests/support/query-counter.ts'
 import { callRoute, getRequest, sessionCookieFor } from '#tests/support/requests.ts'
 
 const t = useTestDatabase()
@@ -47,8 +47,6 @@ async function refund(paymentId: number, amountCents: number, values: Partial<Pa
 	return insertPaymentRefund(t.db, {
 		payment_id: paymentId,
 		amount_cents: amountCents,
-		reason: 'requested_by_customer',
-		source: 'admin',
 		status: 'succeeded',
 		request_key: randomUUID(),
 		provider_refund_id: `re_${randomUUID()}`,
@@ -76,15 +74,8 @@ async function createSchool() {
 		string,
 		string,
 	]
-	const enrol = async (userId: string, courseId: number, status: 'active' | 'completed' | 'inactive' | 'pending', day: string) => {
-		const row = await insertEnrollment(t.db, { userId, courseId, status })
-		await t.db
-			.updateTable('enrollments')
-			.set({ enrollment_date: new Date(`${day}T10:00:00Z`) })
-			.where('id', '=', row.id)
-			.execute()
-		return row.id
-	}
+	const enrol = async (userId: string, courseId: number, status: 'active' | 'completed' | 'inactive' | 'pending', day: string) =>
+		(await insertEnrollment(t.db, { userId, courseId, status, enrolledAt: new Date(`${day}T10:00:00Z`) })).id
 	await enrol(completed, mentorship.id, 'completed', '2026-01-15')
 	const planEnrolment = await enrol(active, mentorship.id, 'active', '2026-01-20')
 	await enrol(ended, mentorship.id, 'inactive', '2026-02-03')
@@ -298,13 +289,7 @@ describe('the range form', () => {
 })
 
 describe('statements', () => {
-	let counter: Awaited<ReturnType<typeof createQueryCounter>>
-	beforeAll(async () => {
-		counter = await createQueryCounter(t.url)
-	})
-	afterAll(async () => {
-		await counter?.close()
-	})
+	const counter = useQueryCounter(t)
 
 	/** `n` courses taught by one instructor, each with `n` students, payments, refunds, plans, waitlist places and sessions. */
 	async function growSchool(instructor: string, n: number) {

@@ -199,13 +199,11 @@ async function formerStudent(db: Kysely<Database>) {
 		courseId,
 		courseTitle: `Finished course ${tag}`,
 		customerEmail: email,
+		enrollmentId,
 	})
-	await db.updateTable('registration_payments').set({ enrollment_id: enrollmentId }).where('id', '=', paymentId).execute()
 	await insertPaymentRefund(db, {
 		payment_id: paymentId,
 		amount_cents: 10_000,
-		reason: 'requested_by_customer',
-		source: 'admin',
 		request_key: randomUUID(),
 		actor_id: adminId,
 	})

@@ -7,7 +7,7 @@ import { createPayments, setPayments } from '#app/services/payments/index.server
 import { StripePayments, stripeApiAddress } from '#app/services/payments/stripe.server.ts'
 import { TestCheckoutPayments } from '#app/services/payments/test-checkout.server.ts'
 import { parseEnv } from '#app/utils/env.server.ts'
-import { holdAndOpenCheckout } from '#tests/support/checkouts.ts'
+import { confirmedBuyer, holdAndOpenCheckout } from '#tests/support/checkouts.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
 import { insertCourse } from '#tests/support/fixtures.ts'
 import { mailsStartingWith } from '#tests/support/outbox.ts'
@@ -19,13 +19,6 @@ const APP_URL = 'http://localhost:3000'
 const { stripe, payments: stripePayments } = useStripeStandIn()
 
 let sequence = 0
-async function student() {
-	sequence += 1
-	const email = `payer-${sequence}@example.com`
-	const user = await createUser(t.db, { email, name: `Payer ${sequence}`, passwordHash: 'unused-hash', confirmed: true })
-	return { id: user.id, email }
-}
-
 async function course(values: { capacity?: number; registration_fee?: number } = {}) {
 	return insertCourse(t.db, { title: `Course ${++sequence}`, capacity: 5, registration_fee: 250000, ...values })
 }
@@ -59,7 +52,7 @@ describe('choosing the adapter', () => {
 
 describe('the Stripe adapter against the local stand-in, with the real SDK', () => {
 	test('creates a Checkout Session priced from the database, with the customer, metadata and expiry of the hold', async () => {
-		const buyer = await student()
+		const buyer = await confirmedBuyer(t.db)
 		const { id: courseId, title } = await course({ registration_fee: 123_400 })
 		const checkout = await holdAndOpenCheckout(t.db, stripePayments, { user: buyer, courseId: courseId, appUrl: APP_URL })
 		expect(checkout.url).toMatch(/^https:\/\/checkout\.stripe\.com\/c\/pay\/cs_test_/)
@@ -96,7 +89,7 @@ describe('the Stripe adapter against the local stand-in, with the real SDK', () 
 	})
 
 	test('a refused session creation releases the hold at once and reports the spec message', async () => {
-		const buyer = await student()
+		const buyer = await confirmedBuyer(t.db)
 		const { id: courseId } = await course({ capacity: 1 })
 		const logged = vi.spyOn(console, 'error').mockImplementation(() => {})
 		stripe.refuseNextCreate()
@@ -108,7 +101,7 @@ describe('the Stripe adapter against the local stand-in, with the real SDK', () 
 	})
 
 	test('fulfilment enrols once, consumes the hold, records the payment and mails one receipt; repeated calls change nothing', async () => {
-		const buyer = await student()
+		const buyer = await confirmedBuyer(t.db)
 		const { id: courseId, title } = await course({ capacity: 1 })
 		const { sessionId } = await holdAndOpenCheckout(t.db, stripePayments, { user: buyer, courseId: courseId, appUrl: APP_URL })
 		expect(await fulfil(t.db, stripePayments, sessionId)).toEqual({ status: 'unpaid' })
@@ -135,7 +128,7 @@ describe('the Stripe adapter against the local stand-in, with the real SDK', () 
 	})
 
 	test('a payment that completes after its course filled up is flagged for refund, never enrolled over capacity', async () => {
-		const late = await student()
+		const late = await confirmedBuyer(t.db)
 		const { id: courseId } = await course({ capacity: 1 })
 		const { sessionId } = await holdAndOpenCheckout(t.db, stripePayments, { user: late, courseId: courseId, appUrl: APP_URL })
 		// The hold ran out and someone else took the seat before the payment arrived.
@@ -144,7 +137,7 @@ describe('the Stripe adapter against the local stand-in, with the real SDK', () 
 			.set({ expires_at: new Date(Date.now() - 1000) })
 			.where('checkout_session_id', '=', sessionId)
 			.execute()
-		const other = await student()
+		const other = await confirmedBuyer(t.db)
 		expect((await t.db.transaction().execute((trx) => claimSeat(trx, { userId: other.id, courseId }))).kind).toBe('held')
 
 		stripe.pay(sessionId)
@@ -158,14 +151,14 @@ describe('the Stripe adapter against the local stand-in, with the real SDK', () 
 	})
 
 	test('an expired session releases its seat and closes the payment', async () => {
-		const buyer = await student()
+		const buyer = await confirmedBuyer(t.db)
 		const { id: courseId } = await course({ capacity: 1 })
 		const { sessionId } = await holdAndOpenCheckout(t.db, stripePayments, { user: buyer, courseId: courseId, appUrl: APP_URL })
 		await stripePayments.expireCheckoutSession(sessionId)
 		expect(await fulfil(t.db, stripePayments, sessionId)).toEqual({ status: 'expired' })
 		expect((await payment(sessionId)).status).toBe('expired')
 		expect(await t.db.selectFrom('seat_holds').select('id').where('course_id', '=', courseId).execute()).toEqual([])
-		const next = await student()
+		const next = await confirmedBuyer(t.db)
 		const claim = await t.db.transaction().execute((trx) => claimSeat(trx, { userId: next.id, courseId }))
 		expect(claim.kind).toBe('held')
 	})
@@ -175,7 +168,7 @@ describe('the built-in test checkout', () => {
 	const payments = new TestCheckoutPayments(() => t.db)
 
 	test('a session is paid on the test page and fulfilled through the same path', async () => {
-		const buyer = await student()
+		const buyer = await confirmedBuyer(t.db)
 		const { id: courseId } = await course()
 		const checkout = await holdAndOpenCheckout(t.db, payments, { user: buyer, courseId: courseId, appUrl: APP_URL })
 		expect(checkout.url).toBe(`/test-checkout/${checkout.sessionId}`)
@@ -192,10 +185,10 @@ describe('the built-in test checkout', () => {
 	})
 
 	test('an expired hold frees its seat; the sweep expires overdue checkouts and deletes expired holds', async () => {
-		const buyer = await student()
+		const buyer = await confirmedBuyer(t.db)
 		const { id: courseId } = await course({ capacity: 1 })
 		const { sessionId } = await holdAndOpenCheckout(t.db, payments, { user: buyer, courseId: courseId, appUrl: APP_URL })
-		const waiting = await student()
+		const waiting = await confirmedBuyer(t.db)
 		await expect(t.db.transaction().execute((trx) => claimSeat(trx, { userId: waiting.id, courseId }))).rejects.toThrow('course-full')
 
 		const past = new Date(Date.now() - 1000)
@@ -211,7 +204,7 @@ describe('the built-in test checkout', () => {
 	})
 
 	test('expiring a checkout twice, or after it was paid, is harmless', async () => {
-		const buyer = await student()
+		const buyer = await confirmedBuyer(t.db)
 		const { id: courseId } = await course()
 		const { sessionId } = await holdAndOpenCheckout(t.db, payments, { user: buyer, courseId: courseId, appUrl: APP_URL })
 		await payments.markPaid(sessionId)
@@ -227,9 +220,9 @@ describe('50 concurrent attempts for the last 2 seats', () => {
 	async function race(fee: number) {
 		setPayments(new TestCheckoutPayments(() => t.db))
 		const { id: courseId } = await course({ capacity: 3, registration_fee: fee })
-		const first = await student()
+		const first = await confirmedBuyer(t.db)
 		await t.db.transaction().execute((trx) => claimSeat(trx, { userId: first.id, courseId }))
-		const buyers = await Promise.all(Array.from({ length: 50 }, () => student()))
+		const buyers = await Promise.all(Array.from({ length: 50 }, () => confirmedBuyer(t.db)))
 		const cookies = await Promise.all(buyers.map((buyer) => sessionCookieFor(buyer.id)))
 		const responses = await Promise.all(
 			cookies.map((cookie) =>

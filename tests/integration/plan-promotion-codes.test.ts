@@ -56,6 +56,15 @@ async function planOf(checkoutSessionId: string) {
 	return { purchase, amounts: instalments.map((instalment) => instalment.amount_cents) }
 }
 
+/** A code's redemptions: the state of each and the price and discount it was reserved for. */
+function redemptionsOf(promotionCodeId: number) {
+	return t.db
+		.selectFrom('promotion_code_redemptions')
+		.select(['status', 'price_cents', 'discount_cents'])
+		.where('promotion_code_id', '=', promotionCodeId)
+		.execute()
+}
+
 const payments = new TestCheckoutPayments(() => t.db)
 
 describe('a promotion code on a plan', () => {
@@ -74,12 +83,7 @@ describe('a promotion code on a plan', () => {
 			amounts: [78_000, 78_000, 78_000],
 		})
 		expect(await payments.getSession(sessionId)).toMatchObject({ amountCents: 78_000, amountDiscount: 0, promotionCode: null })
-		const reserved = await t.db
-			.selectFrom('promotion_code_redemptions')
-			.select(['status', 'price_cents', 'discount_cents'])
-			.where('promotion_code_id', '=', code.id)
-			.execute()
-		expect(reserved).toEqual([{ status: 'reserved', price_cents: 260_000, discount_cents: 26_000 }])
+		expect(await redemptionsOf(code.id)).toEqual([{ status: 'reserved', price_cents: 260_000, discount_cents: 26_000 }])
 
 		const page = (await (await callRoute(checkoutLoader, getRequest(`/test-checkout/${sessionId}`), { sessionId })).json()) as {
 			plan: { totalCents: number; discount: unknown }
@@ -88,12 +92,7 @@ describe('a promotion code on a plan', () => {
 
 		expect(await payments.markPaid(sessionId)).toBe(true)
 		expect(await fulfil(t.db, payments, sessionId)).toMatchObject({ status: 'enrolled' })
-		const redeemed = await t.db
-			.selectFrom('promotion_code_redemptions')
-			.select(['status', 'price_cents', 'discount_cents'])
-			.where('promotion_code_id', '=', code.id)
-			.execute()
-		expect(redeemed).toEqual([{ status: 'redeemed', price_cents: 260_000, discount_cents: 26_000 }])
+		expect(await redemptionsOf(code.id)).toEqual([{ status: 'redeemed', price_cents: 260_000, discount_cents: 26_000 }])
 		const paid = await t.db
 			.selectFrom('registration_payments')
 			.select(['amount_cents', 'discount_cents', 'promotion_code'])

@@ -5,7 +5,7 @@
  * number of queries, for admins only.
  */
 import { parse } from 'csv-parse/sync'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { beforeAll, describe, expect, test } from 'vitest'
 import { progressLine, type RosterSession, riskFlags, type StudentCourseProgress } from '#app/models/enrollment/progress.ts'
 import { loader as rosterLoader } from '#app/routes/admin/course-progress.tsx'
 import { loader as dashboardLoader } from '#app/routes/dashboard/index.tsx'
@@ -29,7 +29,7 @@ import {
 	insertWeek,
 	storeMaterialItem,
 } from '#tests/support/fixtures.ts'
-import { createQueryCounter } from '#tests/support/query-counter.ts'
+import { useQueryCounter } from '#tests/support/query-counter.ts'
 import { callRoute, getRequest, sessionCookieFor, signedInUser } from '#tests/support/requests.ts'
 import { useTestStorage } from '#tests/support/storage.ts'
 
@@ -411,13 +411,7 @@ describe('the roster', () => {
 })
 
 describe('query counts', () => {
-	let counter: Awaited<ReturnType<typeof createQueryCounter>>
-	beforeAll(async () => {
-		counter = await createQueryCounter(t.url)
-	})
-	afterAll(async () => {
-		await counter?.close()
-	})
+	const counter = useQueryCounter(t)
 
 	test('the roster and its CSV issue the same statements with 10 and with 200 students', async () => {
 		const count = async (students: number) => {

@@ -4,7 +4,6 @@
  * PROMOTION_REPEATS repeats the races (default 5 runs each).
  */
 import { beforeAll, describe, expect, test } from 'vitest'
-import { createUser } from '#app/models/accounts/users.server.ts'
 import { listEnrollments } from '#app/models/enrollment/enrollments-admin.server.ts'
 import { chooseDraftCourse, saveDraftDetails } from '#app/models/enrollment/registration.server.ts'
 import { claimSeat, expireCheckout, fulfil, openCheckout, sweepExpiredCheckouts } from '#app/models/payments/payments.server.ts'
@@ -26,6 +25,7 @@ import { setPayments } from '#app/services/payments/index.server.ts'
 import type { PaymentProvider } from '#app/services/payments/payments.ts'
 import { TestCheckoutPayments } from '#app/services/payments/test-checkout.server.ts'
 import { hashToken } from '#app/utils/session.server.ts'
+import { confirmedBuyer } from '#tests/support/checkouts.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
 import { insertCourse, insertEnrollment, insertUser, insertWaitlistEntry } from '#tests/support/fixtures.ts'
 import { mailStartingWith } from '#tests/support/outbox.ts'
@@ -47,13 +47,6 @@ beforeAll(async () => {
 })
 
 let sequence = 0
-async function student() {
-	sequence += 1
-	const email = `coder-${sequence}@example.com`
-	const user = await createUser(t.db, { email, name: `Coder ${sequence}`, passwordHash: 'unused-hash', confirmed: true })
-	return { id: user.id, email }
-}
-
 async function course(values: { capacity?: number; registration_fee?: number } = {}) {
 	return insertCourse(t.db, { title: `Coded course ${++sequence}`, capacity: 5, registration_fee: 250_000, ...values })
 }
@@ -100,6 +93,15 @@ async function redemptions(promotionCodeId: number) {
 	return t.db.selectFrom('promotion_code_redemptions').selectAll().where('promotion_code_id', '=', promotionCodeId).orderBy('id').execute()
 }
 
+/** What a checkout's payment row says of the code: the amount charged, the discount, the code and the payment's status. */
+async function codedPayment(checkoutSessionId: string) {
+	return t.db
+		.selectFrom('registration_payments')
+		.select(['amount_cents', 'discount_cents', 'promotion_code', 'status'])
+		.where('checkout_session_id', '=', checkoutSessionId)
+		.executeTakeFirst()
+}
+
 /** The text of the enrolment receipt queued for an address. */
 async function receiptText(email: string) {
 	const receipt = await mailStartingWith(t.db, email, 'Enrollment confirmed: ')
@@ -124,7 +126,7 @@ describe('Stripe Checkout gets the discount as a Stripe promotion code', () => {
 	test('the first use creates a coupon and a promotion code once; the session carries it; fulfilment records what was paid', async () => {
 		const { id: courseId } = await course({ registration_fee: 250_000 })
 		const spring = await code({ percentOff: 20, code: 'SPRING20', courseId })
-		const buyer = await student()
+		const buyer = await confirmedBuyer(t.db)
 		const before = stripe.requests.length
 		const first = await buy(stripePayments, buyer, courseId, 'spring20')
 		if (first.kind !== 'checkout') throw new Error('expected a checkout')
@@ -174,7 +176,7 @@ describe('Stripe Checkout gets the discount as a Stripe promotion code', () => {
 		])
 
 		// A second buyer: Stripe's promotion code is reused, no new coupon.
-		const second = await student()
+		const second = await confirmedBuyer(t.db)
 		const beforeSecond = stripe.requests.length
 		const other = await buy(stripePayments, second, courseId, 'SPRING20')
 		expect(stripe.requests.slice(beforeSecond).map((request) => `${request.method} ${request.path}`)).toEqual([
@@ -226,20 +228,20 @@ describe('Stripe Checkout gets the discount as a Stripe promotion code', () => {
 	test('a paid checkout whose seat was lost is flagged for refund and gives its use back; one whose hold lapsed but that enrols counts', async () => {
 		const { id: courseId } = await course({ capacity: 1 })
 		const limited = await code({ maxUses: 5 })
-		const late = await student()
+		const late = await confirmedBuyer(t.db)
 		const outcome = await buy(stripePayments, late, courseId, limited.code)
 		if (outcome.kind !== 'checkout') throw new Error('expected a checkout')
 		// The hold lapses and the sweep removes it with its reservation; someone else takes the seat.
 		await lapseHoldOf(late.id)
 		expect(await redemptions(limited.id)).toEqual([])
-		const other = await student()
+		const other = await confirmedBuyer(t.db)
 		await insertEnrollment(t.db, { userId: other.id, courseId })
 		stripe.pay(outcome.sessionId)
 		expect(await fulfil(t.db, stripePayments, outcome.sessionId)).toMatchObject({ status: 'needs_refund' })
 		expect(await redemptions(limited.id)).toEqual([])
 
 		const { id: roomyCourseId } = await course({ capacity: 5 })
-		const lucky = await student()
+		const lucky = await confirmedBuyer(t.db)
 		const second = await buy(stripePayments, lucky, roomyCourseId, limited.code)
 		if (second.kind !== 'checkout') throw new Error('expected a checkout')
 		await lapseHoldOf(lucky.id)
@@ -254,7 +256,7 @@ describe('Stripe Checkout gets the discount as a Stripe promotion code', () => {
 	test('an amount off is sent as amount_off with its currency and charged as Stripe charges it', async () => {
 		const { id: courseId } = await course({ registration_fee: 120_000 })
 		const fifty = await code({ amountOffCents: 50_000 })
-		const buyer = await student()
+		const buyer = await confirmedBuyer(t.db)
 		const before = stripe.requests.length
 		const outcome = await buy(stripePayments, buyer, courseId, fifty.code)
 		if (outcome.kind !== 'checkout') throw new Error('expected a checkout')
@@ -273,7 +275,7 @@ describe('the built-in test checkout mirrors it', () => {
 	test('the session is priced with the discount and names the code; paying records the discounted amount', async () => {
 		const { id: courseId } = await course({ registration_fee: 99_999 })
 		const third = await code({ percentOff: 33 })
-		const buyer = await student()
+		const buyer = await confirmedBuyer(t.db)
 		const outcome = await buy(testPayments, buyer, courseId, third.code.toLowerCase())
 		if (outcome.kind !== 'checkout') throw new Error('expected a checkout')
 		const session = await testPayments.getSession(outcome.sessionId)
@@ -281,22 +283,21 @@ describe('the built-in test checkout mirrors it', () => {
 		expect(session).toMatchObject({ amountCents: 66_999, amountSubtotal: 99_999, amountDiscount: 33_000, promotionCode: third.code })
 		expect(await testPayments.markPaid(outcome.sessionId)).toBe(true)
 		expect(await fulfil(t.db, testPayments, outcome.sessionId)).toMatchObject({ status: 'enrolled' })
-		expect(
-			await t.db
-				.selectFrom('registration_payments')
-				.select(['amount_cents', 'discount_cents', 'promotion_code', 'status'])
-				.where('checkout_session_id', '=', outcome.sessionId)
-				.executeTakeFirst(),
-		).toEqual({ amount_cents: 66_999, discount_cents: 33_000, promotion_code: third.code, status: 'paid' })
+		expect(await codedPayment(outcome.sessionId)).toEqual({
+			amount_cents: 66_999,
+			discount_cents: 33_000,
+			promotion_code: third.code,
+			status: 'paid',
+		})
 		expect(await redemptions(third.id)).toMatchObject([{ status: 'redeemed', price_cents: 99_999, discount_cents: 33_000 }])
 	})
 
 	test('an expired test checkout gives its use back with its seat', async () => {
 		const { id: courseId } = await course()
 		const once = await code({ maxUses: 1 })
-		const outcome = await buy(testPayments, await student(), courseId, once.code)
+		const outcome = await buy(testPayments, await confirmedBuyer(t.db), courseId, once.code)
 		if (outcome.kind !== 'checkout') throw new Error('expected a checkout')
-		expect(await attempt(testPayments, await student(), courseId, once.code)).toBe('used-up')
+		expect(await attempt(testPayments, await confirmedBuyer(t.db), courseId, once.code)).toBe('used-up')
 		await t.db
 			.updateTable('test_checkout_sessions')
 			.set({ expires_at: new Date(Date.now() - 1000) })
@@ -310,7 +311,7 @@ describe('the built-in test checkout mirrors it', () => {
 		await sweepExpiredCheckouts(t.db, testPayments)
 		// …and the sweep removes the reservation with the hold.
 		expect(await redemptions(once.id)).toEqual([])
-		expect(await attempt(testPayments, await student(), courseId, once.code)).toBe('checkout')
+		expect(await attempt(testPayments, await confirmedBuyer(t.db), courseId, once.code)).toBe('checkout')
 	})
 })
 
@@ -318,7 +319,7 @@ describe('a code that takes the price to zero', () => {
 	test('enrols without a checkout, asks the provider nothing, and records the redemption with the enrolment', async () => {
 		const { id: courseId } = await course({ registration_fee: 250_000 })
 		const full = await code({ percentOff: 100 })
-		const buyer = await student()
+		const buyer = await confirmedBuyer(t.db)
 		const before = stripe.requests.length
 		const outcome = await buy(stripePayments, buyer, courseId, full.code)
 		expect(outcome.kind).toBe('enrolled')
@@ -339,7 +340,7 @@ describe("a total below the provider's minimum charge (docs/decisions/047)", () 
 			discountCents: 10_000,
 			totalCents: 0,
 		})
-		const buyer = await student()
+		const buyer = await confirmedBuyer(t.db)
 		const before = stripe.requests.length
 		const outcome = await buy(stripePayments, buyer, courseId, nearlyFree.code)
 		expect(outcome.kind).toBe('enrolled')
@@ -354,7 +355,7 @@ describe("a total below the provider's minimum charge (docs/decisions/047)", () 
 	test('a total at the minimum is charged as it is', async () => {
 		const { id: courseId } = await course({ registration_fee: 10_000 })
 		const fiftyCentsLeft = await code({ amountOffCents: 9_950 })
-		const outcome = await buy(stripePayments, await student(), courseId, fiftyCentsLeft.code)
+		const outcome = await buy(stripePayments, await confirmedBuyer(t.db), courseId, fiftyCentsLeft.code)
 		expect(outcome.kind).toBe('checkout')
 		expect(outcome.claim.promotion).toMatchObject({ discountCents: 9_950, totalCents: 50 })
 	})
@@ -370,7 +371,7 @@ describe('codes that cannot be used', () => {
 		const expired = await code({ expiresAt: new Date(Date.now() - 1000) })
 		const elsewhere = await code({ courseId: otherCourseId })
 		const once = await code({ maxUses: 1, percentOff: 100 })
-		expect(await attempt(testPayments, await student(), courseId, once.code)).toBe('enrolled')
+		expect(await attempt(testPayments, await confirmedBuyer(t.db), courseId, once.code)).toBe('enrolled')
 
 		for (const [typed, reason] of [
 			['NO-SUCH-CODE', 'unknown'],
@@ -379,7 +380,7 @@ describe('codes that cannot be used', () => {
 			[elsewhere.code, 'wrong-course'],
 			[once.code, 'used-up'],
 		] as const) {
-			const buyer = await student()
+			const buyer = await confirmedBuyer(t.db)
 			expect(await attempt(testPayments, buyer, courseId, typed)).toBe(reason)
 			await expect(previewPromotionCode(t.db, { code: typed, courseId, priceCents: 250_000 })).rejects.toMatchObject({ reason })
 			expect(await t.db.selectFrom('seat_holds').select('id').where('user_id', '=', buyer.id).execute()).toEqual([])
@@ -452,7 +453,7 @@ describe(`uses under concurrency (${REPEATS} runs each)`, () => {
 		const results = await raceTallies({ ...races, label: '40 buyers / code of 3 uses:' }, async () => {
 			const { id: courseId } = await course({ capacity: 100 })
 			const limited = await code({ maxUses: 3 })
-			const buyers = await Promise.all(Array.from({ length: 40 }, () => student()))
+			const buyers = await Promise.all(Array.from({ length: 40 }, () => confirmedBuyer(t.db)))
 			const outcomes = await Promise.all(buyers.map((buyer) => attempt(testPayments, buyer, courseId, limited.code)))
 			expect(await redemptions(limited.id)).toHaveLength(3)
 			expect(await usesOf(limited.id)).toBe(3)
@@ -465,7 +466,7 @@ describe(`uses under concurrency (${REPEATS} runs each)`, () => {
 		const results = await raceTallies({ ...races, label: '40 buyers / 100% code of 5 uses:' }, async () => {
 			const { id: courseId } = await course({ capacity: 100 })
 			const free = await code({ maxUses: 5, percentOff: 100 })
-			const buyers = await Promise.all(Array.from({ length: 40 }, () => student()))
+			const buyers = await Promise.all(Array.from({ length: 40 }, () => confirmedBuyer(t.db)))
 			const outcomes = await Promise.all(buyers.map((buyer) => attempt(testPayments, buyer, courseId, free.code)))
 			const enrolled = await t.db.selectFrom('enrollments').select('id').where('course_id', '=', courseId).execute()
 			expect(enrolled).toHaveLength(5)
@@ -657,13 +658,12 @@ describe("a signed-in student's purchase form (/courses/:id/enroll)", () => {
 		})
 		const hold = await t.db.selectFrom('seat_holds').select('id').where('user_id', '=', buyer.id).executeTakeFirstOrThrow()
 		expect(await redemptions(off.id)).toMatchObject([{ status: 'reserved', seat_hold_id: hold.id, checkout_session_id: sessionId }])
-		expect(
-			await t.db
-				.selectFrom('registration_payments')
-				.select(['amount_cents', 'discount_cents', 'promotion_code', 'status'])
-				.where('checkout_session_id', '=', sessionId)
-				.executeTakeFirst(),
-		).toEqual({ amount_cents: 200_000, discount_cents: 50_000, promotion_code: off.code, status: 'pending' })
+		expect(await codedPayment(sessionId)).toEqual({
+			amount_cents: 200_000,
+			discount_cents: 50_000,
+			promotion_code: off.code,
+			status: 'pending',
+		})
 	})
 
 	test('a code that makes the course free enrols at once, without asking Stripe', async () => {
@@ -807,12 +807,12 @@ describe('the admin screen', () => {
 		const { id: courseId, title } = await course({ registration_fee: 100_000 })
 		const half = await code({ percentOff: 50 })
 		const full = await code({ percentOff: 100 })
-		const payer = await student()
+		const payer = await confirmedBuyer(t.db)
 		const outcome = await buy(testPayments, payer, courseId, half.code)
 		if (outcome.kind !== 'checkout') throw new Error('expected a checkout')
 		await testPayments.markPaid(outcome.sessionId)
 		await fulfil(t.db, testPayments, outcome.sessionId)
-		const freeRider = await student()
+		const freeRider = await confirmedBuyer(t.db)
 		await buy(testPayments, freeRider, courseId, full.code)
 		const { enrollments } = await listEnrollments(t.db, { id: adminId, isAdmin: true }, { query: title })
 		expect(enrollments.find((row) => row.studentEmail === payer.email)?.paid).toEqual({

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { expect, test } from 'vitest'
 import { loader as adminCoursesLoader } from '#app/routes/admin/courses.tsx'
 import { loader as adminEnrollmentsLoader } from '#app/routes/admin/enrollments.tsx'
 import { loader as adminUsersLoader } from '#app/routes/admin/users.tsx'
@@ -11,20 +11,13 @@ import { loader as coursesLoader } from '#app/routes/public/courses.tsx'
 import { loader as calendarFeedLoader } from '#app/routes/resources/calendar-feed.ts'
 import { useTestDatabase } from '#tests/support/db.ts'
 import { insertUsers } from '#tests/support/fixtures.ts'
-import { createQueryCounter } from '#tests/support/query-counter.ts'
+import { useQueryCounter } from '#tests/support/query-counter.ts'
 import { callRoute, getRequest, sessionCookieFor } from '#tests/support/requests.ts'
 import { useTestStorage } from '#tests/support/storage.ts'
 
 const t = useTestDatabase()
 useTestStorage()
-let counter: Awaited<ReturnType<typeof createQueryCounter>>
-
-beforeAll(async () => {
-	counter = await createQueryCounter(t.url)
-})
-afterAll(async () => {
-	await counter?.close()
-})
+const counter = useQueryCounter(t)
 
 /**
  * A student who sees `n` rows of every kind: courses (all enrolled), weeks, live sessions and files

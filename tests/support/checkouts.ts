@@ -1,10 +1,19 @@
 /** A paid course's purchase as the app makes it (the seat claimed, the provider's checkout opened), and Stripe's answer delivered. */
+import { randomUUID } from 'node:crypto'
 import type { Kysely } from 'kysely'
+import { createUser } from '#app/models/accounts/users.server.ts'
 import { claimSeat, openCheckout } from '#app/models/payments/payments.server.ts'
 import { action as webhookAction } from '#app/routes/resources/stripe-webhook.ts'
 import type { PaymentProvider } from '#app/services/payments/payments.ts'
 import type { Database } from '#db/types.ts'
 import { settle } from './requests.ts'
+
+/** A confirmed account made as the app makes one, ready to buy: its id and e-mail address. */
+export async function confirmedBuyer(db: Kysely<Database>) {
+	const email = `buyer-${randomUUID()}@example.com`
+	const user = await createUser(db, { email, name: 'A Buyer', passwordHash: 'unused-hash', confirmed: true })
+	return { id: user.id, email }
+}
 
 /**
  * Claims a seat of a paid course for the user, which holds it while they pay (throws if the claim

@@ -44,6 +44,11 @@ export function useTestDatabase() {
 	return holder
 }
 
+/** Deletes every row of the tables, one table after another in the order given (those whose rows others point at last). */
+export async function emptyTables(db: Kysely<Database>, tables: Array<keyof Database & string>) {
+	for (const table of tables) await db.deleteFrom(table).execute()
+}
+
 /** Runs `run` while the tables cannot be reached, as during a database fault, then puts them back. */
 export async function withTablesUnavailable<T>(db: Kysely<Database>, tables: string[], run: () => Promise<T>) {
 	for (const table of tables) await sql`ALTER TABLE ${sql.table(table)} RENAME TO ${sql.table(`${table}_unavailable`)}`.execute(db)

@@ -104,6 +104,31 @@ export async function mailsTo(db: Kysely<Database>, address: string, subject: st
 		.execute()
 }
 
+/** The user's enrolments in the course, as `{ status }` rows: a test that expects one says so with `[{ status }]`. */
+export async function enrollmentStatuses(db: Kysely<Database>, userId: string, courseId: number) {
+	return db.selectFrom('enrollments').select('status').where('user_id', '=', userId).where('course_id', '=', courseId).execute()
+}
+
+/** On a course's materials page, the upload form: one PDF as a week's material, under its topic; the toast says it went. */
+export async function uploadWeekPdf(page: Page, material: { weekNumber: number; topic: string; fileName: string; pdf: Uint8Array }) {
+	await page.getByLabel('Week Number').fill(String(material.weekNumber))
+	await page.getByLabel('Topic').fill(material.topic)
+	await page
+		.getByLabel('Class Materials')
+		.setInputFiles([{ name: material.fileName, mimeType: 'application/pdf', buffer: Buffer.from(material.pdf) }])
+	await page.getByRole('button', { name: 'Upload Materials' }).click()
+	await expect(page.getByText('Materials uploaded successfully')).toBeVisible()
+}
+
+/** From a course's materials page to a week's roster, where one student is marked by hand ('Present', 'Excused' …) and saved. */
+export async function markAttendanceByHand(page: Page, mark: { weekNumber: number; student: string; status: string }) {
+	await page.getByRole('link', { name: `Attendance of week ${mark.weekNumber}` }).click()
+	await expect(page.getByRole('heading', { level: 1, name: `Attendance: Week ${mark.weekNumber}` })).toBeVisible()
+	await page.getByRole('group', { name: mark.student }).getByLabel(mark.status).check()
+	await page.getByRole('button', { name: 'Save Attendance' }).click()
+	await expect(page.getByText('Attendance saved: 1 student marked')).toBeVisible()
+}
+
 /** In the admin's Invite User form (page or dialog): an instructor for one course; the toast says it went. */
 export async function inviteInstructor(page: Page, invitee: { name: string; email: string; courseTitle: string }) {
 	await page.getByLabel('Name').fill(invitee.name)

@@ -1,5 +1,6 @@
 import { Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
+import { afterAll, beforeAll } from 'vitest'
 import { getDatabaseHandle, openDatabase, setDatabaseHandle } from '#app/utils/db.server.ts'
 import type { Database } from '#db/types.ts'
 
@@ -25,6 +26,21 @@ export async function createQueryCounter(databaseUrl: string) {
 		},
 		close: () => handle.close(),
 	}
+}
+
+/**
+ * A query counter on the test database for the file or `describe` block that calls it: opened
+ * before its tests (once `useTestDatabase` has made the database) and closed after them.
+ */
+export function useQueryCounter(database: { url: string }) {
+	let counter: Awaited<ReturnType<typeof createQueryCounter>> | undefined
+	beforeAll(async () => {
+		counter = await createQueryCounter(database.url)
+	})
+	afterAll(async () => {
+		await counter?.close()
+	})
+	return { record: (run: () => Promise<unknown>) => counter!.record(run) }
 }
 
 /**
