@@ -1,12 +1,30 @@
 import type { ReactNode } from 'react'
 
-/** A part of a card or dialog under its own h3, which names it (`id` is the heading's). */
-export function HeadedSection({ id, title, className, children }: { id: string; title: string; className?: string; children: ReactNode }) {
+const headingClasses = { 2: 'text-xl font-semibold text-ink', 3: 'font-semibold text-ink' } as const
+
+/**
+ * A part of a page (an h2) or of a card or dialog (an h3, the default) under its own heading,
+ * which names it (`id` is the heading's).
+ */
+export function HeadedSection({
+	id,
+	title,
+	level = 3,
+	className,
+	children,
+}: {
+	id: string
+	title: string
+	level?: 2 | 3
+	className?: string
+	children: ReactNode
+}) {
+	const Heading = level === 2 ? 'h2' : 'h3'
 	return (
 		<section aria-labelledby={id} className={className}>
-			<h3 id={id} className="font-semibold text-ink">
+			<Heading id={id} className={headingClasses[level]}>
 				{title}
-			</h3>
+			</Heading>
 			{children}
 		</section>
 	)
