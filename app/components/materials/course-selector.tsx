@@ -1,6 +1,6 @@
 import { Form, href, useSubmit } from 'react-router'
 import { useHydrated } from 'remix-utils/use-hydrated'
-import { CourseOptions } from '#app/components/course-options.tsx'
+import { CourseOptions } from '#app/components/select-options.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { SelectField } from '#app/components/ui/field.tsx'
 
