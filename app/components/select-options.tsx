@@ -1,3 +1,12 @@
+/** A select's options from a list of values with their labels; an empty first option stays with the select. */
+export function LabelledOptions({ options }: { options: ReadonlyArray<{ value: string; label: string }> }) {
+	return options.map((option) => (
+		<option key={option.value} value={option.value}>
+			{option.label}
+		</option>
+	))
+}
+
 /** A course select's options, one per course by its title; an empty first option stays with the select. */
 export function CourseOptions({ courses }: { courses: ReadonlyArray<{ id: number; title: string }> }) {
 	return courses.map((course) => (

@@ -1,6 +1,7 @@
 import { getFormProps, getInputProps, getTextareaProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { Form, Link, useNavigation } from 'react-router'
+import { LabelledOptions } from '#app/components/select-options.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button, buttonClasses } from '#app/components/ui/button.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
@@ -85,11 +86,7 @@ function FilterSelect({
 	return (
 		<SelectField label={label} selectProps={{ name, defaultValue: value ?? '' }}>
 			<option value="">{anyLabel}</option>
-			{options.map((option) => (
-				<option key={option.value} value={option.value}>
-					{option.label}
-				</option>
-			))}
+			<LabelledOptions options={options} />
 		</SelectField>
 	)
 }
