@@ -1,4 +1,3 @@
-import type { ReactNode } from 'react'
 import { href, Link } from 'react-router'
 import { PLAN_STATUS_LABELS } from '#app/models/payments/plan-purchases.ts'
 import type { StudentCharge, StudentPayments, StudentPlan } from '#app/models/payments/student-payments.ts'
@@ -7,6 +6,7 @@ import { formatMoney } from '#app/utils/money.ts'
 import { LocalDate } from './local-date.tsx'
 import { ButtonLink } from './ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from './ui/card.tsx'
+import { HeadedSection } from './ui/headed-section.tsx'
 
 const linkClass = 'font-semibold text-brand-700 underline underline-offset-4'
 
@@ -31,37 +31,25 @@ export function StudentPaymentsCard({ payments }: { payments: StudentPayments })
 					</p>
 				) : null}
 				{payments.plans.length ? (
-					<PaymentsSection id="plans-heading" title="Payment plans">
+					<HeadedSection id="plans-heading" title="Payment plans" className="space-y-3">
 						<ul className="space-y-3">
 							{payments.plans.map((plan) => (
 								<PlanItem key={plan.id} plan={plan} />
 							))}
 						</ul>
-					</PaymentsSection>
+					</HeadedSection>
 				) : null}
 				{payments.charges.length ? (
-					<PaymentsSection id="charges-heading" title="Charges">
+					<HeadedSection id="charges-heading" title="Charges" className="space-y-3">
 						<ul className="divide-y divide-slate-100 rounded-lg border border-slate-200">
 							{payments.charges.map((charge) => (
 								<ChargeItem key={`${charge.kind}-${charge.id}`} charge={charge} />
 							))}
 						</ul>
-					</PaymentsSection>
+					</HeadedSection>
 				) : null}
 			</CardContent>
 		</Card>
-	)
-}
-
-/** A part of the card, its heading named by `id`. */
-function PaymentsSection({ id, title, children }: { id: string; title: string; children: ReactNode }) {
-	return (
-		<section aria-labelledby={id} className="space-y-3">
-			<h3 id={id} className="font-semibold text-ink">
-				{title}
-			</h3>
-			{children}
-		</section>
 	)
 }
 

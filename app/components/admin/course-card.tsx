@@ -5,6 +5,7 @@ import { ActionList } from '#app/components/ui/action-list.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardFooter, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
+import { FactGrid } from '#app/components/ui/fact-grid.tsx'
 import type { CourseWithAvailability } from '#app/models/courses/courses.ts'
 import { cn, formatDateOnly } from '#app/utils/misc.ts'
 import { withPage } from '#app/utils/pagination.ts'
@@ -30,10 +31,10 @@ export function AdminCourseCard({
 	const params = { courseId: String(course.id) }
 	const admin = actions === 'admin'
 	const facts = [
-		{ term: 'Start Date', value: formatDateOnly(course.startDate) },
-		{ term: 'End Date', value: formatDateOnly(course.endDate) },
-		{ term: 'Registration Fee', value: <CoursePrice cents={course.registrationFee} className="font-semibold" /> },
-		{ term: 'Created', value: <LocalDate value={course.createdAt} /> },
+		{ label: 'Start Date', value: formatDateOnly(course.startDate) },
+		{ label: 'End Date', value: formatDateOnly(course.endDate) },
+		{ label: 'Registration Fee', value: <CoursePrice cents={course.registrationFee} className="font-semibold" /> },
+		{ label: 'Created', value: <LocalDate value={course.createdAt} /> },
 	]
 	// The dialogs and pages only an admin may open (docs/decisions/056), in the order the card shows them.
 	const adminDialogs: Array<{ to: string; label: string; variant?: 'destructive' | 'primary' }> = [
@@ -72,14 +73,7 @@ export function AdminCourseCard({
 					<SeatsProgress availability={course} capacity={course.capacity} label={`Enrollment of ${course.title}`} />
 					<p className={cn('text-sm font-semibold', availabilityTextClasses[course.tone])}>{spotsRemainingText(course)}</p>
 				</div>
-				<dl className="grid grid-cols-2 gap-x-4 gap-y-2 text-sm">
-					{facts.map((fact) => (
-						<div key={fact.term}>
-							<dt className="text-slate-600">{fact.term}</dt>
-							<dd className="font-medium text-ink">{fact.value}</dd>
-						</div>
-					))}
-				</dl>
+				<FactGrid facts={facts} className="gap-x-4 gap-y-2" />
 			</CardContent>
 			<CardFooter>
 				<ActionList className="flex w-full flex-wrap items-center gap-2">

@@ -1,5 +1,6 @@
 import { getInputProps, getSelectProps, getTextareaProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
+import { TimeZoneOptions } from '#app/components/select-options.tsx'
 import { CheckboxField, Field, SelectField, TextareaField } from '#app/components/ui/field.tsx'
 import { type CourseFormDefaults, CourseFormSchema, MAX_CAPACITY } from '#app/models/courses/courses.ts'
 import { MAX_REMINDER_MINUTES, MAX_SESSION_MINUTES, WEEKDAYS } from '#app/models/sessions/live-sessions.ts'
@@ -102,11 +103,7 @@ function ScheduleFields({ fields, timeZones }: { fields: ReturnType<typeof useCo
 					help="Session times are set in this zone; students see them in their own."
 					selectProps={getSelectProps(fields.timeZone)}
 				>
-					{timeZones.map((zone) => (
-						<option key={zone} value={zone}>
-							{zone.replaceAll('_', ' ')}
-						</option>
-					))}
+					<TimeZoneOptions zones={timeZones} />
 				</SelectField>
 				<SelectField
 					label="Weekly Session Day"

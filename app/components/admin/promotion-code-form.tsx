@@ -1,6 +1,7 @@
 import { getFormProps, getInputProps, getSelectProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { Form } from 'react-router'
+import { CourseOptions } from '#app/components/select-options.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
@@ -61,11 +62,7 @@ export function PromotionCodeForm({
 					/>
 					<SelectField label="Course (optional)" errors={fields.courseId.errors} selectProps={getSelectProps(fields.courseId)}>
 						<option value="">Any course</option>
-						{courses.map((course) => (
-							<option key={course.id} value={course.id}>
-								{course.title}
-							</option>
-						))}
+						<CourseOptions courses={courses} />
 					</SelectField>
 					<Field
 						label="Valid through (optional)"

@@ -3,6 +3,7 @@ import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import type { ReactNode } from 'react'
 import { Form, useNavigation } from 'react-router'
 import { useHoldLiveRevalidation } from '#app/components/live-revalidation.tsx'
+import { LabelledOptions } from '#app/components/select-options.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
@@ -102,11 +103,7 @@ export function RefundForm({
 			/>
 			{/* Always answered (no empty first option), and HTML allows `required` only on a select with one. */}
 			<SelectField label="Reason" errors={fields.reason.errors} selectProps={{ ...getSelectProps(fields.reason), required: undefined }}>
-				{REFUND_REASONS.map((reason) => (
-					<option key={reason.value} value={reason.value}>
-						{reason.label}
-					</option>
-				))}
+				<LabelledOptions options={REFUND_REASONS} />
 			</SelectField>
 			<TextareaField
 				label="Note to the student"

@@ -1,9 +1,11 @@
 import { getFormProps, getInputProps, getTextareaProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { Form, Link, useNavigation } from 'react-router'
+import { LabelledOptions } from '#app/components/select-options.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button, buttonClasses } from '#app/components/ui/button.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
+import { FactGrid } from '#app/components/ui/fact-grid.tsx'
 import { CheckboxField, Field, SelectField, TextareaField } from '#app/components/ui/field.tsx'
 import {
 	COMMUNITY_EXPERIENCE_LEVELS,
@@ -84,11 +86,7 @@ function FilterSelect({
 	return (
 		<SelectField label={label} selectProps={{ name, defaultValue: value ?? '' }}>
 			<option value="">{anyLabel}</option>
-			{options.map((option) => (
-				<option key={option.value} value={option.value}>
-					{option.label}
-				</option>
-			))}
+			<LabelledOptions options={options} />
 		</SelectField>
 	)
 }
@@ -155,14 +153,7 @@ export function ProfileDialog({ member, closeTo }: { member: CommunityMember; cl
 				<Avatar name={member.name} size="lg" />
 				<p className="text-sm leading-relaxed text-slate-700">{member.bio}</p>
 			</div>
-			<dl className="mt-6 grid grid-cols-2 gap-4 rounded-xl bg-slate-50 p-4 text-sm ring-1 ring-slate-200">
-				{facts.map((fact) => (
-					<div key={fact.label}>
-						<dt className="text-slate-600">{fact.label}</dt>
-						<dd className="font-medium text-ink">{fact.value}</dd>
-					</div>
-				))}
-			</dl>
+			<FactGrid facts={facts} className="mt-6 gap-4 rounded-xl bg-slate-50 p-4 ring-1 ring-slate-200" />
 			<div className="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
 				<Link to={closeTo} preventScrollReset className={buttonClasses({ variant: 'outline' })}>
 					Close

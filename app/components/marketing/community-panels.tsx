@@ -2,6 +2,7 @@ import { Form, Link } from 'react-router'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
 import { EmptyState } from '#app/components/ui/empty-state.tsx'
+import { HeadedSection } from '#app/components/ui/headed-section.tsx'
 import {
 	COMMUNITY_TESTIMONIALS,
 	type CommunityDiscussion,
@@ -83,10 +84,7 @@ export function Avatar({ name, size = 'md' }: { name: string; size?: 'md' | 'lg'
 
 export function MembersPanel({ members, hrefWith }: { members: CommunityMember[]; hrefWith: HrefWith }) {
 	return (
-		<section aria-labelledby="members-title">
-			<h2 id="members-title" className="text-xl font-semibold text-ink">
-				Community Members
-			</h2>
+		<HeadedSection id="members-title" title="Community Members" level={2}>
 			{members.length === 0 ? (
 				<EmptyState
 					className="mt-6"
@@ -141,7 +139,7 @@ export function MembersPanel({ members, hrefWith }: { members: CommunityMember[]
 					</div>
 				</>
 			)}
-		</section>
+		</HeadedSection>
 	)
 }
 
@@ -159,10 +157,7 @@ export function ConnectButton({ member, className }: { member: CommunityMember; 
 
 export function DiscussionsPanel({ discussions }: { discussions: CommunityDiscussion[] }) {
 	return (
-		<section aria-labelledby="discussions-title">
-			<h2 id="discussions-title" className="text-xl font-semibold text-ink">
-				Recent Discussions
-			</h2>
+		<HeadedSection id="discussions-title" title="Recent Discussions" level={2}>
 			{discussions.length === 0 ? (
 				<EmptyState
 					className="mt-6"
@@ -194,16 +189,13 @@ export function DiscussionsPanel({ discussions }: { discussions: CommunityDiscus
 					))}
 				</ul>
 			)}
-		</section>
+		</HeadedSection>
 	)
 }
 
 export function EventsPanel({ events }: { events: CommunityEvent[] }) {
 	return (
-		<section aria-labelledby="events-title">
-			<h2 id="events-title" className="text-xl font-semibold text-ink">
-				Upcoming Events
-			</h2>
+		<HeadedSection id="events-title" title="Upcoming Events" level={2}>
 			{events.length === 0 ? (
 				<EmptyState className="mt-6" title="No events found" description="Try a different search." />
 			) : (
@@ -243,7 +235,7 @@ export function EventsPanel({ events }: { events: CommunityEvent[] }) {
 					))}
 				</ul>
 			)}
-		</section>
+		</HeadedSection>
 	)
 }
 

@@ -1,5 +1,6 @@
 import { Form, href, useSubmit } from 'react-router'
 import { useHydrated } from 'remix-utils/use-hydrated'
+import { CourseOptions } from '#app/components/select-options.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { SelectField } from '#app/components/ui/field.tsx'
 
@@ -30,11 +31,7 @@ export function CourseSelector({ courses, selectedId }: { courses: SelectableCou
 					}}
 				>
 					{selectedId === null ? <option value="">Choose a course…</option> : null}
-					{courses.map((course) => (
-						<option key={course.id} value={course.id}>
-							{course.title}
-						</option>
-					))}
+					<CourseOptions courses={courses} />
 				</SelectField>
 				{hydrated ? null : (
 					<Button type="submit" variant="outline">

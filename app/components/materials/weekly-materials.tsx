@@ -1,10 +1,11 @@
 import { href, Link } from 'react-router'
 import { ButtonLink, buttonClasses } from '#app/components/ui/button.tsx'
 import { TabLinks } from '#app/components/ui/tabs.tsx'
-import type { CourseWeekList, MaterialListItem, ViewerKind, WeekSession } from '#app/models/materials/materials.ts'
+import type { CourseWeekList, MaterialListItem, WeekSession } from '#app/models/materials/materials.ts'
 import { ALL_WEEKS_PARAM, listsAllWeeks, RECENT_WEEKS, type WeekTab, weekTabParam } from '#app/models/materials/materials.ts'
 import { JOIN_OPENS_MINUTES_BEFORE, sessionJoinPath } from '#app/models/sessions/live-sessions.ts'
 import { formatFileSize } from '#app/utils/misc.ts'
+import { FileKindIcon, fileKindLabel } from '../uploads/file-icon.tsx'
 
 function weekTabOf(searchParams: URLSearchParams, weekId: number): WeekTab {
 	return searchParams.get(weekTabParam(weekId)) === 'recordings' ? 'recordings' : 'materials'
@@ -20,28 +21,6 @@ function dashboardWith(searchParams: URLSearchParams, name: string, value: strin
 
 function withWeekTab(searchParams: URLSearchParams, weekId: number, tab: WeekTab) {
 	return dashboardWith(searchParams, weekTabParam(weekId), tab === 'recordings' ? 'recordings' : null)
-}
-
-const KIND_LABELS: Record<ViewerKind, string> = {
-	pdf: 'PDF',
-	image: 'Image',
-	video: 'Video',
-	youtube: 'YouTube video',
-	word: 'Word document',
-	powerpoint: 'PowerPoint presentation',
-	excel: 'Excel spreadsheet',
-	other: 'File',
-}
-
-const KIND_ICONS: Record<ViewerKind, string> = {
-	pdf: 'M6 3h8l4 4v14H6zM14 3v4h4M9 13h6M9 17h4',
-	image: 'M4 5h16v14H4zM4 16l5-5 4 4 3-3 4 4M15.5 9.5h.01',
-	video: 'M3 6h13v12H3zM16 10l5-3v10l-5-3',
-	youtube: 'M3 7.5C3 6 4 5 5.5 5h13C20 5 21 6 21 7.5v9c0 1.5-1 2.5-2.5 2.5h-13C4 19 3 18 3 16.5zM10 9v6l5-3z',
-	word: 'M6 3h8l4 4v14H6zM14 3v4h4M8.5 11l1.5 6 2-4.5 2 4.5 1.5-6',
-	powerpoint: 'M6 3h8l4 4v14H6zM14 3v4h4M10 17v-6h2.5a2 2 0 0 1 0 4H10',
-	excel: 'M6 3h8l4 4v14H6zM14 3v4h4M9 11l5 6M14 11l-5 6',
-	other: 'M6 3h8l4 4v14H6zM14 3v4h4',
 }
 
 /**
@@ -206,22 +185,12 @@ function ItemList({ items, empty }: { items: MaterialListItem[]; empty: string }
 						preventScrollReset
 						className="flex items-center gap-3 rounded-md px-2 py-2.5 hover:bg-slate-50"
 					>
-						<svg
-							aria-hidden="true"
-							viewBox="0 0 24 24"
-							className="size-5 shrink-0 text-brand-700"
-							fill="none"
-							stroke="currentColor"
-							strokeWidth="1.8"
-							strokeLinejoin="round"
-						>
-							<path d={KIND_ICONS[item.kind]} />
-						</svg>
+						<FileKindIcon kind={item.kind} decorative />
 						<span className="min-w-0 flex-1">
 							{/* The space parts the two lines for a text browser; between blocks it shows nothing. */}
 							<span className="block truncate font-medium text-ink">{item.title}</span>{' '}
 							<span className="block text-xs text-slate-600">
-								{KIND_LABELS[item.kind]}
+								{fileKindLabel(item.kind)}
 								{item.sizeBytes !== null ? ` · ${formatFileSize(item.sizeBytes)}` : ''}
 							</span>
 						</span>

@@ -1,4 +1,5 @@
 import { href, Link } from 'react-router'
+import { CoursePageHeading } from '#app/components/admin/course-page-heading.tsx'
 import { LocalDate } from '#app/components/local-date.tsx'
 import { Badge, type BadgeTone } from '#app/components/ui/badge.tsx'
 import { ButtonAnchor } from '#app/components/ui/button.tsx'
@@ -33,20 +34,11 @@ export function ProgressRoster({ roster, rows, sort }: { roster: Omit<CourseRost
 	return (
 		<div className="space-y-6">
 			<div className="flex flex-wrap items-end justify-between gap-3">
-				<div className="min-w-0">
-					<p className="text-sm text-slate-600">
-						<Link to={href('/dashboard/admin/courses')} className="text-brand-700 underline underline-offset-4">
-							Courses
-						</Link>{' '}
-						/ Progress
-					</p>
-					<h1 className="text-2xl font-bold break-words text-ink">Progress: {roster.course.title}</h1>
-					<p className="text-sm text-slate-600">
-						{phase.phase === 'running' ? `Week ${phase.week} of ${phase.weeks} · ` : phase.phase === 'ended' ? 'Ended · ' : ''}
-						{rows.length} {rows.length === 1 ? 'student' : 'students'} · {atRisk} at risk · {roster.heldSessions} classes held ·{' '}
-						{roster.materials} materials · {roster.assignments} assignments
-					</p>
-				</div>
+				<CoursePageHeading page="Progress" courseTitle={roster.course.title}>
+					{phase.phase === 'running' ? `Week ${phase.week} of ${phase.weeks} · ` : phase.phase === 'ended' ? 'Ended · ' : ''}
+					{rows.length} {rows.length === 1 ? 'student' : 'students'} · {atRisk} at risk · {roster.heldSessions} classes held ·{' '}
+					{roster.materials} materials · {roster.assignments} assignments
+				</CoursePageHeading>
 				<ButtonAnchor
 					href={`${href('/dashboard/admin/courses/:courseId/progress.csv', { courseId })}?sort=${sort}`}
 					variant="outline"

@@ -25,19 +25,31 @@ const compactMoney = new Intl.NumberFormat('en-US', { style: 'currency', currenc
 const cell = 'px-4 py-2 text-right tabular-nums'
 const headCell = 'px-4 py-2 font-semibold'
 
-function Section({ title, description, children }: { title: string; description: ReactNode; children: ReactNode }) {
+/** A card of figures; `empty`, when the range has none, is said in their place. */
+function Section({
+	title,
+	description,
+	empty,
+	children,
+}: {
+	title: string
+	description: ReactNode
+	empty?: string | null
+	children: ReactNode
+}) {
 	return (
 		<Card>
 			<CardHeader>
 				<CardTitle>{title}</CardTitle>
 				<CardDescription>{description}</CardDescription>
 			</CardHeader>
-			<CardContent className="space-y-4">{children}</CardContent>
+			<CardContent className="space-y-4">{empty ? <p className="text-sm text-slate-700">{empty}</p> : children}</CardContent>
 		</Card>
 	)
 }
 
-function FigureTable({ caption, columns, children }: { caption: string; columns: string[]; children: ReactNode }) {
+/** The figures' table: `children` are its body's rows, `foot` its totals row. */
+function FigureTable({ caption, columns, foot, children }: { caption: string; columns: string[]; foot?: ReactNode; children: ReactNode }) {
 	return (
 		<ScrollingTable label={caption} className="rounded-lg border border-slate-200">
 			<table className="min-w-full text-left text-sm">
@@ -51,7 +63,8 @@ function FigureTable({ caption, columns, children }: { caption: string; columns:
 						))}
 					</tr>
 				</thead>
-				{children}
+				<tbody className="divide-y divide-slate-100">{children}</tbody>
+				{foot ? <tfoot className="border-t border-slate-300 font-semibold">{foot}</tfoot> : null}
 			</table>
 		</ScrollingTable>
 	)
@@ -87,21 +100,22 @@ export function EnrolmentSection({ periods, group }: { periods: OverviewPeriod[]
 				formatValue={(value) => String(value)}
 				wholeNumbers
 			/>
-			<FigureTable caption={`Enrolments by ${unit}`} columns={[group === 'month' ? 'Month' : 'Week', 'Enrolments']}>
-				<tbody className="divide-y divide-slate-100">
-					{periods.map((period) => (
-						<tr key={period.start}>
-							<RowHead>{periodLabel(period.start, group)}</RowHead>
-							<td className={cell}>{period.enrolments}</td>
-						</tr>
-					))}
-				</tbody>
-				<tfoot className="border-t border-slate-300 font-semibold">
+			<FigureTable
+				caption={`Enrolments by ${unit}`}
+				columns={[group === 'month' ? 'Month' : 'Week', 'Enrolments']}
+				foot={
 					<tr>
 						<RowHead>Total</RowHead>
 						<td className={cell}>{total}</td>
 					</tr>
-				</tfoot>
+				}
+			>
+				{periods.map((period) => (
+					<tr key={period.start}>
+						<RowHead>{periodLabel(period.start, group)}</RowHead>
+						<td className={cell}>{period.enrolments}</td>
+					</tr>
+				))}
 			</FigureTable>
 		</Section>
 	)
@@ -160,20 +174,10 @@ export function RevenueSection({
 				]}
 				formatValue={(cents) => compactMoney.format(cents / 100)}
 			/>
-			<FigureTable caption={`Revenue by ${unit}`} columns={columns}>
-				<tbody className="divide-y divide-slate-100">
-					{periods.map((period) => (
-						<tr key={period.start}>
-							<RowHead>{periodLabel(period.start, group)}</RowHead>
-							{amounts(period.money).map((cents, index) => (
-								<td key={columns[index + 1]} className={cell}>
-									{formatMoney(cents)}
-								</td>
-							))}
-						</tr>
-					))}
-				</tbody>
-				<tfoot className="border-t border-slate-300 font-semibold">
+			<FigureTable
+				caption={`Revenue by ${unit}`}
+				columns={columns}
+				foot={
 					<tr>
 						<RowHead>Total</RowHead>
 						{amounts({
@@ -189,7 +193,18 @@ export function RevenueSection({
 							</td>
 						))}
 					</tr>
-				</tfoot>
+				}
+			>
+				{periods.map((period) => (
+					<tr key={period.start}>
+						<RowHead>{periodLabel(period.start, group)}</RowHead>
+						{amounts(period.money).map((cents, index) => (
+							<td key={columns[index + 1]} className={cell}>
+								{formatMoney(cents)}
+							</td>
+						))}
+					</tr>
+				))}
 			</FigureTable>
 			<p className="text-sm text-slate-700">
 				Still to collect on running plans, whatever their dates: <strong>{formatMoney(planBalance.outstandingCents)}</strong> from{' '}
@@ -198,6 +213,8 @@ export function RevenueSection({
 		</Section>
 	)
 }
+
+const NO_COURSES = 'No course runs in this range.'
 
 function courseDates(course: CourseFigures) {
 	if (!course.startDate) return 'No dates'
@@ -211,39 +228,32 @@ export function SeatsSection({ courses }: { courses: CourseFigures[] }) {
 		<Section
 			title="Seats and waitlists"
 			description="Courses running in the range, or that took enrolments or made offers in it. Seats taken are enrolments holding a seat now; offers are those made in the range, with what became of them so far."
+			empty={courses.length === 0 ? NO_COURSES : null}
 		>
-			{courses.length === 0 ? (
-				<p className="text-sm text-slate-700">No course runs in this range.</p>
-			) : (
-				<>
-					<CapacityChart
-						title="Seats taken against capacity"
-						description={`A bar for each course: the outline is its capacity, the solid bar the seats taken, and the numbers follow it. ${taken} of ${capacity} seats taken over ${courses.length} ${courses.length === 1 ? 'course' : 'courses'}.`}
-						rows={courses.map((course) => ({ label: course.title, taken: course.seatsTaken, capacity: course.capacity }))}
-					/>
-					<FigureTable
-						caption="Seats and waitlist by course"
-						columns={['Course', 'Dates', 'Seats taken', 'Capacity', 'Full', 'Waiting now', 'Offers made', 'Taken', 'Expired', 'Open']}
-					>
-						<tbody className="divide-y divide-slate-100">
-							{courses.map((course) => (
-								<tr key={course.id}>
-									<RowHead>{course.title}</RowHead>
-									<td className={`${cell} whitespace-nowrap`}>{courseDates(course)}</td>
-									<td className={cell}>{course.seatsTaken}</td>
-									<td className={cell}>{course.capacity}</td>
-									<td className={cell}>{ratio(course.seatsTaken, course.capacity)}</td>
-									<td className={cell}>{course.waiting}</td>
-									<td className={cell}>{course.offersMade}</td>
-									<td className={cell}>{course.offersTaken}</td>
-									<td className={cell}>{course.offersExpired}</td>
-									<td className={cell}>{course.offersOpen}</td>
-								</tr>
-							))}
-						</tbody>
-					</FigureTable>
-				</>
-			)}
+			<CapacityChart
+				title="Seats taken against capacity"
+				description={`A bar for each course: the outline is its capacity, the solid bar the seats taken, and the numbers follow it. ${taken} of ${capacity} seats taken over ${courses.length} ${courses.length === 1 ? 'course' : 'courses'}.`}
+				rows={courses.map((course) => ({ label: course.title, taken: course.seatsTaken, capacity: course.capacity }))}
+			/>
+			<FigureTable
+				caption="Seats and waitlist by course"
+				columns={['Course', 'Dates', 'Seats taken', 'Capacity', 'Full', 'Waiting now', 'Offers made', 'Taken', 'Expired', 'Open']}
+			>
+				{courses.map((course) => (
+					<tr key={course.id}>
+						<RowHead>{course.title}</RowHead>
+						<td className={`${cell} whitespace-nowrap`}>{courseDates(course)}</td>
+						<td className={cell}>{course.seatsTaken}</td>
+						<td className={cell}>{course.capacity}</td>
+						<td className={cell}>{ratio(course.seatsTaken, course.capacity)}</td>
+						<td className={cell}>{course.waiting}</td>
+						<td className={cell}>{course.offersMade}</td>
+						<td className={cell}>{course.offersTaken}</td>
+						<td className={cell}>{course.offersExpired}</td>
+						<td className={cell}>{course.offersOpen}</td>
+					</tr>
+				))}
+			</FigureTable>
 		</Section>
 	)
 }
@@ -254,32 +264,27 @@ export function AttendanceSection({ sessions, timeZone }: { sessions: SessionAtt
 		<Section
 			title="Attendance"
 			description="Each live session held in the range, with the statuses of the course's students; attended counts present and late."
+			empty={sessions.length === 0 ? 'No live session was held in this range.' : null}
 		>
-			{sessions.length === 0 ? (
-				<p className="text-sm text-slate-700">No live session was held in this range.</p>
-			) : (
-				<FigureTable
-					caption="Attendance by session"
-					columns={['Session', 'Course', 'Present', 'Late', 'Absent', 'Excused', 'Not recorded', 'Attended']}
-				>
-					<tbody className="divide-y divide-slate-100">
-						{sessions.map((session) => (
-							<tr key={session.id}>
-								<RowHead>
-									Week {session.weekNumber}, <time dateTime={session.startsAt}>{when.format(new Date(session.startsAt))}</time>
-								</RowHead>
-								<td className="px-4 py-2 text-slate-700">{session.courseTitle}</td>
-								<td className={cell}>{session.present}</td>
-								<td className={cell}>{session.late}</td>
-								<td className={cell}>{session.absent}</td>
-								<td className={cell}>{session.excused}</td>
-								<td className={cell}>{session.unrecorded}</td>
-								<td className={cell}>{attendanceRate(session) === null ? '—' : `${attendanceRate(session)}%`}</td>
-							</tr>
-						))}
-					</tbody>
-				</FigureTable>
-			)}
+			<FigureTable
+				caption="Attendance by session"
+				columns={['Session', 'Course', 'Present', 'Late', 'Absent', 'Excused', 'Not recorded', 'Attended']}
+			>
+				{sessions.map((session) => (
+					<tr key={session.id}>
+						<RowHead>
+							Week {session.weekNumber}, <time dateTime={session.startsAt}>{when.format(new Date(session.startsAt))}</time>
+						</RowHead>
+						<td className="px-4 py-2 text-slate-700">{session.courseTitle}</td>
+						<td className={cell}>{session.present}</td>
+						<td className={cell}>{session.late}</td>
+						<td className={cell}>{session.absent}</td>
+						<td className={cell}>{session.excused}</td>
+						<td className={cell}>{session.unrecorded}</td>
+						<td className={cell}>{attendanceRate(session) === null ? '—' : `${attendanceRate(session)}%`}</td>
+					</tr>
+				))}
+			</FigureTable>
 		</Section>
 	)
 }
@@ -289,28 +294,20 @@ export function CompletionSection({ courses }: { courses: CourseFigures[] }) {
 		<Section
 			title="Completion"
 			description="Every enrolment of the courses running in the range, as it stands now: completed, still active, or ended without completing."
+			empty={courses.length === 0 ? NO_COURSES : null}
 		>
-			{courses.length === 0 ? (
-				<p className="text-sm text-slate-700">No course runs in this range.</p>
-			) : (
-				<FigureTable
-					caption="Completion by course"
-					columns={['Course', 'Enrolled', 'Completed', 'Still active', 'Ended', 'Completed share']}
-				>
-					<tbody className="divide-y divide-slate-100">
-						{courses.map((course) => (
-							<tr key={course.id}>
-								<RowHead>{course.title}</RowHead>
-								<td className={cell}>{course.enrolled}</td>
-								<td className={cell}>{course.completed}</td>
-								<td className={cell}>{course.active}</td>
-								<td className={cell}>{course.ended}</td>
-								<td className={cell}>{ratio(course.completed, course.enrolled)}</td>
-							</tr>
-						))}
-					</tbody>
-				</FigureTable>
-			)}
+			<FigureTable caption="Completion by course" columns={['Course', 'Enrolled', 'Completed', 'Still active', 'Ended', 'Completed share']}>
+				{courses.map((course) => (
+					<tr key={course.id}>
+						<RowHead>{course.title}</RowHead>
+						<td className={cell}>{course.enrolled}</td>
+						<td className={cell}>{course.completed}</td>
+						<td className={cell}>{course.active}</td>
+						<td className={cell}>{course.ended}</td>
+						<td className={cell}>{ratio(course.completed, course.enrolled)}</td>
+					</tr>
+				))}
+			</FigureTable>
 		</Section>
 	)
 }

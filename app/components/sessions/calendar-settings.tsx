@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react'
 import { Form } from 'react-router'
 import { useHydrated } from 'remix-utils/use-hydrated'
+import { TimeZoneOptions, timeZoneLabel } from '#app/components/select-options.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { CheckboxField, Field, SelectField } from '#app/components/ui/field.tsx'
@@ -47,17 +48,13 @@ export function TimeZoneCard({
 						errors={error ? [error] : undefined}
 						help={
 							hydrated && detected
-								? `Your browser is set to ${detected.replaceAll('_', ' ')}; save to use it.`
+								? `Your browser is set to ${timeZoneLabel(detected)}; save to use it.`
 								: 'Until you choose, each course shows its own time zone.'
 						}
 						selectProps={{ id: TIME_ZONE_SELECT_ID, name: 'timeZone', defaultValue: saved ?? '' }}
 					>
 						<option value="">Each course's own time zone</option>
-						{zones.map((zone) => (
-							<option key={zone} value={zone}>
-								{zone.replaceAll('_', ' ')}
-							</option>
-						))}
+						<TimeZoneOptions zones={zones} />
 					</SelectField>
 					<Button type="submit" disabled={busy}>
 						{busy ? 'Saving...' : 'Save Time Zone'}

@@ -14,20 +14,35 @@ const ICONS: Record<ViewerKind, { path: string; label: string }> = {
 	other: { path: 'M6 3h8l4 4v14H6zM14 3v4h4', label: 'File' },
 }
 
-/** A file's type as an icon, named for screen readers. */
-export function FileKindIcon({ kind }: { kind: ViewerKind }) {
+/** A file's type in words ('PDF', 'Word document'), as its icon is named. */
+export function fileKindLabel(kind: ViewerKind) {
+	return ICONS[kind].label
+}
+
+/** What every file icon draws with: a 24-unit stroke drawing in the brand colour. */
+const svgFrame = {
+	viewBox: '0 0 24 24',
+	className: 'size-5 shrink-0 text-brand-700',
+	fill: 'none',
+	stroke: 'currentColor',
+	strokeWidth: '1.8',
+	strokeLinejoin: 'round',
+} as const
+
+/**
+ * A file's type as an icon, named for screen readers; `decorative` hides it from them where the
+ * type is written beside it.
+ */
+export function FileKindIcon({ kind, decorative = false }: { kind: ViewerKind; decorative?: boolean }) {
 	const icon = ICONS[kind]
+	if (decorative)
+		return (
+			<svg aria-hidden="true" {...svgFrame}>
+				<path d={icon.path} />
+			</svg>
+		)
 	return (
-		<svg
-			role="img"
-			aria-label={icon.label}
-			viewBox="0 0 24 24"
-			className="size-5 shrink-0 text-brand-700"
-			fill="none"
-			stroke="currentColor"
-			strokeWidth="1.8"
-			strokeLinejoin="round"
-		>
+		<svg role="img" aria-label={icon.label} {...svgFrame}>
 			<title>{icon.label}</title>
 			<path d={icon.path} />
 		</svg>

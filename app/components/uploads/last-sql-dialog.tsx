@@ -1,6 +1,6 @@
-import type { ReactNode } from 'react'
 import { ButtonLink } from '#app/components/ui/button.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
+import { HeadedSection } from '#app/components/ui/headed-section.tsx'
 import type { DeleteRecord } from '#app/models/materials/materials-admin.ts'
 
 /** The SQL the admin's last delete ran, as the spec's 'Last SQL' dialog shows it. */
@@ -13,7 +13,7 @@ export function LastSqlDialog({ record, closeTo }: { record: DeleteRecord | null
 			size="lg"
 		>
 			<div className="space-y-4 text-sm">
-				<DialogSection id="last-sql-command" heading="Command">
+				<HeadedSection id="last-sql-command" title="Command" className="space-y-1">
 					{record ? (
 						<pre className="overflow-x-auto rounded-md bg-slate-900 p-3 text-xs whitespace-pre-wrap text-slate-50">
 							{record.sql}
@@ -23,8 +23,8 @@ export function LastSqlDialog({ record, closeTo }: { record: DeleteRecord | null
 					) : (
 						<p className="text-slate-700">No delete operation has occurred yet.</p>
 					)}
-				</DialogSection>
-				<DialogSection id="last-sql-result" heading="Result">
+				</HeadedSection>
+				<HeadedSection id="last-sql-result" title="Result" className="space-y-1">
 					{record ? (
 						<pre className="overflow-x-auto rounded-md bg-slate-100 p-3 text-xs whitespace-pre-wrap text-ink">
 							{`${record.result.length} row(s) deleted\n${JSON.stringify(record.result, null, 2)}`}
@@ -32,7 +32,7 @@ export function LastSqlDialog({ record, closeTo }: { record: DeleteRecord | null
 					) : (
 						<p className="text-slate-700">No result available.</p>
 					)}
-				</DialogSection>
+				</HeadedSection>
 				<div className="flex justify-end">
 					<ButtonLink to={closeTo} preventScrollReset variant="outline">
 						Close
@@ -40,17 +40,5 @@ export function LastSqlDialog({ record, closeTo }: { record: DeleteRecord | null
 				</div>
 			</div>
 		</RouteDialog>
-	)
-}
-
-/** A titled part of the dialog, named by its heading. */
-function DialogSection({ id, heading, children }: { id: string; heading: string; children: ReactNode }) {
-	return (
-		<section aria-labelledby={id} className="space-y-1">
-			<h3 id={id} className="font-semibold text-ink">
-				{heading}
-			</h3>
-			{children}
-		</section>
 	)
 }

@@ -3,6 +3,7 @@ import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { type ChangeEvent, useId, useState } from 'react'
 import { Form, useNavigation, useRevalidator } from 'react-router'
 import { useHydrated } from 'remix-utils/use-hydrated'
+import { CourseOptions } from '#app/components/select-options.tsx'
 import { Alert, FormErrors } from '#app/components/ui/alert.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { CheckboxField, Field, SelectField } from '#app/components/ui/field.tsx'
@@ -155,11 +156,7 @@ export function UploadMaterialsForm({
 			) : (
 				<SelectField label="Course" errors={fields.courseId.errors} selectProps={getSelectProps(fields.courseId)}>
 					<option value="">Select a course</option>
-					{courses?.map((option) => (
-						<option key={option.id} value={option.id}>
-							{option.title}
-						</option>
-					))}
+					<CourseOptions courses={courses ?? []} />
 				</SelectField>
 			)}
 			<WeekNumberAndTopic weekNumber={fields.weekNumber} topic={fields.topic} />
@@ -225,11 +222,7 @@ function CourseStep({ courses, action }: { courses: UploadCourse[]; action: stri
 		<Form method="get" action={action} className="space-y-5">
 			<SelectField label="Course" selectProps={{ name: 'course', defaultValue: '', required: true }}>
 				<option value="">Select a course</option>
-				{courses.map((option) => (
-					<option key={option.id} value={option.id}>
-						{option.title}
-					</option>
-				))}
+				<CourseOptions courses={courses} />
 			</SelectField>
 			{/* It opens the upload form for the course: named for that (issue 39 point 9); the spec's words stay on the upload button. */}
 			<Button type="submit">Choose Course</Button>

@@ -1,6 +1,7 @@
 import { getFormProps, getInputProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { Form, href } from 'react-router'
+import { Form } from 'react-router'
+import { CoursePageHeading } from '#app/components/admin/course-page-heading.tsx'
 import { LocalDate } from '#app/components/local-date.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
@@ -48,18 +49,9 @@ export function WaitlistQueue({
 	return (
 		<div className="space-y-6">
 			<div className="flex flex-wrap items-end justify-between gap-3">
-				<div>
-					<p className="text-sm text-slate-600">
-						<a href={href('/dashboard/admin/courses')} className="text-brand-700 underline underline-offset-4">
-							Courses
-						</a>{' '}
-						/ Waitlist
-					</p>
-					<h1 className="text-2xl font-bold text-ink">Waitlist: {course.title}</h1>
-					<p className="text-sm text-slate-600">
-						{course.taken} of {course.capacity} seats taken (open offers included) · {waiting.length} waiting
-					</p>
-				</div>
+				<CoursePageHeading page="Waitlist" courseTitle={course.title}>
+					{course.taken} of {course.capacity} seats taken (open offers included) · {waiting.length} waiting
+				</CoursePageHeading>
 				{readOnly ? (
 					<p className="text-sm text-slate-600">An offer holds a seat for {course.offerHours} hours.</p>
 				) : (
