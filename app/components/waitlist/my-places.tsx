@@ -1,20 +1,10 @@
 import { LocalDate } from '#app/components/local-date.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
-import type { WaitlistStatus } from '#db/types.ts'
-
-export type MyPlace = {
-	id: number
-	courseId: number
-	courseTitle: string
-	status: WaitlistStatus
-	position: number | null
-	joinedAt: string
-	offerExpiresAt: string | null
-}
+import type { WaitlistPlace } from '#app/models/enrollment/waitlist.ts'
 
 /** My Courses: the user's places in courses' lines, each with its position and a way to leave. */
-export function WaitlistPlaces({ places, path }: { places: MyPlace[]; path: string }) {
+export function WaitlistPlaces({ places, path }: { places: WaitlistPlace[]; path: string }) {
 	if (places.length === 0) return null
 	return (
 		<section aria-labelledby="places-heading" className="space-y-3">

@@ -4,6 +4,7 @@ import { transaction } from '#app/utils/db.server.ts'
 import { hashToken } from '#app/utils/session.server.ts'
 import type { Database, WaitlistStatus } from '#db/types.ts'
 import { countSeats, lockCourse, lockPublishedCourse, newWaitlistToken, offerFreedSeats } from './seat-offers.server.ts'
+import type { WaitlistPlace } from './waitlist.ts'
 import { sendWaitlistJoined, sendWaitlistNotice } from './waitlist-emails.server.ts'
 
 export type WaitlistRequestInput = {
@@ -196,18 +197,6 @@ export function livePlaces(db: Kysely<Database>) {
 				'queuePosition',
 			),
 		])
-}
-
-export type WaitlistPlace = {
-	id: number
-	courseId: number
-	courseTitle: string
-	status: WaitlistStatus
-	/** 1 = next in line; null unless waiting. */
-	position: number | null
-	/** ISO timestamps. */
-	joinedAt: string
-	offerExpiresAt: string | null
 }
 
 export function toPlace(row: {

@@ -80,3 +80,16 @@ export function waitlistJoinedDescription({ courseTitle, anyCourse }: { courseTi
 	if (anyCourse) return "You've been added to the waitlist! We'll email you when a new program opens."
 	return "You've been added to the waitlist! We'll notify you when our programs launch."
 }
+
+/** A person's place in a course's line, as My Courses and the place page show it. */
+export type WaitlistPlace = {
+	id: number
+	courseId: number
+	courseTitle: string
+	status: WaitlistStatus
+	/** 1 = next in line; null unless waiting. */
+	position: number | null
+	/** ISO timestamps. */
+	joinedAt: string
+	offerExpiresAt: string | null
+}
