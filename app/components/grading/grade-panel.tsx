@@ -1,6 +1,7 @@
 import { getFormProps, getInputProps, getTextareaProps, type SubmissionResult, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { Form, useNavigation } from 'react-router'
+import { SubmissionFile } from '#app/components/grading/submission-file.tsx'
 import { LocalDate } from '#app/components/local-date.tsx'
 import { ActionList } from '#app/components/ui/action-list.tsx'
 import { FormErrors } from '#app/components/ui/alert.tsx'
@@ -11,7 +12,6 @@ import { DialogFormButtons } from '#app/components/ui/dialog-buttons.tsx'
 import { Field, TextareaField } from '#app/components/ui/field.tsx'
 import type { SubmissionDetail } from '#app/models/materials/assignments.ts'
 import { GradeSchema } from '#app/models/materials/assignments.ts'
-import { formatFileSize } from '#app/utils/misc.ts'
 
 /** Who handed in what, and the answer itself (text and file). */
 function SubmissionSummary({ submission }: { submission: SubmissionDetail }) {
@@ -37,15 +37,7 @@ function SubmissionSummary({ submission }: { submission: SubmissionDetail }) {
 					<p className="mt-1 rounded-md bg-slate-50 p-3 whitespace-pre-wrap text-ink">{submission.body}</p>
 				</div>
 			) : null}
-			{submission.fileName ? (
-				<p>
-					<span className="font-medium text-slate-600">File: </span>
-					<a href={`/files/submissions/${submission.id}`} className="font-medium text-brand-700 underline-offset-4 hover:underline">
-						{submission.fileName}
-					</a>
-					{submission.fileSize !== null ? <span className="text-slate-600"> ({formatFileSize(submission.fileSize)})</span> : null}
-				</p>
-			) : null}
+			{submission.fileName ? <SubmissionFile submissionId={submission.id} name={submission.fileName} size={submission.fileSize} /> : null}
 		</div>
 	)
 }

@@ -2,6 +2,7 @@ import { getFormProps, getInputProps, getTextareaProps, useForm } from '@conform
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, href, Link, useNavigation } from 'react-router'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { SubmissionFile } from '#app/components/grading/submission-file.tsx'
 import { LocalDate } from '#app/components/local-date.tsx'
 import { Alert, FormErrors } from '#app/components/ui/alert.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
@@ -15,7 +16,7 @@ import { ALLOWED_FILES_TEXT } from '#app/models/materials/uploads.ts'
 import { pageUrl, requireUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
-import { formatDueDate, formatFileSize } from '#app/utils/misc.ts'
+import { formatDueDate } from '#app/utils/misc.ts'
 import { parseRowId } from '#app/utils/row-id.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { receiveSubmission } from './+shared/assignment.server.ts'
@@ -142,15 +143,7 @@ function SubmissionCard({ submission }: { submission: StudentSubmission }) {
 					Submitted <LocalDate value={submission.submittedAt} />
 				</p>
 				{submission.body ? <p className="rounded-md bg-slate-50 p-3 whitespace-pre-wrap text-ink">{submission.body}</p> : null}
-				{submission.fileName ? (
-					<p>
-						<span className="font-medium text-slate-700">File: </span>
-						<a href={`/files/submissions/${submission.id}`} className="font-medium text-brand-700 underline-offset-4 hover:underline">
-							{submission.fileName}
-						</a>
-						{submission.fileSize !== null ? <span className="text-slate-600"> ({formatFileSize(submission.fileSize)})</span> : null}
-					</p>
-				) : null}
+				{submission.fileName ? <SubmissionFile submissionId={submission.id} name={submission.fileName} size={submission.fileSize} /> : null}
 				{graded ? (
 					<section aria-labelledby="grade-heading" className="space-y-2 rounded-md border border-green-200 bg-green-50 p-4">
 						<h3 id="grade-heading" className="font-semibold text-green-900">
