@@ -6,6 +6,7 @@ import { CancelAndSubmit } from '#app/components/ui/dialog-buttons.tsx'
 import { deleteCourse, getCourseDeletionSummary } from '#app/models/courses/courses-admin.server.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
+import { pageTitle } from '#app/utils/page-meta.ts'
 import { parsePage, withPage } from '#app/utils/pagination.ts'
 import { parseRowId } from '#app/utils/row-id.ts'
 import { forgetSelectedCourse } from '#app/utils/selected-course.server.ts'
@@ -114,7 +115,7 @@ export default function DeleteCourseDialog({ loaderData }: Route.ComponentProps)
 	)
 }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Delete Course | Real Estate Mentorship' }]
+export const meta: Route.MetaFunction = () => pageTitle('Delete Course')
 
 export function ErrorBoundary() {
 	return <GeneralErrorBoundary />

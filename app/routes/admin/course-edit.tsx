@@ -14,6 +14,7 @@ import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { centsToDollars } from '#app/utils/money.ts'
+import { pageTitle } from '#app/utils/page-meta.ts'
 import { parsePage, withPage } from '#app/utils/pagination.ts'
 import { parseRowId } from '#app/utils/row-id.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
@@ -93,7 +94,7 @@ export default function EditCourseDialog({ loaderData, actionData }: Route.Compo
 	)
 }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Edit Course | Real Estate Mentorship' }]
+export const meta: Route.MetaFunction = () => pageTitle('Edit Course')
 
 export function ErrorBoundary() {
 	return <GeneralErrorBoundary />

@@ -30,6 +30,7 @@ import { getStorage } from '#app/services/storage/index.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
+import { pageTitle } from '#app/utils/page-meta.ts'
 import { parseRowId, rowIdSchema } from '#app/utils/row-id.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { receiveMaterialUpload, uploadSuccessToast } from './+shared/material-upload.server.ts'
@@ -241,9 +242,8 @@ export default function ManageCourseMaterials({ loaderData, actionData }: Route.
 	)
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [
-	{ title: `Manage Course Materials${loaderData ? ` · ${loaderData.course.title}` : ''} | Real Estate Mentorship` },
-]
+export const meta: Route.MetaFunction = ({ loaderData }) =>
+	pageTitle(`Manage Course Materials${loaderData ? ` · ${loaderData.course.title}` : ''}`)
 
 export function ErrorBoundary() {
 	return <GeneralErrorBoundary />

@@ -5,6 +5,7 @@ import { RouteDialog } from '#app/components/ui/dialog.tsx'
 import { getPublishSubject, publishCourse } from '#app/models/courses/course-copies-admin.server.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
+import { pageTitle } from '#app/utils/page-meta.ts'
 import { parsePage, withPage } from '#app/utils/pagination.ts'
 import { parseRowId } from '#app/utils/row-id.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
@@ -63,7 +64,7 @@ export default function PublishCourseDialog({ loaderData }: Route.ComponentProps
 	)
 }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Publish Course | Real Estate Mentorship' }]
+export const meta: Route.MetaFunction = () => pageTitle('Publish Course')
 
 export function ErrorBoundary() {
 	return <GeneralErrorBoundary />

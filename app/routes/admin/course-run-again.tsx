@@ -12,6 +12,7 @@ import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { formatDateOnly } from '#app/utils/misc.ts'
+import { pageTitle } from '#app/utils/page-meta.ts'
 import { parsePage, withPage } from '#app/utils/pagination.ts'
 import { parseRowId } from '#app/utils/row-id.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
@@ -84,7 +85,7 @@ export default function RunAgainDialog({ loaderData, actionData }: Route.Compone
 	)
 }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Run Again | Real Estate Mentorship' }]
+export const meta: Route.MetaFunction = () => pageTitle('Run Again')
 
 export function ErrorBoundary() {
 	return <GeneralErrorBoundary />

@@ -10,6 +10,7 @@ import { getCourseOption } from '#app/models/materials/materials-admin.server.ts
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
+import { pageTitle } from '#app/utils/page-meta.ts'
 import { parseRowId } from '#app/utils/row-id.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import type { Route } from './+types/course-staff'
@@ -143,7 +144,7 @@ function StaffList({
 	)
 }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Course Staff | Real Estate Mentorship' }]
+export const meta: Route.MetaFunction = () => pageTitle('Course Staff')
 
 export function ErrorBoundary() {
 	return <GeneralErrorBoundary />

@@ -30,6 +30,7 @@ import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { searchText } from '#app/utils/misc.ts'
 import { formatPrice } from '#app/utils/money.ts'
+import { pageTitle } from '#app/utils/page-meta.ts'
 import { parseRowId, rowIdSchema } from '#app/utils/row-id.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { ENROLLMENTS_PATH, enrollmentsPath, refusalMessages } from './+shared/enrollments.ts'
@@ -316,7 +317,7 @@ function EnrollmentPayment({ payment, paid }: { payment: Enrollment['payment']; 
 	)
 }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Manage Enrollments | Real Estate Mentorship' }]
+export const meta: Route.MetaFunction = () => pageTitle('Manage Enrollments')
 
 export function ErrorBoundary() {
 	return <ListErrorBoundary title="Failed to load enrollments. Please try again later." retryLabel="Try Again" />

@@ -17,6 +17,7 @@ import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { searchText } from '#app/utils/misc.ts'
+import { pageTitle } from '#app/utils/page-meta.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import type { Route } from './+types/users'
 
@@ -171,7 +172,7 @@ export default function ManageUsers({ loaderData }: Route.ComponentProps) {
 	)
 }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Manage Users | Real Estate Mentorship' }]
+export const meta: Route.MetaFunction = () => pageTitle('Manage Users')
 
 export function ErrorBoundary() {
 	return <ListErrorBoundary title="Failed to load users. Please try again later." retryLabel="Try Again" />

@@ -18,6 +18,7 @@ import { requireUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { searchText } from '#app/utils/misc.ts'
+import { pageTitle } from '#app/utils/page-meta.ts'
 import { partialPage } from '#app/utils/page-toast.server.ts'
 import { parseRowId } from '#app/utils/row-id.ts'
 import { type LinkBuilder, withSearch } from '#app/utils/search-links.ts'
@@ -219,7 +220,7 @@ function Conversations({
 	)
 }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Messages | Real Estate Mentorship' }]
+export const meta: Route.MetaFunction = () => pageTitle('Messages')
 
 export function ErrorBoundary() {
 	return <GeneralErrorBoundary />

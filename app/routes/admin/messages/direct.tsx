@@ -12,6 +12,7 @@ import { requireStaff } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { searchText } from '#app/utils/misc.ts'
+import { pageTitle } from '#app/utils/page-meta.ts'
 import { partialPage } from '#app/utils/page-toast.server.ts'
 import { withSearch } from '#app/utils/search-links.ts'
 import { beforeId, confirmedId, DIRECT_PATH, directThreadUrl } from './+shared/paths.ts'
@@ -108,7 +109,7 @@ export default function DirectMessages({ loaderData, actionData }: Route.Compone
 	)
 }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Direct Messages | Real Estate Mentorship' }]
+export const meta: Route.MetaFunction = () => pageTitle('Direct Messages')
 
 export function ErrorBoundary() {
 	return <GeneralErrorBoundary />
