@@ -94,7 +94,6 @@ export default function CourseCompletionPage({ loaderData, actionData }: Route.C
 					title="Reopen Enrollment"
 					description={`Reopen ${reopening.name || reopening.email}'s completed enrollment in ${course.title}? It becomes active again and their certificate is revoked; completing them again issues a new one.`}
 					closeTo={back}
-					action={back}
 					fields={{ intent: 'reopen', enrollmentId: String(reopening.enrollmentId) }}
 					confirmLabel="Reopen"
 					busyLabel="Reopening..."

@@ -157,7 +157,6 @@ export default function ManageCourseMaterials({ loaderData, actionData }: Route.
 					title="Delete Material?"
 					description={`"${deletingItem.title}" and its file will be permanently deleted.`}
 					closeTo={path}
-					action={path}
 					fields={{ intent: 'delete-item', itemId: String(deletingItem.id) }}
 					confirmLabel="Delete"
 					busyLabel="Deleting..."
@@ -168,7 +167,6 @@ export default function ManageCourseMaterials({ loaderData, actionData }: Route.
 					title="Delete Week?"
 					description={`Week ${deletingWeek.weekNumber}: ${deletingWeek.topic} and all its materials and files will be permanently deleted.`}
 					closeTo={path}
-					action={path}
 					fields={{ intent: 'delete-week', weekId: String(deletingWeek.id) }}
 					confirmLabel="Delete"
 					busyLabel="Deleting..."

@@ -104,7 +104,6 @@ export default function CourseWaitlistPage({ loaderData, actionData }: Route.Com
 					title="Remove from Waitlist"
 					description={`Remove ${confirm.entry.name} (${confirm.entry.email}) from the waitlist of ${course.title}?${confirm.entry.status === 'offered' ? ' The seat offered to them goes to the next person.' : ''}`}
 					closeTo={back}
-					action={back}
 					fields={{ intent: 'remove', entryId: String(confirm.entry.id) }}
 					confirmLabel="Remove"
 					busyLabel="Removing..."
@@ -115,7 +114,6 @@ export default function CourseWaitlistPage({ loaderData, actionData }: Route.Com
 					title="Offer a Seat"
 					description={`Offer ${confirm.entry.name} a seat in ${course.title} now, ahead of the line? ${full ? `No seat is free, so the capacity goes from ${course.capacity} to ${course.taken + 1}.` : 'A free seat is held for them.'} The offer holds it for ${course.offerHours} hours.`}
 					closeTo={back}
-					action={back}
 					fields={{ intent: 'offer', entryId: String(confirm.entry.id) }}
 					confirmLabel="Offer Seat"
 					busyLabel="Offering..."

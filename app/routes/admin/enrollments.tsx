@@ -181,7 +181,6 @@ export default function ManageEnrollments({ loaderData }: Route.ComponentProps) 
 					title="Remove Enrollment"
 					description={`Remove ${removing.name || removing.email} from ${removing.courseTitle}? Their seat becomes free.`}
 					closeTo={back}
-					action={back}
 					fields={{ intent: 'remove', enrollmentId: String(removing.id) }}
 					confirmLabel="Remove"
 					busyLabel="Removing..."
@@ -192,7 +191,6 @@ export default function ManageEnrollments({ loaderData }: Route.ComponentProps) 
 					title="Change Enrollment Status"
 					description={`Set ${changingStatus.name || changingStatus.email}'s enrollment in ${changingStatus.courseTitle} from ${changingStatus.status} to ${changingStatus.to}? ${changingStatus.loss}`}
 					closeTo={back}
-					action={back}
 					fields={{
 						intent: 'status',
 						enrollmentId: String(changingStatus.id),

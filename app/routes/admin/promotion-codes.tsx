@@ -94,7 +94,6 @@ export default function PromotionCodes({ loaderData, actionData }: Route.Compone
 					title="Deactivate Promotion Code"
 					description={`Deactivate ${deactivating.code}? Nobody can use it from now on; uses already made, and checkouts already open with it, keep their discount. This cannot be undone.`}
 					closeTo={CODES_PATH}
-					action={CODES_PATH}
 					fields={{ intent: 'deactivate', promotionCodeId: String(deactivating.id) }}
 					confirmLabel="Deactivate"
 					busyLabel="Deactivating..."

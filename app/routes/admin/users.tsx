@@ -99,7 +99,6 @@ export default function ManageUsers({ loaderData }: Route.ComponentProps) {
 					title="Make Admin"
 					description={`Make ${promoting.name || 'this user'} (${promoting.email}) an administrator?`}
 					closeTo={back}
-					action={back}
 					fields={{ intent: 'make-admin', userId: promoting.id }}
 					confirmLabel="Make Admin"
 					busyLabel="Promoting..."
@@ -114,7 +113,6 @@ export default function ManageUsers({ loaderData }: Route.ComponentProps) {
 					title="Remove User"
 					description={`Are you sure you want to remove ${removing.name || 'this user'} (${removing.email})? This action cannot be undone.`}
 					closeTo={back}
-					action={back}
 					fields={{ intent: 'remove', userId: removing.id }}
 					confirmLabel="Remove"
 					busyLabel="Removing..."

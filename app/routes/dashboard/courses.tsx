@@ -54,7 +54,6 @@ export default function MyCoursesPage({ loaderData }: Route.ComponentProps) {
 					title="Leave the waitlist"
 					description={`Give up your place in line for ${leaving.courseTitle}?${leaving.status === 'offered' ? ' The seat held for you goes to the next person.' : ''}`}
 					closeTo={path}
-					action={path}
 					fields={{ intent: 'leave-waitlist', entryId: String(leaving.id) }}
 					confirmLabel="Leave Waitlist"
 					busyLabel="Leaving..."
