@@ -11,7 +11,7 @@ import { Card, CardContent, CardHeader, CardTitle } from '#app/components/ui/car
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
 import { EmptyState } from '#app/components/ui/empty-state.tsx'
 import { TabLinks } from '#app/components/ui/tabs.tsx'
-import { canMessage, getContact, listContacts } from '#app/models/messaging/message-contacts.server.ts'
+import { getContact, listContacts } from '#app/models/messaging/message-contacts.server.ts'
 import { listAnnouncements, listConversation, listFromDeletedAccounts } from '#app/models/messaging/messages.server.ts'
 import { announcementParts } from '#app/models/messaging/messages.ts'
 import { requireUser } from '#app/utils/auth.server.ts'
@@ -22,7 +22,7 @@ import { pageTitle } from '#app/utils/page-meta.ts'
 import { partialPage } from '#app/utils/page-toast.server.ts'
 import { parseRowId } from '#app/utils/row-id.ts'
 import { type LinkBuilder, withSearch } from '#app/utils/search-links.ts'
-import { failureResponse, handleConversationIntent, receiveForm, refreshContacts } from './+shared/messages.server.ts'
+import { conversationAction, refreshContacts } from './+shared/messages.server.ts'
 import type { Route } from './+types/messages'
 
 const PATH = href('/dashboard/messages')
@@ -97,16 +97,8 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action(args: Route.ActionArgs) {
-	const { request } = args
-	const user = await requireUser(request)
-	const received = await receiveForm(request, user, {
-		mayUpload: async (fields) => fields.get('intent') === 'send' && canMessage(getDb(), user, String(fields.get('receiverId') ?? '')),
-	})
-	if (!received.ok) return failureResponse(args, received.intent, received, received.receiverId)
-	return handleConversationIntent(args, received, user, {
-		threadUrl,
-		successToasts: false,
-	})
+	const user = await requireUser(args.request)
+	return conversationAction(args, user, { threadUrl, successToasts: false })
 }
 
 export default function MessagesPage({ loaderData, actionData }: Route.ComponentProps) {

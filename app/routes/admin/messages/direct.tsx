@@ -5,9 +5,9 @@ import { ConversationPanel } from '#app/components/messages/conversation-panel.t
 import { DeleteMessageDialog } from '#app/components/messages/delete-dialog.tsx'
 import { DeletedAccountsCard } from '#app/components/messages/deleted-accounts-card.tsx'
 import { EmptyState } from '#app/components/ui/empty-state.tsx'
-import { canMessage, getContact, listContacts } from '#app/models/messaging/message-contacts.server.ts'
+import { getContact, listContacts } from '#app/models/messaging/message-contacts.server.ts'
 import { listConversation, listFromDeletedAccounts } from '#app/models/messaging/messages.server.ts'
-import { failureResponse, handleConversationIntent, receiveForm, refreshContacts } from '#app/routes/dashboard/+shared/messages.server.ts'
+import { conversationAction, refreshContacts } from '#app/routes/dashboard/+shared/messages.server.ts'
 import { requireStaff } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
@@ -65,13 +65,8 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 /** Sends a message to a contact (with one optional file; anyone else is refused), deletes one, marks a conversation read. */
 export async function action(args: Route.ActionArgs) {
-	const { request } = args
-	const staff = await requireStaff(request)
-	const received = await receiveForm(request, staff, {
-		mayUpload: async (fields) => fields.get('intent') === 'send' && canMessage(getDb(), staff, String(fields.get('receiverId') ?? '')),
-	})
-	if (!received.ok) return failureResponse(args, received.intent, received, received.receiverId)
-	return handleConversationIntent(args, received, staff, { threadUrl: directThreadUrl, successToasts: true })
+	const staff = await requireStaff(args.request)
+	return conversationAction(args, staff, { threadUrl: directThreadUrl, successToasts: true })
 }
 
 export default function DirectMessages({ loaderData, actionData }: Route.ComponentProps) {

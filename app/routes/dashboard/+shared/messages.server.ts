@@ -151,6 +151,22 @@ async function auditIfStaff(trx: Kysely<Database>, user: SessionUser, entry: Par
 }
 
 /**
+ * The action of a conversations page (the student's Messages, the staff's Direct Messages): a file
+ * may come only with a message to someone the user may message; then the intent is carried out.
+ */
+export async function conversationAction(
+	action: ActionRequest,
+	user: SessionUser,
+	options: { threadUrl: (partnerId: string) => string; successToasts: boolean },
+) {
+	const received = await receiveForm(action.request, user, {
+		mayUpload: async (fields) => fields.get('intent') === 'send' && canMessage(getDb(), user, String(fields.get('receiverId') ?? '')),
+	})
+	if (!received.ok) return failureResponse(action, received.intent, received, received.receiverId)
+	return handleConversationIntent(action, received, user, options)
+}
+
+/**
  * The conversation intents both messages pages share: send, delete and
  * mark-read. `threadUrl` is where post/redirect/get returns to.
  */
