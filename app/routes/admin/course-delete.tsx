@@ -1,4 +1,4 @@
-import { data, Form, href, useLocation, useNavigation } from 'react-router'
+import { Form, href, useLocation, useNavigation } from 'react-router'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
@@ -8,9 +8,9 @@ import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { pageTitle } from '#app/utils/page-meta.ts'
 import { parsePage, withPage } from '#app/utils/pagination.ts'
-import { parseRowId } from '#app/utils/row-id.ts'
 import { forgetSelectedCourse } from '#app/utils/selected-course.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
+import { courseIdOf, findCourse } from './+shared/course-access.server.ts'
 import type { Route } from './+types/course-delete'
 
 const COURSES_PATH = href('/dashboard/admin/courses')
@@ -21,16 +21,12 @@ function plural(count: number, singular: string, pluralForm = `${singular}s`) {
 
 export async function loader({ request, params }: Route.LoaderArgs) {
 	await requireAdmin(request)
-	const id = parseRowId(params.courseId)
-	const summary = id ? await getCourseDeletionSummary(getDb(), id) : null
-	if (!summary) throw data('Course Not Found', { status: 404 })
-	return summary
+	return findCourse(params.courseId, (id) => getCourseDeletionSummary(getDb(), id))
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
 	const admin = await requireAdmin(request)
-	const id = parseRowId(params.courseId)
-	if (!id) throw data('Course Not Found', { status: 404 })
+	const id = courseIdOf(params.courseId)
 	const listPath = withPage(COURSES_PATH, parsePage(new URL(request.url).search))
 	let deleted: Awaited<ReturnType<typeof deleteCourse>>
 	try {

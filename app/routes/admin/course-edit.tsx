@@ -18,6 +18,7 @@ import { pageTitle } from '#app/utils/page-meta.ts'
 import { parsePage, withPage } from '#app/utils/pagination.ts'
 import { parseRowId } from '#app/utils/row-id.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
+import { courseIdOf } from './+shared/course-access.server.ts'
 import type { Route } from './+types/course-edit'
 
 const COURSES_PATH = href('/dashboard/admin/courses')
@@ -38,8 +39,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 
 export async function action({ request, params }: Route.ActionArgs) {
 	const admin = await requireAdmin(request)
-	const id = parseRowId(params.courseId)
-	if (!id) throw data('Course Not Found', { status: 404 })
+	const id = courseIdOf(params.courseId)
 	const listPath = withPage(COURSES_PATH, parsePage(new URL(request.url).search))
 	const submission = parseWithZod(await readFormData(request), { schema: CourseFormSchema })
 	if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })

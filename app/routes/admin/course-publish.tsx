@@ -1,4 +1,4 @@
-import { data, Form, href, useLocation, useNavigation } from 'react-router'
+import { Form, href, useLocation, useNavigation } from 'react-router'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
@@ -7,25 +7,21 @@ import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { pageTitle } from '#app/utils/page-meta.ts'
 import { parsePage, withPage } from '#app/utils/pagination.ts'
-import { parseRowId } from '#app/utils/row-id.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
+import { findCourse } from './+shared/course-access.server.ts'
 import type { Route } from './+types/course-publish'
 
 const COURSES_PATH = href('/dashboard/admin/courses')
 
 export async function loader({ request, params }: Route.LoaderArgs) {
 	await requireAdmin(request)
-	const id = parseRowId(params.courseId)
-	const course = id ? await getPublishSubject(getDb(), id) : null
-	if (!course) throw data('Course Not Found', { status: 404 })
+	const course = await findCourse(params.courseId, (id) => getPublishSubject(getDb(), id))
 	return { course }
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
 	const admin = await requireAdmin(request)
-	const id = parseRowId(params.courseId)
-	const published = id ? await publishCourse(getDb(), { adminId: admin.id, courseId: id }) : null
-	if (!published) throw data('Course Not Found', { status: 404 })
+	const published = await findCourse(params.courseId, (courseId) => publishCourse(getDb(), { adminId: admin.id, courseId }))
 	const listPath = withPage(COURSES_PATH, parsePage(new URL(request.url).search))
 	return redirectWithToast(listPath, {
 		type: 'success',

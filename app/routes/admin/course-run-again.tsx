@@ -14,8 +14,8 @@ import { readFormData } from '#app/utils/form-data.server.ts'
 import { formatDateOnly } from '#app/utils/misc.ts'
 import { pageTitle } from '#app/utils/page-meta.ts'
 import { parsePage, withPage } from '#app/utils/pagination.ts'
-import { parseRowId } from '#app/utils/row-id.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
+import { courseIdOf, findCourse } from './+shared/course-access.server.ts'
 import { materialsPath } from './+shared/paths.ts'
 import type { Route } from './+types/course-run-again'
 
@@ -23,17 +23,14 @@ const COURSES_PATH = href('/dashboard/admin/courses')
 
 export async function loader({ request, params }: Route.LoaderArgs) {
 	await requireAdmin(request)
-	const id = parseRowId(params.courseId)
-	const course = id ? await getRunAgainSource(getDb(), id) : null
-	if (!course) throw data('Course Not Found', { status: 404 })
+	const course = await findCourse(params.courseId, (id) => getRunAgainSource(getDb(), id))
 	// The form's own key: the same form sent twice (a double click) makes one course (docs/decisions/045).
 	return { course, key: randomUUID() }
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
 	const admin = await requireAdmin(request)
-	const id = parseRowId(params.courseId)
-	if (!id) throw data('Course Not Found', { status: 404 })
+	const id = courseIdOf(params.courseId)
 	const submission = parseWithZod(await readFormData(request), { schema: RunAgainSchema })
 	if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
 	const copy = await runCourseAgain(getDb(), { adminId: admin.id, courseId: id, values: submission.value })

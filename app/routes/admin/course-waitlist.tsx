@@ -16,9 +16,9 @@ import {
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
-import { parseRowId, rowIdSchema } from '#app/utils/row-id.ts'
+import { rowIdSchema } from '#app/utils/row-id.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
-import { requireCourseStaff } from './+shared/course-access.server.ts'
+import { findCourse, requireCourseStaff } from './+shared/course-access.server.ts'
 import type { Route } from './+types/course-waitlist'
 
 const EntrySchema = z.object({ entryId: rowIdSchema() })
@@ -29,11 +29,8 @@ const ActionSchema = z.discriminatedUnion('intent', [
 	OfferHoursSchema,
 ])
 
-async function queueOf(courseId: string) {
-	const id = parseRowId(courseId)
-	const queue = id ? await listCourseWaitlist(getDb(), id) : null
-	if (!queue) throw data('Course Not Found', { status: 404 })
-	return queue
+function queueOf(courseId: string) {
+	return findCourse(courseId, (id) => listCourseWaitlist(getDb(), id))
 }
 
 /**
