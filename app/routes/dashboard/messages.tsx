@@ -12,7 +12,7 @@ import { RouteDialog } from '#app/components/ui/dialog.tsx'
 import { EmptyState } from '#app/components/ui/empty-state.tsx'
 import { TabLinks } from '#app/components/ui/tabs.tsx'
 import { getContact, listContacts } from '#app/models/messaging/message-contacts.server.ts'
-import { listAnnouncements, listConversation, listFromDeletedAccounts } from '#app/models/messaging/messages.server.ts'
+import { listAnnouncements } from '#app/models/messaging/messages.server.ts'
 import { announcementParts } from '#app/models/messaging/messages.ts'
 import { requireUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
@@ -22,7 +22,7 @@ import { pageTitle } from '#app/utils/page-meta.ts'
 import { partialPage } from '#app/utils/page-toast.server.ts'
 import { parseRowId } from '#app/utils/row-id.ts'
 import { type LinkBuilder, withSearch } from '#app/utils/search-links.ts'
-import { conversationAction, refreshContacts } from './+shared/messages.server.ts'
+import { conversationAction, loadConversation, refreshContacts } from './+shared/messages.server.ts'
 import type { Route } from './+types/messages'
 
 const PATH = href('/dashboard/messages')
@@ -70,16 +70,8 @@ export async function loader({ request }: Route.LoaderArgs) {
 			? (contacts.find((contact) => contact.id === withId) ??
 				(await page.load(getContact(db, user, withId), null, 'Failed to load contacts')))
 			: (withId && contacts.find((contact) => contact.id === withId)) || (contacts[0] ?? null)
-	const thread = selected
-		? await page.load(listConversation(db, { userId: user.id, partnerId: selected.id, before }), null, 'Failed to load messages')
-		: null
-	const fromDeletedAccounts = await page.load(
-		listFromDeletedAccounts(db, user.id),
-		{ messages: [], hasOlder: false },
-		'Failed to load messages',
-	)
 	const confirmId = parseRowId(params.get('confirm')?.replace(/^delete-/, ''))
-	const confirmDelete = thread?.messages.find((message) => message.id === confirmId && message.senderId === user.id)?.id ?? null
+	const conversation = await loadConversation(page, user, { partnerId: selected?.id, before, confirmId })
 	return {
 		...base,
 		pageToast: page.pageToast(),
@@ -90,9 +82,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 		dialogContacts: dialog ? (allContacts ?? { contacts }).contacts : null,
 		selected,
 		unknownContact: Boolean(withId && !search && !selected),
-		thread: thread ? { messages: thread.messages, olderBefore: thread.hasOlder ? thread.messages[0]!.id : null } : null,
-		confirmDelete,
-		fromDeletedAccounts: fromDeletedAccounts.messages,
+		...conversation,
 	}
 }
 

@@ -6,8 +6,7 @@ import { DeleteMessageDialog } from '#app/components/messages/delete-dialog.tsx'
 import { DeletedAccountsCard } from '#app/components/messages/deleted-accounts-card.tsx'
 import { EmptyState } from '#app/components/ui/empty-state.tsx'
 import { getContact, listContacts } from '#app/models/messaging/message-contacts.server.ts'
-import { listConversation, listFromDeletedAccounts } from '#app/models/messaging/messages.server.ts'
-import { conversationAction, refreshContacts } from '#app/routes/dashboard/+shared/messages.server.ts'
+import { conversationAction, loadConversation, refreshContacts } from '#app/routes/dashboard/+shared/messages.server.ts'
 import { requireStaff } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
@@ -40,15 +39,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 			? (contacts.find((contact) => contact.id === withId) ?? null)
 			: (contacts.find((contact) => contact.id === withId) ??
 				(await page.load(getContact(db, staff, withId), null, 'Failed to load contacts')))
-	const thread = selected
-		? await page.load(listConversation(db, { userId: staff.id, partnerId: selected.id, before }), null, 'Failed to load messages')
-		: null
-	const fromDeletedAccounts = await page.load(
-		listFromDeletedAccounts(db, staff.id),
-		{ messages: [], hasOlder: false },
-		'Failed to load messages',
-	)
-	const confirm = confirmedId(params)
+	const conversation = await loadConversation(page, staff, { partnerId: selected?.id, before, confirmId: confirmedId(params) })
 	return {
 		userId: staff.id,
 		maxUploadMb: getEnv().MAX_UPLOAD_MB,
@@ -57,9 +48,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 		contacts,
 		hasMoreContacts: hasMore,
 		selected,
-		thread: thread ? { messages: thread.messages, olderBefore: thread.hasOlder ? thread.messages[0]!.id : null } : null,
-		confirmDelete: thread?.messages.find((message) => message.id === confirm && message.senderId === staff.id)?.id ?? null,
-		fromDeletedAccounts: fromDeletedAccounts.messages,
+		...conversation,
 	}
 }
 
