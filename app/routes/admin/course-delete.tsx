@@ -1,4 +1,4 @@
-import { Form, href, useLocation, useNavigation } from 'react-router'
+import { Form } from 'react-router'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
@@ -7,13 +7,11 @@ import { deleteCourse, getCourseDeletionSummary } from '#app/models/courses/cour
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { pageTitle } from '#app/utils/page-meta.ts'
-import { parsePage, withPage } from '#app/utils/pagination.ts'
 import { forgetSelectedCourse } from '#app/utils/selected-course.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { courseIdOf, findCourse } from './+shared/course-access.server.ts'
+import { courseListPath, useCourseDialog } from './+shared/course-dialog.ts'
 import type { Route } from './+types/course-delete'
-
-const COURSES_PATH = href('/dashboard/admin/courses')
 
 function plural(count: number, singular: string, pluralForm = `${singular}s`) {
 	return `${count} ${count === 1 ? singular : pluralForm}`
@@ -27,7 +25,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 export async function action({ request, params }: Route.ActionArgs) {
 	const admin = await requireAdmin(request)
 	const id = courseIdOf(params.courseId)
-	const listPath = withPage(COURSES_PATH, parsePage(new URL(request.url).search))
+	const listPath = courseListPath(request)
 	let deleted: Awaited<ReturnType<typeof deleteCourse>>
 	try {
 		deleted = await deleteCourse(getDb(), admin.id, id)
@@ -60,12 +58,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 
 export default function DeleteCourseDialog({ loaderData }: Route.ComponentProps) {
 	const { course, contents } = loaderData
-	const navigation = useNavigation()
-	// The page of the grid the dialog was opened over: where it goes back to, and what its form posts with.
-	const page = parsePage(useLocation().search)
-	const listPath = withPage(COURSES_PATH, page)
-	const action = withPage(`${COURSES_PATH}/${course.id}/delete`, page)
-	const isDeleting = navigation.state === 'submitting' && navigation.formAction === action
+	const { listPath, action, busy: isDeleting } = useCourseDialog(course.id, 'delete')
 	// Only what there is: '0 seat holds' tells an admin nothing.
 	const removed = [
 		contents.weeks > 0 ? `${plural(contents.weeks, 'week')} of course materials` : null,

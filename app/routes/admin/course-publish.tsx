@@ -1,4 +1,4 @@
-import { Form, href, useLocation, useNavigation } from 'react-router'
+import { Form } from 'react-router'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
@@ -6,12 +6,10 @@ import { getPublishSubject, publishCourse } from '#app/models/courses/course-cop
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { pageTitle } from '#app/utils/page-meta.ts'
-import { parsePage, withPage } from '#app/utils/pagination.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { findCourse } from './+shared/course-access.server.ts'
+import { courseListPath, useCourseDialog } from './+shared/course-dialog.ts'
 import type { Route } from './+types/course-publish'
-
-const COURSES_PATH = href('/dashboard/admin/courses')
 
 export async function loader({ request, params }: Route.LoaderArgs) {
 	await requireAdmin(request)
@@ -22,7 +20,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 export async function action({ request, params }: Route.ActionArgs) {
 	const admin = await requireAdmin(request)
 	const published = await findCourse(params.courseId, (courseId) => publishCourse(getDb(), { adminId: admin.id, courseId }))
-	const listPath = withPage(COURSES_PATH, parsePage(new URL(request.url).search))
+	const listPath = courseListPath(request)
 	return redirectWithToast(listPath, {
 		type: 'success',
 		title: published.published ? `"${published.title}" is published` : `"${published.title}" was already published`,
@@ -31,11 +29,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 
 export default function PublishCourseDialog({ loaderData }: Route.ComponentProps) {
 	const { course } = loaderData
-	const navigation = useNavigation()
-	const page = parsePage(useLocation().search)
-	const listPath = withPage(COURSES_PATH, page)
-	const action = withPage(`${COURSES_PATH}/${course.id}/publish`, page)
-	const isPublishing = navigation.state === 'submitting' && navigation.formAction === action
+	const { listPath, action, busy: isPublishing } = useCourseDialog(course.id, 'publish')
 	return (
 		<RouteDialog
 			title="Publish Course"
