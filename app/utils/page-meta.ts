@@ -12,3 +12,8 @@ export function pageMeta(title: string, description: string): MetaDescriptor[] {
 		{ property: 'og:description', content: description },
 	]
 }
+
+/** The title tag of an app page: the page's own title, then the site's name. */
+export function pageTitle(title: string): MetaDescriptor[] {
+	return [{ title: `${title} | ${SITE_NAME}` }]
+}

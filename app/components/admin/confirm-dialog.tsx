@@ -4,14 +4,14 @@ import { RouteDialog } from '#app/components/ui/dialog.tsx'
 import { CancelAndSubmit, DIALOG_BUTTONS_ROW } from '#app/components/ui/dialog-buttons.tsx'
 
 /**
- * A `?confirm=` dialog: the question and a form that posts the given fields.
- * Cancel is a link back to the page without the confirmation.
+ * A `?confirm=` dialog: the question and a form that posts the given fields, to the page the
+ * dialog closes to unless `action` names another. Cancel is a link back to the page without the confirmation.
  */
 export function ConfirmDialog({
 	title,
 	description,
 	closeTo,
-	action,
+	action = closeTo,
 	fields,
 	confirmLabel,
 	busyLabel,
@@ -20,7 +20,7 @@ export function ConfirmDialog({
 	title: string
 	description: ReactNode
 	closeTo: string
-	action: string
+	action?: string
 	fields: Record<string, string>
 	confirmLabel: string
 	busyLabel: string

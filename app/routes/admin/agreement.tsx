@@ -29,6 +29,7 @@ import { getSchoolDetails } from '#app/models/site/site-settings.server.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
+import { pageTitle } from '#app/utils/page-meta.ts'
 import { parseRowId } from '#app/utils/row-id.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import type { Route } from './+types/agreement'
@@ -226,7 +227,7 @@ export default function AgreementEditor({ loaderData, actionData }: Route.Compon
 	)
 }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Program Agreement | Real Estate Mentorship' }]
+export const meta: Route.MetaFunction = () => pageTitle('Program Agreement')
 
 export function ErrorBoundary() {
 	return <GeneralErrorBoundary />

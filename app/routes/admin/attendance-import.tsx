@@ -8,6 +8,7 @@ import { requireCourseStaff } from '#app/routes/admin/+shared/course-access.serv
 import { attendancePath } from '#app/routes/admin/+shared/paths.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
+import { pageTitle } from '#app/utils/page-meta.ts'
 import { parseRowId } from '#app/utils/row-id.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import type { Route } from './+types/attendance-import'
@@ -75,7 +76,7 @@ export default function AttendanceImport({ loaderData }: Route.ComponentProps) {
 	)
 }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Import Preview | Real Estate Mentorship' }]
+export const meta: Route.MetaFunction = () => pageTitle('Import Preview')
 
 export function ErrorBoundary() {
 	return <GeneralErrorBoundary />

@@ -9,6 +9,7 @@ import { listAuditEntities, listAuditEntries } from '#app/models/site/audit-log.
 import { describeAuditEntry } from '#app/models/site/audit-log.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
+import { pageTitle } from '#app/utils/page-meta.ts'
 import type { Route } from './+types/audit-log'
 
 const AUDIT_PATH = href('/dashboard/admin/audit-log')
@@ -107,7 +108,7 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
 	)
 }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Audit Log | Real Estate Mentorship' }]
+export const meta: Route.MetaFunction = () => pageTitle('Audit Log')
 
 export function ErrorBoundary() {
 	return <GeneralErrorBoundary />

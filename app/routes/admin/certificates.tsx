@@ -20,6 +20,7 @@ import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { formatDateOnly } from '#app/utils/misc.ts'
+import { pageTitle } from '#app/utils/page-meta.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import type { Route } from './+types/certificates'
 
@@ -226,7 +227,7 @@ function ReissueForm({ certificate, lastResult }: { certificate: Chosen; lastRes
 	)
 }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Certificates | Real Estate Mentorship' }]
+export const meta: Route.MetaFunction = () => pageTitle('Certificates')
 
 export function ErrorBoundary() {
 	return <GeneralErrorBoundary />

@@ -12,6 +12,7 @@ import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { parseRowId, rowIdSchema } from '#app/utils/row-id.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
+import { courseIdOf, findCourse } from './+shared/course-access.server.ts'
 import type { Route } from './+types/course-completion'
 
 const ActionSchema = z.discriminatedUnion('intent', [
@@ -20,11 +21,8 @@ const ActionSchema = z.discriminatedUnion('intent', [
 	z.object({ intent: z.literal('reopen'), enrollmentId: rowIdSchema() }),
 ])
 
-async function completionOf(courseId: string) {
-	const id = parseRowId(courseId)
-	const completion = id ? await getCourseCompletion(getDb(), id) : null
-	if (!completion) throw data('Course Not Found', { status: 404 })
-	return completion
+function completionOf(courseId: string) {
+	return findCourse(courseId, (id) => getCourseCompletion(getDb(), id))
 }
 
 function pathOf(courseId: number) {
@@ -43,8 +41,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 
 export async function action({ request, params }: Route.ActionArgs) {
 	const admin = await requireAdmin(request)
-	const courseId = parseRowId(params.courseId)
-	if (!courseId) throw data('Course Not Found', { status: 404 })
+	const courseId = courseIdOf(params.courseId)
 	const back = pathOf(courseId)
 	const submission = parseWithZod(await readFormData(request), { schema: ActionSchema })
 	if (submission.status !== 'success') {
@@ -94,7 +91,6 @@ export default function CourseCompletionPage({ loaderData, actionData }: Route.C
 					title="Reopen Enrollment"
 					description={`Reopen ${reopening.name || reopening.email}'s completed enrollment in ${course.title}? It becomes active again and their certificate is revoked; completing them again issues a new one.`}
 					closeTo={back}
-					action={back}
 					fields={{ intent: 'reopen', enrollmentId: String(reopening.enrollmentId) }}
 					confirmLabel="Reopen"
 					busyLabel="Reopening..."

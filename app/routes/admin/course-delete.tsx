@@ -1,4 +1,4 @@
-import { data, Form, href, useLocation, useNavigation } from 'react-router'
+import { Form } from 'react-router'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
@@ -6,13 +6,12 @@ import { CancelAndSubmit } from '#app/components/ui/dialog-buttons.tsx'
 import { deleteCourse, getCourseDeletionSummary } from '#app/models/courses/courses-admin.server.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
-import { parsePage, withPage } from '#app/utils/pagination.ts'
-import { parseRowId } from '#app/utils/row-id.ts'
+import { pageTitle } from '#app/utils/page-meta.ts'
 import { forgetSelectedCourse } from '#app/utils/selected-course.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
+import { courseIdOf, findCourse } from './+shared/course-access.server.ts'
+import { courseListPath, useCourseDialog } from './+shared/course-dialog.ts'
 import type { Route } from './+types/course-delete'
-
-const COURSES_PATH = href('/dashboard/admin/courses')
 
 function plural(count: number, singular: string, pluralForm = `${singular}s`) {
 	return `${count} ${count === 1 ? singular : pluralForm}`
@@ -20,17 +19,13 @@ function plural(count: number, singular: string, pluralForm = `${singular}s`) {
 
 export async function loader({ request, params }: Route.LoaderArgs) {
 	await requireAdmin(request)
-	const id = parseRowId(params.courseId)
-	const summary = id ? await getCourseDeletionSummary(getDb(), id) : null
-	if (!summary) throw data('Course Not Found', { status: 404 })
-	return summary
+	return findCourse(params.courseId, (id) => getCourseDeletionSummary(getDb(), id))
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
 	const admin = await requireAdmin(request)
-	const id = parseRowId(params.courseId)
-	if (!id) throw data('Course Not Found', { status: 404 })
-	const listPath = withPage(COURSES_PATH, parsePage(new URL(request.url).search))
+	const id = courseIdOf(params.courseId)
+	const listPath = courseListPath(request)
 	let deleted: Awaited<ReturnType<typeof deleteCourse>>
 	try {
 		deleted = await deleteCourse(getDb(), admin.id, id)
@@ -63,12 +58,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 
 export default function DeleteCourseDialog({ loaderData }: Route.ComponentProps) {
 	const { course, contents } = loaderData
-	const navigation = useNavigation()
-	// The page of the grid the dialog was opened over: where it goes back to, and what its form posts with.
-	const page = parsePage(useLocation().search)
-	const listPath = withPage(COURSES_PATH, page)
-	const action = withPage(`${COURSES_PATH}/${course.id}/delete`, page)
-	const isDeleting = navigation.state === 'submitting' && navigation.formAction === action
+	const { listPath, action, busy: isDeleting } = useCourseDialog(course.id, 'delete')
 	// Only what there is: '0 seat holds' tells an admin nothing.
 	const removed = [
 		contents.weeks > 0 ? `${plural(contents.weeks, 'week')} of course materials` : null,
@@ -114,7 +104,7 @@ export default function DeleteCourseDialog({ loaderData }: Route.ComponentProps)
 	)
 }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Delete Course | Real Estate Mentorship' }]
+export const meta: Route.MetaFunction = () => pageTitle('Delete Course')
 
 export function ErrorBoundary() {
 	return <GeneralErrorBoundary />

@@ -1,6 +1,6 @@
 import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, href, useLocation, useNavigation } from 'react-router'
+import { data, Form } from 'react-router'
 import { CourseFields, useCourseForm } from '#app/components/admin/course-form.tsx'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
@@ -14,12 +14,12 @@ import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { centsToDollars } from '#app/utils/money.ts'
-import { parsePage, withPage } from '#app/utils/pagination.ts'
+import { pageTitle } from '#app/utils/page-meta.ts'
 import { parseRowId } from '#app/utils/row-id.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
+import { courseIdOf } from './+shared/course-access.server.ts'
+import { courseListPath, useCourseDialog } from './+shared/course-dialog.ts'
 import type { Route } from './+types/course-edit'
-
-const COURSES_PATH = href('/dashboard/admin/courses')
 
 export async function loader({ request, params }: Route.LoaderArgs) {
 	await requireAdmin(request)
@@ -37,9 +37,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 
 export async function action({ request, params }: Route.ActionArgs) {
 	const admin = await requireAdmin(request)
-	const id = parseRowId(params.courseId)
-	if (!id) throw data('Course Not Found', { status: 404 })
-	const listPath = withPage(COURSES_PATH, parsePage(new URL(request.url).search))
+	const id = courseIdOf(params.courseId)
+	const listPath = courseListPath(request)
 	const submission = parseWithZod(await readFormData(request), { schema: CourseFormSchema })
 	if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
 	let updated: Awaited<ReturnType<typeof updateCourse>>
@@ -58,12 +57,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 
 export default function EditCourseDialog({ loaderData, actionData }: Route.ComponentProps) {
 	const { course, schedule, words, timeZones } = loaderData
-	const navigation = useNavigation()
-	// The page of the grid the dialog was opened over: where it goes back to, and what its form posts with.
-	const page = parsePage(useLocation().search)
-	const listPath = withPage(COURSES_PATH, page)
-	const action = withPage(`${COURSES_PATH}/${course.id}/edit`, page)
-	const isSaving = navigation.state === 'submitting' && navigation.formAction === action
+	const { listPath, action, busy: isSaving } = useCourseDialog(course.id, 'edit')
 	const [form, fields] = useCourseForm({
 		id: `edit-course-${course.id}`,
 		lastResult: actionData?.result,
@@ -93,7 +87,7 @@ export default function EditCourseDialog({ loaderData, actionData }: Route.Compo
 	)
 }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Edit Course | Real Estate Mentorship' }]
+export const meta: Route.MetaFunction = () => pageTitle('Edit Course')
 
 export function ErrorBoundary() {
 	return <GeneralErrorBoundary />

@@ -30,6 +30,7 @@ import { getStorage } from '#app/services/storage/index.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
+import { pageTitle } from '#app/utils/page-meta.ts'
 import { parseRowId, rowIdSchema } from '#app/utils/row-id.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { receiveMaterialUpload, uploadSuccessToast } from './+shared/material-upload.server.ts'
@@ -156,7 +157,6 @@ export default function ManageCourseMaterials({ loaderData, actionData }: Route.
 					title="Delete Material?"
 					description={`"${deletingItem.title}" and its file will be permanently deleted.`}
 					closeTo={path}
-					action={path}
 					fields={{ intent: 'delete-item', itemId: String(deletingItem.id) }}
 					confirmLabel="Delete"
 					busyLabel="Deleting..."
@@ -167,7 +167,6 @@ export default function ManageCourseMaterials({ loaderData, actionData }: Route.
 					title="Delete Week?"
 					description={`Week ${deletingWeek.weekNumber}: ${deletingWeek.topic} and all its materials and files will be permanently deleted.`}
 					closeTo={path}
-					action={path}
 					fields={{ intent: 'delete-week', weekId: String(deletingWeek.id) }}
 					confirmLabel="Delete"
 					busyLabel="Deleting..."
@@ -241,9 +240,8 @@ export default function ManageCourseMaterials({ loaderData, actionData }: Route.
 	)
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [
-	{ title: `Manage Course Materials${loaderData ? ` · ${loaderData.course.title}` : ''} | Real Estate Mentorship` },
-]
+export const meta: Route.MetaFunction = ({ loaderData }) =>
+	pageTitle(`Manage Course Materials${loaderData ? ` · ${loaderData.course.title}` : ''}`)
 
 export function ErrorBoundary() {
 	return <GeneralErrorBoundary />

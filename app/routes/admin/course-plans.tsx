@@ -109,7 +109,6 @@ export default function CoursePlans({ loaderData }: Route.ComponentProps) {
 					title="Cancel the Rest of the Plan"
 					description={`Cancel what ${confirm.student} still has to pay (${formatMoney(confirm.openCents)})? Nothing more is charged; the student stays enrolled and keeps access. To give money back or end the enrollment, refund the plan instead.`}
 					closeTo={back}
-					action={back}
 					fields={{ intent: 'cancel-rest', planId: String(confirm.planId) }}
 					confirmLabel="Cancel the Rest"
 					busyLabel="Cancelling..."

@@ -5,6 +5,7 @@ import { RosterQuerySchema, sortRoster } from '#app/models/enrollment/progress.t
 import { getCourseRoster } from '#app/models/enrollment/progress-admin.server.ts'
 import { requireCourseStaff } from '#app/routes/admin/+shared/course-access.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
+import { pageTitle } from '#app/utils/page-meta.ts'
 import type { Route } from './+types/course-progress'
 
 /**
@@ -24,9 +25,7 @@ export default function CourseProgressPage({ loaderData }: Route.ComponentProps)
 	return <ProgressRoster roster={loaderData.roster} rows={loaderData.rows} sort={loaderData.sort} />
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [
-	{ title: `Progress: ${loaderData?.roster.course.title ?? 'Course'} | Real Estate Mentorship` },
-]
+export const meta: Route.MetaFunction = ({ loaderData }) => pageTitle(`Progress: ${loaderData?.roster.course.title ?? 'Course'}`)
 
 export function ErrorBoundary() {
 	return <GeneralErrorBoundary />

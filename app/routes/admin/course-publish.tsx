@@ -1,31 +1,26 @@
-import { data, Form, href, useLocation, useNavigation } from 'react-router'
+import { Form } from 'react-router'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
 import { getPublishSubject, publishCourse } from '#app/models/courses/course-copies-admin.server.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
-import { parsePage, withPage } from '#app/utils/pagination.ts'
-import { parseRowId } from '#app/utils/row-id.ts'
+import { pageTitle } from '#app/utils/page-meta.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
+import { findCourse } from './+shared/course-access.server.ts'
+import { courseListPath, useCourseDialog } from './+shared/course-dialog.ts'
 import type { Route } from './+types/course-publish'
-
-const COURSES_PATH = href('/dashboard/admin/courses')
 
 export async function loader({ request, params }: Route.LoaderArgs) {
 	await requireAdmin(request)
-	const id = parseRowId(params.courseId)
-	const course = id ? await getPublishSubject(getDb(), id) : null
-	if (!course) throw data('Course Not Found', { status: 404 })
+	const course = await findCourse(params.courseId, (id) => getPublishSubject(getDb(), id))
 	return { course }
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
 	const admin = await requireAdmin(request)
-	const id = parseRowId(params.courseId)
-	const published = id ? await publishCourse(getDb(), { adminId: admin.id, courseId: id }) : null
-	if (!published) throw data('Course Not Found', { status: 404 })
-	const listPath = withPage(COURSES_PATH, parsePage(new URL(request.url).search))
+	const published = await findCourse(params.courseId, (courseId) => publishCourse(getDb(), { adminId: admin.id, courseId }))
+	const listPath = courseListPath(request)
 	return redirectWithToast(listPath, {
 		type: 'success',
 		title: published.published ? `"${published.title}" is published` : `"${published.title}" was already published`,
@@ -34,11 +29,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 
 export default function PublishCourseDialog({ loaderData }: Route.ComponentProps) {
 	const { course } = loaderData
-	const navigation = useNavigation()
-	const page = parsePage(useLocation().search)
-	const listPath = withPage(COURSES_PATH, page)
-	const action = withPage(`${COURSES_PATH}/${course.id}/publish`, page)
-	const isPublishing = navigation.state === 'submitting' && navigation.formAction === action
+	const { listPath, action, busy: isPublishing } = useCourseDialog(course.id, 'publish')
 	return (
 		<RouteDialog
 			title="Publish Course"
@@ -63,7 +54,7 @@ export default function PublishCourseDialog({ loaderData }: Route.ComponentProps
 	)
 }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Publish Course | Real Estate Mentorship' }]
+export const meta: Route.MetaFunction = () => pageTitle('Publish Course')
 
 export function ErrorBoundary() {
 	return <GeneralErrorBoundary />

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, href, useLocation, useNavigation } from 'react-router'
+import { data, Form } from 'react-router'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
 import { DialogFormButtons } from '#app/components/ui/dialog-buttons.tsx'
@@ -12,27 +12,23 @@ import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { formatDateOnly } from '#app/utils/misc.ts'
-import { parsePage, withPage } from '#app/utils/pagination.ts'
-import { parseRowId } from '#app/utils/row-id.ts'
+import { pageTitle } from '#app/utils/page-meta.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
+import { courseIdOf, findCourse } from './+shared/course-access.server.ts'
+import { useCourseDialog } from './+shared/course-dialog.ts'
 import { materialsPath } from './+shared/paths.ts'
 import type { Route } from './+types/course-run-again'
 
-const COURSES_PATH = href('/dashboard/admin/courses')
-
 export async function loader({ request, params }: Route.LoaderArgs) {
 	await requireAdmin(request)
-	const id = parseRowId(params.courseId)
-	const course = id ? await getRunAgainSource(getDb(), id) : null
-	if (!course) throw data('Course Not Found', { status: 404 })
+	const course = await findCourse(params.courseId, (id) => getRunAgainSource(getDb(), id))
 	// The form's own key: the same form sent twice (a double click) makes one course (docs/decisions/045).
 	return { course, key: randomUUID() }
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
 	const admin = await requireAdmin(request)
-	const id = parseRowId(params.courseId)
-	if (!id) throw data('Course Not Found', { status: 404 })
+	const id = courseIdOf(params.courseId)
 	const submission = parseWithZod(await readFormData(request), { schema: RunAgainSchema })
 	if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
 	const copy = await runCourseAgain(getDb(), { adminId: admin.id, courseId: id, values: submission.value })
@@ -46,11 +42,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 
 export default function RunAgainDialog({ loaderData, actionData }: Route.ComponentProps) {
 	const { course, key } = loaderData
-	const navigation = useNavigation()
-	const page = parsePage(useLocation().search)
-	const listPath = withPage(COURSES_PATH, page)
-	const action = withPage(`${COURSES_PATH}/${course.id}/run-again`, page)
-	const isCopying = navigation.state === 'submitting' && navigation.formAction === action
+	const { listPath, action, busy: isCopying } = useCourseDialog(course.id, 'run-again')
 	const [form, fields] = useForm({
 		id: `run-again-${course.id}`,
 		lastResult: actionData?.result,
@@ -84,7 +76,7 @@ export default function RunAgainDialog({ loaderData, actionData }: Route.Compone
 	)
 }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Run Again | Real Estate Mentorship' }]
+export const meta: Route.MetaFunction = () => pageTitle('Run Again')
 
 export function ErrorBoundary() {
 	return <GeneralErrorBoundary />

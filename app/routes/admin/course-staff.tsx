@@ -1,5 +1,5 @@
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data, Form, href, useNavigation } from 'react-router'
+import { Form, href, useNavigation } from 'react-router'
 import { z } from 'zod'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
@@ -10,17 +10,15 @@ import { getCourseOption } from '#app/models/materials/materials-admin.server.ts
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
-import { parseRowId } from '#app/utils/row-id.ts'
+import { pageTitle } from '#app/utils/page-meta.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
+import { findCourse } from './+shared/course-access.server.ts'
 import type { Route } from './+types/course-staff'
 
 const StaffActionSchema = z.object({ intent: z.enum(['add', 'remove']), userId: z.uuid() })
 
-async function courseOf(courseId: string) {
-	const id = parseRowId(courseId)
-	const course = id ? await getCourseOption(getDb(), id) : null
-	if (!course) throw data('Course Not Found', { status: 404 })
-	return course
+function courseOf(courseId: string) {
+	return findCourse(courseId, (id) => getCourseOption(getDb(), id))
 }
 
 /** The instructors who teach one course, and the others an admin can add. */
@@ -143,7 +141,7 @@ function StaffList({
 	)
 }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Course Staff | Real Estate Mentorship' }]
+export const meta: Route.MetaFunction = () => pageTitle('Course Staff')
 
 export function ErrorBoundary() {
 	return <GeneralErrorBoundary />

@@ -16,9 +16,9 @@ import {
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
-import { parseRowId, rowIdSchema } from '#app/utils/row-id.ts'
+import { rowIdSchema } from '#app/utils/row-id.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
-import { requireCourseStaff } from './+shared/course-access.server.ts'
+import { findCourse, requireCourseStaff } from './+shared/course-access.server.ts'
 import type { Route } from './+types/course-waitlist'
 
 const EntrySchema = z.object({ entryId: rowIdSchema() })
@@ -29,11 +29,8 @@ const ActionSchema = z.discriminatedUnion('intent', [
 	OfferHoursSchema,
 ])
 
-async function queueOf(courseId: string) {
-	const id = parseRowId(courseId)
-	const queue = id ? await listCourseWaitlist(getDb(), id) : null
-	if (!queue) throw data('Course Not Found', { status: 404 })
-	return queue
+function queueOf(courseId: string) {
+	return findCourse(courseId, (id) => listCourseWaitlist(getDb(), id))
 }
 
 /**
@@ -104,7 +101,6 @@ export default function CourseWaitlistPage({ loaderData, actionData }: Route.Com
 					title="Remove from Waitlist"
 					description={`Remove ${confirm.entry.name} (${confirm.entry.email}) from the waitlist of ${course.title}?${confirm.entry.status === 'offered' ? ' The seat offered to them goes to the next person.' : ''}`}
 					closeTo={back}
-					action={back}
 					fields={{ intent: 'remove', entryId: String(confirm.entry.id) }}
 					confirmLabel="Remove"
 					busyLabel="Removing..."
@@ -115,7 +111,6 @@ export default function CourseWaitlistPage({ loaderData, actionData }: Route.Com
 					title="Offer a Seat"
 					description={`Offer ${confirm.entry.name} a seat in ${course.title} now, ahead of the line? ${full ? `No seat is free, so the capacity goes from ${course.capacity} to ${course.taken + 1}.` : 'A free seat is held for them.'} The offer holds it for ${course.offerHours} hours.`}
 					closeTo={back}
-					action={back}
 					fields={{ intent: 'offer', entryId: String(confirm.entry.id) }}
 					confirmLabel="Offer Seat"
 					busyLabel="Offering..."

@@ -21,6 +21,7 @@ import { timeZoneNames } from '#app/models/sessions/live-sessions.ts'
 import { requireAdmin, requireStaff } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
+import { pageTitle } from '#app/utils/page-meta.ts'
 import { parsePage, withPage } from '#app/utils/pagination.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import type { Route } from './+types/courses'
@@ -214,9 +215,8 @@ function AddCourseCard({
 	)
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [
-	{ title: `${loaderData?.isAdmin === false ? 'Courses You Teach' : 'Manage Courses'} | Real Estate Mentorship` },
-]
+export const meta: Route.MetaFunction = ({ loaderData }) =>
+	pageTitle(loaderData?.isAdmin === false ? 'Courses You Teach' : 'Manage Courses')
 
 export function ErrorBoundary() {
 	return <ListErrorBoundary title="Failed to load courses. Please refresh the page." retryLabel="Refresh" />

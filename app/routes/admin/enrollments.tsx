@@ -30,6 +30,7 @@ import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { searchText } from '#app/utils/misc.ts'
 import { formatPrice } from '#app/utils/money.ts'
+import { pageTitle } from '#app/utils/page-meta.ts'
 import { parseRowId, rowIdSchema } from '#app/utils/row-id.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { ENROLLMENTS_PATH, enrollmentsPath, refusalMessages } from './+shared/enrollments.ts'
@@ -180,7 +181,6 @@ export default function ManageEnrollments({ loaderData }: Route.ComponentProps) 
 					title="Remove Enrollment"
 					description={`Remove ${removing.name || removing.email} from ${removing.courseTitle}? Their seat becomes free.`}
 					closeTo={back}
-					action={back}
 					fields={{ intent: 'remove', enrollmentId: String(removing.id) }}
 					confirmLabel="Remove"
 					busyLabel="Removing..."
@@ -191,7 +191,6 @@ export default function ManageEnrollments({ loaderData }: Route.ComponentProps) 
 					title="Change Enrollment Status"
 					description={`Set ${changingStatus.name || changingStatus.email}'s enrollment in ${changingStatus.courseTitle} from ${changingStatus.status} to ${changingStatus.to}? ${changingStatus.loss}`}
 					closeTo={back}
-					action={back}
 					fields={{
 						intent: 'status',
 						enrollmentId: String(changingStatus.id),
@@ -316,7 +315,7 @@ function EnrollmentPayment({ payment, paid }: { payment: Enrollment['payment']; 
 	)
 }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Manage Enrollments | Real Estate Mentorship' }]
+export const meta: Route.MetaFunction = () => pageTitle('Manage Enrollments')
 
 export function ErrorBoundary() {
 	return <ListErrorBoundary title="Failed to load enrollments. Please try again later." retryLabel="Try Again" />

@@ -9,6 +9,7 @@ import { defaultRange } from '#app/models/reports/exports.ts'
 import { todayIn } from '#app/models/reports/overview.ts'
 import { requireStaff } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
+import { pageTitle } from '#app/utils/page-meta.ts'
 import type { Route } from './+types/exports'
 
 /**
@@ -97,7 +98,7 @@ export default function Exports({ loaderData }: Route.ComponentProps) {
 	)
 }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Exports | Real Estate Mentorship' }]
+export const meta: Route.MetaFunction = () => pageTitle('Exports')
 
 export function ErrorBoundary() {
 	return <GeneralErrorBoundary />

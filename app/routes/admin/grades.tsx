@@ -16,6 +16,7 @@ import { requireStaff } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { searchText } from '#app/utils/misc.ts'
+import { pageTitle } from '#app/utils/page-meta.ts'
 import { parseRowId } from '#app/utils/row-id.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import type { Route } from './+types/grades'
@@ -203,7 +204,7 @@ function RowActions({ row, state, primary }: { row: GradingRow; state: ListState
 	)
 }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Grade Student Assignments | Real Estate Mentorship' }]
+export const meta: Route.MetaFunction = () => pageTitle('Grade Student Assignments')
 
 export function ErrorBoundary() {
 	return <GeneralErrorBoundary />

@@ -17,6 +17,7 @@ import { getStorage } from '#app/services/storage/index.server.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
+import { pageTitle } from '#app/utils/page-meta.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import type { Route } from './+types/orphaned-materials'
 
@@ -215,7 +216,7 @@ function ConfirmCleanup({ groupIds }: { groupIds: string[] }) {
 	)
 }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Orphaned Materials Cleanup | Real Estate Mentorship' }]
+export const meta: Route.MetaFunction = () => pageTitle('Orphaned Materials Cleanup')
 
 export function ErrorBoundary() {
 	return <GeneralErrorBoundary />

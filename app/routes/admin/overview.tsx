@@ -16,6 +16,7 @@ import { getOverview } from '#app/models/reports/overview.server.ts'
 import { defaultRangeStart, formatDay, overviewRangeSchema, todayIn } from '#app/models/reports/overview.ts'
 import { requireStaff } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
+import { pageTitle } from '#app/utils/page-meta.ts'
 import type { Route } from './+types/overview'
 
 const OVERVIEW_PATH = href('/dashboard/admin/overview')
@@ -95,7 +96,7 @@ export default function Overview({ loaderData }: Route.ComponentProps) {
 	)
 }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Overview | Real Estate Mentorship' }]
+export const meta: Route.MetaFunction = () => pageTitle('Overview')
 
 export function ErrorBoundary() {
 	return <GeneralErrorBoundary />

@@ -10,6 +10,7 @@ import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { searchText } from '#app/utils/misc.ts'
 import { formatPrice } from '#app/utils/money.ts'
+import { pageTitle } from '#app/utils/page-meta.ts'
 import { parseRowId } from '#app/utils/row-id.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { ENROLLMENTS_PATH, enrollmentsPath } from './+shared/enrollments.ts'
@@ -99,7 +100,7 @@ export default function RefundPaymentDialog({ loaderData, actionData }: Route.Co
 	)
 }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Refund Payment | Real Estate Mentorship' }]
+export const meta: Route.MetaFunction = () => pageTitle('Refund Payment')
 
 export function ErrorBoundary() {
 	return <GeneralErrorBoundary />

@@ -26,6 +26,7 @@ import {
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
+import { pageTitle } from '#app/utils/page-meta.ts'
 import { parseRowId } from '#app/utils/row-id.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import type { Route } from './+types/promotion-codes'
@@ -93,7 +94,6 @@ export default function PromotionCodes({ loaderData, actionData }: Route.Compone
 					title="Deactivate Promotion Code"
 					description={`Deactivate ${deactivating.code}? Nobody can use it from now on; uses already made, and checkouts already open with it, keep their discount. This cannot be undone.`}
 					closeTo={CODES_PATH}
-					action={CODES_PATH}
 					fields={{ intent: 'deactivate', promotionCodeId: String(deactivating.id) }}
 					confirmLabel="Deactivate"
 					busyLabel="Deactivating..."
@@ -145,7 +145,7 @@ export default function PromotionCodes({ loaderData, actionData }: Route.Compone
 	)
 }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Promotion Codes | Real Estate Mentorship' }]
+export const meta: Route.MetaFunction = () => pageTitle('Promotion Codes')
 
 export function ErrorBoundary() {
 	return <GeneralErrorBoundary />

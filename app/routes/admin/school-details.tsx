@@ -11,6 +11,7 @@ import { SchoolDetailsSchema } from '#app/models/site/site-settings.ts'
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
+import { pageTitle } from '#app/utils/page-meta.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import type { Route } from './+types/school-details'
 
@@ -83,7 +84,7 @@ export default function SchoolDetailsPage({ loaderData, actionData }: Route.Comp
 	)
 }
 
-export const meta: Route.MetaFunction = () => [{ title: 'School Details | Real Estate Mentorship' }]
+export const meta: Route.MetaFunction = () => pageTitle('School Details')
 
 export function ErrorBoundary() {
 	return <GeneralErrorBoundary />

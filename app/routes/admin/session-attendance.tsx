@@ -11,6 +11,7 @@ import { requireCourseStaff } from '#app/routes/admin/+shared/course-access.serv
 import { attendancePath, materialsPath } from '#app/routes/admin/+shared/paths.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
+import { pageTitle } from '#app/utils/page-meta.ts'
 import { parseRowId } from '#app/utils/row-id.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { receiveReport } from './+shared/attendance-report.server.ts'
@@ -110,9 +111,8 @@ export default function SessionAttendance({ loaderData, actionData }: Route.Comp
 	)
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [
-	{ title: `Attendance${loaderData ? ` · Week ${loaderData.session.weekNumber}` : ''} | Real Estate Mentorship` },
-]
+export const meta: Route.MetaFunction = ({ loaderData }) =>
+	pageTitle(`Attendance${loaderData ? ` · Week ${loaderData.session.weekNumber}` : ''}`)
 
 export function ErrorBoundary() {
 	return <GeneralErrorBoundary />

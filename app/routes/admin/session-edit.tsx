@@ -13,6 +13,7 @@ import { requireCourseStaff } from '#app/routes/admin/+shared/course-access.serv
 import { materialsPath } from '#app/routes/admin/+shared/paths.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
+import { pageTitle } from '#app/utils/page-meta.ts'
 import { parseRowId } from '#app/utils/row-id.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import type { Route } from './+types/session-edit'
@@ -240,7 +241,7 @@ export default function EditSession({ loaderData, actionData }: Route.ComponentP
 	)
 }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Live Session | Real Estate Mentorship' }]
+export const meta: Route.MetaFunction = () => pageTitle('Live Session')
 
 export function ErrorBoundary() {
 	return <GeneralErrorBoundary />

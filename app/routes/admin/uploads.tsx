@@ -8,6 +8,7 @@ import { listCourseOptions } from '#app/models/materials/materials-admin.server.
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
+import { pageTitle } from '#app/utils/page-meta.ts'
 import { parseRowId } from '#app/utils/row-id.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { receiveMaterialUpload, uploadSuccessToast } from './+shared/material-upload.server.ts'
@@ -93,7 +94,7 @@ export default function UploadMaterials({ loaderData, actionData }: Route.Compon
 	)
 }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Upload Course Materials | Real Estate Mentorship' }]
+export const meta: Route.MetaFunction = () => pageTitle('Upload Course Materials')
 
 export function ErrorBoundary() {
 	return <GeneralErrorBoundary />

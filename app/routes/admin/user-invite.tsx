@@ -10,6 +10,7 @@ import { listCourseOptions } from '#app/models/materials/materials-admin.server.
 import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
+import { pageTitle } from '#app/utils/page-meta.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import type { Route } from './+types/user-invite'
 
@@ -58,7 +59,7 @@ export default function InviteUserDialog({ loaderData, actionData }: Route.Compo
 	)
 }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Invite User | Real Estate Mentorship' }]
+export const meta: Route.MetaFunction = () => pageTitle('Invite User')
 
 export function ErrorBoundary() {
 	return <GeneralErrorBoundary />

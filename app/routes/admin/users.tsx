@@ -17,6 +17,7 @@ import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { searchText } from '#app/utils/misc.ts'
+import { pageTitle } from '#app/utils/page-meta.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import type { Route } from './+types/users'
 
@@ -98,7 +99,6 @@ export default function ManageUsers({ loaderData }: Route.ComponentProps) {
 					title="Make Admin"
 					description={`Make ${promoting.name || 'this user'} (${promoting.email}) an administrator?`}
 					closeTo={back}
-					action={back}
 					fields={{ intent: 'make-admin', userId: promoting.id }}
 					confirmLabel="Make Admin"
 					busyLabel="Promoting..."
@@ -113,7 +113,6 @@ export default function ManageUsers({ loaderData }: Route.ComponentProps) {
 					title="Remove User"
 					description={`Are you sure you want to remove ${removing.name || 'this user'} (${removing.email})? This action cannot be undone.`}
 					closeTo={back}
-					action={back}
 					fields={{ intent: 'remove', userId: removing.id }}
 					confirmLabel="Remove"
 					busyLabel="Removing..."
@@ -171,7 +170,7 @@ export default function ManageUsers({ loaderData }: Route.ComponentProps) {
 	)
 }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Manage Users | Real Estate Mentorship' }]
+export const meta: Route.MetaFunction = () => pageTitle('Manage Users')
 
 export function ErrorBoundary() {
 	return <ListErrorBoundary title="Failed to load users. Please try again later." retryLabel="Try Again" />

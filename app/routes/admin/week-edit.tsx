@@ -9,6 +9,7 @@ import { requireCourseStaff } from '#app/routes/admin/+shared/course-access.serv
 import { materialsPath } from '#app/routes/admin/+shared/paths.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
+import { pageTitle } from '#app/utils/page-meta.ts'
 import { parseRowId } from '#app/utils/row-id.ts'
 import { actionToastHeaders, redirectWithToast } from '#app/utils/toast.server.ts'
 import { receiveWeekEdit } from './+shared/week-edit.server.ts'
@@ -84,7 +85,7 @@ export default function EditWeek({ loaderData, actionData }: Route.ComponentProp
 	)
 }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Edit Week & Materials | Real Estate Mentorship' }]
+export const meta: Route.MetaFunction = () => pageTitle('Edit Week & Materials')
 
 export function ErrorBoundary() {
 	return <GeneralErrorBoundary />

@@ -9,6 +9,7 @@ import { requireStaffCourse } from '#app/routes/admin/+shared/course-access.serv
 import { materialsPath } from '#app/routes/admin/+shared/paths.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
+import { pageTitle } from '#app/utils/page-meta.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import type { Route } from './+types/week-topics'
 
@@ -51,7 +52,7 @@ export default function WeekTopics({ loaderData, actionData }: Route.ComponentPr
 	)
 }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Week Topics | Real Estate Mentorship' }]
+export const meta: Route.MetaFunction = () => pageTitle('Week Topics')
 
 export function ErrorBoundary() {
 	return <GeneralErrorBoundary />

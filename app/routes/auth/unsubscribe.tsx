@@ -5,6 +5,7 @@ import { Button, ButtonLink } from '#app/components/ui/button.tsx'
 import { getUnsubscribeTarget, setAnnouncementEmails, userOfUnsubscribeToken } from '#app/models/accounts/email-preferences.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
+import { pageTitle } from '#app/utils/page-meta.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import type { Route } from './+types/unsubscribe'
 
@@ -92,7 +93,4 @@ export default function UnsubscribePage({ loaderData, actionData }: Route.Compon
 	)
 }
 
-export const meta: Route.MetaFunction = () => [
-	{ title: 'Announcement emails | Real Estate Mentorship' },
-	{ name: 'robots', content: 'noindex' },
-]
+export const meta: Route.MetaFunction = () => [...pageTitle('Announcement emails'), { name: 'robots', content: 'noindex' }]

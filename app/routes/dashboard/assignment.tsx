@@ -17,6 +17,7 @@ import { pageUrl, requireUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { formatDueDate } from '#app/utils/misc.ts'
+import { pageTitle } from '#app/utils/page-meta.ts'
 import { parseRowId } from '#app/utils/row-id.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { receiveSubmission } from './+shared/assignment.server.ts'
@@ -160,9 +161,7 @@ function SubmissionCard({ submission }: { submission: StudentSubmission }) {
 	)
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [
-	{ title: `${loaderData?.assignment.title ?? 'Assignment'} | Real Estate Mentorship` },
-]
+export const meta: Route.MetaFunction = ({ loaderData }) => pageTitle(loaderData?.assignment.title ?? 'Assignment')
 
 export function ErrorBoundary() {
 	return <GeneralErrorBoundary />

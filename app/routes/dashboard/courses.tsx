@@ -13,6 +13,7 @@ import { leaveWaitlist, listPlacesOf } from '#app/models/enrollment/waitlist.ser
 import { requireUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
+import { pageTitle } from '#app/utils/page-meta.ts'
 import { parseRowId, rowIdSchema } from '#app/utils/row-id.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import type { Route } from './+types/courses'
@@ -53,7 +54,6 @@ export default function MyCoursesPage({ loaderData }: Route.ComponentProps) {
 					title="Leave the waitlist"
 					description={`Give up your place in line for ${leaving.courseTitle}?${leaving.status === 'offered' ? ' The seat held for you goes to the next person.' : ''}`}
 					closeTo={path}
-					action={path}
 					fields={{ intent: 'leave-waitlist', entryId: String(leaving.id) }}
 					confirmLabel="Leave Waitlist"
 					busyLabel="Leaving..."
@@ -118,7 +118,7 @@ export default function MyCoursesPage({ loaderData }: Route.ComponentProps) {
 	)
 }
 
-export const meta: Route.MetaFunction = () => [{ title: 'My Courses | Real Estate Mentorship' }]
+export const meta: Route.MetaFunction = () => pageTitle('My Courses')
 
 export function ErrorBoundary() {
 	return <GeneralErrorBoundary />

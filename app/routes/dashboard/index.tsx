@@ -12,6 +12,7 @@ import { planNoticesOf } from '#app/models/payments/plan-purchases.server.ts'
 import { getNextLiveSession } from '#app/models/sessions/live-sessions.server.ts'
 import { requireUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
+import { pageTitle } from '#app/utils/page-meta.ts'
 import { useOptionalUser } from '#app/utils/root-data.ts'
 import { resolveSelectedCourse } from '#app/utils/selected-course.server.ts'
 import type { Route } from './+types/index'
@@ -84,7 +85,7 @@ export default function DashboardPage({ loaderData }: Route.ComponentProps) {
 	return <DashboardHome data={loaderData} searchParams={searchParams} signedIn={signedIn} />
 }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Dashboard | Real Estate Mentorship' }]
+export const meta: Route.MetaFunction = () => pageTitle('Dashboard')
 
 export function ErrorBoundary() {
 	return <GeneralErrorBoundary />

@@ -32,6 +32,7 @@ import { signedPath } from '#app/services/storage/signed-links.server.ts'
 import { requireUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
+import { pageTitle } from '#app/utils/page-meta.ts'
 import { parseRowId } from '#app/utils/row-id.ts'
 import type { Route } from './+types/material-viewer'
 
@@ -142,7 +143,7 @@ export default function MaterialViewerPage({ loaderData }: Route.ComponentProps)
 	)
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${loaderData?.item.title ?? 'Material'} | Real Estate Mentorship` }]
+export const meta: Route.MetaFunction = ({ loaderData }) => pageTitle(loaderData?.item.title ?? 'Material')
 
 export function ErrorBoundary() {
 	return <GeneralErrorBoundary />

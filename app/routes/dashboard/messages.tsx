@@ -11,17 +11,18 @@ import { Card, CardContent, CardHeader, CardTitle } from '#app/components/ui/car
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
 import { EmptyState } from '#app/components/ui/empty-state.tsx'
 import { TabLinks } from '#app/components/ui/tabs.tsx'
-import { canMessage, getContact, listContacts } from '#app/models/messaging/message-contacts.server.ts'
-import { listAnnouncements, listConversation, listFromDeletedAccounts } from '#app/models/messaging/messages.server.ts'
+import { getContact, listContacts } from '#app/models/messaging/message-contacts.server.ts'
+import { listAnnouncements } from '#app/models/messaging/messages.server.ts'
 import { announcementParts } from '#app/models/messaging/messages.ts'
 import { requireUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { searchText } from '#app/utils/misc.ts'
+import { pageTitle } from '#app/utils/page-meta.ts'
 import { partialPage } from '#app/utils/page-toast.server.ts'
 import { parseRowId } from '#app/utils/row-id.ts'
 import { type LinkBuilder, withSearch } from '#app/utils/search-links.ts'
-import { failureResponse, handleConversationIntent, receiveForm, refreshContacts } from './+shared/messages.server.ts'
+import { conversationAction, loadConversation, refreshContacts } from './+shared/messages.server.ts'
 import type { Route } from './+types/messages'
 
 const PATH = href('/dashboard/messages')
@@ -69,16 +70,8 @@ export async function loader({ request }: Route.LoaderArgs) {
 			? (contacts.find((contact) => contact.id === withId) ??
 				(await page.load(getContact(db, user, withId), null, 'Failed to load contacts')))
 			: (withId && contacts.find((contact) => contact.id === withId)) || (contacts[0] ?? null)
-	const thread = selected
-		? await page.load(listConversation(db, { userId: user.id, partnerId: selected.id, before }), null, 'Failed to load messages')
-		: null
-	const fromDeletedAccounts = await page.load(
-		listFromDeletedAccounts(db, user.id),
-		{ messages: [], hasOlder: false },
-		'Failed to load messages',
-	)
 	const confirmId = parseRowId(params.get('confirm')?.replace(/^delete-/, ''))
-	const confirmDelete = thread?.messages.find((message) => message.id === confirmId && message.senderId === user.id)?.id ?? null
+	const conversation = await loadConversation(page, user, { partnerId: selected?.id, before, confirmId })
 	return {
 		...base,
 		pageToast: page.pageToast(),
@@ -89,23 +82,13 @@ export async function loader({ request }: Route.LoaderArgs) {
 		dialogContacts: dialog ? (allContacts ?? { contacts }).contacts : null,
 		selected,
 		unknownContact: Boolean(withId && !search && !selected),
-		thread: thread ? { messages: thread.messages, olderBefore: thread.hasOlder ? thread.messages[0]!.id : null } : null,
-		confirmDelete,
-		fromDeletedAccounts: fromDeletedAccounts.messages,
+		...conversation,
 	}
 }
 
 export async function action(args: Route.ActionArgs) {
-	const { request } = args
-	const user = await requireUser(request)
-	const received = await receiveForm(request, user, {
-		mayUpload: async (fields) => fields.get('intent') === 'send' && canMessage(getDb(), user, String(fields.get('receiverId') ?? '')),
-	})
-	if (!received.ok) return failureResponse(args, received.intent, received, received.receiverId)
-	return handleConversationIntent(args, received, user, {
-		threadUrl,
-		successToasts: false,
-	})
+	const user = await requireUser(args.request)
+	return conversationAction(args, user, { threadUrl, successToasts: false })
 }
 
 export default function MessagesPage({ loaderData, actionData }: Route.ComponentProps) {
@@ -219,7 +202,7 @@ function Conversations({
 	)
 }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Messages | Real Estate Mentorship' }]
+export const meta: Route.MetaFunction = () => pageTitle('Messages')
 
 export function ErrorBoundary() {
 	return <GeneralErrorBoundary />

@@ -7,6 +7,7 @@ import { getSchoolDetails } from '#app/models/site/site-settings.server.ts'
 import { requireUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { formatMoney } from '#app/utils/money.ts'
+import { pageTitle } from '#app/utils/page-meta.ts'
 import type { Route } from './+types/payment-receipt'
 
 /** A receipt for one of the student's own charges (docs/decisions/064): anyone else's, or a made-up id, is not found. */
@@ -87,7 +88,7 @@ export default function PaymentReceiptPage({ loaderData }: Route.ComponentProps)
 	)
 }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Receipt | Real Estate Mentorship' }, { name: 'robots', content: 'noindex' }]
+export const meta: Route.MetaFunction = () => [...pageTitle('Receipt'), { name: 'robots', content: 'noindex' }]
 
 export function ErrorBoundary() {
 	return <GeneralErrorBoundary />

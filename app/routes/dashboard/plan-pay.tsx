@@ -15,6 +15,7 @@ import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { formatMoney } from '#app/utils/money.ts'
+import { pageTitle } from '#app/utils/page-meta.ts'
 import { parseRowId } from '#app/utils/row-id.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import type { Route } from './+types/plan-pay'
@@ -120,7 +121,7 @@ export default function PlanPayPage({ loaderData, actionData }: Route.ComponentP
 	)
 }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Update Card and Pay | Real Estate Mentorship' }]
+export const meta: Route.MetaFunction = () => pageTitle('Update Card and Pay')
 
 export function ErrorBoundary() {
 	return <GeneralErrorBoundary />

@@ -21,6 +21,7 @@ import { requireUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
+import { pageTitle } from '#app/utils/page-meta.ts'
 import { actionToastHeaders, redirectWithToast } from '#app/utils/toast.server.ts'
 import { confirmationMatches, currentPasswordSchema, NameSchema, newPasswordSchema } from '#app/utils/user-validation.ts'
 import type { Route } from './+types/settings'
@@ -271,4 +272,4 @@ export default function SettingsPage({ loaderData, actionData }: Route.Component
 	)
 }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Settings | Real Estate Mentorship' }]
+export const meta: Route.MetaFunction = () => pageTitle('Settings')

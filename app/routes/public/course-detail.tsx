@@ -19,6 +19,7 @@ import { type PlanOfferView, planSummary } from '#app/models/payments/plan-purch
 import { getUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { formatDateOnly } from '#app/utils/misc.ts'
+import { pageTitle } from '#app/utils/page-meta.ts'
 import { SHARED_PAGE_SHOWING_DATA, useOptionalUser } from '#app/utils/root-data.ts'
 import { parseRowId } from '#app/utils/row-id.ts'
 import type { Route } from './+types/course-detail'
@@ -219,13 +220,10 @@ function PlanOffer({ plan }: { plan: PlanOfferView }) {
 export const meta: Route.MetaFunction = ({ loaderData }) => {
 	const course = loaderData?.course
 	if (!course) {
-		return [
-			{ title: 'Course Not Found | Real Estate Mentorship' },
-			{ name: 'description', content: 'This course does not exist. Browse our programs instead.' },
-		]
+		return [...pageTitle('Course Not Found'), { name: 'description', content: 'This course does not exist. Browse our programs instead.' }]
 	}
 	const summary = course.description.trim().slice(0, 155) || `${course.title}: an online real estate mentorship program.`
-	return [{ title: `${course.title} | Real Estate Mentorship` }, { name: 'description', content: summary }]
+	return [...pageTitle(course.title), { name: 'description', content: summary }]
 }
 
 export function ErrorBoundary() {

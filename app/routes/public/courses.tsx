@@ -10,6 +10,7 @@ import type { CourseWithAvailability } from '#app/models/courses/courses.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import type { LiveForVisitorsHandle } from '#app/utils/live-parts.ts'
 import { formatDateOnly } from '#app/utils/misc.ts'
+import { pageTitle } from '#app/utils/page-meta.ts'
 import { SHARED_PAGE_SHOWING_DATA, STATIC_FOR_VISITORS } from '#app/utils/root-data.ts'
 import type { Route } from './+types/courses'
 
@@ -131,7 +132,7 @@ function CourseCard({ course }: { course: CourseWithAvailability }) {
 }
 
 export const meta: Route.MetaFunction = () => [
-	{ title: 'Our Programs | Real Estate Mentorship' },
+	...pageTitle('Our Programs'),
 	{
 		name: 'description',
 		content: 'Browse our small-group online real estate investing programs, their start dates, prices and open spots.',

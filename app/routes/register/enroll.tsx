@@ -15,6 +15,7 @@ import { requireUser } from '#app/utils/auth.server.ts'
 import { getDb, transaction } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
+import { pageTitle } from '#app/utils/page-meta.ts'
 import { rowIdSchema } from '#app/utils/row-id.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { previewCode, purchaseRefused, refuseCodeGuessing } from './+shared/wizard.server.ts'
@@ -151,8 +152,7 @@ export default function EnrollPage({ loaderData, actionData }: Route.ComponentPr
 	)
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [
-	{ title: `Secure Your Spot${loaderData ? ` in ${loaderData.course.title}` : ''} | Real Estate Mentorship` },
-]
+export const meta: Route.MetaFunction = ({ loaderData }) =>
+	pageTitle(`Secure Your Spot${loaderData ? ` in ${loaderData.course.title}` : ''}`)
 
 export const ErrorBoundary = RegisterErrorBoundary

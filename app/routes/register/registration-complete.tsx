@@ -13,6 +13,7 @@ import { getPayments } from '#app/services/payments/index.server.ts'
 import { getUser, pageUrl, startSession } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { formatMoney } from '#app/utils/money.ts'
+import { pageTitle } from '#app/utils/page-meta.ts'
 import { errorPageToast } from '#app/utils/page-toast.server.ts'
 import type { NoscriptRefreshHandle } from '#app/utils/root-data.ts'
 import type { ToastMessage } from '#app/utils/toast.ts'
@@ -284,7 +285,4 @@ export const handle: NoscriptRefreshHandle = {
 	},
 }
 
-export const meta: Route.MetaFunction = () => [
-	{ title: 'Registration Complete | Real Estate Mentorship' },
-	{ name: 'robots', content: 'noindex' },
-]
+export const meta: Route.MetaFunction = () => [...pageTitle('Registration Complete'), { name: 'robots', content: 'noindex' }]

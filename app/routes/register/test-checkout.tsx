@@ -17,6 +17,7 @@ import { TestCheckoutPayments } from '#app/services/payments/test-checkout.serve
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { formatPrice } from '#app/utils/money.ts'
+import { pageTitle } from '#app/utils/page-meta.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { RegisterErrorBoundary } from './+shared/wizard.tsx'
 import type { Route } from './+types/test-checkout'
@@ -208,6 +209,6 @@ export default function TestCheckoutPage({ loaderData, actionData }: Route.Compo
 	)
 }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Test Checkout | Real Estate Mentorship' }, { name: 'robots', content: 'noindex' }]
+export const meta: Route.MetaFunction = () => [...pageTitle('Test Checkout'), { name: 'robots', content: 'noindex' }]
 
 export const ErrorBoundary = RegisterErrorBoundary

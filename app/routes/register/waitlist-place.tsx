@@ -10,6 +10,7 @@ import { APPLY_CODE_INTENT, type PromotionCodePreview } from '#app/models/paymen
 import { getUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
+import { pageTitle } from '#app/utils/page-meta.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { claimOffer } from './+shared/waitlist-place.server.ts'
 import { previewCode, refuseCodeGuessing } from './+shared/wizard.server.ts'
@@ -106,7 +107,7 @@ export default function WaitlistPlacePage({ loaderData, actionData, params }: Ro
 }
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
-	{ title: `Your Waitlist Place${loaderData ? ` for ${loaderData.place.courseTitle}` : ''} | Real Estate Mentorship` },
+	...pageTitle(`Your Waitlist Place${loaderData ? ` for ${loaderData.place.courseTitle}` : ''}`),
 	{ name: 'robots', content: 'noindex' },
 ]
 

@@ -9,6 +9,7 @@ import { getUser } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { HONEYPOT_REFUSAL, isHoneypotFilled } from '#app/utils/honeypot.ts'
+import { pageTitle } from '#app/utils/page-meta.ts'
 import { clientAddress, consumeRateLimit } from '#app/utils/rate-limit.server.ts'
 import { rowIdSchema } from '#app/utils/row-id.ts'
 import { safeRedirectPath } from '#app/utils/safe-redirect.ts'
@@ -107,7 +108,7 @@ export default function WaitlistPage({ loaderData, actionData }: Route.Component
 }
 
 export const meta: Route.MetaFunction = () => [
-	{ title: 'Join Our Waitlist | Real Estate Mentorship' },
+	...pageTitle('Join Our Waitlist'),
 	{ name: 'description', content: 'Sign up to be notified when a spot in our real estate investment programs opens.' },
 ]
 

@@ -9,6 +9,7 @@ import { EmptyState } from '#app/components/ui/empty-state.tsx'
 import { Field } from '#app/components/ui/field.tsx'
 import { getDb } from '#app/utils/db.server.ts'
 import { searchText } from '#app/utils/misc.ts'
+import { pageTitle } from '#app/utils/page-meta.ts'
 import { MAX_EMAIL_LENGTH } from '#app/utils/user-validation.ts'
 import { requireMailboxReader } from './+shared/mailbox.server.ts'
 import type { Route } from './+types/mailbox'
@@ -198,10 +199,7 @@ function linkify(text: string) {
 	return nodes
 }
 
-export const meta: Route.MetaFunction = () => [
-	{ title: 'Mailbox (development) | Real Estate Mentorship' },
-	{ name: 'robots', content: 'noindex' },
-]
+export const meta: Route.MetaFunction = () => [...pageTitle('Mailbox (development)'), { name: 'robots', content: 'noindex' }]
 
 export function ErrorBoundary() {
 	return (

@@ -6,6 +6,20 @@ import { getDb } from '#app/utils/db.server.ts'
 import { parseRowId } from '#app/utils/row-id.ts'
 import type { SessionUser } from '#app/utils/session.server.ts'
 
+/** The course id of the address: 404 when it is not an id, the same answer as for a course that does not exist. */
+export function courseIdOf(courseIdParam: string | undefined) {
+	const courseId = parseRowId(courseIdParam)
+	if (courseId === null) throw data('Course Not Found', { status: 404 })
+	return courseId
+}
+
+/** What `find` answers for the course of the address; 404 when the id is not one or `find` finds nothing. */
+export async function findCourse<T>(courseIdParam: string | undefined, find: (courseId: number) => Promise<T | null | undefined>) {
+	const found = await find(courseIdOf(courseIdParam))
+	if (!found) throw data('Course Not Found', { status: 404 })
+	return found
+}
+
 /**
  * The gate of every course-scoped staff page (docs/decisions/056): an admin, or an instructor on the
  * course's staff, asked again on every request so that taking someone off a course takes effect at
@@ -14,8 +28,7 @@ import type { SessionUser } from '#app/utils/session.server.ts'
  */
 export async function requireCourseStaff(request: Request, courseIdParam: string | undefined) {
 	const user = await requireStaff(request)
-	const courseId = parseRowId(courseIdParam)
-	if (courseId === null) throw data('Course Not Found', { status: 404 })
+	const courseId = courseIdOf(courseIdParam)
 	if (!user.isAdmin && !(await isCourseStaff(getDb(), user.id, courseId))) throw data('Course Not Found', { status: 404 })
 	return { user, courseId }
 }

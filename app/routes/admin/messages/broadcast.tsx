@@ -23,6 +23,7 @@ import { requireStaff } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { hasControlCharacters } from '#app/utils/misc.ts'
+import { pageTitle } from '#app/utils/page-meta.ts'
 import { partialPage } from '#app/utils/page-toast.server.ts'
 import { withSearch } from '#app/utils/search-links.ts'
 import { actionToastHeaders, redirectWithToast } from '#app/utils/toast.server.ts'
@@ -308,7 +309,7 @@ export default function Broadcast({ loaderData, actionData }: Route.ComponentPro
 	)
 }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Broadcast Announcements | Real Estate Mentorship' }]
+export const meta: Route.MetaFunction = () => pageTitle('Broadcast Announcements')
 
 export function ErrorBoundary() {
 	return <GeneralErrorBoundary />

@@ -13,6 +13,7 @@ import { requireAdmin } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { cn } from '#app/utils/misc.ts'
+import { pageTitle } from '#app/utils/page-meta.ts'
 import { partialPage } from '#app/utils/page-toast.server.ts'
 import { redirectWithToast } from '#app/utils/toast.server.ts'
 import { CONTACT_PATH } from './+shared/paths.ts'
@@ -106,7 +107,7 @@ export default function ContactSubmissions({ loaderData }: Route.ComponentProps)
 	)
 }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Contact Form | Real Estate Mentorship' }]
+export const meta: Route.MetaFunction = () => pageTitle('Contact Form')
 
 export function ErrorBoundary() {
 	return <GeneralErrorBoundary />

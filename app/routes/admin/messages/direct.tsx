@@ -5,13 +5,13 @@ import { ConversationPanel } from '#app/components/messages/conversation-panel.t
 import { DeleteMessageDialog } from '#app/components/messages/delete-dialog.tsx'
 import { DeletedAccountsCard } from '#app/components/messages/deleted-accounts-card.tsx'
 import { EmptyState } from '#app/components/ui/empty-state.tsx'
-import { canMessage, getContact, listContacts } from '#app/models/messaging/message-contacts.server.ts'
-import { listConversation, listFromDeletedAccounts } from '#app/models/messaging/messages.server.ts'
-import { failureResponse, handleConversationIntent, receiveForm, refreshContacts } from '#app/routes/dashboard/+shared/messages.server.ts'
+import { getContact, listContacts } from '#app/models/messaging/message-contacts.server.ts'
+import { conversationAction, loadConversation, refreshContacts } from '#app/routes/dashboard/+shared/messages.server.ts'
 import { requireStaff } from '#app/utils/auth.server.ts'
 import { getDb } from '#app/utils/db.server.ts'
 import { getEnv } from '#app/utils/env.server.ts'
 import { searchText } from '#app/utils/misc.ts'
+import { pageTitle } from '#app/utils/page-meta.ts'
 import { partialPage } from '#app/utils/page-toast.server.ts'
 import { withSearch } from '#app/utils/search-links.ts'
 import { beforeId, confirmedId, DIRECT_PATH, directThreadUrl } from './+shared/paths.ts'
@@ -39,15 +39,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 			? (contacts.find((contact) => contact.id === withId) ?? null)
 			: (contacts.find((contact) => contact.id === withId) ??
 				(await page.load(getContact(db, staff, withId), null, 'Failed to load contacts')))
-	const thread = selected
-		? await page.load(listConversation(db, { userId: staff.id, partnerId: selected.id, before }), null, 'Failed to load messages')
-		: null
-	const fromDeletedAccounts = await page.load(
-		listFromDeletedAccounts(db, staff.id),
-		{ messages: [], hasOlder: false },
-		'Failed to load messages',
-	)
-	const confirm = confirmedId(params)
+	const conversation = await loadConversation(page, staff, { partnerId: selected?.id, before, confirmId: confirmedId(params) })
 	return {
 		userId: staff.id,
 		maxUploadMb: getEnv().MAX_UPLOAD_MB,
@@ -56,21 +48,14 @@ export async function loader({ request }: Route.LoaderArgs) {
 		contacts,
 		hasMoreContacts: hasMore,
 		selected,
-		thread: thread ? { messages: thread.messages, olderBefore: thread.hasOlder ? thread.messages[0]!.id : null } : null,
-		confirmDelete: thread?.messages.find((message) => message.id === confirm && message.senderId === staff.id)?.id ?? null,
-		fromDeletedAccounts: fromDeletedAccounts.messages,
+		...conversation,
 	}
 }
 
 /** Sends a message to a contact (with one optional file; anyone else is refused), deletes one, marks a conversation read. */
 export async function action(args: Route.ActionArgs) {
-	const { request } = args
-	const staff = await requireStaff(request)
-	const received = await receiveForm(request, staff, {
-		mayUpload: async (fields) => fields.get('intent') === 'send' && canMessage(getDb(), staff, String(fields.get('receiverId') ?? '')),
-	})
-	if (!received.ok) return failureResponse(args, received.intent, received, received.receiverId)
-	return handleConversationIntent(args, received, staff, { threadUrl: directThreadUrl, successToasts: true })
+	const staff = await requireStaff(args.request)
+	return conversationAction(args, staff, { threadUrl: directThreadUrl, successToasts: true })
 }
 
 export default function DirectMessages({ loaderData, actionData }: Route.ComponentProps) {
@@ -108,7 +93,7 @@ export default function DirectMessages({ loaderData, actionData }: Route.Compone
 	)
 }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Direct Messages | Real Estate Mentorship' }]
+export const meta: Route.MetaFunction = () => pageTitle('Direct Messages')
 
 export function ErrorBoundary() {
 	return <GeneralErrorBoundary />

@@ -4,7 +4,13 @@ import { data, href, redirect } from 'react-router'
 import { z } from 'zod'
 import { deleteStoredFiles, RefusedFileTypeError, type StoredUpload, storeAttachment } from '#app/models/messaging/attachments.server.ts'
 import { canMessage, listContacts } from '#app/models/messaging/message-contacts.server.ts'
-import { createMessage, deleteMessage, markConversationRead } from '#app/models/messaging/messages.server.ts'
+import {
+	createMessage,
+	deleteMessage,
+	listConversation,
+	listFromDeletedAccounts,
+	markConversationRead,
+} from '#app/models/messaging/messages.server.ts'
 import { EMPTY_MESSAGE, MAX_MESSAGE_LENGTH, MessageContentSchema } from '#app/models/messaging/messages.ts'
 import { recordAudit } from '#app/models/site/audit-log.server.ts'
 import { getStorage } from '#app/services/storage/index.server.ts'
@@ -13,6 +19,7 @@ import { getEnv } from '#app/utils/env.server.ts'
 import { readFormData } from '#app/utils/form-data.server.ts'
 import { searchText } from '#app/utils/misc.ts'
 import { MultipartError, parseMultipartForm, UploadTooLargeError } from '#app/utils/multipart.server.ts'
+import type { partialPage } from '#app/utils/page-toast.server.ts'
 import { consumeRateLimit } from '#app/utils/rate-limit.server.ts'
 import { safeRedirectPath } from '#app/utils/safe-redirect.ts'
 import type { SessionUser } from '#app/utils/session.server.ts'
@@ -148,6 +155,48 @@ export async function failureResponse(action: ActionRequest, intent: string, fai
 /** Staff mutations (an admin's, an instructor's) are audited in the transaction that makes them. */
 async function auditIfStaff(trx: Kysely<Database>, user: SessionUser, entry: Parameters<typeof recordAudit>[1]) {
 	if (user.isAdmin || user.role === 'instructor') await recordAudit(trx, entry)
+}
+
+/**
+ * The conversation side of a messages page, each part through the page's partial loader: the open
+ * thread (a page of it, and the id to ask for the page before), the message `?confirm=` names when it
+ * is the user's own, and the messages from deleted accounts.
+ */
+export async function loadConversation(
+	page: ReturnType<typeof partialPage>,
+	user: SessionUser,
+	{ partnerId, before, confirmId }: { partnerId: string | undefined; before: number | undefined; confirmId: number | null | undefined },
+) {
+	const db = getDb()
+	const thread = partnerId
+		? await page.load(listConversation(db, { userId: user.id, partnerId, before }), null, 'Failed to load messages')
+		: null
+	const fromDeletedAccounts = await page.load(
+		listFromDeletedAccounts(db, user.id),
+		{ messages: [], hasOlder: false },
+		'Failed to load messages',
+	)
+	return {
+		thread: thread ? { messages: thread.messages, olderBefore: thread.hasOlder ? thread.messages[0]!.id : null } : null,
+		confirmDelete: thread?.messages.find((message) => message.id === confirmId && message.senderId === user.id)?.id ?? null,
+		fromDeletedAccounts: fromDeletedAccounts.messages,
+	}
+}
+
+/**
+ * The action of a conversations page (the student's Messages, the staff's Direct Messages): a file
+ * may come only with a message to someone the user may message; then the intent is carried out.
+ */
+export async function conversationAction(
+	action: ActionRequest,
+	user: SessionUser,
+	options: { threadUrl: (partnerId: string) => string; successToasts: boolean },
+) {
+	const received = await receiveForm(action.request, user, {
+		mayUpload: async (fields) => fields.get('intent') === 'send' && canMessage(getDb(), user, String(fields.get('receiverId') ?? '')),
+	})
+	if (!received.ok) return failureResponse(action, received.intent, received, received.receiverId)
+	return handleConversationIntent(action, received, user, options)
 }
 
 /**

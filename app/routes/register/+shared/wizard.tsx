@@ -5,6 +5,7 @@ import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import type { Availability } from '#app/models/courses/courses.ts'
 import { cn, formatDateOnly } from '#app/utils/misc.ts'
+import { pageTitle } from '#app/utils/page-meta.ts'
 
 /** Each step has its own address; its form posts there, so a refused post shows the same step again. */
 export const STEP_PATH = { 1: '/register', 2: '/register/course', 3: '/register/agreement' } as const
@@ -150,7 +151,7 @@ export function CourseSummary({ course }: { course: ListedCourse }) {
 }
 
 export const registerMeta = () => [
-	{ title: 'Register | Real Estate Mentorship' },
+	...pageTitle('Register'),
 	{ name: 'description', content: 'Create an account and enrol in our small-group online real estate investment program.' },
 ]
 
