@@ -197,6 +197,8 @@ function appImports() {
  * any `*.server.ts(x)`) must be a value import whose every use in the importing file is
  * - the tag of a JSX element (`<Name …>`, `</Name>`, `<Name.Part>`), or
  * - for a hook (`use` + a capital letter), a call (`useName(…)`).
+ * A route may also pass a component on as its own `ErrorBoundary` (`export { X as ErrorBoundary } from …`),
+ * which React Router renders; any other re-export from app/components fails.
  * Anything else fails, naming the file and the name: a type import (`import type`, `type X`), a
  * namespace or default import, a schema, a constant, a plain function called or passed on, a name used
  * in a type (`typeof Name`). A schema, a rule, a type or a path that a route needs lives in
@@ -243,6 +245,15 @@ function componentUseViolations(file: string, source: string) {
 			if (entry.isType || entry.importName.kind !== 'Name') {
 				found.push(`${file} imports ${entry.isType ? 'the type ' : ''}${local} from ${to}: ${COMPONENT_USE_RULE}`)
 			} else names.set(local, to)
+		}
+	}
+	for (const statement of parsed.module.staticExports) {
+		for (const entry of statement.entries) {
+			const to = entry.moduleRequest && resolveImport(file, entry.moduleRequest.value)
+			if (!to?.startsWith('app/components/')) continue
+			const exported = entry.exportName.name ?? '*'
+			const rendersAsBoundary = exported === 'ErrorBoundary' && !entry.isType && file.startsWith('app/routes/')
+			if (!rendersAsBoundary) found.push(`${file} re-exports ${exported} from ${to}: ${COMPONENT_USE_RULE}`)
 		}
 	}
 	if (names.size === 0) return found
@@ -348,6 +359,11 @@ describe('import direction', () => {
 			),
 		).toHaveLength(1)
 		expect(uses('app/components/x.tsx', "import { isPreviewable } from './messages/attachment-view.tsx'\nisPreviewable('a')")).toEqual([])
+		const boundary = "export { GeneralErrorBoundary as ErrorBoundary } from '#app/components/error-boundary.tsx'"
+		expect(uses('app/routes/admin/audit-log.tsx', boundary)).toEqual([])
+		expect(uses('app/models/enrollment/seats.server.ts', boundary)).toHaveLength(1)
+		expect(uses('app/routes/a.tsx', "export { CourseFormSchema } from '#app/components/admin/course-form.tsx'")).toHaveLength(1)
+		expect(uses('app/routes/a.tsx', "export * from '#app/components/admin/course-form.tsx'")).toHaveLength(1)
 		const routeModules = await routeModuleFiles()
 		expect(unmarkedRouteFiles(['app/routes/register/wizard.tsx', 'app/routes/admin/enrollments.shared.ts'], routeModules)).toHaveLength(2)
 		expect(unmarkedRouteFiles(['app/routes/auth/login.server.ts'], routeModules)).toHaveLength(1)

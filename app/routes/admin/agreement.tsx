@@ -2,7 +2,6 @@ import { getFormProps, getTextareaProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, href, Link, useNavigation } from 'react-router'
 import { AgreementText } from '#app/components/agreement-text.tsx'
-import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { LocalDate } from '#app/components/local-date.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button } from '#app/components/ui/button.tsx'
@@ -229,6 +228,4 @@ export default function AgreementEditor({ loaderData, actionData }: Route.Compon
 
 export const meta: Route.MetaFunction = () => pageTitle('Program Agreement')
 
-export function ErrorBoundary() {
-	return <GeneralErrorBoundary />
-}
+export { GeneralErrorBoundary as ErrorBoundary } from '#app/components/error-boundary.tsx'

@@ -1,6 +1,5 @@
 import { data, Link, useNavigation } from 'react-router'
 import { z } from 'zod'
-import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { ImportPreviewView } from '#app/components/sessions/attendance-import.tsx'
 import { ATTENDANCE_MESSAGES } from '#app/models/sessions/attendance.ts'
 import { applyImport, getAttendanceSession, getImportPreview } from '#app/models/sessions/attendance-admin.server.ts'
@@ -78,6 +77,4 @@ export default function AttendanceImport({ loaderData }: Route.ComponentProps) {
 
 export const meta: Route.MetaFunction = () => pageTitle('Import Preview')
 
-export function ErrorBoundary() {
-	return <GeneralErrorBoundary />
-}
+export { GeneralErrorBoundary as ErrorBoundary } from '#app/components/error-boundary.tsx'

@@ -2,7 +2,6 @@ import { getFormProps, getInputProps, type SubmissionResult, useForm } from '@co
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import type { ReactNode } from 'react'
 import { data, Form, href, Link } from 'react-router'
-import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
@@ -229,6 +228,4 @@ function ReissueForm({ certificate, lastResult }: { certificate: Chosen; lastRes
 
 export const meta: Route.MetaFunction = () => pageTitle('Certificates')
 
-export function ErrorBoundary() {
-	return <GeneralErrorBoundary />
-}
+export { GeneralErrorBoundary as ErrorBoundary } from '#app/components/error-boundary.tsx'

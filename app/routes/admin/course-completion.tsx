@@ -3,7 +3,6 @@ import { data, href } from 'react-router'
 import { z } from 'zod'
 import { ConfirmDialog } from '#app/components/admin/confirm-dialog.tsx'
 import { CompletionRoster, CompletionRuleForm, CompletionSchedule } from '#app/components/admin/course-completion.tsx'
-import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { useLiveRevalidation } from '#app/components/live-revalidation.tsx'
 import { COMPLETION_MESSAGES, CompletionRuleSchema } from '#app/models/enrollment/completion.ts'
 import { getCourseCompletion, saveCompletionRule, setCompletionByHand } from '#app/models/enrollment/completion-admin.server.ts'
@@ -109,6 +108,4 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 	{ title: `Completion${loaderData ? ` of ${loaderData.course.title}` : ''} | Admin` },
 ]
 
-export function ErrorBoundary() {
-	return <GeneralErrorBoundary />
-}
+export { GeneralErrorBoundary as ErrorBoundary } from '#app/components/error-boundary.tsx'

@@ -1,5 +1,4 @@
 import { Form } from 'react-router'
-import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
 import { CancelAndSubmit } from '#app/components/ui/dialog-buttons.tsx'
@@ -106,6 +105,4 @@ export default function DeleteCourseDialog({ loaderData }: Route.ComponentProps)
 
 export const meta: Route.MetaFunction = () => pageTitle('Delete Course')
 
-export function ErrorBoundary() {
-	return <GeneralErrorBoundary />
-}
+export { GeneralErrorBoundary as ErrorBoundary } from '#app/components/error-boundary.tsx'

@@ -2,7 +2,6 @@ import { getFormProps } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form } from 'react-router'
 import { CourseFields, useCourseForm } from '#app/components/admin/course-form.tsx'
-import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
 import { DialogFormButtons } from '#app/components/ui/dialog-buttons.tsx'
 import { getCourseWithAvailability } from '#app/models/courses/courses.server.ts'
@@ -89,6 +88,4 @@ export default function EditCourseDialog({ loaderData, actionData }: Route.Compo
 
 export const meta: Route.MetaFunction = () => pageTitle('Edit Course')
 
-export function ErrorBoundary() {
-	return <GeneralErrorBoundary />
-}
+export { GeneralErrorBoundary as ErrorBoundary } from '#app/components/error-boundary.tsx'

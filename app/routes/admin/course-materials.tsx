@@ -3,7 +3,6 @@ import { data, href, Link, Outlet, useRevalidator } from 'react-router'
 import { z } from 'zod'
 import { ConfirmDialog } from '#app/components/admin/confirm-dialog.tsx'
 import { RefreshLink } from '#app/components/admin/refresh-link.tsx'
-import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { AssignmentsCard } from '#app/components/grading/assignments-card.tsx'
 import { AdminSessionsCard } from '#app/components/sessions/admin-sessions-card.tsx'
 import { ActionList } from '#app/components/ui/action-list.tsx'
@@ -243,6 +242,4 @@ export default function ManageCourseMaterials({ loaderData, actionData }: Route.
 export const meta: Route.MetaFunction = ({ loaderData }) =>
 	pageTitle(`Manage Course Materials${loaderData ? ` · ${loaderData.course.title}` : ''}`)
 
-export function ErrorBoundary() {
-	return <GeneralErrorBoundary />
-}
+export { GeneralErrorBoundary as ErrorBoundary } from '#app/components/error-boundary.tsx'

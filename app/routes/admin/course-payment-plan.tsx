@@ -1,7 +1,6 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, href, Link, useNavigation } from 'react-router'
 import { PaymentPlanForm, PaymentPlanSchedule } from '#app/components/admin/payment-plan-form.tsx'
-import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
 import { getPaymentPlanPage, previewPaymentPlan, savePaymentPlan } from '#app/models/payments/instalment-plans.server.ts'
 import { DEFAULT_GRACE_DAYS, PaymentPlanFormSchema, planValues } from '#app/models/payments/instalment-plans.ts'
@@ -115,6 +114,4 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 	{ title: `Payment Plan${loaderData ? ` of ${loaderData.course.title}` : ''} | Admin` },
 ]
 
-export function ErrorBoundary() {
-	return <GeneralErrorBoundary />
-}
+export { GeneralErrorBoundary as ErrorBoundary } from '#app/components/error-boundary.tsx'

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { data, href } from 'react-router'
 import { RefundDialog } from '#app/components/admin/refund-form.tsx'
-import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { planRefundSummary, refundPlan } from '#app/models/payments/plan-purchases-admin.server.ts'
 import { paymentRefundState, REFUND_MESSAGES } from '#app/models/payments/refunds.ts'
 import { getPayments } from '#app/services/payments/index.server.ts'
@@ -97,6 +96,4 @@ export default function RefundPlanDialog({ loaderData, actionData }: Route.Compo
 
 export const meta: Route.MetaFunction = () => [{ title: 'Refund the Plan | Admin' }]
 
-export function ErrorBoundary() {
-	return <GeneralErrorBoundary />
-}
+export { GeneralErrorBoundary as ErrorBoundary } from '#app/components/error-boundary.tsx'

@@ -2,7 +2,6 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { data, href, Outlet } from 'react-router'
 import { ConfirmDialog } from '#app/components/admin/confirm-dialog.tsx'
 import { CoursePlanCard } from '#app/components/admin/course-plan-card.tsx'
-import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
 import { PlanActionSchema } from '#app/models/payments/plan-purchases.ts'
@@ -145,6 +144,4 @@ export default function CoursePlans({ loaderData }: Route.ComponentProps) {
 
 export const meta: Route.MetaFunction = () => [{ title: 'Plans Bought | Admin' }]
 
-export function ErrorBoundary() {
-	return <GeneralErrorBoundary />
-}
+export { GeneralErrorBoundary as ErrorBoundary } from '#app/components/error-boundary.tsx'

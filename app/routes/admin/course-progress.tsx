@@ -1,5 +1,4 @@
 import { data } from 'react-router'
-import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { ProgressRoster } from '#app/components/progress/progress-roster.tsx'
 import { RosterQuerySchema, sortRoster } from '#app/models/enrollment/progress.ts'
 import { getCourseRoster } from '#app/models/enrollment/progress-admin.server.ts'
@@ -27,6 +26,4 @@ export default function CourseProgressPage({ loaderData }: Route.ComponentProps)
 
 export const meta: Route.MetaFunction = ({ loaderData }) => pageTitle(`Progress: ${loaderData?.roster.course.title ?? 'Course'}`)
 
-export function ErrorBoundary() {
-	return <GeneralErrorBoundary />
-}
+export { GeneralErrorBoundary as ErrorBoundary } from '#app/components/error-boundary.tsx'

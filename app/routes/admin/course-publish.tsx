@@ -1,5 +1,4 @@
 import { Form } from 'react-router'
-import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { Button, ButtonLink } from '#app/components/ui/button.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
 import { getPublishSubject, publishCourse } from '#app/models/courses/course-copies-admin.server.ts'
@@ -56,6 +55,4 @@ export default function PublishCourseDialog({ loaderData }: Route.ComponentProps
 
 export const meta: Route.MetaFunction = () => pageTitle('Publish Course')
 
-export function ErrorBoundary() {
-	return <GeneralErrorBoundary />
-}
+export { GeneralErrorBoundary as ErrorBoundary } from '#app/components/error-boundary.tsx'

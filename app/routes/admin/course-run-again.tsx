@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto'
 import { getFormProps, getInputProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form } from 'react-router'
-import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
 import { DialogFormButtons } from '#app/components/ui/dialog-buttons.tsx'
 import { Field } from '#app/components/ui/field.tsx'
@@ -78,6 +77,4 @@ export default function RunAgainDialog({ loaderData, actionData }: Route.Compone
 
 export const meta: Route.MetaFunction = () => pageTitle('Run Again')
 
-export function ErrorBoundary() {
-	return <GeneralErrorBoundary />
-}
+export { GeneralErrorBoundary as ErrorBoundary } from '#app/components/error-boundary.tsx'

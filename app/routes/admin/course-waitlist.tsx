@@ -2,7 +2,6 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { data, href } from 'react-router'
 import { z } from 'zod'
 import { ConfirmDialog } from '#app/components/admin/confirm-dialog.tsx'
-import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { useLiveRevalidation } from '#app/components/live-revalidation.tsx'
 import { WaitlistQueue } from '#app/components/waitlist/admin-queue.tsx'
 import { OfferHoursSchema } from '#app/models/enrollment/waitlist.ts'
@@ -125,6 +124,4 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 	{ title: `Waitlist${loaderData ? ` of ${loaderData.course.title}` : ''} | Admin` },
 ]
 
-export function ErrorBoundary() {
-	return <GeneralErrorBoundary />
-}
+export { GeneralErrorBoundary as ErrorBoundary } from '#app/components/error-boundary.tsx'

@@ -2,7 +2,6 @@ import { getFormProps, getSelectProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, type ShouldRevalidateFunctionArgs, useNavigation } from 'react-router'
 import { z } from 'zod'
-import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { Alert, FormErrors } from '#app/components/ui/alert.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
 import { DialogFormButtons } from '#app/components/ui/dialog-buttons.tsx'
@@ -116,6 +115,4 @@ export default function AddEnrollmentDialog({ loaderData, actionData }: Route.Co
 	)
 }
 
-export function ErrorBoundary() {
-	return <GeneralErrorBoundary />
-}
+export { GeneralErrorBoundary as ErrorBoundary } from '#app/components/error-boundary.tsx'

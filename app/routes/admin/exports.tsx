@@ -1,5 +1,4 @@
 import { Form, href } from 'react-router'
-import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { ActionList } from '#app/components/ui/action-list.tsx'
 import { Button, ButtonAnchor } from '#app/components/ui/button.tsx'
 import { Card } from '#app/components/ui/card.tsx'
@@ -100,6 +99,4 @@ export default function Exports({ loaderData }: Route.ComponentProps) {
 
 export const meta: Route.MetaFunction = () => pageTitle('Exports')
 
-export function ErrorBoundary() {
-	return <GeneralErrorBoundary />
-}
+export { GeneralErrorBoundary as ErrorBoundary } from '#app/components/error-boundary.tsx'

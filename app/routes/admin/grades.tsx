@@ -1,6 +1,5 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, href, Link } from 'react-router'
-import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { GradePanel, SubmissionDialog } from '#app/components/grading/grade-panel.tsx'
 import { LocalDate } from '#app/components/local-date.tsx'
 import { ActionList } from '#app/components/ui/action-list.tsx'
@@ -206,6 +205,4 @@ function RowActions({ row, state, primary }: { row: GradingRow; state: ListState
 
 export const meta: Route.MetaFunction = () => pageTitle('Grade Student Assignments')
 
-export function ErrorBoundary() {
-	return <GeneralErrorBoundary />
-}
+export { GeneralErrorBoundary as ErrorBoundary } from '#app/components/error-boundary.tsx'

@@ -2,7 +2,6 @@ import { useState } from 'react'
 import { Form, href, useNavigation, useRevalidator } from 'react-router'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { RefreshLink } from '#app/components/admin/refresh-link.tsx'
-import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { LocalDate } from '#app/components/local-date.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
@@ -218,6 +217,4 @@ function ConfirmCleanup({ groupIds }: { groupIds: string[] }) {
 
 export const meta: Route.MetaFunction = () => pageTitle('Orphaned Materials Cleanup')
 
-export function ErrorBoundary() {
-	return <GeneralErrorBoundary />
-}
+export { GeneralErrorBoundary as ErrorBoundary } from '#app/components/error-boundary.tsx'

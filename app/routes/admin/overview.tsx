@@ -1,7 +1,6 @@
 import { getInputProps, getSelectProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, href } from 'react-router'
-import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import {
 	AttendanceSection,
 	CompletionSection,
@@ -98,6 +97,4 @@ export default function Overview({ loaderData }: Route.ComponentProps) {
 
 export const meta: Route.MetaFunction = () => pageTitle('Overview')
 
-export function ErrorBoundary() {
-	return <GeneralErrorBoundary />
-}
+export { GeneralErrorBoundary as ErrorBoundary } from '#app/components/error-boundary.tsx'

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { data } from 'react-router'
 import { RefundDialog } from '#app/components/admin/refund-form.tsx'
-import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { getRefundablePayment, type RefundablePayment, refundPayment } from '#app/models/payments/refunds.server.ts'
 import type { RefundPaymentSummary } from '#app/models/payments/refunds.ts'
 import { paymentRefundState, REFUND_MESSAGES } from '#app/models/payments/refunds.ts'
@@ -102,6 +101,4 @@ export default function RefundPaymentDialog({ loaderData, actionData }: Route.Co
 
 export const meta: Route.MetaFunction = () => pageTitle('Refund Payment')
 
-export function ErrorBoundary() {
-	return <GeneralErrorBoundary />
-}
+export { GeneralErrorBoundary as ErrorBoundary } from '#app/components/error-boundary.tsx'

@@ -2,7 +2,6 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { data, href, useNavigation } from 'react-router'
 import { ConfirmDialog } from '#app/components/admin/confirm-dialog.tsx'
 import { PromotionCodeForm } from '#app/components/admin/promotion-code-form.tsx'
-import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { LocalDate } from '#app/components/local-date.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
@@ -147,6 +146,4 @@ export default function PromotionCodes({ loaderData, actionData }: Route.Compone
 
 export const meta: Route.MetaFunction = () => pageTitle('Promotion Codes')
 
-export function ErrorBoundary() {
-	return <GeneralErrorBoundary />
-}
+export { GeneralErrorBoundary as ErrorBoundary } from '#app/components/error-boundary.tsx'

@@ -1,6 +1,5 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, href, Link, useNavigation } from 'react-router'
-import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { ReportUploadForm } from '#app/components/sessions/attendance-import.tsx'
 import { AttendanceRoster } from '#app/components/sessions/attendance-roster.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
@@ -114,6 +113,4 @@ export default function SessionAttendance({ loaderData, actionData }: Route.Comp
 export const meta: Route.MetaFunction = ({ loaderData }) =>
 	pageTitle(`Attendance${loaderData ? ` · Week ${loaderData.session.weekNumber}` : ''}`)
 
-export function ErrorBoundary() {
-	return <GeneralErrorBoundary />
-}
+export { GeneralErrorBoundary as ErrorBoundary } from '#app/components/error-boundary.tsx'

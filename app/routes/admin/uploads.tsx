@@ -1,5 +1,4 @@
 import { data, href, Link, useNavigate } from 'react-router'
-import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '#app/components/ui/card.tsx'
 import { EmptyState } from '#app/components/ui/empty-state.tsx'
@@ -96,6 +95,4 @@ export default function UploadMaterials({ loaderData, actionData }: Route.Compon
 
 export const meta: Route.MetaFunction = () => pageTitle('Upload Course Materials')
 
-export function ErrorBoundary() {
-	return <GeneralErrorBoundary />
-}
+export { GeneralErrorBoundary as ErrorBoundary } from '#app/components/error-boundary.tsx'

@@ -1,7 +1,6 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, href, useNavigation } from 'react-router'
 import { InviteForm } from '#app/components/admin/invite-form.tsx'
-import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
 import { InvitationError, type InviteResult, inviteUser } from '#app/models/accounts/invitations.server.ts'
 import { InviteSchema } from '#app/models/accounts/invitations.ts'
@@ -61,6 +60,4 @@ export default function InviteUserDialog({ loaderData, actionData }: Route.Compo
 
 export const meta: Route.MetaFunction = () => pageTitle('Invite User')
 
-export function ErrorBoundary() {
-	return <GeneralErrorBoundary />
-}
+export { GeneralErrorBoundary as ErrorBoundary } from '#app/components/error-boundary.tsx'

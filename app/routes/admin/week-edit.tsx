@@ -1,5 +1,4 @@
 import { data, href, Link } from 'react-router'
-import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
 import { WeekEditForm } from '#app/components/uploads/week-edit-form.tsx'
 import { getWeekForEdit } from '#app/models/materials/materials-admin.server.ts'
@@ -87,6 +86,4 @@ export default function EditWeek({ loaderData, actionData }: Route.ComponentProp
 
 export const meta: Route.MetaFunction = () => pageTitle('Edit Week & Materials')
 
-export function ErrorBoundary() {
-	return <GeneralErrorBoundary />
-}
+export { GeneralErrorBoundary as ErrorBoundary } from '#app/components/error-boundary.tsx'

@@ -1,6 +1,5 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data } from 'react-router'
-import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
 import { WeekTopicsForm } from '#app/components/uploads/week-topics-form.tsx'
 import { WEEK_TOPIC_MESSAGES, WeekTopicsSchema, weekTopicsSavedMessage } from '#app/models/materials/week-topics.ts'
@@ -54,6 +53,4 @@ export default function WeekTopics({ loaderData, actionData }: Route.ComponentPr
 
 export const meta: Route.MetaFunction = () => pageTitle('Week Topics')
 
-export function ErrorBoundary() {
-	return <GeneralErrorBoundary />
-}
+export { GeneralErrorBoundary as ErrorBoundary } from '#app/components/error-boundary.tsx'

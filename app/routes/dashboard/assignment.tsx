@@ -1,7 +1,6 @@
 import { getFormProps, getInputProps, getTextareaProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, href, Link, useNavigation } from 'react-router'
-import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { SubmissionFile } from '#app/components/grading/submission-file.tsx'
 import { LocalDate } from '#app/components/local-date.tsx'
 import { Alert, FormErrors } from '#app/components/ui/alert.tsx'
@@ -163,6 +162,4 @@ function SubmissionCard({ submission }: { submission: StudentSubmission }) {
 
 export const meta: Route.MetaFunction = ({ loaderData }) => pageTitle(loaderData?.assignment.title ?? 'Assignment')
 
-export function ErrorBoundary() {
-	return <GeneralErrorBoundary />
-}
+export { GeneralErrorBoundary as ErrorBoundary } from '#app/components/error-boundary.tsx'

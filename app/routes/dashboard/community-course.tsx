@@ -6,7 +6,6 @@ import { EventsList } from '#app/components/community/events-list.tsx'
 import { MembersList } from '#app/components/community/members-list.tsx'
 import { StartDiscussionForm } from '#app/components/community/start-discussion-form.tsx'
 import { ThreadList } from '#app/components/community/thread-list.tsx'
-import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { useLiveRevalidation } from '#app/components/live-revalidation.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
 import { Button } from '#app/components/ui/button.tsx'
@@ -150,6 +149,4 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 	{ title: `${loaderData?.courseTitle ? `${loaderData.courseTitle} Community` : 'Community'} | ${SITE_NAME}` },
 ]
 
-export function ErrorBoundary() {
-	return <GeneralErrorBoundary />
-}
+export { GeneralErrorBoundary as ErrorBoundary } from '#app/components/error-boundary.tsx'

@@ -4,7 +4,6 @@ import { data, Form, href, Link } from 'react-router'
 import { z } from 'zod'
 import { PostCard } from '#app/components/community/post-card.tsx'
 import { ReplyForm } from '#app/components/community/reply-form.tsx'
-import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { useLiveRevalidation } from '#app/components/live-revalidation.tsx'
 import { ActionList } from '#app/components/ui/action-list.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
@@ -209,6 +208,4 @@ export default function CommunityThreadPage({ loaderData, actionData }: Route.Co
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${loaderData?.thread.title || 'Discussion'} | ${SITE_NAME}` }]
 
-export function ErrorBoundary() {
-	return <GeneralErrorBoundary />
-}
+export { GeneralErrorBoundary as ErrorBoundary } from '#app/components/error-boundary.tsx'

@@ -1,7 +1,6 @@
 import { data, href } from 'react-router'
 import { z } from 'zod'
 import { ConfirmDialog } from '#app/components/admin/confirm-dialog.tsx'
-import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { LocalDate } from '#app/components/local-date.tsx'
 import { Badge } from '#app/components/ui/badge.tsx'
 import { ButtonLink } from '#app/components/ui/button.tsx'
@@ -120,6 +119,4 @@ export default function MyCoursesPage({ loaderData }: Route.ComponentProps) {
 
 export const meta: Route.MetaFunction = () => pageTitle('My Courses')
 
-export function ErrorBoundary() {
-	return <GeneralErrorBoundary />
-}
+export { GeneralErrorBoundary as ErrorBoundary } from '#app/components/error-boundary.tsx'

@@ -1,5 +1,4 @@
 import { data, type ShouldRevalidateFunctionArgs, useSearchParams } from 'react-router'
-import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { DashboardHome } from '#app/components/materials/dashboard-home.tsx'
 import { listStaffCourses } from '#app/models/courses/course-staff.server.ts'
 import { listUnpaidRegistrations } from '#app/models/courses/course-state.server.ts'
@@ -87,6 +86,4 @@ export default function DashboardPage({ loaderData }: Route.ComponentProps) {
 
 export const meta: Route.MetaFunction = () => pageTitle('Dashboard')
 
-export function ErrorBoundary() {
-	return <GeneralErrorBoundary />
-}
+export { GeneralErrorBoundary as ErrorBoundary } from '#app/components/error-boundary.tsx'

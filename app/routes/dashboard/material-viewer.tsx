@@ -1,6 +1,5 @@
 import { useMemo } from 'react'
 import { data } from 'react-router'
-import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { DashboardHome } from '#app/components/materials/dashboard-home.tsx'
 import { RouteDialog } from '#app/components/ui/dialog.tsx'
 import { MaterialViewer } from '#app/components/viewer/material-viewer.tsx'
@@ -145,6 +144,4 @@ export default function MaterialViewerPage({ loaderData }: Route.ComponentProps)
 
 export const meta: Route.MetaFunction = ({ loaderData }) => pageTitle(loaderData?.item.title ?? 'Material')
 
-export function ErrorBoundary() {
-	return <GeneralErrorBoundary />
-}
+export { GeneralErrorBoundary as ErrorBoundary } from '#app/components/error-boundary.tsx'

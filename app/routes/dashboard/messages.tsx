@@ -1,5 +1,4 @@
 import { href, Link, useLocation } from 'react-router'
-import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { useLiveRevalidation } from '#app/components/live-revalidation.tsx'
 import { AnnouncementList } from '#app/components/messages/announcement-list.tsx'
 import { InitialsAvatar } from '#app/components/messages/avatar.tsx'
@@ -204,6 +203,4 @@ function Conversations({
 
 export const meta: Route.MetaFunction = () => pageTitle('Messages')
 
-export function ErrorBoundary() {
-	return <GeneralErrorBoundary />
-}
+export { GeneralErrorBoundary as ErrorBoundary } from '#app/components/error-boundary.tsx'

@@ -1,5 +1,4 @@
 import { data, href, Link } from 'react-router'
-import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { LocalDate } from '#app/components/local-date.tsx'
 import { studentReceipt } from '#app/models/payments/student-payments.server.ts'
 import { ChargeRefSchema } from '#app/models/payments/student-payments.ts'
@@ -90,6 +89,4 @@ export default function PaymentReceiptPage({ loaderData }: Route.ComponentProps)
 
 export const meta: Route.MetaFunction = () => [...pageTitle('Receipt'), { name: 'robots', content: 'noindex' }]
 
-export function ErrorBoundary() {
-	return <GeneralErrorBoundary />
-}
+export { GeneralErrorBoundary as ErrorBoundary } from '#app/components/error-boundary.tsx'

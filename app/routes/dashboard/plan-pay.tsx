@@ -1,7 +1,6 @@
 import { getFormProps, useForm } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, Form, href, redirect, useNavigation } from 'react-router'
-import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { PlanPaymentList } from '#app/components/payment-plan-choice.tsx'
 import { TestCardFields } from '#app/components/test-card-fields.tsx'
 import { Alert } from '#app/components/ui/alert.tsx'
@@ -123,6 +122,4 @@ export default function PlanPayPage({ loaderData, actionData }: Route.ComponentP
 
 export const meta: Route.MetaFunction = () => pageTitle('Update Card and Pay')
 
-export function ErrorBoundary() {
-	return <GeneralErrorBoundary />
-}
+export { GeneralErrorBoundary as ErrorBoundary } from '#app/components/error-boundary.tsx'

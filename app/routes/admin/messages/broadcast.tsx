@@ -4,7 +4,6 @@ import { useEffect, useRef } from 'react'
 import { data, Form, useLocation, useNavigation } from 'react-router'
 import { useHydrated } from 'remix-utils/use-hydrated'
 import { z } from 'zod'
-import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { AnnouncementList } from '#app/components/messages/announcement-list.tsx'
 import { DeleteMessageDialog } from '#app/components/messages/delete-dialog.tsx'
 import { Alert, FormErrors } from '#app/components/ui/alert.tsx'
@@ -311,6 +310,4 @@ export default function Broadcast({ loaderData, actionData }: Route.ComponentPro
 
 export const meta: Route.MetaFunction = () => pageTitle('Broadcast Announcements')
 
-export function ErrorBoundary() {
-	return <GeneralErrorBoundary />
-}
+export { GeneralErrorBoundary as ErrorBoundary } from '#app/components/error-boundary.tsx'

@@ -1,5 +1,4 @@
 import { useLocation } from 'react-router'
-import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { ContactList } from '#app/components/messages/contact-list.tsx'
 import { ConversationPanel } from '#app/components/messages/conversation-panel.tsx'
 import { DeleteMessageDialog } from '#app/components/messages/delete-dialog.tsx'
@@ -95,6 +94,4 @@ export default function DirectMessages({ loaderData, actionData }: Route.Compone
 
 export const meta: Route.MetaFunction = () => pageTitle('Direct Messages')
 
-export function ErrorBoundary() {
-	return <GeneralErrorBoundary />
-}
+export { GeneralErrorBoundary as ErrorBoundary } from '#app/components/error-boundary.tsx'

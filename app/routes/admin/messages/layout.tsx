@@ -1,5 +1,4 @@
 import { Outlet, useLocation } from 'react-router'
-import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { useLiveRevalidation } from '#app/components/live-revalidation.tsx'
 import { TabLinks } from '#app/components/ui/tabs.tsx'
 import { useOptionalUser } from '#app/utils/root-data.ts'
@@ -30,6 +29,4 @@ export default function StudentCommunications() {
 	)
 }
 
-export function ErrorBoundary() {
-	return <GeneralErrorBoundary />
-}
+export { GeneralErrorBoundary as ErrorBoundary } from '#app/components/error-boundary.tsx'
