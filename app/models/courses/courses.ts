@@ -8,9 +8,9 @@ import {
 	isTimeZone,
 	MAX_REMINDER_MINUTES,
 	MAX_SESSION_MINUTES,
-	MeetingLinkSchema,
 	MIN_REMINDER_MINUTES,
 } from '#app/models/sessions/live-sessions.ts'
+import { MeetingLinkSchema } from '#app/models/sessions/session-forms.ts'
 import { INVALID_DATE_MESSAGE } from '#app/utils/misc.ts'
 import { dollarsToCents } from '#app/utils/money.ts'
 import { boundedText, requiredText } from '#app/utils/text-fields.ts'
