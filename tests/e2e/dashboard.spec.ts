@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { gzipSync } from 'node:zlib'
 import type { Page } from '@playwright/test'
 import type { Kysely } from 'kysely'
 import type { Database } from '#db/types.ts'
@@ -286,4 +287,28 @@ test('on a phone the current week leads: open weeks newest first, then one line 
 		const box = await weekSection(page, `Week ${week}: Topic ${week}`).boundingBox()
 		expect(box?.height ?? 0).toBeLessThan(80)
 	}
+})
+
+test('a student’s first visit to the dashboard loads at most 130 KB of scripts, gzipped (issue 30’s budget) @js-only', async ({
+	page,
+	db,
+	signInAs,
+}) => {
+	const student = await signInAs()
+	const course = await insertCourse(db)
+	await insertEnrollment(db, { userId: student.id, courseId: course.id, status: 'active' })
+	await insertWeek(db, { courseId: course.id, weekNumber: 1, topic: 'Finding Deals', zoomLink: 'https://zoom.us/j/111222333' })
+	// The bench's count (scripts/bench/first-visit-js.ts): every script file the page makes the browser load, each gzipped.
+	const scripts = new Map<string, Promise<Buffer>>()
+	page.on('response', (response) => {
+		const { pathname } = new URL(response.url())
+		if (pathname.startsWith('/assets/') && pathname.endsWith('.js')) scripts.set(pathname, response.body())
+	})
+	await page.goto('/dashboard')
+	await expect(page.getByRole('heading', { name: 'Week 1: Finding Deals' })).toBeVisible()
+	await expect(page.locator('html[data-hydrated="true"]')).toHaveCount(1)
+	let gzipBytes = 0
+	for (const body of scripts.values()) gzipBytes += gzipSync(await body).length
+	expect(scripts.size).toBeGreaterThan(0)
+	expect(gzipBytes).toBeLessThanOrEqual(130 * 1024)
 })
