@@ -59,7 +59,6 @@ export function WaitlistPlacePanel({
 					title="Leave the waitlist"
 					description={`Give up your place in line for ${place.courseTitle}?${place.status === 'offered' ? ' The seat held for you goes to the next person.' : ''}`}
 					closeTo={path}
-					action={path}
 					fields={{ intent: 'leave' }}
 					confirmLabel="Leave Waitlist"
 					busyLabel="Leaving..."
@@ -70,7 +69,6 @@ export function WaitlistPlacePanel({
 					title="Decline the seat"
 					description={`Decline the seat held for you in ${place.courseTitle}? It goes to the next person in line.`}
 					closeTo={path}
-					action={path}
 					fields={{ intent: 'decline' }}
 					confirmLabel="Decline Seat"
 					busyLabel="Declining..."
